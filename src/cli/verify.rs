@@ -1,0 +1,276 @@
+//! `hexproof verify` and `hexproof minimize`.
+
+use super::{fail_input, parse_colour, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS, EXIT_UNDECIDED};
+use clap::Args;
+use hexproof::board::{Board, CellSet, Colour, Notation};
+use hexproof::claim::{Claim, SubGame};
+use hexproof::position::Position;
+use hexproof::render::ascii::sub_game_diagram;
+use hexproof::search::{decide, minimize, Budget, Minimality, Outcome, Verdict};
+use serde_json::json;
+use std::time::Duration;
+
+/// The position, claim and budget shared by `verify` and `minimize`.
+#[derive(Args, Debug)]
+pub struct GameArgs {
+    /// Board size, e.g. 7x7 (columns x rows) or 11.
+    #[arg(long, default_value = "11x11")]
+    board: String,
+    /// Black stones, e.g. "d4 e6" (repeatable).
+    #[arg(long, num_args = 1.., value_name = "CELLS")]
+    black: Vec<String>,
+    /// White stones (repeatable).
+    #[arg(long, num_args = 1.., value_name = "CELLS")]
+    white: Vec<String>,
+    /// Whose claim it is: the player who must connect.
+    #[arg(long = "for", default_value = "black", value_name = "COLOUR")]
+    owner: String,
+    /// Who moves first in the sub-game. Default: the opponent (a VC or union-connection);
+    /// naming the claim's owner asks for a semi-connection.
+    #[arg(long)]
+    first: Option<String>,
+    /// Cell names: `letters` (d4) or `digits` (Noshita's 44, boards up to 9x9).
+    #[arg(long, default_value = "letters")]
+    notation: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Search budget: maximum nodes.
+    #[arg(long, default_value_t = 200_000_000)]
+    nodes: u64,
+    /// Search budget: maximum seconds.
+    #[arg(long, default_value_t = 600.0)]
+    time: f64,
+    /// The claim: pairs of endpoints joined by `-`, alternatives separated by `|`, e.g.
+    /// "d4 - b" or "t - d4 | t - b". Endpoints are the owner's stones, the owner's borders
+    /// (t b for Black, l r for White) or empty cells outside the carrier.
+    #[arg(value_name = "CLAIM")]
+    claim: String,
+}
+
+/// Decide a claim exactly, with a kernel-checked certificate.
+///
+/// Examples:
+///   hexproof verify --board 7x7 --black d4 --carrier "c5 d5 b6 c6 d6 a7 b7 c7" "d4 - b"
+///   hexproof verify --board 5x5 --carrier all --first black "t - b"
+///
+/// Exit codes: 0 holds, 1 fails (White's refuting line is printed), 2 bad input,
+/// 3 undecided (budget exhausted).
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The carrier: the empty cells the sub-game is played in ("all" = every empty cell).
+    #[arg(long, value_name = "CELLS")]
+    carrier: String,
+}
+
+/// Find a minimal carrier for a claim inside a region, and say whether it is minimum.
+///
+/// Example:
+///   hexproof minimize --board 7x7 --black d4 --region "b5 c5 d5 e5 a6 b6 c6 d6 e6 a7 b7 c7 d7 e7" "d4 - b"
+#[derive(Args, Debug)]
+pub struct MinimizeArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The region to search in ("all" = every empty cell).
+    #[arg(long, value_name = "CELLS")]
+    region: String,
+}
+
+struct Setup {
+    game: SubGame,
+    notation: Notation,
+    budget: Budget,
+    json: bool,
+}
+
+fn setup(a: &GameArgs, carrier_text: &str) -> Result<Setup, String> {
+    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
+    let notation = parse_notation(&a.notation)?;
+    let owner = parse_colour(&a.owner)?;
+    let first = match &a.first {
+        Some(f) => parse_colour(f)?,
+        None => owner.opponent(),
+    };
+    let position = Position::from_names(board, &a.black.join(" "), &a.white.join(" "), notation)
+        .map_err(|e| e.to_string())?;
+    let carrier: CellSet = if carrier_text.trim() == "all" {
+        position.empty_cells()
+    } else {
+        let mut s = CellSet::EMPTY;
+        for c in board.parse_cells(carrier_text, notation).map_err(|e| e.to_string())? {
+            if !s.insert(c) {
+                return Err(format!(
+                    "carrier cell {} is listed twice",
+                    board.cell_name(c, notation)
+                ));
+            }
+        }
+        s
+    };
+    let claim = Claim::parse(&board, &a.claim, owner, first == owner, notation)
+        .map_err(|e| e.to_string())?;
+    let game = SubGame::new(position, carrier, claim).map_err(|e| e.to_string())?;
+    if !a.time.is_finite() || a.time < 0.0 {
+        return Err(format!("--time {} is not a number of seconds", a.time));
+    }
+    let budget = Budget {
+        nodes: a.nodes,
+        time: Some(Duration::from_secs_f64(a.time.min(1e9))),
+        ..Budget::default()
+    };
+    Ok(Setup {
+        game,
+        notation,
+        budget,
+        json: a.json,
+    })
+}
+
+fn outcome_json(s: &Setup, o: &Outcome) -> serde_json::Value {
+    let b = s.game.board();
+    let n = s.notation;
+    json!({
+        "board": b.to_string(),
+        "claim": s.game.claim().display(b, n),
+        "owner": s.game.claim().owner,
+        "kind": s.game.claim().kind().to_string(),
+        "carrier": s.game.carrier().iter().map(|c| b.cell_name(c, n)).collect::<Vec<_>>(),
+        "verdict": o.verdict,
+        "kernel_accepted": o.verified.is_some(),
+        "kernel_error": o.kernel_error.as_ref().map(|e| e.to_string()),
+        "proof_set": o.proof_set.iter().map(|c| b.cell_name(c, n)).collect::<Vec<_>>(),
+        "refutation": o.refutation.iter().map(|m| json!({"colour": m.colour, "cell": b.cell_name(m.cell, n)})).collect::<Vec<_>>(),
+        "nodes": o.stats.nodes,
+        "certificate_nodes": o.stats.certificate_nodes,
+        "micros": o.stats.micros as u64,
+    })
+}
+
+fn print_outcome(s: &Setup, o: &Outcome) {
+    let b = s.game.board();
+    let n = s.notation;
+    println!("claim:   {} ({} board)", s.game.describe(n), b);
+    print!("{}", sub_game_diagram(&s.game, n));
+    match o.verdict {
+        Verdict::Holds => println!(
+            "verdict: HOLDS — certificate of {} nodes accepted by the kernel",
+            o.stats.certificate_nodes
+        ),
+        Verdict::Fails => {
+            println!("verdict: FAILS");
+            let line: Vec<String> = o
+                .refutation
+                .iter()
+                .map(|m| format!("{} {}", m.colour, b.cell_name(m.cell, n)))
+                .collect();
+            let opp = s.game.claim().owner.opponent();
+            if line.is_empty() {
+                println!("{opp} wins without moving: no pair can be joined inside the carrier");
+            } else {
+                println!("{}'s refuting line: {}", capitalise(opp.name()), line.join(", "));
+            }
+        }
+        Verdict::Undecided => {
+            if let Some(e) = &o.kernel_error {
+                println!("verdict: UNDECIDED — the kernel rejected the search's certificate ({e}); please report this bug");
+            } else {
+                println!("verdict: UNDECIDED — the search budget ran out");
+            }
+        }
+    }
+    println!(
+        "search:  {} nodes, {:.3} ms",
+        o.stats.nodes,
+        o.stats.micros as f64 / 1000.0
+    );
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+fn exit_for(v: Verdict) -> u8 {
+    match v {
+        Verdict::Holds => EXIT_HOLDS,
+        Verdict::Fails => EXIT_FAILS,
+        Verdict::Undecided => EXIT_UNDECIDED,
+    }
+}
+
+/// Runs `hexproof verify`.
+pub fn run_verify(a: VerifyArgs) -> u8 {
+    let s = match setup(&a.game, &a.carrier) {
+        Ok(s) => s,
+        Err(e) => return fail_input(&e),
+    };
+    let o = match decide(&s.game, &s.budget) {
+        Ok(o) => o,
+        Err(e) => return fail_input(&e.to_string()),
+    };
+    if s.json {
+        print_json(&outcome_json(&s, &o));
+    } else {
+        print_outcome(&s, &o);
+    }
+    exit_for(o.verdict)
+}
+
+/// Runs `hexproof minimize`.
+pub fn run_minimize(a: MinimizeArgs) -> u8 {
+    let s = match setup(&a.game, &a.region) {
+        Ok(s) => s,
+        Err(e) => return fail_input(&e),
+    };
+    let r = match minimize(&s.game, &s.budget) {
+        Ok(r) => r,
+        Err(e) => return fail_input(&e.to_string()),
+    };
+    let b = *s.game.board();
+    let n = s.notation;
+    let names = |c: &CellSet| c.iter().map(|x| b.cell_name(x, n)).collect::<Vec<_>>();
+    let minimality = match r.minimality {
+        Minimality::Minimum => "minimum",
+        Minimality::MinimalOnly => "minimal, not minimum",
+        Minimality::Unknown => "minimal (minimum not decided within budget)",
+    };
+    if s.json {
+        print_json(&json!({
+            "board": b.to_string(),
+            "claim": s.game.claim().display(&b, n),
+            "region_verdict": r.region_verdict,
+            "carrier": r.carrier.as_ref().map(names),
+            "size": r.carrier.map(|c| c.len()),
+            "minimality": r.minimality,
+            "smaller": r.smaller.as_ref().map(names),
+            "searches": r.searches,
+        }));
+    } else {
+        println!("claim:   {} ({} board)", s.game.describe(n), b);
+        match r.carrier {
+            Some(c) => {
+                let g = s.game.with_carrier(c).expect("a subset of a valid carrier is valid");
+                print!("{}", sub_game_diagram(&g, n));
+                println!("carrier: {} cells: {}", c.len(), b.set_names(&c, n));
+                println!("status:  {minimality}");
+                if let Some(sm) = r.smaller {
+                    println!("smaller: {} cells: {}", sm.len(), b.set_names(&sm, n));
+                }
+                println!("searches: {}", r.searches);
+            }
+            None => println!(
+                "the claim does not hold on the region (verdict: {:?}); nothing to minimise",
+                r.region_verdict
+            ),
+        }
+    }
+    match r.region_verdict {
+        Verdict::Holds => EXIT_HOLDS,
+        v => exit_for(v),
+    }
+}
+
+#[allow(dead_code)]
+fn _colour_unused(_: Colour) {}

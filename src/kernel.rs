@@ -1,0 +1,235 @@
+//! The certificate kernel: the only code that can say a claim holds.
+//!
+//! The search proposes, the kernel disposes (DESIGN.md §4). This module depends on nothing but
+//! `board`, `position` and `claim` — no search, no caches, no heuristics — and is meant to be
+//! audited in one sitting. Only [`check`] constructs a [`Verified`] value (private field, no
+//! public constructor: the LCF idea).
+//!
+//! # Certificates
+//!
+//! A certificate is a DAG of [`Node`]s. Node `n` asserts:
+//!
+//! > with the owner's extra stones `n.stones` added to the position, the owner wins the
+//! > sub-game on carrier `n.carrier` with the opponent to move.
+//!
+//! A node is either `Joined` (some goal pair is already joined by owner cells and `n.stones`)
+//! or an or-node: a list of options `(reply, next)`. The opponent's move `w` into the carrier
+//! is answered by any option with `w ∉ {reply} ∪ next.carrier`: the owner plays `reply`, and
+//! `next` (whose carrier avoids `w`) takes over. This is Anshelevich's OR rule generalised,
+//! as in HexProver's `build_case_strategy`.
+//!
+//! # Local conditions checked for every node
+//!
+//! 1. `stones ∩ carrier = ∅`, and both lie in the claim's carrier (so they are empty in P).
+//! 2. `Joined`: some pair is joined by the owner cells plus `stones`.
+//! 3. Or-node: at least one option; for each option `reply ∈ carrier`,
+//!    `next.stones ⊆ stones ∪ {reply}`, `next.carrier ⊆ carrier ∖ {reply}`; and the
+//!    intersection over all options of `{reply} ∪ next.carrier` is empty.
+//!
+//! # Why that suffices (soundness)
+//!
+//! By induction on `|carrier|` (it strictly shrinks along every edge, so the DAG has no
+//! cycle and no recursion is needed). Suppose every cell of `n.carrier` is empty and the owner
+//! holds `n.stones`. The opponent moves `w`. If `w ∉ n.carrier` it does not matter (strict
+//! alternation inside the sub-game's carrier; monotonicity). Otherwise by (3) some option
+//! has `w ∉ {reply} ∪ next.carrier`; `reply ∈ carrier`, `reply ≠ w`, so it is empty and the
+//! owner plays it. Now every cell of `next.carrier` is still empty (it avoids `w` and `reply`)
+//! and the owner holds `stones ∪ {reply} ⊇ next.stones`; extra owner stones never hurt, so
+//! `next`'s assertion applies. A `Joined` node is a win by (2).
+//!
+//! The root: for a claim with the opponent first, a node with no stones and a carrier inside
+//! the claim's carrier. With the owner first, either such a node or a first move `m` in the
+//! carrier and a node with `stones ⊆ {m}` and `carrier ⊆ claim carrier ∖ {m}`.
+
+use crate::board::{Cell, CellSet};
+use crate::claim::SubGame;
+use serde::{Deserialize, Serialize};
+
+/// Index of a node in [`Certificate::nodes`].
+pub type NodeId = u32;
+
+/// One owner reply in an or-node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Reply {
+    /// The owner's answer.
+    pub reply: Cell,
+    /// The node that takes over after it.
+    pub next: NodeId,
+}
+
+/// What a node says (see the module docs).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum NodeKind {
+    /// A goal pair is joined.
+    Joined,
+    /// The opponent's intrusions are answered by these options.
+    Or(Vec<Reply>),
+}
+
+/// One certificate node.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Node {
+    /// Owner stones added so far (inside the claim's carrier).
+    pub stones: CellSet,
+    /// The cells this node's strategy may use.
+    pub carrier: CellSet,
+    /// Joined, or the replies.
+    pub kind: NodeKind,
+}
+
+/// A strategy for the claim's owner.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Certificate {
+    /// The DAG.
+    pub nodes: Vec<Node>,
+    /// The owner's first move, for a semi-connection proved by moving first.
+    pub first: Option<Cell>,
+    /// The root node.
+    pub root: NodeId,
+}
+
+/// A claim the kernel has accepted. Only [`check`] can make one.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    sub_game: SubGame,
+}
+
+impl Verified {
+    /// The sub-game whose claim holds.
+    pub fn sub_game(&self) -> &SubGame {
+        &self.sub_game
+    }
+}
+
+/// Why the kernel rejected a certificate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KernelError {
+    /// A node index out of range.
+    #[error("node {0}: refers to missing node {1}")]
+    BadNodeId(NodeId, NodeId),
+    /// Condition 1.
+    #[error("node {0}: its stones and carrier overlap, or leave the claim's carrier")]
+    BadCells(NodeId),
+    /// Condition 2.
+    #[error("node {0}: claims a pair is joined, but none is")]
+    NotJoined(NodeId),
+    /// Condition 3, no options.
+    #[error("node {0}: an or-node without any reply")]
+    NoReplies(NodeId),
+    /// Condition 3, reply outside the carrier.
+    #[error("node {0}: reply {1:?} is not an empty carrier cell of the node")]
+    ReplyOutside(NodeId, Cell),
+    /// Condition 3, next node's stones.
+    #[error("node {0}: after reply {1:?}, the next node assumes stones the owner does not hold")]
+    NextStones(NodeId, Cell),
+    /// Condition 3, next node's carrier.
+    #[error("node {0}: after reply {1:?}, the next node's carrier is not inside this carrier minus the reply")]
+    NextCarrier(NodeId, Cell),
+    /// Condition 3, an intrusion with no answer.
+    #[error("node {0}: the opponent's move {1:?} has no answer")]
+    Unanswered(NodeId, Cell),
+    /// Root conditions.
+    #[error("the root does not match the claim: {0}")]
+    BadRoot(&'static str),
+}
+
+/// True when some goal pair is joined by `owned` (a flood fill over board adjacency).
+fn joined(game: &SubGame, owned: &CellSet) -> bool {
+    let board = game.board();
+    game.claim().pairs.iter().any(|&(a, b)| {
+        let mut seen = CellSet::single(a);
+        let mut stack = vec![a];
+        while let Some(x) = stack.pop() {
+            if x == b {
+                return true;
+            }
+            for y in (board.neighbours(x) & *owned).iter() {
+                if seen.insert(y) {
+                    stack.push(y);
+                }
+            }
+        }
+        false
+    })
+}
+
+/// Checks `cert` against `game` and, if every condition holds, returns the [`Verified`] claim.
+pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError> {
+    let n = cert.nodes.len() as NodeId;
+    let get = |from: NodeId, id: NodeId| {
+        cert.nodes
+            .get(id as usize)
+            .ok_or(KernelError::BadNodeId(from, id))
+    };
+    let base = game.owner_cells();
+    let claim_carrier = game.carrier();
+    for id in 0..n {
+        let node = &cert.nodes[id as usize];
+        // 1. Cells.
+        if !node.stones.is_disjoint(&node.carrier)
+            || !(node.stones | node.carrier).is_subset(&claim_carrier)
+        {
+            return Err(KernelError::BadCells(id));
+        }
+        match &node.kind {
+            // 2. Joined.
+            NodeKind::Joined => {
+                if !joined(game, &(base | node.stones)) {
+                    return Err(KernelError::NotJoined(id));
+                }
+            }
+            // 3. Or-node.
+            NodeKind::Or(replies) => {
+                if replies.is_empty() {
+                    return Err(KernelError::NoReplies(id));
+                }
+                let mut unanswered = node.carrier;
+                for r in replies {
+                    let next = get(id, r.next)?;
+                    if !node.carrier.contains(r.reply) {
+                        return Err(KernelError::ReplyOutside(id, r.reply));
+                    }
+                    let mut held = node.stones;
+                    held.insert(r.reply);
+                    if !next.stones.is_subset(&held) {
+                        return Err(KernelError::NextStones(id, r.reply));
+                    }
+                    let mut room = node.carrier;
+                    room.remove(r.reply);
+                    if !next.carrier.is_subset(&room) {
+                        return Err(KernelError::NextCarrier(id, r.reply));
+                    }
+                    let mut covered = next.carrier;
+                    covered.insert(r.reply);
+                    unanswered &= covered;
+                }
+                if let Some(w) = unanswered.first() {
+                    return Err(KernelError::Unanswered(id, w));
+                }
+            }
+        }
+    }
+    // The root.
+    let root = get(n, cert.root)?;
+    match cert.first {
+        None => {
+            if !root.stones.is_empty() {
+                return Err(KernelError::BadRoot("the root node assumes owner stones"));
+            }
+        }
+        Some(m) => {
+            if !game.claim().owner_first {
+                return Err(KernelError::BadRoot("a first move, but the opponent moves first"));
+            }
+            if !claim_carrier.contains(m) {
+                return Err(KernelError::BadRoot("the first move is not a carrier cell"));
+            }
+            if !root.stones.is_subset(&CellSet::single(m)) || root.carrier.contains(m) {
+                return Err(KernelError::BadRoot("the root node does not follow the first move"));
+            }
+        }
+    }
+    Ok(Verified {
+        sub_game: game.clone(),
+    })
+}

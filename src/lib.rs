@@ -1,0 +1,15 @@
+//! hexproof: a proof checker and template verifier for the game of Hex.
+//!
+//! Layers, each depending only on those above it in this list (docs/ARCHITECTURE.md):
+//! - [`board`]: geometry, cells, `CellSet` bitsets, notation, symmetries;
+//! - [`position`]: stones, chains, winner;
+//! - [`claim`]: sub-games, endpoints, goals (VC, semi, union);
+//! - [`kernel`]: the small certificate checker, the only maker of `Verified` values;
+//! - [`search`]: the exact local search, certificates, carrier minimisation.
+
+pub mod board;
+pub mod claim;
+pub mod kernel;
+pub mod position;
+pub mod render;
+pub mod search;

@@ -1,0 +1,43 @@
+//! The `hexproof` command line: a thin clap front end over the library.
+//!
+//! Exit codes (every command): 0 holds / success, 1 a claim fails, 2 bad input, 3 undecided
+//! (budget exhausted).
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// hexproof — a proof checker, template verifier and engine for the game of Hex.
+///
+/// Conventions: an NxM board has N columns a.. and M rows 1..; Black joins the top border `t`
+/// to the bottom border `b`, White joins left `l` to right `r`. Cells are named `d4`, or with
+/// `--notation digits` Noshita's `44` (column digit, row digit; boards up to 9x9).
+#[derive(Parser)]
+#[command(name = "hexproof", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Verify(cli::verify::VerifyArgs),
+    Minimize(cli::verify::MinimizeArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Verify(a) => cli::verify::run_verify(a),
+        Command::Minimize(a) => cli::verify::run_minimize(a),
+    };
+    ExitCode::from(code)
+}

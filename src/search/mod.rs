@@ -1,0 +1,305 @@
+//! Deciding a claim exactly: search, certificate extraction, kernel check.
+//!
+//! [`decide`] runs the exact local search ([`solver`]) within a [`Budget`]. A win is turned
+//! into a [`Certificate`] (an or-node DAG, see [`crate::kernel`]) and handed to the kernel; the
+//! verdict is [`Verdict::Holds`] only when the kernel accepted it. A loss comes with the
+//! opponent's refuting line. Running out of budget gives [`Verdict::Undecided`].
+
+pub mod local;
+mod minimize;
+pub mod solver;
+
+pub use minimize::{minimize, Minimality, MinimizeReport};
+
+use crate::board::{Cell, CellSet, Colour};
+use crate::claim::{ClaimError, SubGame};
+use crate::kernel::{self, Certificate, KernelError, Node, NodeId, NodeKind, Reply, Verified};
+use hashbrown::HashMap;
+use local::{bits, Local, Set};
+use serde::Serialize;
+use solver::{Limits, Res, Solver, NONE};
+use std::time::{Duration, Instant};
+
+/// How much work a search may do before answering "undecided".
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Maximum search nodes.
+    pub nodes: u64,
+    /// Maximum wall time.
+    pub time: Option<Duration>,
+    /// Maximum transposition-table entries (about 64 bytes each).
+    pub max_entries: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            nodes: 200_000_000,
+            time: Some(Duration::from_secs(600)),
+            max_entries: 30_000_000,
+        }
+    }
+}
+
+impl Budget {
+    /// A budget of `nodes` nodes and no time limit.
+    pub fn nodes(nodes: u64) -> Budget {
+        Budget {
+            nodes,
+            time: None,
+            ..Budget::default()
+        }
+    }
+}
+
+/// The answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The claim holds and the kernel accepted the certificate.
+    Holds,
+    /// The claim is false.
+    Fails,
+    /// The budget ran out (or, never expected, the kernel rejected the search's certificate).
+    Undecided,
+}
+
+/// Work done.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Search nodes.
+    pub nodes: u64,
+    /// Transposition-table entries at the end.
+    pub tt_entries: usize,
+    /// Certificate nodes.
+    pub certificate_nodes: usize,
+    /// Wall time in microseconds.
+    pub micros: u128,
+}
+
+/// A move of a refuting line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+pub struct Move {
+    /// Who plays.
+    pub colour: Colour,
+    /// Where.
+    pub cell: Cell,
+}
+
+/// The outcome of [`decide`].
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Holds, fails or undecided.
+    pub verdict: Verdict,
+    /// The owner's strategy (when it holds).
+    pub certificate: Option<Certificate>,
+    /// The kernel's acceptance (when it holds).
+    pub verified: Option<Verified>,
+    /// The opponent's refuting line (when it fails): moves alternate, starting with the
+    /// player who moves first; it ends when the owner can no longer join any pair.
+    pub refutation: Vec<Move>,
+    /// Work done.
+    pub stats: Stats,
+    /// Set if the kernel rejected the search's certificate (a bug in the search).
+    pub kernel_error: Option<KernelError>,
+    /// The proof set of the win: the carrier cells the strategy uses.
+    pub proof_set: CellSet,
+}
+
+fn limits(budget: &Budget, start: Instant) -> Limits {
+    Limits {
+        nodes: budget.nodes,
+        deadline: budget.time.map(|t| start + t),
+        max_entries: budget.max_entries,
+    }
+}
+
+/// Decides the sub-game's claim exactly, within `budget`.
+pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
+    let start = Instant::now();
+    let g = Local::new(game)?;
+    let owner = game.claim().owner;
+    let mut solver = Solver::new(&g, limits(budget, start));
+    let owner_first = game.claim().owner_first;
+    let res = if g.joined_at_start {
+        Res::Win(0)
+    } else if owner_first {
+        solver.owner_to_move(0, 0, NONE)
+    } else {
+        solver.opp_to_move(0, 0, NONE)
+    };
+    let mut outcome = Outcome {
+        verdict: Verdict::Undecided,
+        certificate: None,
+        verified: None,
+        refutation: Vec::new(),
+        stats: Stats::default(),
+        kernel_error: None,
+        proof_set: CellSet::EMPTY,
+    };
+    match res {
+        Res::Unknown => {}
+        Res::Loss => {
+            outcome.verdict = Verdict::Fails;
+            outcome.refutation = refuting_line(&mut solver, owner, owner_first);
+        }
+        Res::Win(_) => {
+            let mut builder = Builder {
+                solver: &mut solver,
+                nodes: Vec::new(),
+                memo: HashMap::new(),
+            };
+            let cert = if owner_first && !g.joined_at_start {
+                builder.semi_root()
+            } else {
+                builder.opp_node(0, 0).map(|root| (None, root))
+            };
+            if let Some((first, root)) = cert {
+                let cert = Certificate {
+                    nodes: builder.nodes,
+                    first,
+                    root,
+                };
+                outcome.stats.certificate_nodes = cert.nodes.len();
+                let root_node = &cert.nodes[root as usize];
+                outcome.proof_set = root_node.carrier | first.map_or(CellSet::EMPTY, CellSet::single);
+                match kernel::check(game, &cert) {
+                    Ok(v) => {
+                        outcome.verdict = Verdict::Holds;
+                        outcome.verified = Some(v);
+                    }
+                    Err(e) => outcome.kernel_error = Some(e),
+                }
+                outcome.certificate = Some(cert);
+            }
+        }
+    }
+    outcome.stats.nodes = solver.nodes;
+    outcome.stats.tt_entries = solver.tt_len();
+    outcome.stats.micros = start.elapsed().as_micros();
+    Ok(outcome)
+}
+
+/// Opponent cells after the owner's move at (b, w): dead cells are filled for the opponent,
+/// exactly as [`Solver::owner_to_move`] does before recursing.
+fn owner_child_w(solver: &Solver, b: Set, w: Set) -> Set {
+    let e = solver.g.all & !b & !w;
+    w | (e & !solver.useful(b, e))
+}
+
+struct Builder<'s, 'g> {
+    solver: &'s mut Solver<'g>,
+    nodes: Vec<Node>,
+    memo: HashMap<(Set, Set), NodeId>,
+}
+
+impl Builder<'_, '_> {
+    /// The owner's winning reply at (b, w), searching again if the table lost it.
+    fn winning_reply(&mut self, b: Set, w: Set) -> Option<usize> {
+        match self.solver.owner_to_move(b, w, NONE) {
+            Res::Win(_) => {}
+            _ => return None,
+        }
+        let mv = self.solver.owner_move(b, w);
+        if mv == NONE {
+            // Joined already, or the entry was evicted: any cell will do if joined.
+            return None;
+        }
+        Some(mv as usize)
+    }
+
+    fn semi_root(&mut self) -> Option<(Option<Cell>, NodeId)> {
+        let r = self.winning_reply(0, 0)?;
+        let w = owner_child_w(self.solver, 0, 0);
+        let root = self.opp_node(1 << r, w)?;
+        Some((Some(self.solver.g.cells[r]), root))
+    }
+
+    /// The certificate node for an opponent-to-move position the search proved won.
+    fn opp_node(&mut self, b: Set, w: Set) -> Option<NodeId> {
+        if let Some(&id) = self.memo.get(&(b, w)) {
+            return Some(id);
+        }
+        let g = self.solver.g;
+        let node = if g.joined(b) {
+            Node {
+                stones: g.to_cells(b),
+                carrier: CellSet::EMPTY,
+                kind: NodeKind::Joined,
+            }
+        } else {
+            let e = g.all & !b & !w;
+            let mut options = Vec::new();
+            let mut union: Set = 0;
+            // The pass option first (mustplay), then intrusions into what is still uncovered.
+            let mut must = e;
+            let mut intrusion: Option<usize> = None;
+            loop {
+                let wx = w | intrusion.map_or(0, |x| 1 << x);
+                let r = self.winning_reply(b, wx)?;
+                let next = self.opp_node(b | 1 << r, owner_child_w(self.solver, b, wx))?;
+                let covered = g.from_cells(&self.nodes[next as usize].carrier) | 1 << r;
+                must &= covered;
+                union |= covered;
+                options.push(Reply {
+                    reply: g.cells[r],
+                    next,
+                });
+                if must == 0 {
+                    break;
+                }
+                intrusion = bits(must).next();
+            }
+            Node {
+                stones: g.to_cells(b),
+                carrier: g.to_cells(union),
+                kind: NodeKind::Or(options),
+            }
+        };
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(node);
+        self.memo.insert((b, w), id);
+        Some(id)
+    }
+}
+
+/// The opponent's refuting line from the root of a lost sub-game.
+fn refuting_line(solver: &mut Solver, owner: Colour, owner_first: bool) -> Vec<Move> {
+    let g = solver.g;
+    let mut line = Vec::new();
+    let (mut b, mut w): (Set, Set) = (0, 0);
+    let mut owner_turn = owner_first;
+    for _ in 0..=g.n {
+        if owner_turn {
+            if solver.owner_to_move(b, w, NONE) != Res::Loss {
+                break;
+            }
+            let mv = solver.owner_move(b, w);
+            if mv == NONE || (b | w) >> mv & 1 == 1 {
+                break; // the owner cannot join any pair any more
+            }
+            line.push(Move {
+                colour: owner,
+                cell: g.cells[mv as usize],
+            });
+            let nw = owner_child_w(solver, b, w);
+            b |= 1 << mv;
+            w = nw;
+        } else {
+            if solver.opp_to_move(b, w, NONE) != Res::Loss {
+                break;
+            }
+            let mv = solver.opp_move(b, w);
+            if mv == NONE || (b | w) >> mv & 1 == 1 {
+                break;
+            }
+            line.push(Move {
+                colour: owner.opponent(),
+                cell: g.cells[mv as usize],
+            });
+            w |= 1 << mv;
+        }
+        owner_turn = !owner_turn;
+    }
+    line
+}

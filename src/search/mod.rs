@@ -138,8 +138,8 @@ pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
         proof_set: CellSet::EMPTY,
     };
     match res {
-        Res::Unknown => {}
-        Res::Loss => {
+        Res::Unknown | Res::Shallow => {}
+        Res::Loss(_) => {
             outcome.verdict = Verdict::Fails;
             outcome.refutation = refuting_line(&mut solver, owner, owner_first);
         }
@@ -271,7 +271,7 @@ fn refuting_line(solver: &mut Solver, owner: Colour, owner_first: bool) -> Vec<M
     let mut owner_turn = owner_first;
     for _ in 0..=g.n {
         if owner_turn {
-            if solver.owner_to_move(b, w, NONE) != Res::Loss {
+            if !matches!(solver.owner_to_move(b, w, NONE), Res::Loss(_)) {
                 break;
             }
             let mv = solver.owner_move(b, w);
@@ -286,7 +286,7 @@ fn refuting_line(solver: &mut Solver, owner: Colour, owner_first: bool) -> Vec<M
             b |= 1 << mv;
             w = nw;
         } else {
-            if solver.opp_to_move(b, w, NONE) != Res::Loss {
+            if !matches!(solver.opp_to_move(b, w, NONE), Res::Loss(_)) {
                 break;
             }
             let mv = solver.opp_move(b, w);

@@ -255,7 +255,12 @@ impl<'a> Solver<'a> {
             self.distances(a, b, e, &mut da);
             self.distances(z, b, e, &mut db);
             for c in bits(e) {
-                let s = da[c].saturating_add(db[c]);
+                // Length of the shortest path through c first, then balance (cells midway
+                // between the ends first), then the number of usable neighbours.
+                let len = da[c].saturating_add(db[c]).min(12);
+                let balance = da[c].abs_diff(db[c]).min(7);
+                let degree = ((g.adj[c] & (b | e)).count_ones() + g.cell_groups[c].count_ones()).min(7) as u8;
+                let s = len * 16 + balance * 2 + (7 - degree) / 4;
                 if s < out[c] {
                     out[c] = s;
                 }
@@ -336,7 +341,7 @@ impl<'a> Solver<'a> {
         let mut d = 0;
         loop {
             match f(self, d) {
-                Res::Shallow if d < max => d = (d + 1).min(max),
+                Res::Shallow if d < max => d = if d < 2 { d + 1 } else { (d * 2).min(max) },
                 Res::Shallow => return Res::Unknown,
                 r => return r,
             }

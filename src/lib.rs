@@ -13,3 +13,4 @@ pub mod kernel;
 pub mod position;
 pub mod render;
 pub mod search;
+pub mod templates;

@@ -6,7 +6,7 @@ use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::position::Position;
 use hexproof::render::ascii::sub_game_diagram;
-use hexproof::search::{decide, minimize, Budget, Minimality, Outcome, Verdict};
+use hexproof::search::{decide, minimize_with, Budget, Minimality, Outcome, Verdict};
 use serde_json::json;
 use std::time::Duration;
 
@@ -76,6 +76,10 @@ pub struct MinimizeArgs {
     /// The region to search in ("all" = every empty cell).
     #[arg(long, value_name = "CELLS")]
     region: String,
+    /// The minimum check tries every carrier one cell smaller than the minimal one found;
+    /// skip it when there are more such subsets than this (0 = never check).
+    #[arg(long, default_value_t = hexproof::search::MAX_SUBSETS)]
+    max_subsets: u64,
 }
 
 struct Setup {
@@ -224,7 +228,7 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
-    let r = match minimize(&s.game, &s.budget) {
+    let r = match minimize_with(&s.game, &s.budget, a.max_subsets) {
         Ok(r) => r,
         Err(e) => return fail_input(&e.to_string()),
     };

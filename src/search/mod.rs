@@ -9,7 +9,7 @@ pub mod local;
 mod minimize;
 pub mod solver;
 
-pub use minimize::{minimize, Minimality, MinimizeReport};
+pub use minimize::{minimize, minimize_with, Minimality, MinimizeReport, MAX_SUBSETS};
 
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{ClaimError, SubGame};

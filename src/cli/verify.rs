@@ -144,6 +144,7 @@ fn outcome_json(s: &Setup, o: &Outcome) -> serde_json::Value {
         "verdict": o.verdict,
         "kernel_accepted": o.verified.is_some(),
         "kernel_error": o.kernel_error.as_ref().map(|e| e.to_string()),
+        "first_move": o.certificate.as_ref().and_then(|c| c.first).map(|m| b.cell_name(m, n)),
         "proof_set": o.proof_set.iter().map(|c| b.cell_name(c, n)).collect::<Vec<_>>(),
         "refutation": o.refutation.iter().map(|m| json!({"colour": m.colour, "cell": b.cell_name(m.cell, n)})).collect::<Vec<_>>(),
         "nodes": o.stats.nodes,
@@ -158,10 +159,20 @@ fn print_outcome(s: &Setup, o: &Outcome) {
     println!("claim:   {} ({} board)", s.game.describe(n), b);
     print!("{}", sub_game_diagram(&s.game, n));
     match o.verdict {
-        Verdict::Holds => println!(
-            "verdict: HOLDS — certificate of {} nodes accepted by the kernel",
-            o.stats.certificate_nodes
-        ),
+        Verdict::Holds => {
+            println!(
+                "verdict: HOLDS — certificate of {} nodes accepted by the kernel",
+                o.stats.certificate_nodes
+            );
+            if let Some(m) = o.certificate.as_ref().and_then(|c| c.first) {
+                println!(
+                    "{}'s winning first move: {}",
+                    capitalise(s.game.claim().owner.name()),
+                    b.cell_name(m, n)
+                );
+            }
+            println!("proof set: {} cells: {}", o.proof_set.len(), b.set_names(&o.proof_set, n));
+        }
         Verdict::Fails => {
             println!("verdict: FAILS");
             let line: Vec<String> = o

@@ -72,7 +72,7 @@ pub struct TemplateLink {
 
 /// One-stone edge templates used as known sub-connections, in HexWiki's edge-relative
 /// coordinates `[row, col]` (row 1 touches the edge; see tests/fixtures/
-/// edge-templates-hexwiki.README.md): III1a (the ziggurat) and IV1a. Their truth does not
+/// edge-templates-hexwiki.README.md): III1a (the ziggurat), IV1a, III1b and IV1b. Their truth does not
 /// matter for soundness — every certificate is re-checked by the kernel — only for speed; the
 /// test suite proves both with the search alone.
 const EDGE_TEMPLATES: &[(&[(i32, i32)], (i32, i32))] = &[
@@ -84,6 +84,20 @@ const EDGE_TEMPLATES: &[(&[(i32, i32)], (i32, i32))] = &[
         &[
             (4, 1), (3, -1), (3, 0), (3, 1), (3, 2), (3, 3), (2, -1), (2, 0), (2, 1), (2, 2),
             (2, 3), (2, 4), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5),
+        ],
+        (4, 0),
+    ),
+    // III1b
+    (
+        &[(3, -1), (3, 1), (2, -1), (2, 0), (2, 1), (2, 2), (1, -1), (1, 0), (1, 2), (1, 3)],
+        (3, 0),
+    ),
+    // IV1b
+    (
+        &[
+            (4, -1), (4, 1), (3, -2), (3, -1), (3, 0), (3, 1), (3, 2), (3, 3), (2, -2), (2, -1),
+            (2, 0), (2, 2), (2, 3), (2, 4), (1, -2), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3),
+            (1, 4), (1, 5),
         ],
         (4, 0),
     ),

@@ -70,8 +70,8 @@ pub fn heat_map(pos: &Position, analysis: &Analysis, notation: Notation, title: 
     let b = pos.board();
     let (cols, rows) = (b.cols(), b.rows());
     let w = w();
-    let width = 2.0 * MARGIN + (cols as f64 + (rows as f64 - 1.0) / 2.0) * w;
-    let height = 2.0 * MARGIN + (1.5 * rows as f64 + 0.5) * S + 28.0;
+    let width = (2.0 * MARGIN + (cols as f64 + (rows as f64 - 1.0) / 2.0) * w).max(480.0);
+    let height = 2.0 * MARGIN + (1.5 * rows as f64 + 0.5) * S + 44.0;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -188,12 +188,18 @@ pub fn heat_map(pos: &Position, analysis: &Analysis, notation: Notation, title: 
         s,
         r#"<text x="{:.2}" y="{:.2}" font-size="11">{}</text>"#,
         MARGIN / 2.0,
-        height - 22.0,
+        height - 36.0,
         escape(title)
     );
     let _ = writeln!(
         s,
-        r##"<text x="{:.2}" y="{:.2}" font-size="10" fill="#444444">numbers: L_H in % (chance the cell ends in the loser's colour); colour: criticality 1 - 2 L_H relative to the maximum; ring: best move</text>"##,
+        r##"<text x="{:.2}" y="{:.2}" font-size="10" fill="#444444">numbers: L_H in % (chance the cell ends in the loser's colour; Payne &amp; Robeva §5)</text>"##,
+        MARGIN / 2.0,
+        height - 22.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.2}" y="{:.2}" font-size="10" fill="#444444">colour: criticality 1 - 2 L_H relative to the maximum; blue ring: best move</text>"##,
         MARGIN / 2.0,
         height - 8.0
     );
@@ -230,7 +236,7 @@ mod tests {
         assert_eq!(s1, s2);
         assert!(s1.starts_with("<svg ") && s1.ends_with("</svg>\n"));
         assert_eq!(s1.matches("<polygon").count(), 9);
-        assert_eq!(s1.matches("<text").count(), 7 + 3 + 3 + 2);
+        assert_eq!(s1.matches("<text").count(), 7 + 3 + 3 + 3);
         assert!(s1.contains("test &lt;3x3&gt;"));
     }
 }

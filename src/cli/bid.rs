@@ -42,22 +42,37 @@ pub struct BidArgs {
     #[arg(long, num_args = 1.., value_name = "CELLS")]
     white: Vec<String>,
     /// Total chips in the game (both players together).
-    #[arg(long, default_value = "100", value_name = "N")]
+    #[arg(
+        long,
+        default_value = "100",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     chips: String,
     /// Your chips (default: half the total, rounded down).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     mine: Option<String>,
     /// Your colour: black or white. Only the reported winning chances depend on it.
     #[arg(long, default_value = "black", value_name = "COLOUR")]
     colour: String,
     /// Number of random fillings.
-    #[arg(long, default_value = "100000", value_name = "N")]
+    #[arg(
+        long,
+        default_value = "100000",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     samples: String,
     /// Random seed.
-    #[arg(long, default_value = "1", value_name = "S")]
+    #[arg(
+        long,
+        default_value = "1",
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
     seed: String,
     /// Worker threads (default: all cores). Does not change the result.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     threads: Option<String>,
     /// Enumerate all 2^N fillings of the N empty cells instead of sampling (N at most 32;
     /// 2^26 fillings take seconds).
@@ -73,7 +88,12 @@ pub struct BidArgs {
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,
     /// How many of the best cells to list in the text output.
-    #[arg(long, default_value = "8", value_name = "N")]
+    #[arg(
+        long,
+        default_value = "8",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     top: String,
 }
 
@@ -98,10 +118,15 @@ pub struct BidGameArgs {
     #[arg(long, default_value = "5x5")]
     board: String,
     /// Total chips in the game.
-    #[arg(long, default_value = "100", value_name = "N")]
+    #[arg(
+        long,
+        default_value = "100",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     chips: String,
     /// Black's chips at the start (default: half, rounded down; White gets the rest).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     black_chips: Option<String>,
     /// Who plays Black: human or engine.
     #[arg(long, default_value = "human", value_name = "WHO")]
@@ -110,13 +135,23 @@ pub struct BidGameArgs {
     #[arg(long, default_value = "engine", value_name = "WHO")]
     white: String,
     /// Random fillings per engine decision.
-    #[arg(long, default_value = "50000", value_name = "N")]
+    #[arg(
+        long,
+        default_value = "50000",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     samples: String,
     /// Random seed.
-    #[arg(long, default_value = "1", value_name = "S")]
+    #[arg(
+        long,
+        default_value = "1",
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
     seed: String,
     /// Worker threads for the engine (default: all cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     threads: Option<String>,
     /// Who holds the tie-break token first: black or white.
     #[arg(long, default_value = "white", value_name = "COLOUR")]

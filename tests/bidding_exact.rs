@@ -223,3 +223,67 @@ fn decided_positions() {
         "16 empty cells are too many"
     );
 }
+
+/// Naive enumeration with the crate's independent `Position::winner`: (black wins, loser
+/// counts per empty cell).
+fn naive(p: &Position) -> (u64, Vec<u64>) {
+    let b = *p.board();
+    let empty: Vec<Cell> = p.empty_cells().iter().collect();
+    let mut wins = 0;
+    let mut loser = vec![0u64; empty.len()];
+    for m in 0u64..1 << empty.len() {
+        let mut black = p.stones(Colour::Black);
+        let mut white = p.stones(Colour::White);
+        for (i, &c) in empty.iter().enumerate() {
+            if m >> i & 1 == 1 {
+                black.insert(c);
+            } else {
+                white.insert(c);
+            }
+        }
+        let w = winner_of(b, black, white).unwrap();
+        wins += (w == Colour::Black) as u64;
+        for (i, l) in loser.iter_mut().enumerate() {
+            let is_black = m >> i & 1 == 1;
+            if is_black != (w == Colour::Black) {
+                *l += 1;
+            }
+        }
+    }
+    (wins, loser)
+}
+
+#[test]
+fn exact_matches_naive_enumeration_small_and_large_boards() {
+    use rand::{Rng, SeedableRng};
+    let mut cases = vec![pos("4x4", "b3", "c2"), pos("3x5", "a2", "c4 b1")];
+    // Undecided positions on 13x13 and 19x17 (the 384-bit path): take a random full board,
+    // empty one of its critical cells (so the winner's connection breaks and the loser still
+    // has none) and some random cells.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    for (cols, rows) in [(13u32, 13u32), (19, 17), (12, 11)] {
+        let b = Board::new(cols, rows).unwrap();
+        loop {
+            let black: CellSet = b.cells().iter().filter(|_| rng.random_bool(0.5)).collect();
+            let crit: Vec<Cell> = critical_cells(b, &black).iter().collect();
+            if crit.is_empty() {
+                continue;
+            }
+            let mut empty = CellSet::single(crit[rng.random_range(0..crit.len())]);
+            let all: Vec<Cell> = b.cells().iter().collect();
+            while empty.len() < 11 {
+                empty.insert(all[rng.random_range(0..all.len())]);
+            }
+            let p = Position::new(b, black - empty, b.cells() - black - empty).unwrap();
+            assert_eq!(p.winner(), None);
+            cases.push(p);
+            break;
+        }
+    }
+    for p in &cases {
+        let a = exact(p).unwrap();
+        let (wins, loser) = naive(p);
+        assert_eq!(a.black_wins, wins, "{}", p.board());
+        assert_eq!(a.cells.iter().map(|c| c.loser).collect::<Vec<_>>(), loser);
+    }
+}

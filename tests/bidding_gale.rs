@@ -60,3 +60,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The same on boards too large for one u128 (the 384-bit path).
+    #[test]
+    fn critical_cells_on_large_boards(
+        cols in 12u32..=19,
+        rows in 12u32..=19,
+        seed in any::<u64>(),
+    ) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let bits: Vec<bool> = (0..cols * rows).map(|_| rng.random_bool(0.5)).collect();
+        let (b, black) = filling(cols, rows, &bits);
+        let white = b.cells() - black;
+        let w = winner_of(b, black, white);
+        let crit = critical_cells(b, &black);
+        for c in b.cells().iter() {
+            let (mut bl, mut wh) = (black, white);
+            if bl.contains(c) {
+                bl.remove(c);
+                wh.insert(c);
+            } else {
+                wh.remove(c);
+                bl.insert(c);
+            }
+            prop_assert_eq!(crit.contains(c), winner_of(b, bl, wh) != w, "{:?}", c);
+        }
+    }
+}

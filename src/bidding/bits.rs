@@ -150,6 +150,7 @@ impl Bits for Wide {
     const CAPACITY: usize = 64 * WIDE_WORDS;
     const ZERO: Self = Wide([0; WIDE_WORDS]);
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // word i takes bits from words i − q and i − q − 1
     fn shl(self, k: u32) -> Self {
         let q = (k / 64) as usize;
         let s = k % 64;
@@ -164,6 +165,7 @@ impl Bits for Wide {
         Wide(out)
     }
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // word i takes bits from words i + q and i + q + 1
     fn shr(self, k: u32) -> Self {
         let q = (k / 64) as usize;
         let s = k % 64;

@@ -97,7 +97,7 @@ impl<B: Bits> Tree<'_, B> {
         let mut plus = f64::NEG_INFINITY;
         let mut minus = f64::INFINITY;
         for k in 0..self.cells.len() {
-            if (code / self.pow3[k]) % 3 != 0 {
+            if !(code / self.pow3[k]).is_multiple_of(3) {
                 continue;
             }
             let bit = B::bit(self.cells[k]);

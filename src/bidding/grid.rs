@@ -185,13 +185,27 @@ impl<B: Bits> Grid<B> {
         (a.shl(1) | a.shr(s - 1) | b.shr(1) | b.shl(s - 1) | x.shl(s) | x.shr(s)) & self.all
     }
 
+    /// `x` together with its neighbours, in four shifts, *not* masked to the board (bits
+    /// beyond the last row may be set; callers intersect with a subset of the board).
+    ///
+    /// `right = x ∪ (c+1, r)` and `left = x ∪ (c−1, r)` stay inside their rows because the
+    /// last (first) column is masked off before the shift. Shifting `right` up a row gives
+    /// (c, r−1) and (c+1, r−1); shifting `left` down a row gives (c, r+1) and (c−1, r+1):
+    /// all six neighbours of DESIGN.md §2.
+    #[inline(always)]
+    pub fn grow(&self, x: B) -> B {
+        let right = x | (x & self.not_last_col).shl(1);
+        let left = x | (x & self.not_first_col).shr(1);
+        right | left | right.shr(self.cols) | left.shl(self.cols)
+    }
+
     /// The cells of `within` connected to `seeds` inside `within` (seeds outside `within`
     /// are dropped).
     #[inline]
     pub fn reach(&self, seeds: B, within: B) -> B {
         let mut f = seeds & within;
         loop {
-            let g = (f | self.neighbours(f)) & within;
+            let g = self.grow(f) & within;
             if g == f {
                 return f;
             }
@@ -230,7 +244,7 @@ impl<B: Bits> Grid<B> {
             if !(f & far).is_zero() {
                 return true;
             }
-            let g = (f | self.neighbours(f)) & stones;
+            let g = self.grow(f) & stones;
             if g == f {
                 return false;
             }
@@ -243,7 +257,39 @@ impl<B: Bits> Grid<B> {
     /// flood fill decides it.
     #[inline(always)]
     pub fn black_wins_full(&self, black: B) -> bool {
-        self.connects(black, Colour::Black)
+        macro_rules! strides {
+            ($($n:literal)*) => {
+                match self.cols {
+                    $($n => self.black_connects_stride::<$n>(black),)*
+                    _ => self.connects(black, Colour::Black),
+                }
+            };
+        }
+        strides!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19)
+    }
+
+    /// [`Grid::connects`] for Black with the row stride a compile-time constant, so the
+    /// shifts compile to immediate operands.
+    #[inline(always)]
+    fn black_connects_stride<const S: u32>(&self, stones: B) -> bool {
+        debug_assert_eq!(S, self.cols);
+        let far = self.last_row;
+        let mut f = stones & self.first_row;
+        if f.is_zero() {
+            return false;
+        }
+        loop {
+            if !(f & far).is_zero() {
+                return true;
+            }
+            let right = f | (f & self.not_last_col).shl(1);
+            let left = f | (f & self.not_first_col).shr(1);
+            let g = (right | left | right.shr(S) | left.shl(S)) & stones;
+            if g == f {
+                return false;
+            }
+            f = g;
+        }
     }
 
     /// The winner of a partial position, if a player has already joined their borders.
@@ -288,8 +334,11 @@ mod tests {
         let g: Grid<B> = Grid::new(board).unwrap();
         for cell in board.cells().iter() {
             let want = board.neighbours(cell) & board.cells();
-            let got = g.to_cellset(g.neighbours(B::bit(g.index_of(cell))));
+            let x = B::bit(g.index_of(cell));
+            let got = g.to_cellset(g.neighbours(x));
             assert_eq!(got, want, "{board} {cell:?}");
+            let grown = g.to_cellset(g.grow(x) & g.all());
+            assert_eq!(grown, want | CellSet::single(cell), "{board} {cell:?}");
         }
     }
 

@@ -127,6 +127,17 @@ fn decided_game_has_no_move() {
     assert_eq!(v["winner"], "black");
     assert!(v["move"].is_null());
     assert_eq!(v["bid"], 0);
+    // Decided on a board far too large to enumerate: --exact still answers.
+    let column = "a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11";
+    let v = json(&hexproof(&[
+        "bid", "--board", "11x11", "--black", column, "--exact", "--json",
+    ]));
+    assert_eq!(v["winner"], "black");
+    assert_eq!(v["method"], "decided");
+    assert!(v["move"].is_null());
+    let out = hexproof(&["bid", "--board", "11x11", "--black", column]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the game is over: black has won"));
 }
 
 #[test]

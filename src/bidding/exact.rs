@@ -24,14 +24,14 @@ pub const MAX_EXACT_EMPTY: usize = 32;
 pub fn exact(pos: &Position) -> Result<Analysis, BiddingError> {
     let empty = pos.empty_cells();
     let n = empty.len();
+    if let Some(w) = pos.winner() {
+        return Ok(decided_analysis(pos, w));
+    }
     if n > MAX_EXACT_EMPTY {
         return Err(BiddingError::TooManyForExact {
             n,
             max: MAX_EXACT_EMPTY,
         });
-    }
-    if let Some(w) = pos.winner() {
-        return Ok(decided_analysis(pos, w));
     }
     if n == 0 {
         // A full board always has a winner (Hex theorem), so this is unreachable in practice.

@@ -74,7 +74,7 @@ fn monte_carlo_agrees_with_exact_within_error_bars() {
         );
     }
     // The standard errors are honest: the z-scores have variance near 1 (the cells of one
-    // position are correlated, so allow a wide band; 100+ scores).
+    // position are correlated, so allow a wide band; 92 scores).
     let mean_sq = all.iter().map(|z| z * z).sum::<f64>() / all.len() as f64;
     eprintln!("{} z-scores, mean z^2 = {mean_sq:.3}", all.len());
     assert!((0.4..2.0).contains(&mean_sq), "mean z^2 = {mean_sq}");

@@ -7,6 +7,7 @@
 //! - [`kernel`]: the small certificate checker, the only maker of `Verified` values;
 //! - [`search`]: the exact local search, certificates, carrier minimisation.
 
+pub mod bidding;
 pub mod board;
 pub mod claim;
 pub mod kernel;

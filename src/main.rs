@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     Verify(cli::verify::VerifyArgs),
     Minimize(cli::verify::MinimizeArgs),
+    Bid(cli::bid::BidArgs),
+    BidGame(cli::bid::BidGameArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,8 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Verify(a) => cli::verify::run_verify(a),
         Command::Minimize(a) => cli::verify::run_minimize(a),
+        Command::Bid(a) => cli::bid::run_bid(a),
+        Command::BidGame(a) => cli::bid::run_bid_game(a),
     };
     ExitCode::from(code)
 }

@@ -12,25 +12,43 @@
 //! > with the owner's extra stones `n.stones` added to the position, the owner wins the
 //! > sub-game on carrier `n.carrier` with the opponent to move.
 //!
-//! A node is either `Joined` (some goal pair is already joined by owner cells and `n.stones`)
-//! or an or-node: a list of options `(reply, next)`. The opponent's move `w` into the carrier
-//! is answered by any option with `w ∉ {reply} ∪ next.carrier`: the owner plays `reply`, and
-//! `next` (whose carrier avoids `w`) takes over. This is Anshelevich's OR rule generalised,
-//! as in HexProver's `build_case_strategy`.
+//! Its goal is the claim's pairs, or a single pair `n.goal = (a, z)` of owner cells (a
+//! sub-connection inside an and-node). A node is one of:
+//!
+//! - `Joined`: some goal pair is already joined by owner cells and `n.stones`;
+//! - an **or-node**: a list of options `(reply, next)`. The opponent's move `w` into the
+//!   carrier is answered by any option with `w ∉ {reply} ∪ next.carrier`: the owner plays
+//!   `reply`, and `next` (whose carrier avoids `w`) takes over. This is Anshelevich's OR rule
+//!   generalised, as in HexProver's `build_case_strategy`;
+//! - an **and-node**: children with pairwise disjoint carriers whose goals form a chain
+//!   from `a` to `z` through owner components (Anshelevich's AND rule): each opponent move
+//!   falls in at most one child's carrier and is answered there.
 //!
 //! # Local conditions checked for every node
 //!
 //! 1. `stones ∩ carrier = ∅`, and both lie in the claim's carrier (so they are empty in P).
 //! 2. `Joined`: some pair is joined by the owner cells plus `stones`.
 //! 3. Or-node: at least one option; for each option `reply ∈ carrier`,
-//!    `next.stones ⊆ stones ∪ {reply}`, `next.carrier ⊆ carrier ∖ {reply}`; and the
-//!    intersection over all options of `{reply} ∪ next.carrier` is empty.
+//!    `next.stones ⊆ stones ∪ {reply}`, `next.carrier ⊆ carrier ∖ {reply}`,
+//!    `next.goal = goal`; and the intersection over all options of `{reply} ∪ next.carrier`
+//!    is empty.
+//! 4. And-node: at least one child; every child has a smaller index than the node, a single
+//!    goal pair, `stones ⊆ n.stones` and `carrier ⊆ n.carrier`; the children's carriers are
+//!    pairwise disjoint; their goals, in order, `(s1, e1), …, (sk, ek)`, chain a goal pair
+//!    `(a, z)` of `n`: `a ~ s1`, `e_i ~ s_{i+1}`, `ek ~ z`, where `x ~ y` means x and y are
+//!    already joined by the node's owner cells (owner cells of the position and `n.stones`).
+//! 5. A single goal pair's two ends are owner cells: owner cells of the position (stones,
+//!    borders, empty endpoints) or `n.stones`.
 //!
 //! # Why that suffices (soundness)
 //!
-//! By induction on `|carrier|` (it strictly shrinks along every edge, so the DAG has no
-//! cycle and no recursion is needed). Suppose every cell of `n.carrier` is empty and the owner
-//! holds `n.stones`. The opponent moves `w`. If `w ∉ n.carrier` it does not matter (strict
+//! By induction on (`|carrier|`, index): or-edges strictly shrink the carrier, and-edges
+//! never grow it and strictly lower the index, so the DAG has no cycle and no recursion is
+//! needed. Suppose every cell of `n.carrier` is empty and the owner holds `n.stones`.
+//! An and-node: the opponent's move lies in at most one child's carrier (they are disjoint)
+//! and is answered by that child's strategy; every child wins on its own (the others' stones
+//! only help), so every child pair gets joined, and with the joins `~` that the node's owner
+//! cells already make, the chain joins `a` to `z`. An or-node: The opponent moves `w`. If `w ∉ n.carrier` it does not matter (strict
 //! alternation inside the sub-game's carrier; monotonicity). Otherwise by (3) some option
 //! has `w ∉ {reply} ∪ next.carrier`; `reply ∈ carrier`, `reply ≠ w`, so it is empty and the
 //! owner plays it. Now every cell of `next.carrier` is still empty (it avoids `w` and `reply`)
@@ -64,6 +82,8 @@ pub enum NodeKind {
     Joined,
     /// The opponent's intrusions are answered by these options.
     Or(Vec<Reply>),
+    /// Sub-connections on disjoint carriers, chained through owner cells.
+    And(Vec<NodeId>),
 }
 
 /// One certificate node.
@@ -73,7 +93,10 @@ pub struct Node {
     pub stones: CellSet,
     /// The cells this node's strategy may use.
     pub carrier: CellSet,
-    /// Joined, or the replies.
+    /// A single pair to join (inside an and-node), or `None` for the claim's pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<(Cell, Cell)>,
+    /// Joined, or the replies, or the sub-connections.
     pub kind: NodeKind,
 }
 
@@ -128,15 +151,24 @@ pub enum KernelError {
     /// Condition 3, an intrusion with no answer.
     #[error("node {0}: the opponent's move {1:?} has no answer")]
     Unanswered(NodeId, Cell),
+    /// Condition 5.
+    #[error("node {0}: a goal end is not an owner cell")]
+    GoalNotOwned(NodeId),
+    /// Condition 3, goals.
+    #[error("node {0}: after reply {1:?}, the next node has another goal")]
+    NextGoal(NodeId, Cell),
+    /// Condition 4.
+    #[error("node {0}: and-node: {1}")]
+    BadAnd(NodeId, &'static str),
     /// Root conditions.
     #[error("the root does not match the claim: {0}")]
     BadRoot(&'static str),
 }
 
-/// True when some goal pair is joined by `owned` (a flood fill over board adjacency).
-fn joined(game: &SubGame, owned: &CellSet) -> bool {
+/// True when some pair is joined by `owned` (a flood fill over board adjacency).
+fn joined(game: &SubGame, pairs: &[(Cell, Cell)], owned: &CellSet) -> bool {
     let board = game.board();
-    game.claim().pairs.iter().any(|&(a, b)| {
+    pairs.iter().any(|&(a, b)| {
         let mut seen = CellSet::single(a);
         let mut stack = vec![a];
         while let Some(x) = stack.pop() {
@@ -165,16 +197,31 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
     let claim_carrier = game.carrier();
     for id in 0..n {
         let node = &cert.nodes[id as usize];
+        let owned = base | node.stones;
+        let single;
+        let pairs: &[(Cell, Cell)] = match node.goal {
+            Some(p) => {
+                single = [p];
+                &single
+            }
+            None => &game.claim().pairs,
+        };
         // 1. Cells.
         if !node.stones.is_disjoint(&node.carrier)
             || !(node.stones | node.carrier).is_subset(&claim_carrier)
         {
             return Err(KernelError::BadCells(id));
         }
+        // 5. A single goal pair joins owner cells.
+        if let Some((a, z)) = node.goal {
+            if !owned.contains(a) || !owned.contains(z) {
+                return Err(KernelError::GoalNotOwned(id));
+            }
+        }
         match &node.kind {
             // 2. Joined.
             NodeKind::Joined => {
-                if !joined(game, &(base | node.stones)) {
+                if !joined(game, pairs, &owned) {
                     return Err(KernelError::NotJoined(id));
                 }
             }
@@ -199,6 +246,9 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
                     if !next.carrier.is_subset(&room) {
                         return Err(KernelError::NextCarrier(id, r.reply));
                     }
+                    if next.goal != node.goal {
+                        return Err(KernelError::NextGoal(id, r.reply));
+                    }
                     let mut covered = next.carrier;
                     covered.insert(r.reply);
                     unanswered &= covered;
@@ -207,10 +257,48 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
                     return Err(KernelError::Unanswered(id, w));
                 }
             }
+            // 4. And-node.
+            NodeKind::And(children) => {
+                let mut used = CellSet::EMPTY;
+                let mut ends: Vec<(Cell, Cell)> = Vec::with_capacity(children.len());
+                for &c in children {
+                    if c >= id {
+                        return Err(KernelError::BadAnd(id, "a child does not come before the node"));
+                    }
+                    let child = get(id, c)?;
+                    let Some(goal) = child.goal else {
+                        return Err(KernelError::BadAnd(id, "a child has no single goal pair"));
+                    };
+                    if !child.stones.is_subset(&node.stones) || !child.carrier.is_subset(&node.carrier) {
+                        return Err(KernelError::BadAnd(id, "a child assumes stones or cells the node lacks"));
+                    }
+                    if !child.carrier.is_disjoint(&used) {
+                        return Err(KernelError::BadAnd(id, "two children's carriers overlap"));
+                    }
+                    used |= child.carrier;
+                    ends.push(goal);
+                }
+                // Consecutive links meet in one owner component of this node.
+                let meet = |x: Cell, y: Cell| joined(game, &[(x, y)], &owned);
+                let chained = !ends.is_empty()
+                    && ends.windows(2).all(|w| meet(w[0].1, w[1].0))
+                    && pairs.iter().any(|&(a, z)| {
+                        let (s, e) = (ends[0].0, ends[ends.len() - 1].1);
+                        (meet(a, s) && meet(e, z)) || (meet(z, s) && meet(e, a))
+                    });
+                if !chained {
+                    return Err(KernelError::BadAnd(id, "the children's goals do not chain from one end of a goal pair to the other"));
+                }
+            }
         }
     }
     // The root.
     let root = get(n, cert.root)?;
+    if let Some(p) = root.goal {
+        if !game.claim().pairs.contains(&p) {
+            return Err(KernelError::BadRoot("the root's goal is not a pair of the claim"));
+        }
+    }
     match cert.first {
         None => {
             if !root.stones.is_empty() {

@@ -51,12 +51,13 @@ pub struct GameArgs {
 /// Decide a claim exactly, with a kernel-checked certificate.
 ///
 /// Examples:
-///   hexproof verify --board 7x7 --black d4 --carrier "c5 d5 b6 c6 d6 a7 b7 c7" "d4 - b"
+///   hexproof verify --board 7x7 --black d5 --carrier "c5 b6 c6 d6 a7 b7 c7 d7" "d5 - b"
 ///   hexproof verify --board 5x5 --carrier all --first black "t - b"
 ///
 /// Exit codes: 0 holds, 1 fails (White's refuting line is printed), 2 bad input,
 /// 3 undecided (budget exhausted).
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct VerifyArgs {
     #[command(flatten)]
     game: GameArgs,
@@ -68,8 +69,9 @@ pub struct VerifyArgs {
 /// Find a minimal carrier for a claim inside a region, and say whether it is minimum.
 ///
 /// Example:
-///   hexproof minimize --board 7x7 --black d4 --region "b5 c5 d5 e5 a6 b6 c6 d6 e6 a7 b7 c7 d7 e7" "d4 - b"
+///   hexproof minimize --board 7x7 --black d5 --region "b5 c5 e5 a6 b6 c6 d6 e6 a7 b7 c7 d7 e7" "d5 - b"
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct MinimizeArgs {
     #[command(flatten)]
     game: GameArgs,

@@ -47,6 +47,10 @@ pub struct Local {
     pub joined_at_start: bool,
     /// Edge-template instances available as known sub-connections.
     pub templates: Vec<TemplateLink>,
+    /// A board cell (stone, border or empty endpoint) of each group.
+    pub group_rep: Vec<Cell>,
+    /// The goal pairs as board cells.
+    pub pair_cells: Vec<(Cell, Cell)>,
 }
 
 /// Where an edge template's stone sits.
@@ -162,6 +166,14 @@ impl Local {
             .collect();
         let joined_at_start = pairs.iter().any(|(a, b)| a == b);
         let templates = edge_template_links(game, &index, &group_of, n);
+        let group_rep = group_sets
+            .iter()
+            .map(|set| {
+                // Prefer a border, then any cell: all are owner cells.
+                set.iter().find(|c| c.is_border()).or_else(|| set.first()).expect("groups are non-empty")
+            })
+            .collect();
+        let pair_cells = game.claim().pairs.clone();
         let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
         Ok(Local {
             n,
@@ -173,6 +185,8 @@ impl Local {
             all,
             joined_at_start,
             templates,
+            group_rep,
+            pair_cells,
         })
     }
 

@@ -148,6 +148,10 @@ pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
                 solver: &mut solver,
                 nodes: Vec::new(),
                 memo: HashMap::new(),
+                game,
+                budget,
+                start,
+                template_memo: HashMap::new(),
             };
             let cert = if owner_first && !g.joined_at_start {
                 builder.semi_root()
@@ -191,9 +195,110 @@ struct Builder<'s, 'g> {
     solver: &'s mut Solver<'g>,
     nodes: Vec<Node>,
     memo: HashMap<(Set, Set), NodeId>,
+    game: &'s SubGame,
+    budget: &'s Budget,
+    start: Instant,
+    /// Spliced template certificates, by (anchor cell, template carrier).
+    template_memo: HashMap<(Cell, Set), NodeId>,
 }
 
 impl Builder<'_, '_> {
+    fn push(&mut self, node: Node) -> NodeId {
+        self.nodes.push(node);
+        (self.nodes.len() - 1) as NodeId
+    }
+
+    /// An and-node for a chain of bridges and edge templates (rule 6 of the solver), or
+    /// `None` if a template's own certificate cannot be made within the budget.
+    fn chain_node(&mut self, b: Set, chain: &solver::Chain) -> Option<NodeId> {
+        let g = self.solver.g;
+        let stones = g.to_cells(b);
+        let rep = |x: u8| -> Cell {
+            let cells = chain.comp_cells[x as usize];
+            if cells != 0 {
+                g.cells[cells.trailing_zeros() as usize]
+            } else {
+                g.group_rep[chain.comp_groups[x as usize].trailing_zeros() as usize]
+            }
+        };
+        if chain.steps.is_empty() {
+            return Some(self.push(Node { stones, carrier: CellSet::EMPTY, goal: None, kind: NodeKind::Joined }));
+        }
+        let mut children = Vec::with_capacity(chain.steps.len());
+        let mut carrier = CellSet::EMPTY;
+        for step in &chain.steps {
+            let cells = g.to_cells(step.carrier);
+            carrier |= cells;
+            let child = match step.link {
+                solver::Link::Template(ti) => {
+                    let t = g.templates[ti as usize];
+                    let (anchor, played) = match t.anchor {
+                        local::Anchor::Cell(i) => (g.cells[i], true),
+                        local::Anchor::Group(h) => (g.group_rep[h as usize], false),
+                    };
+                    let border = g.group_rep[t.border as usize];
+                    self.template_node(anchor, played, border, t.carrier)?
+                }
+                _ => {
+                    let goal = Some((rep(step.from), rep(step.to)));
+                    let mut options = Vec::new();
+                    for c in bits(step.carrier) {
+                        let next = self.push(Node {
+                            stones: stones | CellSet::single(g.cells[c]),
+                            carrier: CellSet::EMPTY,
+                            goal,
+                            kind: NodeKind::Joined,
+                        });
+                        options.push(Reply { reply: g.cells[c], next });
+                    }
+                    self.push(Node { stones, carrier: cells, goal, kind: NodeKind::Or(options) })
+                }
+            };
+            children.push(child);
+        }
+        Some(self.push(Node { stones, carrier, goal: None, kind: NodeKind::And(children) }))
+    }
+
+    /// The certificate of an edge template `anchor − border` on `carrier`, proved by its own
+    /// search and spliced in with that single goal.
+    fn template_node(&mut self, anchor: Cell, played: bool, border: Cell, carrier: Set) -> Option<NodeId> {
+        if let Some(&id) = self.template_memo.get(&(anchor, carrier)) {
+            return Some(id);
+        }
+        let g = self.solver.g;
+        let owner = self.game.claim().owner;
+        let mut position = self.game.position().clone();
+        if played {
+            position.play(owner, anchor).ok()?;
+        }
+        let claim = crate::claim::Claim { owner, pairs: vec![(anchor, border)], owner_first: false };
+        let sub = SubGame::new(position, g.to_cells(carrier), claim).ok()?;
+        let mut budget = *self.budget;
+        budget.time = budget.time.map(|t| t.saturating_sub(self.start.elapsed()));
+        let outcome = decide(&sub, &budget).ok()?;
+        let cert = outcome.certificate.filter(|_| outcome.verdict == Verdict::Holds)?;
+        let offset = self.nodes.len() as NodeId;
+        let extra = if played { CellSet::single(anchor) } else { CellSet::EMPTY };
+        for node in cert.nodes {
+            let kind = match node.kind {
+                NodeKind::Joined => NodeKind::Joined,
+                NodeKind::Or(rs) => NodeKind::Or(
+                    rs.into_iter().map(|r| Reply { reply: r.reply, next: r.next + offset }).collect(),
+                ),
+                NodeKind::And(cs) => NodeKind::And(cs.into_iter().map(|c| c + offset).collect()),
+            };
+            self.nodes.push(Node {
+                stones: node.stones | extra,
+                carrier: node.carrier,
+                goal: node.goal.or(Some((anchor, border))),
+                kind,
+            });
+        }
+        let id = cert.root + offset;
+        self.template_memo.insert((anchor, carrier), id);
+        Some(id)
+    }
+
     /// The owner's winning reply at (b, w), searching again if the table lost it.
     fn winning_reply(&mut self, b: Set, w: Set) -> Option<usize> {
         match self.solver.owner_to_move(b, w, NONE) {
@@ -221,19 +326,20 @@ impl Builder<'_, '_> {
             return Some(id);
         }
         let g = self.solver.g;
-        let node = if g.joined(b) {
-            Node {
-                stones: g.to_cells(b),
-                carrier: CellSet::EMPTY,
-                kind: NodeKind::Joined,
-            }
+        let e = g.all & !b & !w;
+        let id = if g.joined(b) {
+            self.push(Node { stones: g.to_cells(b), carrier: CellSet::EMPTY, goal: None, kind: NodeKind::Joined })
+        } else if let Some(id) = self.solver.chain(b, e).and_then(|chain| self.chain_node(b, &chain)) {
+            id
         } else {
-            let e = g.all & !b & !w;
             let mut options = Vec::new();
             let mut union: Set = 0;
-            // The pass option first (mustplay), then intrusions into what is still uncovered.
+            // The pass option first (mustplay), then intrusions into what is still uncovered,
+            // in the search's own order so that its table answers them.
             let mut must = e;
             let mut intrusion: Option<usize> = None;
+            let mut scores = [u8::MAX; 128];
+            self.solver.move_scores(b, e, &mut scores);
             loop {
                 let wx = w | intrusion.map_or(0, |x| 1 << x);
                 let r = self.winning_reply(b, wx)?;
@@ -241,23 +347,23 @@ impl Builder<'_, '_> {
                 let covered = g.from_cells(&self.nodes[next as usize].carrier) | 1 << r;
                 must &= covered;
                 union |= covered;
-                options.push(Reply {
-                    reply: g.cells[r],
-                    next,
-                });
+                options.push(Reply { reply: g.cells[r], next });
                 if must == 0 {
                     break;
                 }
-                intrusion = bits(must).next();
+                intrusion = Some(if must >> r & 1 == 1 {
+                    r
+                } else {
+                    bits(must).min_by_key(|&c| scores[c]).expect("must is not empty")
+                });
             }
-            Node {
+            self.push(Node {
                 stones: g.to_cells(b),
                 carrier: g.to_cells(union),
+                goal: None,
                 kind: NodeKind::Or(options),
-            }
+            })
         };
-        let id = self.nodes.len() as NodeId;
-        self.nodes.push(node);
         self.memo.insert((b, w), id);
         Some(id)
     }

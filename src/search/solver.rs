@@ -83,6 +83,10 @@ pub struct Solver<'a> {
     limits: Limits,
     /// Set when the budget ran out.
     pub aborted: bool,
+    /// True in the last, unbounded round of iterative deepening (and outside deepening).
+    exact_round: bool,
+    /// Owner replies tried per node in bounded rounds.
+    beam: u32,
 }
 
 impl<'a> Solver<'a> {
@@ -98,6 +102,8 @@ impl<'a> Solver<'a> {
             nodes: 0,
             limits,
             aborted: false,
+            exact_round: true,
+            beam: u32::MAX,
         }
     }
 
@@ -174,6 +180,17 @@ impl<'a> Solver<'a> {
     /// intrusion into a bridge is answered by its twin), so it is an exact, certified win
     /// with the chain's cells as proof set. Returns that proof set.
     pub fn chain_connection(&self, b: Set, e: Set, semi: bool) -> Option<Set> {
+        self.chain_search(b, e, semi, None)
+    }
+
+    /// The chain itself, for certificates (no semi links).
+    pub fn chain(&self, b: Set, e: Set) -> Option<Chain> {
+        let mut out = None;
+        self.chain_search(b, e, false, Some(&mut out))?;
+        out
+    }
+
+    fn chain_search(&self, b: Set, e: Set, semi: bool, record: Option<&mut Option<Chain>>) -> Option<Set> {
         let g = self.g;
         // Owner components: groups merged through owner cells, then loose owner cells.
         let mut comp_cells: [Set; 64] = [0; 64];
@@ -222,10 +239,23 @@ impl<'a> Solver<'a> {
             }
             nbr[x] = n & e;
         }
-        for &(a, z) in &g.pairs {
+        let mut trail = [Step::default(); 64];
+        let mut record = record;
+        for (pi, &(a, z)) in g.pairs.iter().enumerate() {
             let from = (0..k).find(|&x| comp_groups[x] >> a & 1 == 1)?;
             let to = (0..k).find(|&x| comp_groups[x] >> z & 1 == 1)?;
+            let save = |steps: &[Step], rec: &mut Option<&mut Option<Chain>>| {
+                if let Some(r) = rec.as_deref_mut() {
+                    *r = Some(Chain {
+                        pair: pi,
+                        steps: steps.to_vec(),
+                        comp_cells: comp_cells[..k].to_vec(),
+                        comp_groups: comp_groups[..k].to_vec(),
+                    });
+                }
+            };
             if from == to {
+                save(&[], &mut record);
                 return Some(0);
             }
             let mut visited = 1u64 << from;
@@ -237,7 +267,8 @@ impl<'a> Solver<'a> {
                 templates: &g.templates,
                 to,
             };
-            if let Some(p) = ctx.dfs(from, 0, semi, &mut visited) {
+            if let Some((p, len)) = ctx.dfs(from, 0, semi, &mut visited, &mut trail, 0) {
+                save(&trail[..len], &mut record);
                 return Some(p);
             }
         }
@@ -246,6 +277,10 @@ impl<'a> Solver<'a> {
 
     /// Shortest-path score per empty cell (smaller = more central): for each live pair the
     /// number of empty cells on the cheapest owner path through the cell, minimised over pairs.
+    pub fn move_scores(&self, b: Set, e: Set, out: &mut [u8; 128]) {
+        self.scores(b, e, out)
+    }
+
     fn scores(&self, b: Set, e: Set, out: &mut [u8; 128]) {
         let g = self.g;
         out[..g.n].fill(u8::MAX);
@@ -339,13 +374,20 @@ impl<'a> Solver<'a> {
     fn deepen(&mut self, mut f: impl FnMut(&mut Self, u8) -> Res) -> Res {
         let max = (self.g.n as u8).saturating_add(1);
         let mut d = 0;
-        loop {
+        let result = loop {
+            self.exact_round = d >= max;
+            self.beam = if self.exact_round { u32::MAX } else { BEAM };
             match f(self, d) {
-                Res::Shallow if d < max => d = if d < 2 { d + 1 } else { (d * 2).min(max) },
-                Res::Shallow => return Res::Unknown,
-                r => return r,
+                Res::Shallow if d < max => {
+                    d = if d < 4 { d + 1 } else { d.saturating_mul(2).min(max) }
+                }
+                Res::Shallow => break Res::Unknown,
+                r => break r,
             }
-        }
+        };
+        self.exact_round = true;
+        self.beam = u32::MAX;
+        result
     }
 
     fn owner_node(&mut self, b: Set, w: Set, hint: u8, depth: u8) -> Res {
@@ -356,7 +398,7 @@ impl<'a> Solver<'a> {
             match *e {
                 Entry::Win { proof, .. } => return Res::Win(proof),
                 Entry::Loss { disproof, .. } => return Res::Loss(disproof),
-                Entry::Shallow { depth: d } if d >= depth => return Res::Shallow,
+                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => return Res::Shallow,
                 Entry::Shallow { .. } => {}
             }
         }
@@ -412,7 +454,14 @@ impl<'a> Solver<'a> {
         let mut first_try = NO_MOVE;
         let mut next_hint = NO_MOVE;
         let mut shallow = false;
+        let mut tries = 0;
         while cands != 0 {
+            // Bounded rounds only look for wins, so they may try just the best few replies.
+            if tries >= self.beam {
+                shallow = true;
+                break;
+            }
+            tries += 1;
             let c = if hint != NO_MOVE && cands >> hint & 1 == 1 {
                 hint as usize
             } else {
@@ -456,7 +505,7 @@ impl<'a> Solver<'a> {
             match *e {
                 Entry::Win { proof, .. } => return Res::Win(proof),
                 Entry::Loss { disproof, .. } => return Res::Loss(disproof),
-                Entry::Shallow { depth: d } if d >= depth => return Res::Shallow,
+                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => return Res::Shallow,
                 Entry::Shallow { .. } => {}
             }
         }
@@ -604,24 +653,34 @@ struct ChainCtx<'c> {
 }
 
 impl ChainCtx<'_> {
-    fn dfs(&self, x: usize, used: Set, semi: bool, visited: &mut u64) -> Option<Set> {
+    /// Depth-first search for a chain from component `x` to `self.to`; on success `trail`
+    /// holds the path's steps and the result is (proof set, number of steps).
+    fn dfs(
+        &self,
+        x: usize,
+        used: Set,
+        semi: bool,
+        visited: &mut u64,
+        trail: &mut [Step; 64],
+        depth: usize,
+    ) -> Option<(Set, usize)> {
         for y in 0..self.nbr.len() {
             if *visited >> y & 1 == 1 {
                 continue;
             }
             let common = self.nbr[x] & self.nbr[y] & !used;
-            let mut links: [(Set, bool); 4] = [(0, false); 4];
+            let mut links: [(Set, bool, Link); 4] = [(0, false, Link::Bridge); 4];
             let mut k = 0;
             if common.count_ones() >= 2 {
                 let first = common & common.wrapping_neg();
                 let rest = common & !first;
-                links[k] = (first | (rest & rest.wrapping_neg()), semi);
+                links[k] = (first | (rest & rest.wrapping_neg()), semi, Link::Bridge);
                 k += 1;
             } else if common != 0 && semi {
-                links[k] = (common, false);
+                links[k] = (common, false, Link::Single);
                 k += 1;
             }
-            for t in self.templates {
+            for (ti, t) in self.templates.iter().enumerate() {
                 if k == links.len() {
                     break;
                 }
@@ -633,16 +692,20 @@ impl ChainCtx<'_> {
                     && self.groups[y] >> t.border & 1 == 1
                     && t.carrier & !(self.e & !used) == 0
                 {
-                    links[k] = (t.carrier, semi);
+                    links[k] = (t.carrier, semi, Link::Template(ti as u16));
                     k += 1;
                 }
             }
-            for &(carrier, semi_left) in &links[..k] {
+            for &(carrier, semi_left, link) in &links[..k] {
+                if depth >= trail.len() {
+                    return None;
+                }
+                trail[depth] = Step { from: x as u8, to: y as u8, carrier, link };
                 if y == self.to {
-                    return Some(used | carrier);
+                    return Some((used | carrier, depth + 1));
                 }
                 *visited |= 1 << y;
-                if let Some(p) = self.dfs(y, used | carrier, semi_left, visited) {
+                if let Some(p) = self.dfs(y, used | carrier, semi_left, visited, trail, depth + 1) {
                     return Some(p);
                 }
                 *visited &= !(1 << y);
@@ -652,6 +715,49 @@ impl ChainCtx<'_> {
     }
 }
 
+/// How two components of a chain are linked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// Two empty cells adjacent to both.
+    Bridge,
+    /// One empty cell adjacent to both (the owner's key move of a semi-connection).
+    Single,
+    /// An edge template (index into `Local::templates`).
+    Template(u16),
+}
+
+/// One link of a chain found by [`Solver::chain`].
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    /// Component indices.
+    pub from: u8,
+    /// Component indices.
+    pub to: u8,
+    /// The link's empty cells.
+    pub carrier: Set,
+    /// Its kind.
+    pub link: Link,
+}
+
+impl Default for Step {
+    fn default() -> Self {
+        Step { from: 0, to: 0, carrier: 0, link: Link::Bridge }
+    }
+}
+
+/// A chain of components joining a goal pair (see [`Solver::chain`]).
+#[derive(Clone, Debug)]
+pub struct Chain {
+    /// Index of the goal pair joined.
+    pub pair: usize,
+    /// The links, in order from the pair's first end.
+    pub steps: Vec<Step>,
+    /// Owner cells (local) of each component.
+    pub comp_cells: Vec<Set>,
+    /// Groups of each component.
+    pub comp_groups: Vec<u64>,
+}
+
 /// Keeps the most recent entries of a reuse list.
 fn push_bounded(v: &mut Vec<Set>, s: Set) {
     if v.len() >= 8 {
@@ -659,6 +765,9 @@ fn push_bounded(v: &mut Vec<Set>, s: Set) {
     }
     v.push(s);
 }
+
+/// Owner replies per node in the bounded rounds of iterative deepening.
+const BEAM: u32 = 6;
 
 /// Marker for "no move".
 pub const NONE: u8 = NO_MOVE;

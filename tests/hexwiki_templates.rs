@@ -1,0 +1,231 @@
+//! The 37 HexWiki edge templates (tests/fixtures/edge-templates-hexwiki.json, a copy of the
+//! project's shared HexWiki transcription; see tests/fixtures/edge-templates-hexwiki.README.md)
+//! decided by the search and checked by the kernel.
+//!
+//! Placement (fixture README, "Coordinates"): a template cell `[r, c]` sits on the TOP edge of
+//! a 19×19 board at column `L0 + c`, row `r`, with `L0` chosen so that the template's leftmost
+//! cell lands on column a. Black owns the edge `t`; every template stone is a black stone; the
+//! carrier is the template's carrier; the claim is the union over the goal stones
+//! `g1 - t | g2 - t …`, a VC (White moves first). Holes stay empty and outside the carrier.
+//!
+//! Templates with carriers of at most 40 cells run always (10 s budget each), except those in
+//! `TOO_SLOW_FOR_NOW`; those and the larger ones are in an `#[ignore]` test (`cargo test
+//! --release --test hexwiki_templates -- --ignored --nocapture`). Verdicts are kept as insta snapshots (name → verdict, sorted; no timings);
+//! timings are printed.
+
+use hexproof::board::{Board, Cell, CellSet, Colour};
+use hexproof::claim::{Claim, SubGame};
+use hexproof::kernel;
+use hexproof::position::Position;
+use hexproof::search::{decide, Budget, Verdict};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+const FIXTURE: &str = include_str!("fixtures/edge-templates-hexwiki.json");
+
+/// Templates of at most 40 carrier cells that the current search does not decide within 10 s
+/// (IV1c: holds in about 47 s; VI2a: undecided after 60 s — measured on a loaded 2-core
+/// machine). They run in the `#[ignore]` test with the large ones. Once the search decides one
+/// within the budget, delete it here and re-accept both snapshots.
+const TOO_SLOW_FOR_NOW: &[&str] = &["IV1c", "VI2a"];
+
+/// Carriers up to this size run always.
+const ALWAYS_MAX_CARRIER: usize = 40;
+
+struct Template {
+    name: String,
+    stones: Vec<(i32, i32)>,
+    goals: Vec<(i32, i32)>,
+    carrier: Vec<(i32, i32)>,
+    holes: Vec<(i32, i32)>,
+}
+
+fn cells(v: &Value) -> Vec<(i32, i32)> {
+    v.as_array()
+        .expect("a list of cells")
+        .iter()
+        .map(|rc| {
+            let rc = rc.as_array().expect("[row, col]");
+            (
+                rc[0].as_i64().unwrap() as i32,
+                rc[1].as_i64().unwrap() as i32,
+            )
+        })
+        .collect()
+}
+
+fn templates() -> Vec<Template> {
+    let v: Value = serde_json::from_str(FIXTURE).expect("the fixture is JSON");
+    let list = v.as_array().expect("a list of templates");
+    list.iter()
+        .map(|t| {
+            let tpl = Template {
+                name: t["name"].as_str().unwrap().to_string(),
+                stones: cells(&t["stones"]),
+                goals: cells(&t["goal_stones"]),
+                carrier: cells(&t["carrier"]),
+                holes: cells(&t["holes"]),
+            };
+            // The fixture's own consistency.
+            assert_eq!(
+                tpl.carrier.len() as u64,
+                t["n_carrier_empty"].as_u64().unwrap(),
+                "{}",
+                tpl.name
+            );
+            let helpers = cells(&t["helper_stones"]);
+            assert_eq!(
+                tpl.stones.len(),
+                tpl.goals.len() + helpers.len(),
+                "{}",
+                tpl.name
+            );
+            assert!(
+                tpl.goals
+                    .iter()
+                    .chain(&helpers)
+                    .all(|s| tpl.stones.contains(s)),
+                "{}",
+                tpl.name
+            );
+            tpl
+        })
+        .collect()
+}
+
+/// The template on the top edge of a 19×19 board.
+fn sub_game(t: &Template) -> SubGame {
+    let board = Board::square(19).unwrap();
+    let all: Vec<(i32, i32)> = t
+        .stones
+        .iter()
+        .chain(&t.carrier)
+        .chain(&t.holes)
+        .copied()
+        .collect();
+    let l0 = -all.iter().map(|&(_, c)| c).min().unwrap();
+    let place = |&(r, c): &(i32, i32)| -> Cell {
+        assert!(r >= 1, "{}: row {r}", t.name);
+        board
+            .cell(l0 + c, r - 1)
+            .unwrap_or_else(|| panic!("{}: [{r}, {c}] does not fit on 19x19", t.name))
+    };
+    let stones: CellSet = t.stones.iter().map(place).collect();
+    let carrier: CellSet = t.carrier.iter().map(place).collect();
+    assert!(
+        stones.is_disjoint(&carrier),
+        "{}: a stone in the carrier",
+        t.name
+    );
+    assert_eq!(
+        carrier.len(),
+        t.carrier.len(),
+        "{}: repeated carrier cell",
+        t.name
+    );
+    let top = board
+        .parse_cell("t", hexproof::board::Notation::Letters)
+        .unwrap();
+    let claim = Claim {
+        owner: Colour::Black,
+        pairs: t.goals.iter().map(|g| (place(g), top)).collect(),
+        owner_first: false,
+    };
+    let position = Position::new(board, stones, CellSet::EMPTY).unwrap();
+    SubGame::new(position, carrier, claim).unwrap()
+}
+
+fn budget(seconds: u64) -> Budget {
+    Budget {
+        nodes: u64::MAX,
+        time: Some(Duration::from_secs(seconds)),
+        max_entries: 8_000_000,
+    }
+}
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "holds",
+        Verdict::Fails => "fails",
+        Verdict::Undecided => "undecided",
+    }
+}
+
+/// Decides each template; returns name → verdict and prints a timing table.
+fn run(select: impl Fn(&Template) -> bool, seconds: u64) -> BTreeMap<String, &'static str> {
+    let mut out = BTreeMap::new();
+    for t in templates().iter().filter(|t| select(t)) {
+        let game = sub_game(t);
+        let start = Instant::now();
+        let o = decide(&game, &budget(seconds)).unwrap();
+        let secs = start.elapsed().as_secs_f64();
+        if o.verdict == Verdict::Holds {
+            let cert = o.certificate.as_ref().expect("a certificate");
+            assert!(
+                kernel::check(&game, cert).is_ok(),
+                "{}: the kernel rejects the certificate",
+                t.name
+            );
+        }
+        assert!(
+            o.kernel_error.is_none(),
+            "{}: kernel error {:?}",
+            t.name,
+            o.kernel_error
+        );
+        println!(
+            "{:<12} carrier {:>3}  {:<9}  {:>9.3} s  {:>12} nodes  {:>8} certificate nodes",
+            t.name,
+            t.carrier.len(),
+            verdict_name(o.verdict),
+            secs,
+            o.stats.nodes,
+            o.stats.certificate_nodes
+        );
+        out.insert(t.name.clone(), verdict_name(o.verdict));
+    }
+    out
+}
+
+fn always_run(t: &Template) -> bool {
+    t.carrier.len() <= ALWAYS_MAX_CARRIER && !TOO_SLOW_FOR_NOW.contains(&t.name.as_str())
+}
+
+#[test]
+fn fixture_has_37_templates_that_fit() {
+    let ts = templates();
+    assert_eq!(ts.len(), 37);
+    for t in &ts {
+        let g = sub_game(t);
+        assert_eq!(g.carrier().len(), t.carrier.len());
+    }
+    // The ziggurat lands where the README says: stone on row 3, carrier of 8 cells.
+    let z = ts.iter().find(|t| t.name == "III1a").unwrap();
+    assert_eq!(z.goals, vec![(3, 0)]);
+    assert_eq!(z.carrier.len(), 8);
+}
+
+/// Templates with carriers of at most 40 cells (except `TOO_SLOW_FOR_NOW`), 10 s each.
+#[test]
+fn hexwiki_templates_up_to_40_cells() {
+    let verdicts = run(always_run, 10);
+    assert_eq!(verdicts.len() + TOO_SLOW_FOR_NOW.len() + 3, 37);
+    insta::assert_yaml_snapshot!("hexwiki_up_to_40_cells", verdicts);
+}
+
+/// The rest: `TOO_SLOW_FOR_NOW` and the carriers over 40 cells (V1b, V1c, VI1a). By hand:
+/// `HEXWIKI_SECONDS=600 cargo test --release --test hexwiki_templates -- --ignored
+/// --nocapture` (default budget 600 s per template). The expected table in its snapshot is
+/// HexWiki's claim — every template holds — not a measured result: V1b, V1c, VI1a and VI2a
+/// were still undecided after 60 s each when it was written.
+#[test]
+#[ignore]
+fn hexwiki_templates_slow_and_over_40_cells() {
+    let seconds = std::env::var("HEXWIKI_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
+    let verdicts = run(|t| !always_run(t), seconds);
+    insta::assert_yaml_snapshot!("hexwiki_slow_and_over_40_cells", verdicts);
+}

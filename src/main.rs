@@ -22,6 +22,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Check(cli::check::CheckArgs),
     Verify(cli::verify::VerifyArgs),
     Minimize(cli::verify::MinimizeArgs),
 }
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
+        Command::Check(a) => cli::check::run_check(a),
         Command::Verify(a) => cli::verify::run_verify(a),
         Command::Minimize(a) => cli::verify::run_minimize(a),
     };

@@ -29,6 +29,8 @@ pub struct ParseError {
 /// Parses a whole file.
 pub fn parse(src: &str) -> Result<File, ParseError> {
     check_nesting(src)?;
+    // Track the tokens expected at the furthest position, for "expected `,` or `]`".
+    pest::set_error_detail(true);
     let mut pairs = HexpParser::parse(Rule::file, src).map_err(|e| convert_error(src, e))?;
     let file = pairs.next().expect("the file rule always yields one pair");
     Ok(build_file(file))
@@ -142,7 +144,24 @@ fn convert_error(src: &str, e: pest::error::Error<Rule>) -> ParseError {
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((s, t)) => (s, t),
     };
-    let start = start.min(src.len());
+    let mut start = start.min(src.len());
+    let rule_pos = start;
+    let mut token_words: Vec<String> = Vec::new();
+    if let Some(pa) = e.parse_attempts() {
+        if pa.max_position >= start && pa.max_position <= src.len() {
+            for t in pa.expected_tokens() {
+                if let Some(w) = describe_token(&t.to_string()) {
+                    token_words.push(w);
+                }
+            }
+            // Attempts inside look-aheads can reach further without naming anything useful;
+            // then the rules' position is the better one.
+            if !token_words.is_empty() {
+                start = pa.max_position;
+            }
+        }
+    }
+    let end = end.max(start);
     // Point at the offending word (or character), never past the end of the file.
     let found_end = if end > start {
         end.min(src.len())
@@ -174,7 +193,16 @@ fn convert_error(src: &str, e: pest::error::Error<Rule>) -> ParseError {
             positives,
             negatives,
         } => {
-            let mut exp: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            let mut exp: Vec<&str> = if start == rule_pos {
+                positives
+                    .iter()
+                    .filter_map(|r| describe(*r))
+                    .filter(|d| token_words.is_empty() || !d.starts_with('`'))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            exp.extend(token_words.iter().map(String::as_str));
             exp.sort_unstable();
             exp.dedup();
             let mut neg: Vec<&str> = negatives.iter().filter_map(|r| describe(*r)).collect();
@@ -197,6 +225,17 @@ fn convert_error(src: &str, e: pest::error::Error<Rule>) -> ParseError {
         span: Span::new(start, found_end),
         message,
         label: "here".into(),
+    }
+}
+
+/// Words for an expected literal token (as pest displays it), or `None` for tokens not worth
+/// naming (whitespace, comment starts, characters inside a word).
+fn describe_token(tok: &str) -> Option<String> {
+    let skip = ["x", "X", "×", "_", "'", "//", "\u{feff}", "BUILTIN_RULE"];
+    if tok.trim().is_empty() || skip.contains(&tok) || tok.contains("..") {
+        None
+    } else {
+        Some(format!("`{tok}`"))
     }
 }
 

@@ -289,10 +289,14 @@ impl Report {
                 for s in &b.steps {
                     let _ = writeln!(
                         out,
-                        "    {} {:<7} {:<13} {}  [{}]",
+                        "    {} {:<7} {:<13} {}{}  [{}]",
                         s.verdict.mark(),
                         s.at.to_string(),
                         s.rule,
+                        s.label
+                            .as_ref()
+                            .map(|l| format!("{l}: "))
+                            .unwrap_or_default(),
                         s.claim,
                         detail(s)
                     );

@@ -871,6 +871,9 @@ impl Elab {
                     local.order.push((black_from_diagram[0], "x".into()));
                 }
                 diagram_carrier = Some((d.carrier, d.carrier_spans, *sp));
+            } else {
+                // The diagram's errors are reported; its lemma cannot be read further.
+                return None;
             }
         }
         let position = match Position::new(self.board, local.black, local.white) {

@@ -257,6 +257,14 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
     let u = common[0];
     let x = if p1 == u { p2 } else { p1 };
     let y = if q1 == u { q2 } else { q1 };
+    if x == u || y == u || x == y {
+        out.push(v(
+            "x ≠ y",
+            "a premise joins a cell to itself; AND needs three different cells x, u, y".into(),
+            vec![(p.span, String::new()), (q.span, String::new())],
+        ));
+        return out;
+    }
     let (a, b) = (p.carrier, q.carrier);
     let (c1, c2) = concl.claim.pairs[0];
     if upair(c1, c2) != upair(x, y) {

@@ -642,3 +642,20 @@ fn use_of_other_files() {
     assert_eq!(c.report.exit_code, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn white_claims_and_named_sets() {
+    // A White bridge between empty cells, and White's edge-to-edge claim on a tiny board.
+    let c = verified(
+        "board 9x9\nset S = [c3, b4]\nderive {\n  (b3, S, c4) VC for white\n  (b3, [c3], c4) VSC for white by search\n}\n"
+            .replace("(b3, S, c4) VC for white", "b3 - c4 on S for white")
+            .as_str(),
+    );
+    assert_eq!(step(&c, 4).claim, "(b3, [c3, b4], c4) VC for white");
+    verified("board 2x2\nderive {\n  l - r on [a1, b1, a2, b2] for white first white\n}\n");
+    // White's claim cannot use Black's border as an end.
+    bad_input(
+        "board 9x9\nderive {\n  (b3, [], b) VC for white\n}\n",
+        "hexp::opponent-endpoint",
+    );
+}

@@ -162,11 +162,11 @@ fn mutants(src: &str) -> Vec<Mutant> {
         if let Some(c) = first_carrier_cell {
             let open = src[block_span.start..].find('{').unwrap() + block_span.start + 1;
             let sp = Span::new(open, open);
-            let decl = if matches!(st, Statement::Lemma(_)) {
-                format!("\n  white {c}\n")
-            } else {
-                format!("\n  white {c}\n")
-            };
+            let decl = format!(
+                "
+  white {c}
+"
+            );
             push(
                 format!("block at line {}: white stone on {c}", at(block_span)),
                 splice(src, sp, &decl),

@@ -309,7 +309,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn from_violation(&self, rule: &str, v: Violation) -> Reason {
+    fn violation_reason(&self, rule: &str, v: Violation) -> Reason {
         let places = v
             .labels
             .into_iter()
@@ -579,7 +579,7 @@ impl<'a> Checker<'a> {
             names,
         };
         for v in rules::duplicates(&ctx, &s.fact, "the conclusion") {
-            reasons.push(self.from_violation("carrier", v));
+            reasons.push(self.violation_reason("carrier", v));
         }
         // Rule-specific part.
         let mut rule_ok = true; // side conditions and premises
@@ -609,7 +609,7 @@ impl<'a> Checker<'a> {
                 let f = f.expect("premises have facts");
                 if let Premise::Inline { fact, .. } = p {
                     for v in rules::duplicates(&ctx, fact, &roles[k]) {
-                        reasons.push(self.from_violation("premise", v));
+                        reasons.push(self.violation_reason("premise", v));
                         rule_ok = false;
                     }
                 }
@@ -674,7 +674,7 @@ impl<'a> Checker<'a> {
             let rule = s.just.name();
             for v in vs {
                 rule_ok = false;
-                reasons.push(self.from_violation(rule, v));
+                reasons.push(self.violation_reason(rule, v));
             }
         }
         let dup_fail = !s.fact.dups.is_empty();
@@ -846,7 +846,7 @@ impl<'a> Checker<'a> {
             names,
         };
         for v in rules::duplicates(&ctx, f, "the lemma's claim") {
-            reasons.push(self.from_violation("carrier", v));
+            reasons.push(self.violation_reason("carrier", v));
         }
         let search = self.search(&f.claim, f.carrier);
         let sv = search.verdict;

@@ -2,6 +2,8 @@
 //! (a [`Name`] may be a declared name, a cell or a border), and every node carries the byte
 //! [`Span`] of its source text so later passes can point at it.
 
+#![allow(clippy::large_enum_variant)] // AST nodes are built once and read once.
+
 use serde::Serialize;
 
 /// A byte range `start..end` in one source file.

@@ -16,6 +16,9 @@ use crate::claim::{Claim, SubGame};
 use crate::position::Position;
 use std::collections::HashMap;
 
+/// A carrier as read: the set, repeated mentions, and where each cell is written.
+type CarrierParts = (CellSet, Vec<(Cell, Span)>, Vec<(Cell, Span)>);
+
 /// Lemma names visible from other files: name → file it is defined in.
 pub type LemmaTable = HashMap<String, String>;
 
@@ -415,11 +418,7 @@ impl Elab {
     // -----------------------------------------------------------------------------------------
     // Claims.
 
-    fn carrier_list(
-        &mut self,
-        l: &ast::CellList,
-        local: &Scope,
-    ) -> (CellSet, Vec<(Cell, Span)>, Vec<(Cell, Span)>) {
+    fn carrier_list(&mut self, l: &ast::CellList, local: &Scope) -> CarrierParts {
         let mut set = CellSet::EMPTY;
         let mut dups = Vec::new();
         let mut spans = Vec::new();
@@ -435,11 +434,7 @@ impl Elab {
         (set, dups, spans)
     }
 
-    fn carrier_spec(
-        &mut self,
-        s: &ast::CarrierSpec,
-        local: &Scope,
-    ) -> (CellSet, Vec<(Cell, Span)>, Vec<(Cell, Span)>) {
+    fn carrier_spec(&mut self, s: &ast::CarrierSpec, local: &Scope) -> CarrierParts {
         match s {
             ast::CarrierSpec::List(l) => self.carrier_list(l, local),
             ast::CarrierSpec::Named(n) => {
@@ -479,7 +474,7 @@ impl Elab {
         pairs: &[(Name, Name)],
         owner: Colour,
         owner_first: bool,
-        carrier: (CellSet, Vec<(Cell, Span)>, Vec<(Cell, Span)>),
+        carrier: CarrierParts,
         carrier_span: Span,
         span: Span,
     ) -> Option<Fact> {

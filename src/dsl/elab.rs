@@ -315,9 +315,8 @@ impl Elab {
         scope.order.push((c, n.text.clone()));
     }
 
-    /// Applies a declaration to `scope` (`outer` is consulted when resolving targets).
-    fn setup(&mut self, scope: &mut Scope, outer_local: Option<&Scope>, s: &ast::Setup) {
-        let _ = outer_local;
+    /// Applies a declaration to `scope` (targets resolve in `scope`, then the file's scope).
+    fn setup(&mut self, scope: &mut Scope, s: &ast::Setup) {
         match s {
             ast::Setup::Cell { name, target, .. } => {
                 let snapshot = scope.clone();
@@ -584,7 +583,7 @@ impl Elab {
         })
     }
 
-    fn owner_first(&mut self, owner: Colour, first: Option<(ast::ColourWord, Span)>) -> bool {
+    fn owner_first(&self, owner: Colour, first: Option<(ast::ColourWord, Span)>) -> bool {
         first.is_some_and(|(c, _)| colour_of(c) == owner)
     }
 
@@ -835,12 +834,12 @@ impl Elab {
         }
         let mut local = Scope::default();
         for s in &l.setup {
-            self.setup(&mut local, None, s);
+            self.setup(&mut local, s);
         }
         if let Some((ps, _)) = &l.proof {
             for it in ps {
                 if let ast::BlockItem::Setup(s) = it {
-                    self.setup(&mut local, None, s);
+                    self.setup(&mut local, s);
                 }
             }
         }
@@ -1000,7 +999,7 @@ impl Elab {
         };
         for it in &d.items {
             if let ast::BlockItem::Setup(s) = it {
-                self.setup(&mut local, None, s);
+                self.setup(&mut local, s);
             }
         }
         let position = match Position::new(self.board, local.black, local.white) {

@@ -119,7 +119,7 @@ pub fn elaborate(
     for st in &ast.statements {
         if let ast::Statement::Setup(s) = st {
             let mut g = std::mem::take(&mut e.global);
-            e.setup(&mut g, None, s);
+            e.setup(&mut g, s);
             e.global = g;
         }
     }

@@ -436,7 +436,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Is a premise established? `need_semi_ok`: a semi suffices (else a VC is needed).
-    fn standing(&mut self, p: &Premise, semi_ok: bool) -> (Standing, Option<Fact>) {
+    fn standing(&mut self, p: &Premise, semi_ok: bool) -> (Standing, Fact) {
         match p {
             Premise::Step { index, span } => {
                 let k = self
@@ -452,7 +452,7 @@ impl<'a> Checker<'a> {
                     },
                     s => Standing::Rests(s, *index, *span),
                 };
-                (st, Some(f))
+                (st, f)
             }
             Premise::Inline { fact, stated_first } => {
                 let want_semi = stated_first.unwrap_or(semi_ok);
@@ -465,7 +465,7 @@ impl<'a> Checker<'a> {
                             semi: stated_first.unwrap_or(false),
                             search_only: None,
                         },
-                        Some(f),
+                        f,
                     );
                 }
                 let mine = norm_pairs(&fact.claim);
@@ -500,14 +500,14 @@ impl<'a> Checker<'a> {
                             semi: stated_first.unwrap_or(semi),
                             search_only: (k.status == Status::SearchOnly).then_some(k.span),
                         },
-                        Some(f),
+                        f,
                     );
                 }
                 f.claim.owner_first = want_semi;
                 if let Some(k) = blocked {
-                    return (Standing::Rests(k.status, k.step, k.span), Some(f));
+                    return (Standing::Rests(k.status, k.step, k.span), f);
                 }
-                (Standing::No(self.not_established(&f, want_semi)), Some(f))
+                (Standing::No(self.not_established(&f, want_semi)), f)
             }
         }
     }
@@ -606,7 +606,6 @@ impl<'a> Checker<'a> {
             let mut semis: Vec<bool> = Vec::new();
             for (k, p) in premises.iter().enumerate() {
                 let (st, f) = self.standing(p, semi_ok[k]);
-                let f = f.expect("premises have facts");
                 if let Premise::Inline { fact, .. } = p {
                     for v in rules::duplicates(&ctx, fact, &roles[k]) {
                         reasons.push(self.violation_reason("premise", v));
@@ -817,21 +816,7 @@ impl<'a> Checker<'a> {
     }
 
     fn refuted(&self, s: &Step, out: &SearchOut) -> Reason {
-        let opp = s.fact.claim.owner.opponent();
-        let msg = if out.report.refutation.is_empty() {
-            format!("the claim is false: {opp} wins without moving — no pair can be joined inside the carrier")
-        } else {
-            format!(
-                "the claim is false: {opp}'s refuting line is {}",
-                out.report.refutation.join(", ")
-            )
-        };
-        self.reason(
-            "search",
-            "claim holds",
-            msg,
-            vec![self.place(s.fact.span, "false")],
-        )
+        self.refuted_fact(&s.fact, out)
     }
 
     /// A lemma's own claim: by search, and (with a proof) established by its steps.

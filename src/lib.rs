@@ -9,6 +9,7 @@
 //! - [`dsl`]: the proof language — parser, AST, elaboration, diagnostics;
 //! - [`check`]: the proof checker (deduction rules and search, per step) and its report.
 
+pub mod bidding;
 pub mod board;
 pub mod check;
 pub mod claim;
@@ -17,3 +18,4 @@ pub mod kernel;
 pub mod position;
 pub mod render;
 pub mod search;
+pub mod templates;

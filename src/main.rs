@@ -25,6 +25,8 @@ enum Command {
     Check(cli::check::CheckArgs),
     Verify(cli::verify::VerifyArgs),
     Minimize(cli::verify::MinimizeArgs),
+    Bid(cli::bid::BidArgs),
+    BidGame(cli::bid::BidGameArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,8 @@ fn main() -> ExitCode {
         Command::Check(a) => cli::check::run_check(a),
         Command::Verify(a) => cli::verify::run_verify(a),
         Command::Minimize(a) => cli::verify::run_minimize(a),
+        Command::Bid(a) => cli::bid::run_bid(a),
+        Command::BidGame(a) => cli::bid::run_bid_game(a),
     };
     ExitCode::from(code)
 }

@@ -105,14 +105,17 @@ fn derivations_as_printed_are_rejected_for_their_real_reasons() {
     assert!(s.reasons[0]
         .message
         .contains("by search it is false: white 12"));
-    // The same misprint twice more: "(x,[13],y) is VC" and "(x,[14],y) is VC, (14,[1],y)".
-    for (line, cell) in [(110, "13"), (112, "14")] {
-        let s = step(&c, line);
-        assert_eq!(conditions(s)[0], "premise established");
-        assert!(s.reasons[0]
-            .message
-            .contains(&format!("by search it is false: white {cell}")));
-    }
+    // The same misprint twice more: "(x,[13],y) is VC" (false outright: even holding 13, x
+    // does not reach the edge) and "(x,[14],y) is VC, (14,[1],y) is VC" (White takes 14).
+    let s = step(&c, 110);
+    assert_eq!(conditions(s)[0], "premise established");
+    assert!(s.reasons[0].message.contains("(x, [13], y) VC"));
+    assert!(s.reasons[0].message.contains("by search it is false"));
+    let s = step(&c, 112);
+    assert_eq!(conditions(s)[0], "premise established");
+    assert!(s.reasons[0]
+        .message
+        .contains("by search it is false: white 14"));
     // The final OR lists cell 11 twice.
     let s = step(&c, 113);
     assert_eq!(conditions(s), vec!["carrier is a set"]);

@@ -551,7 +551,10 @@ impl<'a> Checker<'a> {
             }
             Verdict::Fails => {
                 if s.report.refutation.is_empty() {
-                    "by search it is false".to_string()
+                    format!(
+                        "by search it is false: {} cannot join its ends even holding every carrier cell",
+                        f.claim.owner
+                    )
                 } else {
                     format!("by search it is false: {}", s.report.refutation.join(", "))
                 }

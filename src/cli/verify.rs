@@ -6,7 +6,7 @@ use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::position::Position;
 use hexproof::render::ascii::sub_game_diagram;
-use hexproof::search::{decide, minimize, Budget, Minimality, Outcome, Verdict};
+use hexproof::search::{decide, minimize_with, Budget, Minimality, Outcome, Verdict};
 use serde_json::json;
 use std::time::Duration;
 
@@ -76,6 +76,10 @@ pub struct MinimizeArgs {
     /// The region to search in ("all" = every empty cell).
     #[arg(long, value_name = "CELLS")]
     region: String,
+    /// The minimum check tries every carrier one cell smaller than the minimal one found;
+    /// skip it when there are more such subsets than this (0 = never check).
+    #[arg(long, default_value_t = hexproof::search::MAX_SUBSETS)]
+    max_subsets: u64,
 }
 
 struct Setup {
@@ -140,6 +144,7 @@ fn outcome_json(s: &Setup, o: &Outcome) -> serde_json::Value {
         "verdict": o.verdict,
         "kernel_accepted": o.verified.is_some(),
         "kernel_error": o.kernel_error.as_ref().map(|e| e.to_string()),
+        "first_move": o.certificate.as_ref().and_then(|c| c.first).map(|m| b.cell_name(m, n)),
         "proof_set": o.proof_set.iter().map(|c| b.cell_name(c, n)).collect::<Vec<_>>(),
         "refutation": o.refutation.iter().map(|m| json!({"colour": m.colour, "cell": b.cell_name(m.cell, n)})).collect::<Vec<_>>(),
         "nodes": o.stats.nodes,
@@ -154,10 +159,20 @@ fn print_outcome(s: &Setup, o: &Outcome) {
     println!("claim:   {} ({} board)", s.game.describe(n), b);
     print!("{}", sub_game_diagram(&s.game, n));
     match o.verdict {
-        Verdict::Holds => println!(
-            "verdict: HOLDS — certificate of {} nodes accepted by the kernel",
-            o.stats.certificate_nodes
-        ),
+        Verdict::Holds => {
+            println!(
+                "verdict: HOLDS — certificate of {} nodes accepted by the kernel",
+                o.stats.certificate_nodes
+            );
+            if let Some(m) = o.certificate.as_ref().and_then(|c| c.first) {
+                println!(
+                    "{}'s winning first move: {}",
+                    capitalise(s.game.claim().owner.name()),
+                    b.cell_name(m, n)
+                );
+            }
+            println!("proof set: {} cells: {}", o.proof_set.len(), b.set_names(&o.proof_set, n));
+        }
         Verdict::Fails => {
             println!("verdict: FAILS");
             let line: Vec<String> = o
@@ -224,7 +239,7 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
-    let r = match minimize(&s.game, &s.budget) {
+    let r = match minimize_with(&s.game, &s.budget, a.max_subsets) {
         Ok(r) => r,
         Err(e) => return fail_input(&e.to_string()),
     };

@@ -45,7 +45,63 @@ pub struct Local {
     pub all: Set,
     /// True when a pair is joined before any move.
     pub joined_at_start: bool,
+    /// Edge-template instances available as known sub-connections.
+    pub templates: Vec<TemplateLink>,
 }
+
+/// Where an edge template's stone sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// A carrier cell (the link is usable once the owner holds it).
+    Cell(usize),
+    /// A cell of a fixed owner group.
+    Group(u8),
+}
+
+/// An edge template instance: if the owner holds the anchor and every carrier cell is
+/// empty, the anchor is virtually connected to the border group.
+#[derive(Clone, Copy, Debug)]
+pub struct TemplateLink {
+    /// The template's stone.
+    pub anchor: Anchor,
+    /// The border's group.
+    pub border: u8,
+    /// The template's empty cells.
+    pub carrier: Set,
+}
+
+/// One-stone edge templates used as known sub-connections, in HexWiki's edge-relative
+/// coordinates `[row, col]` (row 1 touches the edge; see tests/fixtures/
+/// edge-templates-hexwiki.README.md): III1a (the ziggurat), IV1a, III1b and IV1b. Their truth does not
+/// matter for soundness — every certificate is re-checked by the kernel — only for speed; the
+/// test suite proves both with the search alone.
+const EDGE_TEMPLATES: &[(&[(i32, i32)], (i32, i32))] = &[
+    (
+        &[(3, 1), (2, 0), (2, 1), (2, 2), (1, 0), (1, 1), (1, 2), (1, 3)],
+        (3, 0),
+    ),
+    (
+        &[
+            (4, 1), (3, -1), (3, 0), (3, 1), (3, 2), (3, 3), (2, -1), (2, 0), (2, 1), (2, 2),
+            (2, 3), (2, 4), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5),
+        ],
+        (4, 0),
+    ),
+    // III1b
+    (
+        &[(3, -1), (3, 1), (2, -1), (2, 0), (2, 1), (2, 2), (1, -1), (1, 0), (1, 2), (1, 3)],
+        (3, 0),
+    ),
+    // IV1b
+    (
+        &[
+            (4, -1), (4, 1), (3, -2), (3, -1), (3, 0), (3, 1), (3, 2), (3, 3), (2, -2), (2, -1),
+            (2, 0), (2, 2), (2, 3), (2, 4), (1, -2), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3),
+            (1, 4), (1, 5),
+        ],
+        (4, 0),
+    ),
+];
 
 impl Local {
     /// Builds the local graph of a sub-game.
@@ -105,6 +161,7 @@ impl Local {
             .map(|(a, b)| (group_of[a.index()] as u8, group_of[b.index()] as u8))
             .collect();
         let joined_at_start = pairs.iter().any(|(a, b)| a == b);
+        let templates = edge_template_links(game, &index, &group_of, n);
         let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
         Ok(Local {
             n,
@@ -115,6 +172,7 @@ impl Local {
             pairs,
             all,
             joined_at_start,
+            templates,
         })
     }
 
@@ -169,3 +227,76 @@ impl Local {
         out
     }
 }
+
+/// Every placement of the known edge templates (both mirror images) at the owner's borders
+/// whose carrier lies inside the sub-game's carrier and is smaller than it (so that no
+/// template is ever used to prove itself).
+fn edge_template_links(game: &SubGame, index: &[usize], group_of: &[usize], n: usize) -> Vec<TemplateLink> {
+    use crate::board::{Border, Colour};
+    let board = game.board();
+    let owner = game.claim().owner;
+    let mut out = Vec::new();
+    for border in owner.borders() {
+        let gb = group_of[Cell::border(border).index()];
+        if gb == usize::MAX {
+            continue;
+        }
+        // Edge-relative (row, col) to 0-based board (c, r), `offset` = the stone's position
+        // along the edge: the top edge directly, the bottom by 180° rotation, the left by the
+        // long-diagonal reflection, the right by both.
+        let place = |row: i32, col: i32, offset: i32| -> (i32, i32) {
+            match (owner, border) {
+                (Colour::Black, Border::Top) => (offset + col, row - 1),
+                (Colour::Black, _) => (offset - col, board.rows() as i32 - row),
+                (Colour::White, Border::Left) => (row - 1, offset + col),
+                (Colour::White, _) => (board.cols() as i32 - row, offset - col),
+            }
+        };
+        for (cells, stone) in EDGE_TEMPLATES {
+            for mirror in [false, true] {
+                let tr = |(r, c): (i32, i32)| if mirror { (r, -c - r) } else { (r, c) };
+                let (sr, sc) = tr(*stone);
+                // Slide along the edge.
+                let len = match owner {
+                    Colour::Black => board.cols() as i32,
+                    Colour::White => board.rows() as i32,
+                };
+                for offset in -12..len + 12 {
+                    let pos = |r: i32, c: i32| place(r, c - sc, offset);
+                    let (ac, ar) = pos(sr, sc);
+                    let Some(anchor_cell) = board.cell(ac, ar) else { continue };
+                    let mut carrier: Set = 0;
+                    let mut ok = true;
+                    for &rc in cells.iter() {
+                        let (r, c) = tr(rc);
+                        let (x, y) = pos(r, c);
+                        match board.cell(x, y) {
+                            Some(cell) if index[cell.index()] != usize::MAX => {
+                                carrier |= 1 << index[cell.index()];
+                            }
+                            _ => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    }
+                    if !ok || (carrier.count_ones() as usize) >= n {
+                        continue;
+                    }
+                    let anchor = if index[anchor_cell.index()] != usize::MAX {
+                        Anchor::Cell(index[anchor_cell.index()])
+                    } else if group_of[anchor_cell.index()] != usize::MAX
+                        && game.position().colour_at(anchor_cell) == Some(owner)
+                    {
+                        Anchor::Group(group_of[anchor_cell.index()] as u8)
+                    } else {
+                        continue;
+                    };
+                    out.push(TemplateLink { anchor, border: gb as u8, carrier });
+                }
+            }
+        }
+    }
+    out
+}
+

@@ -50,6 +50,15 @@ pub const MAX_SUBSETS: u64 = 2_000_000;
 
 /// Finds a minimal carrier for `game`'s claim inside `game`'s carrier (the region).
 pub fn minimize(game: &SubGame, budget: &Budget) -> Result<MinimizeReport, ClaimError> {
+    minimize_with(game, budget, MAX_SUBSETS)
+}
+
+/// [`minimize`] with a bound on the subsets tried by the minimum check (0 skips it).
+pub fn minimize_with(
+    game: &SubGame,
+    budget: &Budget,
+    max_subsets: u64,
+) -> Result<MinimizeReport, ClaimError> {
     let mut searches = 1;
     let region = game.carrier();
     let first = decide(game, budget)?;
@@ -96,7 +105,7 @@ pub fn minimize(game: &SubGame, budget: &Budget) -> Result<MinimizeReport, Claim
     let g2 = game.with_carrier(carrier)?;
     let best = decide(&g2, budget)?;
     searches += 1;
-    let (minimality, smaller, n) = minimum_check(game, region, carrier.len(), budget)?;
+    let (minimality, smaller, n) = minimum_check(game, region, carrier.len(), budget, max_subsets)?;
     searches += n;
     Ok(MinimizeReport {
         region_verdict: Verdict::Holds,
@@ -118,13 +127,14 @@ fn minimum_check(
     region: CellSet,
     k: usize,
     budget: &Budget,
+    max_subsets: u64,
 ) -> Result<(Minimality, Option<CellSet>, u64), ClaimError> {
     if k == 0 {
         return Ok((Minimality::Minimum, None, 0));
     }
     let cells: Vec<Cell> = region.iter().collect();
     let m = k - 1;
-    if binomial(cells.len() as u64, m as u64) > MAX_SUBSETS {
+    if binomial(cells.len() as u64, m as u64) > max_subsets {
         return Ok((Minimality::Unknown, None, 0));
     }
     let mut searches = 0;
@@ -133,7 +143,13 @@ fn minimum_check(
     loop {
         let subset: CellSet = idx.iter().map(|&i| cells[i]).collect();
         // Cheap filter: the owner must at least be able to join a pair owning all of it.
-        if full.joined(full.from_cells(&subset)) || m == 0 {
+        // Cheap necessary conditions: the owner can join a pair owning all of it, and, when
+        // the opponent moves first, still can after losing any single cell of it.
+        let mask = full.from_cells(&subset);
+        let viable = full.joined(mask)
+            && (game.claim().owner_first
+                || super::local::bits(mask).all(|x| full.joined(mask & !(1 << x))));
+        if viable || m == 0 {
             let g2 = game.with_carrier(subset)?;
             let o = decide(&g2, budget)?;
             searches += 1;

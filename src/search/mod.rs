@@ -9,7 +9,7 @@ pub mod local;
 mod minimize;
 pub mod solver;
 
-pub use minimize::{minimize, Minimality, MinimizeReport};
+pub use minimize::{minimize, minimize_with, Minimality, MinimizeReport, MAX_SUBSETS};
 
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{ClaimError, SubGame};
@@ -138,8 +138,8 @@ pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
         proof_set: CellSet::EMPTY,
     };
     match res {
-        Res::Unknown => {}
-        Res::Loss => {
+        Res::Unknown | Res::Shallow => {}
+        Res::Loss(_) => {
             outcome.verdict = Verdict::Fails;
             outcome.refutation = refuting_line(&mut solver, owner, owner_first);
         }
@@ -263,39 +263,49 @@ impl Builder<'_, '_> {
     }
 }
 
-/// The opponent's refuting line from the root of a lost sub-game.
+/// The opponent's refuting line from the root of a lost sub-game: it goes on until the owner
+/// can no longer join any pair.
 fn refuting_line(solver: &mut Solver, owner: Colour, owner_first: bool) -> Vec<Move> {
     let g = solver.g;
     let mut line = Vec::new();
     let (mut b, mut w): (Set, Set) = (0, 0);
     let mut owner_turn = owner_first;
     for _ in 0..=g.n {
+        let e = g.all & !b & !w;
+        if solver.useful(b, e) == 0 {
+            break; // the owner cannot join any pair any more
+        }
         if owner_turn {
-            if solver.owner_to_move(b, w, NONE) != Res::Loss {
+            if !matches!(solver.owner_to_move(b, w, NONE), Res::Loss(_)) {
                 break;
             }
-            let mv = solver.owner_move(b, w);
-            if mv == NONE || (b | w) >> mv & 1 == 1 {
-                break; // the owner cannot join any pair any more
+            // The owner's first try, or any useful cell (every move loses).
+            let mut mv = solver.owner_move(b, w) as usize;
+            if mv == NONE as usize || (b | w) >> mv & 1 == 1 {
+                mv = bits(solver.useful(b, e)).next().expect("useful is not empty");
             }
             line.push(Move {
                 colour: owner,
-                cell: g.cells[mv as usize],
+                cell: g.cells[mv],
             });
             let nw = owner_child_w(solver, b, w);
             b |= 1 << mv;
-            w = nw;
+            w = nw & !b;
         } else {
-            if solver.opp_to_move(b, w, NONE) != Res::Loss {
+            if !matches!(solver.opp_to_move(b, w, NONE), Res::Loss(_)) {
                 break;
             }
-            let mv = solver.opp_move(b, w);
-            if mv == NONE || (b | w) >> mv & 1 == 1 {
-                break;
+            let mut mv = solver.opp_move(b, w) as usize;
+            if mv == NONE as usize || (b | w) >> mv & 1 == 1 {
+                // The loss came from a reuse cache: find a refuting move explicitly.
+                let Some(x) = bits(e).find(|&x| matches!(solver.owner_to_move(b, w | 1 << x, NONE), Res::Loss(_))) else {
+                    break;
+                };
+                mv = x;
             }
             line.push(Move {
                 colour: owner.opponent(),
-                cell: g.cells[mv as usize],
+                cell: g.cells[mv],
             });
             w |= 1 << mv;
         }

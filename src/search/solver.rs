@@ -37,16 +37,20 @@ use std::time::Instant;
 pub enum Res {
     /// The owner wins; the proof set (empty cells the strategy may use).
     Win(Set),
-    /// The opponent wins.
-    Loss,
+    /// The opponent wins; its proof set Q: the opponent still wins when every empty cell
+    /// outside Q is given to the owner.
+    Loss(Set),
     /// Budget exhausted.
     Unknown,
+    /// Not decided within the current search depth (internal to iterative deepening).
+    Shallow,
 }
 
 #[derive(Clone, Copy, Debug)]
 enum Entry {
     Win { proof: Set, mv: u8 },
-    Loss { mv: u8 },
+    Loss { disproof: Set, mv: u8 },
+    Shallow { depth: u8 },
 }
 
 const NO_MOVE: u8 = u8::MAX;
@@ -68,6 +72,12 @@ pub struct Solver<'a> {
     pub g: &'a Local,
     tt_owner: HashMap<(Set, Set), Entry>,
     tt_opp: HashMap<(Set, Set), Entry>,
+    /// Rule 7 (monotone reuse): proof sets of opponent-to-move wins, by owner cells.
+    vc_cache: HashMap<Set, Vec<Set>>,
+    /// Disproof sets of owner-to-move losses, by opponent cells.
+    loss_cache: HashMap<Set, Vec<Set>>,
+    /// Disproof sets of opponent-to-move losses, by opponent cells.
+    opp_loss_cache: HashMap<Set, Vec<Set>>,
     /// Nodes visited.
     pub nodes: u64,
     limits: Limits,
@@ -82,6 +92,9 @@ impl<'a> Solver<'a> {
             g,
             tt_owner: HashMap::new(),
             tt_opp: HashMap::new(),
+            vc_cache: HashMap::new(),
+            loss_cache: HashMap::new(),
+            opp_loss_cache: HashMap::new(),
             nodes: 0,
             limits,
             aborted: false,
@@ -107,6 +120,9 @@ impl<'a> Solver<'a> {
             if self.tt_len() > self.limits.max_entries {
                 self.tt_owner.clear();
                 self.tt_opp.clear();
+                self.vc_cache.clear();
+                self.loss_cache.clear();
+                self.opp_loss_cache.clear();
             }
         }
         !self.aborted
@@ -151,6 +167,83 @@ impl<'a> Solver<'a> {
         useful
     }
 
+    /// Known sub-connections (rule 6): a chain of owner components joined by bridges, each
+    /// bridge a pair of empty cells adjacent to both components, all pairs disjoint; with
+    /// `semi`, at most one link may instead be a single empty cell adjacent to both (the
+    /// owner's key move). Such a chain joins its ends whatever the opponent does (each
+    /// intrusion into a bridge is answered by its twin), so it is an exact, certified win
+    /// with the chain's cells as proof set. Returns that proof set.
+    pub fn chain_connection(&self, b: Set, e: Set, semi: bool) -> Option<Set> {
+        let g = self.g;
+        // Owner components: groups merged through owner cells, then loose owner cells.
+        let mut comp_cells: [Set; 64] = [0; 64];
+        let mut comp_groups: [u64; 64] = [0; 64];
+        let mut k = 0;
+        let mut seen_groups: u64 = 0;
+        for h in 0..g.group_adj.len() {
+            if seen_groups >> h & 1 == 1 {
+                continue;
+            }
+            let (cells, groups) = g.reach(h as u8, b);
+            seen_groups |= groups;
+            comp_cells[k] = cells;
+            comp_groups[k] = groups;
+            k += 1;
+            if k == 64 {
+                return None;
+            }
+        }
+        let mut loose = b & !comp_cells[..k].iter().fold(0, |a, c| a | c);
+        while loose != 0 && k < 64 {
+            let start = loose & loose.wrapping_neg();
+            let mut cells = start;
+            loop {
+                let mut next = cells;
+                for i in bits(cells) {
+                    next |= g.adj[i] & b;
+                }
+                if next == cells {
+                    break;
+                }
+                cells = next;
+            }
+            loose &= !cells;
+            comp_cells[k] = cells;
+            k += 1;
+        }
+        let mut nbr: [Set; 64] = [0; 64];
+        for x in 0..k {
+            let mut n = 0;
+            for i in bits(comp_cells[x]) {
+                n |= g.adj[i];
+            }
+            for h in bits(comp_groups[x] as Set) {
+                n |= g.group_adj[h];
+            }
+            nbr[x] = n & e;
+        }
+        for &(a, z) in &g.pairs {
+            let from = (0..k).find(|&x| comp_groups[x] >> a & 1 == 1)?;
+            let to = (0..k).find(|&x| comp_groups[x] >> z & 1 == 1)?;
+            if from == to {
+                return Some(0);
+            }
+            let mut visited = 1u64 << from;
+            let ctx = ChainCtx {
+                nbr: &nbr[..k],
+                cells: &comp_cells[..k],
+                groups: &comp_groups[..k],
+                e,
+                templates: &g.templates,
+                to,
+            };
+            if let Some(p) = ctx.dfs(from, 0, semi, &mut visited) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
     /// Shortest-path score per empty cell (smaller = more central): for each live pair the
     /// number of empty cells on the cheapest owner path through the cell, minimised over pairs.
     fn scores(&self, b: Set, e: Set, out: &mut [u8; 128]) {
@@ -162,7 +255,12 @@ impl<'a> Solver<'a> {
             self.distances(a, b, e, &mut da);
             self.distances(z, b, e, &mut db);
             for c in bits(e) {
-                let s = da[c].saturating_add(db[c]);
+                // Length of the shortest path through c first, then balance (cells midway
+                // between the ends first), then the number of usable neighbours.
+                let len = da[c].saturating_add(db[c]).min(12);
+                let balance = da[c].abs_diff(db[c]).min(7);
+                let degree = ((g.adj[c] & (b | e)).count_ones() + g.cell_groups[c].count_ones()).min(7) as u8;
+                let s = len * 16 + balance * 2 + (7 - degree) / 4;
                 if s < out[c] {
                     out[c] = s;
                 }
@@ -222,16 +320,48 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Owner to move at (b, w). `hint` is tried first when useful.
+    /// Owner to move at (b, w), exact: iterative deepening on the owner's search depth
+    /// (rule 8), ending with an unbounded search.
     pub fn owner_to_move(&mut self, b: Set, w: Set, hint: u8) -> Res {
+        self.deepen(|s, d| s.owner_node(b, w, hint, d))
+    }
+
+    /// Opponent to move at (b, w), exact.
+    pub fn opp_to_move(&mut self, b: Set, w: Set, hint: u8) -> Res {
+        self.deepen(|s, d| s.opp_node(b, w, hint, d))
+    }
+
+    /// Rule 8, iterative deepening. A depth-bounded search looks for an owner win in which
+    /// the owner makes at most `d` moves before a known sub-connection (rule 6) finishes the
+    /// job; where it cannot tell, it answers `Shallow`, never a loss. True claims are thus
+    /// usually proved without ever proving the (expensive) losses of wrong owner replies; the
+    /// last round has a depth no game can exhaust, so it is the exact search.
+    fn deepen(&mut self, mut f: impl FnMut(&mut Self, u8) -> Res) -> Res {
+        let max = (self.g.n as u8).saturating_add(1);
+        let mut d = 0;
+        loop {
+            match f(self, d) {
+                Res::Shallow if d < max => d = if d < 2 { d + 1 } else { (d * 2).min(max) },
+                Res::Shallow => return Res::Unknown,
+                r => return r,
+            }
+        }
+    }
+
+    fn owner_node(&mut self, b: Set, w: Set, hint: u8, depth: u8) -> Res {
         if self.g.joined(b) {
             return Res::Win(0);
         }
         if let Some(e) = self.tt_owner.get(&(b, w)) {
-            return match *e {
-                Entry::Win { proof, .. } => Res::Win(proof),
-                Entry::Loss { .. } => Res::Loss,
-            };
+            match *e {
+                Entry::Win { proof, .. } => return Res::Win(proof),
+                Entry::Loss { disproof, .. } => return Res::Loss(disproof),
+                Entry::Shallow { depth: d } if d >= depth => return Res::Shallow,
+                Entry::Shallow { .. } => {}
+            }
+        }
+        if let Some(q) = Self::cached_loss(&self.loss_cache, b, w) {
+            return Res::Loss(q);
         }
         if !self.tick() {
             return Res::Unknown;
@@ -239,118 +369,295 @@ impl<'a> Solver<'a> {
         let e = self.g.all & !b & !w;
         let useful = self.useful(b, e);
         if useful == 0 {
-            self.tt_owner.insert((b, w), Entry::Loss { mv: NO_MOVE });
-            return Res::Loss;
+            // No owner path even owning every empty cell: lost, whatever is given away.
+            self.store_owner(b, w, Entry::Loss { disproof: 0, mv: NO_MOVE });
+            return Res::Loss(0);
         }
         // Immediate wins.
         for c in bits(useful) {
             if self.g.joined(b | 1 << c) {
                 let proof = 1 << c;
-                self.tt_owner.insert((b, w), Entry::Win { proof, mv: c as u8 });
+                self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
                 return Res::Win(proof);
             }
         }
-        let mut order: [u8; 128] = [0; 128];
+        // One-move lookahead with the known sub-connections: a reply after which a chain
+        // of bridges and templates joins a pair wins at once.
         let mut scores = [u8::MAX; 128];
         self.scores(b, useful, &mut scores);
+        let mut order = [0u8; 128];
         let mut k = 0;
-        if hint != NO_MOVE && useful >> hint & 1 == 1 {
-            order[k] = hint;
+        for c in bits(useful) {
+            order[k] = c as u8;
             k += 1;
         }
-        let start = k;
-        for c in bits(useful) {
-            if c as u8 != hint {
-                order[k] = c as u8;
-                k += 1;
-            }
-        }
-        order[start..k].sort_by_key(|&c| scores[c as usize]);
-        let mut killer = NO_MOVE;
+        order[..k].sort_by_key(|&c| scores[c as usize]);
         for &c in &order[..k] {
             let c = c as usize;
-            // Dead cells outside `useful` are filled for the opponent: the child sees them
-            // as occupied, so its proof set never relies on them.
-            let dead = e & !useful;
-            match self.opp_to_move(b | 1 << c, w | dead, killer) {
+            if let Some(p) = self.chain_connection(b | 1 << c, useful & !(1 << c), false) {
+                let proof = p | 1 << c;
+                self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
+                return Res::Win(proof);
+            }
+        }
+        if depth == 0 {
+            self.store_owner(b, w, Entry::Shallow { depth });
+            return Res::Shallow;
+        }
+        // Dead cells are filled for the opponent: the children see them as occupied, so
+        // their proof sets never rely on them (see the module docs, rule 2).
+        let dead = e & !useful;
+        let mut cands = useful;
+        let mut disproof: Set = 0;
+        let mut first_try = NO_MOVE;
+        let mut next_hint = NO_MOVE;
+        let mut shallow = false;
+        while cands != 0 {
+            let c = if hint != NO_MOVE && cands >> hint & 1 == 1 {
+                hint as usize
+            } else {
+                bits(cands).min_by_key(|&c| scores[c]).unwrap()
+            };
+            if first_try == NO_MOVE {
+                first_try = c as u8;
+            }
+            match self.opp_node(b | 1 << c, w | dead, next_hint, depth - 1) {
                 Res::Win(p) => {
                     let proof = p | 1 << c;
-                    self.tt_owner.insert((b, w), Entry::Win { proof, mv: c as u8 });
+                    self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
                     return Res::Win(proof);
                 }
-                Res::Loss => {}
+                Res::Loss(q) => {
+                    // Rule 5 (dual proof sets): owner moves outside q lose as well.
+                    cands &= q;
+                    disproof |= q | 1 << c;
+                    next_hint = self.opp_move(b | 1 << c, w | dead);
+                }
+                Res::Shallow => shallow = true,
                 Res::Unknown => return Res::Unknown,
             }
-            killer = NO_MOVE;
+            cands &= !(1 << c);
         }
-        self.tt_owner.insert((b, w), Entry::Loss { mv: order[0] });
-        Res::Loss
+        if shallow {
+            self.store_owner(b, w, Entry::Shallow { depth });
+            return Res::Shallow;
+        }
+        self.store_owner(b, w, Entry::Loss { disproof, mv: first_try });
+        Res::Loss(disproof)
     }
 
-    /// Opponent to move at (b, w). `hint`: an owner reply worth trying first.
-    pub fn opp_to_move(&mut self, b: Set, w: Set, hint: u8) -> Res {
+    /// Opponent to move at (b, w). `opp_hint`: an opponent move worth trying first (the
+    /// refutation of a sibling), before the pass.
+    fn opp_node(&mut self, b: Set, w: Set, opp_hint: u8, depth: u8) -> Res {
         if self.g.joined(b) {
             return Res::Win(0);
         }
         if let Some(e) = self.tt_opp.get(&(b, w)) {
-            return match *e {
-                Entry::Win { proof, .. } => Res::Win(proof),
-                Entry::Loss { .. } => Res::Loss,
-            };
+            match *e {
+                Entry::Win { proof, .. } => return Res::Win(proof),
+                Entry::Loss { disproof, .. } => return Res::Loss(disproof),
+                Entry::Shallow { depth: d } if d >= depth => return Res::Shallow,
+                Entry::Shallow { .. } => {}
+            }
+        }
+        if let Some(ps) = self.vc_cache.get(&b) {
+            if let Some(p) = ps.iter().copied().find(|p| p & w == 0) {
+                return Res::Win(p);
+            }
+        }
+        if let Some(q) = Self::cached_loss(&self.loss_cache, b, w)
+            .or_else(|| Self::cached_loss(&self.opp_loss_cache, b, w))
+        {
+            return Res::Loss(q);
         }
         if !self.tick() {
             return Res::Unknown;
         }
         let e = self.g.all & !b & !w;
-        // Mustplay: the owner's semi-connection if the opponent passed.
-        let (pass_proof, pass_reply) = match self.owner_to_move(b, w, hint) {
-            Res::Win(p) => (p, self.owner_move(b, w)),
-            Res::Loss => {
-                let mv = bits(e).next().map_or(NO_MOVE, |c| c as u8);
-                self.tt_opp.insert((b, w), Entry::Loss { mv });
-                return Res::Loss;
-            }
-            Res::Unknown => return Res::Unknown,
-        };
-        let mut must = pass_proof & e;
-        let mut union = pass_proof;
-        let mut scores = [u8::MAX; 128];
-        self.scores(b, must, &mut scores);
-        let mut killer = pass_reply;
-        while must != 0 {
-            let x = bits(must).min_by_key(|&c| scores[c]).unwrap();
-            match self.owner_to_move(b, w | 1 << x, killer) {
+        if let Some(proof) = self.chain_connection(b, e, false) {
+            self.store_opp(b, w, Entry::Win { proof, mv: NO_MOVE });
+            return Res::Win(proof);
+        }
+        let mut must = e;
+        let mut union: Set = 0;
+        let mut killer = NO_MOVE;
+        // The sibling's refutation first: it often refutes here too.
+        if opp_hint != NO_MOVE && e >> opp_hint & 1 == 1 {
+            let x = opp_hint as usize;
+            match self.owner_node(b, w | 1 << x, NO_MOVE, depth) {
                 Res::Win(p) => {
                     must &= p;
                     union |= p;
                     killer = self.owner_move(b, w | 1 << x);
                 }
-                Res::Loss => {
-                    self.tt_opp.insert((b, w), Entry::Loss { mv: x as u8 });
-                    return Res::Loss;
+                Res::Loss(q) => {
+                    let disproof = q | 1 << x;
+                    self.store_opp(b, w, Entry::Loss { disproof, mv: x as u8 });
+                    return Res::Loss(disproof);
+                }
+                Res::Shallow => {
+                    self.store_opp(b, w, Entry::Shallow { depth });
+                    return Res::Shallow;
                 }
                 Res::Unknown => return Res::Unknown,
             }
         }
-        self.tt_opp.insert((b, w), Entry::Win { proof: union, mv: NO_MOVE });
+        // Mustplay: the owner's semi-connection if the opponent passed.
+        match self.owner_node(b, w, killer, depth) {
+            Res::Win(p) => {
+                must &= p;
+                union |= p;
+                killer = self.owner_move(b, w);
+            }
+            Res::Loss(q) => {
+                // The owner loses even moving first: any opponent move wins (monotonicity).
+                let mv = bits(if q != 0 { q } else { e }).next().map_or(NO_MOVE, |c| c as u8);
+                self.store_opp(b, w, Entry::Loss { disproof: q, mv });
+                return Res::Loss(q);
+            }
+            // Without the pass, every intrusion must be answered.
+            Res::Shallow => {}
+            Res::Unknown => return Res::Unknown,
+        }
+        let mut scores = [u8::MAX; 128];
+        self.scores(b, must, &mut scores);
+        // The owner's own key move is the opponent's first candidate ("play where your
+        // opponent wants to play").
+        let mut first = killer;
+        while must != 0 {
+            let x = if first != NO_MOVE && must >> first & 1 == 1 {
+                first as usize
+            } else {
+                bits(must).min_by_key(|&c| scores[c]).unwrap()
+            };
+            first = NO_MOVE;
+            match self.owner_node(b, w | 1 << x, killer, depth) {
+                Res::Win(p) => {
+                    must &= p;
+                    union |= p;
+                    killer = self.owner_move(b, w | 1 << x);
+                }
+                Res::Loss(q) => {
+                    let disproof = q | 1 << x;
+                    self.store_opp(b, w, Entry::Loss { disproof, mv: x as u8 });
+                    return Res::Loss(disproof);
+                }
+                Res::Shallow => {
+                    self.store_opp(b, w, Entry::Shallow { depth });
+                    return Res::Shallow;
+                }
+                Res::Unknown => return Res::Unknown,
+            }
+        }
+        self.store_opp(b, w, Entry::Win { proof: union, mv: NO_MOVE });
         Res::Win(union)
+    }
+
+    fn store_owner(&mut self, b: Set, w: Set, e: Entry) {
+        if let Entry::Loss { disproof, .. } = e {
+            push_bounded(self.loss_cache.entry(w).or_default(), disproof);
+        }
+        self.tt_owner.insert((b, w), e);
+    }
+
+    fn store_opp(&mut self, b: Set, w: Set, e: Entry) {
+        match e {
+            Entry::Win { proof, .. } => push_bounded(self.vc_cache.entry(b).or_default(), proof),
+            Entry::Loss { disproof, .. } => {
+                push_bounded(self.opp_loss_cache.entry(w).or_default(), disproof)
+            }
+            Entry::Shallow { .. } => {}
+        }
+        self.tt_opp.insert((b, w), e);
+    }
+
+    /// A cached loss that applies at (b, w): a disproof set avoiding every owner cell.
+    fn cached_loss(cache: &HashMap<Set, Vec<Set>>, b: Set, w: Set) -> Option<Set> {
+        cache.get(&w)?.iter().copied().find(|q| q & b == 0)
     }
 
     /// The owner's stored move at an owner-to-move node (its winning reply, or its best try).
     pub fn owner_move(&self, b: Set, w: Set) -> u8 {
         match self.tt_owner.get(&(b, w)) {
-            Some(Entry::Win { mv, .. }) | Some(Entry::Loss { mv }) => *mv,
-            None => NO_MOVE,
+            Some(Entry::Win { mv, .. }) | Some(Entry::Loss { mv, .. }) => *mv,
+            _ => NO_MOVE,
         }
     }
 
     /// The opponent's stored refutation at an opponent-to-move node.
     pub fn opp_move(&self, b: Set, w: Set) -> u8 {
         match self.tt_opp.get(&(b, w)) {
-            Some(Entry::Loss { mv }) => *mv,
+            Some(Entry::Loss { mv, .. }) => *mv,
             _ => NO_MOVE,
         }
     }
+}
+
+/// The component graph searched by [`Solver::chain_connection`].
+struct ChainCtx<'c> {
+    nbr: &'c [Set],
+    cells: &'c [Set],
+    groups: &'c [u64],
+    e: Set,
+    templates: &'c [super::local::TemplateLink],
+    to: usize,
+}
+
+impl ChainCtx<'_> {
+    fn dfs(&self, x: usize, used: Set, semi: bool, visited: &mut u64) -> Option<Set> {
+        for y in 0..self.nbr.len() {
+            if *visited >> y & 1 == 1 {
+                continue;
+            }
+            let common = self.nbr[x] & self.nbr[y] & !used;
+            let mut links: [(Set, bool); 4] = [(0, false); 4];
+            let mut k = 0;
+            if common.count_ones() >= 2 {
+                let first = common & common.wrapping_neg();
+                let rest = common & !first;
+                links[k] = (first | (rest & rest.wrapping_neg()), semi);
+                k += 1;
+            } else if common != 0 && semi {
+                links[k] = (common, false);
+                k += 1;
+            }
+            for t in self.templates {
+                if k == links.len() {
+                    break;
+                }
+                let anchored = match t.anchor {
+                    super::local::Anchor::Cell(i) => self.cells[x] >> i & 1 == 1,
+                    super::local::Anchor::Group(h) => self.groups[x] >> h & 1 == 1,
+                };
+                if anchored
+                    && self.groups[y] >> t.border & 1 == 1
+                    && t.carrier & !(self.e & !used) == 0
+                {
+                    links[k] = (t.carrier, semi);
+                    k += 1;
+                }
+            }
+            for &(carrier, semi_left) in &links[..k] {
+                if y == self.to {
+                    return Some(used | carrier);
+                }
+                *visited |= 1 << y;
+                if let Some(p) = self.dfs(y, used | carrier, semi_left, visited) {
+                    return Some(p);
+                }
+                *visited &= !(1 << y);
+            }
+        }
+        None
+    }
+}
+
+/// Keeps the most recent entries of a reuse list.
+fn push_bounded(v: &mut Vec<Set>, s: Set) {
+    if v.len() >= 8 {
+        v.remove(0);
+    }
+    v.push(s);
 }
 
 /// Marker for "no move".

@@ -1,0 +1,491 @@
+//! `hexproof bid` (move and bid for Bidding Hex) and `hexproof bid-game` (play on the
+//! terminal). The algorithms live in `hexproof::bidding`.
+
+use super::{fail_input, parse_colour, parse_notation, print_json, EXIT_HOLDS};
+use clap::Args;
+use hexproof::bidding::game::{play, GameConfig, Player};
+use hexproof::bidding::{self, svg, Analysis, McConfig, Method, CHUNK, MAX_EXACT_EMPTY};
+use hexproof::board::{Board, Colour, Notation};
+use hexproof::position::Position;
+use serde_json::json;
+
+const BID_EXAMPLES: &str = "\
+Examples:
+  hexproof bid --board 11x11 --moves \"f6 e7 d5\" --chips 100 --mine 60
+  hexproof bid --board 11 --black \"f6 d5\" --white e7 --chips 100 --mine 40 --colour white \\
+      --samples 1000000 --seed 7 --threads 2 --json
+  hexproof bid --board 5x5 --moves c3 --chips 20 --mine 10 --exact --svg heat.svg
+
+The move minimises L_H, the chance that the cell ends up in the loser's colour when the empty
+cells are filled at random (Payne & Robeva, \"Artificial intelligence for Bidding Hex\", §5);
+the bid is floor((1/2 - L_H) x total chips) (their Proposition 5.2), capped at your chips.
+Both are the same for Black and White; --colour only changes the reported chances.
+Results depend on --seed and --samples, never on --threads.
+
+Exit codes: 0 success, 2 bad input.";
+
+/// Suggest a move and a bid in Bidding Hex (Monte Carlo over random fillings, or exact).
+#[derive(Args, Debug)]
+#[command(after_long_help = BID_EXAMPLES, after_help = "Examples and details: hexproof bid --help")]
+pub struct BidArgs {
+    /// Board size, e.g. 11x11 (columns x rows) or 11.
+    #[arg(long, default_value = "11x11")]
+    board: String,
+    /// Moves so far, alternating Black, White, Black, … e.g. "f6 e7 d5". In Bidding Hex the
+    /// turn order follows the auctions, so use --black/--white for arbitrary positions.
+    #[arg(long, default_value = "", value_name = "CELLS")]
+    moves: String,
+    /// Black stones placed before --moves (repeatable).
+    #[arg(long, num_args = 1.., value_name = "CELLS")]
+    black: Vec<String>,
+    /// White stones placed before --moves (repeatable).
+    #[arg(long, num_args = 1.., value_name = "CELLS")]
+    white: Vec<String>,
+    /// Total chips in the game (both players together).
+    #[arg(
+        long,
+        default_value = "100",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
+    chips: String,
+    /// Your chips (default: half the total, rounded down).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    mine: Option<String>,
+    /// Your colour: black or white. Only the reported winning chances depend on it.
+    #[arg(long, default_value = "black", value_name = "COLOUR")]
+    colour: String,
+    /// Number of random fillings.
+    #[arg(
+        long,
+        default_value = "100000",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
+    samples: String,
+    /// Random seed.
+    #[arg(
+        long,
+        default_value = "1",
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
+    seed: String,
+    /// Worker threads (default: all cores). Does not change the result.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    threads: Option<String>,
+    /// Enumerate all 2^N fillings of the N empty cells instead of sampling (N at most 32;
+    /// 2^26 fillings take seconds).
+    #[arg(long)]
+    exact: bool,
+    /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
+    #[arg(long, default_value = "letters")]
+    notation: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write an SVG heat map of L_H to FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
+    /// How many of the best cells to list in the text output.
+    #[arg(
+        long,
+        default_value = "8",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
+    top: String,
+}
+
+const GAME_EXAMPLES: &str = "\
+Examples:
+  hexproof bid-game                                   # you (Black) against the engine on 5x5
+  hexproof bid-game --board 7x7 --white human         # two humans
+  hexproof bid-game --black engine --white human --chips 20 --black-chips 10
+  hexproof bid-game --black engine --white engine < /dev/null   # watch the engine play itself
+
+Each move is auctioned: both players bid (type a number), the higher bid pays that many chips
+to the other player and then moves (type a cell such as c3). Ties go to the holder of the
+tie-break token, who then passes it on. At the prompts you can also type hint, board, help or
+quit. Bids are typed in the open, so two humans at one terminal should look away.";
+
+/// Play Bidding Hex on the terminal: two humans, human against engine, or engine against
+/// engine.
+#[derive(Args, Debug)]
+#[command(after_long_help = GAME_EXAMPLES, after_help = "Examples and rules: hexproof bid-game --help")]
+pub struct BidGameArgs {
+    /// Board size, e.g. 5x5 or 7.
+    #[arg(long, default_value = "5x5")]
+    board: String,
+    /// Total chips in the game.
+    #[arg(
+        long,
+        default_value = "100",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
+    chips: String,
+    /// Black's chips at the start (default: half, rounded down; White gets the rest).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    black_chips: Option<String>,
+    /// Who plays Black: human or engine.
+    #[arg(long, default_value = "human", value_name = "WHO")]
+    black: String,
+    /// Who plays White: human or engine.
+    #[arg(long, default_value = "engine", value_name = "WHO")]
+    white: String,
+    /// Random fillings per engine decision.
+    #[arg(
+        long,
+        default_value = "50000",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
+    samples: String,
+    /// Random seed.
+    #[arg(
+        long,
+        default_value = "1",
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
+    seed: String,
+    /// Worker threads for the engine (default: all cores).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    threads: Option<String>,
+    /// Who holds the tie-break token first: black or white.
+    #[arg(long, default_value = "white", value_name = "COLOUR")]
+    tie_break: String,
+    /// Cell names: letters (d4) or digits (44, boards up to 9x9).
+    #[arg(long, default_value = "letters")]
+    notation: String,
+}
+
+fn number(flag: &str, s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "--{flag} expects a non-negative whole number, not '{}'",
+            s.chars().take(40).collect::<String>()
+        )
+    })
+}
+
+fn threads(s: &Option<String>) -> Result<Option<usize>, String> {
+    match s {
+        None => Ok(None),
+        Some(t) => match number("threads", t)? {
+            0 => Err("--threads must be at least 1".into()),
+            n if n > 256 => Err(format!("--threads {n} is more than the 256 allowed")),
+            n => Ok(Some(n as usize)),
+        },
+    }
+}
+
+fn player(flag: &str, s: &str) -> Result<Player, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "human" | "h" => Ok(Player::Human),
+        "engine" | "e" | "computer" => Ok(Player::Engine),
+        _ => Err(format!("--{flag} expects human or engine, not '{s}'")),
+    }
+}
+
+struct BidSetup {
+    position: Position,
+    notation: Notation,
+    total: u64,
+    mine: u64,
+    colour: Colour,
+    mc: McConfig,
+    top: usize,
+}
+
+fn bid_setup(a: &BidArgs) -> Result<BidSetup, String> {
+    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
+    let notation = parse_notation(&a.notation)?;
+    let mut position =
+        Position::from_names(board, &a.black.join(" "), &a.white.join(" "), notation)
+            .map_err(|e| e.to_string())?;
+    let mut colour = Colour::Black;
+    for (k, tok) in a
+        .moves
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        let cell = board
+            .parse_cell(tok, notation)
+            .map_err(|e| format!("move {} ({tok}): {e}", k + 1))?;
+        if cell.is_border() {
+            return Err(format!("move {} ({tok}): a border is not a cell", k + 1));
+        }
+        position
+            .play(colour, cell)
+            .map_err(|e| format!("move {} ({tok}): {e}", k + 1))?;
+        colour = colour.opponent();
+    }
+    let total = number("chips", &a.chips)?;
+    let mine = match &a.mine {
+        Some(m) => number("mine", m)?,
+        None => total / 2,
+    };
+    if mine > total {
+        return Err(format!(
+            "--mine {mine} is more than the {total} chips in the game (--chips)"
+        ));
+    }
+    let samples = number("samples", &a.samples)?;
+    if samples == 0 && !a.exact {
+        return Err("--samples must be at least 1".into());
+    }
+    let me = parse_colour(&a.colour)?;
+    let top = number("top", &a.top)? as usize;
+    Ok(BidSetup {
+        position,
+        notation,
+        total,
+        mine,
+        colour: me,
+        mc: McConfig {
+            samples: samples.max(1),
+            seed: number("seed", &a.seed)?,
+            threads: threads(&a.threads)?,
+        },
+        top,
+    })
+}
+
+fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, String> {
+    match threads {
+        None => Ok(f()),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map(|p| p.install(f))
+            .map_err(|e| format!("cannot start {t} threads: {e}")),
+    }
+}
+
+/// Runs `hexproof bid`.
+pub fn run_bid(a: BidArgs) -> u8 {
+    let s = match bid_setup(&a) {
+        Ok(s) => s,
+        Err(e) => return fail_input(&e),
+    };
+    let empty = s.position.empty_cells().len();
+    if a.exact && empty > MAX_EXACT_EMPTY && s.position.winner().is_none() {
+        return fail_input(&format!(
+            "--exact enumerates 2^{empty} fillings; at most {MAX_EXACT_EMPTY} empty cells are allowed (drop --exact to sample)"
+        ));
+    }
+    let result = if a.exact {
+        in_pool(s.mc.threads, || bidding::exact(&s.position))
+    } else {
+        Ok(bidding::monte_carlo(&s.position, &s.mc))
+    };
+    let analysis = match result {
+        Ok(Ok(x)) => x,
+        Ok(Err(e)) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(&e),
+    };
+    let advice = match analysis.advice(s.total, s.mine) {
+        Ok(x) => x,
+        Err(e) => return fail_input(&e.to_string()),
+    };
+    let b = *s.position.board();
+    let n = s.notation;
+    let name = |c| b.cell_name(c, n);
+    if let Some(path) = &a.svg {
+        let title = match advice.cell {
+            Some(c) => format!(
+                "{b} board: best move {}, L_H = {:.4}, bid {} of {} chips ({})",
+                name(c),
+                advice.loser_prob,
+                advice.bid,
+                s.total,
+                method_text(&analysis)
+            ),
+            None => format!("{b} board: the game is over"),
+        };
+        let text = svg::heat_map(&s.position, &analysis, n, &title);
+        if let Err(e) = std::fs::write(path, text) {
+            return fail_input(&format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    let mut order: Vec<usize> = (0..analysis.cells.len()).collect();
+    order.sort_by_key(|&i| (analysis.cells[i].loser, i));
+    if a.json {
+        let cells: Vec<_> = analysis
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                json!({
+                    "cell": name(c.cell),
+                    "loser_prob": analysis.loser_prob(i),
+                    "loser_se": analysis.loser_se(i),
+                    "critical_prob": analysis.critical_prob(i),
+                    "loser_count": c.loser,
+                    "critical_count": c.critical,
+                })
+            })
+            .collect();
+        let (method, seed) = match analysis.method {
+            Method::Exact => ("exact", None),
+            Method::MonteCarlo { seed } => ("monte_carlo", Some(seed)),
+            Method::Decided => ("decided", None),
+        };
+        print_json(&json!({
+            "board": b.to_string(),
+            "black": s.position.stones(Colour::Black).iter().map(name).collect::<Vec<_>>(),
+            "white": s.position.stones(Colour::White).iter().map(name).collect::<Vec<_>>(),
+            "winner": analysis.decided,
+            "move": advice.cell.map(name),
+            "bid": advice.bid,
+            "uncapped_bid": advice.uncapped_bid,
+            "delta": advice.delta,
+            "move_loser_prob": advice.loser_prob,
+            "move_loser_se": advice.loser_se,
+            "chips": s.total,
+            "mine": s.mine,
+            "colour": s.colour,
+            "method": method,
+            "seed": seed,
+            "chunk": if seed.is_some() { Some(CHUNK) } else { None },
+            "samples": analysis.fillings,
+            "black_wins": analysis.black_wins,
+            "black_win_prob": analysis.black_win_prob(),
+            "black_win_se": analysis.black_win_se(),
+            "win_prob": analysis.win_prob(s.colour),
+            "richman_threshold": analysis.richman_threshold(s.colour),
+            "optimal": if analysis.is_exact() { Some(analysis.optimal_set().into_iter().map(name).collect::<Vec<_>>()) } else { None },
+            "cells": cells,
+        }));
+        return EXIT_HOLDS;
+    }
+    print!("{}", s.position.to_ascii(n));
+    if let Some(w) = analysis.decided {
+        println!("the game is over: {w} has won. No move, bid 0.");
+        return EXIT_HOLDS;
+    }
+    println!(
+        "{} empty cells; {}",
+        analysis.empty(),
+        method_text(&analysis)
+    );
+    let me = s.colour;
+    let pm = |x: f64| {
+        if analysis.is_exact() {
+            String::new()
+        } else {
+            format!(" ± {x:.4}")
+        }
+    };
+    println!(
+        "{me} wins the random-turn game with probability {:.4}{}; Richman threshold for {me}: {:.4} of the chips (you hold {}/{} = {:.4})",
+        analysis.win_prob(me),
+        pm(analysis.black_win_se()),
+        analysis.richman_threshold(me),
+        s.mine,
+        s.total,
+        if s.total > 0 { s.mine as f64 / s.total as f64 } else { 0.0 },
+    );
+    let best = advice.cell.expect("an undecided game has an empty cell");
+    println!(
+        "move: {}   L_H = {:.4}{}   P(critical) = {:.4}",
+        name(best),
+        advice.loser_prob,
+        pm(advice.loser_se),
+        1.0 - 2.0 * advice.loser_prob
+    );
+    print!(
+        "bid:  {} chips = floor((1/2 - {:.4}) x {})",
+        advice.bid, advice.loser_prob, s.total
+    );
+    if advice.bid < advice.uncapped_bid {
+        print!(", capped at your {} chips", s.mine);
+    }
+    println!();
+    if analysis.is_exact() {
+        let opt: Vec<String> = analysis.optimal_set().into_iter().map(name).collect();
+        println!("optimal moves (exact): {}", opt.join(" "));
+    } else if order.len() > 1 {
+        let (i, j) = (order[0], order[1]);
+        let gap = analysis.loser_prob(j) - analysis.loser_prob(i);
+        let se = (analysis.loser_se(i).powi(2) + analysis.loser_se(j).powi(2)).sqrt();
+        if gap < 2.0 * se {
+            println!(
+                "note: the runner-up {} is within two standard errors (gap {:.4}); more --samples would separate them",
+                name(analysis.cells[j].cell),
+                gap
+            );
+        }
+    }
+    println!("best cells:");
+    for &i in order.iter().take(s.top) {
+        println!(
+            "  {:<4} L_H = {:.4}{}   P(critical) = {:.4}",
+            name(analysis.cells[i].cell),
+            analysis.loser_prob(i),
+            pm(analysis.loser_se(i)),
+            analysis.critical_prob(i)
+        );
+    }
+    if let Some(p) = &a.svg {
+        println!("heat map written to {}", p.display());
+    }
+    EXIT_HOLDS
+}
+
+fn method_text(a: &Analysis) -> String {
+    match a.method {
+        Method::Exact => format!("exact over all {} fillings", a.fillings),
+        Method::MonteCarlo { seed } => format!("{} random fillings, seed {seed}", a.fillings),
+        Method::Decided => "decided".into(),
+    }
+}
+
+fn game_setup(a: &BidGameArgs) -> Result<GameConfig, String> {
+    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
+    let total = number("chips", &a.chips)?;
+    let black_chips = match &a.black_chips {
+        Some(x) => number("black-chips", x)?,
+        None => total / 2,
+    };
+    if black_chips > total {
+        return Err(format!(
+            "--black-chips {black_chips} is more than the {total} chips in the game"
+        ));
+    }
+    let samples = number("samples", &a.samples)?;
+    if samples == 0 {
+        return Err("--samples must be at least 1".into());
+    }
+    Ok(GameConfig {
+        board,
+        total_chips: total,
+        black_chips,
+        black: player("black", &a.black)?,
+        white: player("white", &a.white)?,
+        samples,
+        seed: number("seed", &a.seed)?,
+        exact_limit: 16,
+        threads: threads(&a.threads)?,
+        notation: parse_notation(&a.notation)?,
+        tie_token: parse_colour(&a.tie_break)?,
+    })
+}
+
+/// Runs `hexproof bid-game`.
+pub fn run_bid_game(a: BidGameArgs) -> u8 {
+    let cfg = match game_setup(&a) {
+        Ok(c) => c,
+        Err(e) => return fail_input(&e),
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match play(&cfg, stdin.lock(), stdout.lock()) {
+        Ok(_) => EXIT_HOLDS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_HOLDS,
+        Err(e) => fail_input(&format!("bid-game: {e}")),
+    }
+}

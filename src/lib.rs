@@ -5,11 +5,15 @@
 //! - [`position`]: stones, chains, winner;
 //! - [`claim`]: sub-games, endpoints, goals (VC, semi, union);
 //! - [`kernel`]: the small certificate checker, the only maker of `Verified` values;
-//! - [`search`]: the exact local search, certificates, carrier minimisation.
+//! - [`search`]: the exact local search, certificates, carrier minimisation;
+//! - [`dsl`]: the proof language — parser, AST, elaboration, diagnostics;
+//! - [`check`]: the proof checker (deduction rules and search, per step) and its report.
 
 pub mod bidding;
 pub mod board;
+pub mod check;
 pub mod claim;
+pub mod dsl;
 pub mod kernel;
 pub mod position;
 pub mod render;

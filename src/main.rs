@@ -22,6 +22,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Check(cli::check::CheckArgs),
     Verify(cli::verify::VerifyArgs),
     Minimize(cli::verify::MinimizeArgs),
     Bid(cli::bid::BidArgs),
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
+        Command::Check(a) => cli::check::run_check(a),
         Command::Verify(a) => cli::verify::run_verify(a),
         Command::Minimize(a) => cli::verify::run_minimize(a),
         Command::Bid(a) => cli::bid::run_bid(a),

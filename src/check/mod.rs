@@ -1,0 +1,987 @@
+//! Pass 3: checking an elaborated program, step by step.
+//!
+//! Every step is checked twice where the budget allows (DESIGN.md §3, §4):
+//! 1. by its rule: the side conditions ([`rules`]) on the premises as stated, and each premise
+//!    established — an earlier conclusion of the same block (up to monotonicity: same pairs,
+//!    a carrier inside the premise's, a VC where a VSC is asked), or a base fact (its ends are
+//!    already joined, e.g. adjacent cells with an empty carrier);
+//! 2. by the exhaustive search ([`crate::search::decide`]) of the conclusion's sub-game, whose
+//!    "holds" is backed by a kernel-checked certificate.
+//!
+//! Verdicts: a `by search` step is verified only when the search holds. A rule step is
+//! verified when its rule applies to established premises and the search does not refute the
+//! conclusion; when the search is over budget the report says the step rests on its rule
+//! alone. A rule that applies while the search refutes the conclusion is reported as a failure
+//! (it would be a bug in the rules or the search) — never as verified. Nothing is verified
+//! "because the search could not refute it".
+//!
+//! A failed step whose conclusion the search proves true still counts as an established fact
+//! for later steps (it is true, with a certificate); a failed, undecided or unsupported
+//! conclusion is not, and steps that use it say so.
+
+pub mod report;
+pub mod rules;
+
+use crate::board::CellSet;
+use crate::claim::{Claim, SubGame};
+use crate::dsl::ast::Span;
+use crate::dsl::diag::{Diag, FileId, Sources};
+use crate::dsl::load::{Loader, RootStatus};
+use crate::dsl::model::{Block, BlockKind, CellNames, Fact, Just, Premise, Program, Step};
+use crate::position::Position;
+use crate::search::{decide, Budget, Verdict};
+use report::*;
+use rules::{Ctx, Input, Violation};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Checker settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Budget for each exhaustive search.
+    pub budget: Budget,
+    /// Run the search on rule steps too (the second check). `by search` steps always search.
+    pub search_rule_steps: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            budget: Budget {
+                nodes: 20_000_000,
+                time: Some(Duration::from_secs(60)),
+                ..Budget::default()
+            },
+            search_rule_steps: true,
+        }
+    }
+}
+
+/// The result of checking files: the report and the sources it points into.
+pub struct Checked {
+    /// The report.
+    pub report: Report,
+    /// Every file read.
+    pub sources: Sources,
+    /// For each file of the report, its id in `sources` (`None` if it could not be read).
+    pub file_ids: Vec<Option<FileId>>,
+}
+
+impl Checked {
+    /// The human-readable report.
+    pub fn human(&self) -> String {
+        self.report.human(&self.sources, &self.file_ids)
+    }
+}
+
+/// Loads and checks files named by the user (and the files they `use`).
+pub fn check_files(paths: &[std::path::PathBuf], opts: &Options) -> Checked {
+    let mut loader = Loader::new();
+    let mut roots = Vec::new();
+    for p in paths {
+        let (d0, s0) = (loader.diag_count(), loader.source_count());
+        let st = loader.load_path(p);
+        roots.push((p.display().to_string(), st, d0..loader.diag_count(), s0));
+    }
+    finish(loader, roots, opts)
+}
+
+/// Checks one source text (tests, tools); `use` paths resolve relative to `name`.
+pub fn check_source(name: &str, text: &str, opts: &Options) -> Checked {
+    let mut loader = Loader::new();
+    let st = loader.load_source(name, text);
+    let d1 = loader.diag_count();
+    finish(loader, vec![(name.to_string(), st, 0..d1, 0)], opts)
+}
+
+type Root = (String, RootStatus, std::ops::Range<usize>, usize);
+
+fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
+    let loaded = loader.finish();
+    let sources = &loaded.program.sources;
+    let mut files = Vec::new();
+    let mut ids = Vec::new();
+    let mut done: Vec<FileId> = Vec::new();
+    for (name, st, diags, first_source) in roots {
+        match st {
+            RootStatus::Unreadable(message) => {
+                files.push(FileReport {
+                    file: name,
+                    status: "bad input".into(),
+                    board: None,
+                    blocks: Vec::new(),
+                    errors: vec![ErrorReport {
+                        at: crate::dsl::diag::LineCol { line: 0, column: 0 },
+                        code: "hexp::unreadable".into(),
+                        message: message.clone(),
+                        rendered: format!("hexproof: error: {message}\n"),
+                    }],
+                    counts: Counts::default(),
+                });
+                ids.push(None);
+            }
+            RootStatus::Loaded(id) => {
+                // The files it uses first (each once), then itself.
+                let mut order = Vec::new();
+                dependency_order(&loaded.program, id, &mut order);
+                for fid in order {
+                    if done.contains(&fid) {
+                        continue;
+                    }
+                    done.push(fid);
+                    let m = loaded
+                        .program
+                        .modules
+                        .iter()
+                        .find(|m| m.file == fid)
+                        .expect("a loaded file has a module");
+                    files.push(check_module(&loaded.program, m, opts));
+                    ids.push(Some(fid));
+                }
+            }
+            RootStatus::BadInput(_) => {
+                let fid = (first_source < sources.files.len()).then_some(first_source);
+                let errs: Vec<&Diag> = loaded.diags[diags].iter().collect();
+                files.push(FileReport {
+                    file: fid.map_or(name, |i| sources.name(i).to_string()),
+                    status: "bad input".into(),
+                    board: None,
+                    blocks: Vec::new(),
+                    errors: errs
+                        .iter()
+                        .map(|d| ErrorReport {
+                            at: sources.line_col(d.file, d.span().start),
+                            code: d.code.to_string(),
+                            message: d.message.clone(),
+                            rendered: sources.render(d),
+                        })
+                        .collect(),
+                    counts: Counts::default(),
+                });
+                ids.push(fid);
+            }
+        }
+    }
+    let mut report = Report {
+        files,
+        counts: Counts::default(),
+        exit_code: 0,
+    };
+    report.finish();
+    Checked {
+        report,
+        sources: loaded.program.sources,
+        file_ids: ids,
+    }
+}
+
+fn dependency_order(p: &Program, id: FileId, out: &mut Vec<FileId>) {
+    if out.contains(&id) {
+        return;
+    }
+    if let Some(m) = p.modules.iter().find(|m| m.file == id) {
+        for u in &m.uses {
+            dependency_order(p, *u, out);
+        }
+    }
+    out.push(id);
+}
+
+/// Checks one elaborated program (every module), e.g. from [`crate::dsl::load_str`].
+pub fn check_program(p: &Program, opts: &Options) -> Report {
+    let mut report = Report {
+        files: p.modules.iter().map(|m| check_module(p, m, opts)).collect(),
+        counts: Counts::default(),
+        exit_code: 0,
+    };
+    report.finish();
+    report
+}
+
+fn check_module(p: &Program, m: &crate::dsl::model::Module, opts: &Options) -> FileReport {
+    let sources = &p.sources;
+    let mut f = FileReport {
+        file: sources.name(m.file).to_string(),
+        status: "checked".into(),
+        board: Some(m.board.to_string()),
+        blocks: m
+            .blocks
+            .iter()
+            .map(|b| {
+                Checker {
+                    sources,
+                    file: m.file,
+                    block: b,
+                    opts,
+                    known: Vec::new(),
+                    cache: HashMap::new(),
+                }
+                .run()
+            })
+            .collect(),
+        errors: Vec::new(),
+        counts: Counts::default(),
+    };
+    f.finish();
+    f
+}
+
+/// What is known about a conclusion once its step is checked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    /// True: verified.
+    Established,
+    /// The step failed, but the search proved its conclusion (a kernel-checked certificate):
+    /// true, usable by later steps, yet not derived.
+    SearchOnly,
+    /// The step failed and the search did not prove the conclusion.
+    Failed,
+    /// Undecided.
+    Undecided,
+    /// Not checked (unsupported construct).
+    Unsupported,
+}
+
+struct Known {
+    claim: Claim,
+    carrier: CellSet,
+    status: Status,
+    step: usize,
+    span: Span,
+}
+
+#[derive(Clone)]
+struct SearchOut {
+    verdict: Verdict,
+    report: SearchReport,
+}
+
+struct Checker<'a> {
+    sources: &'a Sources,
+    file: FileId,
+    block: &'a Block,
+    opts: &'a Options,
+    known: Vec<Known>,
+    cache: HashMap<(Claim, CellSet), SearchOut>,
+}
+
+/// How a premise stands.
+enum Standing {
+    /// Established by an earlier step or as a base fact; the kind it is known at, and the
+    /// step if that step failed while its conclusion holds by search.
+    Yes {
+        semi: bool,
+        search_only: Option<Span>,
+    },
+    /// Resting on a step that is not established.
+    Rests(Status, usize, Span),
+    /// Not established; why.
+    No(Reason),
+}
+
+impl<'a> Checker<'a> {
+    fn names(&self) -> &'a CellNames {
+        &self.block.names
+    }
+
+    fn pos(&self) -> &'a Position {
+        &self.block.position
+    }
+
+    fn at(&self, span: Span) -> crate::dsl::diag::LineCol {
+        self.sources.line_col(self.file, span.start)
+    }
+
+    fn place(&self, span: Span, text: impl Into<String>) -> Place {
+        Place {
+            at: self.at(span),
+            text: text.into(),
+            span,
+        }
+    }
+
+    fn reason(&self, rule: &str, condition: &str, message: String, places: Vec<Place>) -> Reason {
+        Reason {
+            rule: rule.into(),
+            condition: condition.into(),
+            message,
+            places,
+        }
+    }
+
+    fn violation_reason(&self, rule: &str, v: Violation) -> Reason {
+        let places = v
+            .labels
+            .into_iter()
+            .map(|(s, t)| self.place(s, t))
+            .collect();
+        self.reason(rule, v.condition, v.message, places)
+    }
+
+    /// Runs (or recalls) the exhaustive search on a claim.
+    fn search(&mut self, claim: &Claim, carrier: CellSet) -> SearchOut {
+        let key = (claim.clone(), carrier);
+        if let Some(s) = self.cache.get(&key) {
+            return s.clone();
+        }
+        let out = match SubGame::new(self.pos().clone(), carrier, claim.clone()) {
+            Err(e) => SearchOut {
+                verdict: Verdict::Undecided,
+                report: SearchReport {
+                    verdict: "skipped".into(),
+                    nodes: 0,
+                    micros: 0,
+                    refutation: Vec::new(),
+                    note: Some(e.to_string()),
+                },
+            },
+            Ok(game) => match decide(&game, &self.opts.budget) {
+                Err(e) => SearchOut {
+                    verdict: Verdict::Undecided,
+                    report: SearchReport {
+                        verdict: "skipped".into(),
+                        nodes: 0,
+                        micros: 0,
+                        refutation: Vec::new(),
+                        note: Some(e.to_string()),
+                    },
+                },
+                Ok(o) => {
+                    let names = self.names();
+                    SearchOut {
+                        verdict: o.verdict,
+                        report: SearchReport {
+                            verdict: match o.verdict {
+                                Verdict::Holds => "holds",
+                                Verdict::Fails => "fails",
+                                Verdict::Undecided => "undecided",
+                            }
+                            .into(),
+                            nodes: o.stats.nodes,
+                            micros: o.stats.micros as u64,
+                            refutation: o
+                                .refutation
+                                .iter()
+                                .map(|mv| format!("{} {}", mv.colour, names.name(mv.cell)))
+                                .collect(),
+                            note: match (o.verdict, &o.kernel_error) {
+                                (Verdict::Undecided, Some(e)) => Some(format!(
+                                    "the kernel rejected the search's certificate ({e}); please report this bug"
+                                )),
+                                (Verdict::Undecided, None) => Some("search budget exhausted".into()),
+                                _ => None,
+                            },
+                        },
+                    }
+                }
+            },
+        };
+        self.cache.insert(key, out.clone());
+        out
+    }
+
+    fn run(mut self) -> BlockReport {
+        let b = self.block;
+        let mut rep = BlockReport {
+            kind: match b.kind {
+                BlockKind::Lemma => "lemma",
+                BlockKind::Derive => "derive",
+                BlockKind::Strategy => "strategy",
+            }
+            .into(),
+            name: b.name.clone(),
+            title: b.title.clone(),
+            at: self.at(b.span),
+            verdict: StepVerdict::Verified,
+            steps: Vec::new(),
+        };
+        for (i, s) in b.steps.iter().enumerate() {
+            let r = self.step(i, s);
+            rep.steps.push(r);
+        }
+        if let Some(l) = &b.lemma {
+            let r = self.lemma_claim(&l.claim, l.has_proof);
+            rep.steps.push(r);
+        }
+        for (sp, what) in &b.unsupported {
+            rep.steps.push(StepReport {
+                at: self.at(*sp),
+                label: None,
+                claim: self
+                    .sources
+                    .snippet(self.file, *sp)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
+                rule: "unsupported".into(),
+                rule_check: "n/a".into(),
+                search: None,
+                verdict: StepVerdict::Unsupported,
+                basis: "none".into(),
+                reasons: vec![self.reason(
+                    "checker",
+                    "supported construct",
+                    what.clone(),
+                    vec![self.place(*sp, "not checked")],
+                )],
+                notes: Vec::new(),
+                micros: 0,
+                span: *sp,
+            });
+        }
+        rep.finish();
+        rep
+    }
+
+    /// Is a premise established? `need_semi_ok`: a semi suffices (else a VC is needed).
+    fn standing(&mut self, p: &Premise, semi_ok: bool) -> (Standing, Fact) {
+        match p {
+            Premise::Step { index, span } => {
+                let k = self
+                    .known
+                    .iter()
+                    .find(|k| k.step == *index)
+                    .expect("earlier step is known");
+                let f = self.block.steps[*index].fact.clone();
+                let st = match k.status {
+                    Status::Established | Status::SearchOnly => Standing::Yes {
+                        semi: k.claim.owner_first,
+                        search_only: (k.status == Status::SearchOnly).then_some(k.span),
+                    },
+                    s => Standing::Rests(s, *index, *span),
+                };
+                (st, f)
+            }
+            Premise::Inline { fact, stated_first } => {
+                let want_semi = stated_first.unwrap_or(semi_ok);
+                let mut f = fact.clone();
+                // A base fact: the ends are joined already.
+                if rules::joined_now(self.pos(), fact) {
+                    f.claim.owner_first = stated_first.unwrap_or(false);
+                    return (
+                        Standing::Yes {
+                            semi: stated_first.unwrap_or(false),
+                            search_only: None,
+                        },
+                        f,
+                    );
+                }
+                let mine = norm_pairs(&fact.claim);
+                // The most recent verified match; else a match true by search only; else one
+                // that is not established.
+                let mut verified: Option<&Known> = None;
+                let mut search_only: Option<&Known> = None;
+                let mut blocked: Option<&Known> = None;
+                for k in self.known.iter().rev() {
+                    if k.claim.owner != fact.claim.owner || norm_pairs(&k.claim) != mine {
+                        continue;
+                    }
+                    let kind_ok = !k.claim.owner_first || want_semi;
+                    if k.carrier.is_subset(&fact.carrier) && kind_ok {
+                        match k.status {
+                            Status::Established => {
+                                verified = Some(k);
+                                break;
+                            }
+                            Status::SearchOnly => {
+                                search_only = search_only.or(Some(k));
+                            }
+                            _ => blocked = blocked.or(Some(k)),
+                        }
+                    }
+                }
+                if let Some(k) = verified.or(search_only) {
+                    let semi = k.claim.owner_first;
+                    f.claim.owner_first = stated_first.unwrap_or(semi);
+                    return (
+                        Standing::Yes {
+                            semi: stated_first.unwrap_or(semi),
+                            search_only: (k.status == Status::SearchOnly).then_some(k.span),
+                        },
+                        f,
+                    );
+                }
+                f.claim.owner_first = want_semi;
+                if let Some(k) = blocked {
+                    return (Standing::Rests(k.status, k.step, k.span), f);
+                }
+                (Standing::No(self.not_established(&f, want_semi)), f)
+            }
+        }
+    }
+
+    /// Explains why an inline premise is not established, with the nearest earlier facts and
+    /// the search's opinion of the premise itself.
+    fn not_established(&mut self, f: &Fact, want_semi: bool) -> Reason {
+        let names = self.names();
+        let text = names.fact(&f.claim, &f.carrier);
+        let mine = norm_pairs(&f.claim);
+        let mut details = Vec::new();
+        let mut places = vec![self.place(f.span, "not established")];
+        // The nearest earlier fact with the same ends: fewest cells missing from the premise.
+        let near = self
+            .known
+            .iter()
+            .rev()
+            .filter(|k| k.claim.owner == f.claim.owner && norm_pairs(&k.claim) == mine)
+            .min_by_key(|k| (k.carrier - f.carrier).len());
+        if let Some(k) = near {
+            let missing = k.carrier - f.carrier;
+            let line = self.at(k.span).line;
+            if !missing.is_empty() && missing.len() <= 3 {
+                details.push(format!(
+                    "the nearest, at line {line}, has the carrier {}: this premise omits {}",
+                    names.set(&k.carrier),
+                    names.set(&missing)
+                ));
+                places.push(self.place(k.span, format!("has {} too", names.set(&missing))));
+            } else if missing.is_empty() && k.claim.owner_first && !want_semi {
+                details.push(format!("line {line} proves only a VSC; a VC is needed"));
+                places.push(self.place(k.span, "only a VSC"));
+            }
+        }
+        let mut claim = f.claim.clone();
+        claim.owner_first = want_semi;
+        let s = self.search(&claim, f.carrier);
+        let verdict = match s.verdict {
+            Verdict::Holds => {
+                "it does hold (by search), but the derivation must prove it".to_string()
+            }
+            Verdict::Fails => {
+                if s.report.refutation.is_empty() {
+                    format!(
+                        "by search it is false: {} cannot join its ends even holding every carrier cell",
+                        f.claim.owner
+                    )
+                } else {
+                    format!("by search it is false: {}", s.report.refutation.join(", "))
+                }
+            }
+            Verdict::Undecided => "the search could not decide it".to_string(),
+        };
+        let mut msg = format!("the premise {text} is neither an earlier conclusion nor a base fact (its ends are not joined already)");
+        for d in details {
+            msg.push_str("; ");
+            msg.push_str(&d);
+        }
+        msg.push_str("; ");
+        msg.push_str(&verdict);
+        self.reason("premise", "premise established", msg, places)
+    }
+
+    fn step(&mut self, index: usize, s: &'a Step) -> StepReport {
+        let start = Instant::now();
+        let names = self.names();
+        let mut reasons: Vec<Reason> = Vec::new();
+        let mut notes: Vec<String> = Vec::new();
+        let claim_text = names.fact(&s.fact.claim, &s.fact.carrier);
+        let ctx = Ctx {
+            position: self.pos(),
+            names,
+        };
+        for v in rules::duplicates(&ctx, &s.fact, "the conclusion") {
+            reasons.push(self.violation_reason("carrier", v));
+        }
+        // Rule-specific part.
+        let mut rule_ok = true; // side conditions and premises
+        let mut rests: Option<(Status, usize, Span)> = None;
+        let is_rule = !matches!(s.just, Just::Search | Just::Lemma(_));
+        if is_rule {
+            let (premises, semi_ok): (Vec<&Premise>, Vec<bool>) = match &s.just {
+                Just::And(ps) => (ps.iter().collect(), vec![false; ps.len()]),
+                Just::Or(ps) => (ps.iter().collect(), vec![true; ps.len()]),
+                Just::Rule1(p) | Just::Mono(p) => (vec![p], vec![true]),
+                Just::Rule2(p, q) => (vec![p, q], vec![true, false]),
+                _ => unreachable!(),
+            };
+            let roles: Vec<String> = (0..premises.len())
+                .map(|i| match (premises.len(), i) {
+                    (1, _) => "the premise".to_string(),
+                    (_, 0) => "the first premise".to_string(),
+                    (_, 1) => "the second premise".to_string(),
+                    (_, 2) => "the third premise".to_string(),
+                    (_, k) => format!("premise {}", k + 1),
+                })
+                .collect();
+            let mut facts: Vec<Fact> = Vec::new();
+            let mut semis: Vec<bool> = Vec::new();
+            for (k, p) in premises.iter().enumerate() {
+                let (st, f) = self.standing(p, semi_ok[k]);
+                if let Premise::Inline { fact, .. } = p {
+                    for v in rules::duplicates(&ctx, fact, &roles[k]) {
+                        reasons.push(self.violation_reason("premise", v));
+                        rule_ok = false;
+                    }
+                }
+                match st {
+                    Standing::Yes { semi, search_only } => {
+                        semis.push(semi);
+                        if let Some(sp) = search_only {
+                            notes.push(format!(
+                                "{} is the conclusion of the step at line {}, which failed but holds by search",
+                                roles[k],
+                                self.at(sp).line
+                            ));
+                        }
+                    }
+                    Standing::Rests(status, step, span) => {
+                        semis.push(f.claim.owner_first);
+                        if status == Status::Failed {
+                            rule_ok = false;
+                            let line = self.at(span).line;
+                            reasons.push(self.reason(
+                                "premise",
+                                "premise established",
+                                format!(
+                                    "{} rests on the step at line {line}, which failed",
+                                    roles[k]
+                                ),
+                                vec![
+                                    self.place(p.span(), "rests on a failed step"),
+                                    self.place(span, "failed"),
+                                ],
+                            ));
+                        } else if rests.is_none() {
+                            rests = Some((status, step, span));
+                        }
+                    }
+                    Standing::No(r) => {
+                        semis.push(f.claim.owner_first);
+                        rule_ok = false;
+                        reasons.push(r);
+                    }
+                }
+                facts.push(f);
+            }
+            let inputs: Vec<Input> = facts
+                .iter()
+                .zip(semis.iter())
+                .zip(roles.iter())
+                .map(|((f, s), r)| Input {
+                    fact: f,
+                    semi: *s,
+                    role: r,
+                })
+                .collect();
+            let vs = match &s.just {
+                Just::And(_) => rules::and_rule(&ctx, &inputs, &s.fact),
+                Just::Or(_) => rules::or_rule(&ctx, &inputs, &s.fact),
+                Just::Rule1(_) => rules::rule1(&ctx, &inputs[0], &s.fact),
+                Just::Rule2(..) => rules::rule2(&ctx, &inputs[0], &inputs[1], &s.fact),
+                Just::Mono(_) => rules::mono(&ctx, &inputs[0], &s.fact),
+                _ => unreachable!(),
+            };
+            let rule = s.just.name();
+            for v in vs {
+                rule_ok = false;
+                reasons.push(self.violation_reason(rule, v));
+            }
+        }
+        let dup_fail = !s.fact.dups.is_empty();
+        // The search on the conclusion.
+        let run_search = match s.just {
+            Just::Search => true,
+            Just::Lemma(_) => false,
+            _ => self.opts.search_rule_steps,
+        };
+        let search = run_search.then(|| self.search(&s.fact.claim, s.fact.carrier));
+        let sv = search.as_ref().map(|x| x.verdict);
+        let over_budget = search.as_ref().map_or("search not run".to_string(), |x| {
+            x.report
+                .note
+                .clone()
+                .unwrap_or_else(|| "search budget exhausted".into())
+        });
+        // Verdict.
+        let (verdict, basis, rule_check) = match &s.just {
+            Just::Lemma(ls) => {
+                reasons.push(self.reason(
+                    "lemma",
+                    "supported construct",
+                    format!("lemma use (by {}) is not checked yet", ls.join(", ")),
+                    vec![self.place(s.rule_span, "not checked yet")],
+                ));
+                (StepVerdict::Unsupported, "none".to_string(), "n/a")
+            }
+            Just::Search => match sv {
+                Some(Verdict::Holds) if !dup_fail => {
+                    (StepVerdict::Verified, "search".into(), "n/a")
+                }
+                Some(Verdict::Holds) => (StepVerdict::Failed, "none".into(), "n/a"),
+                Some(Verdict::Fails) => {
+                    reasons.push(self.refuted(s, search.as_ref().expect("ran")));
+                    (StepVerdict::Failed, "none".into(), "n/a")
+                }
+                _ => {
+                    if dup_fail {
+                        (StepVerdict::Failed, "none".into(), "n/a")
+                    } else {
+                        reasons.push(self.reason(
+                            "search",
+                            "decided",
+                            format!("the search could not decide the claim: {over_budget}"),
+                            vec![self.place(s.fact.span, "undecided")],
+                        ));
+                        (StepVerdict::Undecided, "none".into(), "n/a")
+                    }
+                }
+            },
+            _ => {
+                let rc = if rule_ok { "passed" } else { "failed" };
+                if !rule_ok || dup_fail {
+                    if sv == Some(Verdict::Holds) {
+                        notes.push("the conclusion itself holds by search (kernel-checked), but it does not follow by this step".into());
+                    } else if sv == Some(Verdict::Fails) {
+                        reasons.push(self.refuted(s, search.as_ref().expect("ran")));
+                    }
+                    (StepVerdict::Failed, "none".into(), rc)
+                } else if sv == Some(Verdict::Fails) {
+                    reasons.push(self.refuted(s, search.as_ref().expect("ran")));
+                    reasons.push(self.reason(
+                        "checker",
+                        "consistency",
+                        "the rule's side conditions hold but the search refutes the conclusion; this is a bug in hexproof, please report it".into(),
+                        vec![self.place(s.span, "inconsistent")],
+                    ));
+                    (StepVerdict::Failed, "none".into(), rc)
+                } else if let Some((status, _, span)) = rests {
+                    // A premise is undecided or unsupported: the rule cannot carry the step.
+                    let line = self.at(span).line;
+                    if sv == Some(Verdict::Holds) {
+                        notes.push(format!(
+                            "a premise rests on the {} step at line {line}; the conclusion is verified by search alone",
+                            if status == Status::Undecided { "undecided" } else { "unsupported" }
+                        ));
+                        (StepVerdict::Verified, "search".into(), rc)
+                    } else {
+                        reasons.push(self.reason(
+                            "premise",
+                            "premise established",
+                            format!(
+                                "a premise rests on the {} step at line {line}",
+                                if status == Status::Undecided {
+                                    "undecided"
+                                } else {
+                                    "unsupported"
+                                }
+                            ),
+                            vec![self.place(span, "not verified")],
+                        ));
+                        let v = if status == Status::Undecided {
+                            StepVerdict::Undecided
+                        } else {
+                            StepVerdict::Unsupported
+                        };
+                        (v, "none".into(), rc)
+                    }
+                } else if sv == Some(Verdict::Holds) {
+                    (StepVerdict::Verified, "rule and search".into(), rc)
+                } else {
+                    (
+                        StepVerdict::Verified,
+                        format!("rule alone ({over_budget})"),
+                        rc,
+                    )
+                }
+            }
+        };
+        // What later steps may use.
+        let status = match verdict {
+            StepVerdict::Verified => Status::Established,
+            _ if sv == Some(Verdict::Holds) => Status::SearchOnly,
+            StepVerdict::Failed => Status::Failed,
+            StepVerdict::Undecided => Status::Undecided,
+            StepVerdict::Unsupported => Status::Unsupported,
+        };
+        self.known.push(Known {
+            claim: s.fact.claim.clone(),
+            carrier: s.fact.carrier,
+            status,
+            step: index,
+            span: s.fact.span,
+        });
+        StepReport {
+            at: self.at(s.span),
+            label: s.label.clone(),
+            claim: claim_text,
+            rule: s.just.name().into(),
+            rule_check: rule_check.into(),
+            search: search.map(|x| x.report),
+            verdict,
+            basis,
+            reasons,
+            notes,
+            micros: start.elapsed().as_micros() as u64,
+            span: s.span,
+        }
+    }
+
+    fn refuted(&self, s: &Step, out: &SearchOut) -> Reason {
+        self.refuted_fact(&s.fact, out)
+    }
+
+    /// A lemma's own claim: by search, and (with a proof) established by its steps.
+    fn lemma_claim(&mut self, f: &Fact, has_proof: bool) -> StepReport {
+        let start = Instant::now();
+        let names = self.names();
+        let text = names.fact(&f.claim, &f.carrier);
+        let mut reasons = Vec::new();
+        let mut notes = Vec::new();
+        let ctx = Ctx {
+            position: self.pos(),
+            names,
+        };
+        for v in rules::duplicates(&ctx, f, "the lemma's claim") {
+            reasons.push(self.violation_reason("carrier", v));
+        }
+        let search = self.search(&f.claim, f.carrier);
+        let sv = search.verdict;
+        let (verdict, basis, rule, rule_check) = if !has_proof {
+            match sv {
+                Verdict::Holds if reasons.is_empty() => {
+                    (StepVerdict::Verified, "search", "search", "n/a")
+                }
+                Verdict::Holds => (StepVerdict::Failed, "none", "search", "n/a"),
+                Verdict::Fails => {
+                    reasons.push(self.refuted_fact(f, &search));
+                    (StepVerdict::Failed, "none", "search", "n/a")
+                }
+                Verdict::Undecided => {
+                    let why = search.report.note.clone().unwrap_or_default();
+                    reasons.push(self.reason(
+                        "search",
+                        "decided",
+                        format!("the search could not decide the lemma: {why}"),
+                        vec![self.place(f.span, "undecided")],
+                    ));
+                    (StepVerdict::Undecided, "none", "search", "n/a")
+                }
+            }
+        } else {
+            // Established by the proof's steps?
+            let mine = norm_pairs(&f.claim);
+            let hit = self.known.iter().rev().find(|k| {
+                k.claim.owner == f.claim.owner
+                    && norm_pairs(&k.claim) == mine
+                    && k.carrier.is_subset(&f.carrier)
+                    && (!k.claim.owner_first || f.claim.owner_first)
+            });
+            let proved = match hit {
+                Some(k) if k.status == Status::Established => true,
+                Some(k) => {
+                    let line = self.at(k.span).line;
+                    reasons.push(self.reason(
+                        "proof",
+                        "claim derived",
+                        format!(
+                            "the proof reaches the claim at line {line}, but that step {}",
+                            match k.status {
+                                Status::SearchOnly =>
+                                    "failed (its conclusion holds by search only)",
+                                Status::Failed => "failed",
+                                Status::Undecided => "is undecided",
+                                _ => "is not checked",
+                            }
+                        ),
+                        vec![
+                            self.place(k.span, "not verified"),
+                            self.place(f.span, "the claim"),
+                        ],
+                    ));
+                    false
+                }
+                None => {
+                    reasons.push(self.reason(
+                        "proof",
+                        "claim derived",
+                        format!("no step of the proof concludes {text} (or the same pairs on a smaller carrier)"),
+                        vec![self.place(f.span, "not derived")],
+                    ));
+                    false
+                }
+            };
+            match (proved && reasons.is_empty(), sv) {
+                (true, Verdict::Holds) => {
+                    (StepVerdict::Verified, "rule and search", "proof", "passed")
+                }
+                (true, Verdict::Undecided) => {
+                    notes.push(
+                        "the search could not decide the lemma; it rests on its proof alone".into(),
+                    );
+                    (
+                        StepVerdict::Verified,
+                        "rule alone (search undecided)",
+                        "proof",
+                        "passed",
+                    )
+                }
+                (true, Verdict::Fails) => {
+                    reasons.push(self.refuted_fact(f, &search));
+                    reasons.push(self.reason("checker", "consistency", "the proof checks but the search refutes the claim; this is a bug in hexproof, please report it".into(), vec![self.place(f.span, "inconsistent")]));
+                    (StepVerdict::Failed, "none", "proof", "passed")
+                }
+                (false, v) => {
+                    if v == Verdict::Fails {
+                        reasons.push(self.refuted_fact(f, &search));
+                    } else if v == Verdict::Holds {
+                        notes.push(
+                            "the claim itself holds by search, but the proof does not establish it"
+                                .into(),
+                        );
+                    }
+                    (StepVerdict::Failed, "none", "proof", "failed")
+                }
+            }
+        };
+        StepReport {
+            at: self.at(f.span),
+            label: None,
+            claim: text,
+            rule: if rule == "search" {
+                "lemma claim".into()
+            } else {
+                "lemma proof".into()
+            },
+            rule_check: rule_check.into(),
+            search: Some(search.report),
+            verdict,
+            basis: basis.into(),
+            reasons,
+            notes,
+            micros: start.elapsed().as_micros() as u64,
+            span: f.span,
+        }
+    }
+
+    fn refuted_fact(&self, f: &Fact, out: &SearchOut) -> Reason {
+        let opp = f.claim.owner.opponent();
+        let msg = if out.report.refutation.is_empty() {
+            format!("the claim is false: {opp} wins without moving — no pair can be joined inside the carrier")
+        } else {
+            format!(
+                "the claim is false: {opp}'s refuting line is {}",
+                out.report.refutation.join(", ")
+            )
+        };
+        self.reason(
+            "search",
+            "claim holds",
+            msg,
+            vec![self.place(f.span, "false")],
+        )
+    }
+}
+
+/// The goal as a sorted set of unordered pairs.
+fn norm_pairs(c: &Claim) -> Vec<(crate::board::Cell, crate::board::Cell)> {
+    let mut v: Vec<_> = c
+        .pairs
+        .iter()
+        .map(|&(a, b)| if a <= b { (a, b) } else { (b, a) })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}

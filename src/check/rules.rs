@@ -1,0 +1,652 @@
+//! The deduction rules' side conditions (docs/SEMANTICS.md, "Deduction rules").
+//!
+//! Each function takes the premises *as stated* (with the kind each is used at) and the stated
+//! conclusion, and returns every violated side condition — empty when the rule applies and
+//! yields exactly the stated conclusion. Whether the premises are themselves established is
+//! checked elsewhere (`super::Checker`). These functions decide nothing by search.
+//!
+//! Conventions: a fact is a claim (owner, goal pairs, who moves first) on a carrier, in the
+//! block's position. "Black" below means the claim's owner; a cell is *black* when it holds an
+//! owner stone or is an owner border.
+
+use crate::board::{Cell, CellSet, Colour};
+use crate::dsl::ast::Span;
+use crate::dsl::model::{CellNames, Fact};
+use crate::position::Position;
+
+/// One violated side condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// A short name of the condition, e.g. `A ∩ B = ∅`.
+    pub condition: &'static str,
+    /// The explanation.
+    pub message: String,
+    /// Where to point: (span, label).
+    pub labels: Vec<(Span, String)>,
+}
+
+fn v(condition: &'static str, message: String, labels: Vec<(Span, String)>) -> Violation {
+    Violation {
+        condition,
+        message,
+        labels,
+    }
+}
+
+/// A premise as the rule sees it: the fact, the kind it is used at (`true` = semi), and a
+/// name for messages ("the first premise").
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    /// The fact.
+    pub fact: &'a Fact,
+    /// Used as a semi-connection (owner moves first)?
+    pub semi: bool,
+    /// "the first premise", …
+    pub role: &'a str,
+}
+
+/// Context shared by the rules.
+pub struct Ctx<'a> {
+    /// The position of the block.
+    pub position: &'a Position,
+    /// Cell names for messages.
+    pub names: &'a CellNames,
+}
+
+impl Ctx<'_> {
+    fn black(&self, owner: Colour, c: Cell) -> bool {
+        self.position.colour_at(c) == Some(owner)
+    }
+
+    fn set(&self, s: &CellSet) -> String {
+        self.names.set(s)
+    }
+
+    fn n(&self, c: Cell) -> String {
+        self.names.name(c)
+    }
+
+    /// Labels on the cells of `s` as written in `f`'s carrier.
+    fn cell_labels(&self, f: &Fact, s: &CellSet, text: &str) -> Vec<(Span, String)> {
+        s.iter()
+            .map(|c| (f.cell_span(c), text.to_string()))
+            .collect()
+    }
+}
+
+fn kind_word(semi: bool) -> &'static str {
+    if semi {
+        "VSC"
+    } else {
+        "VC"
+    }
+}
+
+/// Unordered pair.
+fn upair(a: Cell, b: Cell) -> (Cell, Cell) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// The goal as a set of unordered pairs (Noshita: order and repetition do not matter).
+fn pair_set(f: &Fact) -> Vec<(Cell, Cell)> {
+    let mut v: Vec<_> = f.claim.pairs.iter().map(|&(a, b)| upair(a, b)).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Carrier cells listed twice (a carrier is a set; a repetition is a misprint).
+pub fn duplicates(ctx: &Ctx, f: &Fact, role: &str) -> Vec<Violation> {
+    if f.dups.is_empty() {
+        return Vec::new();
+    }
+    let cells: CellSet = f.dups.iter().map(|d| d.0).collect();
+    vec![v(
+        "carrier is a set",
+        format!(
+            "{role}'s carrier lists {} more than once; a carrier is a set of cells, so this is a misprint",
+            ctx.set(&cells)
+        ),
+        f.dups
+            .iter()
+            .map(|(c, sp)| (*sp, format!("{} again", ctx.n(*c))))
+            .collect(),
+    )]
+}
+
+fn same_owner(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
+    let _ = ctx;
+    ins.iter()
+        .filter(|i| i.fact.claim.owner != concl.claim.owner)
+        .map(|i| {
+            v(
+                "one owner",
+                format!(
+                    "{} is a {} connection but the conclusion is {}'s",
+                    i.role, i.fact.claim.owner, concl.claim.owner
+                ),
+                vec![(i.fact.span, "other colour".into())],
+            )
+        })
+        .collect()
+}
+
+fn single_pair(f: &Fact, role: &str, rule: &str) -> Option<Violation> {
+    (f.claim.pairs.len() != 1).then(|| {
+        v(
+            "one pair",
+            format!(
+                "the {rule} rule is about connections between two ends; {role} has {} pairs",
+                f.claim.pairs.len()
+            ),
+            vec![(f.span, "a union-connection".into())],
+        )
+    })
+}
+
+fn carrier_equals(ctx: &Ctx, concl: &Fact, expected: &CellSet, how: &str) -> Option<Violation> {
+    if concl.carrier == *expected {
+        return None;
+    }
+    let missing = *expected - concl.carrier;
+    let extra = concl.carrier - *expected;
+    let mut parts = Vec::new();
+    if !missing.is_empty() {
+        parts.push(format!("it lacks {}", ctx.set(&missing)));
+    }
+    if !extra.is_empty() {
+        parts.push(format!("it has {} in addition", ctx.set(&extra)));
+    }
+    let mut labels = vec![(
+        concl.carrier_span,
+        format!("should be {}", ctx.set(expected)),
+    )];
+    labels.extend(ctx.cell_labels(concl, &extra, "not from the premises"));
+    Some(v(
+        "carrier",
+        format!(
+            "the conclusion's carrier must be {how} = {}; {}",
+            ctx.set(expected),
+            parts.join(" and ")
+        ),
+        labels,
+    ))
+}
+
+/// Anshelevich's AND rule. From VCs `(x, A, u)` and `(u, B, y)` with `x ≠ y`, `x ∉ B`,
+/// `y ∉ A`, `A ∩ B = ∅`: if `u` is black, `(x, A ∪ B, y)` is a VC; if `u` is empty,
+/// `(x, A ∪ {u} ∪ B, y)` is a VSC.
+pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
+    let mut out = same_owner(ctx, ins, concl);
+    if ins.len() != 2 {
+        out.push(v(
+            "two premises",
+            format!(
+                "the AND rule combines exactly two VCs; this step gives {}",
+                ins.len()
+            ),
+            ins.iter().map(|i| (i.fact.span, String::new())).collect(),
+        ));
+        return out;
+    }
+    let mut shape_ok = true;
+    for i in ins {
+        if let Some(x) = single_pair(i.fact, i.role, "AND") {
+            out.push(x);
+            shape_ok = false;
+        }
+    }
+    if let Some(x) = single_pair(concl, "the conclusion", "AND") {
+        out.push(x);
+        shape_ok = false;
+    }
+    for i in ins {
+        if i.semi {
+            out.push(v(
+                "premises are VCs",
+                format!("the AND rule needs two VCs; {} is used as a VSC", i.role),
+                vec![(i.fact.span, "a VSC".into())],
+            ));
+        }
+    }
+    if !shape_ok {
+        return out;
+    }
+    let (p, q) = (ins[0].fact, ins[1].fact);
+    let (p1, p2) = p.claim.pairs[0];
+    let (q1, q2) = q.claim.pairs[0];
+    let common: Vec<Cell> = [p1, p2]
+        .into_iter()
+        .filter(|c| *c == q1 || *c == q2)
+        .collect();
+    let common: Vec<Cell> = {
+        let mut c = common;
+        c.dedup();
+        c
+    };
+    if common.is_empty() {
+        out.push(v(
+            "common end u",
+            format!(
+                "the premises share no end ({} - {} and {} - {}); AND needs (x, A, u) and (u, B, y)",
+                ctx.n(p1),
+                ctx.n(p2),
+                ctx.n(q1),
+                ctx.n(q2)
+            ),
+            vec![(p.span, "first".into()), (q.span, "second".into())],
+        ));
+        return out;
+    }
+    if common.len() == 2 || p1 == p2 {
+        out.push(v(
+            "x ≠ y",
+            format!(
+                "both premises join {} and {}; AND needs different outer ends x ≠ y",
+                ctx.n(p1),
+                ctx.n(p2)
+            ),
+            vec![(p.span, String::new()), (q.span, String::new())],
+        ));
+        return out;
+    }
+    let u = common[0];
+    let x = if p1 == u { p2 } else { p1 };
+    let y = if q1 == u { q2 } else { q1 };
+    if x == u || y == u || x == y {
+        out.push(v(
+            "x ≠ y",
+            "a premise joins a cell to itself; AND needs three different cells x, u, y".into(),
+            vec![(p.span, String::new()), (q.span, String::new())],
+        ));
+        return out;
+    }
+    let (a, b) = (p.carrier, q.carrier);
+    let (c1, c2) = concl.claim.pairs[0];
+    if upair(c1, c2) != upair(x, y) {
+        out.push(v(
+            "conclusion ends",
+            format!(
+                "AND through the common end {} joins {} and {}, but the conclusion joins {} and {}",
+                ctx.n(u),
+                ctx.n(x),
+                ctx.n(y),
+                ctx.n(c1),
+                ctx.n(c2)
+            ),
+            vec![(
+                concl.span,
+                format!("should be ({}, …, {})", ctx.n(x), ctx.n(y)),
+            )],
+        ));
+    }
+    let overlap = a & b;
+    if !overlap.is_empty() {
+        let mut labels = ctx.cell_labels(p, &overlap, "in both carriers");
+        labels.extend(ctx.cell_labels(q, &overlap, "in both carriers"));
+        out.push(v(
+            "A ∩ B = ∅",
+            format!(
+                "the premises' carriers overlap in {}; White could attack both connections with one move",
+                ctx.set(&overlap)
+            ),
+            labels,
+        ));
+    }
+    if b.contains(x) {
+        out.push(v(
+            "x ∉ B",
+            format!(
+                "the end {} of the first premise lies in the second premise's carrier",
+                ctx.n(x)
+            ),
+            vec![(
+                q.cell_span(x),
+                format!("{} is an end of the first premise", ctx.n(x)),
+            )],
+        ));
+    }
+    if a.contains(y) {
+        out.push(v(
+            "y ∉ A",
+            format!(
+                "the end {} of the second premise lies in the first premise's carrier",
+                ctx.n(y)
+            ),
+            vec![(
+                p.cell_span(y),
+                format!("{} is an end of the second premise", ctx.n(y)),
+            )],
+        ));
+    }
+    let owner = concl.claim.owner;
+    let u_black = ctx.black(owner, u);
+    let (expected, how) = if u_black {
+        (a | b, "A ∪ B")
+    } else {
+        (a | b | CellSet::single(u), "A ∪ {u} ∪ B")
+    };
+    if concl.claim.owner_first == u_black {
+        out.push(if u_black {
+            v(
+                "u black ⇒ VC",
+                format!(
+                    "the common end {} is {owner}, so AND gives a VC (case i); the step states a VSC",
+                    ctx.n(u)
+                ),
+                vec![(concl.span, "should be VC".into())],
+            )
+        } else {
+            v(
+                "u empty ⇒ VSC",
+                format!(
+                    "the common end {} is an empty cell, so AND gives only a VSC (case ii: {owner} must first play {}); the step states a VC",
+                    ctx.n(u),
+                    ctx.n(u)
+                ),
+                vec![(concl.span, "should be VSC".into())],
+            )
+        });
+    }
+    if let Some(x) = carrier_equals(ctx, concl, &expected, how) {
+        out.push(x);
+    }
+    out
+}
+
+/// Anshelevich's OR rule: from semi-connections `(x, A_k, y)`, k = 1..n, n > 1, with
+/// `⋂ A_k = ∅`, the sub-game `(x, ⋃ A_k, y)` is a VC. (A VC premise serves as a semi.)
+pub fn or_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
+    let mut out = same_owner(ctx, ins, concl);
+    if ins.len() < 2 {
+        out.push(v(
+            "n > 1",
+            "the OR rule needs at least two semi-connections".into(),
+            ins.iter().map(|i| (i.fact.span, String::new())).collect(),
+        ));
+    }
+    let mut shape_ok = true;
+    for i in ins {
+        if let Some(x) = single_pair(i.fact, i.role, "OR") {
+            out.push(x);
+            shape_ok = false;
+        }
+    }
+    if let Some(x) = single_pair(concl, "the conclusion", "OR") {
+        out.push(x);
+        shape_ok = false;
+    }
+    if !shape_ok || ins.is_empty() {
+        return out;
+    }
+    let (c1, c2) = concl.claim.pairs[0];
+    for i in ins {
+        let (a, b) = i.fact.claim.pairs[0];
+        if upair(a, b) != upair(c1, c2) {
+            out.push(v(
+                "common ends",
+                format!(
+                    "{} joins {} and {}; every premise of OR must join the conclusion's ends {} and {}",
+                    i.role,
+                    ctx.n(a),
+                    ctx.n(b),
+                    ctx.n(c1),
+                    ctx.n(c2)
+                ),
+                vec![(i.fact.span, "other ends".into())],
+            ));
+        }
+    }
+    if concl.claim.owner_first {
+        out.push(v(
+            "OR gives a VC",
+            "the OR rule concludes a VC, but the step states a VSC (by Anshelevich's Definition 3 a VSC is not a VC; write VC)".into(),
+            vec![(concl.span, "should be VC".into())],
+        ));
+    }
+    let mut inter = ins[0].fact.carrier;
+    let mut union = CellSet::EMPTY;
+    for i in ins {
+        inter &= i.fact.carrier;
+        union |= i.fact.carrier;
+    }
+    if !inter.is_empty() {
+        let mut labels = Vec::new();
+        for i in ins {
+            labels.extend(ctx.cell_labels(i.fact, &inter, "in every carrier"));
+        }
+        out.push(v(
+            "⋂ A_k = ∅",
+            format!(
+                "the carriers' intersection is {}, not empty: a White move there may break every semi-connection at once",
+                ctx.set(&inter)
+            ),
+            labels,
+        ));
+    }
+    if let Some(x) = carrier_equals(ctx, concl, &union, "⋃ A_k") {
+        out.push(x);
+    }
+    out
+}
+
+/// Noshita's rule (1): `S[ab | ab σ]` ⇒ `S[ab σ]` — a goal is a set of pairs.
+pub fn rule1(ctx: &Ctx, p: &Input, concl: &Fact) -> Vec<Violation> {
+    let mut out = same_owner(ctx, std::slice::from_ref(p), concl);
+    if pair_set(p.fact) != pair_set(concl) {
+        out.push(v(
+            "same pairs",
+            format!(
+                "rule (1) only removes repeated pairs; the premise's pairs are {} and the conclusion's {}",
+                ctx.names.claim(&p.fact.claim),
+                ctx.names.claim(&concl.claim)
+            ),
+            vec![(concl.span, "other pairs".into())],
+        ));
+    }
+    if p.semi != concl.claim.owner_first {
+        out.push(v(
+            "same kind",
+            format!(
+                "rule (1) keeps the kind: the premise is used as a {} and the conclusion states a {}",
+                kind_word(p.semi),
+                kind_word(concl.claim.owner_first)
+            ),
+            vec![(concl.span, String::new())],
+        ));
+    }
+    if let Some(x) = carrier_equals(ctx, concl, &p.fact.carrier, "the premise's carrier S") {
+        out.push(x);
+    }
+    out
+}
+
+/// Noshita's rule (2): `S1[ab σ]`, `S2[bc]`, `S1 ∩ S2 = ∅` ⇒ `(S1 ∪ S2)[ac σ]`; `b` must be
+/// black in the conclusion, and no end of one premise may lie in the other's carrier.
+/// The first premise may be a semi-connection (then so is the conclusion); the second must
+/// be a VC.
+pub fn rule2(ctx: &Ctx, p: &Input, q: &Input, concl: &Fact) -> Vec<Violation> {
+    let mut out = same_owner(ctx, &[*p, *q], concl);
+    if let Some(x) = single_pair(q.fact, q.role, "(2)") {
+        out.push(x);
+        return out;
+    }
+    if q.semi {
+        out.push(v(
+            "S2[bc] is a VC",
+            format!(
+                "rule (2) needs the second premise S2[bc] to be a VC; {} is used as a VSC",
+                q.role
+            ),
+            vec![(q.fact.span, "a VSC".into())],
+        ));
+    }
+    if p.semi != concl.claim.owner_first {
+        out.push(v(
+            "kind of S1[ab σ]",
+            format!(
+                "rule (2) keeps the first premise's kind: it is used as a {} and the conclusion states a {}",
+                kind_word(p.semi),
+                kind_word(concl.claim.owner_first)
+            ),
+            vec![(concl.span, String::new())],
+        ));
+    }
+    let (q1, q2) = q.fact.claim.pairs[0];
+    let target = pair_set(concl);
+    // Find b (an end of S2[bc]) and a pair (a, b) of S1 whose replacement by (a, c) gives
+    // the conclusion's pairs.
+    let mut found = None;
+    'search: for (b, c) in [(q1, q2), (q2, q1)] {
+        for &(x, y) in &p.fact.claim.pairs {
+            for (a, bb) in [(x, y), (y, x)] {
+                if bb != b {
+                    continue;
+                }
+                let mut pairs: Vec<(Cell, Cell)> = p
+                    .fact
+                    .claim
+                    .pairs
+                    .iter()
+                    .filter(|&&pr| upair(pr.0, pr.1) != upair(a, b))
+                    .map(|&(s, t)| upair(s, t))
+                    .collect();
+                pairs.push(upair(a, c));
+                pairs.sort();
+                pairs.dedup();
+                if pairs == target {
+                    found = Some((a, b, c));
+                    break 'search;
+                }
+            }
+        }
+    }
+    let Some((a, b, c)) = found else {
+        out.push(v(
+            "S[ac σ]",
+            format!(
+                "the conclusion {} is not the first premise {} with one pair a - b replaced by a - c, where S2[bc] is {} - {}",
+                ctx.names.claim(&concl.claim),
+                ctx.names.claim(&p.fact.claim),
+                ctx.n(q1),
+                ctx.n(q2)
+            ),
+            vec![(concl.span, "does not follow".into())],
+        ));
+        return out;
+    };
+    let _ = a;
+    let (s1, s2) = (p.fact.carrier, q.fact.carrier);
+    let overlap = s1 & s2;
+    if !overlap.is_empty() {
+        let mut labels = ctx.cell_labels(p.fact, &overlap, "in both carriers");
+        labels.extend(ctx.cell_labels(q.fact, &overlap, "in both carriers"));
+        out.push(v(
+            "S1 ∩ S2 = ∅",
+            format!("the premises' carriers overlap in {}", ctx.set(&overlap)),
+            labels,
+        ));
+    }
+    // Ends of each premise must not lie in the other premise's carrier.
+    for e in p.fact.claim.endpoints().iter() {
+        if s2.contains(e) {
+            out.push(v(
+                "ends outside the other carrier",
+                format!(
+                    "the end {} of the first premise lies in the second premise's carrier",
+                    ctx.n(e)
+                ),
+                vec![(q.fact.cell_span(e), "an end of the first premise".into())],
+            ));
+        }
+    }
+    if s1.contains(c) {
+        out.push(v(
+            "ends outside the other carrier",
+            format!(
+                "the end {} of the second premise lies in the first premise's carrier",
+                ctx.n(c)
+            ),
+            vec![(p.fact.cell_span(c), "an end of the second premise".into())],
+        ));
+    }
+    let owner = concl.claim.owner;
+    let b_black = ctx.black(owner, b) || concl.claim.endpoints().contains(b) && !b.is_border();
+    if !b_black {
+        out.push(v(
+            "b is black",
+            format!(
+                "rule (2) joins through {}, which is an empty cell; it must be a {owner} stone or border (for an empty joint use AND, which adds it to the carrier and gives a VSC)",
+                ctx.n(b)
+            ),
+            vec![(q.fact.end_span(b), "empty".into())],
+        ));
+    }
+    if let Some(x) = carrier_equals(ctx, concl, &(s1 | s2), "S1 ∪ S2") {
+        out.push(x);
+    }
+    out
+}
+
+/// Monotonicity: a claim true on S stays true on S' ⊇ S, with more pairs to choose from, and
+/// a VC is also a VSC.
+pub fn mono(ctx: &Ctx, p: &Input, concl: &Fact) -> Vec<Violation> {
+    let mut out = same_owner(ctx, std::slice::from_ref(p), concl);
+    if !p.fact.carrier.is_subset(&concl.carrier) {
+        let missing = p.fact.carrier - concl.carrier;
+        out.push(v(
+            "S ⊆ S'",
+            format!(
+                "monotonicity only enlarges the carrier; the conclusion lacks {}",
+                ctx.set(&missing)
+            ),
+            vec![(concl.carrier_span, format!("lacks {}", ctx.set(&missing)))],
+        ));
+    }
+    let ps = pair_set(p.fact);
+    let cs = pair_set(concl);
+    let lost: Vec<_> = ps.iter().filter(|x| !cs.contains(x)).collect();
+    if !lost.is_empty() {
+        out.push(v(
+            "pairs kept",
+            format!(
+                "monotonicity may add pairs but not drop them; the conclusion drops {}",
+                lost.iter()
+                    .map(|(a, b)| format!("{} - {}", ctx.n(*a), ctx.n(*b)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            vec![(concl.span, String::new())],
+        ));
+    }
+    if p.semi && !concl.claim.owner_first {
+        out.push(v(
+            "VSC ⇏ VC",
+            "a VSC does not give a VC".into(),
+            vec![(concl.span, "should be VSC".into())],
+        ));
+    }
+    out
+}
+
+/// True when some pair of `claim` is joined with no move: by the owner's stones and borders
+/// and the claim's empty endpoints (the base facts of a derivation: adjacent ends).
+pub fn joined_now(position: &Position, f: &Fact) -> bool {
+    let board = position.board();
+    let owner = f.claim.owner;
+    let empty_ends: CellSet = f
+        .claim
+        .endpoints()
+        .iter()
+        .filter(|c| position.colour_at(*c).is_none())
+        .collect();
+    let own = position.owned(owner) | empty_ends;
+    f.claim.pairs.iter().any(|&(a, b)| {
+        let comp = position.component(a, &own);
+        comp.contains(b) || board.adjacent(a, b)
+    })
+}

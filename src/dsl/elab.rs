@@ -1,0 +1,1259 @@
+//! Pass 2: elaboration. AST → [`Module`]: names resolved to cells, diagrams read, stones
+//! placed, every claim checked to be well formed in its position. All problems are collected
+//! as [`Diag`]s with spans; a file with any error is not checked.
+//!
+//! Scopes: a block (lemma, derivation) sees its own declarations, then the file's. A
+//! declared name may not look like a cell or border name of the file's notation (so `16` can
+//! number a cell in `letters` files but not in `digits` files, where it is a cell).
+//! Positions: a derivation sees the file's stones plus its own; a lemma is self-contained and
+//! sees only its own stones and diagram.
+
+use super::ast::{self, Name, Span};
+use super::diag::{Diag, FileId};
+use super::model::*;
+use crate::board::{Board, Cell, CellSet, Colour, Notation, ParseCellError};
+use crate::claim::{Claim, SubGame};
+use crate::position::Position;
+use std::collections::HashMap;
+
+/// A carrier as read: the set, repeated mentions, and where each cell is written.
+type CarrierParts = (CellSet, Vec<(Cell, Span)>, Vec<(Cell, Span)>);
+
+/// Lemma names visible from other files: name → file it is defined in.
+pub type LemmaTable = HashMap<String, String>;
+
+#[derive(Clone, Default, Debug)]
+struct Scope {
+    cells: HashMap<String, (Cell, Span)>,
+    sets: HashMap<String, (CellSet, Span)>,
+    /// Declaration order, for display names.
+    order: Vec<(Cell, String)>,
+    black: CellSet,
+    white: CellSet,
+    stone_spans: HashMap<Cell, Span>,
+}
+
+struct Elab {
+    file: FileId,
+    board: Board,
+    notation: Notation,
+    diags: Vec<Diag>,
+    global: Scope,
+    lemmas: LemmaTable,
+}
+
+/// Elaborates one parsed file. `imported` holds the lemmas of the files it uses.
+pub fn elaborate(
+    file: FileId,
+    name: &str,
+    ast: &ast::File,
+    imported: &LemmaTable,
+    uses: Vec<FileId>,
+) -> Result<Module, Vec<Diag>> {
+    let mut diags = Vec::new();
+    let board = match Board::parse(&ast.board.size.text) {
+        Ok(b) => b,
+        Err(e) => {
+            diags.push(Diag::error(
+                file,
+                "hexp::board",
+                e.to_string(),
+                ast.board.size.span,
+                "this board size",
+            ));
+            return Err(diags);
+        }
+    };
+    let mut notation = match ast.board.notation {
+        Some((ast::NotationWord::Digits, _)) => Notation::Digits,
+        _ => Notation::Letters,
+    };
+    for st in &ast.statements {
+        if let ast::Statement::Notation(w, sp) = st {
+            notation = match w {
+                ast::NotationWord::Digits => Notation::Digits,
+                ast::NotationWord::Letters => Notation::Letters,
+            };
+            let _ = sp;
+        }
+    }
+    if notation == Notation::Digits && (board.cols() > 9 || board.rows() > 9) {
+        let sp = ast.board.notation.map_or(ast.board.span, |n| n.1);
+        diags.push(
+            Diag::error(
+                file,
+                "hexp::notation",
+                format!("digit notation needs a board of at most 9x9; this one is {board}"),
+                sp,
+                "digits notation",
+            )
+            .with_help("use `notation letters` (cells a1 … s19)"),
+        );
+        return Err(diags);
+    }
+    let mut e = Elab {
+        file,
+        board,
+        notation,
+        diags,
+        global: Scope::default(),
+        lemmas: imported.clone(),
+    };
+    // Lemma names first, so blocks may refer to lemmas defined later in the file.
+    for st in &ast.statements {
+        if let ast::Statement::Lemma(l) = st {
+            if let Some(other) = e.lemmas.get(&l.name.text) {
+                let msg = format!("lemma `{}` is already defined in {other}", l.name.text);
+                e.err(
+                    "hexp::duplicate-lemma",
+                    msg,
+                    l.name.span,
+                    "defined again here",
+                );
+            } else {
+                e.lemmas.insert(l.name.text.clone(), name.to_string());
+            }
+        }
+    }
+    // File-level declarations (in order, before any block is elaborated).
+    for st in &ast.statements {
+        if let ast::Statement::Setup(s) = st {
+            let mut g = std::mem::take(&mut e.global);
+            e.setup(&mut g, s);
+            e.global = g;
+        }
+    }
+    let mut blocks = Vec::new();
+    for st in &ast.statements {
+        let b = match st {
+            ast::Statement::Lemma(l) => e.lemma(l),
+            ast::Statement::Derive(d) => e.derive(d),
+            ast::Statement::Strategy(s) => e.strategy(s),
+            _ => None,
+        };
+        blocks.extend(b);
+    }
+    if e.diags.is_empty() {
+        Ok(Module {
+            file,
+            board,
+            notation,
+            blocks,
+            uses,
+        })
+    } else {
+        Err(e.diags)
+    }
+}
+
+/// The lemma names a file defines (for files that `use` it).
+pub fn lemma_names(ast: &ast::File) -> Vec<String> {
+    ast.statements
+        .iter()
+        .filter_map(|s| match s {
+            ast::Statement::Lemma(l) => Some(l.name.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn colour_of(w: ast::ColourWord) -> Colour {
+    match w {
+        ast::ColourWord::Black => Colour::Black,
+        ast::ColourWord::White => Colour::White,
+    }
+}
+
+impl Elab {
+    fn err(
+        &mut self,
+        code: &'static str,
+        msg: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diag::error(self.file, code, msg, span, label));
+    }
+
+    fn cell_text(&self, c: Cell) -> String {
+        self.board.cell_name(c, self.notation)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Names.
+
+    /// True when `text` reads as a cell or border name in this file's notation.
+    fn looks_like_cell(&self, text: &str) -> bool {
+        !matches!(
+            self.board.parse_cell(text, self.notation),
+            Err(ParseCellError::Syntax(_))
+        )
+    }
+
+    /// Resolves a name to a cell or border; reports and returns `None` on failure.
+    fn resolve(&mut self, n: &Name, local: Option<&Scope>) -> Option<Cell> {
+        if let Some(s) = local {
+            if let Some((c, _)) = s.cells.get(&n.text) {
+                return Some(*c);
+            }
+        }
+        if let Some((c, _)) = self.global.cells.get(&n.text) {
+            return Some(*c);
+        }
+        match self.board.parse_cell(&n.text, self.notation) {
+            Ok(c) => Some(c),
+            Err(ParseCellError::OffBoard(..)) => {
+                let msg = format!("cell `{}` is off the {} board", n.text, self.board);
+                self.err("hexp::off-board", msg, n.span, "not on the board");
+                None
+            }
+            Err(ParseCellError::DigitsTooLarge(..)) => {
+                let msg = format!("digit names need a board of at most 9x9 (`{}`)", n.text);
+                self.err("hexp::notation", msg, n.span, "digit name");
+                None
+            }
+            Err(ParseCellError::Syntax(_)) => {
+                let is_set = local.is_some_and(|s| s.sets.contains_key(&n.text))
+                    || self.global.sets.contains_key(&n.text);
+                let mut d = Diag::error(
+                    self.file,
+                    "hexp::unknown-name",
+                    if is_set {
+                        format!("`{}` is a cell set, not a cell", n.text)
+                    } else {
+                        format!("unknown name `{}`", n.text)
+                    },
+                    n.span,
+                    if is_set {
+                        "a set"
+                    } else {
+                        "not a cell, a border or a declared name"
+                    },
+                );
+                if !is_set {
+                    d = d.with_help(if n.text.chars().all(|c| c.is_ascii_digit()) {
+                        match self.notation {
+                            Notation::Letters => format!(
+                                "numbers name cells only when declared, e.g. `cells {{ {} = c3 }}`, or in `notation digits`",
+                                n.text
+                            ),
+                            Notation::Digits => "digit cell names have two digits: column, row (`44`)".to_string(),
+                        }
+                    } else {
+                        format!(
+                            "declare it, e.g. `cell {} = {}`",
+                            n.text,
+                            match self.notation {
+                                Notation::Letters => "d4",
+                                Notation::Digits => "44",
+                            }
+                        )
+                    });
+                }
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    /// Resolves a name that must be an on-board cell (not a border).
+    fn resolve_cell(&mut self, n: &Name, local: Option<&Scope>, what: &str) -> Option<Cell> {
+        let c = self.resolve(n, local)?;
+        if c.is_border() {
+            let msg = format!("`{}` is a border; {what} must be a cell", n.text);
+            self.err("hexp::border", msg, n.span, "a border");
+            return None;
+        }
+        Some(c)
+    }
+
+    fn declare(&mut self, scope: &mut Scope, n: &Name, c: Cell) {
+        if self.looks_like_cell(&n.text) {
+            let msg = format!(
+                "`{}` already names a cell or border in {} notation; it cannot be declared",
+                n.text,
+                match self.notation {
+                    Notation::Letters => "letters",
+                    Notation::Digits => "digits",
+                }
+            );
+            let mut d = Diag::error(
+                self.file,
+                "hexp::shadowing",
+                msg,
+                n.span,
+                "would shadow a cell name",
+            );
+            if self.notation == Notation::Digits && n.text.chars().all(|c| c.is_ascii_digit()) {
+                d = d.with_help("number cells in a `notation letters` file, or use other names");
+            }
+            self.diags.push(d);
+            return;
+        }
+        if let Some((old, sp)) = scope.cells.get(&n.text).copied() {
+            if old != c {
+                let msg = format!("`{}` is declared twice", n.text);
+                let d = Diag::error(
+                    self.file,
+                    "hexp::duplicate-name",
+                    msg,
+                    n.span,
+                    "declared again here",
+                )
+                .with_label(sp, "first declared here");
+                self.diags.push(d);
+            }
+            return;
+        }
+        if scope.sets.contains_key(&n.text) {
+            let msg = format!("`{}` is already a cell set", n.text);
+            self.err("hexp::duplicate-name", msg, n.span, "declared again here");
+            return;
+        }
+        scope.cells.insert(n.text.clone(), (c, n.span));
+        scope.order.push((c, n.text.clone()));
+    }
+
+    /// Applies a declaration to `scope` (targets resolve in `scope`, then the file's scope).
+    fn setup(&mut self, scope: &mut Scope, s: &ast::Setup) {
+        match s {
+            ast::Setup::Cell { name, target, .. } => {
+                let snapshot = scope.clone();
+                if let Some(c) = self.resolve(target, Some(&snapshot)) {
+                    self.declare(scope, name, c);
+                }
+            }
+            ast::Setup::Cells { bindings, .. } => {
+                for (n, t) in bindings {
+                    let snapshot = scope.clone();
+                    if let Some(c) = self.resolve_cell(t, Some(&snapshot), "a numbered cell") {
+                        if let Some(other) = snapshot.order.iter().find(|(x, nm)| {
+                            *x == c
+                                && nm != &n.text
+                                && nm.parse::<u64>().is_ok()
+                                && n.text.parse::<u64>().is_ok()
+                        }) {
+                            let msg = format!(
+                                "cell {} is numbered twice ({} and {})",
+                                self.cell_text(c),
+                                other.1,
+                                n.text
+                            );
+                            self.err("hexp::duplicate-name", msg, t.span, "already numbered");
+                            continue;
+                        }
+                        self.declare(scope, n, c);
+                    }
+                }
+            }
+            ast::Setup::Set { name, cells, .. } => {
+                let snapshot = scope.clone();
+                let mut set = CellSet::EMPTY;
+                for it in &cells.items {
+                    if let Some(c) = self.resolve_cell(it, Some(&snapshot), "a set member") {
+                        set.insert(c);
+                    }
+                }
+                if self.looks_like_cell(&name.text)
+                    || scope.cells.contains_key(&name.text)
+                    || scope.sets.contains_key(&name.text)
+                {
+                    let msg = format!(
+                        "`{}` cannot name a set: it already names a cell or set",
+                        name.text
+                    );
+                    self.err("hexp::duplicate-name", msg, name.span, "already a name");
+                } else {
+                    scope.sets.insert(name.text.clone(), (set, name.span));
+                }
+            }
+            ast::Setup::Stones { colour, stones, .. } => {
+                let col = colour_of(*colour);
+                for (n, alias) in stones {
+                    let snapshot = scope.clone();
+                    let Some(c) = self.resolve_cell(n, Some(&snapshot), "a stone") else {
+                        continue;
+                    };
+                    self.place(scope, col, c, n.span);
+                    if let Some(a) = alias {
+                        self.declare(scope, a, c);
+                    }
+                }
+            }
+        }
+    }
+
+    fn place(&mut self, scope: &mut Scope, col: Colour, c: Cell, span: Span) {
+        let (mine, theirs) = match col {
+            Colour::Black => (&mut scope.black, scope.white),
+            Colour::White => (&mut scope.white, scope.black),
+        };
+        if theirs.contains(c) || mine.contains(c) {
+            let prev = scope.stone_spans.get(&c).copied();
+            let msg = format!("cell {} already holds a stone", self.cell_text(c));
+            let mut d = Diag::error(self.file, "hexp::occupied", msg, span, "placed again here");
+            if let Some(p) = prev {
+                d = d.with_label(p, "first placed here");
+            }
+            self.diags.push(d);
+            return;
+        }
+        mine.insert(c);
+        scope.stone_spans.insert(c, span);
+    }
+
+    fn names_for(&self, local: &Scope) -> CellNames {
+        let mut n = CellNames::plain(self.board, self.notation);
+        for (c, s) in &local.order {
+            n.map.entry(*c).or_insert_with(|| s.clone());
+        }
+        for (c, s) in &self.global.order {
+            n.map.entry(*c).or_insert_with(|| s.clone());
+        }
+        n
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Claims.
+
+    fn carrier_list(&mut self, l: &ast::CellList, local: &Scope) -> CarrierParts {
+        let mut set = CellSet::EMPTY;
+        let mut dups = Vec::new();
+        let mut spans = Vec::new();
+        for it in &l.items {
+            if let Some(c) = self.resolve_cell(it, Some(local), "a carrier member") {
+                if set.insert(c) {
+                    spans.push((c, it.span));
+                } else {
+                    dups.push((c, it.span));
+                }
+            }
+        }
+        (set, dups, spans)
+    }
+
+    fn carrier_spec(&mut self, s: &ast::CarrierSpec, local: &Scope) -> CarrierParts {
+        match s {
+            ast::CarrierSpec::List(l) => self.carrier_list(l, local),
+            ast::CarrierSpec::Named(n) => {
+                if let Some((set, _)) = local
+                    .sets
+                    .get(&n.text)
+                    .or_else(|| self.global.sets.get(&n.text))
+                {
+                    let spans = set.iter().map(|c| (c, n.span)).collect();
+                    (*set, Vec::new(), spans)
+                } else {
+                    let msg = format!("unknown cell set `{}`", n.text);
+                    let d = Diag::error(
+                        self.file,
+                        "hexp::unknown-name",
+                        msg,
+                        n.span,
+                        "not a declared set",
+                    )
+                    .with_help(format!(
+                        "declare it with `set {} = [..]`, or write the cells in brackets",
+                        n.text
+                    ));
+                    self.diags.push(d);
+                    (CellSet::EMPTY, Vec::new(), Vec::new())
+                }
+            }
+        }
+    }
+
+    /// Builds and validates a fact. `first` = who moves first (`None`: the opponent).
+    #[allow(clippy::too_many_arguments)]
+    fn make_fact(
+        &mut self,
+        pos: &Position,
+        local: &Scope,
+        pairs: &[(Name, Name)],
+        owner: Colour,
+        owner_first: bool,
+        carrier: CarrierParts,
+        carrier_span: Span,
+        span: Span,
+    ) -> Option<Fact> {
+        let before = self.diags.len();
+        let mut rp = Vec::new();
+        let mut end_spans = Vec::new();
+        for (a, b) in pairs {
+            let ca = self.resolve(a, Some(local));
+            let cb = self.resolve(b, Some(local));
+            if let (Some(x), Some(y)) = (ca, cb) {
+                if x == y {
+                    let msg = format!("the pair `{} - {}` joins a cell to itself", a.text, b.text);
+                    self.err(
+                        "hexp::bad-pair",
+                        msg,
+                        a.span.join(b.span),
+                        "same cell twice",
+                    );
+                }
+                rp.push((x, y));
+                end_spans.push(a.span);
+                end_spans.push(b.span);
+            }
+        }
+        let (set, dups, cell_spans) = carrier;
+        // Carrier cells must be empty.
+        for &(c, sp) in &cell_spans {
+            if let Some(col) = pos.colour_at(c) {
+                let msg = format!(
+                    "carrier cell {} is not empty: it holds a {col} stone",
+                    self.cell_text(c)
+                );
+                self.err("hexp::occupied", msg, sp, format!("{col} stone here"));
+            }
+        }
+        // Endpoints: the owner's, outside the carrier.
+        for ((x, y), sps) in rp.iter().zip(end_spans.chunks(2)) {
+            for (c, sp) in [(*x, sps[0]), (*y, sps[1])] {
+                if let Some(col) = pos.colour_at(c) {
+                    if col != owner {
+                        let what = if c.is_border() { "border" } else { "stone" };
+                        let msg = format!(
+                            "endpoint {} is a {col} {what}, but the claim is {owner}'s",
+                            self.cell_text(c)
+                        );
+                        let d = Diag::error(
+                            self.file,
+                            "hexp::opponent-endpoint",
+                            msg,
+                            sp,
+                            format!("{col}'s"),
+                        )
+                        .with_help(if c.is_border() {
+                            format!(
+                                "{owner} joins {}",
+                                match owner {
+                                    Colour::Black => "t and b",
+                                    Colour::White => "l and r",
+                                }
+                            )
+                        } else {
+                            "write `for white` after the claim for a White connection".to_string()
+                        });
+                        self.diags.push(d);
+                    }
+                }
+                if set.contains(c) {
+                    let msg = format!(
+                        "endpoint {} lies in the claim's own carrier",
+                        self.cell_text(c)
+                    );
+                    let d = Diag::error(
+                        self.file,
+                        "hexp::endpoint-in-carrier",
+                        msg,
+                        sp,
+                        "endpoint",
+                    )
+                    .with_label(carrier_span, "carrier")
+                    .with_help(
+                        "an endpoint is a stone, a border or an empty cell outside the carrier",
+                    );
+                    self.diags.push(d);
+                }
+            }
+        }
+        if self.diags.len() > before || rp.is_empty() {
+            return None;
+        }
+        let claim = Claim {
+            owner,
+            pairs: rp,
+            owner_first,
+        };
+        if let Err(err) = SubGame::new(pos.clone(), set, claim.clone()) {
+            self.err("hexp::bad-claim", err.to_string(), span, "this claim");
+            return None;
+        }
+        Some(Fact {
+            claim,
+            carrier: set,
+            dups,
+            span,
+            carrier_span,
+            end_spans,
+            cell_spans,
+        })
+    }
+
+    fn owner_first(&self, owner: Colour, first: Option<(ast::ColourWord, Span)>) -> bool {
+        first.is_some_and(|(c, _)| colour_of(c) == owner)
+    }
+
+    fn fact(&mut self, f: &ast::FactAst, pos: &Position, local: &Scope) -> Option<Fact> {
+        match f {
+            ast::FactAst::Triple {
+                triple,
+                kind,
+                owner,
+                span,
+            } => {
+                let owner = owner.map_or(Colour::Black, |o| colour_of(o.0));
+                let car = self.carrier_list(&triple.carrier, local);
+                self.make_fact(
+                    pos,
+                    local,
+                    &[(triple.a.clone(), triple.b.clone())],
+                    owner,
+                    *kind == ast::KindWord::Vsc,
+                    car,
+                    triple.carrier.span,
+                    *span,
+                )
+            }
+            ast::FactAst::General {
+                claim,
+                carrier,
+                span,
+            } => {
+                let owner = claim.owner.map_or(Colour::Black, |o| colour_of(o.0));
+                let of = self.owner_first(owner, claim.first);
+                let car = self.carrier_spec(carrier, local);
+                self.make_fact(
+                    pos,
+                    local,
+                    &claim.pairs,
+                    owner,
+                    of,
+                    car,
+                    carrier.span(),
+                    *span,
+                )
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Steps.
+
+    fn steps(&mut self, items: &[&ast::StepAst], pos: &Position, local: &Scope) -> Vec<Step> {
+        let mut out: Vec<Step> = Vec::new();
+        let mut labels: HashMap<String, (usize, Span)> = HashMap::new();
+        let all_labels: HashMap<String, Span> = items
+            .iter()
+            .filter_map(|s| s.label.as_ref().map(|l| (l.text.clone(), l.span)))
+            .collect();
+        for s in items {
+            let before = self.diags.len();
+            let step = match &s.body {
+                ast::StepBody::Qed => continue,
+                ast::StepBody::Rule { fact, just } => {
+                    let f = self.fact(fact, pos, local);
+                    let (j, rs) = match just {
+                        None => (Some(Just::Search), fact.span()),
+                        Some(j) => (self.just(j, pos, local, &labels, &all_labels), j.span()),
+                    };
+                    match (f, j) {
+                        (Some(f), Some(j)) => Some(Step {
+                            label: s.label.as_ref().map(|l| l.text.clone()),
+                            fact: f,
+                            just: j,
+                            span: s.span,
+                            rule_span: rs,
+                        }),
+                        _ => None,
+                    }
+                }
+                ast::StepBody::Paper {
+                    premises,
+                    rule,
+                    rule_span,
+                    fact,
+                } => {
+                    let f = self.fact(fact, pos, local);
+                    let ps: Vec<Option<Premise>> = premises
+                        .iter()
+                        .map(|p| self.premise(p, pos, local, &labels, &all_labels))
+                        .collect();
+                    if let (Some(f), true) = (f, ps.iter().all(Option::is_some)) {
+                        let ps: Vec<Premise> = ps.into_iter().flatten().collect();
+                        Some(Step {
+                            label: s.label.as_ref().map(|l| l.text.clone()),
+                            fact: f,
+                            just: match rule {
+                                ast::PaperRule::And => Just::And(ps),
+                                ast::PaperRule::Or => Just::Or(ps),
+                            },
+                            span: s.span,
+                            rule_span: *rule_span,
+                        })
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some(l) = &s.label {
+                if let Some((_, first)) = labels.get(&l.text) {
+                    let msg = format!("label `{}` is used twice", l.text);
+                    let d = Diag::error(
+                        self.file,
+                        "hexp::duplicate-label",
+                        msg,
+                        l.span,
+                        "again here",
+                    )
+                    .with_label(*first, "first here");
+                    self.diags.push(d);
+                }
+            }
+            if let (Some(step), true) = (step, self.diags.len() == before) {
+                if let Some(l) = &s.label {
+                    labels.entry(l.text.clone()).or_insert((out.len(), l.span));
+                }
+                out.push(step);
+            }
+        }
+        out
+    }
+
+    fn premise(
+        &mut self,
+        p: &ast::PremiseAst,
+        pos: &Position,
+        local: &Scope,
+        labels: &HashMap<String, (usize, Span)>,
+        all_labels: &HashMap<String, Span>,
+    ) -> Option<Premise> {
+        match p {
+            ast::PremiseAst::Triple {
+                triple,
+                kind,
+                owner,
+                span,
+            } => {
+                let owner = owner.map_or(Colour::Black, |o| colour_of(o.0));
+                let car = self.carrier_list(&triple.carrier, local);
+                let f = self.make_fact(
+                    pos,
+                    local,
+                    &[(triple.a.clone(), triple.b.clone())],
+                    owner,
+                    *kind == Some(ast::KindWord::Vsc),
+                    car,
+                    triple.carrier.span,
+                    *span,
+                )?;
+                Some(Premise::Inline {
+                    fact: f,
+                    stated_first: kind.map(|k| k == ast::KindWord::Vsc),
+                })
+            }
+            ast::PremiseAst::Label(n) => match labels.get(&n.text) {
+                Some((i, _)) => Some(Premise::Step {
+                    index: *i,
+                    span: n.span,
+                }),
+                None => {
+                    let mut d = if let Some(sp) = all_labels.get(&n.text) {
+                        Diag::error(
+                            self.file,
+                            "hexp::forward-label",
+                            format!(
+                                "step `{}` comes later; a premise must be an earlier step",
+                                n.text
+                            ),
+                            n.span,
+                            "used here",
+                        )
+                        .with_label(*sp, "defined here")
+                    } else {
+                        Diag::error(
+                            self.file,
+                            "hexp::unknown-label",
+                            format!("no earlier step is labelled `{}`", n.text),
+                            n.span,
+                            "unknown label",
+                        )
+                    };
+                    if self.lemmas.contains_key(&n.text) {
+                        d = d.with_help(format!(
+                            "`{}` is a lemma; lemma use is written `by {}`",
+                            n.text, n.text
+                        ));
+                    }
+                    self.diags.push(d);
+                    None
+                }
+            },
+        }
+    }
+
+    fn just(
+        &mut self,
+        j: &ast::JustAst,
+        pos: &Position,
+        local: &Scope,
+        labels: &HashMap<String, (usize, Span)>,
+        all_labels: &HashMap<String, Span>,
+    ) -> Option<Just> {
+        let prem = |e: &mut Elab, p: &ast::PremiseAst| e.premise(p, pos, local, labels, all_labels);
+        match j {
+            ast::JustAst::Search(_) => Some(Just::Search),
+            ast::JustAst::And(ps, _) => {
+                let v: Vec<Option<Premise>> = ps.iter().map(|p| prem(self, p)).collect();
+                v.into_iter().collect::<Option<Vec<_>>>().map(Just::And)
+            }
+            ast::JustAst::Or(ps, _) => {
+                let v: Vec<Option<Premise>> = ps.iter().map(|p| prem(self, p)).collect();
+                v.into_iter().collect::<Option<Vec<_>>>().map(Just::Or)
+            }
+            ast::JustAst::Rule1(p, _) => prem(self, p).map(Just::Rule1),
+            ast::JustAst::Rule2(p, q, _) => {
+                let a = prem(self, p);
+                let b = prem(self, q);
+                Some(Just::Rule2(a?, b?))
+            }
+            ast::JustAst::Mono(p, _) => prem(self, p).map(Just::Mono),
+            ast::JustAst::Lemma(names, _) => {
+                for n in names {
+                    if !self.lemmas.contains_key(&n.text) {
+                        let msg = format!("unknown lemma `{}`", n.text);
+                        self.err("hexp::unknown-lemma", msg, n.span, "no lemma of this name");
+                    }
+                }
+                Some(Just::Lemma(names.iter().map(|n| n.text.clone()).collect()))
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Blocks.
+
+    fn lemma(&mut self, l: &ast::Lemma) -> Option<Block> {
+        let before = self.diags.len();
+        for (what, sp) in &l.repeated {
+            let msg = format!("the lemma has a second {what}");
+            self.err("hexp::repeated", msg, *sp, "repeated");
+        }
+        let mut local = Scope::default();
+        for s in &l.setup {
+            self.setup(&mut local, s);
+        }
+        if let Some((ps, _)) = &l.proof {
+            for it in ps {
+                if let ast::BlockItem::Setup(s) = it {
+                    self.setup(&mut local, s);
+                }
+            }
+        }
+        let mut diagram_carrier = None;
+        if let Some((body, sp)) = &l.diagram {
+            if let Some(d) = self.diagram(body, *sp) {
+                let mut black_from_diagram = Vec::new();
+                for (c, col, csp) in &d.stones {
+                    self.place(&mut local, *col, *c, *csp);
+                    if *col == Colour::Black {
+                        black_from_diagram.push(*c);
+                    }
+                }
+                for (letter, c, csp) in &d.marks {
+                    let n = Name {
+                        text: letter.to_string(),
+                        span: *csp,
+                    };
+                    self.declare(&mut local, &n, *c);
+                }
+                if black_from_diagram.len() == 1 && !local.cells.contains_key("x") {
+                    local.cells.insert("x".into(), (black_from_diagram[0], *sp));
+                    local.order.push((black_from_diagram[0], "x".into()));
+                }
+                diagram_carrier = Some((d.carrier, d.carrier_spans, *sp));
+            } else {
+                // The diagram's errors are reported; its lemma cannot be read further.
+                return None;
+            }
+        }
+        let position = match Position::new(self.board, local.black, local.white) {
+            Ok(p) => p,
+            Err(e) => {
+                self.err("hexp::position", e.to_string(), l.span, "in this lemma");
+                return None;
+            }
+        };
+        let Some(cd) = &l.claim else {
+            let msg = format!("lemma `{}` has no claim", l.name.text);
+            let d = Diag::error(self.file, "hexp::no-claim", msg, l.name.span, "this lemma")
+                .with_help("add e.g. `claim x - b`");
+            self.diags.push(d);
+            return None;
+        };
+        // The carrier: exactly one of `claim .. on`, `carrier [..]`, the diagram's `*` cells.
+        let mut sources: Vec<(&str, Span)> = Vec::new();
+        if let Some(c) = &cd.carrier {
+            sources.push(("`on`", c.span()));
+        }
+        if let Some(c) = &l.carrier {
+            sources.push(("`carrier`", c.span));
+        }
+        let diagram_has_stars = diagram_carrier.as_ref().is_some_and(|d| !d.0.is_empty());
+        if diagram_has_stars {
+            sources.push((
+                "the diagram",
+                diagram_carrier.as_ref().map(|d| d.2).unwrap_or_default(),
+            ));
+        }
+        if sources.len() > 1 {
+            let msg = format!(
+                "the lemma's carrier is given twice ({} and {})",
+                sources[0].0, sources[1].0
+            );
+            let d = Diag::error(
+                self.file,
+                "hexp::carrier-twice",
+                msg,
+                sources[1].1,
+                "second carrier",
+            )
+            .with_label(sources[0].1, "first carrier");
+            self.diags.push(d);
+            return None;
+        }
+        let (carrier, carrier_span) = if let Some(c) = &cd.carrier {
+            (self.carrier_spec(c, &local), c.span())
+        } else if let Some(c) = &l.carrier {
+            (self.carrier_list(c, &local), c.span)
+        } else if let Some((set, spans, sp)) = diagram_carrier {
+            ((set, Vec::new(), spans), sp)
+        } else {
+            let msg = format!("lemma `{}` has no carrier", l.name.text);
+            let d = Diag::error(
+                self.file,
+                "hexp::no-carrier",
+                msg,
+                cd.span,
+                "carrier of this claim?",
+            )
+            .with_help("draw `*` cells in a diagram, write `carrier [..]`, or `claim .. on [..]`");
+            self.diags.push(d);
+            return None;
+        };
+        let owner = cd.claim.owner.map_or(Colour::Black, |o| colour_of(o.0));
+        let of = self.owner_first(owner, cd.claim.first);
+        let claim = self.make_fact(
+            &position,
+            &local,
+            &cd.claim.pairs,
+            owner,
+            of,
+            carrier,
+            carrier_span,
+            cd.span,
+        );
+        let steps = match &l.proof {
+            Some((items, _)) => {
+                let ss: Vec<&ast::StepAst> = items
+                    .iter()
+                    .filter_map(|i| match i {
+                        ast::BlockItem::Step(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                self.steps(&ss, &position, &local)
+            }
+            None => Vec::new(),
+        };
+        let unsupported = l
+            .guarantees
+            .iter()
+            .map(|sp| {
+                (
+                    *sp,
+                    "AB-property guarantees are not checked yet".to_string(),
+                )
+            })
+            .collect();
+        if self.diags.len() > before {
+            return None;
+        }
+        Some(Block {
+            kind: BlockKind::Lemma,
+            name: Some(l.name.text.clone()),
+            title: l.title.clone(),
+            span: l.span,
+            head: Span::new(l.span.start, l.name.span.end),
+            position,
+            names: self.names_for(&local),
+            steps,
+            lemma: claim.map(|c| LemmaInfo {
+                claim: c,
+                has_proof: l.proof.is_some(),
+            }),
+            unsupported,
+        })
+    }
+
+    fn derive(&mut self, d: &ast::Derive) -> Option<Block> {
+        let before = self.diags.len();
+        let mut local = Scope {
+            black: self.global.black,
+            white: self.global.white,
+            stone_spans: self.global.stone_spans.clone(),
+            ..Scope::default()
+        };
+        for it in &d.items {
+            if let ast::BlockItem::Setup(s) = it {
+                self.setup(&mut local, s);
+            }
+        }
+        let position = match Position::new(self.board, local.black, local.white) {
+            Ok(p) => p,
+            Err(e) => {
+                self.err(
+                    "hexp::position",
+                    e.to_string(),
+                    d.span,
+                    "in this derivation",
+                );
+                return None;
+            }
+        };
+        let ss: Vec<&ast::StepAst> = d
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                ast::BlockItem::Step(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        let steps = self.steps(&ss, &position, &local);
+        if self.diags.len() > before {
+            return None;
+        }
+        let head_end = d
+            .name
+            .as_ref()
+            .map_or(d.span.start + "derive".len(), |n| n.span.end);
+        Some(Block {
+            kind: BlockKind::Derive,
+            name: d.name.as_ref().map(|n| n.text.clone()),
+            title: d.title.clone(),
+            span: d.span,
+            head: Span::new(d.span.start, head_end),
+            position,
+            names: self.names_for(&local),
+            steps,
+            lemma: None,
+            unsupported: Vec::new(),
+        })
+    }
+
+    fn strategy(&mut self, s: &ast::Strategy) -> Option<Block> {
+        let before = self.diags.len();
+        // Names used in the tree must exist; `as` aliases count anywhere in the tree.
+        let mut local = Scope::default();
+        collect_aliases(&s.body, &mut |n: &Name, cell: &Name| {
+            if let Ok(c) = self.board.parse_cell(&cell.text, self.notation) {
+                local.cells.entry(n.text.clone()).or_insert((c, n.span));
+            }
+        });
+        self.tree_names(&s.body, &local);
+        if self.diags.len() > before {
+            return None;
+        }
+        let position = Position::new(self.board, self.global.black, self.global.white).ok()?;
+        let head_end = s
+            .name
+            .as_ref()
+            .map_or(s.span.start + "strategy".len(), |n| n.span.end);
+        Some(Block {
+            kind: BlockKind::Strategy,
+            name: s.name.as_ref().map(|n| n.text.clone()),
+            title: s.title.clone(),
+            span: s.span,
+            head: Span::new(s.span.start, head_end),
+            position,
+            names: self.names_for(&local),
+            steps: Vec::new(),
+            lemma: None,
+            unsupported: vec![(
+                Span::new(s.span.start, head_end),
+                "proof trees (black moves, white nodes, precluding analyses, cases) are parsed but not checked yet".into(),
+            )],
+        })
+    }
+
+    fn tree_names(&mut self, nodes: &[ast::TreeNode], local: &Scope) {
+        for n in nodes {
+            match n {
+                ast::TreeNode::Black { cell, body, .. } => {
+                    self.resolve_cell(cell, Some(local), "a move");
+                    self.tree_names(body, local);
+                }
+                ast::TreeNode::White {
+                    precludes, cases, ..
+                } => {
+                    for (z, body, _) in precludes {
+                        self.resolve_cell(z, Some(local), "a fictitious move");
+                        self.tree_names(body, local);
+                    }
+                    for (moves, reply, _) in cases {
+                        for m in moves {
+                            self.resolve_cell(m, Some(local), "a White move");
+                        }
+                        self.tree_names(std::slice::from_ref(reply.as_ref()), local);
+                    }
+                }
+                ast::TreeNode::Claim {
+                    claim,
+                    carrier,
+                    just,
+                    ..
+                } => {
+                    for (a, b) in &claim.pairs {
+                        self.resolve(a, Some(local));
+                        self.resolve(b, Some(local));
+                    }
+                    if let Some(c) = carrier {
+                        self.carrier_spec(c, local);
+                    }
+                    if let Some(ast::JustAst::Lemma(names, _)) = just {
+                        for n in names {
+                            if !self.lemmas.contains_key(&n.text) {
+                                let msg = format!("unknown lemma `{}`", n.text);
+                                self.err(
+                                    "hexp::unknown-lemma",
+                                    msg,
+                                    n.span,
+                                    "no lemma of this name",
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Diagrams.
+
+    fn diagram(&mut self, body: &str, span: Span) -> Option<Diagram> {
+        let before = self.diags.len();
+        let mut rows: Vec<Vec<(char, Span)>> = Vec::new();
+        let mut row_spans = Vec::new();
+        let mut offset = span.start;
+        for line in body.split_inclusive('\n') {
+            let content = match line.find("//") {
+                Some(i) => &line[..i],
+                None => line,
+            };
+            let toks: Vec<(char, Span)> = content
+                .char_indices()
+                .filter(|(_, c)| !c.is_whitespace())
+                .map(|(i, c)| (c, Span::new(offset + i, offset + i + c.len_utf8())))
+                .collect();
+            if !toks.is_empty() {
+                row_spans.push(Span::new(toks[0].1.start, toks[toks.len() - 1].1.end));
+                rows.push(toks);
+            }
+            offset += line.len();
+        }
+        let (nc, nr) = (self.board.cols() as usize, self.board.rows() as usize);
+        if rows.len() != nr {
+            let msg = format!(
+                "the diagram has {} rows; the {} board has {nr}",
+                rows.len(),
+                self.board
+            );
+            let d = Diag::error(self.file, "hexp::diagram-shape", msg, span, "this diagram")
+                .with_help("draw the whole board: one text row per board row, one symbol per cell");
+            self.diags.push(d);
+            return None;
+        }
+        let mut d = Diagram::default();
+        let mut seen_marks: HashMap<char, Span> = HashMap::new();
+        for (r, row) in rows.iter().enumerate() {
+            if row.len() != nc {
+                let msg = format!(
+                    "diagram row {} has {} cells; the {} board has {nc} columns",
+                    r + 1,
+                    row.len(),
+                    self.board
+                );
+                self.err(
+                    "hexp::diagram-shape",
+                    msg,
+                    row_spans[r],
+                    format!("{} cells", row.len()),
+                );
+                continue;
+            }
+            for (c, &(ch, sp)) in row.iter().enumerate() {
+                let cell = Cell::at(c as u8, r as u8);
+                match ch {
+                    '.' => {}
+                    '*' => {
+                        d.carrier.insert(cell);
+                        d.carrier_spans.push((cell, sp));
+                    }
+                    'x' | 'X' => d.stones.push((cell, Colour::Black, sp)),
+                    'o' | 'O' => d.stones.push((cell, Colour::White, sp)),
+                    'A'..='Z' => {
+                        if let Some(first) = seen_marks.get(&ch) {
+                            let msg = format!("mark `{ch}` appears twice in the diagram");
+                            let dg =
+                                Diag::error(self.file, "hexp::diagram-mark", msg, sp, "again here")
+                                    .with_label(*first, "first here");
+                            self.diags.push(dg);
+                        } else {
+                            seen_marks.insert(ch, sp);
+                            d.marks.push((ch, cell, sp));
+                        }
+                    }
+                    _ => {
+                        let msg = format!("unknown diagram symbol `{ch}`");
+                        let dg = Diag::error(self.file, "hexp::diagram-symbol", msg, sp, "not in the legend")
+                            .with_help("legend: x black stone, o white stone, * carrier cell, . other cell, A–Z marked cells");
+                        self.diags.push(dg);
+                    }
+                }
+            }
+        }
+        if self.diags.len() > before {
+            None
+        } else {
+            Some(d)
+        }
+    }
+}
+
+#[derive(Default)]
+struct Diagram {
+    stones: Vec<(Cell, Colour, Span)>,
+    carrier: CellSet,
+    carrier_spans: Vec<(Cell, Span)>,
+    marks: Vec<(char, Cell, Span)>,
+}
+
+fn collect_aliases(nodes: &[ast::TreeNode], f: &mut dyn FnMut(&Name, &Name)) {
+    for n in nodes {
+        match n {
+            ast::TreeNode::Black {
+                cell, alias, body, ..
+            } => {
+                if let Some(a) = alias {
+                    f(a, cell);
+                }
+                collect_aliases(body, f);
+            }
+            ast::TreeNode::White {
+                precludes, cases, ..
+            } => {
+                for (_, body, _) in precludes {
+                    collect_aliases(body, f);
+                }
+                for (_, reply, _) in cases {
+                    collect_aliases(std::slice::from_ref(reply.as_ref()), f);
+                }
+            }
+            ast::TreeNode::Claim { .. } => {}
+        }
+    }
+}

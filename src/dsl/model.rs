@@ -1,0 +1,288 @@
+//! The elaborated program: every name resolved to a cell, every claim validated against its
+//! position. This is what the checker (`crate::check`) consumes.
+
+use super::ast::Span;
+use super::diag::{FileId, Sources};
+use crate::board::{Board, Cell, CellSet, Notation};
+use crate::claim::Claim;
+use crate::position::Position;
+use std::collections::HashMap;
+
+/// Every loaded file, elaborated.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The text of every file (for diagnostics).
+    pub sources: Sources,
+    /// One module per file, each after the files it uses.
+    pub modules: Vec<Module>,
+}
+
+/// One elaborated file.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// Its source.
+    pub file: FileId,
+    /// The board.
+    pub board: Board,
+    /// The notation names are read (and printed) in.
+    pub notation: Notation,
+    /// Lemmas, derivations and strategies, in file order.
+    pub blocks: Vec<Block>,
+    /// Files named by `use`.
+    pub uses: Vec<FileId>,
+}
+
+/// What kind of block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    /// `lemma`.
+    Lemma,
+    /// `derive`.
+    Derive,
+    /// `strategy` (a proof tree; not checked yet).
+    Strategy,
+}
+
+/// A lemma, a derivation or a strategy.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// Which.
+    pub kind: BlockKind,
+    /// Its name.
+    pub name: Option<String>,
+    /// Its title string.
+    pub title: Option<String>,
+    /// The whole block.
+    pub span: Span,
+    /// The keyword and name (where to point at the block itself).
+    pub head: Span,
+    /// The position its claims are about.
+    pub position: Position,
+    /// How to print cells inside this block.
+    pub names: CellNames,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// For a lemma: its claim and how it is proved.
+    pub lemma: Option<LemmaInfo>,
+    /// Constructs the checker does not handle yet: (where, what).
+    pub unsupported: Vec<(Span, String)>,
+}
+
+/// A lemma's statement.
+#[derive(Clone, Debug)]
+pub struct LemmaInfo {
+    /// The claim with its carrier.
+    pub claim: Fact,
+    /// True when a `proof { .. }` block gives steps; false for `by search`.
+    pub has_proof: bool,
+}
+
+/// A claim on a carrier, as written at one place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// Owner, pairs, who moves first.
+    pub claim: Claim,
+    /// The carrier.
+    pub carrier: CellSet,
+    /// Carrier cells listed more than once (the repeated mentions).
+    pub dups: Vec<(Cell, Span)>,
+    /// The whole fact.
+    pub span: Span,
+    /// The carrier as written.
+    pub carrier_span: Span,
+    /// Each endpoint as written (in pair order: a1, b1, a2, b2, …).
+    pub end_spans: Vec<Span>,
+    /// Each carrier cell and where it is written (first mention).
+    pub cell_spans: Vec<(Cell, Span)>,
+}
+
+impl Fact {
+    /// Where a carrier cell is written, or the carrier span.
+    pub fn cell_span(&self, c: Cell) -> Span {
+        self.cell_spans
+            .iter()
+            .find(|(x, _)| *x == c)
+            .map_or(self.carrier_span, |(_, s)| *s)
+    }
+
+    /// Where an endpoint is written, or the whole fact.
+    pub fn end_span(&self, c: Cell) -> Span {
+        let ends = self.claim.pairs.iter().flat_map(|&(a, b)| [a, b]);
+        ends.zip(self.end_spans.iter())
+            .find(|(x, _)| *x == c)
+            .map_or(self.span, |(_, s)| *s)
+    }
+}
+
+/// A premise of a rule.
+#[derive(Clone, Debug)]
+pub enum Premise {
+    /// Written inline; `stated_first` is the stated kind (`Some(true)` = VSC), if any.
+    Inline {
+        /// The claim (its `owner_first` is meaningless when `stated_first` is `None`).
+        fact: Fact,
+        /// The stated kind.
+        stated_first: Option<bool>,
+    },
+    /// An earlier step, by label.
+    Step {
+        /// Index into the block's steps.
+        index: usize,
+        /// Where the label is written.
+        span: Span,
+    },
+}
+
+impl Premise {
+    /// Where.
+    pub fn span(&self) -> Span {
+        match self {
+            Premise::Inline { fact, .. } => fact.span,
+            Premise::Step { span, .. } => *span,
+        }
+    }
+}
+
+/// The rule a step names.
+#[derive(Clone, Debug)]
+pub enum Just {
+    /// Exhaustive search (the default).
+    Search,
+    /// Anshelevich's AND rule.
+    And(Vec<Premise>),
+    /// Anshelevich's OR rule.
+    Or(Vec<Premise>),
+    /// Noshita's rule (1).
+    Rule1(Premise),
+    /// Noshita's rule (2).
+    Rule2(Premise, Premise),
+    /// Monotonicity.
+    Mono(Premise),
+    /// Lemma use (not checked yet).
+    Lemma(Vec<String>),
+}
+
+impl Just {
+    /// The rule's name for reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Just::Search => "search",
+            Just::And(_) => "AND",
+            Just::Or(_) => "OR",
+            Just::Rule1(_) => "rule (1)",
+            Just::Rule2(..) => "rule (2)",
+            Just::Mono(_) => "monotonicity",
+            Just::Lemma(_) => "lemma",
+        }
+    }
+}
+
+/// One step: a conclusion and its justification.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// `label:`.
+    pub label: Option<String>,
+    /// The conclusion.
+    pub fact: Fact,
+    /// Its justification.
+    pub just: Just,
+    /// The whole step.
+    pub span: Span,
+    /// Where the rule is named (the whole step for the default `by search`).
+    pub rule_span: Span,
+}
+
+/// Display names for cells: declared names first (`x`, `16`, `y`), else the notation.
+#[derive(Clone, Debug)]
+pub struct CellNames {
+    /// The board.
+    pub board: Board,
+    /// The notation.
+    pub notation: Notation,
+    /// Declared names.
+    pub map: HashMap<Cell, String>,
+}
+
+impl CellNames {
+    /// No declared names.
+    pub fn plain(board: Board, notation: Notation) -> CellNames {
+        CellNames {
+            board,
+            notation,
+            map: HashMap::new(),
+        }
+    }
+
+    /// The name of one cell.
+    pub fn name(&self, c: Cell) -> String {
+        self.map
+            .get(&c)
+            .cloned()
+            .unwrap_or_else(|| self.board.cell_name(c, self.notation))
+    }
+
+    /// Names of a set, sorted (numbers numerically), comma-separated, in brackets.
+    pub fn set(&self, s: &CellSet) -> String {
+        format!("[{}]", self.list(s).join(", "))
+    }
+
+    /// Names of a set, sorted.
+    pub fn list(&self, s: &CellSet) -> Vec<String> {
+        let mut v: Vec<(Option<u64>, usize, String)> = s
+            .iter()
+            .map(|c| {
+                let n = self.name(c);
+                (n.parse::<u64>().ok(), c.index(), n)
+            })
+            .collect();
+        v.sort_by(|a, b| match (a.0, b.0) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.1.cmp(&b.1),
+        });
+        v.into_iter().map(|t| t.2).collect()
+    }
+
+    /// `a - b | c - d`.
+    pub fn claim(&self, c: &Claim) -> String {
+        c.pairs
+            .iter()
+            .map(|&(a, b)| format!("{} - {}", self.name(a), self.name(b)))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    /// A fact in the paper's notation when it has one pair: `(x, [16, 19], 15) VC`;
+    /// otherwise `a - b | c - d on [..]` with `first` for a semi.
+    pub fn fact(&self, claim: &Claim, carrier: &CellSet) -> String {
+        let owner = if claim.owner == crate::board::Colour::White {
+            " for white"
+        } else {
+            ""
+        };
+        if claim.pairs.len() == 1 {
+            let (a, b) = claim.pairs[0];
+            format!(
+                "({}, {}, {}) {}{}",
+                self.name(a),
+                self.set(carrier),
+                self.name(b),
+                if claim.owner_first { "VSC" } else { "VC" },
+                owner
+            )
+        } else {
+            format!(
+                "{} on {}{}{}",
+                self.claim(claim),
+                self.set(carrier),
+                owner,
+                if claim.owner_first {
+                    format!(" first {}", claim.owner)
+                } else {
+                    String::new()
+                }
+            )
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Mutation suite: for every proof in `proofs/`, broken variants are generated and each must be
+//! rejected. Mutations, all textual:
+//! - remove one carrier cell from a step's conclusion (except monotonicity steps, which may
+//!   drop the cells they add), or from a lemma's claim;
+//! - flip a conclusion's kind (VC ↔ VSC);
+//! - swap the rule (AND ↔ OR);
+//! - add a White stone on a carrier cell of each block, and on a `*` cell of each diagram.
+//!
+//! A mutant is rejected when a step fails or the input is bad (exit code 1 or 2).
+//! (Proof-tree mutations — drop a case, drop a precluding analysis, change a Black reply — come
+//! with proof-tree checking.)
+
+use hexproof::check::{check_source, Options};
+use hexproof::dsl::ast::{BlockItem, CellList, FactAst, KindWord, Span, Statement, StepBody};
+use hexproof::dsl::parser::parse;
+use hexproof::search::Budget;
+
+fn splice(src: &str, span: Span, with: &str) -> String {
+    format!("{}{}{}", &src[..span.start], with, &src[span.end..])
+}
+
+fn without(list: &CellList, k: usize) -> String {
+    let items: Vec<&str> = list
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != k)
+        .map(|(_, n)| n.text.as_str())
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+struct Mutant {
+    what: String,
+    text: String,
+}
+
+fn mutants(src: &str) -> Vec<Mutant> {
+    let file = parse(src).expect("proofs parse");
+    let mut out = Vec::new();
+    let mut push = |what: String, text: String| out.push(Mutant { what, text });
+    let at = |sp: Span| src[..sp.start].matches('\n').count() + 1;
+    for st in &file.statements {
+        let (items, lemma_claim, block_span): (
+            Vec<&BlockItem>,
+            Option<&hexproof::dsl::ast::ClaimDecl>,
+            Span,
+        ) = match st {
+            Statement::Lemma(l) => (
+                l.proof
+                    .as_ref()
+                    .map(|p| p.0.iter().collect())
+                    .unwrap_or_default(),
+                l.claim.as_ref(),
+                l.span,
+            ),
+            Statement::Derive(d) => (d.items.iter().collect(), None, d.span),
+            _ => continue,
+        };
+        // A White stone inside a diagram's carrier: its first `*` becomes `o`.
+        if let Statement::Lemma(l) = st {
+            if let Some((body, sp)) = &l.diagram {
+                if let Some(i) = body.find('*') {
+                    let at_star = Span::new(sp.start + i, sp.start + i + 1);
+                    push(
+                        format!(
+                            "line {}: diagram with a white stone on its first carrier cell",
+                            at(at_star)
+                        ),
+                        splice(src, at_star, "o"),
+                    );
+                }
+            }
+        }
+        if let Some(cd) = lemma_claim {
+            if let Some(hexproof::dsl::ast::CarrierSpec::List(list)) = &cd.carrier {
+                for k in 0..list.items.len() {
+                    push(
+                        format!(
+                            "line {}: lemma claim without {}",
+                            at(list.span),
+                            list.items[k].text
+                        ),
+                        splice(src, list.span, &without(list, k)),
+                    );
+                }
+            }
+        }
+        let mut first_carrier_cell: Option<String> = None;
+        for it in items {
+            let BlockItem::Step(s) = it else { continue };
+            let (fact, rule_word) = match &s.body {
+                StepBody::Rule { fact, .. } => (fact, None),
+                StepBody::Paper {
+                    fact, rule_span, ..
+                } => (fact, Some(*rule_span)),
+                StepBody::Qed => continue,
+            };
+            let line = at(s.span);
+            let list = match fact {
+                FactAst::Triple { triple, .. } => Some(&triple.carrier),
+                FactAst::General {
+                    carrier: hexproof::dsl::ast::CarrierSpec::List(l),
+                    ..
+                } => Some(l),
+                _ => None,
+            };
+            // Monotonicity may drop any cell it added: such mutants are equivalent, not broken.
+            let mono = matches!(
+                &s.body,
+                StepBody::Rule {
+                    just: Some(hexproof::dsl::ast::JustAst::Mono(..)),
+                    ..
+                }
+            );
+            if let (Some(list), false) = (list, mono) {
+                for k in 0..list.items.len() {
+                    push(
+                        format!("line {line}: conclusion without {}", list.items[k].text),
+                        splice(src, list.span, &without(list, k)),
+                    );
+                }
+                if first_carrier_cell.is_none() {
+                    first_carrier_cell = list.items.first().map(|n| n.text.clone());
+                }
+            }
+            if let FactAst::Triple { kind, span, .. } = fact {
+                // The kind word is the last VC/VSC in the fact's text.
+                let text = &src[span.start..span.end];
+                let (from, to) = match kind {
+                    KindWord::Vc => ("VC", "VSC"),
+                    KindWord::Vsc => ("VSC", "VC"),
+                };
+                if let Some(i) = text.rfind(from) {
+                    let sp = Span::new(span.start + i, span.start + i + from.len());
+                    push(format!("line {line}: {from} → {to}"), splice(src, sp, to));
+                }
+            }
+            if let Some(rs) = rule_word {
+                let w = &src[rs.start..rs.end];
+                let other = if w.eq_ignore_ascii_case("and") {
+                    "OR"
+                } else {
+                    "AND"
+                };
+                push(
+                    format!("line {line}: Apply {w} → {other}"),
+                    splice(src, rs, other),
+                );
+            } else if let StepBody::Rule { just: Some(j), .. } = &s.body {
+                let js = j.span();
+                let text = &src[js.start..js.end];
+                for (from, to) in [("by AND", "by OR"), ("by OR", "by AND")] {
+                    if text.starts_with(from) {
+                        let sp = Span::new(js.start, js.start + from.len());
+                        push(format!("line {line}: {from} → {to}"), splice(src, sp, to));
+                    }
+                }
+            }
+        }
+        // A White stone inside a carrier: insert `white CELL` as the block's first line.
+        if let Some(c) = first_carrier_cell {
+            let open = src[block_span.start..].find('{').unwrap() + block_span.start + 1;
+            let sp = Span::new(open, open);
+            let decl = format!(
+                "
+  white {c}
+"
+            );
+            push(
+                format!("block at line {}: white stone on {c}", at(block_span)),
+                splice(src, sp, &decl),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_mutant_of_every_proof_is_rejected() {
+    // Rejections must come from the rules: rule steps are not searched, and the search is
+    // kept small (a big lemma claim is then undecided, and its proof carries it). A mutant is
+    // rejected when a step fails or the input is bad (exit code 1 or 2); the originals have
+    // no failed step (exit 0, or 3 where a `by search` lemma is over this small budget).
+    let opts = Options {
+        budget: Budget::nodes(2_000),
+        search_rule_steps: false,
+    };
+    let full = Options::default();
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from("proofs")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "hexp") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut total = 0;
+    let mut rejected = 0;
+    let mut accepted = Vec::new();
+    for f in &files {
+        let src = std::fs::read_to_string(f).unwrap();
+        let original = check_source(&f.display().to_string(), &src, &opts);
+        assert!(
+            matches!(original.report.exit_code, 0 | 3) && original.report.counts.failed == 0,
+            "{} must verify:\n{}",
+            f.display(),
+            original.human()
+        );
+        let ms = mutants(&src);
+        let mut file_rejected = 0;
+        for m in &ms {
+            // A diagram lemma is proved by search alone: give its mutants the full budget.
+            let o = if m.what.contains("diagram") {
+                &full
+            } else {
+                &opts
+            };
+            let c = check_source(&f.display().to_string(), &m.text, o);
+            total += 1;
+            if matches!(c.report.exit_code, 1 | 2) {
+                rejected += 1;
+                file_rejected += 1;
+            } else {
+                accepted.push(format!("{}: {}", f.display(), m.what));
+            }
+        }
+        println!(
+            "{}: {} mutants generated, {} rejected",
+            f.display(),
+            ms.len(),
+            file_rejected
+        );
+    }
+    println!("total: {total} mutants generated, {rejected} rejected");
+    assert!(total > 100, "too few mutants: {total}");
+    assert!(
+        accepted.is_empty(),
+        "mutants accepted:\n{}",
+        accepted.join("\n")
+    );
+}

@@ -1,0 +1,661 @@
+//! One test per side condition of every deduction rule: a step that violates it is rejected,
+//! with that condition named. Also: premises, search verdicts, budgets, unsupported
+//! constructs, and elaboration errors (bad input).
+
+use hexproof::check::report::{StepReport, StepVerdict};
+use hexproof::check::{check_source, Checked, Options};
+use hexproof::search::Budget;
+
+fn run(src: &str) -> Checked {
+    check_source("t.hexp", src, &Options::default())
+}
+
+/// The report of the step that starts on `line`.
+fn step(c: &Checked, line: usize) -> &StepReport {
+    c.report
+        .files
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.steps.iter())
+        .find(|s| s.at.line == line)
+        .unwrap_or_else(|| panic!("no step on line {line}:\n{}", c.human()))
+}
+
+fn conditions(s: &StepReport) -> Vec<String> {
+    s.reasons.iter().map(|r| r.condition.clone()).collect()
+}
+
+/// Asserts the step on `line` fails with `condition` among its reasons.
+fn fails_with(src: &str, line: usize, condition: &str) -> Checked {
+    let c = run(src);
+    let s = step(&c, line);
+    assert_eq!(s.verdict, StepVerdict::Failed, "{}", c.human());
+    assert!(
+        conditions(s).iter().any(|x| x == condition),
+        "expected condition {condition:?}, got {:?}\n{}",
+        conditions(s),
+        c.human()
+    );
+    assert_eq!(c.report.exit_code, 1);
+    c
+}
+
+/// Asserts loading fails (bad input, exit 2) with a diagnostic of this code.
+fn bad_input(src: &str, code: &str) -> Checked {
+    let c = run(src);
+    assert_eq!(c.report.exit_code, 2, "{}", c.human());
+    let codes: Vec<&str> = c.report.files[0]
+        .errors
+        .iter()
+        .map(|e| e.code.as_str())
+        .collect();
+    assert!(
+        codes.contains(&code),
+        "expected {code}, got {codes:?}\n{}",
+        c.human()
+    );
+    c
+}
+
+fn verified(src: &str) -> Checked {
+    let c = run(src);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    c
+}
+
+// ---------------------------------------------------------------------------------------------
+// AND.
+
+#[test]
+fn and_accepts_both_cases() {
+    // u empty: a VSC through u; u black: a VC.
+    let c = verified(
+        "board 9x9\nderive {\n  (a3, [b3], c3) VSC by AND (a3, [], b3) (b3, [], c3)\n}\nderive {\n  black b3\n  (a3, [], c3) VC by AND (a3, [], b3) (b3, [], c3)\n}\n",
+    );
+    assert_eq!(step(&c, 3).basis, "rule and search");
+    assert_eq!(step(&c, 7).rule_check, "passed");
+}
+
+#[test]
+fn and_rejects_overlapping_carriers() {
+    let c = fails_with(
+        "board 9x9\nderive {\n  p: (a3, [b3, a4], b4) VC\n  q: (b4, [b3], c4) VC\n  (a3, [a4, b3, b4], c4) VSC by AND p q\n}\n",
+        5,
+        "A ∩ B = ∅",
+    );
+    assert_eq!(conditions(step(&c, 5)), vec!["A ∩ B = ∅"]);
+    assert!(step(&c, 5).reasons[0].message.contains("[b3]"));
+}
+
+#[test]
+fn and_rejects_first_end_in_second_carrier() {
+    fails_with(
+        "board 9x9\nderive {\n  (b3, [a3], c3) VC\n  (a3, [b3], c3) VSC by AND (a3, [], b3) (b3, [a3], c3)\n}\n",
+        4,
+        "x ∉ B",
+    );
+}
+
+#[test]
+fn and_rejects_second_end_in_first_carrier() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3, [c3], b3) VC\n  (a3, [b3], c3) VSC by AND (a3, [c3], b3) (b3, [], c3)\n}\n",
+        4,
+        "y ∉ A",
+    );
+}
+
+#[test]
+fn and_rejects_premises_without_a_common_end() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3, [], d3) VC by AND (a3, [], b3) (c3, [], d3)\n}\n",
+        3,
+        "common end u",
+    );
+}
+
+#[test]
+fn and_rejects_premises_with_the_same_ends() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3, [], b3) VC by AND (a3, [], b3) (b3, [], a3)\n}\n",
+        3,
+        "x ≠ y",
+    );
+}
+
+#[test]
+fn and_through_an_empty_cell_gives_only_a_vsc() {
+    let c = fails_with(
+        "board 9x9\nderive {\n  (a3, [b3], c3) VC by AND (a3, [], b3) (b3, [], c3)\n}\n",
+        3,
+        "u empty ⇒ VSC",
+    );
+    // The VC is false: White takes b1. The search says so, with White's line.
+    let s = step(&c, 3);
+    assert_eq!(s.search.as_ref().unwrap().verdict, "fails");
+    assert!(s
+        .reasons
+        .iter()
+        .any(|r| r.condition == "claim holds" && r.message.contains("white b3")));
+}
+
+#[test]
+fn and_through_a_black_stone_gives_a_vc_not_a_vsc() {
+    fails_with(
+        "board 9x9\nderive {\n  black b3\n  (a3, [], c3) VSC by AND (a3, [], b3) (b3, [], c3)\n}\n",
+        4,
+        "u black ⇒ VC",
+    );
+}
+
+#[test]
+fn and_needs_vcs() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3, [b3], c3) VSC by search\n  (a3,[b3],c3) is VSC, (c3,[],d3) is VC. Apply AND: (a3,[b3, c3],d3) is VSC.\n}\n",
+        4,
+        "premises are VCs",
+    );
+}
+
+#[test]
+fn and_rejects_wrong_conclusion_ends() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3, [b3], d3) VSC by AND (a3, [], b3) (b3, [], c3)\n}\n",
+        3,
+        "conclusion ends",
+    );
+}
+
+#[test]
+fn and_rejects_a_wrong_conclusion_carrier() {
+    let c = fails_with(
+        "board 9x9\nderive {\n  (a3, [b3, d3], c3) VSC by AND (a3, [], b3) (b3, [], c3)\n}\n",
+        3,
+        "carrier",
+    );
+    assert!(step(&c, 3).reasons[0]
+        .message
+        .contains("it has [d3] in addition"));
+}
+
+#[test]
+fn and_combines_exactly_two() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3,[],b3) is VC, (b3,[],c3) is VC, (c3,[],d3) is VC. Apply AND: (a3,[b3],c3) is VSC.\n}\n",
+        3,
+        "two premises",
+    );
+}
+
+#[test]
+fn premises_must_be_established() {
+    let c = fails_with(
+        "board 9x9\nderive {\n  (a3, [b3, d3], e3) VSC by AND (a3, [b3], c3) (c3, [d3], e3)\n}\n",
+        3,
+        "premise established",
+    );
+    // The premise is false, and the report says so with White's refutation.
+    assert!(step(&c, 3).reasons[0]
+        .message
+        .contains("by search it is false: white b3"));
+}
+
+#[test]
+fn premises_by_monotonicity_and_by_label() {
+    // A premise with a larger carrier than the fact that proves it is fine (monotonicity);
+    // a VC serves where a VSC is asked.
+    verified(
+        "board 9x9\nderive {\n  p: (a3, [b3, a4], b4) VC\n  (a3, [a4, b3, c3, b4], c4) VSC by AND (a3, [b3, a4, c3], b4) (b4, [], c4)\n  (a3, [a4, b3, b4], c4) VSC by AND p (b4, [], c4)\n}\n",
+    );
+}
+
+#[test]
+fn a_failed_premise_is_reported_as_such() {
+    let c = fails_with(
+        "board 9x9\nderive {\n  p: (a3, [b3], c3) VC\n  (a3, [b3, c3], d3) VSC by AND p (c3, [], d3)\n}\n",
+        4,
+        "premise established",
+    );
+    assert!(step(&c, 4).reasons[0].message.contains("which failed"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// OR.
+
+const SEMIS: &str = "board 9x9\nderive {\n  s1: (b4, [c4], c5) VSC\n  s2: (b4, [b5], c5) VSC\n  s3: (b4, [c4, b5], c5) VSC\n";
+
+#[test]
+fn or_accepts_disjoint_semis() {
+    // The bridge b2 - c3 through c2 or b3.
+    verified(&format!("{SEMIS}  (b4, [c4, b5], c5) VC by OR s1 s2\n}}\n"));
+}
+
+#[test]
+fn or_rejects_a_non_empty_intersection() {
+    let c = fails_with(
+        &format!("{SEMIS}  (b4, [c4, b5], c5) VC by OR s1 s3\n}}\n"),
+        6,
+        "⋂ A_k = ∅",
+    );
+    assert!(step(&c, 6).reasons[0].message.contains("[c4]"));
+}
+
+#[test]
+fn or_concludes_a_vc_not_a_vsc() {
+    fails_with(
+        &format!("{SEMIS}  (b4, [c4, b5], c5) VSC by OR s1 s2\n}}\n"),
+        6,
+        "OR gives a VC",
+    );
+}
+
+#[test]
+fn or_needs_common_ends() {
+    fails_with(
+        "board 9x9\nderive {\n  s1: (a3, [b3], c3) VSC\n  s2: (a3, [a4], b4) VSC\n  (a3, [a4, b3], c3) VC by OR s1 s2\n}\n",
+        5,
+        "common ends",
+    );
+}
+
+#[test]
+fn or_rejects_a_wrong_carrier() {
+    fails_with(
+        &format!("{SEMIS}  (b4, [c4, b5, a3], c5) VC by OR s1 s2\n}}\n"),
+        6,
+        "carrier",
+    );
+}
+
+#[test]
+fn or_needs_two_semis() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3,[],b3) is VSC. Apply OR: (a3,[],b3) is VC.\n}\n",
+        3,
+        "n > 1",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Noshita's rules (1) and (2).
+
+const R2: &str = "board 9x9\nderive {\n  black b4 as u\n  s: a3 - u on [b3, a4] by search\n  z: u - c5 on [c4, b5] by search\n";
+
+#[test]
+fn rule2_accepts_a_chain_through_a_black_stone() {
+    verified(&format!(
+        "{R2}  a3 - c5 on [b3, a4, c4, b5] by rule2 s z\n}}\n"
+    ));
+    // With a union: S1[a1 u | a1 d1] and S2[u c3] give (S1 ∪ S2)[a1 c3 | a1 d1].
+    verified("board 9x9\nderive {\n  black b4 as u\n  s: a3 - u | a3 - d3 on [b3, a4] by search\n  z: u - c5 on [c4, b5] by search\n  a3 - c5 | a3 - d3 on [b3, a4, c4, b5] by rule2 s z\n}\n");
+}
+
+#[test]
+fn rule2_rejects_overlapping_carriers() {
+    fails_with(
+        "board 9x9\nderive {\n  black b4 as u\n  s: a3 - u on [b3, a4, c4] by search\n  z: u - c5 on [c4, b5] by search\n  a3 - c5 on [b3, a4, c4, b5] by rule2 s z\n}\n",
+        6,
+        "S1 ∩ S2 = ∅",
+    );
+}
+
+#[test]
+fn rule2_needs_a_black_joint() {
+    let c = fails_with(
+        "board 9x9\nderive {\n  s: a3 - b4 on [b3, a4] by search\n  z: b4 - c5 on [c4, b5] by search\n  a3 - c5 on [b3, a4, c4, b5] by rule2 s z\n}\n",
+        5,
+        "b is black",
+    );
+    // Indeed false: with b2 empty and outside the carrier, nothing joins a1 to c3.
+    assert_eq!(step(&c, 5).search.as_ref().unwrap().verdict, "fails");
+}
+
+#[test]
+fn rule2_rejects_an_end_inside_the_other_carrier() {
+    fails_with(
+        "board 9x9\nderive {\n  black b4 as u\n  s: a3 - u | a3 - d3 on [b3, a4] by search\n  z: u - c5 on [c4, b5, d3] by search\n  a3 - c5 | a3 - d3 on [b3, a4, c4, b5] by rule2 s z\n}\n",
+        6,
+        "ends outside the other carrier",
+    );
+}
+
+#[test]
+fn rule2_needs_a_vc_second() {
+    fails_with(
+        "board 9x9\nderive {\n  black b4 as u\n  s: a3 - u on [b3, a4] by search\n  z: u - c5 on [c4] first black by search\n  a3 - c5 on [b3, a4, c4] first black by rule2 s z\n}\n",
+        6,
+        "S2[bc] is a VC",
+    );
+}
+
+#[test]
+fn rule2_conclusion_must_follow() {
+    fails_with(
+        &format!("{R2}  a3 - d6 on [b3, a4, c4, b5] by rule2 s z\n}}\n"),
+        6,
+        "S[ac σ]",
+    );
+}
+
+#[test]
+fn rule2_rejects_a_wrong_carrier() {
+    fails_with(
+        &format!("{R2}  a3 - c5 on [b3, a4, c4] by rule2 s z\n}}\n"),
+        6,
+        "carrier",
+    );
+}
+
+#[test]
+fn rule2_keeps_the_kind() {
+    fails_with(
+        &format!("{R2}  a3 - c5 on [b3, a4, c4, b5] first black by rule2 s z\n}}\n"),
+        6,
+        "kind of S1[ab σ]",
+    );
+}
+
+#[test]
+fn rule1_merges_repeated_pairs_only() {
+    let base = "board 9x9\nderive {\n  black b4 as u\n  w: u - a3 | a3 - u on [b3, a4] by search\n";
+    verified(&format!("{base}  u - a3 on [b3, a4] by rule1 w\n}}\n"));
+    fails_with(
+        &format!("{base}  u - b3 on [a4] by rule1 w\n}}\n"),
+        5,
+        "same pairs",
+    );
+    fails_with(
+        &format!("{base}  u - a3 on [b3, a4, e7] by rule1 w\n}}\n"),
+        5,
+        "carrier",
+    );
+    fails_with(
+        &format!("{base}  u - a3 on [b3, a4] first black by rule1 w\n}}\n"),
+        5,
+        "same kind",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Monotonicity.
+
+#[test]
+fn monotonicity() {
+    let base = "board 9x9\nderive {\n  p: (a3, [b3, a4], b4) VC\n  q: (a3, [b3], c3) VSC\n";
+    verified(&format!(
+        "{base}  a3 - b4 | a3 - e7 on [b3, a4, e6] first black by mono p\n}}\n"
+    ));
+    fails_with(
+        &format!("{base}  (a3, [b3], b4) VC by mono p\n}}\n"),
+        5,
+        "S ⊆ S'",
+    );
+    fails_with(
+        &format!("{base}  a3 - e7 on [b3, a4] by mono p\n}}\n"),
+        5,
+        "pairs kept",
+    );
+    fails_with(
+        &format!("{base}  (a3, [b3, d3], c3) VC by mono q\n}}\n"),
+        5,
+        "VSC ⇏ VC",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search, budgets, unsupported constructs.
+
+#[test]
+fn a_false_claim_is_refuted_with_whites_line() {
+    let c = fails_with(
+        "board 9x9\nderive {\n  (a3, [b3, c3], d3) VC\n}\n",
+        3,
+        "claim holds",
+    );
+    let s = step(&c, 3);
+    let line = &s.search.as_ref().unwrap().refutation;
+    assert!(
+        !line.is_empty() && line[0].starts_with("white "),
+        "{line:?}"
+    );
+}
+
+#[test]
+fn a_repeated_carrier_cell_is_a_misprint() {
+    fails_with(
+        "board 9x9\nderive {\n  (a3, [b3, b3], c3) VSC\n}\n",
+        3,
+        "carrier is a set",
+    );
+}
+
+#[test]
+fn over_budget_steps_rest_on_their_rule_or_are_undecided() {
+    let opts = Options {
+        budget: Budget::nodes(0),
+        search_rule_steps: true,
+    };
+    let src = "board 9x9\nderive {\n  p: (a3, [b3, a4], b4) VC by search\n  (a3, [a4, b3, b4], c4) VSC by AND (a3, [b3, a4], b4) (b4, [], c4)\n}\n";
+    let c = check_source("t.hexp", src, &opts);
+    let s = step(&c, 3);
+    assert_eq!(s.verdict, StepVerdict::Undecided, "{}", c.human());
+    // The AND step's first premise is undecided, so it cannot rest on its rule either.
+    assert_eq!(step(&c, 4).verdict, StepVerdict::Undecided, "{}", c.human());
+    assert_eq!(c.report.exit_code, 3);
+    // With base facts only, the rule carries the step alone.
+    let src = "board 9x9\nderive {\n  (a3, [b3], c3) VSC by AND (a3, [], b3) (b3, [], c3)\n}\n";
+    let c = check_source("t.hexp", src, &opts);
+    let s = step(&c, 3);
+    assert_eq!(s.verdict, StepVerdict::Verified, "{}", c.human());
+    assert!(s.basis.starts_with("rule alone"), "{}", s.basis);
+    assert_eq!(c.report.exit_code, 0);
+}
+
+#[test]
+fn unsupported_constructs_are_never_verified() {
+    let c = run("board 7x7 notation digits\nlemma S { black 44\n claim 44 - 55 on [45, 54] }\nderive {\n  black 44, 55\n  44 - 55 on [45, 54] by S\n}\nstrategy \"s\" {\n  black 44 as x\n  white { case 45 => black 54 }\n}\nlemma G { black 44\n claim 44 - 55 on [45, 54]\n guarantee white 45 => black 54 }\n");
+    let s = step(&c, 6);
+    assert_eq!(s.verdict, StepVerdict::Unsupported, "{}", c.human());
+    assert_eq!(step(&c, 8).verdict, StepVerdict::Unsupported);
+    assert_eq!(step(&c, 14).verdict, StepVerdict::Unsupported);
+    assert_eq!(c.report.exit_code, 3);
+    assert_eq!(c.report.counts.unsupported, 3);
+}
+
+#[test]
+fn lemma_proofs_must_reach_the_claim() {
+    let src = "board 9x9\nlemma L {\n  claim a3 - b4 on [b3, a4]\n  proof {\n    (a3, [b3], c3) VSC by AND (a3, [], b3) (b3, [], c3)\n  }\n}\n";
+    let c = run(src);
+    let s = step(&c, 3);
+    assert_eq!(s.verdict, StepVerdict::Failed, "{}", c.human());
+    assert_eq!(conditions(s), vec!["claim derived"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elaboration: bad input.
+
+#[test]
+fn a_white_stone_in_a_carrier_is_bad_input() {
+    let c = bad_input(
+        "board 9x9\nderive {\n  white b3\n  (a3, [b3], c3) VSC\n}\n",
+        "hexp::occupied",
+    );
+    let e = &c.report.files[0].errors[0];
+    assert_eq!((e.at.line, e.at.column), (4, 9));
+    assert!(e.rendered.contains("t.hexp:4:9"), "{}", e.rendered);
+}
+
+#[test]
+fn an_endpoint_in_its_carrier_is_bad_input() {
+    bad_input(
+        "board 9x9\nderive {\n  (a3, [a3, b3], c3) VSC\n}\n",
+        "hexp::endpoint-in-carrier",
+    );
+}
+
+#[test]
+fn an_opponent_endpoint_is_bad_input() {
+    bad_input(
+        "board 9x9\nderive {\n  (l, [a3], b) VC\n}\n",
+        "hexp::opponent-endpoint",
+    );
+    bad_input(
+        "board 9x9\nwhite c5\nderive {\n  (c5, [], b) VC\n}\n",
+        "hexp::opponent-endpoint",
+    );
+}
+
+#[test]
+fn names_must_resolve() {
+    bad_input(
+        "board 9x9\nderive {\n  (zz, [], b) VC\n}\n",
+        "hexp::unknown-name",
+    );
+    bad_input(
+        "board 9x9\nderive {\n  (k1, [], b) VC\n}\n",
+        "hexp::off-board",
+    );
+    bad_input(
+        "board 9x9\nderive {\n  (16, [], b) VC\n}\n",
+        "hexp::unknown-name",
+    );
+    bad_input(
+        "board 9x9 notation digits\ncells { 44 = 11 }\n",
+        "hexp::shadowing",
+    );
+    bad_input("board 9x9\ncell b = a3\n", "hexp::shadowing");
+    bad_input(
+        "board 9x9\ncell x = a3\ncell x = a4\n",
+        "hexp::duplicate-name",
+    );
+    bad_input(
+        "board 9x9\nderive {\n  a3 - b on S\n}\n",
+        "hexp::unknown-name",
+    );
+    bad_input("board 12x12 notation digits\n", "hexp::notation");
+    bad_input("board 20x20\n", "hexp::board");
+}
+
+#[test]
+fn labels_must_be_earlier_and_unique() {
+    bad_input(
+        "board 9x9\nderive {\n  (a3, [b3], c3) VSC by AND p q\n  p: (a3, [], b3) VC\n}\n",
+        "hexp::forward-label",
+    );
+    bad_input(
+        "board 9x9\nderive {\n  (a3, [b3], c3) VSC by AND p q\n}\n",
+        "hexp::unknown-label",
+    );
+    bad_input(
+        "board 9x9\nderive {\n  p: (a3, [], b3) VC\n  p: (b3, [], c3) VC\n}\n",
+        "hexp::duplicate-label",
+    );
+    bad_input(
+        "board 9x9\nderive {\n  a3 - b on [a4, a5, a6, a7] by NoSuchLemma\n}\n",
+        "hexp::unknown-lemma",
+    );
+}
+
+#[test]
+fn stones_and_diagrams() {
+    bad_input("board 9x9\nblack a3\nwhite a3\n", "hexp::occupied");
+    bad_input(
+        "board 3x2\nlemma a {\n  diagram {\n    x * .\n  }\n  claim x - b\n}\n",
+        "hexp::diagram-shape",
+    );
+    bad_input(
+        "board 3x2\nlemma a {\n  diagram {\n    x * .\n     * . \n  }\n  claim x - b\n}\n",
+        "hexp::diagram-shape",
+    );
+    bad_input(
+        "board 3x2\nlemma a {\n  diagram {\n    x * ?\n     * . .\n  }\n  claim x - b\n}\n",
+        "hexp::diagram-symbol",
+    );
+    bad_input(
+        "board 3x2\nlemma a {\n  diagram {\n    x A .\n     * A .\n  }\n  claim x - b\n}\n",
+        "hexp::diagram-mark",
+    );
+    bad_input("board 3x2\nlemma a {\n  diagram {\n    x * .\n     * . .\n  }\n  carrier [c3]\n  claim x - b\n}\n", "hexp::carrier-twice");
+    bad_input("board 3x2\nlemma a {\n  black a3\n}\n", "hexp::no-claim");
+    bad_input(
+        "board 3x2\nlemma a {\n  claim a3 - b\n}\n",
+        "hexp::no-carrier",
+    );
+}
+
+#[test]
+fn a_diagram_lemma() {
+    let c = verified("board 3x3\nlemma bridge {\n  diagram {\n    x * .\n     * A .\n      . . .\n  }\n  claim x - A\n}\n");
+    assert_eq!(step(&c, 8).claim, "(x, [b1, a2], A) VC");
+}
+
+#[test]
+fn several_errors_are_reported_together() {
+    let c = run("board 9x9\nderive {\n  (zz, [], b) VC\n  (a3, [k9], b) VC\n}\n");
+    assert_eq!(c.report.files[0].errors.len(), 2);
+}
+
+#[test]
+fn use_of_other_files() {
+    let dir = std::env::temp_dir().join(format!("hexproof-use-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("lib.hexp"),
+        "board 5x5\nlemma B { black a1\n claim a1 - b2 on [b1, a2] }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.hexp"),
+        "board 5x5\nuse \"lib.hexp\"\nderive {\n  black a1\n  a1 - b2 on [b1, a2] by B\n}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("cyc1.hexp"), "board 5x5\nuse \"cyc2.hexp\"\n").unwrap();
+    std::fs::write(dir.join("cyc2.hexp"), "board 5x5\nuse \"cyc1.hexp\"\n").unwrap();
+    std::fs::write(dir.join("missing.hexp"), "board 5x5\nuse \"nope.hexp\"\n").unwrap();
+    let opts = Options::default();
+    let c = hexproof::check::check_files(&[dir.join("main.hexp")], &opts);
+    // The used file is checked first; the lemma use itself is not supported yet.
+    assert_eq!(c.report.files.len(), 2, "{}", c.human());
+    assert!(c.report.files[0].file.ends_with("lib.hexp"));
+    assert_eq!(c.report.files[0].counts.verified, 1);
+    assert_eq!(c.report.files[1].counts.unsupported, 1);
+    let c = hexproof::check::check_files(&[dir.join("cyc1.hexp")], &opts);
+    assert_eq!(c.report.exit_code, 2);
+    assert!(
+        c.report.files[0]
+            .errors
+            .iter()
+            .any(|e| e.code == "hexp::use-cycle"),
+        "{}",
+        c.human()
+    );
+    let c = hexproof::check::check_files(&[dir.join("missing.hexp")], &opts);
+    assert!(
+        c.report.files[0]
+            .errors
+            .iter()
+            .any(|e| e.code == "hexp::use-unreadable"),
+        "{}",
+        c.human()
+    );
+    let c = hexproof::check::check_files(&[dir.join("absent.hexp")], &opts);
+    assert_eq!(c.report.exit_code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn white_claims_and_named_sets() {
+    // A White bridge between empty cells, and White's edge-to-edge claim on a tiny board.
+    let c = verified(
+        "board 9x9\nset S = [c3, b4]\nderive {\n  (b3, S, c4) VC for white\n  (b3, [c3], c4) VSC for white by search\n}\n"
+            .replace("(b3, S, c4) VC for white", "b3 - c4 on S for white")
+            .as_str(),
+    );
+    assert_eq!(step(&c, 4).claim, "(b3, [c3, b4], c4) VC for white");
+    verified("board 2x2\nderive {\n  l - r on [a1, b1, a2, b2] for white first white\n}\n");
+    // White's claim cannot use Black's border as an end.
+    bad_input(
+        "board 9x9\nderive {\n  (b3, [], b) VC for white\n}\n",
+        "hexp::opponent-endpoint",
+    );
+}

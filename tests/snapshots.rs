@@ -1,0 +1,63 @@
+//! Golden tests: the checker's report for every file in `proofs/` and for the Appendix B
+//! derivations as printed, and the diagnostics for malformed scripts.
+//!
+//! Timings and node counts vary (machine, search improvements) and are filtered out; so are
+//! White's refuting lines, whose exact moves depend on the search's move ordering (the tests
+//! in `tests/anshelevich.rs` and `tests/rules.rs` check that they are there).
+
+use hexproof::check::{check_files, Options};
+use std::path::{Path, PathBuf};
+
+fn relative(path: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    path.strip_prefix(root).unwrap_or(path).to_path_buf()
+}
+
+fn report(path: &Path) -> String {
+    let checked = check_files(&[relative(path)], &Options::default());
+    format!(
+        "exit code {}\n\n{}",
+        checked.report.exit_code,
+        checked.human()
+    )
+}
+
+fn filtered<F: FnOnce()>(f: F) {
+    insta::with_settings!({
+        filters => vec![
+            (r"\b\d+ nodes?\b", "[n] nodes"),
+            (r"\b\d+\.\d ms\b", "[t] ms"),
+            (r"(refuting line is|it is false:) [^;\n\]]*", "$1 [line]"),
+        ],
+        prepend_module_to_snapshot => false,
+    }, {
+        f()
+    });
+}
+
+#[test]
+fn reports_for_every_proof() {
+    filtered(|| {
+        insta::glob!("../proofs", "**/*.hexp", |path| {
+            insta::assert_snapshot!("report", report(path));
+        });
+    });
+}
+
+#[test]
+fn report_for_appendix_b_as_printed() {
+    filtered(|| {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/anshelevich-as-printed.hexp");
+        insta::assert_snapshot!("anshelevich_as_printed", report(&p));
+    });
+}
+
+#[test]
+fn diagnostics_for_malformed_scripts() {
+    filtered(|| {
+        insta::glob!("fixtures/malformed", "*.hexp", |path| {
+            insta::assert_snapshot!("malformed", report(path));
+        });
+    });
+}

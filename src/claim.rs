@@ -93,7 +93,11 @@ impl Claim {
         let mut pairs = Vec::new();
         for part in text.split('|') {
             let ends: Vec<&str> = part.split('-').map(str::trim).collect();
-            if ends.len() != 2 || ends.iter().any(|e| e.is_empty() || e.contains(char::is_whitespace)) {
+            if ends.len() != 2
+                || ends
+                    .iter()
+                    .any(|e| e.is_empty() || e.contains(char::is_whitespace))
+            {
                 return Err(ClaimError::BadPair(part.trim().to_string()));
             }
             pairs.push((
@@ -125,7 +129,13 @@ impl Claim {
     pub fn display(&self, board: &Board, notation: Notation) -> String {
         self.pairs
             .iter()
-            .map(|(a, b)| format!("{} - {}", board.cell_name(*a, notation), board.cell_name(*b, notation)))
+            .map(|(a, b)| {
+                format!(
+                    "{} - {}",
+                    board.cell_name(*a, notation),
+                    board.cell_name(*b, notation)
+                )
+            })
             .collect::<Vec<_>>()
             .join(" | ")
     }
@@ -158,7 +168,10 @@ impl SubGame {
                 return Err(ClaimError::BorderInCarrier(name(c)));
             }
             if !board.contains(c) {
-                return Err(ClaimError::Cell(ParseCellError::OffBoard(format!("{c:?}"), board)));
+                return Err(ClaimError::Cell(ParseCellError::OffBoard(
+                    format!("{c:?}"),
+                    board,
+                )));
             }
             if let Some(col) = position.colour_at(c) {
                 return Err(ClaimError::CarrierOccupied(name(c), col));
@@ -166,7 +179,10 @@ impl SubGame {
         }
         for c in claim.endpoints().iter() {
             if !board.contains(c) {
-                return Err(ClaimError::Cell(ParseCellError::OffBoard(format!("{c:?}"), board)));
+                return Err(ClaimError::Cell(ParseCellError::OffBoard(
+                    format!("{c:?}"),
+                    board,
+                )));
             }
             match position.colour_at(c) {
                 Some(col) if col != claim.owner => {
@@ -220,7 +236,8 @@ impl SubGame {
     /// Cells that count for the owner before any move: its stones, its borders and the
     /// empty endpoints.
     pub fn owner_cells(&self) -> CellSet {
-        let empty_endpoints = self.claim.endpoints() - self.position.stones(self.claim.owner)
+        let empty_endpoints = self.claim.endpoints()
+            - self.position.stones(self.claim.owner)
             - self.position.stones(self.claim.owner.opponent());
         let empty_endpoints: CellSet = empty_endpoints.iter().filter(|c| !c.is_border()).collect();
         self.position.owned(self.claim.owner) | empty_endpoints
@@ -263,7 +280,11 @@ mod tests {
         let b = Board::square(5).unwrap();
         let p = Position::from_names(b, "c3", "c4", Notation::Letters).unwrap();
         let claim = Claim::parse(&b, "c3 - b", Colour::Black, false, Notation::Letters).unwrap();
-        let carrier: CellSet = b.parse_cells("c4 b4", Notation::Letters).unwrap().into_iter().collect();
+        let carrier: CellSet = b
+            .parse_cells("c4 b4", Notation::Letters)
+            .unwrap()
+            .into_iter()
+            .collect();
         assert!(matches!(
             SubGame::new(p.clone(), carrier, claim.clone()),
             Err(ClaimError::CarrierOccupied(..))
@@ -274,7 +295,11 @@ mod tests {
             Err(ClaimError::OpponentEndpoint(..))
         ));
         let inside = Claim::parse(&b, "b4 - b", Colour::Black, false, Notation::Letters).unwrap();
-        let carrier: CellSet = b.parse_cells("b4", Notation::Letters).unwrap().into_iter().collect();
+        let carrier: CellSet = b
+            .parse_cells("b4", Notation::Letters)
+            .unwrap()
+            .into_iter()
+            .collect();
         assert!(matches!(
             SubGame::new(p, carrier, inside),
             Err(ClaimError::EndpointInCarrier(..))

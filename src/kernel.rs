@@ -263,14 +263,22 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
                 let mut ends: Vec<(Cell, Cell)> = Vec::with_capacity(children.len());
                 for &c in children {
                     if c >= id {
-                        return Err(KernelError::BadAnd(id, "a child does not come before the node"));
+                        return Err(KernelError::BadAnd(
+                            id,
+                            "a child does not come before the node",
+                        ));
                     }
                     let child = get(id, c)?;
                     let Some(goal) = child.goal else {
                         return Err(KernelError::BadAnd(id, "a child has no single goal pair"));
                     };
-                    if !child.stones.is_subset(&node.stones) || !child.carrier.is_subset(&node.carrier) {
-                        return Err(KernelError::BadAnd(id, "a child assumes stones or cells the node lacks"));
+                    if !child.stones.is_subset(&node.stones)
+                        || !child.carrier.is_subset(&node.carrier)
+                    {
+                        return Err(KernelError::BadAnd(
+                            id,
+                            "a child assumes stones or cells the node lacks",
+                        ));
                     }
                     if !child.carrier.is_disjoint(&used) {
                         return Err(KernelError::BadAnd(id, "two children's carriers overlap"));
@@ -296,7 +304,9 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
     let root = get(n, cert.root)?;
     if let Some(p) = root.goal {
         if !game.claim().pairs.contains(&p) {
-            return Err(KernelError::BadRoot("the root's goal is not a pair of the claim"));
+            return Err(KernelError::BadRoot(
+                "the root's goal is not a pair of the claim",
+            ));
         }
     }
     match cert.first {
@@ -307,13 +317,17 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
         }
         Some(m) => {
             if !game.claim().owner_first {
-                return Err(KernelError::BadRoot("a first move, but the opponent moves first"));
+                return Err(KernelError::BadRoot(
+                    "a first move, but the opponent moves first",
+                ));
             }
             if !claim_carrier.contains(m) {
                 return Err(KernelError::BadRoot("the first move is not a carrier cell"));
             }
             if !root.stones.is_subset(&CellSet::single(m)) || root.carrier.contains(m) {
-                return Err(KernelError::BadRoot("the root node does not follow the first move"));
+                return Err(KernelError::BadRoot(
+                    "the root node does not follow the first move",
+                ));
             }
         }
     }

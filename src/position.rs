@@ -54,7 +54,9 @@ impl Position {
     pub fn new(board: Board, black: CellSet, white: CellSet) -> Result<Position, PositionError> {
         for c in (black | white).iter() {
             if c.is_border() {
-                return Err(PositionError::BorderStone(board.cell_name(c, Notation::Letters)));
+                return Err(PositionError::BorderStone(
+                    board.cell_name(c, Notation::Letters),
+                ));
             }
             if !board.contains(c) {
                 return Err(PositionError::Cell(ParseCellError::OffBoard(
@@ -64,7 +66,9 @@ impl Position {
             }
         }
         if let Some(c) = (black & white).first() {
-            return Err(PositionError::Overlap(board.cell_name(c, Notation::Letters)));
+            return Err(PositionError::Overlap(
+                board.cell_name(c, Notation::Letters),
+            ));
         }
         Ok(Position {
             board,
@@ -133,10 +137,14 @@ impl Position {
     /// Places a stone on an empty cell.
     pub fn play(&mut self, colour: Colour, c: Cell) -> Result<(), PositionError> {
         if c.is_border() {
-            return Err(PositionError::BorderStone(self.board.cell_name(c, Notation::Letters)));
+            return Err(PositionError::BorderStone(
+                self.board.cell_name(c, Notation::Letters),
+            ));
         }
         if !self.board.contains(c) || self.colour_at(c).is_some() {
-            return Err(PositionError::Occupied(self.board.cell_name(c, Notation::Letters)));
+            return Err(PositionError::Occupied(
+                self.board.cell_name(c, Notation::Letters),
+            ));
         }
         match colour {
             Colour::Black => self.black.insert(c),
@@ -293,7 +301,13 @@ mod tests {
         let p = Position::from_names(b, "a1 c3", "b2", Notation::Letters).unwrap();
         let chains = p.chains();
         // Black: {a1, t}, {c3, b}; White: {b2}, {l}, {r}.
-        assert_eq!(chains.iter().filter(|c| c.colour == Colour::Black).count(), 2);
-        assert_eq!(chains.iter().filter(|c| c.colour == Colour::White).count(), 3);
+        assert_eq!(
+            chains.iter().filter(|c| c.colour == Colour::Black).count(),
+            2
+        );
+        assert_eq!(
+            chains.iter().filter(|c| c.colour == Colour::White).count(),
+            3
+        );
     }
 }

@@ -372,7 +372,8 @@ fn empty_3x3_and_4x4_are_first_player_wins() {
     }
 }
 
-/// The empty 5×5 board, both colours (slow with the current search: see the report).
+/// The empty 5×5 board, both colours and both symmetries (the slowest fact here: 25-cell
+/// carriers).
 #[test]
 fn empty_5x5_is_a_first_player_win() {
     let f = fact("5x5", "", "all", "t - b");

@@ -559,6 +559,193 @@ fn whole_boards(max_carrier: usize) -> impl Strategy<Value = Inst> {
         )
 }
 
+/// Edge templates in HexWiki's edge-relative coordinates `[row, col]` (row 1 touches the
+/// edge; tests/fixtures/edge-templates-hexwiki.README.md): stones (the first is the goal) and
+/// carrier. The search knows some templates as sub-connections, so near-misses of them are
+/// worth testing.
+const EDGE_TEMPLATES: &[(&str, &[(i32, i32)], &[(i32, i32)])] = &[
+    ("II", &[(2, 0)], &[(1, 0), (1, 1)]),
+    (
+        "III1a",
+        &[(3, 0)],
+        &[
+            (3, 1),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (1, 0),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+        ],
+    ),
+    (
+        "IV1a",
+        &[(4, 0)],
+        &[
+            (4, 1),
+            (3, -1),
+            (3, 0),
+            (3, 1),
+            (3, 2),
+            (3, 3),
+            (2, -1),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (1, 5),
+        ],
+    ),
+    (
+        "IV2a",
+        &[(4, 0), (4, 1)],
+        &[
+            (3, 0),
+            (3, 1),
+            (3, 2),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+        ],
+    ),
+    (
+        "IV3a",
+        &[(4, 0), (4, 1), (4, 2)],
+        &[
+            (3, 0),
+            (3, 1),
+            (3, 2),
+            (3, 3),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+        ],
+    ),
+    (
+        "III2f",
+        &[(3, 0), (3, 2)],
+        &[
+            (3, 1),
+            (3, 3),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (1, 5),
+        ],
+    ),
+];
+
+/// Edge templates and near-misses: a template placed on Black's top edge (optionally
+/// mirrored), with some carrier cells dropped (left empty or given to White; at least enough
+/// to keep 12 cells), a few random stones, then rotated and/or transposed onto any edge of
+/// either colour. VC or semi-connection from the goal stone to the edge.
+fn near_templates() -> impl Strategy<Value = Inst> {
+    (
+        (
+            0..EDGE_TEMPLATES.len(),
+            4u8..=7,
+            3u8..=7,
+            any::<u8>(),
+            any::<bool>(),
+        ),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
+        prop::collection::vec(any::<u8>(), 0..=3),
+        any::<bool>(),
+        prop::collection::vec((any::<u8>(), any::<bool>()), 0..=2),
+    )
+        .prop_filter_map(
+            "does not fit",
+            |(
+                (t, cols, rows, shift, mirror),
+                (rotate, transpose, semi),
+                drops,
+                white_drops,
+                extra,
+            )| {
+                let (_, stones, carrier) = EDGE_TEMPLATES[t];
+                let m = |&(r, c): &(i32, i32)| if mirror { (r, -c - r) } else { (r, c) };
+                let stones: Vec<(i32, i32)> = stones.iter().map(m).collect();
+                let mut cells: Vec<(i32, i32)> = carrier.iter().map(m).collect();
+                let all = stones.iter().chain(&cells);
+                let (lo, hi) = all.clone().fold((i32::MAX, i32::MIN), |(lo, hi), &(_, c)| {
+                    (lo.min(c), hi.max(c))
+                });
+                let depth = all.map(|&(r, _)| r).max().unwrap();
+                let width = hi - lo + 1;
+                if width > cols as i32 || depth > rows as i32 {
+                    return None;
+                }
+                let l0 = -lo + shift as i32 % (cols as i32 - width + 1);
+                let geo = Geo::new(cols, rows);
+                let at =
+                    |&(r, c): &(i32, i32)| (l0 + c) as usize + (r - 1) as usize * cols as usize;
+                let mut black: u64 = stones.iter().map(at).fold(0, |a, i| a | 1 << i);
+                let mut white = 0u64;
+                let need = cells.len().saturating_sub(12);
+                for (k, d) in drops
+                    .iter()
+                    .chain(std::iter::repeat(&0).take(need))
+                    .enumerate()
+                {
+                    if cells.is_empty() {
+                        break;
+                    }
+                    let gone = cells.remove((*d as usize + 7 * k) % cells.len());
+                    if white_drops {
+                        white |= 1 << at(&gone);
+                    }
+                }
+                let carrier: u64 = cells.iter().map(at).fold(0, |a, i| a | 1 << i);
+                for (i, is_black) in extra {
+                    let i = i as usize % geo.n();
+                    if (black | white | carrier) >> i & 1 == 0 {
+                        if is_black {
+                            black |= 1 << i;
+                        } else {
+                            white |= 1 << i;
+                        }
+                    }
+                }
+                let mut inst = Inst {
+                    geo,
+                    black,
+                    white,
+                    carrier,
+                    pairs: vec![(at(&stones[0]), TOP)],
+                    owner: Colour::Black,
+                    owner_first: semi,
+                };
+                if rotate {
+                    inst = inst.rotated();
+                }
+                if transpose {
+                    inst = inst.transposed();
+                }
+                Some(inst)
+            },
+        )
+}
+
 // ---------------------------------------------------------------------------------------
 // The reference solver.
 // ---------------------------------------------------------------------------------------
@@ -685,7 +872,13 @@ impl<'a> Replay<'a> {
     }
 
     /// `frontier`: the nodes whose strategies run side by side (disjoint carriers).
-    fn win(&mut self, frontier: Vec<u32>, own: u64, opp: u64, line: &mut Vec<String>) -> Result<(), String> {
+    fn win(
+        &mut self,
+        frontier: Vec<u32>,
+        own: u64,
+        opp: u64,
+        line: &mut Vec<String>,
+    ) -> Result<(), String> {
         let geo = &self.inst.geo;
         if geo.joined(self.base | own, &self.inst.pairs) {
             return Ok(());
@@ -703,14 +896,21 @@ impl<'a> Replay<'a> {
         for &id in &active {
             let node = &self.cert.nodes[id as usize];
             if geo.mask(&node.stones) & !own != 0 {
-                return fail(format!("node {id} assumes stones the owner does not hold"), line);
+                return fail(
+                    format!("node {id} assumes stones the owner does not hold"),
+                    line,
+                );
             }
             if geo.mask(&node.carrier) & (own | opp) != 0 {
                 return fail(format!("node {id}'s carrier is not empty"), line);
             }
         }
-        if active.len() == 1 && matches!(self.cert.nodes[active[0] as usize].kind, NodeKind::Joined) {
-            return fail(format!("node {} says joined, but no pair is", active[0]), line);
+        if active.len() == 1 && matches!(self.cert.nodes[active[0] as usize].kind, NodeKind::Joined)
+        {
+            return fail(
+                format!("node {} says joined, but no pair is", active[0]),
+                line,
+            );
         }
         let empty = self.inst.carrier & !own & !opp;
         if empty == 0 {
@@ -719,9 +919,9 @@ impl<'a> Replay<'a> {
         for w in bits(empty) {
             line.push(format!("{} {}", self.inst.opponent(), geo.name(w)));
             // The running strategy whose carrier the move enters, if any.
-            let hit = active.iter().position(|&id| {
-                geo.mask(&self.cert.nodes[id as usize].carrier) >> w & 1 == 1
-            });
+            let hit = active
+                .iter()
+                .position(|&id| geo.mask(&self.cert.nodes[id as usize].carrier) >> w & 1 == 1);
             let replies = hit.and_then(|k| match &self.cert.nodes[active[k] as usize].kind {
                 NodeKind::Or(replies) => Some(replies),
                 _ => None,
@@ -952,6 +1152,16 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(config(3000))]
+
+    /// Item 1 on edge templates and their near-misses, on every edge, for both colours.
+    #[test]
+    fn decide_agrees_with_reference_near_templates(inst in near_templates()) {
+        check_against_reference(&inst)?;
+    }
+}
+
+proptest! {
     #![proptest_config(config(1500))]
 
     /// Symmetry: the transposed sub-game (for the other colour) and the 180° rotation get the
@@ -987,7 +1197,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(1000))]
+    #![proptest_config(config(600))]
 
     /// Item 1 on larger carriers (10 to 12 cells).
     #[test]
@@ -1184,12 +1394,22 @@ fn tamperings(inst: &Inst, cert: &Certificate) -> Vec<Edit> {
                     if let NodeKind::And(ch) = &mut c.nodes[id].kind {
                         ch.remove(k);
                     }
-                    out.push(edit("drop link", format!("node {id}: drop link {k}"), c, Expect::MayAccept));
+                    out.push(edit(
+                        "drop link",
+                        format!("node {id}: drop link {k}"),
+                        c,
+                        Expect::MayAccept,
+                    ));
                     let mut c = cert.clone();
                     if let NodeKind::And(ch) = &mut c.nodes[id].kind {
                         ch.insert(k, children[k]);
                     }
-                    out.push(edit("repeat link", format!("node {id}: link {k} twice"), c, Expect::MayAccept));
+                    out.push(edit(
+                        "repeat link",
+                        format!("node {id}: link {k} twice"),
+                        c,
+                        Expect::MayAccept,
+                    ));
                 }
             }
         }
@@ -1545,7 +1765,8 @@ fn generator_statistics() {
                 .prop_filter("small", |i| i.carrier.count_ones() >= 10)
                 .boxed(),
         ),
-        ("whole", whole_boards(12).boxed()),
+        ("whole boards", whole_boards(12).boxed()),
+        ("near templates", near_templates().boxed()),
     ] {
         let mut runner = TestRunner::new(config(1));
         let (mut holds, mut fails, mut nodes) = (0, 0, 0u64);

@@ -156,7 +156,10 @@ impl Cell {
     #[inline]
     pub fn coords(self) -> (u8, u8) {
         debug_assert!(!self.is_border());
-        ((self.0 as usize % STRIDE) as u8, (self.0 as usize / STRIDE) as u8)
+        (
+            (self.0 as usize % STRIDE) as u8,
+            (self.0 as usize / STRIDE) as u8,
+        )
     }
 }
 
@@ -387,7 +390,9 @@ impl<'de> Deserialize<'de> for Cell {
         if (i as usize) < BORDER_BASE + 4 {
             Ok(Cell(i))
         } else {
-            Err(serde::de::Error::custom(format!("cell index {i} out of range")))
+            Err(serde::de::Error::custom(format!(
+                "cell index {i} out of range"
+            )))
         }
     }
 }

@@ -57,7 +57,9 @@ impl Board {
         let (col, row) = match notation {
             Notation::Letters => {
                 let mut chars = t.chars();
-                let first = chars.next().ok_or_else(|| ParseCellError::Syntax(s.into()))?;
+                let first = chars
+                    .next()
+                    .ok_or_else(|| ParseCellError::Syntax(s.into()))?;
                 if !first.is_ascii_lowercase() {
                     return Err(ParseCellError::Syntax(s.into()));
                 }
@@ -84,11 +86,7 @@ impl Board {
     }
 
     /// Reads a whitespace- or comma-separated list of cell names.
-    pub fn parse_cells(
-        &self,
-        s: &str,
-        notation: Notation,
-    ) -> Result<Vec<Cell>, ParseCellError> {
+    pub fn parse_cells(&self, s: &str, notation: Notation) -> Result<Vec<Cell>, ParseCellError> {
         s.split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
             .map(|t| self.parse_cell(t, notation))
@@ -130,20 +128,47 @@ mod tests {
         assert_eq!(b.parse_cell("D4", Notation::Letters).unwrap(), d4);
         assert_eq!(b.cell_name(d4, Notation::Digits), "44");
         assert_eq!(b.cell_name(d4, Notation::Letters), "d4");
-        assert_eq!(b.parse_cell("b", Notation::Digits).unwrap(), Cell::border(Border::Bottom));
+        assert_eq!(
+            b.parse_cell("b", Notation::Digits).unwrap(),
+            Cell::border(Border::Bottom)
+        );
     }
 
     #[test]
     fn bad_names() {
         let b = Board::square(7).unwrap();
-        assert!(matches!(b.parse_cell("h1", Notation::Letters), Err(ParseCellError::OffBoard(..))));
-        assert!(matches!(b.parse_cell("a8", Notation::Letters), Err(ParseCellError::OffBoard(..))));
-        assert!(matches!(b.parse_cell("a0", Notation::Letters), Err(ParseCellError::OffBoard(..))));
-        assert!(matches!(b.parse_cell("4d", Notation::Letters), Err(ParseCellError::Syntax(..))));
-        assert!(matches!(b.parse_cell("", Notation::Letters), Err(ParseCellError::Syntax(..))));
-        assert!(matches!(b.parse_cell("a999", Notation::Letters), Err(ParseCellError::Syntax(..))));
-        assert!(matches!(b.parse_cell("80", Notation::Digits), Err(ParseCellError::OffBoard(..))));
+        assert!(matches!(
+            b.parse_cell("h1", Notation::Letters),
+            Err(ParseCellError::OffBoard(..))
+        ));
+        assert!(matches!(
+            b.parse_cell("a8", Notation::Letters),
+            Err(ParseCellError::OffBoard(..))
+        ));
+        assert!(matches!(
+            b.parse_cell("a0", Notation::Letters),
+            Err(ParseCellError::OffBoard(..))
+        ));
+        assert!(matches!(
+            b.parse_cell("4d", Notation::Letters),
+            Err(ParseCellError::Syntax(..))
+        ));
+        assert!(matches!(
+            b.parse_cell("", Notation::Letters),
+            Err(ParseCellError::Syntax(..))
+        ));
+        assert!(matches!(
+            b.parse_cell("a999", Notation::Letters),
+            Err(ParseCellError::Syntax(..))
+        ));
+        assert!(matches!(
+            b.parse_cell("80", Notation::Digits),
+            Err(ParseCellError::OffBoard(..))
+        ));
         let big = Board::square(11).unwrap();
-        assert!(matches!(big.parse_cell("44", Notation::Digits), Err(ParseCellError::DigitsTooLarge(..))));
+        assert!(matches!(
+            big.parse_cell("44", Notation::Digits),
+            Err(ParseCellError::DigitsTooLarge(..))
+        ));
     }
 }

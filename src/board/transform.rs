@@ -152,7 +152,8 @@ mod tests {
     fn rotation_and_transpose_are_automorphisms_with_borders() {
         let b = Board::square(5).unwrap();
         for t in [Transform::rotate180(&b), Transform::transpose()] {
-            let all: CellSet = b.cells() | b.border_cells(crate::board::Colour::Black)
+            let all: CellSet = b.cells()
+                | b.border_cells(crate::board::Colour::Black)
                 | b.border_cells(crate::board::Colour::White);
             for x in all.iter() {
                 for y in b.neighbours(x).iter() {

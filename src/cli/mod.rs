@@ -33,10 +33,14 @@ pub fn parse_colour(s: &str) -> Result<Colour, String> {
 
 /// Reads `letters`/`digits`.
 pub fn parse_notation(s: &str) -> Result<Notation, String> {
-    Notation::parse(s).ok_or_else(|| format!("'{s}' is not a notation (expected letters or digits)"))
+    Notation::parse(s)
+        .ok_or_else(|| format!("'{s}' is not a notation (expected letters or digits)"))
 }
 
 /// Pretty-prints JSON on stdout.
 pub fn print_json(v: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(v).expect("JSON values always serialise"));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).expect("JSON values always serialise")
+    );
 }

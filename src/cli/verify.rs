@@ -1,6 +1,8 @@
 //! `hexproof verify` and `hexproof minimize`.
 
-use super::{fail_input, parse_colour, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS, EXIT_UNDECIDED};
+use super::{
+    fail_input, parse_colour, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS, EXIT_UNDECIDED,
+};
 use clap::Args;
 use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
@@ -17,10 +19,10 @@ pub struct GameArgs {
     #[arg(long, default_value = "11x11")]
     board: String,
     /// Black stones, e.g. "d4 e6" (repeatable).
-    #[arg(long, num_args = 1.., value_name = "CELLS")]
+    #[arg(long, value_name = "CELLS")]
     black: Vec<String>,
     /// White stones (repeatable).
-    #[arg(long, num_args = 1.., value_name = "CELLS")]
+    #[arg(long, value_name = "CELLS")]
     white: Vec<String>,
     /// Whose claim it is: the player who must connect.
     #[arg(long = "for", default_value = "black", value_name = "COLOUR")]
@@ -105,7 +107,10 @@ fn setup(a: &GameArgs, carrier_text: &str) -> Result<Setup, String> {
         position.empty_cells()
     } else {
         let mut s = CellSet::EMPTY;
-        for c in board.parse_cells(carrier_text, notation).map_err(|e| e.to_string())? {
+        for c in board
+            .parse_cells(carrier_text, notation)
+            .map_err(|e| e.to_string())?
+        {
             if !s.insert(c) {
                 return Err(format!(
                     "carrier cell {} is listed twice",
@@ -173,7 +178,11 @@ fn print_outcome(s: &Setup, o: &Outcome) {
                     b.cell_name(m, n)
                 );
             }
-            println!("proof set: {} cells: {}", o.proof_set.len(), b.set_names(&o.proof_set, n));
+            println!(
+                "proof set: {} cells: {}",
+                o.proof_set.len(),
+                b.set_names(&o.proof_set, n)
+            );
         }
         Verdict::Fails => {
             println!("verdict: FAILS");
@@ -186,7 +195,11 @@ fn print_outcome(s: &Setup, o: &Outcome) {
             if line.is_empty() {
                 println!("{opp} wins without moving: no pair can be joined inside the carrier");
             } else {
-                println!("{}'s refuting line: {}", capitalise(opp.name()), line.join(", "));
+                println!(
+                    "{}'s refuting line: {}",
+                    capitalise(opp.name()),
+                    line.join(", ")
+                );
             }
         }
         Verdict::Undecided => {
@@ -206,7 +219,9 @@ fn print_outcome(s: &Setup, o: &Outcome) {
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn exit_for(v: Verdict) -> u8 {
@@ -268,7 +283,10 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
         println!("claim:   {} ({} board)", s.game.describe(n), b);
         match r.carrier {
             Some(c) => {
-                let g = s.game.with_carrier(c).expect("a subset of a valid carrier is valid");
+                let g = s
+                    .game
+                    .with_carrier(c)
+                    .expect("a subset of a valid carrier is valid");
                 print!("{}", sub_game_diagram(&g, n));
                 println!("carrier: {} cells: {}", c.len(), b.set_names(&c, n));
                 println!("status:  {minimality}");

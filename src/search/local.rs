@@ -74,6 +74,15 @@ pub struct TemplateLink {
     pub carrier: Set,
 }
 
+impl TemplateLink {
+    /// A placeholder for fixed-size arrays.
+    pub const EMPTY: TemplateLink = TemplateLink {
+        anchor: Anchor::Group(0),
+        border: 0,
+        carrier: 0,
+    };
+}
+
 /// One-stone edge templates used as known sub-connections, in HexWiki's edge-relative
 /// coordinates `[row, col]` (row 1 touches the edge; see tests/fixtures/
 /// edge-templates-hexwiki.README.md): III1a (the ziggurat), IV1a, III1b and IV1b. Their truth does not
@@ -81,27 +90,83 @@ pub struct TemplateLink {
 /// test suite proves both with the search alone.
 const EDGE_TEMPLATES: &[(&[(i32, i32)], (i32, i32))] = &[
     (
-        &[(3, 1), (2, 0), (2, 1), (2, 2), (1, 0), (1, 1), (1, 2), (1, 3)],
+        &[
+            (3, 1),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (1, 0),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+        ],
         (3, 0),
     ),
     (
         &[
-            (4, 1), (3, -1), (3, 0), (3, 1), (3, 2), (3, 3), (2, -1), (2, 0), (2, 1), (2, 2),
-            (2, 3), (2, 4), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5),
+            (4, 1),
+            (3, -1),
+            (3, 0),
+            (3, 1),
+            (3, 2),
+            (3, 3),
+            (2, -1),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (1, 5),
         ],
         (4, 0),
     ),
     // III1b
     (
-        &[(3, -1), (3, 1), (2, -1), (2, 0), (2, 1), (2, 2), (1, -1), (1, 0), (1, 2), (1, 3)],
+        &[
+            (3, -1),
+            (3, 1),
+            (2, -1),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (1, -1),
+            (1, 0),
+            (1, 2),
+            (1, 3),
+        ],
         (3, 0),
     ),
     // IV1b
     (
         &[
-            (4, -1), (4, 1), (3, -2), (3, -1), (3, 0), (3, 1), (3, 2), (3, 3), (2, -2), (2, -1),
-            (2, 0), (2, 2), (2, 3), (2, 4), (1, -2), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3),
-            (1, 4), (1, 5),
+            (4, -1),
+            (4, 1),
+            (3, -2),
+            (3, -1),
+            (3, 0),
+            (3, 1),
+            (3, 2),
+            (3, 3),
+            (2, -2),
+            (2, -1),
+            (2, 0),
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (1, -2),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (1, 5),
         ],
         (4, 0),
     ),
@@ -170,11 +235,18 @@ impl Local {
             .iter()
             .map(|set| {
                 // Prefer a border, then any cell: all are owner cells.
-                set.iter().find(|c| c.is_border()).or_else(|| set.first()).expect("groups are non-empty")
+                set.iter()
+                    .find(|c| c.is_border())
+                    .or_else(|| set.first())
+                    .expect("groups are non-empty")
             })
             .collect();
         let pair_cells = game.claim().pairs.clone();
-        let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let all = if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        };
         Ok(Local {
             n,
             cells,
@@ -245,7 +317,12 @@ impl Local {
 /// Every placement of the known edge templates (both mirror images) at the owner's borders
 /// whose carrier lies inside the sub-game's carrier and is smaller than it (so that no
 /// template is ever used to prove itself).
-fn edge_template_links(game: &SubGame, index: &[usize], group_of: &[usize], n: usize) -> Vec<TemplateLink> {
+fn edge_template_links(
+    game: &SubGame,
+    index: &[usize],
+    group_of: &[usize],
+    n: usize,
+) -> Vec<TemplateLink> {
     use crate::board::{Border, Colour};
     let board = game.board();
     let owner = game.claim().owner;
@@ -278,7 +355,9 @@ fn edge_template_links(game: &SubGame, index: &[usize], group_of: &[usize], n: u
                 for offset in -12..len + 12 {
                     let pos = |r: i32, c: i32| place(r, c - sc, offset);
                     let (ac, ar) = pos(sr, sc);
-                    let Some(anchor_cell) = board.cell(ac, ar) else { continue };
+                    let Some(anchor_cell) = board.cell(ac, ar) else {
+                        continue;
+                    };
                     let mut carrier: Set = 0;
                     let mut ok = true;
                     for &rc in cells.iter() {
@@ -306,11 +385,14 @@ fn edge_template_links(game: &SubGame, index: &[usize], group_of: &[usize], n: u
                     } else {
                         continue;
                     };
-                    out.push(TemplateLink { anchor, border: gb as u8, carrier });
+                    out.push(TemplateLink {
+                        anchor,
+                        border: gb as u8,
+                        carrier,
+                    });
                 }
             }
         }
     }
     out
 }
-

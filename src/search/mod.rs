@@ -166,7 +166,8 @@ pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
                 };
                 outcome.stats.certificate_nodes = cert.nodes.len();
                 let root_node = &cert.nodes[root as usize];
-                outcome.proof_set = root_node.carrier | first.map_or(CellSet::EMPTY, CellSet::single);
+                outcome.proof_set =
+                    root_node.carrier | first.map_or(CellSet::EMPTY, CellSet::single);
                 match kernel::check(game, &cert) {
                     Ok(v) => {
                         outcome.verdict = Verdict::Holds;
@@ -222,7 +223,12 @@ impl Builder<'_, '_> {
             }
         };
         if chain.steps.is_empty() {
-            return Some(self.push(Node { stones, carrier: CellSet::EMPTY, goal: None, kind: NodeKind::Joined }));
+            return Some(self.push(Node {
+                stones,
+                carrier: CellSet::EMPTY,
+                goal: None,
+                kind: NodeKind::Joined,
+            }));
         }
         let mut children = Vec::with_capacity(chain.steps.len());
         let mut carrier = CellSet::EMPTY;
@@ -249,19 +255,38 @@ impl Builder<'_, '_> {
                             goal,
                             kind: NodeKind::Joined,
                         });
-                        options.push(Reply { reply: g.cells[c], next });
+                        options.push(Reply {
+                            reply: g.cells[c],
+                            next,
+                        });
                     }
-                    self.push(Node { stones, carrier: cells, goal, kind: NodeKind::Or(options) })
+                    self.push(Node {
+                        stones,
+                        carrier: cells,
+                        goal,
+                        kind: NodeKind::Or(options),
+                    })
                 }
             };
             children.push(child);
         }
-        Some(self.push(Node { stones, carrier, goal: None, kind: NodeKind::And(children) }))
+        Some(self.push(Node {
+            stones,
+            carrier,
+            goal: None,
+            kind: NodeKind::And(children),
+        }))
     }
 
     /// The certificate of an edge template `anchor − border` on `carrier`, proved by its own
     /// search and spliced in with that single goal.
-    fn template_node(&mut self, anchor: Cell, played: bool, border: Cell, carrier: Set) -> Option<NodeId> {
+    fn template_node(
+        &mut self,
+        anchor: Cell,
+        played: bool,
+        border: Cell,
+        carrier: Set,
+    ) -> Option<NodeId> {
         if let Some(&id) = self.template_memo.get(&(anchor, carrier)) {
             return Some(id);
         }
@@ -271,19 +296,34 @@ impl Builder<'_, '_> {
         if played {
             position.play(owner, anchor).ok()?;
         }
-        let claim = crate::claim::Claim { owner, pairs: vec![(anchor, border)], owner_first: false };
+        let claim = crate::claim::Claim {
+            owner,
+            pairs: vec![(anchor, border)],
+            owner_first: false,
+        };
         let sub = SubGame::new(position, g.to_cells(carrier), claim).ok()?;
         let mut budget = *self.budget;
         budget.time = budget.time.map(|t| t.saturating_sub(self.start.elapsed()));
         let outcome = decide(&sub, &budget).ok()?;
-        let cert = outcome.certificate.filter(|_| outcome.verdict == Verdict::Holds)?;
+        let cert = outcome
+            .certificate
+            .filter(|_| outcome.verdict == Verdict::Holds)?;
         let offset = self.nodes.len() as NodeId;
-        let extra = if played { CellSet::single(anchor) } else { CellSet::EMPTY };
+        let extra = if played {
+            CellSet::single(anchor)
+        } else {
+            CellSet::EMPTY
+        };
         for node in cert.nodes {
             let kind = match node.kind {
                 NodeKind::Joined => NodeKind::Joined,
                 NodeKind::Or(rs) => NodeKind::Or(
-                    rs.into_iter().map(|r| Reply { reply: r.reply, next: r.next + offset }).collect(),
+                    rs.into_iter()
+                        .map(|r| Reply {
+                            reply: r.reply,
+                            next: r.next + offset,
+                        })
+                        .collect(),
                 ),
                 NodeKind::And(cs) => NodeKind::And(cs.into_iter().map(|c| c + offset).collect()),
             };
@@ -328,8 +368,17 @@ impl Builder<'_, '_> {
         let g = self.solver.g;
         let e = g.all & !b & !w;
         let id = if g.joined(b) {
-            self.push(Node { stones: g.to_cells(b), carrier: CellSet::EMPTY, goal: None, kind: NodeKind::Joined })
-        } else if let Some(id) = self.solver.chain(b, e).and_then(|chain| self.chain_node(b, &chain)) {
+            self.push(Node {
+                stones: g.to_cells(b),
+                carrier: CellSet::EMPTY,
+                goal: None,
+                kind: NodeKind::Joined,
+            })
+        } else if let Some(id) = self
+            .solver
+            .chain(b, e)
+            .and_then(|chain| self.chain_node(b, &chain))
+        {
             id
         } else {
             let mut options = Vec::new();
@@ -347,14 +396,19 @@ impl Builder<'_, '_> {
                 let covered = g.from_cells(&self.nodes[next as usize].carrier) | 1 << r;
                 must &= covered;
                 union |= covered;
-                options.push(Reply { reply: g.cells[r], next });
+                options.push(Reply {
+                    reply: g.cells[r],
+                    next,
+                });
                 if must == 0 {
                     break;
                 }
                 intrusion = Some(if must >> r & 1 == 1 {
                     r
                 } else {
-                    bits(must).min_by_key(|&c| scores[c]).expect("must is not empty")
+                    bits(must)
+                        .min_by_key(|&c| scores[c])
+                        .expect("must is not empty")
                 });
             }
             self.push(Node {
@@ -388,7 +442,9 @@ fn refuting_line(solver: &mut Solver, owner: Colour, owner_first: bool) -> Vec<M
             // The owner's first try, or any useful cell (every move loses).
             let mut mv = solver.owner_move(b, w) as usize;
             if mv == NONE as usize || (b | w) >> mv & 1 == 1 {
-                mv = bits(solver.useful(b, e)).next().expect("useful is not empty");
+                mv = bits(solver.useful(b, e))
+                    .next()
+                    .expect("useful is not empty");
             }
             line.push(Move {
                 colour: owner,
@@ -404,7 +460,9 @@ fn refuting_line(solver: &mut Solver, owner: Colour, owner_first: bool) -> Vec<M
             let mut mv = solver.opp_move(b, w) as usize;
             if mv == NONE as usize || (b | w) >> mv & 1 == 1 {
                 // The loss came from a reuse cache: find a refuting move explicitly.
-                let Some(x) = bits(e).find(|&x| matches!(solver.owner_to_move(b, w | 1 << x, NONE), Res::Loss(_))) else {
+                let Some(x) = bits(e)
+                    .find(|&x| matches!(solver.owner_to_move(b, w | 1 << x, NONE), Res::Loss(_)))
+                else {
                     break;
                 };
                 mv = x;

@@ -190,30 +190,47 @@ impl<'a> Solver<'a> {
         out
     }
 
-    fn chain_search(&self, b: Set, e: Set, semi: bool, record: Option<&mut Option<Chain>>) -> Option<Set> {
+    fn chain_search(
+        &self,
+        b: Set,
+        e: Set,
+        semi: bool,
+        record: Option<&mut Option<Chain>>,
+    ) -> Option<Set> {
+        let comps = self.components(b, e)?;
+        self.chain_in(&comps, e, semi, record, None)
+    }
+
+    /// Owner components at (b, e): groups merged through owner cells, then loose owner
+    /// cells; with their empty neighbours.
+    fn components(&self, b: Set, e: Set) -> Option<Comps> {
         let g = self.g;
-        // Owner components: groups merged through owner cells, then loose owner cells.
-        let mut comp_cells: [Set; 64] = [0; 64];
-        let mut comp_groups: [u64; 64] = [0; 64];
-        let mut k = 0;
+        let mut c = Comps {
+            k: 0,
+            cells: [0; 64],
+            groups: [0; 64],
+            nbr: [0; 64],
+        };
         let mut seen_groups: u64 = 0;
         for h in 0..g.group_adj.len() {
             if seen_groups >> h & 1 == 1 {
                 continue;
             }
-            let (cells, groups) = g.reach(h as u8, b);
-            seen_groups |= groups;
-            comp_cells[k] = cells;
-            comp_groups[k] = groups;
-            k += 1;
-            if k == 64 {
+            if c.k == 64 {
                 return None;
             }
+            let (cells, groups) = g.reach(h as u8, b);
+            seen_groups |= groups;
+            c.cells[c.k] = cells;
+            c.groups[c.k] = groups;
+            c.k += 1;
         }
-        let mut loose = b & !comp_cells[..k].iter().fold(0, |a, c| a | c);
-        while loose != 0 && k < 64 {
-            let start = loose & loose.wrapping_neg();
-            let mut cells = start;
+        let mut loose = b & !c.cells[..c.k].iter().fold(0, |a, x| a | x);
+        while loose != 0 {
+            if c.k == 64 {
+                return None;
+            }
+            let mut cells = loose & loose.wrapping_neg();
             loop {
                 let mut next = cells;
                 for i in bits(cells) {
@@ -225,32 +242,106 @@ impl<'a> Solver<'a> {
                 cells = next;
             }
             loose &= !cells;
-            comp_cells[k] = cells;
-            k += 1;
+            c.cells[c.k] = cells;
+            c.k += 1;
         }
-        let mut nbr: [Set; 64] = [0; 64];
-        for x in 0..k {
+        for x in 0..c.k {
             let mut n = 0;
-            for i in bits(comp_cells[x]) {
+            for i in bits(c.cells[x]) {
                 n |= g.adj[i];
             }
-            for h in bits(comp_groups[x] as Set) {
+            for h in bits(c.groups[x] as Set) {
                 n |= g.group_adj[h];
             }
-            nbr[x] = n & e;
+            c.nbr[x] = n & e;
         }
-        let mut trail = [Step::default(); 64];
+        Some(c)
+    }
+
+    /// The components after the owner plays empty cell `m`: those touching `m` merge.
+    /// Writes into `c` (only its first `k` entries are meaningful).
+    fn components_after(&self, base: &Comps, m: usize, e: Set, c: &mut Comps) {
+        let g = self.g;
+        let e2 = e & !(1 << m);
+        c.k = 0;
+        let mut nbr = g.adj[m];
+        for h in bits(g.cell_groups[m] as Set) {
+            nbr |= g.group_adj[h];
+        }
+        let (mut cells, mut groups) = (1 << m, 0);
+        for x in 0..base.k {
+            if base.nbr[x] >> m & 1 == 1 {
+                cells |= base.cells[x];
+                groups |= base.groups[x];
+                nbr |= base.nbr[x];
+            } else {
+                c.cells[c.k] = base.cells[x];
+                c.groups[c.k] = base.groups[x];
+                c.nbr[c.k] = base.nbr[x] & e2;
+                c.k += 1;
+            }
+        }
+        c.cells[c.k] = cells;
+        c.groups[c.k] = groups;
+        c.nbr[c.k] = nbr & e2;
+        c.k += 1;
+    }
+
+    /// Rule 6's one-move lookahead: the proof set of a chain after the owner plays `m`.
+    /// `scratch` is reused between calls; `pre` lists the templates inside `e`.
+    fn chain_after_move(
+        &self,
+        base: &Comps,
+        scratch: &mut Comps,
+        pre: &[u16],
+        b: Set,
+        e: Set,
+        m: usize,
+    ) -> Option<Set> {
+        if base.k >= 64 {
+            return self.chain_connection(b | 1 << m, e & !(1 << m), false);
+        }
+        self.components_after(base, m, e, scratch);
+        self.chain_in(scratch, e & !(1 << m), false, None, Some(pre))
+    }
+
+    /// Indices of the templates whose cells all lie in `e`.
+    fn templates_within(&self, e: Set, out: &mut [u16; 64]) -> usize {
+        let mut n = 0;
+        for (ti, t) in self.g.templates.iter().enumerate() {
+            if t.carrier & !e == 0 && n < out.len() {
+                out[n] = ti as u16;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn chain_in(
+        &self,
+        comps: &Comps,
+        e: Set,
+        semi: bool,
+        record: Option<&mut Option<Chain>>,
+        pre: Option<&[u16]>,
+    ) -> Option<Set> {
+        let g = self.g;
+        let k = comps.k;
+        let mut trail = [Step::default(); TRAIL];
+        let mut usable = [0u16; 64];
+        let mut n_usable = 0;
+        let mut templates_ready = false;
         let mut record = record;
         for (pi, &(a, z)) in g.pairs.iter().enumerate() {
-            let from = (0..k).find(|&x| comp_groups[x] >> a & 1 == 1)?;
-            let to = (0..k).find(|&x| comp_groups[x] >> z & 1 == 1)?;
+            let from = (0..k).find(|&x| comps.groups[x] >> a & 1 == 1)?;
+            let to = (0..k).find(|&x| comps.groups[x] >> z & 1 == 1)?;
             let save = |steps: &[Step], rec: &mut Option<&mut Option<Chain>>| {
                 if let Some(r) = rec.as_deref_mut() {
                     *r = Some(Chain {
                         pair: pi,
                         steps: steps.to_vec(),
-                        comp_cells: comp_cells[..k].to_vec(),
-                        comp_groups: comp_groups[..k].to_vec(),
+                        comp_cells: comps.cells[..k].to_vec(),
+                        comp_groups: comps.groups[..k].to_vec(),
                     });
                 }
             };
@@ -259,12 +350,17 @@ impl<'a> Solver<'a> {
                 return Some(0);
             }
             let mut visited = 1u64 << from;
+            if !templates_ready && pre.is_none() {
+                n_usable = self.templates_within(e, &mut usable);
+                templates_ready = true;
+            }
             let ctx = ChainCtx {
-                nbr: &nbr[..k],
-                cells: &comp_cells[..k],
-                groups: &comp_groups[..k],
+                nbr: &comps.nbr[..k],
+                cells: &comps.cells[..k],
+                groups: &comps.groups[..k],
                 e,
-                templates: &g.templates,
+                templates: pre.unwrap_or(&usable[..n_usable]),
+                all_templates: &g.templates,
                 to,
             };
             if let Some((p, len)) = ctx.dfs(from, 0, semi, &mut visited, &mut trail, 0) {
@@ -294,7 +390,8 @@ impl<'a> Solver<'a> {
                 // between the ends first), then the number of usable neighbours.
                 let len = da[c].saturating_add(db[c]).min(12);
                 let balance = da[c].abs_diff(db[c]).min(7);
-                let degree = ((g.adj[c] & (b | e)).count_ones() + g.cell_groups[c].count_ones()).min(7) as u8;
+                let degree = ((g.adj[c] & (b | e)).count_ones() + g.cell_groups[c].count_ones())
+                    .min(7) as u8;
                 let s = len * 16 + balance * 2 + (7 - degree) / 4;
                 if s < out[c] {
                     out[c] = s;
@@ -379,7 +476,11 @@ impl<'a> Solver<'a> {
             self.beam = if self.exact_round { u32::MAX } else { BEAM };
             match f(self, d) {
                 Res::Shallow if d < max => {
-                    d = if d < 4 { d + 1 } else { d.saturating_mul(2).min(max) }
+                    d = if d < 4 {
+                        d + 1
+                    } else {
+                        d.saturating_mul(2).min(max)
+                    }
                 }
                 Res::Shallow => break Res::Unknown,
                 r => break r,
@@ -398,7 +499,9 @@ impl<'a> Solver<'a> {
             match *e {
                 Entry::Win { proof, .. } => return Res::Win(proof),
                 Entry::Loss { disproof, .. } => return Res::Loss(disproof),
-                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => return Res::Shallow,
+                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => {
+                    return Res::Shallow
+                }
                 Entry::Shallow { .. } => {}
             }
         }
@@ -412,7 +515,14 @@ impl<'a> Solver<'a> {
         let useful = self.useful(b, e);
         if useful == 0 {
             // No owner path even owning every empty cell: lost, whatever is given away.
-            self.store_owner(b, w, Entry::Loss { disproof: 0, mv: NO_MOVE });
+            self.store_owner(
+                b,
+                w,
+                Entry::Loss {
+                    disproof: 0,
+                    mv: NO_MOVE,
+                },
+            );
             return Res::Loss(0);
         }
         // Immediate wins.
@@ -434,9 +544,24 @@ impl<'a> Solver<'a> {
             k += 1;
         }
         order[..k].sort_by_key(|&c| scores[c as usize]);
+        let base = self.components(b, useful);
+        let mut scratch = Comps {
+            k: 0,
+            cells: [0; 64],
+            groups: [0; 64],
+            nbr: [0; 64],
+        };
+        let mut pre = [0u16; 64];
+        let n_pre = self.templates_within(useful, &mut pre);
         for &c in &order[..k] {
             let c = c as usize;
-            if let Some(p) = self.chain_connection(b | 1 << c, useful & !(1 << c), false) {
+            let found = match &base {
+                Some(base) => {
+                    self.chain_after_move(base, &mut scratch, &pre[..n_pre], b, useful, c)
+                }
+                None => self.chain_connection(b | 1 << c, useful & !(1 << c), false),
+            };
+            if let Some(p) = found {
                 let proof = p | 1 << c;
                 self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
                 return Res::Win(proof);
@@ -470,7 +595,8 @@ impl<'a> Solver<'a> {
             if first_try == NO_MOVE {
                 first_try = c as u8;
             }
-            match self.opp_node(b | 1 << c, w | dead, next_hint, depth - 1) {
+            // The lookahead above already found no chain after c: the child skips that test.
+            match self.opp_node_inner(b | 1 << c, w | dead, next_hint, depth - 1, false) {
                 Res::Win(p) => {
                     let proof = p | 1 << c;
                     self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
@@ -491,13 +617,24 @@ impl<'a> Solver<'a> {
             self.store_owner(b, w, Entry::Shallow { depth });
             return Res::Shallow;
         }
-        self.store_owner(b, w, Entry::Loss { disproof, mv: first_try });
+        self.store_owner(
+            b,
+            w,
+            Entry::Loss {
+                disproof,
+                mv: first_try,
+            },
+        );
         Res::Loss(disproof)
     }
 
     /// Opponent to move at (b, w). `opp_hint`: an opponent move worth trying first (the
     /// refutation of a sibling), before the pass.
     fn opp_node(&mut self, b: Set, w: Set, opp_hint: u8, depth: u8) -> Res {
+        self.opp_node_inner(b, w, opp_hint, depth, true)
+    }
+
+    fn opp_node_inner(&mut self, b: Set, w: Set, opp_hint: u8, depth: u8, test_chain: bool) -> Res {
         if self.g.joined(b) {
             return Res::Win(0);
         }
@@ -505,7 +642,9 @@ impl<'a> Solver<'a> {
             match *e {
                 Entry::Win { proof, .. } => return Res::Win(proof),
                 Entry::Loss { disproof, .. } => return Res::Loss(disproof),
-                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => return Res::Shallow,
+                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => {
+                    return Res::Shallow
+                }
                 Entry::Shallow { .. } => {}
             }
         }
@@ -523,9 +662,11 @@ impl<'a> Solver<'a> {
             return Res::Unknown;
         }
         let e = self.g.all & !b & !w;
-        if let Some(proof) = self.chain_connection(b, e, false) {
-            self.store_opp(b, w, Entry::Win { proof, mv: NO_MOVE });
-            return Res::Win(proof);
+        if test_chain {
+            if let Some(proof) = self.chain_connection(b, e, false) {
+                self.store_opp(b, w, Entry::Win { proof, mv: NO_MOVE });
+                return Res::Win(proof);
+            }
         }
         let mut must = e;
         let mut union: Set = 0;
@@ -541,7 +682,14 @@ impl<'a> Solver<'a> {
                 }
                 Res::Loss(q) => {
                     let disproof = q | 1 << x;
-                    self.store_opp(b, w, Entry::Loss { disproof, mv: x as u8 });
+                    self.store_opp(
+                        b,
+                        w,
+                        Entry::Loss {
+                            disproof,
+                            mv: x as u8,
+                        },
+                    );
                     return Res::Loss(disproof);
                 }
                 Res::Shallow => {
@@ -560,7 +708,9 @@ impl<'a> Solver<'a> {
             }
             Res::Loss(q) => {
                 // The owner loses even moving first: any opponent move wins (monotonicity).
-                let mv = bits(if q != 0 { q } else { e }).next().map_or(NO_MOVE, |c| c as u8);
+                let mv = bits(if q != 0 { q } else { e })
+                    .next()
+                    .map_or(NO_MOVE, |c| c as u8);
                 self.store_opp(b, w, Entry::Loss { disproof: q, mv });
                 return Res::Loss(q);
             }
@@ -588,7 +738,14 @@ impl<'a> Solver<'a> {
                 }
                 Res::Loss(q) => {
                     let disproof = q | 1 << x;
-                    self.store_opp(b, w, Entry::Loss { disproof, mv: x as u8 });
+                    self.store_opp(
+                        b,
+                        w,
+                        Entry::Loss {
+                            disproof,
+                            mv: x as u8,
+                        },
+                    );
                     return Res::Loss(disproof);
                 }
                 Res::Shallow => {
@@ -598,7 +755,14 @@ impl<'a> Solver<'a> {
                 Res::Unknown => return Res::Unknown,
             }
         }
-        self.store_opp(b, w, Entry::Win { proof: union, mv: NO_MOVE });
+        self.store_opp(
+            b,
+            w,
+            Entry::Win {
+                proof: union,
+                mv: NO_MOVE,
+            },
+        );
         Res::Win(union)
     }
 
@@ -642,13 +806,22 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// Owner components of a position (see [`Solver::chain_connection`]).
+struct Comps {
+    k: usize,
+    cells: [Set; 64],
+    groups: [u64; 64],
+    nbr: [Set; 64],
+}
+
 /// The component graph searched by [`Solver::chain_connection`].
 struct ChainCtx<'c> {
     nbr: &'c [Set],
     cells: &'c [Set],
     groups: &'c [u64],
     e: Set,
-    templates: &'c [super::local::TemplateLink],
+    templates: &'c [u16],
+    all_templates: &'c [super::local::TemplateLink],
     to: usize,
 }
 
@@ -661,7 +834,7 @@ impl ChainCtx<'_> {
         used: Set,
         semi: bool,
         visited: &mut u64,
-        trail: &mut [Step; 64],
+        trail: &mut [Step; TRAIL],
         depth: usize,
     ) -> Option<(Set, usize)> {
         for y in 0..self.nbr.len() {
@@ -680,7 +853,8 @@ impl ChainCtx<'_> {
                 links[k] = (common, false, Link::Single);
                 k += 1;
             }
-            for (ti, t) in self.templates.iter().enumerate() {
+            for &ti in self.templates {
+                let t = &self.all_templates[ti as usize];
                 if k == links.len() {
                     break;
                 }
@@ -692,7 +866,7 @@ impl ChainCtx<'_> {
                     && self.groups[y] >> t.border & 1 == 1
                     && t.carrier & !(self.e & !used) == 0
                 {
-                    links[k] = (t.carrier, semi, Link::Template(ti as u16));
+                    links[k] = (t.carrier, semi, Link::Template(ti));
                     k += 1;
                 }
             }
@@ -700,7 +874,12 @@ impl ChainCtx<'_> {
                 if depth >= trail.len() {
                     return None;
                 }
-                trail[depth] = Step { from: x as u8, to: y as u8, carrier, link };
+                trail[depth] = Step {
+                    from: x as u8,
+                    to: y as u8,
+                    carrier,
+                    link,
+                };
                 if y == self.to {
                     return Some((used | carrier, depth + 1));
                 }
@@ -708,7 +887,8 @@ impl ChainCtx<'_> {
                 if let Some(p) = self.dfs(y, used | carrier, semi_left, visited, trail, depth + 1) {
                     return Some(p);
                 }
-                *visited &= !(1 << y);
+                // No backtracking on `visited`: a component that led nowhere once is not retried
+                // (this may miss a chain, which only costs search, never soundness).
             }
         }
         None
@@ -741,7 +921,12 @@ pub struct Step {
 
 impl Default for Step {
     fn default() -> Self {
-        Step { from: 0, to: 0, carrier: 0, link: Link::Bridge }
+        Step {
+            from: 0,
+            to: 0,
+            carrier: 0,
+            link: Link::Bridge,
+        }
     }
 }
 
@@ -765,6 +950,9 @@ fn push_bounded(v: &mut Vec<Set>, s: Set) {
     }
     v.push(s);
 }
+
+/// Longest chain recorded (longer chains are not looked for).
+const TRAIL: usize = 24;
 
 /// Owner replies per node in the bounded rounds of iterative deepening.
 const BEAM: u32 = 6;

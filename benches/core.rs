@@ -18,26 +18,49 @@ const TEMPLATES: &str = include_str!("../tests/fixtures/edge-templates-hexwiki.j
 fn cases() -> Vec<(String, SubGame)> {
     let all = EdgeTemplate::parse_list(TEMPLATES).expect("fixture parses");
     let mut out = Vec::new();
-    for name in ["II", "III1a", "IV1a", "IV1b", "IV1c", "IV1d", "V1a", "V1b", "V1c"] {
-        let t = all.iter().find(|t| t.name == name).expect("template present");
-        out.push((name.to_string(), t.place_fitting(Border::Bottom).expect("fits")));
+    for name in [
+        "II", "III1a", "IV1a", "IV1b", "IV1c", "IV1d", "V1a", "V1b", "V1c",
+    ] {
+        let t = all
+            .iter()
+            .find(|t| t.name == name)
+            .expect("template present");
+        out.push((
+            name.to_string(),
+            t.place_fitting(Border::Bottom).expect("fits"),
+        ));
     }
     let board = Board::square(5).unwrap();
     let p = Position::empty(board);
-    let claim = Claim::parse(&board, "t - b", hexproof::board::Colour::Black, true, Notation::Letters).unwrap();
-    out.push(("empty 5x5".into(), SubGame::new(p.clone(), p.empty_cells(), claim).unwrap()));
+    let claim = Claim::parse(
+        &board,
+        "t - b",
+        hexproof::board::Colour::Black,
+        true,
+        Notation::Letters,
+    )
+    .unwrap();
+    out.push((
+        "empty 5x5".into(),
+        SubGame::new(p.clone(), p.empty_cells(), claim).unwrap(),
+    ));
     out
 }
 
 fn bench(c: &mut Criterion) {
     let precheck = Budget {
         time: Some(Duration::from_secs(
-            std::env::var("HEXPROOF_BENCH_PRECHECK_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(5),
+            std::env::var("HEXPROOF_BENCH_PRECHECK_SECS")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(5),
         )),
         ..Budget::default()
     };
     let mut group = c.benchmark_group("verify");
-    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
     for (name, game) in cases() {
         let o = decide(&game, &precheck).unwrap();
         eprintln!(
@@ -52,7 +75,9 @@ fn bench(c: &mut Criterion) {
             eprintln!("{name}: undecided within the pre-check budget; not timed");
             continue;
         }
-        group.bench_function(&name, |b| b.iter(|| decide(&game, &Budget::default()).unwrap().verdict));
+        group.bench_function(&name, |b| {
+            b.iter(|| decide(&game, &Budget::default()).unwrap().verdict)
+        });
     }
     group.finish();
 }

@@ -474,12 +474,19 @@ fn help_examples_hold() {
             .map(str::trim)
             .filter(|l| l.starts_with(&format!("hexproof {cmd} ")))
             .collect();
-        assert!(!examples.is_empty(), "no example in `{cmd} --help`:\n{help}");
+        assert!(
+            !examples.is_empty(),
+            "no example in `{cmd} --help`:\n{help}"
+        );
         for ex in examples {
             let words = shell_words(ex.trim_start_matches("hexproof "));
             let args: Vec<&str> = words.iter().map(String::as_str).collect();
             let r = hexproof(&args);
-            assert_eq!(r.code, 0, "the `{cmd} --help` example `{ex}` fails:\n{}", r.stdout);
+            assert_eq!(
+                r.code, 0,
+                "the `{cmd} --help` example `{ex}` fails:\n{}",
+                r.stdout
+            );
         }
     }
 }

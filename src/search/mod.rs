@@ -387,7 +387,7 @@ impl Builder<'_, '_> {
             // in the search's own order so that its table answers them.
             let mut must = e;
             let mut intrusion: Option<usize> = None;
-            let mut scores = [u8::MAX; 128];
+            let mut scores = [u16::MAX; 128];
             self.solver.move_scores(b, e, &mut scores);
             loop {
                 let wx = w | intrusion.map_or(0, |x| 1 << x);

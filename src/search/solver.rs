@@ -373,13 +373,13 @@ impl<'a> Solver<'a> {
 
     /// Shortest-path score per empty cell (smaller = more central): for each live pair the
     /// number of empty cells on the cheapest owner path through the cell, minimised over pairs.
-    pub fn move_scores(&self, b: Set, e: Set, out: &mut [u8; 128]) {
+    pub fn move_scores(&self, b: Set, e: Set, out: &mut [u16; 128]) {
         self.scores(b, e, out)
     }
 
-    fn scores(&self, b: Set, e: Set, out: &mut [u8; 128]) {
+    fn scores(&self, b: Set, e: Set, out: &mut [u16; 128]) {
         let g = self.g;
-        out[..g.n].fill(u8::MAX);
+        out[..g.n].fill(u16::MAX);
         let mut da = [u8::MAX; 128];
         let mut db = [u8::MAX; 128];
         for &(a, z) in &g.pairs {
@@ -387,12 +387,21 @@ impl<'a> Solver<'a> {
             self.distances(z, b, e, &mut db);
             for c in bits(e) {
                 // Length of the shortest path through c first, then balance (cells midway
-                // between the ends first), then the number of usable neighbours.
-                let len = da[c].saturating_add(db[c]).min(12);
-                let balance = da[c].abs_diff(db[c]).min(7);
+                // between the ends first), then the number of usable neighbours, then the
+                // room around it (usable cells within distance two), then nearness to the
+                // pair's second end. All are geometric, so the order depends little on where
+                // the sub-game sits on the board.
+                let len = da[c].saturating_add(db[c]).min(15) as u16;
+                let balance = da[c].abs_diff(db[c]).min(7) as u16;
                 let degree = ((g.adj[c] & (b | e)).count_ones() + g.cell_groups[c].count_ones())
-                    .min(7) as u8;
-                let s = len * 16 + balance * 2 + (7 - degree) / 4;
+                    .min(7) as u16;
+                let near = db[c].min(15) as u16;
+                let mut ring = g.adj[c];
+                for x in bits(g.adj[c]) {
+                    ring |= g.adj[x];
+                }
+                let room = (ring & (b | e)).count_ones().min(15) as u16;
+                let s = len << 12 | balance << 9 | (7 - degree) / 4 << 8 | (15 - room) << 4 | near;
                 if s < out[c] {
                     out[c] = s;
                 }
@@ -535,7 +544,7 @@ impl<'a> Solver<'a> {
         }
         // One-move lookahead with the known sub-connections: a reply after which a chain
         // of bridges and templates joins a pair wins at once.
-        let mut scores = [u8::MAX; 128];
+        let mut scores = [u16::MAX; 128];
         self.scores(b, useful, &mut scores);
         let mut order = [0u8; 128];
         let mut k = 0;
@@ -718,7 +727,7 @@ impl<'a> Solver<'a> {
             Res::Shallow => {}
             Res::Unknown => return Res::Unknown,
         }
-        let mut scores = [u8::MAX; 128];
+        let mut scores = [u16::MAX; 128];
         self.scores(b, must, &mut scores);
         // The owner's own key move is the opponent's first candidate ("play where your
         // opponent wants to play").

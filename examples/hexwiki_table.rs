@@ -6,13 +6,22 @@ use hexproof::templates::EdgeTemplate;
 use std::time::Duration;
 
 fn main() {
-    let secs: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(60);
-    let all = EdgeTemplate::parse_list(include_str!("../tests/fixtures/edge-templates-hexwiki.json")).unwrap();
+    let secs: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let all = EdgeTemplate::parse_list(include_str!(
+        "../tests/fixtures/edge-templates-hexwiki.json"
+    ))
+    .unwrap();
     println!("| template | empty cells | verdict | search nodes | certificate nodes | time (ms) |");
     println!("|---|---|---|---|---|---|");
     for t in &all {
         let g = t.place_fitting(Border::Bottom).unwrap();
-        let budget = Budget { time: Some(Duration::from_secs(secs)), ..Budget::default() };
+        let budget = Budget {
+            time: Some(Duration::from_secs(secs)),
+            ..Budget::default()
+        };
         let o = decide(&g, &budget).unwrap();
         println!(
             "| {} | {} | {:?} | {} | {} | {:.1} |",

@@ -682,30 +682,16 @@ impl<'a> Solver<'a> {
         let mut killer = NO_MOVE;
         // The sibling's refutation first: it often refutes here too.
         if opp_hint != NO_MOVE && e >> opp_hint & 1 == 1 {
-            let x = opp_hint as usize;
-            match self.owner_node(b, w | 1 << x, NO_MOVE, depth) {
-                Res::Win(p) => {
-                    must &= p;
-                    union |= p;
-                    killer = self.owner_move(b, w | 1 << x);
-                }
-                Res::Loss(q) => {
-                    let disproof = q | 1 << x;
-                    self.store_opp(
-                        b,
-                        w,
-                        Entry::Loss {
-                            disproof,
-                            mv: x as u8,
-                        },
-                    );
-                    return Res::Loss(disproof);
-                }
-                Res::Shallow => {
-                    self.store_opp(b, w, Entry::Shallow { depth });
-                    return Res::Shallow;
-                }
-                Res::Unknown => return Res::Unknown,
+            if let Err(r) = self.intrude(
+                b,
+                w,
+                opp_hint as usize,
+                depth,
+                &mut must,
+                &mut union,
+                &mut killer,
+            ) {
+                return r;
             }
         }
         // Mustplay: the owner's semi-connection if the opponent passed.
@@ -739,29 +725,8 @@ impl<'a> Solver<'a> {
                 bits(must).min_by_key(|&c| scores[c]).unwrap()
             };
             first = NO_MOVE;
-            match self.owner_node(b, w | 1 << x, killer, depth) {
-                Res::Win(p) => {
-                    must &= p;
-                    union |= p;
-                    killer = self.owner_move(b, w | 1 << x);
-                }
-                Res::Loss(q) => {
-                    let disproof = q | 1 << x;
-                    self.store_opp(
-                        b,
-                        w,
-                        Entry::Loss {
-                            disproof,
-                            mv: x as u8,
-                        },
-                    );
-                    return Res::Loss(disproof);
-                }
-                Res::Shallow => {
-                    self.store_opp(b, w, Entry::Shallow { depth });
-                    return Res::Shallow;
-                }
-                Res::Unknown => return Res::Unknown,
+            if let Err(r) = self.intrude(b, w, x, depth, &mut must, &mut union, &mut killer) {
+                return r;
             }
         }
         self.store_opp(
@@ -773,6 +738,41 @@ impl<'a> Solver<'a> {
             },
         );
         Res::Win(union)
+    }
+
+    /// The opponent intrudes at `x` (rule 4): if the owner answers, the candidates `must`
+    /// shrink to the answer's proof set, `union` grows by it and `killer` becomes the answer;
+    /// otherwise the node is decided (a loss, or not within this depth) and stored.
+    #[allow(clippy::too_many_arguments)]
+    fn intrude(
+        &mut self,
+        b: Set,
+        w: Set,
+        x: usize,
+        depth: u8,
+        must: &mut Set,
+        union: &mut Set,
+        killer: &mut u8,
+    ) -> Result<(), Res> {
+        match self.owner_node(b, w | 1 << x, *killer, depth) {
+            Res::Win(p) => {
+                *must &= p;
+                *union |= p;
+                *killer = self.owner_move(b, w | 1 << x);
+                Ok(())
+            }
+            Res::Loss(q) => {
+                let disproof = q | 1 << x;
+                let mv = x as u8;
+                self.store_opp(b, w, Entry::Loss { disproof, mv });
+                Err(Res::Loss(disproof))
+            }
+            Res::Shallow => {
+                self.store_opp(b, w, Entry::Shallow { depth });
+                Err(Res::Shallow)
+            }
+            Res::Unknown => Err(Res::Unknown),
+        }
     }
 
     fn store_owner(&mut self, b: Set, w: Set, e: Entry) {

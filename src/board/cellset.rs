@@ -190,7 +190,7 @@ impl Extend<Cell> for CellSet {
     }
 }
 
-impl<'a> IntoIterator for &'a CellSet {
+impl IntoIterator for &CellSet {
     type Item = Cell;
     type IntoIter = CellSetIter;
     fn into_iter(self) -> CellSetIter {

@@ -401,7 +401,11 @@ impl<'a> Solver<'a> {
                     ring |= g.adj[x];
                 }
                 let room = (ring & (b | e)).count_ones().min(15) as u16;
-                let s = len << 12 | balance << 9 | (7 - degree) / 4 << 8 | (15 - room) << 4 | near;
+                let s = (len << 12)
+                    | (balance << 9)
+                    | (((7 - degree) / 4) << 8)
+                    | ((15 - room) << 4)
+                    | near;
                 if s < out[c] {
                     out[c] = s;
                 }

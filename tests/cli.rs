@@ -520,3 +520,37 @@ fn shell_words(line: &str) -> Vec<String> {
     }
     out
 }
+
+#[test]
+fn verify_writes_the_certificate() {
+    let path = std::env::temp_dir().join(format!("hexproof-cert-{}.json", std::process::id()));
+    let r = hexproof(&[
+        "verify",
+        "--board",
+        "7x7",
+        "--black",
+        "d5",
+        "--carrier",
+        "c5 b6 c6 d6 a7 b7 c7 d7",
+        "--certificate",
+        path.to_str().unwrap(),
+        "d5 - b",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&path).expect("the certificate was written");
+    let _ = std::fs::remove_file(&path);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let nodes = v["nodes"].as_array().expect("nodes");
+    assert!(!nodes.is_empty());
+    let root = v["root"].as_u64().expect("root") as usize;
+    assert!(root < nodes.len());
+    // Every cell named in the certificate is a carrier cell or the stone.
+    let allowed = ["c5", "b6", "c6", "d6", "a7", "b7", "c7", "d7", "d5", "b"];
+    for n in nodes {
+        for key in ["stones", "carrier"] {
+            for c in n[key].as_array().unwrap() {
+                assert!(allowed.contains(&c.as_str().unwrap()), "{c}");
+            }
+        }
+    }
+}

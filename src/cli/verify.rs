@@ -66,6 +66,10 @@ pub struct VerifyArgs {
     /// The carrier: the empty cells the sub-game is played in ("all" = every empty cell).
     #[arg(long, value_name = "CELLS")]
     carrier: String,
+    /// Write the kernel-checked certificate (the owner's strategy as an AND/OR DAG, cells by
+    /// name) to this JSON file when the claim holds.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<std::path::PathBuf>,
 }
 
 /// Find a minimal carrier for a claim inside a region, and say whether it is minimum.
@@ -242,12 +246,62 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
         Ok(o) => o,
         Err(e) => return fail_input(&e.to_string()),
     };
+    if let (Some(path), Some(cert), Verdict::Holds) = (&a.certificate, &o.certificate, o.verdict) {
+        let text = serde_json::to_string_pretty(&certificate_json(&s, cert))
+            .expect("JSON values always serialise");
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            return fail_input(&format!("cannot write {}: {e}", path.display()));
+        }
+    }
     if s.json {
         print_json(&outcome_json(&s, &o));
     } else {
         print_outcome(&s, &o);
     }
     exit_for(o.verdict)
+}
+
+/// A certificate with cells by name: `{"first": …, "root": …, "nodes": [{"id", "stones",
+/// "carrier", "goal"?, "joined" | "or": [{"reply", "next"}] | "and": [ids]}]}`.
+fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_json::Value {
+    use hexproof::kernel::NodeKind;
+    let b = s.game.board();
+    let n = s.notation;
+    let names = |c: &CellSet| c.iter().map(|x| b.cell_name(x, n)).collect::<Vec<_>>();
+    let nodes: Vec<serde_json::Value> = cert
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(id, node)| {
+            let mut v = json!({
+                "id": id,
+                "stones": names(&node.stones),
+                "carrier": names(&node.carrier),
+            });
+            if let Some((x, y)) = node.goal {
+                v["goal"] = json!([b.cell_name(x, n), b.cell_name(y, n)]);
+            }
+            match &node.kind {
+                NodeKind::Joined => v["joined"] = json!(true),
+                NodeKind::Or(rs) => {
+                    v["or"] = rs
+                        .iter()
+                        .map(|r| json!({"reply": b.cell_name(r.reply, n), "next": r.next}))
+                        .collect()
+                }
+                NodeKind::And(cs) => v["and"] = json!(cs),
+            }
+            v
+        })
+        .collect();
+    json!({
+        "board": b.to_string(),
+        "claim": s.game.claim().display(b, n),
+        "owner": s.game.claim().owner,
+        "first": cert.first.map(|m| b.cell_name(m, n)),
+        "root": cert.root,
+        "nodes": nodes,
+    })
 }
 
 /// Runs `hexproof minimize`.

@@ -347,14 +347,15 @@ pub fn place(
             let lt = lemma.names.claim(&lf.claim);
             let st = names.claim(&step.claim);
             let how = if r.under.is_empty() && r.at.is_none() {
-                "no placement (translation, edge mirror, 180° rotation, colour swap)".to_string()
+                "no placement (translation, edge mirror, 180° rotation, colour swap) maps"
+                    .to_string()
             } else {
-                "the named placement does not".to_string()
+                "the named placement does not map".to_string()
             };
             Err(vec![(
                 "ends match",
                 format!(
-                    "{how} maps the lemma's ends {lt} ({} claim) onto the step's ends {st} ({} claim)",
+                    "{how} the lemma's ends {lt} ({} claim) onto the step's ends {st} ({} claim)",
                     lf.claim.owner, step.claim.owner
                 ),
             )])

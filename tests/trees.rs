@@ -406,3 +406,10 @@ fn an_empty_white_node_fails_with_every_move_listed() {
         .unwrap();
     assert_eq!(n.reasons.len(), 8, "{}", c.human());
 }
+
+#[test]
+fn a_white_node_after_white_has_won_is_rejected() {
+    // White's a1-b1 already joins l and r; Black fills the last cell; no White move is left.
+    let src = "board 2x2\nwhite a1, b1\nblack a2\nstrategy {\n  black b2\n  white { }\n}\n";
+    fails_with(src, 6, "game not lost", "White has already won");
+}

@@ -259,6 +259,17 @@ impl<'a> Checker<'a> {
                 }
                 let mut reasons = Vec::new();
                 let mut notes = Vec::new();
+                // Hex has no draws: with no empty cell left someone has won, and it must be
+                // Black (otherwise "every move precluded" would hold vacuously).
+                if position.winner() == Some(Colour::White) {
+                    reasons.push(self.reason(
+                        "tree",
+                        "game not lost",
+                        "White has already won in this position".into(),
+                        vec![self.place(*span, "White has won")],
+                    ));
+                    v = StepVerdict::Failed;
+                }
                 let covered: CellSet = cases.iter().map(|c| c.white).collect();
                 let missing = survivors - covered;
                 for w in missing.iter() {

@@ -361,6 +361,12 @@ impl<'a> Checker<'a> {
 
     /// Runs (or recalls) the exhaustive search on a claim.
     fn search(&mut self, claim: &Claim, carrier: CellSet) -> SearchOut {
+        let budget = self.opts.budget;
+        self.search_budget(claim, carrier, &budget)
+    }
+
+    /// [`Self::search`] with an explicit budget.
+    fn search_budget(&mut self, claim: &Claim, carrier: CellSet, budget: &Budget) -> SearchOut {
         let key = (
             claim.clone(),
             carrier,
@@ -381,7 +387,7 @@ impl<'a> Checker<'a> {
                     note: Some(e.to_string()),
                 },
             },
-            Ok(game) => match decide(&game, &self.opts.budget) {
+            Ok(game) => match decide(&game, budget) {
                 Err(e) => SearchOut {
                     verdict: Verdict::Undecided,
                     report: SearchReport {

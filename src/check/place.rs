@@ -400,7 +400,11 @@ fn describe(
             if !d.is_empty() {
                 d.push(' ');
             }
-            d.push_str(&format!("at {} = {}", lemma.names.name(a), board.cell_name(img, names.notation)));
+            d.push_str(&format!(
+                "at {} = {}",
+                lemma.names.name(a),
+                board.cell_name(img, names.notation)
+            ));
         }
     }
     if d.is_empty() {

@@ -10,11 +10,13 @@
 //! `empty(P) ∩ ⋂ (S_z ∪ {z})`; each needs a case. A leaf derives `t - b` VC (White to move).
 
 use super::report::*;
-use super::{Checker, Status};
+use super::{Checker, SearchOut, Status};
 use crate::board::{Border, Cell, CellSet, Colour};
+use crate::claim::Claim;
 use crate::dsl::ast::Span;
 use crate::dsl::model::{Step, TreeNode};
 use crate::position::Position;
+use crate::search::{Budget, Verdict};
 use std::time::Instant;
 
 /// Figures of a checked tree.
@@ -126,6 +128,75 @@ impl<'a> Checker<'a> {
         (v, carrier, reasons)
     }
 
+    /// The cross-check of a node with White to move: Black's `t - b` VC on every empty cell,
+    /// by exact search with a reduced budget (None when rule steps are not searched).
+    fn node_search(&mut self, pos: &Position) -> Option<SearchOut> {
+        if !self.opts.search_rule_steps {
+            return None;
+        }
+        let budget = Budget {
+            nodes: self.opts.budget.nodes.min(2_000_000),
+            time: Some(
+                self.opts
+                    .budget
+                    .time
+                    .map_or(std::time::Duration::from_secs(10), |t| {
+                        t.min(std::time::Duration::from_secs(10))
+                    }),
+            ),
+            ..self.opts.budget
+        };
+        let claim = Claim {
+            owner: Colour::Black,
+            pairs: vec![(Cell::border(Border::Top), Cell::border(Border::Bottom))],
+            owner_first: false,
+        };
+        let saved = std::mem::replace(&mut self.position, pos.clone());
+        let out = self.search_budget(&claim, pos.empty_cells(), &budget);
+        self.position = saved;
+        Some(out)
+    }
+
+    /// Combines a node's own verdict with the search of its position.
+    fn with_search(&self, r: &mut StepReport, s: Option<SearchOut>) {
+        let Some(s) = s else { return };
+        match (r.verdict, s.verdict) {
+            (StepVerdict::Verified, Verdict::Holds) => r.basis = "tree and search".into(),
+            (StepVerdict::Verified, Verdict::Fails) => {
+                r.verdict = StepVerdict::Failed;
+                r.basis = "none".into();
+                r.reasons.push(self.reason(
+                    "checker",
+                    "consistency",
+                    "the tree checks but the search says White wins here; this is a bug in hexproof, please report it".into(),
+                    vec![self.place(r.span, "inconsistent")],
+                ));
+            }
+            (StepVerdict::Verified, Verdict::Undecided) => {
+                r.basis = format!(
+                    "tree alone ({})",
+                    s.report
+                        .note
+                        .clone()
+                        .unwrap_or_else(|| "search undecided".into())
+                );
+            }
+            (_, Verdict::Holds) => r
+                .notes
+                .push("Black does win here (by search), but the tree does not show it".into()),
+            (_, Verdict::Fails) => r.notes.push(format!(
+                "by search White wins here{}",
+                if s.report.refutation.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", s.report.refutation.join(", "))
+                }
+            )),
+            _ => {}
+        }
+        r.search = Some(s.report);
+    }
+
     /// Checks a node; its reports (the node's own line first) go to `out`.
     pub(super) fn check_tree(
         &mut self,
@@ -191,7 +262,11 @@ impl<'a> Checker<'a> {
                     Some(c) => format!("t - b on {} (White to move)", names.set(&c)),
                     None => "t - b (White to move)".into(),
                 };
-                out[at] = self.node_report(*span, "leaf", claim, v, reasons, Vec::new(), start);
+                let mut r = self.node_report(*span, "leaf", claim, v, reasons, Vec::new(), start);
+                let ns = self.node_search(position);
+                self.with_search(&mut r, ns);
+                let v = r.verdict;
+                out[at] = r;
                 v
             }
             TreeNode::White {
@@ -308,7 +383,11 @@ impl<'a> Checker<'a> {
                         (survivors & covered).len()
                     )
                 };
-                out[at] = self.node_report(*span, "white node", claim, v, reasons, notes, start);
+                let mut r = self.node_report(*span, "white node", claim, v, reasons, notes, start);
+                let ns = self.node_search(position);
+                self.with_search(&mut r, ns);
+                let v = r.verdict;
+                out[at] = r;
                 v
             }
         }

@@ -413,3 +413,31 @@ fn a_white_node_after_white_has_won_is_rejected() {
     let src = "board 2x2\nwhite a1, b1\nblack a2\nstrategy {\n  black b2\n  white { }\n}\n";
     fails_with(src, 6, "game not lost", "White has already won");
 }
+
+#[test]
+fn lemma_proofs_may_use_earlier_lemmas_but_not_themselves() {
+    let src = "board 7x7
+lemma edge { black b6 as x\n claim x - b on [a7, b7] }
+lemma two { black c5 as y, b6 as x
+ claim y - b on [a7, b7]
+ proof {
+   (x, [a7, b7], b) VC by edge
+   (y, [a7, b7], b) VC by AND (y, [], x) (x, [a7, b7], b)
+ }
+}
+lemma self { black b6 as x
+ claim x - b on [a7, b7]
+ proof { (x, [a7, b7], b) VC by self }
+}
+";
+    let c = run(src);
+    let two = &c.report.files[0].blocks[1];
+    assert_eq!(two.verdict, StepVerdict::Verified, "{}", c.human());
+    assert_eq!(two.summary.as_deref(), Some("1 lemma instance(s)"));
+    let s = step(&c, 13);
+    assert!(
+        conditions(s).contains(&"lemma certified".to_string()),
+        "{}",
+        c.human()
+    );
+}

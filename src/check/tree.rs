@@ -89,14 +89,22 @@ impl<'a> Checker<'a> {
         }
         let t = Cell::border(Border::Top);
         let b = Cell::border(Border::Bottom);
-        let win = self.known.iter().rev().find(|k| {
+        let is_win = |k: &&super::Known| {
             k.claim.owner == Colour::Black
                 && !k.claim.owner_first
                 && k.claim
                     .pairs
                     .iter()
                     .all(|&(x, y)| (x, y) == (t, b) || (x, y) == (b, t))
-        });
+        };
+        // A verified t - b if there is one, else the last attempt (to say why it fails).
+        let win = self
+            .known
+            .iter()
+            .rev()
+            .filter(is_win)
+            .find(|k| k.status == Status::Established)
+            .or_else(|| self.known.iter().rev().find(is_win));
         let mut reasons = Vec::new();
         let carrier = match win {
             Some(k) if k.status == Status::Established => Some(k.carrier),

@@ -241,7 +241,7 @@ impl<'a> Checker<'a> {
                             "the position after black {} is not shown won",
                             names.name(*cell)
                         ),
-                        vec![self.place(*span, "not shown won")],
+                        vec![self.place(Span::new(span.start, span.start + 5), "not shown won")],
                     ));
                 }
                 out[at] =
@@ -349,7 +349,7 @@ impl<'a> Checker<'a> {
                         "tree",
                         "game not lost",
                         "White has already won in this position".into(),
-                        vec![self.place(*span, "White has won")],
+                        vec![self.place(Span::new(span.start, span.start + 5), "White has won")],
                     ));
                     v = StepVerdict::Failed;
                 }
@@ -363,7 +363,10 @@ impl<'a> Checker<'a> {
                             "White's move {} survives every precluding analysis and has no case",
                             names.name(w)
                         ),
-                        vec![self.place(*span, format!("no case for {}", names.name(w)))],
+                        vec![self.place(
+                            Span::new(span.start, span.start + 5),
+                            format!("no case for {}", names.name(w)),
+                        )],
                     ));
                 }
                 if !missing.is_empty() {

@@ -441,3 +441,77 @@ lemma self { black b6 as x
         c.human()
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// AB guarantees on lemmas (their use across two areas is not checked yet).
+
+#[test]
+fn ab_guarantees_agree_with_the_search_of_the_first_exchange() {
+    // For every (A, B) in the ziggurat's carrier: a verified guarantee implies that after
+    // White A and Black B the rest of the carrier still carries x - b with White to move
+    // (checked by the kernel-backed search), and the lemma itself holds.
+    let carrier = ["e5", "c6", "d6", "e6", "b7", "c7", "d7", "e7"];
+    let mut src = String::from(
+        "board 7x7\nlemma zig { black d5 as x\n claim x - b on [e5, c6, d6, e6, b7, c7, d7, e7]\n",
+    );
+    let mut pairs = Vec::new();
+    for a in carrier {
+        for b in carrier {
+            if a != b {
+                src.push_str(&format!(" guarantee white {a} => black {b}\n"));
+                pairs.push((a, b));
+            }
+        }
+    }
+    src.push_str("}\n");
+    for (a, b) in &pairs {
+        let rest: Vec<&str> = carrier
+            .iter()
+            .copied()
+            .filter(|c| c != a && c != b)
+            .collect();
+        src.push_str(&format!(
+            "derive {{ black d5, {b}\n white {a}\n d5 - b on [{}] by search }}\n",
+            rest.join(", ")
+        ));
+    }
+    let c = run(&src);
+    let blocks = &c.report.files[0].blocks;
+    let lemma = &blocks[0];
+    assert_eq!(lemma.steps[0].verdict, StepVerdict::Verified);
+    let (mut held, mut failed) = (0, 0);
+    for (k, _) in pairs.iter().enumerate() {
+        let g = &lemma.steps[1 + k];
+        assert_eq!(g.rule, "AB guarantee");
+        let after = blocks[1 + k].steps[0].verdict;
+        match g.verdict {
+            StepVerdict::Verified => {
+                held += 1;
+                assert_eq!(after, StepVerdict::Verified, "{}\n{}", g.claim, c.human());
+            }
+            StepVerdict::Failed => failed += 1,
+            v => panic!("{v:?}"),
+        }
+    }
+    println!("{} guarantees: {held} hold, {failed} do not", pairs.len());
+    assert!(held > 0 && failed > 0);
+}
+
+#[test]
+fn ab_guarantee_side_conditions() {
+    bad_input(
+        "board 7x7\nlemma l { black c3 as x\n claim x - d4 on [d3, c4]\n guarantee black d3 => white c4 }\n",
+        "hexp::guarantee",
+    );
+    bad_input(
+        "board 7x7\nlemma l { black c3 as x\n claim x - d4 on [d3, c4]\n guarantee white d3 => black e5 }\n",
+        "hexp::guarantee",
+    );
+    let c = run("board 7x7\nlemma l { black c3 as x\n claim x - d4 on [d3, c4]\n guarantee white d3 => black c4 }\n");
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    // The bridge's answer to d3 must be c4: the ziggurat's d6 cannot be answered by b7.
+    let c = run("board 7x7\nlemma z { black d5 as x\n claim x - b on [e5, c6, d6, e6, b7, c7, d7, e7]\n guarantee white d6 => black b7 }\n");
+    let s = step(&c, 4);
+    assert_eq!(s.verdict, StepVerdict::Failed, "{}", c.human());
+    assert_eq!(conditions(s), vec!["guarantee holds"]);
+}

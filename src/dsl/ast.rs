@@ -386,8 +386,8 @@ pub struct Lemma {
     pub carrier: Option<CellList>,
     /// `claim ..` (with an optional `on` carrier and `by search`).
     pub claim: Option<ClaimDecl>,
-    /// `guarantee white A => black B` (AB-property; parsed, not yet checked).
-    pub guarantees: Vec<Span>,
+    /// `guarantee white A => black B` (AB-property): (colour, cell) twice, and the span.
+    pub guarantees: Vec<(ColourWord, Name, ColourWord, Name, Span)>,
     /// `proof { .. }`.
     pub proof: Option<(Vec<BlockItem>, Span)>,
     /// Repeated sections, reported by the elaborator: (what, where).

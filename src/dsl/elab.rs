@@ -984,16 +984,43 @@ impl Elab {
             }
             None => Vec::new(),
         };
-        let unsupported = l
-            .guarantees
-            .iter()
-            .map(|sp| {
-                (
-                    *sp,
-                    "AB-property guarantees are not checked yet".to_string(),
-                )
-            })
-            .collect();
+        let mut guarantees = Vec::new();
+        for (c1, a, c2, b, sp) in &l.guarantees {
+            let (Some(ac), Some(bc)) = (
+                self.resolve_cell(a, Some(&local), "a guarantee's cell"),
+                self.resolve_cell(b, Some(&local), "a guarantee's cell"),
+            ) else {
+                continue;
+            };
+            let Some(f) = &claim else { continue };
+            let owner = f.claim.owner;
+            if colour_of(*c1) != owner.opponent() || colour_of(*c2) != owner {
+                let msg = format!(
+                    "a guarantee of a {owner} lemma reads `guarantee {} A => {owner} B`",
+                    owner.opponent()
+                );
+                self.err("hexp::guarantee", msg, *sp, "colours");
+                continue;
+            }
+            for (n, c) in [(a, ac), (b, bc)] {
+                if !f.carrier.contains(c) {
+                    let msg = format!(
+                        "the guarantee's cell {} is not in the lemma's carrier",
+                        n.text
+                    );
+                    self.err("hexp::guarantee", msg, n.span, "outside the carrier");
+                }
+            }
+            if ac == bc {
+                self.err("hexp::guarantee", "A and B must differ", *sp, "same cell");
+            }
+            guarantees.push(Guarantee {
+                a: ac,
+                b: bc,
+                span: *sp,
+            });
+        }
+        let unsupported = Vec::new();
         if self.diags.len() > before {
             return None;
         }
@@ -1010,6 +1037,7 @@ impl Elab {
             lemma: claim.map(|c| LemmaInfo {
                 claim: c,
                 has_proof: l.proof.is_some(),
+                guarantees,
             }),
             unsupported,
         })

@@ -77,6 +77,19 @@ pub struct LemmaInfo {
     pub claim: Fact,
     /// True when a `proof { .. }` block gives steps; false for `by search`.
     pub has_proof: bool,
+    /// AB guarantees: `guarantee <opponent> A => <owner> B`.
+    pub guarantees: Vec<Guarantee>,
+}
+
+/// An AB guarantee of a lemma (Noshita 2005, §4; docs/SEMANTICS.md "AB-property").
+#[derive(Clone, Debug)]
+pub struct Guarantee {
+    /// The opponent's move A.
+    pub a: Cell,
+    /// The owner's answer B.
+    pub b: Cell,
+    /// Where.
+    pub span: Span,
 }
 
 /// A claim on a carrier, as written at one place.

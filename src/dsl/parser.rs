@@ -843,7 +843,26 @@ fn build_lemma(p: Pair<Rule>) -> Lemma {
                     span: qs,
                 });
             }
-            Rule::guarantee => lemma.guarantees.push(qs),
+            Rule::guarantee => {
+                let mut cols = Vec::new();
+                let mut names = Vec::new();
+                for r in q.into_inner() {
+                    match r.as_rule() {
+                        Rule::colour => cols.push(colour(r)),
+                        Rule::name => names.push(name(r)),
+                        _ => {}
+                    }
+                }
+                if cols.len() == 2 && names.len() == 2 {
+                    lemma.guarantees.push((
+                        cols[0],
+                        names[0].clone(),
+                        cols[1],
+                        names[1].clone(),
+                        qs,
+                    ));
+                }
+            }
             Rule::proof_block => {
                 if lemma.proof.is_some() {
                     lemma.repeated.push(("proof", qs));

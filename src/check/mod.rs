@@ -975,10 +975,19 @@ impl<'a> Checker<'a> {
             owner.opponent()
         );
         let mut reasons = Vec::new();
-        let verdict = match ab::guarantee_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
-            Some(true) => StepVerdict::Verified,
-            Some(false) => {
-                reasons.push(self.reason(
+        let verdict = if f.claim.owner_first {
+            reasons.push(self.reason(
+                "AB guarantee",
+                "supported construct",
+                "a guarantee on a semi-connection (owner first) is not checked".into(),
+                vec![self.place(g.span, "not checked")],
+            ));
+            StepVerdict::Unsupported
+        } else {
+            match ab::guarantee_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
+                Some(true) => StepVerdict::Verified,
+                Some(false) => {
+                    reasons.push(self.reason(
                     "AB guarantee",
                     "guarantee holds",
                     format!(
@@ -988,19 +997,20 @@ impl<'a> Checker<'a> {
                     ),
                     vec![self.place(g.span, "does not hold")],
                 ));
-                StepVerdict::Failed
-            }
-            None => {
-                reasons.push(self.reason(
-                    "AB guarantee",
-                    "decided",
-                    format!(
-                        "the carrier has more than {} cells: the guarantee is not searched",
-                        ab::MAX_CELLS
-                    ),
-                    vec![self.place(g.span, "undecided")],
-                ));
-                StepVerdict::Undecided
+                    StepVerdict::Failed
+                }
+                None => {
+                    reasons.push(self.reason(
+                        "AB guarantee",
+                        "decided",
+                        format!(
+                            "the carrier has more than {} cells: the guarantee is not searched",
+                            ab::MAX_CELLS
+                        ),
+                        vec![self.place(g.span, "undecided")],
+                    ));
+                    StepVerdict::Undecided
+                }
             }
         };
         StepReport {

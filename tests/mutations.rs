@@ -7,11 +7,15 @@
 //! - add a White stone on a carrier cell of each block, and on a `*` cell of each diagram.
 //!
 //! A mutant is rejected when a step fails or the input is bad (exit code 1 or 2).
-//! (Proof-tree mutations — drop a case, drop a precluding analysis, change a Black reply — come
-//! with proof-tree checking.)
+//! - in a lemma diagram, each `*` becomes `.` (one carrier cell fewer);
+//! - in a strategy: drop each case, drop each precluding analysis, change each Black reply to
+//!   each neighbouring cell, the step mutations above on its leaves and analyses, and a
+//!   file-level White stone on a carrier cell.
 
 use hexproof::check::{check_source, Options};
-use hexproof::dsl::ast::{BlockItem, CellList, FactAst, KindWord, Span, Statement, StepBody};
+use hexproof::dsl::ast::{
+    BlockItem, CellList, FactAst, KindWord, Span, Statement, StepBody, TreeNode,
+};
 use hexproof::dsl::parser::parse;
 use hexproof::search::Budget;
 
@@ -30,6 +34,56 @@ fn without(list: &CellList, k: usize) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// What a strategy offers to mutate.
+#[derive(Default)]
+struct TreeWalk {
+    cases: Vec<Span>,
+    precludes: Vec<Span>,
+    replies: Vec<hexproof::dsl::ast::Name>,
+    steps: Vec<hexproof::dsl::ast::StepAst>,
+}
+
+impl TreeWalk {
+    fn walk(&mut self, nodes: &[TreeNode]) {
+        for n in nodes {
+            match n {
+                TreeNode::Black { body, .. } => self.walk(body),
+                TreeNode::White {
+                    precludes, cases, ..
+                } => {
+                    for (_, body, sp) in precludes {
+                        self.precludes.push(*sp);
+                        self.walk(body);
+                    }
+                    for (_, reply, sp) in cases {
+                        self.cases.push(*sp);
+                        if let TreeNode::Black { cell, .. } = reply.as_ref() {
+                            self.replies.push(cell.clone());
+                        }
+                        self.walk(std::slice::from_ref(reply.as_ref()));
+                    }
+                }
+                TreeNode::Step(s) => self.steps.push(s.clone()),
+            }
+        }
+    }
+}
+
+/// The on-board neighbours of a cell in letters notation (boards up to 9x9 here).
+fn neighbours(cell: &str) -> Vec<String> {
+    let b = cell.as_bytes();
+    if b.len() != 2 || !b[0].is_ascii_lowercase() || !b[1].is_ascii_digit() {
+        return Vec::new();
+    }
+    let (c, r) = ((b[0] - b'a') as i32, (b[1] - b'1') as i32);
+    [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
+        .iter()
+        .map(|(dc, dr)| (c + dc, r + dr))
+        .filter(|&(c, r)| (0..9).contains(&c) && (0..9).contains(&r))
+        .map(|(c, r)| format!("{}{}", (b'a' + c as u8) as char, r + 1))
+        .collect()
+}
+
 struct Mutant {
     what: String,
     text: String,
@@ -40,7 +94,72 @@ fn mutants(src: &str) -> Vec<Mutant> {
     let mut out = Vec::new();
     let mut push = |what: String, text: String| out.push(Mutant { what, text });
     let at = |sp: Span| src[..sp.start].matches('\n').count() + 1;
+    // The end of the `board` line: where a file-level `white CELL` goes.
+    let board_start = if src.starts_with("board") {
+        0
+    } else {
+        src.find("\nboard").expect("a board line") + 1
+    };
+    let board_end = src[board_start..]
+        .find('\n')
+        .map_or(src.len(), |i| board_start + i);
+    // Strategies: drop a case, drop a precluding analysis, change a Black reply.
     for st in &file.statements {
+        let Statement::Strategy(s) = st else { continue };
+        let mut tw = TreeWalk::default();
+        tw.walk(&s.body);
+        for sp in &tw.cases {
+            push(
+                format!("line {}: case dropped", at(*sp)),
+                splice(src, *sp, ""),
+            );
+        }
+        for sp in &tw.precludes {
+            push(
+                format!("line {}: precluding analysis dropped", at(*sp)),
+                splice(src, *sp, ""),
+            );
+        }
+        for n in &tw.replies {
+            for other in neighbours(&n.text) {
+                push(
+                    format!("line {}: black reply {} → {other}", at(n.span), n.text),
+                    splice(src, n.span, &other),
+                );
+            }
+        }
+    }
+    let tree_items: Vec<(Vec<BlockItem>, Span)> = file
+        .statements
+        .iter()
+        .filter_map(|st| match st {
+            Statement::Strategy(s) => {
+                let mut tw = TreeWalk::default();
+                tw.walk(&s.body);
+                Some((tw.steps.into_iter().map(BlockItem::Step).collect(), s.span))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut trees = tree_items.iter();
+    for st in &file.statements {
+        // A lemma drawn as a diagram: each `*` becomes `.` (one carrier cell fewer).
+        if let Statement::Lemma(l) = st {
+            if let Some((body, sp)) = &l.diagram {
+                for (i, _) in body.match_indices('*') {
+                    let at_star = Span::new(sp.start + i, sp.start + i + 1);
+                    push(
+                        format!(
+                            "line {}: lemma {} without a carrier cell of its diagram",
+                            at(at_star),
+                            l.name.text
+                        ),
+                        splice(src, at_star, "."),
+                    );
+                }
+            }
+        }
+        let is_tree = matches!(st, Statement::Strategy(_));
         let (items, lemma_claim, block_span): (
             Vec<&BlockItem>,
             Option<&hexproof::dsl::ast::ClaimDecl>,
@@ -55,6 +174,10 @@ fn mutants(src: &str) -> Vec<Mutant> {
                 l.span,
             ),
             Statement::Derive(d) => (d.items.iter().collect(), None, d.span),
+            Statement::Strategy(_) => {
+                let (its, sp) = trees.next().expect("one entry per strategy");
+                (its.iter().collect(), None, *sp)
+            }
             _ => continue,
         };
         // A White stone inside a diagram's carrier: its first `*` becomes `o`.
@@ -159,7 +282,14 @@ fn mutants(src: &str) -> Vec<Mutant> {
             }
         }
         // A White stone inside a carrier: insert `white CELL` as the block's first line.
-        if let Some(c) = first_carrier_cell {
+        if let (Some(c), true) = (&first_carrier_cell, is_tree) {
+            // In a strategy: a file-level white stone (the tree's position is the file's).
+            let sp = Span::new(board_end, board_end);
+            push(
+                format!("strategy at line {}: white stone on {c}", at(block_span)),
+                splice(src, sp, &format!("\nwhite {c}")),
+            );
+        } else if let Some(c) = first_carrier_cell {
             let open = src[block_span.start..].find('{').unwrap() + block_span.start + 1;
             let sp = Span::new(open, open);
             let decl = format!(
@@ -214,6 +344,7 @@ fn every_mutant_of_every_proof_is_rejected() {
         );
         let ms = mutants(&src);
         let mut file_rejected = 0;
+        let mut bad_input = 0;
         for m in &ms {
             // A diagram lemma is proved by search alone: give its mutants the full budget.
             let o = if m.what.contains("diagram") {
@@ -226,15 +357,23 @@ fn every_mutant_of_every_proof_is_rejected() {
             if matches!(c.report.exit_code, 1 | 2) {
                 rejected += 1;
                 file_rejected += 1;
+                if c.report.exit_code == 2 {
+                    bad_input += 1;
+                }
+                if std::env::var_os("MUTANTS_VERBOSE").is_some() {
+                    println!("  exit {}: {}", c.report.exit_code, m.what);
+                }
             } else {
                 accepted.push(format!("{}: {}", f.display(), m.what));
             }
         }
         println!(
-            "{}: {} mutants generated, {} rejected",
+            "{}: {} mutants generated, {} rejected ({} by a failed step, {} as bad input)",
             f.display(),
             ms.len(),
-            file_rejected
+            file_rejected,
+            file_rejected - bad_input,
+            bad_input
         );
     }
     println!("total: {total} mutants generated, {rejected} rejected");

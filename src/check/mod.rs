@@ -19,15 +19,20 @@
 //! for later steps (it is true, with a certificate); a failed, undecided or unsupported
 //! conclusion is not, and steps that use it say so.
 
+mod ab;
+pub mod place;
 pub mod report;
 pub mod rules;
+mod tree;
 
 use crate::board::CellSet;
 use crate::claim::{Claim, SubGame};
 use crate::dsl::ast::Span;
 use crate::dsl::diag::{Diag, FileId, Sources};
 use crate::dsl::load::{Loader, RootStatus};
-use crate::dsl::model::{Block, BlockKind, CellNames, Fact, Just, Premise, Program, Step};
+use crate::dsl::model::{
+    Block, BlockKind, CellNames, Fact, Just, LemmaRef, Premise, Program, Step,
+};
 use crate::position::Position;
 use crate::search::{decide, Budget, Verdict};
 use report::*;
@@ -102,6 +107,7 @@ fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
     let mut files = Vec::new();
     let mut ids = Vec::new();
     let mut done: Vec<FileId> = Vec::new();
+    let mut db: LemmaDb = HashMap::new();
     for (name, st, diags, first_source) in roots {
         match st {
             RootStatus::Unreadable(message) => {
@@ -135,7 +141,7 @@ fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
                         .iter()
                         .find(|m| m.file == fid)
                         .expect("a loaded file has a module");
-                    files.push(check_module(&loaded.program, m, opts));
+                    files.push(check_module(&loaded.program, m, opts, &mut db));
                     ids.push(Some(fid));
                 }
             }
@@ -189,8 +195,13 @@ fn dependency_order(p: &Program, id: FileId, out: &mut Vec<FileId>) {
 
 /// Checks one elaborated program (every module), e.g. from [`crate::dsl::load_str`].
 pub fn check_program(p: &Program, opts: &Options) -> Report {
+    let mut db: LemmaDb = HashMap::new();
     let mut report = Report {
-        files: p.modules.iter().map(|m| check_module(p, m, opts)).collect(),
+        files: p
+            .modules
+            .iter()
+            .map(|m| check_module(p, m, opts, &mut db))
+            .collect(),
         counts: Counts::default(),
         exit_code: 0,
     };
@@ -198,27 +209,50 @@ pub fn check_program(p: &Program, opts: &Options) -> Report {
     report
 }
 
-fn check_module(p: &Program, m: &crate::dsl::model::Module, opts: &Options) -> FileReport {
+/// Certified lemmas by name: the block and whether its claim is verified.
+pub(crate) type LemmaDb<'p> = HashMap<String, (&'p Block, bool)>;
+
+fn check_module<'p>(
+    p: &'p Program,
+    m: &'p crate::dsl::model::Module,
+    opts: &Options,
+    db: &mut LemmaDb<'p>,
+) -> FileReport {
     let sources = &p.sources;
+    let mut blocks = Vec::new();
+    for b in &m.blocks {
+        let r = Checker {
+            sources,
+            file: m.file,
+            block: b,
+            opts,
+            known: Vec::new(),
+            cache: HashMap::new(),
+            lemmas: db,
+            position: b.position.clone(),
+            steps: &b.steps,
+            lemma_uses: 0,
+        }
+        .run();
+        if b.kind == BlockKind::Lemma {
+            if let Some(n) = &b.name {
+                // The lemma's claim is its last step report; only a verified claim may be used.
+                let ok = r
+                    .steps
+                    .iter()
+                    .rev()
+                    .find(|s| s.rule == "lemma claim" || s.rule == "lemma proof")
+                    .is_some_and(|s| s.verdict == StepVerdict::Verified);
+                db.insert(n.clone(), (b, ok));
+            }
+        }
+        blocks.push(r);
+    }
     let mut f = FileReport {
         file: sources.name(m.file).to_string(),
         status: "checked".into(),
         board: Some(m.board.to_string()),
-        blocks: m
-            .blocks
-            .iter()
-            .map(|b| {
-                Checker {
-                    sources,
-                    file: m.file,
-                    block: b,
-                    opts,
-                    known: Vec::new(),
-                    cache: HashMap::new(),
-                }
-                .run()
-            })
-            .collect(),
+        blocks,
         errors: Vec::new(),
         counts: Counts::default(),
     };
@@ -262,7 +296,15 @@ struct Checker<'a> {
     block: &'a Block,
     opts: &'a Options,
     known: Vec<Known>,
-    cache: HashMap<(Claim, CellSet), SearchOut>,
+    cache: HashMap<(Claim, CellSet, CellSet, CellSet), SearchOut>,
+    /// Lemmas checked so far (this file's earlier lemmas and the used files').
+    lemmas: &'a LemmaDb<'a>,
+    /// The position the current steps are about (the block's, or a tree node's).
+    position: Position,
+    /// The current list of steps (the block's, or a tree leaf's), for premise labels.
+    steps: &'a [Step],
+    /// Lemma instances verified so far.
+    lemma_uses: usize,
 }
 
 /// How a premise stands.
@@ -284,8 +326,8 @@ impl<'a> Checker<'a> {
         &self.block.names
     }
 
-    fn pos(&self) -> &'a Position {
-        &self.block.position
+    fn pos(&self) -> &Position {
+        &self.position
     }
 
     fn at(&self, span: Span) -> crate::dsl::diag::LineCol {
@@ -320,7 +362,18 @@ impl<'a> Checker<'a> {
 
     /// Runs (or recalls) the exhaustive search on a claim.
     fn search(&mut self, claim: &Claim, carrier: CellSet) -> SearchOut {
-        let key = (claim.clone(), carrier);
+        let budget = self.opts.budget;
+        self.search_budget(claim, carrier, &budget)
+    }
+
+    /// [`Self::search`] with an explicit budget.
+    fn search_budget(&mut self, claim: &Claim, carrier: CellSet, budget: &Budget) -> SearchOut {
+        let key = (
+            claim.clone(),
+            carrier,
+            self.position.stones(crate::board::Colour::Black),
+            self.position.stones(crate::board::Colour::White),
+        );
         if let Some(s) = self.cache.get(&key) {
             return s.clone();
         }
@@ -335,7 +388,7 @@ impl<'a> Checker<'a> {
                     note: Some(e.to_string()),
                 },
             },
-            Ok(game) => match decide(&game, &self.opts.budget) {
+            Ok(game) => match decide(&game, budget) {
                 Err(e) => SearchOut {
                     verdict: Verdict::Undecided,
                     report: SearchReport {
@@ -394,6 +447,7 @@ impl<'a> Checker<'a> {
             at: self.at(b.span),
             verdict: StepVerdict::Verified,
             steps: Vec::new(),
+            summary: None,
         };
         for (i, s) in b.steps.iter().enumerate() {
             let r = self.step(i, s);
@@ -402,6 +456,28 @@ impl<'a> Checker<'a> {
         if let Some(l) = &b.lemma {
             let r = self.lemma_claim(&l.claim, l.has_proof);
             rep.steps.push(r);
+            for g in &l.guarantees {
+                let r = self.guarantee(&l.claim, g);
+                rep.steps.push(r);
+            }
+        }
+        if let Some(t) = &b.tree {
+            let mut counts = tree::TreeCounts::default();
+            let mut out = Vec::new();
+            let v = self.check_tree(t, "", &mut out, &mut counts);
+            rep.steps.extend(out);
+            rep.summary = Some(format!(
+                "{}: Black, to move, wins ({} black node(s), {} white node(s), {} precluding analyses, {} case(s), {} leaves, {} lemma instance(s))",
+                if v == StepVerdict::Verified { "proved" } else { "not proved" },
+                counts.black_nodes,
+                counts.white_nodes,
+                counts.precludes,
+                counts.cases,
+                counts.leaves,
+                self.lemma_uses
+            ));
+        } else if self.lemma_uses > 0 {
+            rep.summary = Some(format!("{} lemma instance(s)", self.lemma_uses));
         }
         for (sp, what) in &b.unsupported {
             rep.steps.push(StepReport {
@@ -444,7 +520,7 @@ impl<'a> Checker<'a> {
                     .iter()
                     .find(|k| k.step == *index)
                     .expect("earlier step is known");
-                let f = self.block.steps[*index].fact.clone();
+                let f = self.steps[*index].fact.clone();
                 let st = match k.status {
                     Status::Established | Status::SearchOnly => Standing::Yes {
                         semi: k.claim.owner_first,
@@ -577,8 +653,9 @@ impl<'a> Checker<'a> {
         let mut reasons: Vec<Reason> = Vec::new();
         let mut notes: Vec<String> = Vec::new();
         let claim_text = names.fact(&s.fact.claim, &s.fact.carrier);
+        let position = self.position.clone();
         let ctx = Ctx {
-            position: self.pos(),
+            position: &position,
             names,
         };
         for v in rules::duplicates(&ctx, &s.fact, "the conclusion") {
@@ -587,6 +664,19 @@ impl<'a> Checker<'a> {
         // Rule-specific part.
         let mut rule_ok = true; // side conditions and premises
         let mut rests: Option<(Status, usize, Span)> = None;
+        if let Just::Lemma(refs) = &s.just {
+            if refs.len() == 1 {
+                let r = &refs[0];
+                match self.lemma_use(r, &s.fact) {
+                    Ok(note) => notes.push(note),
+                    Err(rs) => {
+                        rule_ok = false;
+                        reasons.extend(rs);
+                    }
+                }
+            }
+        }
+        let single_lemma = matches!(&s.just, Just::Lemma(v) if v.len() == 1);
         let is_rule = !matches!(s.just, Just::Search | Just::Lemma(_));
         if is_rule {
             let (premises, semi_ok): (Vec<&Premise>, Vec<bool>) = match &s.just {
@@ -683,7 +773,7 @@ impl<'a> Checker<'a> {
         // The search on the conclusion.
         let run_search = match s.just {
             Just::Search => true,
-            Just::Lemma(_) => false,
+            Just::Lemma(_) => single_lemma && self.opts.search_rule_steps,
             _ => self.opts.search_rule_steps,
         };
         let search = run_search.then(|| self.search(&s.fact.claim, s.fact.carrier));
@@ -696,11 +786,15 @@ impl<'a> Checker<'a> {
         });
         // Verdict.
         let (verdict, basis, rule_check) = match &s.just {
-            Just::Lemma(ls) => {
+            Just::Lemma(ls) if ls.len() > 1 => {
+                let names: Vec<&str> = ls.iter().map(|l| l.name.as_str()).collect();
                 reasons.push(self.reason(
                     "lemma",
                     "supported construct",
-                    format!("lemma use (by {}) is not checked yet", ls.join(", ")),
+                    format!(
+                        "a step by several lemmas (by {}) is not checked; use one lemma per step and combine them with rule (2), AND or OR",
+                        names.join(", ")
+                    ),
                     vec![self.place(s.rule_span, "not checked yet")],
                 ));
                 (StepVerdict::Unsupported, "none".to_string(), "n/a")
@@ -818,6 +912,127 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Places a certified lemma onto a step's conclusion; a note on success.
+    fn lemma_use(&mut self, r: &LemmaRef, concl: &Fact) -> Result<String, Vec<Reason>> {
+        let place_at = |me: &Self, t: &str| vec![me.place(r.span, t.to_string())];
+        let Some(&(lb, certified)) = self.lemmas.get(&r.name) else {
+            return Err(vec![self.reason(
+                "lemma",
+                "lemma certified",
+                format!(
+                    "the lemma `{}` is not checked before this step (a lemma must come before its use)",
+                    r.name
+                ),
+                place_at(self, "not certified yet"),
+            )]);
+        };
+        if !certified {
+            return Err(vec![self.reason(
+                "lemma",
+                "lemma certified",
+                format!(
+                    "the lemma `{}` is not verified, so it cannot be used",
+                    r.name
+                ),
+                place_at(self, "not certified"),
+            )]);
+        }
+        let lf = &lb.lemma.as_ref().expect("a lemma block has a claim").claim;
+        let names = self.names();
+        match place::place(lb, lf, r, &self.position, concl, names) {
+            Ok(p) => {
+                self.lemma_uses += 1;
+                Ok(format!(
+                    "lemma {} placed {}: {}",
+                    r.name,
+                    p.desc,
+                    names.fact(&p.claim, &p.carrier)
+                ))
+            }
+            Err(bad) => Err(bad
+                .into_iter()
+                .map(|(cond, msg)| {
+                    self.reason(
+                        "lemma",
+                        cond,
+                        format!("lemma {}: {msg}", r.name),
+                        place_at(self, "does not fit"),
+                    )
+                })
+                .collect()),
+        }
+    }
+
+    /// A lemma's AB guarantee, by exact minimax (src/check/ab.rs).
+    fn guarantee(&mut self, f: &Fact, g: &crate::dsl::model::Guarantee) -> StepReport {
+        let start = Instant::now();
+        let names = self.names();
+        let (a, b) = (names.name(g.a), names.name(g.b));
+        let owner = f.claim.owner;
+        let text = format!(
+            "{}: {} {a} => {owner} {b}",
+            names.fact(&f.claim, &f.carrier),
+            owner.opponent()
+        );
+        let mut reasons = Vec::new();
+        let verdict = if f.claim.owner_first {
+            reasons.push(self.reason(
+                "AB guarantee",
+                "supported construct",
+                "a guarantee on a semi-connection (owner first) is not checked".into(),
+                vec![self.place(g.span, "not checked")],
+            ));
+            StepVerdict::Unsupported
+        } else {
+            match ab::guarantee_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
+                Some(true) => StepVerdict::Verified,
+                Some(false) => {
+                    reasons.push(self.reason(
+                    "AB guarantee",
+                    "guarantee holds",
+                    format!(
+                        "{owner} has no strategy that wins {} and answers {}'s {a} with {b} (exact search)",
+                        names.claim(&f.claim),
+                        owner.opponent()
+                    ),
+                    vec![self.place(g.span, "does not hold")],
+                ));
+                    StepVerdict::Failed
+                }
+                None => {
+                    reasons.push(self.reason(
+                        "AB guarantee",
+                        "decided",
+                        format!(
+                            "the carrier has more than {} cells: the guarantee is not searched",
+                            ab::MAX_CELLS
+                        ),
+                        vec![self.place(g.span, "undecided")],
+                    ));
+                    StepVerdict::Undecided
+                }
+            }
+        };
+        StepReport {
+            at: self.at(g.span),
+            label: None,
+            claim: text,
+            rule: "AB guarantee".into(),
+            rule_check: "n/a".into(),
+            search: None,
+            verdict,
+            basis: if verdict == StepVerdict::Verified {
+                "search".into()
+            } else {
+                "none".into()
+            },
+            reasons,
+            notes: vec!["its use across two areas is not checked yet".into()],
+            micros: start.elapsed().as_micros() as u64,
+            span: g.span,
+        }
+    }
+
     fn refuted(&self, s: &Step, out: &SearchOut) -> Reason {
         self.refuted_fact(&s.fact, out)
     }
@@ -829,8 +1044,9 @@ impl<'a> Checker<'a> {
         let text = names.fact(&f.claim, &f.carrier);
         let mut reasons = Vec::new();
         let mut notes = Vec::new();
+        let position = self.position.clone();
         let ctx = Ctx {
-            position: self.pos(),
+            position: &position,
             names,
         };
         for v in rules::duplicates(&ctx, f, "the lemma's claim") {

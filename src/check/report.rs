@@ -127,8 +127,11 @@ pub struct BlockReport {
     pub at: LineCol,
     /// The worst step verdict (verified when every step is).
     pub verdict: StepVerdict,
-    /// Its steps (for a lemma, the lemma's claim last).
+    /// Its steps (for a lemma, the lemma's claim last; for a strategy, its nodes in order).
     pub steps: Vec<StepReport>,
+    /// For a strategy: what it proves and its figures; else the lemma instances used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
 }
 
 /// Step counts.
@@ -286,6 +289,9 @@ impl Report {
                     (None, None) => b.kind.clone(),
                 };
                 let _ = writeln!(out, "  {what} (line {}): {}", b.at.line, b.verdict.word());
+                if let Some(sm) = &b.summary {
+                    let _ = writeln!(out, "    {sm}");
+                }
                 for s in &b.steps {
                     let _ = writeln!(
                         out,

@@ -285,8 +285,21 @@ pub enum JustAst {
     Rule2(PremiseAst, PremiseAst, Span),
     /// `by mono p`.
     Mono(PremiseAst, Span),
-    /// `by NAME, NAME` — lemma use.
-    Lemma(Vec<Name>, Span),
+    /// `by NAME [under SYM..] [at NAME = CELL], ..` — lemma use.
+    Lemma(Vec<LemmaRefAst>, Span),
+}
+
+/// One lemma named after `by`, with an optional named placement.
+#[derive(Clone, Debug)]
+pub struct LemmaRefAst {
+    /// The lemma.
+    pub name: Name,
+    /// `under rot180 swap`: the symmetry words.
+    pub under: Vec<Name>,
+    /// `at x = e5`: a cell of the lemma and its image.
+    pub at: Option<(Name, Name)>,
+    /// Where.
+    pub span: Span,
 }
 
 impl JustAst {
@@ -373,8 +386,8 @@ pub struct Lemma {
     pub carrier: Option<CellList>,
     /// `claim ..` (with an optional `on` carrier and `by search`).
     pub claim: Option<ClaimDecl>,
-    /// `guarantee white A => black B` (AB-property; parsed, not yet checked).
-    pub guarantees: Vec<Span>,
+    /// `guarantee white A => black B` (AB-property): (colour, cell) twice, and the span.
+    pub guarantees: Vec<(ColourWord, Name, ColourWord, Name, Span)>,
     /// `proof { .. }`.
     pub proof: Option<(Vec<BlockItem>, Span)>,
     /// Repeated sections, reported by the elaborator: (what, where).
@@ -414,6 +427,8 @@ pub struct Strategy {
     pub name: Option<Name>,
     /// The title string.
     pub title: Option<String>,
+    /// `cell`, `cells` and `set` declarations at its start.
+    pub setup: Vec<Setup>,
     /// The tree.
     pub body: Vec<TreeNode>,
     /// Where.
@@ -443,15 +458,6 @@ pub enum TreeNode {
         /// Where.
         span: Span,
     },
-    /// A claim line with an optional justification.
-    Claim {
-        /// The claim.
-        claim: ClaimAst,
-        /// Its carrier, if given.
-        carrier: Option<CarrierSpec>,
-        /// The justification.
-        just: Option<JustAst>,
-        /// Where.
-        span: Span,
-    },
+    /// A step of a leaf or of a precluding analysis.
+    Step(StepAst),
 }

@@ -811,14 +811,39 @@ impl Elab {
                 Some(Just::Rule2(a?, b?))
             }
             ast::JustAst::Mono(p, _) => prem(self, p).map(Just::Mono),
-            ast::JustAst::Lemma(names, _) => {
-                for n in names {
-                    if !self.lemmas.contains_key(&n.text) {
-                        let msg = format!("unknown lemma `{}`", n.text);
-                        self.err("hexp::unknown-lemma", msg, n.span, "no lemma of this name");
+            ast::JustAst::Lemma(refs, _) => {
+                let mut out = Vec::new();
+                let mut ok = true;
+                for r in refs {
+                    if !self.lemmas.contains_key(&r.name.text) {
+                        let msg = format!("unknown lemma `{}`", r.name.text);
+                        self.err(
+                            "hexp::unknown-lemma",
+                            msg,
+                            r.name.span,
+                            "no lemma of this name",
+                        );
+                        ok = false;
                     }
+                    let at = match &r.at {
+                        Some((from, to)) => match self.resolve_cell(to, Some(local), "a placement")
+                        {
+                            Some(c) => Some((from.text.clone(), c, from.span)),
+                            None => {
+                                ok = false;
+                                None
+                            }
+                        },
+                        None => None,
+                    };
+                    out.push(LemmaRef {
+                        name: r.name.text.clone(),
+                        span: r.span,
+                        under: r.under.iter().map(|n| n.text.clone()).collect(),
+                        at,
+                    });
                 }
-                Some(Just::Lemma(names.iter().map(|n| n.text.clone()).collect()))
+                ok.then_some(Just::Lemma(out))
             }
         }
     }
@@ -959,16 +984,43 @@ impl Elab {
             }
             None => Vec::new(),
         };
-        let unsupported = l
-            .guarantees
-            .iter()
-            .map(|sp| {
-                (
-                    *sp,
-                    "AB-property guarantees are not checked yet".to_string(),
-                )
-            })
-            .collect();
+        let mut guarantees = Vec::new();
+        for (c1, a, c2, b, sp) in &l.guarantees {
+            let (Some(ac), Some(bc)) = (
+                self.resolve_cell(a, Some(&local), "a guarantee's cell"),
+                self.resolve_cell(b, Some(&local), "a guarantee's cell"),
+            ) else {
+                continue;
+            };
+            let Some(f) = &claim else { continue };
+            let owner = f.claim.owner;
+            if colour_of(*c1) != owner.opponent() || colour_of(*c2) != owner {
+                let msg = format!(
+                    "a guarantee of a {owner} lemma reads `guarantee {} A => {owner} B`",
+                    owner.opponent()
+                );
+                self.err("hexp::guarantee", msg, *sp, "colours");
+                continue;
+            }
+            for (n, c) in [(a, ac), (b, bc)] {
+                if !f.carrier.contains(c) {
+                    let msg = format!(
+                        "the guarantee's cell {} is not in the lemma's carrier",
+                        n.text
+                    );
+                    self.err("hexp::guarantee", msg, n.span, "outside the carrier");
+                }
+            }
+            if ac == bc {
+                self.err("hexp::guarantee", "A and B must differ", *sp, "same cell");
+            }
+            guarantees.push(Guarantee {
+                a: ac,
+                b: bc,
+                span: *sp,
+            });
+        }
+        let unsupported = Vec::new();
         if self.diags.len() > before {
             return None;
         }
@@ -981,9 +1033,11 @@ impl Elab {
             position,
             names: self.names_for(&local),
             steps,
+            tree: None,
             lemma: claim.map(|c| LemmaInfo {
                 claim: c,
                 has_proof: l.proof.is_some(),
+                guarantees,
             }),
             unsupported,
         })
@@ -1040,24 +1094,45 @@ impl Elab {
             names: self.names_for(&local),
             steps,
             lemma: None,
+            tree: None,
             unsupported: Vec::new(),
         })
     }
 
     fn strategy(&mut self, s: &ast::Strategy) -> Option<Block> {
         let before = self.diags.len();
-        // Names used in the tree must exist; `as` aliases count anywhere in the tree.
-        let mut local = Scope::default();
+        // `as` aliases name their move anywhere in the tree.
+        let mut local = Scope {
+            black: self.global.black,
+            white: self.global.white,
+            stone_spans: self.global.stone_spans.clone(),
+            ..Scope::default()
+        };
+        let mut aliases = Vec::new();
         collect_aliases(&s.body, &mut |n: &Name, cell: &Name| {
-            if let Ok(c) = self.board.parse_cell(&cell.text, self.notation) {
-                local.cells.entry(n.text.clone()).or_insert((c, n.span));
-            }
+            aliases.push((n.clone(), cell.clone()));
         });
-        self.tree_names(&s.body, &local);
+        for (n, cell) in &aliases {
+            if let Some(c) = self.resolve_cell(cell, Some(&local), "a move") {
+                if local.cells.get(&n.text).is_some_and(|(c0, _)| *c0 != c) {
+                    let msg = format!("`{}` names two different moves", n.text);
+                    self.err("hexp::duplicate-name", msg, n.span, "again here");
+                } else if !local.cells.contains_key(&n.text) {
+                    self.declare(&mut local, n, c);
+                }
+            }
+        }
+        for st in &s.setup {
+            self.setup(&mut local, st);
+        }
         if self.diags.len() > before {
             return None;
         }
         let position = Position::new(self.board, self.global.black, self.global.white).ok()?;
+        let tree = self.tree(&s.body, position.clone(), true, &local, s.span);
+        if self.diags.len() > before {
+            return None;
+        }
         let head_end = s
             .name
             .as_ref()
@@ -1072,63 +1147,216 @@ impl Elab {
             names: self.names_for(&local),
             steps: Vec::new(),
             lemma: None,
-            unsupported: vec![(
-                Span::new(s.span.start, head_end),
-                "proof trees (black moves, white nodes, precluding analyses, cases) are parsed but not checked yet".into(),
-            )],
+            tree,
+            unsupported: Vec::new(),
         })
     }
 
-    fn tree_names(&mut self, nodes: &[ast::TreeNode], local: &Scope) {
-        for n in nodes {
-            match n {
-                ast::TreeNode::Black { cell, body, .. } => {
-                    self.resolve_cell(cell, Some(local), "a move");
-                    self.tree_names(body, local);
+    /// Elaborates a tree body in `pos`; `black_to_move` says whose turn it is.
+    fn tree(
+        &mut self,
+        items: &[ast::TreeNode],
+        pos: Position,
+        black_to_move: bool,
+        local: &Scope,
+        outer: Span,
+    ) -> Option<TreeNode> {
+        let span_of = |n: &ast::TreeNode| match n {
+            ast::TreeNode::Black { span, .. } | ast::TreeNode::White { span, .. } => *span,
+            ast::TreeNode::Step(s) => s.span,
+        };
+        let Some(first) = items.first() else {
+            let msg = if black_to_move {
+                "the tree stops here with Black to move: expected `black MOVE`"
+            } else {
+                "the tree stops here with White to move: expected `white { .. }` or steps deriving t - b"
+            };
+            self.err("hexp::tree-shape", msg, outer, "incomplete");
+            return None;
+        };
+        if black_to_move {
+            let ast::TreeNode::Black {
+                cell, body, span, ..
+            } = first
+            else {
+                self.err(
+                    "hexp::tree-shape",
+                    "Black is to move here: expected `black MOVE`",
+                    span_of(first),
+                    "not a black move",
+                );
+                return None;
+            };
+            let c = self.resolve_cell(cell, Some(local), "a move")?;
+            let mut after = pos.clone();
+            if let Some(col) = pos.colour_at(c) {
+                let msg = format!(
+                    "Black plays {}, which already holds a {col} stone",
+                    self.cell_text(c)
+                );
+                self.err("hexp::occupied-move", msg, cell.span, "occupied");
+                return None;
+            }
+            after.play(Colour::Black, c).ok()?;
+            let next = if body.is_empty() {
+                self.tree(&items[1..], after, false, local, *span)?
+            } else {
+                if let Some(extra) = items.get(1) {
+                    self.err(
+                        "hexp::tree-shape",
+                        "nothing may follow a black move with a `{ .. }` body",
+                        span_of(extra),
+                        "unexpected",
+                    );
+                    return None;
                 }
-                ast::TreeNode::White {
-                    precludes, cases, ..
-                } => {
-                    for (z, body, _) in precludes {
-                        self.resolve_cell(z, Some(local), "a fictitious move");
-                        self.tree_names(body, local);
-                    }
-                    for (moves, reply, _) in cases {
-                        for m in moves {
-                            self.resolve_cell(m, Some(local), "a White move");
-                        }
-                        self.tree_names(std::slice::from_ref(reply.as_ref()), local);
-                    }
+                self.tree(body, after, false, local, *span)?
+            };
+            return Some(TreeNode::Black {
+                cell: c,
+                position: pos,
+                span: *span,
+                next: Box::new(next),
+            });
+        }
+        if let ast::TreeNode::White {
+            precludes,
+            cases,
+            span,
+        } = first
+        {
+            if let Some(extra) = items.get(1) {
+                self.err(
+                    "hexp::tree-shape",
+                    "nothing may follow a `white { .. }` node",
+                    span_of(extra),
+                    "unexpected",
+                );
+                return None;
+            }
+            let mut ps = Vec::new();
+            for (z, body, psp) in precludes {
+                let Some(zc) = self.resolve_cell(z, Some(local), "a fictitious move") else {
+                    continue;
+                };
+                if let Some(col) = pos.colour_at(zc) {
+                    let msg = format!(
+                        "the fictitious Black move {} is on a cell that already holds a {col} stone",
+                        self.cell_text(zc)
+                    );
+                    self.err("hexp::occupied-move", msg, z.span, "occupied");
+                    continue;
                 }
-                ast::TreeNode::Claim {
-                    claim,
-                    carrier,
-                    just,
-                    ..
-                } => {
-                    for (a, b) in &claim.pairs {
-                        self.resolve(a, Some(local));
-                        self.resolve(b, Some(local));
+                let mut after = pos.clone();
+                after.play(Colour::Black, zc).ok()?;
+                let steps = self.tree_steps(body, &after, local, *psp)?;
+                ps.push(Preclude {
+                    z: zc,
+                    span: *psp,
+                    position: after,
+                    steps,
+                });
+            }
+            let mut cs = Vec::new();
+            let mut seen: HashMap<Cell, Span> = HashMap::new();
+            for (moves, reply, _) in cases {
+                for m in moves {
+                    let Some(w) = self.resolve_cell(m, Some(local), "a White move") else {
+                        continue;
+                    };
+                    if let Some(first) = seen.get(&w) {
+                        let msg = format!("White's move {} has two cases", self.cell_text(w));
+                        let d = Diag::error(
+                            self.file,
+                            "hexp::duplicate-case",
+                            msg,
+                            m.span,
+                            "again here",
+                        )
+                        .with_label(*first, "first case here");
+                        self.diags.push(d);
+                        continue;
                     }
-                    if let Some(c) = carrier {
-                        self.carrier_spec(c, local);
+                    seen.insert(w, m.span);
+                    if let Some(col) = pos.colour_at(w) {
+                        let msg = format!(
+                            "White's move {} is on a cell that already holds a {col} stone",
+                            self.cell_text(w)
+                        );
+                        self.err("hexp::occupied-move", msg, m.span, "occupied");
+                        continue;
                     }
-                    if let Some(ast::JustAst::Lemma(names, _)) = just {
-                        for n in names {
-                            if !self.lemmas.contains_key(&n.text) {
-                                let msg = format!("unknown lemma `{}`", n.text);
-                                self.err(
-                                    "hexp::unknown-lemma",
-                                    msg,
-                                    n.span,
-                                    "no lemma of this name",
-                                );
-                            }
-                        }
+                    let mut after = pos.clone();
+                    after.play(Colour::White, w).ok()?;
+                    if let Some(r) = self.tree(
+                        std::slice::from_ref(reply.as_ref()),
+                        after,
+                        true,
+                        local,
+                        m.span,
+                    ) {
+                        cs.push(Case {
+                            white: w,
+                            span: m.span,
+                            reply: r,
+                        });
                     }
                 }
             }
+            return Some(TreeNode::White {
+                position: pos,
+                span: *span,
+                precludes: ps,
+                cases: cs,
+            });
         }
+        let span = Span::new(
+            span_of(first).start,
+            span_of(items.last().expect("non-empty")).end,
+        );
+        let steps = self.tree_steps(items, &pos, local, span)?;
+        Some(TreeNode::Leaf {
+            position: pos,
+            span,
+            steps,
+        })
+    }
+
+    /// Steps of a leaf or a precluding analysis (White to move in `pos`).
+    fn tree_steps(
+        &mut self,
+        items: &[ast::TreeNode],
+        pos: &Position,
+        local: &Scope,
+        outer: Span,
+    ) -> Option<Vec<Step>> {
+        let mut ss = Vec::new();
+        for it in items {
+            match it {
+                ast::TreeNode::Step(s) => ss.push(s),
+                ast::TreeNode::Black { span, .. } | ast::TreeNode::White { span, .. } => {
+                    self.err(
+                        "hexp::tree-shape",
+                        "White is to move here: only steps deriving t - b may follow",
+                        *span,
+                        "not a step",
+                    );
+                    return None;
+                }
+            }
+        }
+        if ss.is_empty() {
+            self.err(
+                "hexp::tree-shape",
+                "expected steps deriving t - b",
+                outer,
+                "empty",
+            );
+            return None;
+        }
+        let before = self.diags.len();
+        let steps = self.steps(&ss, pos, local);
+        (self.diags.len() == before).then_some(steps)
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1253,7 +1481,7 @@ fn collect_aliases(nodes: &[ast::TreeNode], f: &mut dyn FnMut(&Name, &Name)) {
                     collect_aliases(std::slice::from_ref(reply.as_ref()), f);
                 }
             }
-            ast::TreeNode::Claim { .. } => {}
+            ast::TreeNode::Step(_) => {}
         }
     }
 }

@@ -64,6 +64,8 @@ pub struct Block {
     pub steps: Vec<Step>,
     /// For a lemma: its claim and how it is proved.
     pub lemma: Option<LemmaInfo>,
+    /// For a strategy: its proof tree (Black to move at the root).
+    pub tree: Option<TreeNode>,
     /// Constructs the checker does not handle yet: (where, what).
     pub unsupported: Vec<(Span, String)>,
 }
@@ -75,6 +77,19 @@ pub struct LemmaInfo {
     pub claim: Fact,
     /// True when a `proof { .. }` block gives steps; false for `by search`.
     pub has_proof: bool,
+    /// AB guarantees: `guarantee <opponent> A => <owner> B`.
+    pub guarantees: Vec<Guarantee>,
+}
+
+/// An AB guarantee of a lemma (Noshita 2005, §4; docs/SEMANTICS.md "AB-property").
+#[derive(Clone, Debug)]
+pub struct Guarantee {
+    /// The opponent's move A.
+    pub a: Cell,
+    /// The owner's answer B.
+    pub b: Cell,
+    /// Where.
+    pub span: Span,
 }
 
 /// A claim on a carrier, as written at one place.
@@ -158,8 +173,22 @@ pub enum Just {
     Rule2(Premise, Premise),
     /// Monotonicity.
     Mono(Premise),
-    /// Lemma use (not checked yet).
-    Lemma(Vec<String>),
+    /// Lemma use: the lemmas named, each with its (optional) named placement.
+    Lemma(Vec<LemmaRef>),
+}
+
+/// A lemma named after `by`.
+#[derive(Clone, Debug)]
+pub struct LemmaRef {
+    /// The lemma's name.
+    pub name: String,
+    /// Where it is named (with its placement).
+    pub span: Span,
+    /// `under ..`: symmetry words (`id`, `rot180`, `mirror`, `vmirror`, `swap`), composed
+    /// right to left as written (`under swap rot180` = swap after rot180). Empty: any.
+    pub under: Vec<String>,
+    /// `at NAME = CELL`: the lemma's cell (by its name in the lemma) and its image.
+    pub at: Option<(String, Cell, Span)>,
 }
 
 impl Just {
@@ -285,4 +314,64 @@ impl CellNames {
             )
         }
     }
+}
+
+/// A node of an elaborated proof tree. Every node carries its position.
+#[derive(Clone, Debug)]
+pub enum TreeNode {
+    /// Black plays `cell`; `next` is White to move.
+    Black {
+        /// The move.
+        cell: Cell,
+        /// The position before the move.
+        position: Position,
+        /// Where.
+        span: Span,
+        /// What follows (White to move).
+        next: Box<TreeNode>,
+    },
+    /// White to move: precluding analyses and cases.
+    White {
+        /// The position.
+        position: Position,
+        /// Where.
+        span: Span,
+        /// `preclude by z { .. }`.
+        precludes: Vec<Preclude>,
+        /// One entry per White move named in a `case`.
+        cases: Vec<Case>,
+    },
+    /// White to move; the steps must derive Black's `t - b`.
+    Leaf {
+        /// The position.
+        position: Position,
+        /// Where.
+        span: Span,
+        /// The derivation.
+        steps: Vec<Step>,
+    },
+}
+
+/// A precluding analysis: a fictitious Black move and a derivation of `t - b` after it.
+#[derive(Clone, Debug)]
+pub struct Preclude {
+    /// The fictitious move.
+    pub z: Cell,
+    /// Where.
+    pub span: Span,
+    /// The position with z played (White to move).
+    pub position: Position,
+    /// The derivation.
+    pub steps: Vec<Step>,
+}
+
+/// One White move of a `case` and Black's reply.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// White's move.
+    pub white: Cell,
+    /// Where the move is written.
+    pub span: Span,
+    /// Black's reply (a `Black` node), in the position after White's move.
+    pub reply: TreeNode,
 }

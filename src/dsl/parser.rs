@@ -132,7 +132,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::white_node => "`white { .. }`",
         Rule::preclude | Rule::kw_preclude => "`preclude`",
         Rule::case_arm | Rule::kw_case => "`case`",
-        Rule::tree_claim => "a claim",
+        Rule::under_clause | Rule::kw_under => "`under`",
+        Rule::at_clause | Rule::kw_at => "`at`",
         Rule::kw_is => "`is`",
         Rule::kw_as => "`as`",
         _ => return None,
@@ -648,11 +649,50 @@ fn justification(p: Pair<Rule>) -> JustAst {
         Rule::by_lemma => JustAst::Lemma(
             q.into_inner()
                 .filter(|r| r.as_rule() == Rule::lemma_ref)
-                .map(name)
+                .map(lemma_ref)
                 .collect(),
             sp,
         ),
         r => unreachable!("not a justification: {r:?}"),
+    }
+}
+
+fn lemma_ref(p: Pair<Rule>) -> LemmaRefAst {
+    let sp = span(&p);
+    let mut it = p.into_inner();
+    let n = name(it.next().expect("lemma name"));
+    let mut under = Vec::new();
+    let mut at = None;
+    for q in it {
+        match q.as_rule() {
+            Rule::under_clause => {
+                for r in q.into_inner() {
+                    if r.as_rule() == Rule::sym_name {
+                        under.push(Name {
+                            text: r.as_str().to_string(),
+                            span: span(&r),
+                        });
+                    }
+                }
+            }
+            Rule::at_clause => {
+                let ns: Vec<Name> = q
+                    .into_inner()
+                    .filter(|r| r.as_rule() == Rule::name)
+                    .map(name)
+                    .collect();
+                if ns.len() == 2 {
+                    at = Some((ns[0].clone(), ns[1].clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    LemmaRefAst {
+        name: n,
+        under,
+        at,
+        span: sp,
     }
 }
 
@@ -803,7 +843,26 @@ fn build_lemma(p: Pair<Rule>) -> Lemma {
                     span: qs,
                 });
             }
-            Rule::guarantee => lemma.guarantees.push(qs),
+            Rule::guarantee => {
+                let mut cols = Vec::new();
+                let mut names = Vec::new();
+                for r in q.into_inner() {
+                    match r.as_rule() {
+                        Rule::colour => cols.push(colour(r)),
+                        Rule::name => names.push(name(r)),
+                        _ => {}
+                    }
+                }
+                if cols.len() == 2 && names.len() == 2 {
+                    lemma.guarantees.push((
+                        cols[0],
+                        names[0].clone(),
+                        cols[1],
+                        names[1].clone(),
+                        qs,
+                    ));
+                }
+            }
             Rule::proof_block => {
                 if lemma.proof.is_some() {
                     lemma.repeated.push(("proof", qs));
@@ -839,6 +898,17 @@ fn build_strategy(p: Pair<Rule>) -> Strategy {
         .filter(|q| q.as_rule() != Rule::kw_strategy)
         .collect();
     let (n, title) = name_and_title(&mut items);
+    let setup = items
+        .iter()
+        .filter(|q| {
+            matches!(
+                q.as_rule(),
+                Rule::cell_decl | Rule::cells_decl | Rule::set_decl
+            )
+        })
+        .cloned()
+        .map(build_setup)
+        .collect();
     let body = items
         .into_iter()
         .find(|q| q.as_rule() == Rule::tree_body)
@@ -847,6 +917,7 @@ fn build_strategy(p: Pair<Rule>) -> Strategy {
     Strategy {
         name: n,
         title,
+        setup,
         body,
         span: sp,
     }
@@ -916,19 +987,7 @@ fn tree_node(p: Pair<Rule>) -> TreeNode {
                 span: sp,
             }
         }
-        Rule::tree_claim => {
-            let (claim, carrier, rest) = claim_with_options(p.into_inner());
-            let just = rest
-                .into_iter()
-                .find(|q| q.as_rule() == Rule::justification)
-                .map(justification);
-            TreeNode::Claim {
-                claim: claim.expect("tree claim has a claim"),
-                carrier,
-                just,
-                span: sp,
-            }
-        }
+        Rule::step => TreeNode::Step(step(p)),
         r => unreachable!("not a tree node: {r:?}"),
     }
 }

@@ -1,0 +1,406 @@
+//! Proof trees (DESIGN.md §3 "Precluding analysis", "Proof tree"; Noshita 2005 §3;
+//! docs/SEMANTICS.md "Proof trees").
+//!
+//! A tree claims: Black, to move at the root, wins. A Black node plays an empty cell and its
+//! subtree must win with White to move. A White node (White to move in position P) is won
+//! when every empty cell w of P is either precluded or has a case whose reply wins:
+//! a precluding analysis `preclude by z { .. }` derives Black's `t - b` VC on a carrier S_z in
+//! P + black z; a White move w outside S_z ∪ {z} leaves that connection intact, so Black
+//! answers z and wins. The moves that survive every verified analysis are
+//! `empty(P) ∩ ⋂ (S_z ∪ {z})`; each needs a case. A leaf derives `t - b` VC (White to move).
+
+use super::report::*;
+use super::{Checker, SearchOut, Status};
+use crate::board::{Border, Cell, CellSet, Colour};
+use crate::claim::Claim;
+use crate::dsl::ast::Span;
+use crate::dsl::model::{Step, TreeNode};
+use crate::position::Position;
+use crate::search::{Budget, Verdict};
+use std::time::Instant;
+
+/// Figures of a checked tree.
+#[derive(Default, Debug)]
+pub(super) struct TreeCounts {
+    pub black_nodes: usize,
+    pub white_nodes: usize,
+    pub leaves: usize,
+    pub precludes: usize,
+    pub cases: usize,
+}
+
+fn worst(a: StepVerdict, b: StepVerdict) -> StepVerdict {
+    a.max(b)
+}
+
+impl<'a> Checker<'a> {
+    fn node_report(
+        &self,
+        span: Span,
+        rule: &str,
+        claim: String,
+        verdict: StepVerdict,
+        reasons: Vec<Reason>,
+        notes: Vec<String>,
+        start: Instant,
+    ) -> StepReport {
+        StepReport {
+            at: self.at(span),
+            label: None,
+            claim,
+            rule: rule.into(),
+            rule_check: if verdict == StepVerdict::Failed {
+                "failed".into()
+            } else {
+                "passed".into()
+            },
+            search: None,
+            verdict,
+            basis: if verdict == StepVerdict::Verified {
+                "tree".into()
+            } else {
+                "none".into()
+            },
+            reasons,
+            notes,
+            micros: start.elapsed().as_micros() as u64,
+            span,
+        }
+    }
+
+    /// Checks a derivation of Black's `t - b` VC in `pos`; returns the step reports, the
+    /// verdict and the carrier of the established `t - b` (if any).
+    fn derive_win(
+        &mut self,
+        steps: &'a [Step],
+        pos: &Position,
+        span: Span,
+        what: &str,
+        out: &mut Vec<StepReport>,
+    ) -> (StepVerdict, Option<CellSet>, Vec<Reason>) {
+        let saved_pos = std::mem::replace(&mut self.position, pos.clone());
+        let saved_steps = std::mem::replace(&mut self.steps, steps);
+        let saved_known = std::mem::take(&mut self.known);
+        let mut v = StepVerdict::Verified;
+        for (i, s) in steps.iter().enumerate() {
+            let r = self.step(i, s);
+            v = worst(v, r.verdict);
+            out.push(r);
+        }
+        let t = Cell::border(Border::Top);
+        let b = Cell::border(Border::Bottom);
+        let is_win = |k: &&super::Known| {
+            k.claim.owner == Colour::Black
+                && !k.claim.owner_first
+                && k.claim
+                    .pairs
+                    .iter()
+                    .all(|&(x, y)| (x, y) == (t, b) || (x, y) == (b, t))
+        };
+        // A verified t - b if there is one, else the last attempt (to say why it fails).
+        let win = self
+            .known
+            .iter()
+            .rev()
+            .filter(is_win)
+            .find(|k| k.status == Status::Established)
+            .or_else(|| self.known.iter().rev().find(is_win));
+        let mut reasons = Vec::new();
+        let carrier = match win {
+            Some(k) if k.status == Status::Established => Some(k.carrier),
+            Some(k) => {
+                let line = self.at(k.span).line;
+                reasons.push(self.reason(
+                    "tree",
+                    "t - b derived",
+                    format!("{what}: the step at line {line} concluding t - b is not verified"),
+                    vec![self.place(k.span, "not verified")],
+                ));
+                v = worst(v, StepVerdict::Failed);
+                None
+            }
+            None => {
+                reasons.push(self.reason(
+                    "tree",
+                    "t - b derived",
+                    format!("{what}: no step concludes Black's t - b as a VC (White to move)"),
+                    vec![self.place(span, "no t - b")],
+                ));
+                v = StepVerdict::Failed;
+                None
+            }
+        };
+        self.position = saved_pos;
+        self.steps = saved_steps;
+        self.known = saved_known;
+        (v, carrier, reasons)
+    }
+
+    /// The cross-check of a node with White to move: Black's `t - b` VC on every empty cell,
+    /// by exact search with a reduced budget (None when rule steps are not searched).
+    fn node_search(&mut self, pos: &Position) -> Option<SearchOut> {
+        if !self.opts.search_rule_steps {
+            return None;
+        }
+        let budget = Budget {
+            nodes: self.opts.budget.nodes.min(2_000_000),
+            time: Some(
+                self.opts
+                    .budget
+                    .time
+                    .map_or(std::time::Duration::from_secs(10), |t| {
+                        t.min(std::time::Duration::from_secs(10))
+                    }),
+            ),
+            ..self.opts.budget
+        };
+        let claim = Claim {
+            owner: Colour::Black,
+            pairs: vec![(Cell::border(Border::Top), Cell::border(Border::Bottom))],
+            owner_first: false,
+        };
+        let saved = std::mem::replace(&mut self.position, pos.clone());
+        let out = self.search_budget(&claim, pos.empty_cells(), &budget);
+        self.position = saved;
+        Some(out)
+    }
+
+    /// Combines a node's own verdict with the search of its position.
+    fn with_search(&self, r: &mut StepReport, s: Option<SearchOut>) {
+        let Some(s) = s else { return };
+        match (r.verdict, s.verdict) {
+            (StepVerdict::Verified, Verdict::Holds) => r.basis = "tree and search".into(),
+            (StepVerdict::Verified, Verdict::Fails) => {
+                r.verdict = StepVerdict::Failed;
+                r.basis = "none".into();
+                r.reasons.push(self.reason(
+                    "checker",
+                    "consistency",
+                    "the tree checks but the search says White wins here; this is a bug in hexproof, please report it".into(),
+                    vec![self.place(r.span, "inconsistent")],
+                ));
+            }
+            (StepVerdict::Verified, Verdict::Undecided) => {
+                r.basis = format!(
+                    "tree alone ({})",
+                    s.report
+                        .note
+                        .clone()
+                        .unwrap_or_else(|| "search undecided".into())
+                );
+            }
+            (_, Verdict::Holds) => r
+                .notes
+                .push("Black does win here (by search), but the tree does not show it".into()),
+            (_, Verdict::Fails) => r.notes.push(format!(
+                "by search White wins here{}",
+                if s.report.refutation.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", s.report.refutation.join(", "))
+                }
+            )),
+            _ => {}
+        }
+        r.search = Some(s.report);
+    }
+
+    /// Checks a node; its reports (the node's own line first) go to `out`.
+    pub(super) fn check_tree(
+        &mut self,
+        node: &'a TreeNode,
+        context: &str,
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+    ) -> StepVerdict {
+        let start = Instant::now();
+        let names = self.names();
+        match node {
+            TreeNode::Black {
+                cell, span, next, ..
+            } => {
+                counts.black_nodes += 1;
+                let at = out.len();
+                let claim = format!("{context}black {}", names.name(*cell));
+                out.push(self.node_report(
+                    *span,
+                    "black move",
+                    claim.clone(),
+                    StepVerdict::Verified,
+                    Vec::new(),
+                    Vec::new(),
+                    start,
+                ));
+                let v = self.check_tree(next, "", out, counts);
+                let mut reasons = Vec::new();
+                if v != StepVerdict::Verified {
+                    reasons.push(self.reason(
+                        "tree",
+                        "subtree wins",
+                        format!(
+                            "the position after black {} is not shown won",
+                            names.name(*cell)
+                        ),
+                        vec![self.place(Span::new(span.start, span.start + 5), "not shown won")],
+                    ));
+                }
+                out[at] =
+                    self.node_report(*span, "black move", claim, v, reasons, Vec::new(), start);
+                v
+            }
+            TreeNode::Leaf {
+                position,
+                span,
+                steps,
+            } => {
+                counts.leaves += 1;
+                let at = out.len();
+                out.push(self.node_report(
+                    *span,
+                    "leaf",
+                    String::new(),
+                    StepVerdict::Verified,
+                    Vec::new(),
+                    Vec::new(),
+                    start,
+                ));
+                let (v, carrier, reasons) =
+                    self.derive_win(steps, position, *span, "the leaf", out);
+                let claim = match carrier {
+                    Some(c) => format!("t - b on {} (White to move)", names.set(&c)),
+                    None => "t - b (White to move)".into(),
+                };
+                let mut r = self.node_report(*span, "leaf", claim, v, reasons, Vec::new(), start);
+                let ns = self.node_search(position);
+                self.with_search(&mut r, ns);
+                let v = r.verdict;
+                out[at] = r;
+                v
+            }
+            TreeNode::White {
+                position,
+                span,
+                precludes,
+                cases,
+            } => {
+                counts.white_nodes += 1;
+                let at = out.len();
+                out.push(self.node_report(
+                    *span,
+                    "white node",
+                    String::new(),
+                    StepVerdict::Verified,
+                    Vec::new(),
+                    Vec::new(),
+                    start,
+                ));
+                let mut v = StepVerdict::Verified;
+                let empty = position.empty_cells();
+                let mut survivors = empty;
+                for p in precludes {
+                    counts.precludes += 1;
+                    let pstart = Instant::now();
+                    let pat = out.len();
+                    out.push(self.node_report(
+                        p.span,
+                        "preclude",
+                        String::new(),
+                        StepVerdict::Verified,
+                        Vec::new(),
+                        Vec::new(),
+                        pstart,
+                    ));
+                    let what = format!("the precluding analysis by {}", names.name(p.z));
+                    let (pv, carrier, reasons) =
+                        self.derive_win(&p.steps, &p.position, p.span, &what, out);
+                    let claim = match carrier {
+                        Some(c) => {
+                            let mut keep = c;
+                            keep.insert(p.z);
+                            survivors = survivors & keep;
+                            format!(
+                                "black {}: t - b on {}; White must play in {}",
+                                names.name(p.z),
+                                names.set(&c),
+                                names.set(&(keep & empty))
+                            )
+                        }
+                        None => format!("black {}: t - b not derived", names.name(p.z)),
+                    };
+                    if pv != StepVerdict::Verified {
+                        v = worst(v, pv);
+                    }
+                    out[pat] = self.node_report(
+                        p.span,
+                        "preclude",
+                        claim,
+                        pv,
+                        reasons,
+                        Vec::new(),
+                        pstart,
+                    );
+                }
+                let mut reasons = Vec::new();
+                let mut notes = Vec::new();
+                // Hex has no draws: with no empty cell left someone has won, and it must be
+                // Black (otherwise "every move precluded" would hold vacuously).
+                if position.winner() == Some(Colour::White) {
+                    reasons.push(self.reason(
+                        "tree",
+                        "game not lost",
+                        "White has already won in this position".into(),
+                        vec![self.place(Span::new(span.start, span.start + 5), "White has won")],
+                    ));
+                    v = StepVerdict::Failed;
+                }
+                let covered: CellSet = cases.iter().map(|c| c.white).collect();
+                let missing = survivors - covered;
+                for w in missing.iter() {
+                    reasons.push(self.reason(
+                        "tree",
+                        "every White move has a case",
+                        format!(
+                            "White's move {} survives every precluding analysis and has no case",
+                            names.name(w)
+                        ),
+                        vec![self.place(
+                            Span::new(span.start, span.start + 5),
+                            format!("no case for {}", names.name(w)),
+                        )],
+                    ));
+                }
+                if !missing.is_empty() {
+                    v = StepVerdict::Failed;
+                }
+                let extra = covered - survivors;
+                if !extra.is_empty() {
+                    notes.push(format!(
+                        "cases for precluded moves {} (not needed)",
+                        names.set(&extra)
+                    ));
+                }
+                for c in cases {
+                    counts.cases += 1;
+                    let ctx = format!("white {} → ", names.name(c.white));
+                    let cv = self.check_tree(&c.reply, &ctx, out, counts);
+                    v = worst(v, cv);
+                }
+                let claim = if survivors.is_empty() {
+                    "every White move is precluded".to_string()
+                } else {
+                    format!(
+                        "White's surviving moves {}: {} with a case",
+                        names.set(&survivors),
+                        (survivors & covered).len()
+                    )
+                };
+                let mut r = self.node_report(*span, "white node", claim, v, reasons, notes, start);
+                let ns = self.node_search(position);
+                self.with_search(&mut r, ns);
+                let v = r.verdict;
+                out[at] = r;
+                v
+            }
+        }
+    }
+}

@@ -155,3 +155,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn every_template_is_found_and_holds_at_every_edge_and_orientation() {
+    let lib = library();
+    let records: Vec<&Record> = lib.records().collect();
+    let board = Board::square(13).unwrap();
+    for r in &records {
+        for border in Border::ALL {
+            for mirrored in [false, true] {
+                let offset = match border {
+                    Border::Top | Border::Left => 4,
+                    Border::Bottom | Border::Right => 8,
+                };
+                let (p, stone, carrier) = plant(Position::empty(board), r, mirrored, border, offset)
+                    .unwrap_or_else(|| panic!("{} fits a 13x13 board", r.name));
+                let found = matching::find(&p, records.iter().copied());
+                let want_mirrored = mirrored && r.symmetry == Symmetry::Chiral;
+                let m = found
+                    .iter()
+                    .find(|m| m.name == r.name && m.stone == stone && m.border == border && m.mirrored == want_mirrored)
+                    .unwrap_or_else(|| panic!("{} at {border:?} (mirrored {mirrored}) not matched", r.name));
+                assert_eq!(m.carrier, carrier);
+                let o = decide(&m.sub_game(&p), &budget()).unwrap();
+                assert_eq!(o.verdict, Verdict::Holds, "{} at {border:?}", r.name);
+            }
+        }
+    }
+}

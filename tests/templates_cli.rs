@@ -29,7 +29,10 @@ fn verify_list_show() {
     assert!(out.contains(" A") && out.contains("(edge)"), "{out}");
     let (code, out, _) = run(&["templates", "show", "IV1a", "--svg"]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("<svg") && out.trim_end().ends_with("</svg>"), "{out}");
+    assert!(
+        out.starts_with("<svg") && out.trim_end().ends_with("</svg>"),
+        "{out}"
+    );
 }
 
 #[test]

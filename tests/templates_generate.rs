@@ -4,7 +4,9 @@
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::position::Position;
 use hexproof::search::{decide, Budget, Verdict};
-use hexproof::templates::generate::{build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid};
+use hexproof::templates::generate::{
+    build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid,
+};
 use hexproof::templates::library::{mirror, Library, Record, Symmetry};
 use hexproof::templates::matching;
 use hexproof::templates::EdgeTemplate;
@@ -13,15 +15,26 @@ use std::path::Path;
 use std::time::Duration;
 
 fn library() -> Library {
-    Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates")).expect("the library loads")
+    Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"))
+        .expect("the library loads")
 }
 
 fn budget() -> Budget {
-    Budget { nodes: 50_000_000, time: Some(Duration::from_secs(60)), ..Budget::default() }
+    Budget {
+        nodes: 50_000_000,
+        time: Some(Duration::from_secs(60)),
+        ..Budget::default()
+    }
 }
 
 fn opts() -> GenOptions {
-    GenOptions { budget: budget(), deadline: None, checkpoint: None, progress: false, batch: 64 }
+    GenOptions {
+        budget: budget(),
+        deadline: None,
+        checkpoint: None,
+        progress: false,
+        batch: 64,
+    }
 }
 
 #[test]
@@ -56,16 +69,25 @@ fn generator_rediscovers_every_hexwiki_template_that_fits() {
             if *row != f.row || !carrier.iter().all(|c| region.contains(c)) {
                 continue;
             }
-            assert!(f.complete, "row {} is incomplete, cannot claim {name}", f.row);
+            assert!(
+                f.complete,
+                "row {} is incomplete, cannot claim {name}",
+                f.row
+            );
             let found = f.templates.iter().find(|r| &r.carrier == carrier);
-            let found = found.unwrap_or_else(|| panic!("HexWiki {name} fits the row-{row} region but was not generated"));
+            let found = found.unwrap_or_else(|| {
+                panic!("HexWiki {name} fits the row-{row} region but was not generated")
+            });
             assert_eq!(found.provenance.hexwiki.as_deref(), Some(name.as_str()));
             assert_eq!(&found.name, name);
             checked.push(name.clone());
         }
     }
     for must in ["II", "III1a", "III1b", "IV1a", "IV1b"] {
-        assert!(checked.iter().any(|n| n == must), "{must} is not covered by a shipped region: {checked:?}");
+        assert!(
+            checked.iter().any(|n| n == must),
+            "{must} is not covered by a shipped region: {checked:?}"
+        );
     }
 }
 
@@ -80,7 +102,12 @@ fn every_generated_template_is_minimal_by_search() {
             let mut s = game.carrier();
             s.remove(c);
             let o = decide(&game.with_carrier(s).unwrap(), &budget()).unwrap();
-            assert_eq!(o.verdict, Verdict::Fails, "{}: dropping {c:?} should break it", r.name);
+            assert_eq!(
+                o.verdict,
+                Verdict::Fails,
+                "{}: dropping {c:?} should break it",
+                r.name
+            );
         }
     }
 }
@@ -100,7 +127,13 @@ fn mirror_classes_are_canonical() {
 
 /// Places `r` (or its mirror image) at `border` with its column 0 at `offset` on a random
 /// position; returns the position with the template's stone set and its carrier cleared.
-fn plant(mut p: Position, r: &Record, mirrored: bool, border: Border, offset: i32) -> Option<(Position, Cell, CellSet)> {
+fn plant(
+    mut p: Position,
+    r: &Record,
+    mirrored: bool,
+    border: Border,
+    offset: i32,
+) -> Option<(Position, Cell, CellSet)> {
     let tr = |rc: [i32; 2]| if mirrored { mirror(rc, r.row) } else { rc };
     let board = *p.board();
     let stone = EdgeTemplate::cell_at(&board, border, offset, tr(r.stones[0]))?;
@@ -168,14 +201,22 @@ fn every_template_is_found_and_holds_at_every_edge_and_orientation() {
                     Border::Top | Border::Left => 4,
                     Border::Bottom | Border::Right => 8,
                 };
-                let (p, stone, carrier) = plant(Position::empty(board), r, mirrored, border, offset)
-                    .unwrap_or_else(|| panic!("{} fits a 13x13 board", r.name));
+                let (p, stone, carrier) =
+                    plant(Position::empty(board), r, mirrored, border, offset)
+                        .unwrap_or_else(|| panic!("{} fits a 13x13 board", r.name));
                 let found = matching::find(&p, records.iter().copied());
                 let want_mirrored = mirrored && r.symmetry == Symmetry::Chiral;
                 let m = found
                     .iter()
-                    .find(|m| m.name == r.name && m.stone == stone && m.border == border && m.mirrored == want_mirrored)
-                    .unwrap_or_else(|| panic!("{} at {border:?} (mirrored {mirrored}) not matched", r.name));
+                    .find(|m| {
+                        m.name == r.name
+                            && m.stone == stone
+                            && m.border == border
+                            && m.mirrored == want_mirrored
+                    })
+                    .unwrap_or_else(|| {
+                        panic!("{} at {border:?} (mirrored {mirrored}) not matched", r.name)
+                    });
                 assert_eq!(m.carrier, carrier);
                 let o = decide(&m.sub_game(&p), &budget()).unwrap();
                 assert_eq!(o.verdict, Verdict::Holds, "{} at {border:?}", r.name);

@@ -5,7 +5,8 @@ use hexproof::templates::library::{verify_record, Library, Record};
 use std::path::Path;
 
 fn library() -> Library {
-    Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates")).expect("the library loads")
+    Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"))
+        .expect("the library loads")
 }
 
 /// Verifies every record, returning (name, reason) of the failures.
@@ -32,9 +33,17 @@ fn every_entry_verifies_by_certificate() {
 
 /// Runs `edit` on a copy of the library's record `name`, and checks that verification of the
 /// whole list fails and names exactly that entry.
-fn tampered(lib: &Library, name: &str, edit: impl Fn(&mut Record), redigest: bool) -> Vec<(String, String)> {
+fn tampered(
+    lib: &Library,
+    name: &str,
+    edit: impl Fn(&mut Record),
+    redigest: bool,
+) -> Vec<(String, String)> {
     let mut records: Vec<Record> = lib.records().cloned().collect();
-    let r = records.iter_mut().find(|r| r.name == name).expect("the record exists");
+    let r = records
+        .iter_mut()
+        .find(|r| r.name == name)
+        .expect("the record exists");
     edit(r);
     if redigest {
         r.digest = r.compute_digest();
@@ -60,14 +69,22 @@ fn tampering_fails_and_names_the_entry() {
                 };
                 assert_names(&tampered(&lib, name, edit, false), name, "carrier cell");
                 // Even with a consistent digest, the kernel or the form checks reject it.
-                assert_names(&tampered(&lib, name, edit, true), name, "carrier cell, re-digested");
+                assert_names(
+                    &tampered(&lib, name, edit, true),
+                    name,
+                    "carrier cell, re-digested",
+                );
             }
         }
         // The stone moved.
         for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1)] {
             let edit = |x: &mut Record| x.stones[0] = [x.stones[0][0] + dr, x.stones[0][1] + dc];
             assert_names(&tampered(&lib, name, edit, false), name, "stone");
-            assert_names(&tampered(&lib, name, edit, true), name, "stone, re-digested");
+            assert_names(
+                &tampered(&lib, name, edit, true),
+                name,
+                "stone, re-digested",
+            );
         }
         // Certificate entries: every reply of every or-node, every mask of every node.
         let nodes = r.certificate.nodes.len();

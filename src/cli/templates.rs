@@ -200,7 +200,11 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if a.fresh {
         let _ = std::fs::remove_file(&checkpoint);
     }
-    let budget = Budget { nodes: a.nodes, time: Some(Duration::from_secs_f64(a.time)), ..Budget::default() };
+    let budget = Budget {
+        nodes: a.nodes,
+        time: Some(Duration::from_secs_f64(a.time)),
+        ..Budget::default()
+    };
     let start = Instant::now();
     let opts = GenOptions {
         budget,
@@ -261,7 +265,11 @@ fn run_generate(a: GenerateArgs) -> u8 {
             r.size(),
             format!("{:?}", r.symmetry).to_lowercase(),
             format!("{:?}", r.minimality).to_lowercase(),
-            r.provenance.hexwiki.as_deref().map(|n| format!("HexWiki {n}")).unwrap_or_else(|| "new".into())
+            r.provenance
+                .hexwiki
+                .as_deref()
+                .map(|n| format!("HexWiki {n}"))
+                .unwrap_or_else(|| "new".into())
         );
     }
     EXIT_HOLDS
@@ -361,7 +369,11 @@ fn run_list(a: ListArgs) -> u8 {
                     r.size(),
                     format!("{:?}", r.symmetry).to_lowercase(),
                     format!("{:?}", r.minimality).to_lowercase(),
-                    r.provenance.hexwiki.as_deref().map(|n| format!("HexWiki {n}")).unwrap_or_else(|| "new".into())
+                    r.provenance
+                        .hexwiki
+                        .as_deref()
+                        .map(|n| format!("HexWiki {n}"))
+                        .unwrap_or_else(|| "new".into())
                 );
             }
         }
@@ -375,7 +387,11 @@ fn run_show(a: ShowArgs) -> u8 {
         Err(c) => return c,
     };
     let Some(r) = lib.find(&a.name) else {
-        return fail_input(&format!("no template called '{}' in {}", a.name, a.dir.display()));
+        return fail_input(&format!(
+            "no template called '{}' in {}",
+            a.name,
+            a.dir.display()
+        ));
     };
     if a.svg {
         print!("{}", draw::svg(r));
@@ -387,7 +403,11 @@ fn run_show(a: ShowArgs) -> u8 {
             r.size(),
             format!("{:?}", r.symmetry).to_lowercase(),
             format!("{:?}", r.minimality).to_lowercase(),
-            r.provenance.hexwiki.as_deref().map(|n| format!(", HexWiki {n}")).unwrap_or_default()
+            r.provenance
+                .hexwiki
+                .as_deref()
+                .map(|n| format!(", HexWiki {n}"))
+                .unwrap_or_default()
         );
         print!("{}", draw::ascii(r));
     }
@@ -412,7 +432,11 @@ fn run_match(a: MatchArgs) -> u8 {
         Err(e) => return fail_input(&e.to_string()),
     };
     for (i, c) in moves.into_iter().enumerate() {
-        let colour = if i % 2 == 0 { Colour::Black } else { Colour::White };
+        let colour = if i % 2 == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
         if let Err(e) = position.play(colour, c) {
             return fail_input(&format!("move {}: {e}", i + 1));
         }

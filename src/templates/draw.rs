@@ -15,8 +15,16 @@ pub fn ascii(r: &Record) -> String {
         .map(|(i, &s)| (s, if i == 0 { 'A' } else { 'O' }))
         .chain(r.carrier.iter().map(|&c| (c, '.')))
         .collect();
-    let min_x = cells.iter().map(|(rc, _)| 2 * rc[1] + rc[0]).min().unwrap_or(0);
-    let max_x = cells.iter().map(|(rc, _)| 2 * rc[1] + rc[0]).max().unwrap_or(0);
+    let min_x = cells
+        .iter()
+        .map(|(rc, _)| 2 * rc[1] + rc[0])
+        .min()
+        .unwrap_or(0);
+    let max_x = cells
+        .iter()
+        .map(|(rc, _)| 2 * rc[1] + rc[0])
+        .max()
+        .unwrap_or(0);
     let max_r = cells.iter().map(|(rc, _)| rc[0]).max().unwrap_or(1);
     let mut out = String::new();
     for row in (1..=max_r).rev() {
@@ -53,13 +61,23 @@ pub fn svg(r: &Record) -> String {
     let margin = R * 1.5;
     let width = max_x - min_x + 2.0 * margin;
     let height = (max_r as f64 - 1.0) * 1.5 * R + 2.0 * margin + R;
-    let centre = |rc: &Rc| (xs(rc) - min_x + margin, (max_r - rc[0]) as f64 * 1.5 * R + margin);
+    let centre = |rc: &Rc| {
+        (
+            xs(rc) - min_x + margin,
+            (max_r - rc[0]) as f64 * 1.5 * R + margin,
+        )
+    };
     let mut s = String::new();
     let _ = writeln!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.2}\" height=\"{height:.2}\" viewBox=\"0 0 {width:.2} {height:.2}\">"
     );
-    let _ = writeln!(s, "<title>{} ({} carrier cells)</title>", r.name, r.carrier.len());
+    let _ = writeln!(
+        s,
+        "<title>{} ({} carrier cells)</title>",
+        r.name,
+        r.carrier.len()
+    );
     for (rc, kind) in &cells {
         let (cx, cy) = centre(rc);
         let pts: Vec<String> = (0..6)
@@ -69,9 +87,17 @@ pub fn svg(r: &Record) -> String {
             })
             .collect();
         let fill = if *kind == 0 { "#f3e9c6" } else { "#ffffff" };
-        let _ = writeln!(s, "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"#555555\" stroke-width=\"1.00\"/>", pts.join(" "));
+        let _ = writeln!(
+            s,
+            "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"#555555\" stroke-width=\"1.00\"/>",
+            pts.join(" ")
+        );
         if *kind > 0 {
-            let _ = writeln!(s, "<circle cx=\"{cx:.2}\" cy=\"{cy:.2}\" r=\"{:.2}\" fill=\"#c0392b\"/>", R * 0.7);
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{cx:.2}\" cy=\"{cy:.2}\" r=\"{:.2}\" fill=\"#c0392b\"/>",
+                R * 0.7
+            );
         }
     }
     let y = (max_r - 1) as f64 * 1.5 * R + margin + R;

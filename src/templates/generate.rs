@@ -34,8 +34,8 @@
 //! under the edge mirror `[r, c] ↦ [r, K − c − r]`, so `M` is closed under it.
 
 use super::library::{
-    canonical, encode_certificate, fnv64, mirror, roman, verify_record, ClaimTag, Frame, LibraryFile,
-    MinimalityTag, Provenance, Record, Region, StoredCert, Symmetry,
+    canonical, encode_certificate, fnv64, mirror, roman, verify_record, ClaimTag, Frame,
+    LibraryFile, MinimalityTag, Provenance, Record, Region, StoredCert, Symmetry,
 };
 use super::{EdgeTemplate, Rc};
 use crate::board::{Board, Border, Cell, CellSet, Colour};
@@ -86,7 +86,9 @@ impl Grid {
             return Err(format!("row {row} is not between 2 and 10"));
         }
         if height < row || height > 17 {
-            return Err(format!("height {height} must be between the row ({row}) and 17"));
+            return Err(format!(
+                "height {height} must be between the row ({row}) and 17"
+            ));
         }
         if width < 1 || (width - row) % 2 != 0 {
             return Err(format!(
@@ -95,23 +97,46 @@ impl Grid {
         }
         let cells = region_cells(row, height, width);
         if cells.len() > 128 {
-            return Err(format!("the region has {} cells; the exact search handles at most 128", cells.len()));
+            return Err(format!(
+                "the region has {} cells; the exact search handles at most 128",
+                cells.len()
+            ));
         }
         let min_c = cells.iter().map(|rc| rc[1]).min().unwrap_or(0).min(0);
         let max_c = cells.iter().map(|rc| rc[1]).max().unwrap_or(0).max(0);
         if max_c - min_c + 1 > 19 {
-            return Err(format!("the region is {} columns wide; boards hold at most 19", max_c - min_c + 1));
+            return Err(format!(
+                "the region is {} columns wide; boards hold at most 19",
+                max_c - min_c + 1
+            ));
         }
         let board = Board::square(19).expect("19 is a board size");
-        let at = |rc: Rc| EdgeTemplate::cell_at(&board, Border::Top, -min_c, rc).expect("fits the board");
+        let at = |rc: Rc| {
+            EdgeTemplate::cell_at(&board, Border::Top, -min_c, rc).expect("fits the board")
+        };
         let board_cells: Vec<Cell> = cells.iter().map(|&rc| at(rc)).collect();
         let mirror_idx = cells
             .iter()
-            .map(|&rc| cells.iter().position(|&x| x == mirror(rc, row)).expect("the region is symmetric"))
+            .map(|&rc| {
+                cells
+                    .iter()
+                    .position(|&x| x == mirror(rc, row))
+                    .expect("the region is symmetric")
+            })
             .collect();
         let stone = at([row, 0]);
-        let position = Position::new(board, CellSet::single(stone), CellSet::EMPTY).expect("one stone");
-        Ok(Grid { row, height, width, cells, mirror: mirror_idx, board_cells, position, stone })
+        let position =
+            Position::new(board, CellSet::single(stone), CellSet::EMPTY).expect("one stone");
+        Ok(Grid {
+            row,
+            height,
+            width,
+            cells,
+            mirror: mirror_idx,
+            board_cells,
+            position,
+            stone,
+        })
     }
 
     /// All region cells as a mask.
@@ -126,8 +151,13 @@ impl Grid {
     /// The sub-game on carrier `mask`.
     pub fn game(&self, mask: u128) -> SubGame {
         let carrier: CellSet = bits(mask).map(|i| self.board_cells[i]).collect();
-        let claim = Claim { owner: Colour::Black, pairs: vec![(self.stone, Cell::border(Border::Top))], owner_first: false };
-        SubGame::new(self.position.clone(), carrier, claim).expect("region cells are empty and off the endpoints")
+        let claim = Claim {
+            owner: Colour::Black,
+            pairs: vec![(self.stone, Cell::border(Border::Top))],
+            owner_first: false,
+        };
+        SubGame::new(self.position.clone(), carrier, claim)
+            .expect("region cells are empty and off the endpoints")
     }
 
     /// Board cells → mask.
@@ -276,7 +306,8 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     let mut tested: HashSet<u128> = HashSet::new();
     if let Some(path) = &opts.checkpoint {
         if let Ok(text) = std::fs::read_to_string(path) {
-            let cp: Checkpoint = serde_json::from_str(&text).map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
+            let cp: Checkpoint = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
             if cp.region != [grid.row, grid.height, grid.width] {
                 return Err(format!("{}: checkpoint of another region", path.display()));
             }
@@ -308,11 +339,21 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     let mut undecided: HashSet<u128> = HashSet::new();
     let mut complete = true;
     loop {
-        let todo: Vec<u128> =
-            tr.iter().copied().filter(|t| !tested.contains(t) && !undecided.contains(t)).take(opts.batch.max(1)).collect();
+        let todo: Vec<u128> = tr
+            .iter()
+            .copied()
+            .filter(|t| !tested.contains(t) && !undecided.contains(t))
+            .take(opts.batch.max(1))
+            .collect();
         bar.set_length(tr.len() as u64);
         bar.set_position(tr.iter().filter(|t| tested.contains(t)).count() as u64);
-        bar.set_message(format!("{} {}x{}: {} minimal found", grid.row, grid.height, grid.width, family.len()));
+        bar.set_message(format!(
+            "{} {}x{}: {} minimal found",
+            grid.row,
+            grid.height,
+            grid.width,
+            family.len()
+        ));
         if todo.is_empty() {
             break;
         }
@@ -365,24 +406,37 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             let cp = Checkpoint {
                 region: [grid.row, grid.height, grid.width],
                 minimal: family.iter().map(|&m| hex(m)).collect(),
-                tested: tr.iter().filter(|t| tested.contains(t)).map(|&t| hex(t)).collect(),
+                tested: tr
+                    .iter()
+                    .filter(|t| tested.contains(t))
+                    .map(|&t| hex(t))
+                    .collect(),
             };
             let text = serde_json::to_string(&cp).expect("checkpoints serialise");
-            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            std::fs::write(path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
     bar.finish_and_clear();
     if !undecided.is_empty() {
         complete = false;
     }
-    Ok(Enumeration { minimal: family, complete, searches, transversals: tr.len(), undecided: undecided.len() })
+    Ok(Enumeration {
+        minimal: family,
+        complete,
+        searches,
+        transversals: tr.len(),
+        undecided: undecided.len(),
+    })
 }
 
 /// HexWiki's one-stone edge templates (tests/fixtures/edge-templates-hexwiki.json), by
 /// canonical carrier.
 pub fn hexwiki_one_stone() -> Vec<(String, i32, Vec<Rc>)> {
-    let list = EdgeTemplate::parse_list(include_str!("../../tests/fixtures/edge-templates-hexwiki.json"))
-        .expect("the HexWiki fixture parses");
+    let list = EdgeTemplate::parse_list(include_str!(
+        "../../tests/fixtures/edge-templates-hexwiki.json"
+    ))
+    .expect("the HexWiki fixture parses");
     list.into_iter()
         .filter(|t| t.stones.len() == 1)
         .map(|t| {
@@ -403,15 +457,30 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
         classes.insert((canon.len(), canon), sym);
     }
     let min_size = classes.keys().map(|k| k.0).min();
-    let region = Region { height: grid.height, width: grid.width };
+    let region = Region {
+        height: grid.height,
+        width: grid.width,
+    };
     let mut templates = Vec::new();
     for ((size, carrier), sym) in classes {
-        let wiki = hexwiki.iter().find(|(_, row, c)| *row == grid.row && *c == carrier).map(|(n, _, _)| n.clone());
+        let wiki = hexwiki
+            .iter()
+            .find(|(_, row, c)| *row == grid.row && *c == carrier)
+            .map(|(n, _, _)| n.clone());
         let name = wiki.clone().unwrap_or_else(|| {
             let key = format!("{:?}", carrier);
-            format!("{}1-{}-{:04x}", roman(grid.row), size, fnv64(key.as_bytes()) & 0xffff)
+            format!(
+                "{}1-{}-{:04x}",
+                roman(grid.row),
+                size,
+                fnv64(key.as_bytes()) & 0xffff
+            )
         });
-        let minimality = if en.complete && Some(size) == min_size { MinimalityTag::Minimum } else { MinimalityTag::Minimal };
+        let minimality = if en.complete && Some(size) == min_size {
+            MinimalityTag::Minimum
+        } else {
+            MinimalityTag::Minimal
+        };
         let mut rec = Record {
             name,
             row: grid.row,
@@ -422,20 +491,39 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
             symmetry: sym,
             stones: vec![[grid.row, 0]],
             carrier,
-            provenance: Provenance { source: "generated".into(), region: region.clone(), hexwiki: wiki },
-            certificate: StoredCert { root: 0, first: None, nodes: Vec::new() },
+            provenance: Provenance {
+                source: "generated".into(),
+                region: region.clone(),
+                hexwiki: wiki,
+            },
+            certificate: StoredCert {
+                root: 0,
+                first: None,
+                nodes: Vec::new(),
+            },
             digest: String::new(),
         };
         let (game, cells, stones) = rec.sub_game()?;
         let outcome = decide(&game, budget).map_err(|e| e.to_string())?;
         let cert = match (outcome.verdict, outcome.certificate) {
             (Verdict::Holds, Some(c)) => c,
-            (v, _) => return Err(format!("{}: the search says {v:?} on the minimal carrier", rec.name)),
+            (v, _) => {
+                return Err(format!(
+                    "{}: the search says {v:?} on the minimal carrier",
+                    rec.name
+                ))
+            }
         };
         rec.certificate = encode_certificate(&cert, &cells, &stones)?;
         rec.digest = rec.compute_digest();
         verify_record(&rec).map_err(|e| format!("{}: {e}", rec.name))?;
         templates.push(rec);
     }
-    Ok(LibraryFile { row: grid.row, stones: 1, region, complete: en.complete, templates })
+    Ok(LibraryFile {
+        row: grid.row,
+        stones: 1,
+        region,
+        complete: en.complete,
+        templates,
+    })
 }

@@ -162,7 +162,9 @@ pub struct LibraryFile {
 
 /// Roman numerals for row names.
 pub fn roman(n: i32) -> &'static str {
-    const R: [&str; 11] = ["0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
+    const R: [&str; 11] = [
+        "0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X",
+    ];
     R.get(n as usize).copied().unwrap_or("?")
 }
 
@@ -239,7 +241,8 @@ impl Record {
         if carrier_set.len() != carrier.len() {
             return Err("a carrier cell is listed twice".into());
         }
-        let position = Position::new(board, stone_set, CellSet::EMPTY).map_err(|e| e.to_string())?;
+        let position =
+            Position::new(board, stone_set, CellSet::EMPTY).map_err(|e| e.to_string())?;
         let top = Cell::border(Border::Top);
         let pairs = match self.claim {
             ClaimTag::Vc | ClaimTag::Semi => vec![(stones[0], top)],
@@ -262,18 +265,26 @@ fn mask_hex(m: u128) -> String {
 fn parse_mask(s: &str, n: usize) -> Result<u128, String> {
     let m = u128::from_str_radix(s, 16).map_err(|_| format!("'{s}' is not a hexadecimal mask"))?;
     if n < 128 && m >> n != 0 {
-        return Err(format!("mask '{s}' names a cell beyond the {n} carrier cells"));
+        return Err(format!(
+            "mask '{s}' names a cell beyond the {n} carrier cells"
+        ));
     }
     Ok(m)
 }
 
 /// Encodes a kernel certificate proved on `record.sub_game()`'s board.
-pub fn encode_certificate(cert: &Certificate, carrier: &[Cell], stones: &[Cell]) -> Result<StoredCert, String> {
+pub fn encode_certificate(
+    cert: &Certificate,
+    carrier: &[Cell],
+    stones: &[Cell],
+) -> Result<StoredCert, String> {
     let index: HashMap<Cell, usize> = carrier.iter().enumerate().map(|(i, &c)| (c, i)).collect();
     let mask = |s: &CellSet| -> Result<String, String> {
         let mut m: u128 = 0;
         for c in s.iter() {
-            let i = *index.get(&c).ok_or_else(|| format!("certificate cell {c:?} outside the carrier"))?;
+            let i = *index
+                .get(&c)
+                .ok_or_else(|| format!("certificate cell {c:?} outside the carrier"))?;
             m |= 1 << i;
         }
         Ok(mask_hex(m))
@@ -285,7 +296,10 @@ pub fn encode_certificate(cert: &Certificate, carrier: &[Cell], stones: &[Cell])
         if let Some(j) = stones.iter().position(|&s| s == c) {
             return Ok(-2 - j as i32);
         }
-        index.get(&c).map(|&i| i as i32).ok_or_else(|| format!("goal cell {c:?} unknown"))
+        index
+            .get(&c)
+            .map(|&i| i as i32)
+            .ok_or_else(|| format!("goal cell {c:?} unknown"))
     };
     let mut nodes = Vec::with_capacity(cert.nodes.len());
     for n in &cert.nodes {
@@ -305,29 +319,52 @@ pub fn encode_certificate(cert: &Certificate, carrier: &[Cell], stones: &[Cell])
             ),
             NodeKind::And(cs) => (None, Some(cs.clone())),
         };
-        nodes.push(StoredNode { s: mask(&n.stones)?, c: mask(&n.carrier)?, g, or, and });
+        nodes.push(StoredNode {
+            s: mask(&n.stones)?,
+            c: mask(&n.carrier)?,
+            g,
+            or,
+            and,
+        });
     }
     let first = match cert.first {
         Some(m) => Some(*index.get(&m).ok_or("first move outside the carrier")? as u32),
         None => None,
     };
-    Ok(StoredCert { root: cert.root, first, nodes })
+    Ok(StoredCert {
+        root: cert.root,
+        first,
+        nodes,
+    })
 }
 
 /// Decodes a stored certificate onto the board cells of the carrier and stones lists.
-pub fn decode_certificate(sc: &StoredCert, carrier: &[Cell], stones: &[Cell]) -> Result<Certificate, String> {
+pub fn decode_certificate(
+    sc: &StoredCert,
+    carrier: &[Cell],
+    stones: &[Cell],
+) -> Result<Certificate, String> {
     let n = carrier.len();
     let set = |s: &str| -> Result<CellSet, String> {
         let m = parse_mask(s, n)?;
-        Ok((0..n).filter(|&i| m >> i & 1 == 1).map(|i| carrier[i]).collect())
+        Ok((0..n)
+            .filter(|&i| m >> i & 1 == 1)
+            .map(|i| carrier[i])
+            .collect())
     };
     let cell = |k: i32| -> Result<Cell, String> {
         if k == -1 {
             Ok(Cell::border(Border::Top))
         } else if k <= -2 {
-            stones.get((-2 - k) as usize).copied().ok_or_else(|| format!("no stone for code {k}"))
+            stones
+                .get((-2 - k) as usize)
+                .copied()
+                .ok_or_else(|| format!("no stone for code {k}"))
         } else {
-            carrier.get(k as usize).copied().ok_or_else(|| format!("no carrier cell {k}"))
+            carrier
+                .get(k as usize)
+                .copied()
+                .ok_or_else(|| format!("no carrier cell {k}"))
         }
     };
     let mut nodes = Vec::with_capacity(sc.nodes.len());
@@ -340,19 +377,33 @@ pub fn decode_certificate(sc: &StoredCert, carrier: &[Cell], stones: &[Cell]) ->
             (None, None) => NodeKind::Joined,
             (Some(rs), None) => NodeKind::Or(
                 rs.iter()
-                    .map(|&[r, next]| Ok(Reply { reply: cell(r as i32)?, next }))
+                    .map(|&[r, next]| {
+                        Ok(Reply {
+                            reply: cell(r as i32)?,
+                            next,
+                        })
+                    })
                     .collect::<Result<Vec<_>, String>>()?,
             ),
             (None, Some(cs)) => NodeKind::And(cs.clone()),
             _ => return Err(format!("node {id} is both an or-node and an and-node")),
         };
-        nodes.push(Node { stones: set(&sn.s)?, carrier: set(&sn.c)?, goal, kind });
+        nodes.push(Node {
+            stones: set(&sn.s)?,
+            carrier: set(&sn.c)?,
+            goal,
+            kind,
+        });
     }
     let first = match sc.first {
         Some(i) => Some(cell(i as i32)?),
         None => None,
     };
-    Ok(Certificate { nodes, first, root: sc.root })
+    Ok(Certificate {
+        nodes,
+        first,
+        root: sc.root,
+    })
 }
 
 /// What [`verify_record`] checked.
@@ -384,15 +435,23 @@ pub fn verify_record(r: &Record) -> Result<VerifiedRecord, String> {
     if r.frame == Frame::Edge && r.stones.len() == 1 {
         let (canon, sym) = canonical(&r.carrier, r.row);
         if canon != r.carrier {
-            return Err("the carrier is not in canonical orientation (its mirror image is smaller)".into());
+            return Err(
+                "the carrier is not in canonical orientation (its mirror image is smaller)".into(),
+            );
         }
         if sym != r.symmetry {
-            return Err(format!("the symmetry class is {:?}, not {:?}", sym, r.symmetry));
+            return Err(format!(
+                "the symmetry class is {:?}, not {:?}",
+                sym, r.symmetry
+            ));
         }
     }
     let digest = r.compute_digest();
     if digest != r.digest {
-        return Err(format!("digest mismatch (stored {}, computed {digest}): the record was edited", r.digest));
+        return Err(format!(
+            "digest mismatch (stored {}, computed {digest}): the record was edited",
+            r.digest
+        ));
     }
     let (game, carrier, stones) = r.sub_game()?;
     let cert = decode_certificate(&r.certificate, &carrier, &stones)?;
@@ -409,11 +468,16 @@ pub fn verify_record(r: &Record) -> Result<VerifiedRecord, String> {
         ));
     }
     kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
-    Ok(VerifiedRecord { nodes: cert.nodes.len() })
+    Ok(VerifiedRecord {
+        nodes: cert.nodes.len(),
+    })
 }
 
 fn cells_json(v: &[Rc]) -> String {
-    let parts: Vec<String> = v.iter().map(|rc| format!("[{}, {}]", rc[0], rc[1])).collect();
+    let parts: Vec<String> = v
+        .iter()
+        .map(|rc| format!("[{}, {}]", rc[0], rc[1]))
+        .collect();
     format!("[{}]", parts.join(", "))
 }
 
@@ -479,7 +543,8 @@ pub struct Library {
 impl Library {
     /// Loads `dir/*.json` (sorted by file name).
     pub fn load(dir: &Path) -> Result<Library, String> {
-        let rd = std::fs::read_dir(dir).map_err(|e| format!("cannot read library directory {}: {e}", dir.display()))?;
+        let rd = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read library directory {}: {e}", dir.display()))?;
         let mut paths: Vec<PathBuf> = rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
@@ -487,9 +552,10 @@ impl Library {
         paths.sort();
         let mut files = Vec::new();
         for p in paths {
-            let text = std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            let f: LibraryFile =
-                serde_json::from_str(&text).map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
+            let text = std::fs::read_to_string(&p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let f: LibraryFile = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
             files.push((p, f));
         }
         Ok(Library { files })

@@ -30,12 +30,23 @@ impl Instance {
     /// The instance as a sub-game: the goal stone − the edge, opponent first.
     pub fn sub_game(&self, position: &Position) -> SubGame {
         let owner = self.border.owner();
-        let claim = Claim { owner, pairs: vec![(self.stone, Cell::border(self.border))], owner_first: false };
-        SubGame::new(position.clone(), self.carrier, claim).expect("an instance is a well-formed sub-game")
+        let claim = Claim {
+            owner,
+            pairs: vec![(self.stone, Cell::border(self.border))],
+            owner_first: false,
+        };
+        SubGame::new(position.clone(), self.carrier, claim)
+            .expect("an instance is a well-formed sub-game")
     }
 }
 
-fn place(position: &Position, border: Border, offset: i32, stones: &[Rc], carrier: &[Rc]) -> Option<(Cell, CellSet)> {
+fn place(
+    position: &Position,
+    border: Border,
+    offset: i32,
+    stones: &[Rc],
+    carrier: &[Rc],
+) -> Option<(Cell, CellSet)> {
     let board = position.board();
     let owner = border.owner();
     let mut goal = None;
@@ -58,7 +69,10 @@ fn place(position: &Position, border: Border, offset: i32, stones: &[Rc], carrie
 }
 
 /// Every instance of `records` on `position`, for both colours.
-pub fn find<'a>(position: &Position, records: impl IntoIterator<Item = &'a Record>) -> Vec<Instance> {
+pub fn find<'a>(
+    position: &Position,
+    records: impl IntoIterator<Item = &'a Record>,
+) -> Vec<Instance> {
     let mut out = Vec::new();
     let n = position.board().cols().max(position.board().rows()) as i32;
     for r in records {
@@ -77,8 +91,15 @@ pub fn find<'a>(position: &Position, records: impl IntoIterator<Item = &'a Recor
             for border in colour.borders() {
                 for (mirrored, stones, carrier) in &images {
                     for offset in -2 * n..=3 * n {
-                        if let Some((stone, set)) = place(position, border, offset, stones, carrier) {
-                            out.push(Instance { name: r.name.clone(), border, mirrored: *mirrored, stone, carrier: set });
+                        if let Some((stone, set)) = place(position, border, offset, stones, carrier)
+                        {
+                            out.push(Instance {
+                                name: r.name.clone(),
+                                border,
+                                mirrored: *mirrored,
+                                stone,
+                                carrier: set,
+                            });
                         }
                     }
                 }

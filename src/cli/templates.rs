@@ -48,7 +48,8 @@ enum TemplatesCommand {
 /// The region: rows 1..=HEIGHT, and on row r the cells [r, c] with |2c + r − ROW| ≤ WIDTH − 1
 /// (a rectangle in the drawing centred on the stone, WIDTH cells on row 1; WIDTH must have
 /// the parity of ROW). Resumable: progress is checkpointed in `DIR/rowK.checkpoint` after every
-/// round and picked up by the next run on the same region (use --fresh to start over).
+/// round and picked up by the next run on the same region (use --fresh to start over). An
+/// incomplete result never replaces a complete `rowK.json`: it goes to `DIR/rowK.incomplete`.
 ///
 /// Examples:
 ///   hexproof templates generate --row 3 --width 7 --height 3
@@ -232,7 +233,19 @@ fn run_generate(a: GenerateArgs) -> u8 {
             return EXIT_FAILS;
         }
     };
-    let out = a.dir.join(format!("row{}.json", a.row));
+    let mut out = a.dir.join(format!("row{}.json", a.row));
+    // Never replace a complete file by an incomplete one.
+    if !en.complete {
+        let existing = Library::load(&a.dir).ok().and_then(|l| {
+            l.files
+                .into_iter()
+                .find(|(p, _)| *p == out)
+                .map(|(_, f)| f.complete)
+        });
+        if existing == Some(true) {
+            out = a.dir.join(format!("row{}.incomplete", a.row));
+        }
+    }
     if let Err(e) = std::fs::write(&out, format_file(&file)) {
         return fail_input(&format!("cannot write {}: {e}", out.display()));
     }

@@ -202,8 +202,16 @@ enum Answer {
     Undecided,
 }
 
-fn oracle(grid: &Grid, mask: u128, budget: &Budget) -> Answer {
-    match decide(&grid.game(mask), budget) {
+fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -> Answer {
+    let mut budget = *budget;
+    if let Some(d) = deadline {
+        let left = d.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Answer::Undecided;
+        }
+        budget.time = Some(budget.time.map_or(left, |t| t.min(left)));
+    }
+    match decide(&grid.game(mask), &budget) {
         Ok(o) if o.verdict == Verdict::Holds => Answer::Holds(grid.mask_of(&o.proof_set)),
         Ok(o) if o.verdict == Verdict::Fails => Answer::Fails,
         _ => Answer::Undecided,
@@ -211,13 +219,18 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget) -> Answer {
 }
 
 /// Shrinks a winning carrier to a minimal one; `None` if a search was undecided.
-fn shrink(grid: &Grid, mut carrier: u128, budget: &Budget) -> Option<u128> {
+fn shrink(
+    grid: &Grid,
+    mut carrier: u128,
+    budget: &Budget,
+    deadline: Option<Instant>,
+) -> Option<u128> {
     let mut tried: u128 = 0;
-    // Cells far from the stone first (highest index = furthest from the edge ... any order
-    // is correct; this one drops the spare cells early).
+    // Any order is correct (monotonicity); trying the cells furthest from the edge first
+    // drops the spare ones early.
     while let Some(c) = bits(carrier & !tried).last() {
         tried |= 1 << c;
-        match oracle(grid, carrier & !(1 << c), budget) {
+        match oracle(grid, carrier & !(1 << c), budget, deadline) {
             Answer::Holds(p) => carrier = p,
             Answer::Fails => {}
             Answer::Undecided => return None,
@@ -363,18 +376,20 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         }
         let results: Vec<(u128, Option<Option<u128>>, u64)> = todo
             .par_iter()
-            .map(|&t| match oracle(grid, all & !t, &opts.budget) {
-                Answer::Fails => (t, Some(None), 1),
-                Answer::Undecided => (t, None, 1),
-                Answer::Holds(p) => {
-                    let m = shrink(grid, p, &opts.budget);
-                    let n = 1 + p.count_ones() as u64;
-                    match m {
-                        Some(m) => (t, Some(Some(m)), n),
-                        None => (t, None, n),
+            .map(
+                |&t| match oracle(grid, all & !t, &opts.budget, opts.deadline) {
+                    Answer::Fails => (t, Some(None), 1),
+                    Answer::Undecided => (t, None, 1),
+                    Answer::Holds(p) => {
+                        let m = shrink(grid, p, &opts.budget, opts.deadline);
+                        let n = 1 + p.count_ones() as u64;
+                        match m {
+                            Some(m) => (t, Some(Some(m)), n),
+                            None => (t, None, n),
+                        }
                     }
-                }
-            })
+                },
+            )
             .collect();
         let mut new_sets = Vec::new();
         for (t, r, n) in results {

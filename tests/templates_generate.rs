@@ -34,6 +34,7 @@ fn opts() -> GenOptions {
         checkpoint: None,
         progress: false,
         batch: 64,
+        seeds: Vec::new(),
     }
 }
 
@@ -223,4 +224,32 @@ fn every_template_is_found_and_holds_at_every_edge_and_orientation() {
             }
         }
     }
+}
+
+#[test]
+fn seeding_with_hexwiki_changes_nothing_but_provenance() {
+    let grid = Grid::new(3, 3, 7).unwrap();
+    let plain = enumerate(&grid, &opts()).unwrap();
+    let mut o = opts();
+    o.seeds = hexwiki_one_stone()
+        .into_iter()
+        .filter(|t| t.1 == 3)
+        .map(|t| t.2)
+        .collect();
+    // A wrong seed (the ziggurat minus a cell does not hold) is simply dropped.
+    let mut wrong = o.seeds[0].clone();
+    wrong.pop();
+    o.seeds.push(wrong);
+    let seeded = enumerate(&grid, &o).unwrap();
+    assert!(plain.complete && seeded.complete);
+    let mut a = plain.minimal.clone();
+    let mut b = seeded.minimal.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    let file = build_file(&grid, &seeded, &budget()).unwrap();
+    assert!(file
+        .templates
+        .iter()
+        .all(|r| r.provenance.source == "generated-from-seed"));
 }

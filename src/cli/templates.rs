@@ -7,7 +7,7 @@ use hexproof::board::{Board, Colour};
 use hexproof::position::Position;
 use hexproof::search::Budget;
 use hexproof::templates::draw;
-use hexproof::templates::generate::{build_file, enumerate, GenOptions, Grid};
+use hexproof::templates::generate::{build_file, enumerate, hexwiki_one_stone, GenOptions, Grid};
 use hexproof::templates::library::{format_file, verify_record, Library};
 use hexproof::templates::matching;
 use serde_json::json;
@@ -87,6 +87,10 @@ pub struct GenerateArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Start from HexWiki's one-stone templates of this row that fit the region (each is
+    /// re-decided and shrunk by search first; marked `generated-from-seed`).
+    #[arg(long)]
+    seed_hexwiki: bool,
 }
 
 /// Re-check every library entry with the kernel alone (no search); exit 1 if any fails.
@@ -213,6 +217,15 @@ fn run_generate(a: GenerateArgs) -> u8 {
         checkpoint: Some(checkpoint.clone()),
         progress: !a.quiet,
         batch: 64,
+        seeds: if a.seed_hexwiki {
+            hexwiki_one_stone()
+                .into_iter()
+                .filter(|t| t.1 == a.row)
+                .map(|t| t.2)
+                .collect()
+        } else {
+            Vec::new()
+        },
     };
     eprintln!(
         "row {}: region height {} width {} ({} cells)",

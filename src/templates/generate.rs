@@ -263,6 +263,10 @@ pub struct GenOptions {
     pub progress: bool,
     /// Oracle calls per round (each round is parallel).
     pub batch: usize,
+    /// Known templates to start from (edge-relative carriers; those outside the region are
+    /// ignored). Each is decided and shrunk to a minimal set by search before the loop, so a
+    /// wrong seed costs time, never soundness or completeness.
+    pub seeds: Vec<Vec<Rc>>,
 }
 
 /// The result of [`enumerate`].
@@ -278,6 +282,8 @@ pub struct Enumeration {
     pub transversals: usize,
     /// Searches that ran out of budget.
     pub undecided: usize,
+    /// Minimal sets that came from seeds.
+    pub seeded: Vec<u128>,
 }
 
 fn hex(m: u128) -> String {
@@ -332,6 +338,27 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             }
         }
     }
+    let mut seeded = Vec::new();
+    let mut searches: u64 = 0;
+    for seed in &opts.seeds {
+        let idx: Option<Vec<usize>> = seed
+            .iter()
+            .map(|rc| grid.cells.iter().position(|x| x == rc))
+            .collect();
+        let Some(idx) = idx else { continue };
+        let mask = idx.iter().fold(0u128, |m, &i| m | 1 << i);
+        searches += 1 + mask.count_ones() as u64;
+        if let Answer::Holds(p) = oracle(grid, mask, &opts.budget, opts.deadline) {
+            if let Some(m) = shrink(grid, p, &opts.budget, opts.deadline) {
+                for x in [m, grid.mirror_mask(m)] {
+                    if !family.contains(&x) {
+                        family.push(x);
+                    }
+                }
+                seeded.push(m);
+            }
+        }
+    }
     let mut tr: Vec<u128> = vec![0];
     for i in 0..family.len() {
         berge(&family[..=i], &mut tr, family[i]);
@@ -348,7 +375,6 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let mut searches: u64 = 0;
     let mut undecided: HashSet<u128> = HashSet::new();
     let mut complete = true;
     loop {
@@ -442,6 +468,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         searches,
         transversals: tr.len(),
         undecided: undecided.len(),
+        seeded,
     })
 }
 
@@ -472,6 +499,11 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
         classes.insert((canon.len(), canon), sym);
     }
     let min_size = classes.keys().map(|k| k.0).min();
+    let seeded: Vec<Vec<Rc>> = en
+        .seeded
+        .iter()
+        .map(|&m| canonical(&grid.rcs(m), grid.row).0)
+        .collect();
     let region = Region {
         height: grid.height,
         width: grid.width,
@@ -491,6 +523,11 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
                 fnv64(key.as_bytes()) & 0xffff
             )
         });
+        let source = if seeded.contains(&carrier) {
+            "generated-from-seed"
+        } else {
+            "generated"
+        };
         let minimality = if en.complete && Some(size) == min_size {
             MinimalityTag::Minimum
         } else {
@@ -507,7 +544,7 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
             stones: vec![[grid.row, 0]],
             carrier,
             provenance: Provenance {
-                source: "generated".into(),
+                source: source.into(),
                 region: region.clone(),
                 hexwiki: wiki,
             },

@@ -328,7 +328,10 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             let cp: Checkpoint = serde_json::from_str(&text)
                 .map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
             if cp.region != [grid.row, grid.height, grid.width] {
-                return Err(format!("{}: checkpoint of another region", path.display()));
+                return Err(format!(
+                    "{}: a checkpoint of another region (use --fresh to discard it)",
+                    path.display()
+                ));
             }
             for s in &cp.minimal {
                 family.push(unhex(s)?);

@@ -27,6 +27,7 @@ enum Command {
     Minimize(cli::verify::MinimizeArgs),
     Bid(cli::bid::BidArgs),
     BidGame(cli::bid::BidGameArgs),
+    Templates(cli::templates::TemplatesArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         Command::Minimize(a) => cli::verify::run_minimize(a),
         Command::Bid(a) => cli::bid::run_bid(a),
         Command::BidGame(a) => cli::bid::run_bid_game(a),
+        Command::Templates(a) => cli::templates::run_templates(a),
     };
     ExitCode::from(code)
 }

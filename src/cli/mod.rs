@@ -3,6 +3,7 @@
 
 pub mod bid;
 pub mod check;
+pub mod templates;
 pub mod verify;
 
 use hexproof::board::{Colour, Notation};

@@ -5,12 +5,23 @@
 //! neighbours of `[r, c]` are `[r, c±1]`, `[r−1, c]`, `[r−1, c+1]`, `[r+1, c−1]`, `[r+1, c]`.
 //! That is exactly standard notation for a template on the TOP edge (column = offset + c,
 //! row = r); the other edges follow by 180° rotation and the long-diagonal reflection.
-//! (The certified library itself — generation, minimality, certificates — is a later layer.)
+//!
+//! The certified library built on this layer: [`library`] (records, compact certificates, the
+//! kernel re-check), [`generate`] (exhaustive enumeration of minimal templates), [`matching`]
+//! (instances on a position) and [`draw`] (ASCII and SVG diagrams). Schema: docs/templates.md.
+
+pub mod draw;
+pub mod generate;
+pub mod library;
+pub mod matching;
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, ClaimError, SubGame};
 use crate::position::Position;
 use serde::Deserialize;
+
+/// An edge-relative cell `[row, col]` (row 1 touches the edge).
+pub type Rc = [i32; 2];
 
 /// An edge template as stored in the HexWiki transcription.
 #[derive(Clone, Debug, Deserialize)]

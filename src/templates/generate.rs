@@ -1,0 +1,584 @@
+//! Exhaustive enumeration of the minimal one-stone edge templates inside a region.
+//!
+//! # The problem
+//!
+//! Fix a stone at `[K, 0]` and a region `R` of empty cells. `f(S)` = "the edge owner wins the
+//! sub-game stone − edge on carrier `S`, the opponent moving first" is **monotone** in `S`
+//! (docs/SEMANTICS.md, monotonicity). A minimal template is a minimal set of `f`, so we must
+//! enumerate every minimal true set of a monotone Boolean function given by an oracle (the
+//! exact search, [`decide`]).
+//!
+//! # The algorithm (dualize and advance; Gunopulos, Khardon, Mannila, Toivonen 1997)
+//!
+//! Keep the minimal sets `M` found so far and `Tr(M)`, the minimal transversals of `M` (sets
+//! meeting every member of `M`). For a transversal `t`, `R ∖ t` contains no member of `M`.
+//!
+//! - If `f(R ∖ t)` holds, the search's proof set lies in `R ∖ t`; shrinking it one cell at a
+//!   time while `f` holds gives a minimal set (by monotonicity one pass suffices), and it is
+//!   new because it lies in `R ∖ t`. Add it to `M` and update `Tr(M)` by Berge's rule.
+//! - If `f(R ∖ t)` fails for every `t ∈ Tr(M)`, then `M` is complete: a missing minimal set
+//!   `m` is no superset of any member of `M` (they are all minimal), so `R ∖ m` meets every
+//!   member of `M`, hence contains some `t ∈ Tr(M)`, and `R ∖ t ⊇ m` would hold.
+//!
+//! A transversal found false stays a minimal transversal after later additions (the new set
+//! `m` cannot lie inside `R ∖ t`, so `t` meets it), so each transversal is tested once. The
+//! oracle calls of one round are independent and run in parallel (rayon). Undecided calls
+//! (over budget) are recorded and make the result incomplete; nothing is ever added to the
+//! library without a certificate the kernel accepted.
+//!
+//! # The region
+//!
+//! `region(K, H, W)`: the cells `[r, c]` with `1 ≤ r ≤ H` and `|2c + r − K| ≤ W − 1`, minus the
+//! stone. In the drawing (cell `[r, c]` at abscissa `2c + r`) this is a rectangle centred on
+//! the stone, `W` cells wide on row 1 (`W ≡ K mod 2`) and `H` rows high; it is symmetric
+//! under the edge mirror `[r, c] ↦ [r, K − c − r]`, so `M` is closed under it.
+
+use super::library::{
+    canonical, encode_certificate, fnv64, mirror, roman, verify_record, ClaimTag, Frame,
+    LibraryFile, MinimalityTag, Provenance, Record, Region, StoredCert, Symmetry,
+};
+use super::{EdgeTemplate, Rc};
+use crate::board::{Board, Border, Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::position::Position;
+use crate::search::{decide, Budget, Verdict};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// A region as a list of cells with local indices (sorted by (row, col)).
+#[derive(Clone, Debug)]
+pub struct Grid {
+    /// Row of the stone.
+    pub row: i32,
+    /// Region height.
+    pub height: i32,
+    /// Region width (cells of row 1).
+    pub width: i32,
+    /// Local index → edge-relative cell.
+    pub cells: Vec<Rc>,
+    /// Local index → local index of the mirror image.
+    pub mirror: Vec<usize>,
+    board_cells: Vec<Cell>,
+    position: Position,
+    stone: Cell,
+}
+
+/// The cells of `region(row, height, width)` (see the module docs), sorted.
+pub fn region_cells(row: i32, height: i32, width: i32) -> Vec<Rc> {
+    let mut v = Vec::new();
+    for r in 1..=height {
+        for c in -40..=40 {
+            if (2 * c + r - row).abs() <= width - 1 && [r, c] != [row, 0] {
+                v.push([r, c]);
+            }
+        }
+    }
+    v
+}
+
+impl Grid {
+    /// The region of a stone on row `row`, `height` rows high and `width` cells wide on row 1.
+    pub fn new(row: i32, height: i32, width: i32) -> Result<Grid, String> {
+        if !(2..=10).contains(&row) {
+            return Err(format!("row {row} is not between 2 and 10"));
+        }
+        if height < row || height > 17 {
+            return Err(format!(
+                "height {height} must be between the row ({row}) and 17"
+            ));
+        }
+        if width < 1 || (width - row) % 2 != 0 {
+            return Err(format!(
+                "width {width} must be positive and have the parity of the row ({row}) so the region is centred on the stone"
+            ));
+        }
+        let cells = region_cells(row, height, width);
+        if cells.len() > 128 {
+            return Err(format!(
+                "the region has {} cells; the exact search handles at most 128",
+                cells.len()
+            ));
+        }
+        let min_c = cells.iter().map(|rc| rc[1]).min().unwrap_or(0).min(0);
+        let max_c = cells.iter().map(|rc| rc[1]).max().unwrap_or(0).max(0);
+        if max_c - min_c + 1 > 19 {
+            return Err(format!(
+                "the region is {} columns wide; boards hold at most 19",
+                max_c - min_c + 1
+            ));
+        }
+        let board = Board::square(19).expect("19 is a board size");
+        let at = |rc: Rc| {
+            EdgeTemplate::cell_at(&board, Border::Top, -min_c, rc).expect("fits the board")
+        };
+        let board_cells: Vec<Cell> = cells.iter().map(|&rc| at(rc)).collect();
+        let mirror_idx = cells
+            .iter()
+            .map(|&rc| {
+                cells
+                    .iter()
+                    .position(|&x| x == mirror(rc, row))
+                    .expect("the region is symmetric")
+            })
+            .collect();
+        let stone = at([row, 0]);
+        let position =
+            Position::new(board, CellSet::single(stone), CellSet::EMPTY).expect("one stone");
+        Ok(Grid {
+            row,
+            height,
+            width,
+            cells,
+            mirror: mirror_idx,
+            board_cells,
+            position,
+            stone,
+        })
+    }
+
+    /// All region cells as a mask.
+    pub fn all(&self) -> u128 {
+        if self.cells.len() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.cells.len()) - 1
+        }
+    }
+
+    /// The sub-game on carrier `mask`.
+    pub fn game(&self, mask: u128) -> SubGame {
+        let carrier: CellSet = bits(mask).map(|i| self.board_cells[i]).collect();
+        let claim = Claim {
+            owner: Colour::Black,
+            pairs: vec![(self.stone, Cell::border(Border::Top))],
+            owner_first: false,
+        };
+        SubGame::new(self.position.clone(), carrier, claim)
+            .expect("region cells are empty and off the endpoints")
+    }
+
+    /// Board cells → mask.
+    pub fn mask_of(&self, s: &CellSet) -> u128 {
+        let mut m = 0;
+        for (i, c) in self.board_cells.iter().enumerate() {
+            if s.contains(*c) {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Mask → edge-relative cells (sorted).
+    pub fn rcs(&self, mask: u128) -> Vec<Rc> {
+        bits(mask).map(|i| self.cells[i]).collect()
+    }
+
+    /// The mirror image of a mask.
+    pub fn mirror_mask(&self, mask: u128) -> u128 {
+        bits(mask).fold(0, |m, i| m | 1 << self.mirror[i])
+    }
+}
+
+/// Iterates the members of a mask.
+pub fn bits(mut s: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if s == 0 {
+            None
+        } else {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            Some(i)
+        }
+    })
+}
+
+/// What one oracle call said.
+enum Answer {
+    Holds(u128),
+    Fails,
+    Undecided,
+}
+
+fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -> Answer {
+    let mut budget = *budget;
+    if let Some(d) = deadline {
+        let left = d.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Answer::Undecided;
+        }
+        budget.time = Some(budget.time.map_or(left, |t| t.min(left)));
+    }
+    match decide(&grid.game(mask), &budget) {
+        Ok(o) if o.verdict == Verdict::Holds => Answer::Holds(grid.mask_of(&o.proof_set)),
+        Ok(o) if o.verdict == Verdict::Fails => Answer::Fails,
+        _ => Answer::Undecided,
+    }
+}
+
+/// Shrinks a winning carrier to a minimal one; `None` if a search was undecided.
+fn shrink(
+    grid: &Grid,
+    mut carrier: u128,
+    budget: &Budget,
+    deadline: Option<Instant>,
+) -> Option<u128> {
+    let mut tried: u128 = 0;
+    // Any order is correct (monotonicity); trying the cells furthest from the edge first
+    // drops the spare ones early.
+    while let Some(c) = bits(carrier & !tried).last() {
+        tried |= 1 << c;
+        match oracle(grid, carrier & !(1 << c), budget, deadline) {
+            Answer::Holds(p) => carrier = p,
+            Answer::Fails => {}
+            Answer::Undecided => return None,
+        }
+    }
+    Some(carrier)
+}
+
+/// Checkpoint of an enumeration (resumable).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Row, height, width.
+    pub region: [i32; 3],
+    /// Minimal sets found (hex masks over the region's cells).
+    pub minimal: Vec<String>,
+    /// Transversals whose complement was decided false (hex masks).
+    pub tested: Vec<String>,
+}
+
+/// Options of [`enumerate`].
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Budget of each search.
+    pub budget: Budget,
+    /// Stop (incomplete) after this instant.
+    pub deadline: Option<Instant>,
+    /// Where to write the checkpoint after each round (and resume from).
+    pub checkpoint: Option<PathBuf>,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// Oracle calls per round (each round is parallel).
+    pub batch: usize,
+    /// Known templates to start from (edge-relative carriers; those outside the region are
+    /// ignored). Each is decided and shrunk to a minimal set by search before the loop, so a
+    /// wrong seed costs time, never soundness or completeness.
+    pub seeds: Vec<Vec<Rc>>,
+}
+
+/// The result of [`enumerate`].
+#[derive(Clone, Debug)]
+pub struct Enumeration {
+    /// The minimal carriers (masks), both orientations.
+    pub minimal: Vec<u128>,
+    /// True when the enumeration finished with every transversal decided.
+    pub complete: bool,
+    /// Oracle calls (searches) made, minimisation included.
+    pub searches: u64,
+    /// Size of the final transversal family.
+    pub transversals: usize,
+    /// Searches that ran out of budget.
+    pub undecided: usize,
+    /// Minimal sets that came from seeds.
+    pub seeded: Vec<u128>,
+}
+
+fn hex(m: u128) -> String {
+    format!("{m:x}")
+}
+
+fn unhex(s: &str) -> Result<u128, String> {
+    u128::from_str_radix(s, 16).map_err(|_| format!("bad mask '{s}' in checkpoint"))
+}
+
+/// Adds `m` to the family and updates its minimal transversals (Berge).
+fn berge(family: &[u128], tr: &mut Vec<u128>, m: u128) {
+    let mut keep: Vec<u128> = Vec::with_capacity(tr.len());
+    let mut grow: HashSet<u128> = HashSet::new();
+    for &t in tr.iter() {
+        if t & m != 0 {
+            keep.push(t);
+        } else {
+            for x in bits(m) {
+                grow.insert(t | 1 << x);
+            }
+        }
+    }
+    // family already contains m.
+    for t in grow {
+        let minimal = bits(t).all(|y| family.iter().any(|&e| e & t == 1 << y));
+        if minimal {
+            keep.push(t);
+        }
+    }
+    keep.sort_unstable();
+    *tr = keep;
+}
+
+/// Enumerates every minimal carrier of the region (see the module docs).
+pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> {
+    let all = grid.all();
+    let mut family: Vec<u128> = Vec::new();
+    let mut tested: HashSet<u128> = HashSet::new();
+    if let Some(path) = &opts.checkpoint {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            let cp: Checkpoint = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
+            if cp.region != [grid.row, grid.height, grid.width] {
+                return Err(format!(
+                    "{}: a checkpoint of another region (use --fresh to discard it)",
+                    path.display()
+                ));
+            }
+            for s in &cp.minimal {
+                family.push(unhex(s)?);
+            }
+            for s in &cp.tested {
+                tested.insert(unhex(s)?);
+            }
+        }
+    }
+    let mut seeded = Vec::new();
+    let mut searches: u64 = 0;
+    for seed in &opts.seeds {
+        let idx: Option<Vec<usize>> = seed
+            .iter()
+            .map(|rc| grid.cells.iter().position(|x| x == rc))
+            .collect();
+        let Some(idx) = idx else { continue };
+        let mask = idx.iter().fold(0u128, |m, &i| m | 1 << i);
+        searches += 1 + mask.count_ones() as u64;
+        if let Answer::Holds(p) = oracle(grid, mask, &opts.budget, opts.deadline) {
+            if let Some(m) = shrink(grid, p, &opts.budget, opts.deadline) {
+                for x in [m, grid.mirror_mask(m)] {
+                    if !family.contains(&x) {
+                        family.push(x);
+                    }
+                }
+                seeded.push(m);
+            }
+        }
+    }
+    let mut tr: Vec<u128> = vec![0];
+    for i in 0..family.len() {
+        berge(&family[..=i], &mut tr, family[i]);
+    }
+    let bar = if opts.progress {
+        let b = indicatif::ProgressBar::new(tr.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "row {msg} [{elapsed_precise}] {bar:30} {pos}/{len} transversals decided",
+            )
+            .expect("a valid template"),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut undecided: HashSet<u128> = HashSet::new();
+    let mut complete = true;
+    loop {
+        let todo: Vec<u128> = tr
+            .iter()
+            .copied()
+            .filter(|t| !tested.contains(t) && !undecided.contains(t))
+            .take(opts.batch.max(1))
+            .collect();
+        bar.set_length(tr.len() as u64);
+        bar.set_position(tr.iter().filter(|t| tested.contains(t)).count() as u64);
+        bar.set_message(format!(
+            "{} {}x{}: {} minimal found",
+            grid.row,
+            grid.height,
+            grid.width,
+            family.len()
+        ));
+        if todo.is_empty() {
+            break;
+        }
+        if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            complete = false;
+            break;
+        }
+        let results: Vec<(u128, Option<Option<u128>>, u64)> = todo
+            .par_iter()
+            .map(
+                |&t| match oracle(grid, all & !t, &opts.budget, opts.deadline) {
+                    Answer::Fails => (t, Some(None), 1),
+                    Answer::Undecided => (t, None, 1),
+                    Answer::Holds(p) => {
+                        let m = shrink(grid, p, &opts.budget, opts.deadline);
+                        let n = 1 + p.count_ones() as u64;
+                        match m {
+                            Some(m) => (t, Some(Some(m)), n),
+                            None => (t, None, n),
+                        }
+                    }
+                },
+            )
+            .collect();
+        let mut new_sets = Vec::new();
+        for (t, r, n) in results {
+            searches += n;
+            match r {
+                Some(None) => {
+                    tested.insert(t);
+                }
+                Some(Some(m)) => {
+                    if !family.contains(&m) && !new_sets.contains(&m) {
+                        new_sets.push(m);
+                    }
+                }
+                None => {
+                    undecided.insert(t);
+                }
+            }
+        }
+        for m in new_sets {
+            // The mirror image is minimal too (the region is symmetric): add both at once.
+            for x in [m, grid.mirror_mask(m)] {
+                if !family.contains(&x) {
+                    family.push(x);
+                    berge(&family, &mut tr, x);
+                }
+            }
+        }
+        if let Some(path) = &opts.checkpoint {
+            let cp = Checkpoint {
+                region: [grid.row, grid.height, grid.width],
+                minimal: family.iter().map(|&m| hex(m)).collect(),
+                tested: tr
+                    .iter()
+                    .filter(|t| tested.contains(t))
+                    .map(|&t| hex(t))
+                    .collect(),
+            };
+            let text = serde_json::to_string(&cp).expect("checkpoints serialise");
+            std::fs::write(path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    bar.finish_and_clear();
+    if !undecided.is_empty() {
+        complete = false;
+    }
+    Ok(Enumeration {
+        minimal: family,
+        complete,
+        searches,
+        transversals: tr.len(),
+        undecided: undecided.len(),
+        seeded,
+    })
+}
+
+/// HexWiki's one-stone edge templates (tests/fixtures/edge-templates-hexwiki.json), by
+/// canonical carrier.
+pub fn hexwiki_one_stone() -> Vec<(String, i32, Vec<Rc>)> {
+    let list = EdgeTemplate::parse_list(include_str!(
+        "../../tests/fixtures/edge-templates-hexwiki.json"
+    ))
+    .expect("the HexWiki fixture parses");
+    list.into_iter()
+        .filter(|t| t.stones.len() == 1)
+        .map(|t| {
+            let (canon, _) = canonical(&t.carrier, t.row);
+            (t.name, t.row, canon)
+        })
+        .collect()
+}
+
+/// Turns an enumeration into a library file: one record per mirror class, each with a kernel
+/// certificate (decided again on the exact carrier, encoded, and re-verified from its stored
+/// form). Fails if any certificate cannot be made: nothing unproved enters the library.
+pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<LibraryFile, String> {
+    let hexwiki = hexwiki_one_stone();
+    let mut classes: BTreeMap<(usize, Vec<Rc>), Symmetry> = BTreeMap::new();
+    for &m in &en.minimal {
+        let (canon, sym) = canonical(&grid.rcs(m), grid.row);
+        classes.insert((canon.len(), canon), sym);
+    }
+    let min_size = classes.keys().map(|k| k.0).min();
+    let seeded: Vec<Vec<Rc>> = en
+        .seeded
+        .iter()
+        .map(|&m| canonical(&grid.rcs(m), grid.row).0)
+        .collect();
+    let region = Region {
+        height: grid.height,
+        width: grid.width,
+    };
+    let mut templates = Vec::new();
+    for ((size, carrier), sym) in classes {
+        let wiki = hexwiki
+            .iter()
+            .find(|(_, row, c)| *row == grid.row && *c == carrier)
+            .map(|(n, _, _)| n.clone());
+        let name = wiki.clone().unwrap_or_else(|| {
+            let key = format!("{:?}", carrier);
+            format!(
+                "{}1-{}-{:04x}",
+                roman(grid.row),
+                size,
+                fnv64(key.as_bytes()) & 0xffff
+            )
+        });
+        let source = if seeded.contains(&carrier) {
+            "generated-from-seed"
+        } else {
+            "generated"
+        };
+        let minimality = if en.complete && Some(size) == min_size {
+            MinimalityTag::Minimum
+        } else {
+            MinimalityTag::Minimal
+        };
+        let mut rec = Record {
+            name,
+            row: grid.row,
+            owner: "edge-owner".into(),
+            frame: Frame::Edge,
+            claim: ClaimTag::Vc,
+            minimality,
+            symmetry: sym,
+            stones: vec![[grid.row, 0]],
+            carrier,
+            provenance: Provenance {
+                source: source.into(),
+                region: region.clone(),
+                hexwiki: wiki,
+            },
+            certificate: StoredCert {
+                root: 0,
+                first: None,
+                nodes: Vec::new(),
+            },
+            digest: String::new(),
+        };
+        let (game, cells, stones) = rec.sub_game()?;
+        let outcome = decide(&game, budget).map_err(|e| e.to_string())?;
+        let cert = match (outcome.verdict, outcome.certificate) {
+            (Verdict::Holds, Some(c)) => c,
+            (v, _) => {
+                return Err(format!(
+                    "{}: the search says {v:?} on the minimal carrier",
+                    rec.name
+                ))
+            }
+        };
+        rec.certificate = encode_certificate(&cert, &cells, &stones)?;
+        rec.digest = rec.compute_digest();
+        verify_record(&rec).map_err(|e| format!("{}: {e}", rec.name))?;
+        templates.push(rec);
+    }
+    Ok(LibraryFile {
+        row: grid.row,
+        stones: 1,
+        region,
+        complete: en.complete,
+        templates,
+    })
+}

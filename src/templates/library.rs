@@ -1,0 +1,573 @@
+//! The certified template library (docs/templates.md): one [`Record`] per template, stored in
+//! edge-relative coordinates `[row, col]` (row 1 touches the edge), each carrying a compact
+//! kernel certificate that [`verify_record`] re-checks with [`crate::kernel::check`] alone —
+//! no search.
+//!
+//! A record is stored for the owner of the edge. Its canonical placement is Black's top edge
+//! (`[r, c]` ↦ column `offset + c`, row `r`); every other edge of either colour is the image
+//! under the 180° rotation and the long-diagonal reflection, which preserve adjacency, so one
+//! record and one certificate serve all four edges.
+
+use super::{EdgeTemplate, Rc};
+use crate::board::{Board, Border, Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::kernel::{self, Certificate, Node, NodeKind, Reply};
+use crate::position::Position;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Frame of a template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Frame {
+    /// Connects its stone(s) to the edge of its owner.
+    Edge,
+    /// Connects stones to each other, away from any edge (not generated yet).
+    FreeStanding,
+}
+
+/// Claim of a template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimTag {
+    /// A virtual connection (the opponent moves first).
+    Vc,
+    /// A semi-connection (the owner moves first).
+    Semi,
+    /// A union-connection (some goal stone to the edge; the opponent moves first).
+    Union,
+}
+
+/// What is known about the carrier's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MinimalityTag {
+    /// No carrier cell can be dropped, and no carrier of the searched region is smaller.
+    Minimum,
+    /// No carrier cell can be dropped (inclusion-minimal).
+    Minimal,
+    /// Not established.
+    Unknown,
+}
+
+/// Symmetry class under the edge mirror `[r, c] ↦ [r, −c − r]` (re-normalised).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Symmetry {
+    /// The template is its own mirror image.
+    Symmetric,
+    /// The mirror image is a different template; only the canonical one is stored.
+    Chiral,
+}
+
+/// Where a record was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Region {
+    /// Rows 1..=height (rows above the stone included).
+    pub height: i32,
+    /// Cells of row 1; row r holds the cells with |2c + r − row| ≤ width − 1.
+    pub width: i32,
+}
+
+/// Where a record comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// `generated` (by `hexproof templates generate`), or `proofs/FILE`.
+    pub source: String,
+    /// The region the generator enumerated.
+    pub region: Region,
+    /// HexWiki's name, when the template is one of HexWiki's (same cells up to the mirror).
+    pub hexwiki: Option<String>,
+}
+
+/// A certificate node in compact, edge-relative form.
+///
+/// Sets are hexadecimal bit masks over the record's `carrier` list (bit i = `carrier[i]`).
+/// Cells in `g` (an and-node child's goal pair) are codes: `i ≥ 0` is `carrier[i]`, `−1` the
+/// edge, `−2 − j` the stone `stones[j]`. A node with neither `or` nor `and` is `Joined`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredNode {
+    /// Owner stones added (mask).
+    pub s: String,
+    /// Carrier (mask).
+    pub c: String,
+    /// Goal pair (codes), for sub-connections.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub g: Option<[i32; 2]>,
+    /// Or-node options: `[reply carrier index, next node]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub or: Option<Vec<[u32; 2]>>,
+    /// And-node children.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub and: Option<Vec<u32>>,
+}
+
+/// A kernel certificate in compact, edge-relative form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredCert {
+    /// Root node.
+    pub root: u32,
+    /// The owner's first move (carrier index), for semi-connections.
+    pub first: Option<u32>,
+    /// The DAG.
+    pub nodes: Vec<StoredNode>,
+}
+
+/// One template (fields in their fixed, stored order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Unique name: HexWiki's when identified, else `ROW STONES-SIZE-HASH`, e.g. `IV1-21-3c7e`.
+    pub name: String,
+    /// Row of the furthest stone from the edge (1 = touching it).
+    pub row: i32,
+    /// Always `edge-owner` for edge templates: the player who owns the edge.
+    pub owner: String,
+    /// Edge template or free-standing.
+    pub frame: Frame,
+    /// VC, semi or union.
+    pub claim: ClaimTag,
+    /// Minimal, minimum (within the region) or unknown.
+    pub minimality: MinimalityTag,
+    /// Symmetric or chiral (canonical orientation stored).
+    pub symmetry: Symmetry,
+    /// The owner's stones; the first is the goal stone, at `[row, 0]`.
+    pub stones: Vec<Rc>,
+    /// The empty cells, sorted by (row, col).
+    pub carrier: Vec<Rc>,
+    /// Origin.
+    pub provenance: Provenance,
+    /// The kernel certificate.
+    pub certificate: StoredCert,
+    /// FNV-1a 64 of the record with an empty digest (an integrity check against edits, not a
+    /// proof: the proof is the certificate).
+    pub digest: String,
+}
+
+/// One library file: the templates of one row and number of stones, generated in one region.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LibraryFile {
+    /// Row of the stone.
+    pub row: i32,
+    /// Stones per template.
+    pub stones: usize,
+    /// The region enumerated.
+    pub region: Region,
+    /// True when every minimal template inside the region is listed.
+    pub complete: bool,
+    /// The templates.
+    pub templates: Vec<Record>,
+}
+
+/// Roman numerals for row names.
+pub fn roman(n: i32) -> &'static str {
+    const R: [&str; 11] = [
+        "0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X",
+    ];
+    R.get(n as usize).copied().unwrap_or("?")
+}
+
+/// The edge mirror, re-normalised so that a stone at `[row, 0]` stays there:
+/// `[r, c] ↦ [r, row − c − r]`.
+pub fn mirror(rc: Rc, row: i32) -> Rc {
+    [rc[0], row - rc[1] - rc[0]]
+}
+
+/// Sorted (row, col) list.
+pub fn sorted(mut v: Vec<Rc>) -> Vec<Rc> {
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The canonical orientation of a carrier (the lexicographically smaller of it and its mirror
+/// image) and the symmetry class.
+pub fn canonical(carrier: &[Rc], row: i32) -> (Vec<Rc>, Symmetry) {
+    let a = sorted(carrier.to_vec());
+    let b = sorted(carrier.iter().map(|&rc| mirror(rc, row)).collect());
+    match a.cmp(&b) {
+        std::cmp::Ordering::Equal => (a, Symmetry::Symmetric),
+        std::cmp::Ordering::Less => (a, Symmetry::Chiral),
+        std::cmp::Ordering::Greater => (b, Symmetry::Chiral),
+    }
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+impl Record {
+    /// The digest of this record (computed with `digest` empty).
+    pub fn compute_digest(&self) -> String {
+        let mut r = self.clone();
+        r.digest.clear();
+        let text = serde_json::to_string(&r).expect("records serialise");
+        format!("{:016x}", fnv64(text.as_bytes()))
+    }
+
+    /// Number of carrier cells.
+    pub fn size(&self) -> usize {
+        self.carrier.len()
+    }
+
+    /// The record as a sub-game on its canonical board: Black's top edge of a 19×19 board,
+    /// leftmost cell on column a. Returns the sub-game and the board cells of the carrier
+    /// list and the stones list, in order.
+    pub fn sub_game(&self) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), String> {
+        let all = self.stones.iter().chain(self.carrier.iter());
+        let min_c = all.clone().map(|rc| rc[1]).min().unwrap_or(0);
+        let board = Board::square(19).expect("19 is a board size");
+        let at = |rc: &Rc| {
+            if rc[0] < 1 || rc[0] > 18 {
+                return Err(format!("cell [{}, {}] is not on rows 1..18", rc[0], rc[1]));
+            }
+            EdgeTemplate::cell_at(&board, Border::Top, -min_c, *rc)
+                .ok_or_else(|| format!("cell [{}, {}] does not fit a 19-wide board", rc[0], rc[1]))
+        };
+        let stones: Vec<Cell> = self.stones.iter().map(at).collect::<Result<_, _>>()?;
+        let carrier: Vec<Cell> = self.carrier.iter().map(at).collect::<Result<_, _>>()?;
+        let stone_set: CellSet = stones.iter().copied().collect();
+        if stone_set.len() != stones.len() {
+            return Err("two stones on one cell".into());
+        }
+        let carrier_set: CellSet = carrier.iter().copied().collect();
+        if carrier_set.len() != carrier.len() {
+            return Err("a carrier cell is listed twice".into());
+        }
+        let position =
+            Position::new(board, stone_set, CellSet::EMPTY).map_err(|e| e.to_string())?;
+        let top = Cell::border(Border::Top);
+        let pairs = match self.claim {
+            ClaimTag::Vc | ClaimTag::Semi => vec![(stones[0], top)],
+            ClaimTag::Union => stones.iter().map(|&s| (s, top)).collect(),
+        };
+        let claim = Claim {
+            owner: Colour::Black,
+            pairs,
+            owner_first: self.claim == ClaimTag::Semi,
+        };
+        let game = SubGame::new(position, carrier_set, claim).map_err(|e| e.to_string())?;
+        Ok((game, carrier, stones))
+    }
+}
+
+fn mask_hex(m: u128) -> String {
+    format!("{m:x}")
+}
+
+fn parse_mask(s: &str, n: usize) -> Result<u128, String> {
+    let m = u128::from_str_radix(s, 16).map_err(|_| format!("'{s}' is not a hexadecimal mask"))?;
+    if n < 128 && m >> n != 0 {
+        return Err(format!(
+            "mask '{s}' names a cell beyond the {n} carrier cells"
+        ));
+    }
+    Ok(m)
+}
+
+/// Encodes a kernel certificate proved on `record.sub_game()`'s board.
+pub fn encode_certificate(
+    cert: &Certificate,
+    carrier: &[Cell],
+    stones: &[Cell],
+) -> Result<StoredCert, String> {
+    let index: HashMap<Cell, usize> = carrier.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mask = |s: &CellSet| -> Result<String, String> {
+        let mut m: u128 = 0;
+        for c in s.iter() {
+            let i = *index
+                .get(&c)
+                .ok_or_else(|| format!("certificate cell {c:?} outside the carrier"))?;
+            m |= 1 << i;
+        }
+        Ok(mask_hex(m))
+    };
+    let code = |c: Cell| -> Result<i32, String> {
+        if c == Cell::border(Border::Top) {
+            return Ok(-1);
+        }
+        if let Some(j) = stones.iter().position(|&s| s == c) {
+            return Ok(-2 - j as i32);
+        }
+        index
+            .get(&c)
+            .map(|&i| i as i32)
+            .ok_or_else(|| format!("goal cell {c:?} unknown"))
+    };
+    let mut nodes = Vec::with_capacity(cert.nodes.len());
+    for n in &cert.nodes {
+        let g = match n.goal {
+            Some((a, z)) => Some([code(a)?, code(z)?]),
+            None => None,
+        };
+        let (or, and) = match &n.kind {
+            NodeKind::Joined => (None, None),
+            NodeKind::Or(rs) => (
+                Some(
+                    rs.iter()
+                        .map(|r| Ok([code(r.reply)? as u32, r.next]))
+                        .collect::<Result<Vec<_>, String>>()?,
+                ),
+                None,
+            ),
+            NodeKind::And(cs) => (None, Some(cs.clone())),
+        };
+        nodes.push(StoredNode {
+            s: mask(&n.stones)?,
+            c: mask(&n.carrier)?,
+            g,
+            or,
+            and,
+        });
+    }
+    let first = match cert.first {
+        Some(m) => Some(*index.get(&m).ok_or("first move outside the carrier")? as u32),
+        None => None,
+    };
+    Ok(StoredCert {
+        root: cert.root,
+        first,
+        nodes,
+    })
+}
+
+/// Decodes a stored certificate onto the board cells of the carrier and stones lists.
+pub fn decode_certificate(
+    sc: &StoredCert,
+    carrier: &[Cell],
+    stones: &[Cell],
+) -> Result<Certificate, String> {
+    let n = carrier.len();
+    let set = |s: &str| -> Result<CellSet, String> {
+        let m = parse_mask(s, n)?;
+        Ok((0..n)
+            .filter(|&i| m >> i & 1 == 1)
+            .map(|i| carrier[i])
+            .collect())
+    };
+    let cell = |k: i32| -> Result<Cell, String> {
+        if k == -1 {
+            Ok(Cell::border(Border::Top))
+        } else if k <= -2 {
+            stones
+                .get((-2 - k) as usize)
+                .copied()
+                .ok_or_else(|| format!("no stone for code {k}"))
+        } else {
+            carrier
+                .get(k as usize)
+                .copied()
+                .ok_or_else(|| format!("no carrier cell {k}"))
+        }
+    };
+    let mut nodes = Vec::with_capacity(sc.nodes.len());
+    for (id, sn) in sc.nodes.iter().enumerate() {
+        let goal = match sn.g {
+            Some([a, z]) => Some((cell(a)?, cell(z)?)),
+            None => None,
+        };
+        let kind = match (&sn.or, &sn.and) {
+            (None, None) => NodeKind::Joined,
+            (Some(rs), None) => NodeKind::Or(
+                rs.iter()
+                    .map(|&[r, next]| {
+                        Ok(Reply {
+                            reply: cell(r as i32)?,
+                            next,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, String>>()?,
+            ),
+            (None, Some(cs)) => NodeKind::And(cs.clone()),
+            _ => return Err(format!("node {id} is both an or-node and an and-node")),
+        };
+        nodes.push(Node {
+            stones: set(&sn.s)?,
+            carrier: set(&sn.c)?,
+            goal,
+            kind,
+        });
+    }
+    let first = match sc.first {
+        Some(i) => Some(cell(i as i32)?),
+        None => None,
+    };
+    Ok(Certificate {
+        nodes,
+        first,
+        root: sc.root,
+    })
+}
+
+/// What [`verify_record`] checked.
+#[derive(Clone, Debug)]
+pub struct VerifiedRecord {
+    /// Certificate nodes checked by the kernel.
+    pub nodes: usize,
+}
+
+/// Re-checks one record without search: its form (normalisation, canonical orientation,
+/// symmetry class, digest), then the kernel on its certificate, whose root must use exactly
+/// the stored carrier.
+pub fn verify_record(r: &Record) -> Result<VerifiedRecord, String> {
+    if r.stones.is_empty() {
+        return Err("no stones".into());
+    }
+    if r.stones[0] != [r.row, 0] {
+        return Err(format!(
+            "the goal stone is [{}, {}], but a row-{} template has it at [{}, 0]",
+            r.stones[0][0], r.stones[0][1], r.row, r.row
+        ));
+    }
+    if r.stones.iter().any(|s| s[0] > r.row) {
+        return Err("a stone lies above the template's row".into());
+    }
+    if r.carrier != sorted(r.carrier.clone()) {
+        return Err("the carrier is not sorted by (row, col) without repeats".into());
+    }
+    if r.frame == Frame::Edge && r.stones.len() == 1 {
+        let (canon, sym) = canonical(&r.carrier, r.row);
+        if canon != r.carrier {
+            return Err(
+                "the carrier is not in canonical orientation (its mirror image is smaller)".into(),
+            );
+        }
+        if sym != r.symmetry {
+            return Err(format!(
+                "the symmetry class is {:?}, not {:?}",
+                sym, r.symmetry
+            ));
+        }
+    }
+    let digest = r.compute_digest();
+    if digest != r.digest {
+        return Err(format!(
+            "digest mismatch (stored {}, computed {digest}): the record was edited",
+            r.digest
+        ));
+    }
+    let (game, carrier, stones) = r.sub_game()?;
+    let cert = decode_certificate(&r.certificate, &carrier, &stones)?;
+    let root = cert
+        .nodes
+        .get(cert.root as usize)
+        .ok_or_else(|| format!("root node {} is missing", cert.root))?;
+    let used = root.carrier | cert.first.map_or(CellSet::EMPTY, CellSet::single);
+    if used != game.carrier() {
+        return Err(format!(
+            "the certificate uses {} of the {} carrier cells: the stored carrier is not the proved one",
+            used.len(),
+            game.carrier().len()
+        ));
+    }
+    kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+    Ok(VerifiedRecord {
+        nodes: cert.nodes.len(),
+    })
+}
+
+fn cells_json(v: &[Rc]) -> String {
+    let parts: Vec<String> = v
+        .iter()
+        .map(|rc| format!("[{}, {}]", rc[0], rc[1]))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Writes a library file in its stable, diff-friendly layout: one field per line, cell lists
+/// on one line, one certificate node per line.
+pub fn format_file(f: &LibraryFile) -> String {
+    let j = |v: &dyn erased::Ser| v.json();
+    let mut s = String::new();
+    s.push_str("{\n");
+    let _ = writeln!(s, "  \"row\": {},", f.row);
+    let _ = writeln!(s, "  \"stones\": {},", f.stones);
+    let _ = writeln!(s, "  \"region\": {},", j(&f.region));
+    let _ = writeln!(s, "  \"complete\": {},", f.complete);
+    s.push_str("  \"templates\": [");
+    for (i, r) in f.templates.iter().enumerate() {
+        s.push_str(if i == 0 { "\n" } else { ",\n" });
+        s.push_str("    {\n");
+        let _ = writeln!(s, "      \"name\": {},", j(&r.name));
+        let _ = writeln!(s, "      \"row\": {},", r.row);
+        let _ = writeln!(s, "      \"owner\": {},", j(&r.owner));
+        let _ = writeln!(s, "      \"frame\": {},", j(&r.frame));
+        let _ = writeln!(s, "      \"claim\": {},", j(&r.claim));
+        let _ = writeln!(s, "      \"minimality\": {},", j(&r.minimality));
+        let _ = writeln!(s, "      \"symmetry\": {},", j(&r.symmetry));
+        let _ = writeln!(s, "      \"stones\": {},", cells_json(&r.stones));
+        let _ = writeln!(s, "      \"carrier\": {},", cells_json(&r.carrier));
+        let _ = writeln!(s, "      \"provenance\": {},", j(&r.provenance));
+        s.push_str("      \"certificate\": {\n");
+        let _ = writeln!(s, "        \"root\": {},", r.certificate.root);
+        let _ = writeln!(s, "        \"first\": {},", j(&r.certificate.first));
+        s.push_str("        \"nodes\": [");
+        for (k, n) in r.certificate.nodes.iter().enumerate() {
+            s.push_str(if k == 0 { "\n" } else { ",\n" });
+            let _ = write!(s, "          {}", j(n));
+        }
+        s.push_str("\n        ]\n      },\n");
+        let _ = writeln!(s, "      \"digest\": {}", j(&r.digest));
+        s.push_str("    }");
+    }
+    s.push_str("\n  ]\n}\n");
+    s
+}
+
+mod erased {
+    /// Compact JSON of any serialisable value.
+    pub trait Ser {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).expect("library values serialise")
+        }
+    }
+}
+
+/// A loaded library: every `row*.json` file of a directory, in name order.
+#[derive(Clone, Debug, Default)]
+pub struct Library {
+    /// The files and their contents.
+    pub files: Vec<(PathBuf, LibraryFile)>,
+}
+
+impl Library {
+    /// Loads `dir/*.json` (sorted by file name).
+    pub fn load(dir: &Path) -> Result<Library, String> {
+        let rd = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read library directory {}: {e}", dir.display()))?;
+        let mut paths: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        let mut files = Vec::new();
+        for p in paths {
+            let text = std::fs::read_to_string(&p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let f: LibraryFile = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
+            files.push((p, f));
+        }
+        Ok(Library { files })
+    }
+
+    /// Every record, in file order.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.files.iter().flat_map(|(_, f)| f.templates.iter())
+    }
+
+    /// The record called `name`.
+    pub fn find(&self, name: &str) -> Option<&Record> {
+        self.records().find(|r| r.name == name)
+    }
+}

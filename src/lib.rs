@@ -5,7 +5,8 @@
 //! - [`position`]: stones, chains, winner;
 //! - [`claim`]: sub-games, endpoints, goals (VC, semi, union);
 //! - [`kernel`]: the small certificate checker, the only maker of `Verified` values;
-//! - [`search`]: the exact local search, certificates, carrier minimisation.
+//! - [`search`]: the exact local search, certificates, carrier minimisation;
+//! - [`vc`]: virtual connections (H-search, FastVC), mustplay, incremental update.
 
 pub mod bidding;
 pub mod board;
@@ -15,3 +16,4 @@ pub mod position;
 pub mod render;
 pub mod search;
 pub mod templates;
+pub mod vc;

@@ -26,6 +26,7 @@ enum Command {
     Minimize(cli::verify::MinimizeArgs),
     Bid(cli::bid::BidArgs),
     BidGame(cli::bid::BidGameArgs),
+    Vc(cli::vc::VcArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
         Command::Minimize(a) => cli::verify::run_minimize(a),
         Command::Bid(a) => cli::bid::run_bid(a),
         Command::BidGame(a) => cli::bid::run_bid_game(a),
+        Command::Vc(a) => cli::vc::run_vc(a),
     };
     ExitCode::from(code)
 }

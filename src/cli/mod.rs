@@ -2,6 +2,7 @@
 //! helpers shared by them live here.
 
 pub mod bid;
+pub mod vc;
 pub mod verify;
 
 use hexproof::board::{Colour, Notation};

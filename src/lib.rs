@@ -7,7 +7,8 @@
 //! - [`kernel`]: the small certificate checker, the only maker of `Verified` values;
 //! - [`search`]: the exact local search, certificates, carrier minimisation;
 //! - [`dsl`]: the proof language — parser, AST, elaboration, diagnostics;
-//! - [`check`]: the proof checker (deduction rules and search, per step) and its report.
+//! - [`check`]: the proof checker (deduction rules and search, per step) and its report;
+//! - [`vc`]: virtual connections (H-search, FastVC), mustplay, incremental update.
 
 pub mod bidding;
 pub mod board;
@@ -19,3 +20,4 @@ pub mod position;
 pub mod render;
 pub mod search;
 pub mod templates;
+pub mod vc;

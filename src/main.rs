@@ -28,6 +28,7 @@ enum Command {
     Bid(cli::bid::BidArgs),
     BidGame(cli::bid::BidGameArgs),
     Templates(cli::templates::TemplatesArgs),
+    Vc(cli::vc::VcArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         Command::Bid(a) => cli::bid::run_bid(a),
         Command::BidGame(a) => cli::bid::run_bid_game(a),
         Command::Templates(a) => cli::templates::run_templates(a),
+        Command::Vc(a) => cli::vc::run_vc(a),
     };
     ExitCode::from(code)
 }

@@ -4,6 +4,7 @@
 pub mod bid;
 pub mod check;
 pub mod templates;
+pub mod vc;
 pub mod verify;
 
 use hexproof::board::{Colour, Notation};

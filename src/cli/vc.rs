@@ -1,0 +1,358 @@
+//! `hexproof vc`: virtual connections, winning connections and mustplay of a position.
+
+use super::{fail_input, parse_colour, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
+use clap::Args;
+use hexproof::board::{Board, CellSet, Colour, Notation};
+use hexproof::position::Position;
+use hexproof::vc::{self, render, Mustplay, Status, Variant, VcBudget, VcParams, VcSet};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Virtual connections of one colour (H-search or FastVC), its winning connections and its
+/// mustplay.
+///
+/// Builds the VCs (the colour connects even if the opponent moves first) and VSCs (it
+/// connects moving first) of --color in the position reached by --moves, with Anshelevich's
+/// AND and OR rules: H-search (Anshelevich 2002, Appendix A, with HEXY's limits M and K) or
+/// FastVC Search (Pawlewicz, Hayward, Henderson, Arneson 2015) in its unlimited, limited or
+/// fast variant. The search is seeded with the HexWiki edge templates II, III1a, III1b, IV1a
+/// and IV1b. Every reported connection is true (the rules are sound); not every true one is
+/// found. It also builds the opponent's connections to get the mustplay of --color: the
+/// cells in every carrier of the opponent's winning VSCs (moving elsewhere loses).
+///
+/// Prints counts of VCs and VSCs (carriers and endpoint pairs), the winning VCs and VSCs
+/// with their carriers, the mustplay, the build times, and two pictures: the cells
+/// VC-connected to each of the colour's sides, and the mustplay.
+///
+/// Examples:
+///   hexproof vc --board 11x11 --moves "a2 g5 d7 d8 e7 e8 f7 f8 g7 g8 c8 c9" --color black
+///   hexproof vc --board 7x7 --moves "d4" --color black --variant unlimited --json
+///   hexproof vc --moves "c1 f6 g6 g5 i4 i3" --color white --variant hsearch --svg vc.svg
+///
+/// Exit codes: 0 done, 2 bad input, 3 a build ran out of budget (the connections reported
+/// are still true, but the search did not finish).
+#[derive(Args, Debug)]
+pub struct VcArgs {
+    /// Board size, e.g. 11x11 (columns x rows) or 7.
+    #[arg(long, default_value = "11x11")]
+    board: String,
+    /// The moves, alternating and starting with Black, e.g. "a2 g5 d7".
+    #[arg(long, default_value = "", value_name = "MOVES")]
+    moves: String,
+    /// Whose connections: black (joins top and bottom) or white (joins left and right).
+    #[arg(long, alias = "colour", default_value = "black", value_name = "COLOUR")]
+    color: String,
+    /// The engine: fast, limited, unlimited (FastVC variants) or hsearch.
+    #[arg(long, default_value = "fast")]
+    variant: String,
+    /// H-search's M: carriers kept per endpoint pair and list (0 = no limit).
+    #[arg(long, default_value_t = 20, value_name = "M")]
+    hsearch_m: usize,
+    /// H-search's K: most VSCs combined by one OR rule (0 = no limit).
+    #[arg(long, default_value_t = 4, value_name = "K")]
+    hsearch_k: usize,
+    /// Do not seed the search with edge templates (base VCs only).
+    #[arg(long)]
+    no_seeds: bool,
+    /// Do not allow the colour's borders as AND midpoints.
+    #[arg(long)]
+    no_and_over_borders: bool,
+    /// Budget: most carriers held at once (per colour).
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    max_connections: usize,
+    /// Budget: seconds per colour.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    time: f64,
+    /// How many winning VCs and VSCs to list (smallest first).
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    show: usize,
+    /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
+    #[arg(long, default_value = "letters")]
+    notation: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write an SVG picture (connected cells and mustplay) to this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+struct Setup {
+    position: Position,
+    moves: usize,
+    colour: Colour,
+    notation: Notation,
+    params: VcParams,
+}
+
+fn setup(a: &VcArgs) -> Result<Setup, String> {
+    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
+    let notation = parse_notation(&a.notation)?;
+    let colour = parse_colour(&a.color)?;
+    let variant = Variant::parse(&a.variant).ok_or_else(|| {
+        format!(
+            "'{}' is not a variant (expected fast, limited, unlimited or hsearch)",
+            a.variant
+        )
+    })?;
+    let mut position = Position::empty(board);
+    let cells = board
+        .parse_cells(&a.moves, notation)
+        .map_err(|e| e.to_string())?;
+    for (k, c) in cells.iter().enumerate() {
+        if c.is_border() {
+            return Err(format!(
+                "move {} is a border ('{}'), not a cell",
+                k + 1,
+                board.cell_name(*c, notation)
+            ));
+        }
+        let who = if k % 2 == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        position.play(who, *c).map_err(|_| {
+            format!(
+                "move {} ({}) is on an occupied cell",
+                k + 1,
+                board.cell_name(*c, notation)
+            )
+        })?;
+    }
+    if !a.time.is_finite() || a.time <= 0.0 {
+        return Err(format!(
+            "--time {} is not a positive number of seconds",
+            a.time
+        ));
+    }
+    if a.max_connections == 0 {
+        return Err("--max-connections must be at least 1".into());
+    }
+    let mut params = VcParams::new(variant);
+    if a.no_seeds {
+        params.seeds.clear();
+    }
+    params.and_over_borders = !a.no_and_over_borders;
+    params.hsearch.m = (a.hsearch_m > 0).then_some(a.hsearch_m);
+    params.hsearch.k = (a.hsearch_k > 0).then_some(a.hsearch_k);
+    params.budget = VcBudget {
+        max_connections: a.max_connections,
+        time: Some(Duration::from_secs_f64(a.time.min(1e9))),
+    };
+    Ok(Setup {
+        position,
+        moves: cells.len(),
+        colour,
+        notation,
+        params,
+    })
+}
+
+fn status_text(s: Status) -> &'static str {
+    match s {
+        Status::Complete => "complete",
+        Status::StoppedAtWin => "stopped at the first winning VC",
+        Status::Incomplete(vc::Exhausted::Connections) => "INCOMPLETE: connection budget exhausted",
+        Status::Incomplete(vc::Exhausted::Time) => "INCOMPLETE: time budget exhausted",
+    }
+}
+
+fn sorted(mut v: Vec<CellSet>) -> Vec<CellSet> {
+    v.sort_by_key(|c| (c.len(), *c));
+    v
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// Runs `hexproof vc`.
+pub fn run_vc(a: VcArgs) -> u8 {
+    let s = match setup(&a) {
+        Ok(s) => s,
+        Err(e) => return fail_input(&e),
+    };
+    let b = *s.position.board();
+    let n = s.notation;
+    let names = |c: &CellSet| c.iter().map(|x| b.cell_name(x, n)).collect::<Vec<_>>();
+    let mine = VcSet::build(&s.position, s.colour, s.params.clone());
+    let theirs = VcSet::build(&s.position, s.colour.opponent(), s.params.clone());
+    let mp = vc::mustplay(&theirs);
+    let [b1, b2] = s.colour.borders();
+    let (side1, side2) = (mine.connected_to(b1), mine.connected_to(b2));
+    let to_move = if s.moves % 2 == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    let win_vcs = sorted(mine.winning_vcs());
+    let win_vscs = sorted(mine.winning_vscs());
+    let mp_cells = match &mp {
+        Mustplay::Lost { .. } => Some(CellSet::EMPTY),
+        Mustplay::Restricted(m) => Some(*m),
+        Mustplay::Unrestricted => None,
+    };
+    let incomplete = mine.status().is_incomplete() || theirs.status().is_incomplete();
+    let variant = s.params.variant;
+    if let Some(path) = &a.svg {
+        let mut lines = vec![format!(
+            "{} connections ({} variant) after {} moves; {} to move",
+            s.colour, variant, s.moves, to_move
+        )];
+        lines.push(match &mp {
+            Mustplay::Lost { .. } => format!(
+                "{} has a winning VC: {} is lost",
+                s.colour.opponent(),
+                s.colour
+            ),
+            Mustplay::Restricted(m) => format!("mustplay for {}: {} cells", s.colour, m.len()),
+            Mustplay::Unrestricted => {
+                format!("no mustplay: {} has no winning VSC", s.colour.opponent())
+            }
+        });
+        let doc = render::svg(&s.position, s.colour, side1, side2, mp_cells, n, &lines);
+        if let Err(e) = std::fs::write(path, doc) {
+            return fail_input(&format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    if a.json {
+        let side_json = |v: &VcSet| {
+            let c = v.counts();
+            json!({
+                "colour": v.colour(),
+                "status": v.status(),
+                "time_ms": v.stats().micros as f64 / 1000.0,
+                "vcs": c.vcs,
+                "vscs": c.vscs,
+                "vc_pairs": c.vc_pairs,
+                "vsc_pairs": c.vsc_pairs,
+                "winning_vcs": v.winning_vcs().len(),
+                "winning_vscs": v.winning_vscs().len(),
+            })
+        };
+        let [s1, s2] = s.colour.borders().map(|x| x.letter().to_string());
+        print_json(&json!({
+            "board": b.to_string(),
+            "moves": s.moves,
+            "to_move": to_move,
+            "colour": s.colour,
+            "variant": variant,
+            "seeded": !s.params.seeds.is_empty(),
+            "connections": side_json(&mine),
+            "opponent": side_json(&theirs),
+            "winning_vcs": win_vcs.iter().map(names).collect::<Vec<_>>(),
+            "winning_vscs": win_vscs.iter().map(names).collect::<Vec<_>>(),
+            "mustplay": match &mp {
+                Mustplay::Lost { carrier } => json!({"state": "lost", "opponent_winning_vc": names(carrier), "cells": []}),
+                Mustplay::Restricted(m) => json!({"state": "restricted", "cells": names(m)}),
+                Mustplay::Unrestricted => json!({"state": "unrestricted", "cells": names(&s.position.empty_cells())}),
+            },
+            "connected_to_side": { s1: names(&side1), s2: names(&side2) },
+        }));
+    } else {
+        println!("position: {b}, {} moves, {to_move} to move", s.moves);
+        print!("{}", s.position.to_ascii(n));
+        let c = mine.counts();
+        println!(
+            "{} connections, {} variant{}: {} in {:.3} ms",
+            s.colour,
+            variant,
+            if s.params.seeds.is_empty() {
+                ", no seeds"
+            } else {
+                ""
+            },
+            status_text(mine.status()),
+            mine.stats().micros as f64 / 1000.0
+        );
+        println!(
+            "  VCs:  {} carriers on {} endpoint pairs",
+            c.vcs, c.vc_pairs
+        );
+        println!(
+            "  VSCs: {} carriers on {} endpoint pairs",
+            c.vscs, c.vsc_pairs
+        );
+        let list = |label: &str, v: &[CellSet]| {
+            if v.is_empty() {
+                println!("  {label}: none");
+            } else {
+                println!("  {label}: {} (smallest first)", v.len());
+                for carrier in v.iter().take(a.show) {
+                    println!("    {} cells: {}", carrier.len(), b.set_names(carrier, n));
+                }
+                if v.len() > a.show {
+                    println!("    … {} more (--show N)", v.len() - a.show);
+                }
+            }
+        };
+        if mine.is_won() {
+            println!(
+                "  {} has already connected its sides",
+                capitalise(s.colour.name())
+            );
+        } else {
+            list("winning VCs", &win_vcs);
+            list("winning VSCs", &win_vscs);
+        }
+        let tc = theirs.counts();
+        println!(
+            "{} connections (for the mustplay): {} in {:.3} ms; {} VCs, {} VSCs; {} winning VCs, {} winning VSCs",
+            s.colour.opponent(),
+            status_text(theirs.status()),
+            theirs.stats().micros as f64 / 1000.0,
+            tc.vcs,
+            tc.vscs,
+            theirs.winning_vcs().len(),
+            theirs.winning_vscs().len()
+        );
+        match &mp {
+            Mustplay::Lost { carrier } => println!(
+                "mustplay for {}: none — {} has a winning VC on {} cells: {}",
+                s.colour,
+                s.colour.opponent(),
+                carrier.len(),
+                b.set_names(carrier, n)
+            ),
+            Mustplay::Restricted(m) => println!(
+                "mustplay for {}: {} cells: {}",
+                s.colour,
+                m.len(),
+                b.set_names(m, n)
+            ),
+            Mustplay::Unrestricted => println!(
+                "mustplay for {}: no restriction ({} has no winning VSC)",
+                s.colour,
+                s.colour.opponent()
+            ),
+        }
+        let [l1, l2] = s.colour.borders().map(|x| x.letter());
+        println!(
+            "cells VC-connected to {}'s sides ({l1} = {}, {l2} = {}, + = both):",
+            s.colour,
+            if l1 == 't' { "top" } else { "left" },
+            if l2 == 'b' { "bottom" } else { "right" }
+        );
+        print!(
+            "{}",
+            render::ascii_sides(&s.position, s.colour, side1, side2, n)
+        );
+        if let Some(m) = mp_cells {
+            println!("mustplay for {} (!):", s.colour);
+            print!("{}", render::ascii_mustplay(&s.position, m, n));
+        }
+        if let Some(p) = &a.svg {
+            println!("SVG written to {}", p.display());
+        }
+    }
+    if incomplete {
+        EXIT_UNDECIDED
+    } else {
+        EXIT_HOLDS
+    }
+}

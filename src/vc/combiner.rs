@@ -1,0 +1,404 @@
+//! The OR rule over all VSCs of one endpoint pair at once: semis-combiner (Pawlewicz et al.
+//! §V-B, Algorithm 2), greedy sum (§V-D3, Algorithm 3) and fast semis-combiner (§VI-B,
+//! Algorithm 4).
+//!
+//! Every carrier produced here is the union of a set of VSC carriers whose intersection is
+//! empty, so it is a VC by Anshelevich's OR rule (2002, §3): whatever White plays, some VSC
+//! of the set does not contain that cell and Black answers with its key.
+//!
+//! The work is done in reusable arenas (`s_buf`, `c_buf`, `found`), so a warm combiner does not
+//! allocate. Budgets: a deadline, a cap on the arena sizes and on the VCs found; when one is hit
+//! the call stops early and reports it (everything returned so far is still a true VC).
+
+use super::store::Entry;
+use crate::board::CellSet;
+use std::time::Instant;
+
+/// GREEDYSUM (Algorithm 3): walk the VSCs in stored order and take a carrier only when it
+/// shrinks the running intersection. If the intersection of all of them is empty, so is the
+/// intersection of those taken (a skipped carrier contained the running intersection, which
+/// only shrinks afterwards), so the sum is a VC carrier.
+#[inline]
+pub fn greedy_sum<I: IntoIterator<Item = CellSet>>(semis: I, universe: CellSet) -> CellSet {
+    let mut x = CellSet::EMPTY;
+    let mut i = universe;
+    for s in semis {
+        let j = i & s;
+        if j != i {
+            x |= s;
+            i = j;
+            if i.is_empty() {
+                break;
+            }
+        }
+    }
+    x
+}
+
+/// Scratch space and limits of the semis-combiners.
+#[derive(Debug, Default)]
+pub struct Combiner {
+    s_buf: Vec<(CellSet, bool)>,
+    c_buf: Vec<CellSet>,
+    found: Vec<CellSet>,
+    /// BACKTRACK calls made (all calls since creation).
+    pub calls: u64,
+    universe: CellSet,
+    deadline: Option<Instant>,
+    cap: usize,
+    /// Set when a limit stopped the current call.
+    pub aborted: bool,
+}
+
+impl Combiner {
+    /// Sets the limits for the following calls: a deadline and a cap on the number of carriers
+    /// held in the arenas (the memory bound).
+    pub fn set_limits(&mut self, universe: CellSet, deadline: Option<Instant>, cap: usize) {
+        self.universe = universe;
+        self.deadline = deadline;
+        self.cap = cap.max(16);
+    }
+
+    /// SEMISCOMBINER(𝒮, 𝒞) (Algorithm 2): appends to `out` the new minimal VC carriers
+    /// built from `semis` that are not supersets of a carrier in `fulls`. Returns false when a
+    /// limit stopped it early (what was appended is still sound).
+    ///
+    /// With the §V-D2 optimisation: a BACKTRACK call whose VSCs are all processed (seen by an
+    /// earlier call for this pair) cannot produce anything new and returns at once.
+    pub fn semis_combiner(
+        &mut self,
+        semis: &[Entry],
+        fulls: &[Entry],
+        out: &mut Vec<CellSet>,
+    ) -> bool {
+        self.aborted = false;
+        self.s_buf.clear();
+        self.c_buf.clear();
+        self.found.clear();
+        self.s_buf
+            .extend(semis.iter().map(|e| (e.carrier, e.processed)));
+        self.c_buf.extend(fulls.iter().map(|e| e.carrier));
+        let (s_hi, c_hi) = (self.s_buf.len(), self.c_buf.len());
+        self.backtrack(CellSet::EMPTY, 0, s_hi, 0, c_hi);
+        // §V-D1: drop non-minimal carriers before returning. New carriers are never supersets
+        // of the input VCs (each misses a blocked cell that every input VC contains).
+        let n = self.found.len();
+        for i in 0..n {
+            let c = self.found[i];
+            let dominated = self
+                .found
+                .iter()
+                .enumerate()
+                .any(|(j, d)| j != i && d.is_subset(&c) && (d != &c || j < i));
+            if !dominated {
+                out.push(c);
+            }
+        }
+        !self.aborted
+    }
+
+    fn over_limit(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        self.calls += 1;
+        if self.s_buf.len() + self.c_buf.len() + self.found.len() > self.cap {
+            self.aborted = true;
+        } else if self.calls % 1024 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// BACKTRACK(F, 𝒮, 𝒞) with 𝒮 = `s_buf[s_lo..s_hi]` and 𝒞 = `c_buf[c_lo..c_hi]` plus every
+    /// carrier found since this call began (those avoid all blocked cells of this call).
+    fn backtrack(&mut self, mut f: CellSet, s_lo: usize, s_hi: usize, c_lo: usize, c_hi: usize) {
+        if self.over_limit() {
+            return;
+        }
+        // Line 4 (and §V-D2): no VC unless the VSCs' intersection is empty.
+        let mut inter = self.universe;
+        let mut any_new = false;
+        for &(s, processed) in &self.s_buf[s_lo..s_hi] {
+            inter &= s;
+            any_new |= !processed;
+        }
+        if !inter.is_empty() || !any_new {
+            return;
+        }
+        let found_lo = self.found.len();
+        // Line 5: every VC is filtered out, so the (greedy) sum of the VSCs is a new VC.
+        if c_lo == c_hi {
+            let g = greedy_sum(self.s_buf[s_lo..s_hi].iter().map(|x| x.0), self.universe);
+            self.found.push(g);
+        }
+        loop {
+            // Line 7: the smallest C − F; the next blocked cell must be in it.
+            let mut best = CellSet::EMPTY;
+            let mut best_len = usize::MAX;
+            for c in self.c_buf[c_lo..c_hi]
+                .iter()
+                .chain(self.found[found_lo..].iter())
+            {
+                let d = *c - f;
+                let l = d.len();
+                if l < best_len {
+                    best = d;
+                    best_len = l;
+                    if l == 0 {
+                        break;
+                    }
+                }
+            }
+            // Line 8.
+            let Some(a) = best.first() else { return };
+            // Lines 9–11.
+            f.insert(a);
+            let s2_lo = self.s_buf.len();
+            for i in s_lo..s_hi {
+                let e = self.s_buf[i];
+                if !e.0.contains(a) {
+                    self.s_buf.push(e);
+                }
+            }
+            let s2_hi = self.s_buf.len();
+            let c2_lo = self.c_buf.len();
+            for i in c_lo..c_hi {
+                let c = self.c_buf[i];
+                if !c.contains(a) {
+                    self.c_buf.push(c);
+                }
+            }
+            for i in found_lo..self.found.len() {
+                let c = self.found[i];
+                if !c.contains(a) {
+                    self.c_buf.push(c);
+                }
+            }
+            let c2_hi = self.c_buf.len();
+            // Line 12: carriers found below are appended to `found` and so join 𝒞 here.
+            self.backtrack(f, s2_lo, s2_hi, c2_lo, c2_hi);
+            self.s_buf.truncate(s2_lo);
+            self.c_buf.truncate(c2_lo);
+            if self.aborted {
+                return;
+            }
+        }
+    }
+
+    /// FASTSEMISCOMBINER(𝒮, 𝒞) (Algorithm 4): appends to `out` VC carriers that each shrink
+    /// the intersection A of the pair's VCs, by blocking one cell a ∈ A at a time and summing
+    /// (greedily) the VSCs that avoid a when their intersection is empty.
+    ///
+    /// With no VC yet, A would be the universe; the first new VC is then the greedy sum of all
+    /// VSCs (what Algorithm 4 reaches by blocking a cell outside every VSC, and what line 5 of
+    /// Algorithm 2 does).
+    pub fn fast_semis_combiner(
+        &mut self,
+        semis: &[Entry],
+        fulls: &[Entry],
+        out: &mut Vec<CellSet>,
+    ) {
+        self.aborted = false;
+        self.s_buf.clear();
+        self.s_buf
+            .extend(semis.iter().map(|e| (e.carrier, e.processed)));
+        let u = self.universe;
+        let mut a = u;
+        for e in fulls {
+            a &= e.carrier;
+        }
+        if fulls.is_empty() {
+            let mut inter = u;
+            for &(s, _) in &self.s_buf {
+                inter &= s;
+            }
+            if !inter.is_empty() {
+                return;
+            }
+            let g = greedy_sum(self.s_buf.iter().map(|x| x.0), u);
+            out.push(g);
+            a = g;
+        }
+        while !a.is_empty() {
+            self.calls += 1;
+            // Line 5: VSCs containing all of A are useless from now on.
+            self.s_buf.retain(|&(s, _)| !a.is_subset(&s));
+            // Line 6.
+            let mut inter = u;
+            for &(s, _) in &self.s_buf {
+                inter &= s;
+            }
+            if !inter.is_empty() {
+                return;
+            }
+            // Lines 7–9.
+            let x = a.first().expect("A is not empty");
+            let mut inter = u;
+            for &(s, _) in &self.s_buf {
+                if !s.contains(x) {
+                    inter &= s;
+                }
+            }
+            if inter.is_empty() {
+                // Lines 10–12.
+                let c = greedy_sum(
+                    self.s_buf.iter().filter(|e| !e.0.contains(x)).map(|e| e.0),
+                    u,
+                );
+                out.push(c);
+                a &= c;
+            } else {
+                // Line 14.
+                a.remove(x);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Cell;
+
+    fn set(cells: &[u8]) -> CellSet {
+        cells.iter().map(|&c| Cell::at(c, 0)).collect()
+    }
+
+    fn entries(sets: &[&[u8]]) -> Vec<Entry> {
+        sets.iter()
+            .map(|s| Entry {
+                carrier: set(s),
+                processed: false,
+                gen: 0,
+            })
+            .collect()
+    }
+
+    fn universe() -> CellSet {
+        (0..19).map(|c| Cell::at(c, 0)).collect()
+    }
+
+    /// The brute-force OR rule: minimal unions of VSC subsets with empty intersection that
+    /// are not supersets of an existing VC.
+    fn brute(semis: &[Entry], fulls: &[Entry]) -> Vec<CellSet> {
+        let n = semis.len();
+        let mut out: Vec<CellSet> = Vec::new();
+        for mask in 1u32..(1 << n) {
+            let mut u = CellSet::EMPTY;
+            let mut i = universe();
+            for (k, s) in semis.iter().enumerate() {
+                if mask >> k & 1 == 1 {
+                    u |= s.carrier;
+                    i &= s.carrier;
+                }
+            }
+            if i.is_empty() && !fulls.iter().any(|f| f.carrier.is_subset(&u)) {
+                out.push(u);
+            }
+        }
+        let mut min: Vec<CellSet> = out
+            .iter()
+            .filter(|c| !out.iter().any(|d| d.is_subset(c) && d != *c))
+            .copied()
+            .collect();
+        min.sort();
+        min.dedup();
+        min
+    }
+
+    #[test]
+    fn paper_example_four_semis() {
+        // §V-B example: A, B, C, D with A∩B = A∩C = A∩D = ∅ pairwise-combinable.
+        let semis = entries(&[&[0, 1], &[2, 3], &[2, 4], &[3, 4]]);
+        let mut c = Combiner::default();
+        c.set_limits(universe(), None, 1 << 20);
+        let mut out = Vec::new();
+        assert!(c.semis_combiner(&semis, &[], &mut out));
+        out.sort();
+        assert_eq!(out, brute(&semis, &[]));
+    }
+
+    #[test]
+    fn semis_combiner_matches_brute_force() {
+        // Small pseudo-random families over 6 cells.
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut comb = Combiner::default();
+        comb.set_limits(universe(), None, 1 << 20);
+        for _ in 0..400 {
+            let ns = (next() % 7) as usize + 1;
+            let nf = (next() % 3) as usize;
+            let mk = |r: u64| -> CellSet {
+                (0..6)
+                    .filter(|b| r >> b & 1 == 1)
+                    .map(|b| Cell::at(b, 0))
+                    .collect()
+            };
+            let semis: Vec<Entry> = (0..ns)
+                .map(|_| Entry {
+                    carrier: mk(next()),
+                    processed: false,
+                    gen: 0,
+                })
+                .collect();
+            let fulls: Vec<Entry> = (0..nf)
+                .map(|_| Entry {
+                    carrier: mk(next() | next()),
+                    processed: true,
+                    gen: 0,
+                })
+                .collect();
+            // Keep the VC list an antichain, as the store does.
+            let fulls: Vec<Entry> = fulls
+                .iter()
+                .filter(|f| {
+                    !fulls
+                        .iter()
+                        .any(|g| g.carrier.is_subset(&f.carrier) && g.carrier != f.carrier)
+                })
+                .copied()
+                .collect();
+            let mut out = Vec::new();
+            comb.semis_combiner(&semis, &fulls, &mut out);
+            out.sort();
+            out.dedup();
+            assert_eq!(
+                out,
+                brute(&semis, &fulls),
+                "semis {semis:?} fulls {fulls:?}"
+            );
+            // Fast variant: every output is a VC carrier (union with empty intersection) that
+            // shrinks the intersection of the VCs before it.
+            let mut fast = Vec::new();
+            comb.fast_semis_combiner(&semis, &fulls, &mut fast);
+            let mut a = fulls.iter().fold(universe(), |i, f| i & f.carrier);
+            for c in &fast {
+                let used: Vec<_> = semis.iter().filter(|s| s.carrier.is_subset(c)).collect();
+                assert!(used
+                    .iter()
+                    .fold(universe(), |i, s| i & s.carrier)
+                    .is_empty());
+                assert_ne!(a & *c, a, "must shrink the intersection");
+                a &= *c;
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_sum_is_a_vc() {
+        // {0, 1, 5} does not shrink the running intersection {0, 1}, so it is skipped.
+        let semis = [set(&[0, 1]), set(&[0, 1, 5]), set(&[2])];
+        let g = greedy_sum(semis, universe());
+        assert_eq!(g, set(&[0, 1, 2]));
+    }
+}

@@ -1,0 +1,192 @@
+//! FastVC Search (Pawlewicz, Hayward, Henderson, Arneson, *Stronger Virtual Connections in
+//! Hex*, IEEE TCIAIG 2015, §IV–§VI).
+//!
+//! Algorithm 1, line by line:
+//!
+//! - `Q_c` holds unprocessed VCs (x, C, y); `Q_s` holds endpoint pairs with an unprocessed
+//!   VSC and `I_s(x, y) = ∅`. The loop pops `Q_c` first: the AND rule is tried before the OR
+//!   rule, which is postponed as long as possible because semis-combiner handles all VSCs of
+//!   a pair at once (§IV-C1).
+//! - DOAND(x, C₁, u) walks the VC neighbourhood `N(u)` minus C₁ ∪ {x}, skips y when
+//!   (C₁ ∪ {x}) meets `I_c^p(u, y)` (no processed u–y VC can then be disjoint from it), and
+//!   combines with every processed u–y VC (§IV-C2, C3).
+//! - TRYADDVC / TRYADDVSC store minimal carriers with move-to-front ([`super::store::try_add`])
+//!   and maintain the intersections and queues (§IV-C5–C7). A removed unprocessed VC stays in
+//!   `Q_c` and is skipped when popped (it is no longer in its list).
+//! - DOOR applies the variant's semis-combiner ([`super::combiner`]) and offers each result to
+//!   TRYADDVC (§IV-C4).
+//!
+//! The acceptance heuristic (§VI-A) sits in TRYADDVC: *limited* accepts a new VC only if it is
+//! a strict subset of a stored one or shrinks the intersection of the stored ones; *fast* only
+//! if it shrinks that intersection (§VI-B). *Unlimited* accepts every minimal carrier.
+//!
+//! Processed/unprocessed invariant (§IV-C1): a processed VC has been AND-combined with every
+//! other processed VC, an unprocessed one with none; a pair's VSCs are processed once
+//! semis-combiner has seen them.
+
+use super::store::{self, Removed};
+use super::{Variant, VcSet};
+use crate::board::CellSet;
+
+impl VcSet {
+    /// VCSEARCH's main loop (Algorithm 1, lines 3–12) over the queues as they stand.
+    pub(crate) fn fast_search(&mut self) {
+        loop {
+            if self.exhausted() {
+                return;
+            }
+            if let Some((x, y, c)) = self.qc.pop_front() {
+                // Line 5; skip VCs removed (as supersets) since they were queued.
+                let p = self.store.pair(x, y);
+                if !p.fulls.iter().any(|e| e.carrier == c && !e.processed) {
+                    continue;
+                }
+                // Line 6.
+                self.do_and(x, c, y);
+                self.do_and(y, c, x);
+                // Lines 7–8 (DOAND never touches the pair {x, y} itself).
+                let p = self.store.pair_mut(x, y);
+                if let Some(e) = p.fulls.iter_mut().find(|e| e.carrier == c && !e.processed) {
+                    e.processed = true;
+                    p.full_int_proc &= c;
+                }
+            } else if let Some((x, y)) = self.qs.pop_front() {
+                // Lines 10–12.
+                self.store.pair_mut(x, y).queued = false;
+                self.do_or(x, y);
+                for e in self.store.pair_mut(x, y).semis.iter_mut() {
+                    e.processed = true;
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// DOAND(x, C₁, u) (lines 13–17) with ANDRULE (lines 18–23) inlined.
+    fn do_and(&mut self, x: u16, c1: CellSet, u: u16) {
+        let eps = &self.eps;
+        let u_coloured = eps.coloured[u as usize];
+        if u_coloured && !self.params.and_over_borders && is_border_group(eps, u) {
+            return;
+        }
+        let xr = eps.reps[x as usize];
+        let ur = eps.reps[u as usize];
+        let mut c1x = c1;
+        c1x.insert(xr);
+        let candidates = self.store.nbrs[u as usize] - c1x;
+        for yr in candidates.iter() {
+            let y = self.eps.index[yr.index()];
+            let (len, int_proc) = {
+                let p = self.store.pair(u, y);
+                (p.fulls.len(), p.full_int_proc)
+            };
+            // Line 15.
+            if !(c1x & int_proc).is_empty() {
+                continue;
+            }
+            // Line 16: the u–y list is not modified while we add to x–y (x ≠ u).
+            for k in 0..len {
+                let e = self.store.pair(u, y).fulls[k];
+                if !e.processed {
+                    continue;
+                }
+                self.stats.and_tries += 1;
+                // Line 19.
+                if !(c1x & e.carrier).is_empty() {
+                    continue;
+                }
+                if u_coloured {
+                    self.try_add_vc(x, c1 | e.carrier, y);
+                } else {
+                    let mut c = c1 | e.carrier;
+                    c.insert(ur);
+                    self.try_add_vsc(x, c, y);
+                }
+            }
+            if self.exhausted() {
+                return;
+            }
+        }
+    }
+
+    /// TRYADDVC (lines 27–28) with the variant's acceptance test (§VI-A, §VI-B).
+    pub(crate) fn try_add_vc(&mut self, x: u16, c: CellSet, y: u16) -> bool {
+        let variant = self.params.variant;
+        let p = self.store.pair_mut(x, y);
+        let reduces = (p.full_int & c) != p.full_int;
+        match variant {
+            Variant::Fast if !reduces => return false,
+            Variant::Limited if !reduces && !store::has_strict_superset(&p.fulls, &c) => {
+                return false
+            }
+            _ => {}
+        }
+        let was_empty = p.fulls.is_empty();
+        let mut rm = Removed::default();
+        if !store::try_add(&mut p.fulls, c, 0, &mut rm) {
+            return false;
+        }
+        self.after_full_added(x, y, c, rm, was_empty);
+        self.qc.push_back((x, y, c));
+        true
+    }
+
+    /// TRYADDVSC (lines 29–33); a VSC carrier containing a VC carrier of the pair is not a VSC
+    /// (Anshelevich's Definition 3) and is not stored.
+    pub(crate) fn try_add_vsc(&mut self, x: u16, c: CellSet, y: u16) -> bool {
+        let p = self.store.pair_mut(x, y);
+        if p.full_int.is_subset(&c) && store::has_subset(&p.fulls, &c) {
+            return false;
+        }
+        let mut rm = Removed::default();
+        if !store::try_add(&mut p.semis, c, 0, &mut rm) {
+            return false;
+        }
+        // Removing supersets of c and adding c leaves the intersection equal to I_s ∩ c.
+        p.semi_int &= c;
+        let queue = p.semi_int.is_empty() && !p.queued;
+        if queue {
+            p.queued = true;
+        }
+        self.store.total_semis += 1;
+        self.store.total_semis -= rm.count;
+        if queue {
+            self.qs.push_back((x, y));
+        }
+        true
+    }
+
+    /// DOOR(x, y) (lines 24–26).
+    fn do_or(&mut self, x: u16, y: u16) {
+        self.stats.or_calls += 1;
+        let mut out = std::mem::take(&mut self.or_out);
+        out.clear();
+        let calls_before = self.comb.calls;
+        {
+            let p = self.store.pair(x, y);
+            match self.params.variant {
+                Variant::Fast => self.comb.fast_semis_combiner(&p.semis, &p.fulls, &mut out),
+                _ => {
+                    self.comb.semis_combiner(&p.semis, &p.fulls, &mut out);
+                }
+            }
+        }
+        self.stats.backtrack_calls += self.comb.calls - calls_before;
+        if self.comb.aborted && self.status == super::Status::Complete {
+            self.status = super::Status::Incomplete(match self.deadline {
+                Some(d) if std::time::Instant::now() >= d => super::Exhausted::Time,
+                _ => super::Exhausted::Connections,
+            });
+        }
+        for &c in &out {
+            self.try_add_vc(x, c, y);
+        }
+        self.or_out = out;
+    }
+}
+
+/// True when endpoint `i` is a group containing a border.
+fn is_border_group(eps: &super::endpoints::Endpoints, i: u16) -> bool {
+    eps.reps[i as usize].is_border()
+}

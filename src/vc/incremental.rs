@@ -1,0 +1,228 @@
+//! Incremental update after one move (Anshelevich §6: HEXY "looks for changes in the
+//! hierarchy of the virtual connections caused by an additional piece placed on the board";
+//! Benzene's merge-and-shrink does the same).
+//!
+//! After a stone at c, every stored connection is carried over, changed as the move requires:
+//!
+//! - **Opponent stone.** Connections whose carrier contains c, or with c as an endpoint, are
+//!   dropped. The others are untouched and still true (their carrier did not change). For the
+//!   closure variants (unlimited FastVC, H-search without M) nothing new can be derived: a
+//!   derivation in the new position uses neither c nor anything touching it, so it was a
+//!   derivation before. So the update *is* the rebuild (checked in `tests/vc_incremental.rs`).
+//!   For the limited variants a dropped carrier may have kept another out (M, the acceptance
+//!   heuristic); the pairs that lost carriers are re-queued to refill them.
+//! - **Own stone.** c and the groups it touches become one group G. A connection with an end
+//!   in G now ends at G (a bigger group only helps), a carrier containing c loses c (an extra
+//!   own stone never hurts: the strategy plays on, answering anywhere when it would have taken
+//!   c). Both kinds are marked unprocessed ("new" for H-search) and searched again, because
+//!   they can combine in new ways: a coloured midpoint G turns the old VSCs keyed at c into
+//!   VCs, and merged ends meet connections they never met. Untouched connections keep their
+//!   processed flag: every AND or OR step among them was already tried, and its result (or a
+//!   subset) is still stored. Every carried-over connection is derivable in the new position
+//!   (take its old derivation and rename/shrink), so again update = rebuild for the closure
+//!   variants.
+//!
+//! Edge-template seeds need no re-matching: an instance that applies after the move applied
+//! before it (an own stone only shrinks its carrier, an opponent stone only kills it).
+
+use super::endpoints::{Endpoints, NONE};
+use super::store::{self, Removed};
+use super::{Status, Variant, VcSet};
+use crate::board::{Cell, Colour};
+use crate::position::PositionError;
+use std::time::Instant;
+
+/// The pair {i, j} of a slot (inverse of [`Store::slot`]).
+fn unslot(s: usize) -> (u16, u16) {
+    let mut b = ((1.0 + (1.0 + 8.0 * s as f64).sqrt()) / 2.0) as usize;
+    while b * (b - 1) / 2 > s {
+        b -= 1;
+    }
+    while (b + 1) * b / 2 <= s {
+        b += 1;
+    }
+    let a = s - b * (b - 1) / 2;
+    (a as u16, b as u16)
+}
+
+impl VcSet {
+    pub(crate) fn play_incremental(
+        &mut self,
+        colour: Colour,
+        cell: Cell,
+    ) -> Result<(), PositionError> {
+        let start = Instant::now();
+        self.position.play(colour, cell)?;
+        let new_eps = Endpoints::new(&self.position, self.colour);
+        let old_eps = std::mem::replace(&mut self.eps, new_eps);
+        let own = colour == self.colour;
+        let map: Vec<u16> = old_eps
+            .reps
+            .iter()
+            .map(|r| self.eps.index[r.index()])
+            .collect();
+        let merged = if own {
+            self.eps.index[cell.index()]
+        } else {
+            NONE
+        };
+        self.begin(start);
+        self.stats.endpoints = self.eps.len();
+        self.won = self.eps.joined();
+        let variant = self.params.variant;
+        let hs = variant == Variant::HSearch;
+        let m = if hs { self.params.hsearch.m } else { None };
+        let refill = match variant {
+            Variant::Limited | Variant::Fast => true,
+            Variant::HSearch => m.is_some(),
+            Variant::Unlimited => false,
+        };
+        std::mem::swap(&mut self.store, &mut self.spare);
+        let old = std::mem::take(&mut self.spare);
+        self.store.reset(self.eps.len(), self.eps.universe);
+        self.qc.clear();
+        self.qs.clear();
+        let mut lost_pairs: Vec<(u16, u16)> = Vec::new();
+        let mut changed_semis: Vec<(u16, u16, crate::board::CellSet)> = Vec::new();
+        let mut any_changed_full = false;
+        // Pass 1: VCs (so that pass 2 can drop VSCs that contain a VC).
+        for pass in 0..2 {
+            for &s in &old.touched {
+                let (i, j) = unslot(s as usize);
+                let (i2, j2) = (map[i as usize], map[j as usize]);
+                if i2 == NONE || j2 == NONE || i2 == j2 {
+                    continue;
+                }
+                let ends_changed = own && (i2 == merged || j2 == merged);
+                let p = &old.pairs[s as usize];
+                let list = if pass == 0 { &p.fulls } else { &p.semis };
+                let mut lost = false;
+                for e in list {
+                    let (c, changed) = if e.carrier.contains(cell) {
+                        if !own {
+                            lost = true;
+                            continue;
+                        }
+                        let mut c = e.carrier;
+                        c.remove(cell);
+                        (c, true)
+                    } else {
+                        (e.carrier, ends_changed)
+                    };
+                    let gen = if changed { 1 } else { 0 };
+                    let q = self.store.pair_mut(i2, j2);
+                    let mut rm = Removed::default();
+                    let added = if pass == 0 {
+                        if hs {
+                            store::update_limited(&mut q.fulls, c, gen, m, &mut rm)
+                        } else {
+                            store::try_add(&mut q.fulls, c, gen, &mut rm)
+                        }
+                    } else {
+                        if store::has_subset(&q.fulls, &c) {
+                            continue;
+                        }
+                        if hs {
+                            store::update_limited(&mut q.semis, c, gen, m, &mut rm)
+                        } else {
+                            store::try_add(&mut q.semis, c, gen, &mut rm)
+                        }
+                    };
+                    if added {
+                        let list = if pass == 0 {
+                            &mut q.fulls
+                        } else {
+                            &mut q.semis
+                        };
+                        if let Some(new) = list.iter_mut().find(|x| x.carrier == c) {
+                            new.processed = e.processed && !changed;
+                        }
+                        if changed {
+                            if pass == 0 {
+                                any_changed_full = true;
+                            } else {
+                                changed_semis.push((i2, j2, c));
+                            }
+                        }
+                    }
+                }
+                if lost && pass == 0 && refill {
+                    lost_pairs.push((i2, j2));
+                }
+            }
+        }
+        self.spare = old;
+        // Refill pairs that lost carriers (limited variants only).
+        for &(i, j) in &lost_pairs {
+            let q = self.store.pair_mut(i, j);
+            for e in q.fulls.iter_mut().chain(q.semis.iter_mut()) {
+                e.processed = false;
+                e.gen = 1;
+            }
+            any_changed_full |= !q.fulls.is_empty();
+            if hs {
+                for k in 0..q.semis.len() {
+                    let c = q.semis[k].carrier;
+                    changed_semis.push((i, j, c));
+                }
+            }
+        }
+        // Intersections, neighbourhoods, counts, queues.
+        let u = self.store.universe;
+        for k in 0..self.store.touched.len() {
+            let s = self.store.touched[k] as usize;
+            let (i, j) = unslot(s);
+            let p = &mut self.store.pairs[s];
+            p.full_int = store::intersection(&p.fulls, false, u);
+            p.full_int_proc = store::intersection(&p.fulls, true, u);
+            p.semi_int = store::intersection(&p.semis, false, u);
+            self.store.total_fulls += p.fulls.len();
+            self.store.total_semis += p.semis.len();
+            if !hs {
+                for e in &p.fulls {
+                    if !e.processed {
+                        self.qc.push_back((i, j, e.carrier));
+                    }
+                }
+                if p.semi_int.is_empty() && p.semis.iter().any(|e| !e.processed) {
+                    p.queued = true;
+                    self.qs.push_back((i, j));
+                }
+            }
+            if !p.fulls.is_empty() {
+                let (ri, rj) = (self.eps.reps[i as usize], self.eps.reps[j as usize]);
+                self.store.link(i, j, ri, rj);
+            }
+        }
+        if hs {
+            self.hs_max_gen = any_changed_full as u32;
+            // The OR rule for every changed VSC, as if it had just been UPDATEd.
+            for &(i, j, c) in &changed_semis {
+                if self.store.pair(i, j).semis.iter().any(|e| e.carrier == c) {
+                    self.hs_or(i, j, c, 2);
+                }
+                if self.status != Status::Complete {
+                    break;
+                }
+            }
+        }
+        self.run(2);
+        self.stats.micros = start.elapsed().as_micros() as u64;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vc::store::Store;
+
+    #[test]
+    fn unslot_inverts_slot() {
+        for b in 1..200u16 {
+            for a in 0..b {
+                assert_eq!(unslot(Store::slot(a, b)), (a, b));
+            }
+        }
+    }
+}

@@ -1,0 +1,753 @@
+//! Virtual connections: H-search and FastVC Search, mustplay, incremental update.
+//!
+//! # What is computed
+//!
+//! For one colour P in one position, the engine derives *virtual connections* (VC: P connects
+//! the two endpoints even if the opponent moves first, playing only in the carrier) and
+//! *virtual semi-connections* (VSC: P connects moving first) with Anshelevich's two deduction
+//! rules (V. V. Anshelevich, *A hierarchical approach to computer Hex*, Artificial
+//! Intelligence 134 (2002), §2–§3):
+//!
+//! - **AND**: VCs (x, A, u) and (u, B, y) with A ∩ B = ∅, x ∉ B, y ∉ A give the VC
+//!   (x, A ∪ B, y) if u is P-coloured and the VSC (x, A ∪ {u} ∪ B, y) if u is empty;
+//! - **OR**: VSCs (x, A_k, y) with ⋂ A_k = ∅ give the VC (x, ⋃ A_k, y).
+//!
+//! Endpoints are empty cells and P's groups (chains, with the borders they touch); an empty
+//! endpoint counts as a P stone (DESIGN.md §3), and board sides may be AND midpoints
+//! (Pawlewicz et al. §III; switch off with [`VcParams::and_over_borders`]). The search starts
+//! from the base VCs (adjacent endpoints, empty carrier) and from edge templates
+//! ([`seed`]). Both rules are sound, so **every reported connection is true**; the rules are
+//! not complete (Anshelevich's Fig. 9; `tests/vc_fig9.rs` rebuilds such a connection).
+//! The stored VSCs are those of Anshelevich's Definition 3 as far as the rules can tell: a VSC
+//! carrier that contains a VC carrier of the same pair is dropped (that sub-game is a VC).
+//!
+//! # Variants ([`Variant`])
+//!
+//! - [`Variant::HSearch`]: Anshelevich's H-search, Appendix A, with HEXY's limits M (carriers
+//!   kept per endpoint pair) and K (VSCs on the input side of the OR rule), §6 ([`hsearch`]).
+//! - [`Variant::Unlimited`], [`Variant::Limited`], [`Variant::Fast`]: FastVC Search of
+//!   J. Pawlewicz, R. Hayward, P. Henderson, B. Arneson, *Stronger Virtual Connections in Hex*,
+//!   IEEE TCIAIG 2015: the storage of §IV-B, Algorithm 1 with move-to-front TRYADD, and the OR
+//!   rule by semis-combiner (Alg. 2, with greedy sum, Alg. 3) — *unlimited*; the same with the
+//!   acceptance heuristic of §VI-A — *limited*; fast semis-combiner (Alg. 4) with the
+//!   heuristic's condition (2) only — *fast* (§VI-C) ([`fastvc`], [`combiner`]).
+//!
+//! # Budgets
+//!
+//! Every search runs under a [`VcBudget`] (connections stored, wall time). When it runs out
+//! the search stops and [`VcSet::status`] says [`Status::Incomplete`]; what was stored is
+//! still sound, only not closed under the rules.
+//!
+//! # Incremental update
+//!
+//! [`VcSet::play`] updates the connections after a move instead of rebuilding (Anshelevich
+//! §6: HEXY "looks for changes in the hierarchy of the virtual connections caused by an
+//! additional piece"): see [`incremental`].
+
+pub mod combiner;
+pub mod endpoints;
+pub mod fastvc;
+pub mod hsearch;
+pub mod incremental;
+pub mod render;
+pub mod seed;
+pub mod store;
+
+use crate::board::{Board, Border, Cell, CellSet, Colour};
+use crate::claim::{Claim, ClaimError, SubGame};
+use crate::position::{Position, PositionError};
+use combiner::Combiner;
+use endpoints::Endpoints;
+use seed::{SeedInstance, SeedTemplate};
+use serde::Serialize;
+use std::collections::VecDeque;
+use std::fmt;
+use std::time::{Duration, Instant};
+use store::Store;
+
+/// Which connection engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Anshelevich's H-search (Appendix A) with HEXY's limits M and K.
+    HSearch,
+    /// FastVC Search with semis-combiner (Pawlewicz et al., "unlimited VCE").
+    Unlimited,
+    /// FastVC Search with semis-combiner and the acceptance heuristic ("limited VCE").
+    Limited,
+    /// FastVC Search with fast semis-combiner and heuristic (2) ("fast VCE").
+    Fast,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 4] = [
+        Variant::HSearch,
+        Variant::Unlimited,
+        Variant::Limited,
+        Variant::Fast,
+    ];
+
+    /// Parses `hsearch`, `unlimited`, `limited`, `fast`.
+    pub fn parse(s: &str) -> Option<Variant> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "hsearch" | "h-search" | "h" => Some(Variant::HSearch),
+            "unlimited" => Some(Variant::Unlimited),
+            "limited" => Some(Variant::Limited),
+            "fast" => Some(Variant::Fast),
+            _ => None,
+        }
+    }
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::HSearch => "hsearch",
+            Variant::Unlimited => "unlimited",
+            Variant::Limited => "limited",
+            Variant::Fast => "fast",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// HEXY's H-search thresholds (Anshelevich §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HSearchLimits {
+    /// M: carriers kept per endpoint pair and list (VC list and VSC list each); the smallest
+    /// are kept. `None` = no limit. HEXY's best setting on 10×10 was M = 20.
+    pub m: Option<usize>,
+    /// K: most VSCs combined by one OR rule ("selected in the range 4 to 5"). `None` = no
+    /// limit.
+    pub k: Option<usize>,
+    /// Appendix A's loop says "If g is black then, additionally, g1 and g2 should be both
+    /// empty". Read literally this forbids AND through a black group unless both ends are
+    /// empty, so that, for example, a stone bridged to both borders is never found to be a
+    /// winning VC (`t – stone – b` has black ends). We therefore apply it only when this flag
+    /// is set; by default a black midpoint combines any two ends, as in the paper's §3 rule
+    /// and in Appendix B's derivations.
+    pub literal_black_midpoints: bool,
+}
+
+impl Default for HSearchLimits {
+    fn default() -> Self {
+        HSearchLimits {
+            m: Some(20),
+            k: Some(4),
+            literal_black_midpoints: false,
+        }
+    }
+}
+
+impl HSearchLimits {
+    /// No M, no K: the full AND/OR closure.
+    pub const UNLIMITED: HSearchLimits = HSearchLimits {
+        m: None,
+        k: None,
+        literal_black_midpoints: false,
+    };
+}
+
+/// How much a build may store and how long it may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VcBudget {
+    /// Most carriers held at once (stored VCs and VSCs, queued VCs and the semis-combiner's
+    /// arenas); about 60 bytes each.
+    pub max_connections: usize,
+    /// Wall-time limit of one build or update.
+    pub time: Option<Duration>,
+}
+
+impl Default for VcBudget {
+    fn default() -> Self {
+        VcBudget {
+            max_connections: 2_000_000,
+            time: Some(Duration::from_secs(60)),
+        }
+    }
+}
+
+/// Parameters of a connection build.
+#[derive(Clone, Debug)]
+pub struct VcParams {
+    /// The engine.
+    pub variant: Variant,
+    /// H-search's M and K (used by [`Variant::HSearch`] only).
+    pub hsearch: HSearchLimits,
+    /// The budget.
+    pub budget: VcBudget,
+    /// Edge templates placed as initial VCs (see [`seed`]); empty = base VCs only.
+    pub seeds: Vec<SeedTemplate>,
+    /// Whether the owner's borders may be AND midpoints (Pawlewicz et al. §III).
+    pub and_over_borders: bool,
+    /// Stop as soon as a winning VC is found (Anshelevich: "or the winning virtual connection
+    /// is built").
+    pub stop_at_win: bool,
+}
+
+impl VcParams {
+    /// The given variant with default budget, HEXY limits and the HexWiki seeds.
+    pub fn new(variant: Variant) -> VcParams {
+        VcParams {
+            variant,
+            hsearch: HSearchLimits::default(),
+            budget: VcBudget::default(),
+            seeds: seed::default_seeds(),
+            and_over_borders: true,
+            stop_at_win: false,
+        }
+    }
+
+    /// The same without seeds (base VCs only).
+    pub fn unseeded(mut self) -> VcParams {
+        self.seeds.clear();
+        self
+    }
+}
+
+/// Why a build stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exhausted {
+    /// Too many carriers.
+    Connections,
+    /// Out of time.
+    Time,
+}
+
+/// How a build ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Closed under the variant's rules.
+    Complete,
+    /// Stopped at the first winning VC ([`VcParams::stop_at_win`]).
+    StoppedAtWin,
+    /// A budget ran out; the stored connections are sound but not closed.
+    Incomplete(Exhausted),
+}
+
+impl Status {
+    /// True for [`Status::Incomplete`].
+    pub fn is_incomplete(self) -> bool {
+        matches!(self, Status::Incomplete(_))
+    }
+}
+
+/// Counts of the stored connections.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Stored VC carriers.
+    pub vcs: usize,
+    /// Stored VSC carriers.
+    pub vscs: usize,
+    /// Endpoint pairs with at least one VC (Benzene's "full pairs").
+    pub vc_pairs: usize,
+    /// Endpoint pairs with at least one VSC.
+    pub vsc_pairs: usize,
+}
+
+/// Work done by the last build or update.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct BuildStats {
+    /// Wall time in microseconds.
+    pub micros: u64,
+    /// Endpoints.
+    pub endpoints: usize,
+    /// Seed instances added.
+    pub seeded: usize,
+    /// AND rule applications tried.
+    pub and_tries: u64,
+    /// OR steps (semis-combiner calls, or H-search OR-rule invocations).
+    pub or_calls: u64,
+    /// Semis-combiner BACKTRACK calls (or fast-combiner iterations).
+    pub backtrack_calls: u64,
+    /// H-search iterations (generations).
+    pub iterations: u32,
+}
+
+/// A connection kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Kind {
+    /// Virtual connection (opponent moves first).
+    Vc,
+    /// Virtual semi-connection (owner moves first).
+    Semi,
+}
+
+/// One stored connection: endpoints (representatives) and carrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Connection {
+    /// VC or VSC.
+    pub kind: Kind,
+    /// One endpoint's representative cell.
+    pub x: Cell,
+    /// The other's.
+    pub y: Cell,
+    /// The carrier.
+    pub carrier: CellSet,
+}
+
+/// The connections of one colour in one position, and the engine that builds and updates
+/// them. Reuse one `VcSet` for many builds on the same board: its storage is kept.
+pub struct VcSet {
+    pub(crate) params: VcParams,
+    pub(crate) colour: Colour,
+    pub(crate) position: Position,
+    pub(crate) eps: Endpoints,
+    pub(crate) store: Store,
+    pub(crate) spare: Store,
+    pub(crate) qc: VecDeque<(u16, u16, CellSet)>,
+    pub(crate) qs: VecDeque<(u16, u16)>,
+    pub(crate) comb: Combiner,
+    pub(crate) or_out: Vec<CellSet>,
+    pub(crate) hs_scratch: Vec<CellSet>,
+    pub(crate) hs_iter: u32,
+    pub(crate) hs_max_gen: u32,
+    pub(crate) seed_cache: Option<(Board, Vec<SeedInstance>)>,
+    pub(crate) status: Status,
+    pub(crate) stats: BuildStats,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) ops: u32,
+    pub(crate) won: bool,
+}
+
+impl VcSet {
+    /// An engine for `colour` (call [`VcSet::rebuild`] before querying).
+    pub fn new(colour: Colour, params: VcParams) -> VcSet {
+        let position = Position::empty(Board::square(1).expect("1x1 is a board"));
+        let eps = Endpoints::new(&position, colour);
+        VcSet {
+            params,
+            colour,
+            position,
+            eps,
+            store: Store::default(),
+            spare: Store::default(),
+            qc: VecDeque::new(),
+            qs: VecDeque::new(),
+            comb: Combiner::default(),
+            or_out: Vec::new(),
+            hs_scratch: Vec::new(),
+            hs_iter: 0,
+            hs_max_gen: 0,
+            seed_cache: None,
+            status: Status::Complete,
+            stats: BuildStats::default(),
+            deadline: None,
+            ops: 0,
+            won: false,
+        }
+    }
+
+    /// Builds the connections of `colour` in `position` from scratch.
+    pub fn build(position: &Position, colour: Colour, params: VcParams) -> VcSet {
+        let mut v = VcSet::new(colour, params);
+        v.rebuild(position);
+        v
+    }
+
+    /// Rebuilds from scratch for `position` (storage is reused).
+    pub fn rebuild(&mut self, position: &Position) {
+        let start = Instant::now();
+        self.begin(start);
+        self.position = position.clone();
+        self.eps = Endpoints::new(&self.position, self.colour);
+        self.store.reset(self.eps.len(), self.eps.universe);
+        self.qc.clear();
+        self.qs.clear();
+        self.stats.endpoints = self.eps.len();
+        self.won = self.eps.joined();
+        // Base VCs: adjacent endpoints, empty carrier.
+        for x in 0..self.eps.len() as u16 {
+            let adj = self.eps.adj_empty[x as usize];
+            for yc in adj.iter() {
+                let y = self.eps.index[yc.index()];
+                if x < y || self.eps.coloured[x as usize] {
+                    // Each unordered pair once: a group's empty neighbours are listed only on
+                    // the group's side, two empty cells list each other.
+                    self.add_initial(x, y, CellSet::EMPTY);
+                }
+            }
+        }
+        // Edge templates.
+        if !self.params.seeds.is_empty() {
+            let board = *self.position.board();
+            if self.seed_cache.as_ref().is_none_or(|(b, _)| *b != board) {
+                let inst = seed::instances(&board, self.colour, &self.params.seeds);
+                self.seed_cache = Some((board, inst));
+            }
+            let (_, inst) = self.seed_cache.take().expect("just filled");
+            for i in &inst {
+                if let Some(carrier) = i.applies(&self.position, self.colour) {
+                    let x = self.eps.index[i.anchor.index()];
+                    let y = self.eps.index[Cell::border(i.border).index()];
+                    if x != y && x != endpoints::NONE {
+                        self.add_initial(x, y, carrier);
+                        self.stats.seeded += 1;
+                    }
+                }
+            }
+            self.seed_cache = Some((*self.position.board(), inst));
+        }
+        self.run(1);
+        self.stats.micros = start.elapsed().as_micros() as u64;
+    }
+
+    fn begin(&mut self, start: Instant) {
+        self.hs_max_gen = 0;
+        self.deadline = self.params.budget.time.map(|t| start + t);
+        self.status = Status::Complete;
+        self.stats = BuildStats::default();
+        self.ops = 0;
+        let cap = self.params.budget.max_connections;
+        self.comb.set_limits(self.eps.universe, self.deadline, cap);
+    }
+
+    /// Adds an initial VC (base or seed) through the variant's own insertion.
+    fn add_initial(&mut self, x: u16, y: u16, carrier: CellSet) {
+        match self.params.variant {
+            Variant::HSearch => {
+                self.hs_update_full(x, y, carrier, 0);
+            }
+            _ => {
+                self.insert_full_unchecked(x, y, carrier, false);
+            }
+        }
+    }
+
+    /// Runs the variant's search loop (after initial connections are in place).
+    pub(crate) fn run(&mut self, hs_start: u32) {
+        self.comb.set_limits(
+            self.eps.universe,
+            self.deadline,
+            self.params.budget.max_connections,
+        );
+        if self.won {
+            return;
+        }
+        match self.params.variant {
+            Variant::HSearch => self.hsearch_run(hs_start),
+            _ => self.fast_search(),
+        }
+    }
+
+    /// Budget check, cheap enough for inner loops: counts operations and looks at the clock
+    /// every 256 of them. Sets the status and returns true when the search must stop.
+    #[inline]
+    pub(crate) fn exhausted(&mut self) -> bool {
+        if self.status != Status::Complete {
+            return true;
+        }
+        let held = self.store.total_fulls + self.store.total_semis + self.qc.len();
+        if held > self.params.budget.max_connections {
+            self.status = Status::Incomplete(Exhausted::Connections);
+            return true;
+        }
+        self.ops = self.ops.wrapping_add(1);
+        if self.ops % 256 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.status = Status::Incomplete(Exhausted::Time);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Checks for a winning VC when [`VcParams::stop_at_win`] is set.
+    #[inline]
+    pub(crate) fn note_win(&mut self, x: u16, y: u16) {
+        if self.params.stop_at_win && self.status == Status::Complete {
+            let (a, b) = self.eps.border_endpoints();
+            if (x == a && y == b) || (x == b && y == a) {
+                self.status = Status::StoppedAtWin;
+            }
+        }
+    }
+
+    /// Stores a VC without any acceptance test beyond minimality (TRYADD); queues it for the
+    /// AND rule (FastVC). Used for base VCs, seeds and the incremental update.
+    pub(crate) fn insert_full_unchecked(
+        &mut self,
+        x: u16,
+        y: u16,
+        c: CellSet,
+        processed: bool,
+    ) -> bool {
+        let mut rm = store::Removed::default();
+        let p = self.store.pair_mut(x, y);
+        let was_empty = p.fulls.is_empty();
+        if !store::try_add(&mut p.fulls, c, 0, &mut rm) {
+            return false;
+        }
+        p.fulls.last_mut().expect("just added").processed = processed;
+        self.after_full_added(x, y, c, rm, was_empty);
+        if !processed {
+            self.qc.push_back((x, y, c));
+        } else {
+            self.store.pair_mut(x, y).full_int_proc &= c;
+        }
+        true
+    }
+
+    /// Bookkeeping after a VC carrier `c` was added to {x, y}: intersections, counts,
+    /// neighbourhoods, and removal of the VSCs it makes redundant.
+    pub(crate) fn after_full_added(
+        &mut self,
+        x: u16,
+        y: u16,
+        c: CellSet,
+        rm: store::Removed,
+        was_empty: bool,
+    ) {
+        let u = self.store.universe;
+        let p = self.store.pair_mut(x, y);
+        if rm.count > 0 {
+            p.full_int = store::intersection(&p.fulls, false, u);
+            if rm.processed {
+                p.full_int_proc = store::intersection(&p.fulls, true, u);
+            }
+        } else {
+            p.full_int &= c;
+        }
+        // A VSC whose carrier contains a VC carrier is a VC, not a VSC (Definition 3).
+        let before = p.semis.len();
+        if before > 0 {
+            p.semis.retain(|s| !c.is_subset(&s.carrier));
+            if p.semis.len() != before {
+                p.semi_int = store::intersection(&p.semis, false, u);
+            }
+        }
+        let removed_semis = before - p.semis.len();
+        self.store.total_semis -= removed_semis;
+        self.store.total_fulls += 1;
+        self.store.total_fulls -= rm.count;
+        if was_empty {
+            let (rx, ry) = (self.eps.reps[x as usize], self.eps.reps[y as usize]);
+            self.store.link(x, y, rx, ry);
+        }
+        self.note_win(x, y);
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Queries.
+
+    /// The colour whose connections these are.
+    pub fn colour(&self) -> Colour {
+        self.colour
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &VcParams {
+        &self.params
+    }
+
+    /// How the last build or update ended.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Work done by the last build or update.
+    pub fn stats(&self) -> BuildStats {
+        self.stats
+    }
+
+    /// The endpoint containing `cell`, as its representative (see [`endpoints`]).
+    pub fn endpoint(&self, cell: Cell) -> Option<Cell> {
+        self.eps.of(cell).map(|i| self.eps.reps[i as usize])
+    }
+
+    /// Every endpoint: representative and cells.
+    pub fn endpoints(&self) -> impl Iterator<Item = (Cell, CellSet)> + '_ {
+        self.eps
+            .reps
+            .iter()
+            .copied()
+            .zip(self.eps.members.iter().copied())
+    }
+
+    fn pair_of(&self, x: Cell, y: Cell) -> Option<&store::Pair> {
+        let (i, j) = (self.eps.of(x)?, self.eps.of(y)?);
+        if i == j {
+            return None;
+        }
+        Some(self.store.pair(i, j))
+    }
+
+    /// VC carriers between the endpoints of `x` and `y` (empty when none or the same
+    /// endpoint).
+    pub fn vcs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
+        self.pair_of(x, y)
+            .map_or_else(Vec::new, |p| p.fulls.iter().map(|e| e.carrier).collect())
+    }
+
+    /// VSC carriers between the endpoints of `x` and `y`.
+    pub fn vscs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
+        self.pair_of(x, y)
+            .map_or_else(Vec::new, |p| p.semis.iter().map(|e| e.carrier).collect())
+    }
+
+    /// Every stored connection.
+    pub fn connections(&self) -> Vec<Connection> {
+        let mut out = Vec::new();
+        let n = self.eps.len() as u16;
+        for j in 1..n {
+            for i in 0..j {
+                let p = self.store.pair(i, j);
+                let (x, y) = (self.eps.reps[i as usize], self.eps.reps[j as usize]);
+                for e in &p.fulls {
+                    out.push(Connection {
+                        kind: Kind::Vc,
+                        x,
+                        y,
+                        carrier: e.carrier,
+                    });
+                }
+                for e in &p.semis {
+                    out.push(Connection {
+                        kind: Kind::Semi,
+                        x,
+                        y,
+                        carrier: e.carrier,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Counts of stored connections.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for &s in &self.store.touched {
+            let p = &self.store.pairs[s as usize];
+            c.vcs += p.fulls.len();
+            c.vscs += p.semis.len();
+            c.vc_pairs += !p.fulls.is_empty() as usize;
+            c.vsc_pairs += !p.semis.is_empty() as usize;
+        }
+        c
+    }
+
+    /// True when the colour's borders are already joined by its stones.
+    pub fn is_won(&self) -> bool {
+        self.won
+    }
+
+    fn border_pair(&self) -> Option<&store::Pair> {
+        let (a, b) = self.eps.border_endpoints();
+        (a != b).then(|| self.store.pair(a, b))
+    }
+
+    /// Carriers of the winning VCs (side to side). A won position has one, empty.
+    pub fn winning_vcs(&self) -> Vec<CellSet> {
+        if self.won {
+            return vec![CellSet::EMPTY];
+        }
+        self.border_pair()
+            .map_or_else(Vec::new, |p| p.fulls.iter().map(|e| e.carrier).collect())
+    }
+
+    /// Carriers of the winning VSCs (side to side, the owner moving first).
+    pub fn winning_vscs(&self) -> Vec<CellSet> {
+        if self.won {
+            return Vec::new();
+        }
+        self.border_pair()
+            .map_or_else(Vec::new, |p| p.semis.iter().map(|e| e.carrier).collect())
+    }
+
+    /// Empty cells with a VC to `border`'s endpoint, and the owner's stones in groups with
+    /// such a VC or containing the border (Pawlewicz et al. Fig. 6).
+    pub fn connected_to(&self, border: Border) -> CellSet {
+        let Some(b) = self.eps.of(Cell::border(border)) else {
+            return CellSet::EMPTY;
+        };
+        let mut out = self.eps.members[b as usize];
+        for i in 0..self.eps.len() as u16 {
+            if i != b && !self.store.pair(i, b).fulls.is_empty() {
+                out |= self.eps.members[i as usize];
+            }
+        }
+        out.remove(Cell::border(border));
+        for o in Border::ALL {
+            out.remove(Cell::border(o));
+        }
+        out
+    }
+
+    /// The connection as a sub-game for the exact search: the position, the carrier, and the
+    /// claim `x - y` for the owner, the opponent moving first for a VC and the owner for a
+    /// VSC.
+    pub fn sub_game(&self, c: &Connection) -> Result<SubGame, ClaimError> {
+        SubGame::new(
+            self.position.clone(),
+            c.carrier,
+            Claim {
+                owner: self.colour,
+                pairs: vec![(c.x, c.y)],
+                owner_first: c.kind == Kind::Semi,
+            },
+        )
+    }
+
+    /// Plays a stone and updates the connections incrementally (see [`incremental`]).
+    pub fn play(&mut self, colour: Colour, cell: Cell) -> Result<(), PositionError> {
+        self.play_incremental(colour, cell)
+    }
+}
+
+/// What the player to move must do, given the opponent's connections (Pawlewicz et al. §II-B,
+/// Fig. 2; Hayward et al.'s mustplay).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mustplay {
+    /// The opponent has a winning VC: every move loses (as far as the connections tell).
+    Lost {
+        /// A winning VC carrier of the opponent (the smallest).
+        carrier: CellSet,
+    },
+    /// Moves outside this set lose: it is the intersection of the opponent's winning VSC
+    /// carriers (keys included).
+    Restricted(CellSet),
+    /// The opponent has no winning VSC: no restriction.
+    Unrestricted,
+}
+
+/// The mustplay of the player to move, from the opponent's connections `opponent`: the
+/// opponent's winning VSCs each threaten to win, so a move that avoids one of their carriers
+/// loses (if the opponent also sees that VSC). With several, only cells in all carriers
+/// remain.
+pub fn mustplay(opponent: &VcSet) -> Mustplay {
+    if let Some(c) = opponent.winning_vcs().into_iter().min_by_key(|c| c.len()) {
+        return Mustplay::Lost { carrier: c };
+    }
+    let semis = opponent.winning_vscs();
+    if semis.is_empty() {
+        return Mustplay::Unrestricted;
+    }
+    let mut m = opponent.position().empty_cells();
+    for s in semis {
+        m &= s;
+    }
+    Mustplay::Restricted(m)
+}
+
+/// Both colours' connections in one position, with the mustplay of the player `to_move`.
+pub fn build_both(position: &Position, params: &VcParams) -> (VcSet, VcSet) {
+    (
+        VcSet::build(position, Colour::Black, params.clone()),
+        VcSet::build(position, Colour::White, params.clone()),
+    )
+}

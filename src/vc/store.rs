@@ -1,0 +1,290 @@
+//! Connection storage: Pawlewicz et al. §IV-B and Table I.
+//!
+//! For every unordered endpoint pair (x, y) we keep `M_c(x, y)` (VC carriers) and
+//! `M_s(x, y)` (VSC carriers), each a vector of minimal carriers with a *processed* flag, plus
+//! the intersections `I_c^p(x, y)` (processed VCs), `I_c(x, y)` (all VCs, used by the
+//! acceptance heuristic of §VI-A) and `I_s(x, y)` (all VSCs). The VC neighbourhood `N(x)` is a
+//! [`CellSet`] of endpoint representatives. Vectors are kept across builds (only the pairs a
+//! build touched are cleared), so a rebuild on the same board allocates nothing once warm.
+//!
+//! [`try_add`] is TRYADD of Algorithm 1 (lines 34–40) with the move-to-front rule of §IV-C7.
+//! [`update_limited`] is Anshelevich's UPDATE (Appendix A) with HEXY's limit M (§6).
+
+use crate::board::{Cell, CellSet};
+
+/// One stored carrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The carrier (empty cells).
+    pub carrier: CellSet,
+    /// Used in all AND combinations (VC) / in a semis-combiner call (VSC).
+    pub processed: bool,
+    /// H-search generation (Anshelevich's "new" carriers); unused by FastVC.
+    pub gen: u32,
+}
+
+/// The lists of one endpoint pair.
+#[derive(Clone, Debug, Default)]
+pub struct Pair {
+    /// `M_c`: VC carriers.
+    pub fulls: Vec<Entry>,
+    /// `M_s`: VSC carriers (keys included in the carriers).
+    pub semis: Vec<Entry>,
+    /// `I_c`: intersection of all VC carriers (the universe when there is none).
+    pub full_int: CellSet,
+    /// `I_c^p`: intersection of the processed VC carriers (the universe when there is none).
+    pub full_int_proc: CellSet,
+    /// `I_s`: intersection of all VSC carriers (the universe when there is none).
+    pub semi_int: CellSet,
+    /// In `Q_s`.
+    pub queued: bool,
+    /// Listed in [`Store::touched`].
+    pub touched: bool,
+}
+
+/// What a [`try_add`] did to the list besides adding.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Removed {
+    /// Supersets removed.
+    pub count: usize,
+    /// Some removed carrier was processed.
+    pub processed: bool,
+}
+
+/// TRYADD(𝒞, C_new) (Pawlewicz et al., Algorithm 1 lines 34–40): rejects `c` when some stored
+/// carrier is a subset of it, moving that *rejecting* carrier to the front (move-to-front,
+/// §IV-C7); otherwise removes every stored superset of `c` and appends `c` unprocessed.
+///
+/// One pass suffices: the list is an antichain, so if some stored carrier strictly contains
+/// `c`, no stored carrier is contained in `c`.
+#[inline]
+pub fn try_add(list: &mut Vec<Entry>, c: CellSet, gen: u32, removed: &mut Removed) -> bool {
+    let n = list.len();
+    let mut i = 0;
+    while i < n {
+        let e = list[i].carrier;
+        if e.is_subset(&c) {
+            if i > 0 {
+                list[..=i].rotate_right(1);
+            }
+            return false;
+        }
+        if c.is_subset(&e) {
+            break;
+        }
+        i += 1;
+    }
+    if i < n {
+        // Supersets from i on: compact in place, keeping order.
+        let mut w = i;
+        for r in i..n {
+            let e = list[r];
+            if c.is_subset(&e.carrier) {
+                removed.count += 1;
+                removed.processed |= e.processed;
+            } else {
+                list[w] = e;
+                w += 1;
+            }
+        }
+        list.truncate(w);
+    }
+    list.push(Entry {
+        carrier: c,
+        processed: false,
+        gen,
+    });
+    true
+}
+
+/// True when some stored carrier is a strict superset of `c` (the acceptance heuristic's
+/// condition (1), Pawlewicz et al. §VI-A).
+#[inline]
+pub fn has_strict_superset(list: &[Entry], c: &CellSet) -> bool {
+    list.iter()
+        .any(|e| c.is_subset(&e.carrier) && e.carrier != *c)
+}
+
+/// True when some stored carrier is a subset of `c`.
+#[inline]
+pub fn has_subset(list: &[Entry], c: &CellSet) -> bool {
+    list.iter().any(|e| e.carrier.is_subset(c))
+}
+
+/// Anshelevich's UPDATE (Appendix A), with HEXY's limit `m` on the list length (§6): rejects
+/// `c` if a stored carrier is a subset of it, removes stored supersets, inserts `c` keeping the
+/// list sorted by carrier size, and drops the largest carrier if the list is longer than `m`
+/// (the update then fails if that carrier is `c` itself). Returns whether `c` was stored.
+pub fn update_limited(
+    list: &mut Vec<Entry>,
+    c: CellSet,
+    gen: u32,
+    m: Option<usize>,
+    removed: &mut Removed,
+) -> bool {
+    if has_subset(list, &c) {
+        return false;
+    }
+    let size = c.len();
+    if let Some(m) = m {
+        if m == 0 {
+            return false;
+        }
+        if list.len() >= m && !list.iter().any(|e| c.is_subset(&e.carrier)) {
+            // Full and nothing would be removed: `c` must beat the largest carrier.
+            let last = list.last().expect("m > 0");
+            if last.carrier.len() <= size {
+                return false;
+            }
+        }
+    }
+    list.retain(|e| {
+        if c.is_subset(&e.carrier) {
+            removed.count += 1;
+            removed.processed |= e.processed;
+            false
+        } else {
+            true
+        }
+    });
+    let pos = list.partition_point(|e| e.carrier.len() <= size);
+    list.insert(
+        pos,
+        Entry {
+            carrier: c,
+            processed: false,
+            gen,
+        },
+    );
+    if let Some(m) = m {
+        while list.len() > m {
+            let e = list.pop().expect("non-empty");
+            removed.count += 1;
+            removed.processed |= e.processed;
+        }
+    }
+    true
+}
+
+/// Intersection of the carriers in `list` (optionally only the processed ones); `universe`
+/// when none qualifies.
+#[inline]
+pub fn intersection(list: &[Entry], only_processed: bool, universe: CellSet) -> CellSet {
+    let mut i = universe;
+    for e in list {
+        if !only_processed || e.processed {
+            i &= e.carrier;
+        }
+    }
+    i
+}
+
+/// All pair lists of one build.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    /// Number of endpoints.
+    pub n: usize,
+    /// Pair lists, indexed by [`Store::slot`].
+    pub pairs: Vec<Pair>,
+    /// `N(x)`: representatives of the endpoints joined to x by some VC.
+    pub nbrs: Vec<CellSet>,
+    /// Slots with anything stored since the last reset.
+    pub touched: Vec<u32>,
+    /// The universe (see [`super::endpoints::Endpoints::universe`]).
+    pub universe: CellSet,
+    /// Stored VC carriers.
+    pub total_fulls: usize,
+    /// Stored VSC carriers.
+    pub total_semis: usize,
+}
+
+impl Store {
+    /// Slot of the unordered pair {i, j} (i ≠ j).
+    #[inline]
+    pub fn slot(i: u16, j: u16) -> usize {
+        let (a, b) = if i < j {
+            (i as usize, j as usize)
+        } else {
+            (j as usize, i as usize)
+        };
+        debug_assert!(a != b);
+        b * (b - 1) / 2 + a
+    }
+
+    /// Empties the store for `n` endpoints, keeping allocations.
+    ///
+    /// Invariant: a pair not listed in `touched` has empty lists, universe intersections and
+    /// is not queued, so only touched pairs need clearing.
+    pub fn reset(&mut self, n: usize, universe: CellSet) {
+        let slots = n * n.saturating_sub(1) / 2;
+        if self.universe != universe {
+            for p in self.pairs.iter_mut() {
+                p.fulls.clear();
+                p.semis.clear();
+                p.full_int = universe;
+                p.full_int_proc = universe;
+                p.semi_int = universe;
+                p.queued = false;
+                p.touched = false;
+            }
+        } else {
+            for &s in &self.touched {
+                let p = &mut self.pairs[s as usize];
+                p.fulls.clear();
+                p.semis.clear();
+                p.full_int = universe;
+                p.full_int_proc = universe;
+                p.semi_int = universe;
+                p.queued = false;
+                p.touched = false;
+            }
+        }
+        self.touched.clear();
+        if self.pairs.len() < slots {
+            self.pairs.resize_with(slots, || Pair {
+                full_int: universe,
+                full_int_proc: universe,
+                semi_int: universe,
+                ..Pair::default()
+            });
+        }
+        self.n = n;
+        self.universe = universe;
+        self.nbrs.clear();
+        self.nbrs.resize(n, CellSet::EMPTY);
+        self.total_fulls = 0;
+        self.total_semis = 0;
+    }
+
+    /// The lists of {i, j}; marks the pair touched.
+    #[inline]
+    pub fn pair_mut(&mut self, i: u16, j: u16) -> &mut Pair {
+        let s = Self::slot(i, j);
+        let p = &mut self.pairs[s];
+        if !p.touched {
+            p.touched = true;
+            self.touched.push(s as u32);
+        }
+        p
+    }
+
+    /// The lists of {i, j}.
+    #[inline]
+    pub fn pair(&self, i: u16, j: u16) -> &Pair {
+        &self.pairs[Self::slot(i, j)]
+    }
+
+    /// Records that {i, j} (representatives `ri`, `rj`) has a VC.
+    #[inline]
+    pub fn link(&mut self, i: u16, j: u16, ri: Cell, rj: Cell) {
+        self.nbrs[i as usize].insert(rj);
+        self.nbrs[j as usize].insert(ri);
+    }
+
+    /// Records that {i, j} has no VC any more.
+    #[inline]
+    pub fn unlink(&mut self, i: u16, j: u16, ri: Cell, rj: Cell) {
+        self.nbrs[i as usize].remove(rj);
+        self.nbrs[j as usize].remove(ri);
+    }
+}

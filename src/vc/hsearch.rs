@@ -21,7 +21,9 @@
 //! HEXY's K bounds the number of VSCs combined. We enumerate each subset once (in list
 //! order) instead of every ordering of it, and skip a VSC that does not shrink the running
 //! intersection (its unions are supersets of those without it; Rasmussen's backtracking,
-//! Pawlewicz et al. §III) — neither changes the minimal carriers found. UPDATE keeps minimal
+//! Pawlewicz et al. §III), and stop extending a union that already contains a VC carrier of
+//! the pair (UPDATE would reject it and every extension) — none of this changes the minimal
+//! carriers found. UPDATE keeps minimal
 //! carriers, sorted by size, at most M per list ([`super::store::update_limited`]).
 //!
 //! Only G's coloured members (groups, including the borders) make AND midpoints that give
@@ -218,6 +220,12 @@ impl VcSet {
             }
             self.stats.backtrack_calls += 1;
             let u1 = union | s;
+            // A union containing a VC carrier of the pair, and every union extending it, would
+            // be rejected by UPDATE: prune (this changes nothing but the work done).
+            let p = self.store.pair(g1, g2);
+            if p.full_int.is_subset(&u1) && store::has_subset(&p.fulls, &u1) {
+                continue;
+            }
             if i1.is_empty() {
                 self.hs_update_full(g1, g2, u1, t);
             } else {

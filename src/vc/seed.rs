@@ -163,8 +163,8 @@ mod tests {
             .filter(|t| t.name.starts_with("III1a"))
             .collect();
         let inst = instances(&b, Colour::Black, &s);
-        // 8 carrier cells; its row 1 spans 4 of the 5 columns, so it fits at 2 offsets per
-        // mirror image per border.
+        // 8 carrier cells, 4 columns wide on the edge row: it fits at 2 offsets per mirror
+        // image per border (at the top: the stone on a3 or b3, mirrored on b3 or c3).
         assert!(inst.iter().all(|i| i.carrier.len() == 8));
         assert_eq!(inst.len(), 2 * 2 * 2);
         for i in &inst {

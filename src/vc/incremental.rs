@@ -32,18 +32,7 @@ use crate::board::{Cell, Colour};
 use crate::position::PositionError;
 use std::time::Instant;
 
-/// The pair {i, j} of a slot (inverse of [`Store::slot`]).
-fn unslot(s: usize) -> (u16, u16) {
-    let mut b = ((1.0 + (1.0 + 8.0 * s as f64).sqrt()) / 2.0) as usize;
-    while b * (b - 1) / 2 > s {
-        b -= 1;
-    }
-    while (b + 1) * b / 2 <= s {
-        b += 1;
-    }
-    let a = s - b * (b - 1) / 2;
-    (a as u16, b as u16)
-}
+use super::store::unslot;
 
 impl VcSet {
     pub(crate) fn play_incremental(
@@ -81,6 +70,7 @@ impl VcSet {
         let old = std::mem::take(&mut self.spare);
         self.store.reset(self.eps.len(), self.eps.universe);
         self.qc.clear();
+        self.qc.smallest_first = self.params.smallest_first;
         self.qs.clear();
         let mut lost_pairs: Vec<(u16, u16)> = Vec::new();
         let mut changed_semis: Vec<(u16, u16, crate::board::CellSet)> = Vec::new();
@@ -181,7 +171,7 @@ impl VcSet {
             if !hs {
                 for e in &p.fulls {
                     if !e.processed {
-                        self.qc.push_back((i, j, e.carrier));
+                        self.qc.push(i, j, e.carrier);
                     }
                 }
                 if p.semi_int.is_empty() && p.semis.iter().any(|e| !e.processed) {

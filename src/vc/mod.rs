@@ -188,6 +188,9 @@ pub struct VcParams {
     /// Stop as soon as a winning VC is found (Anshelevich: "or the winning virtual connection
     /// is built").
     pub stop_at_win: bool,
+    /// FastVC: process queued VCs smallest carrier first instead of first-in first-out (see
+    /// [`store::VcQueue`]).
+    pub smallest_first: bool,
 }
 
 impl VcParams {
@@ -200,6 +203,7 @@ impl VcParams {
             seeds: seed::default_seeds(),
             and_over_borders: true,
             stop_at_win: false,
+            smallest_first: true,
         }
     }
 
@@ -302,10 +306,11 @@ pub struct VcSet {
     pub(crate) eps: Endpoints,
     pub(crate) store: Store,
     pub(crate) spare: Store,
-    pub(crate) qc: VecDeque<(u16, u16, CellSet)>,
+    pub(crate) qc: store::VcQueue,
     pub(crate) qs: VecDeque<(u16, u16)>,
     pub(crate) comb: Combiner,
     pub(crate) or_out: Vec<CellSet>,
+    pub(crate) and_buf: Vec<CellSet>,
     pub(crate) hs_scratch: Vec<CellSet>,
     pub(crate) hs_iter: u32,
     pub(crate) hs_max_gen: u32,
@@ -329,10 +334,11 @@ impl VcSet {
             eps,
             store: Store::default(),
             spare: Store::default(),
-            qc: VecDeque::new(),
+            qc: store::VcQueue::default(),
             qs: VecDeque::new(),
             comb: Combiner::default(),
             or_out: Vec::new(),
+            and_buf: Vec::new(),
             hs_scratch: Vec::new(),
             hs_iter: 0,
             hs_max_gen: 0,
@@ -360,6 +366,7 @@ impl VcSet {
         self.eps = Endpoints::new(&self.position, self.colour);
         self.store.reset(self.eps.len(), self.eps.universe);
         self.qc.clear();
+        self.qc.smallest_first = self.params.smallest_first;
         self.qs.clear();
         self.stats.endpoints = self.eps.len();
         self.won = self.eps.joined();
@@ -490,7 +497,7 @@ impl VcSet {
         p.fulls.last_mut().expect("just added").processed = processed;
         self.after_full_added(x, y, c, rm, was_empty);
         if !processed {
-            self.qc.push_back((x, y, c));
+            self.qc.push(x, y, c);
         } else {
             self.store.pair_mut(x, y).full_int_proc &= c;
         }

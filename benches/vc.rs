@@ -46,6 +46,30 @@ fn positions() -> Vec<(String, Position, Vec<String>)> {
     out
 }
 
+/// An explosive position of the kind of Pawlewicz et al.'s Fig. 4 ("a position with many VCs
+/// and VSCs": 696,901 VCs unlimited; the figure is not in our copy of the paper). Found by a
+/// random search for positions where unlimited FastVC runs out of budget; like the paper's,
+/// it has b7, d7 and i8 empty. Moves alternate, Black first; White to move.
+const EXPLOSIVE: &str = "b1 e1 c2 b2 h2 j4 b3 d5 j3 k5 f5 k8 a6 j10 e7 c11 f7";
+
+fn explosive() -> Position {
+    let b = Board::square(11).unwrap();
+    let mut p = Position::empty(b);
+    for (k, m) in EXPLOSIVE.split_whitespace().enumerate() {
+        let c = b.parse_cell(m, Notation::Letters).unwrap();
+        p.play(
+            if k % 2 == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            },
+            c,
+        )
+        .unwrap();
+    }
+    p
+}
+
 fn params(variant: Variant) -> VcParams {
     let mut p = VcParams::new(variant);
     if std::env::var("HEXPROOF_VC_NO_BORDER_AND").is_ok() {
@@ -122,6 +146,40 @@ mod cpu_time {
         fn formatter(&self) -> &dyn ValueFormatter {
             self.wall.formatter()
         }
+    }
+}
+
+/// The explosive position: limited variants build it; unlimited runs into its budget.
+#[cfg(target_os = "linux")]
+fn report_explosive() {
+    let pos = explosive();
+    eprintln!();
+    eprintln!("explosive position (black): {EXPLOSIVE}");
+    eprintln!("| variant | budget | status | VCs | VSCs | CPU ms |");
+    eprintln!("|---|---|---|---:|---:|---:|");
+    for (variant, max, secs) in [
+        (Variant::Fast, 2_000_000, 30),
+        (Variant::Limited, 2_000_000, 30),
+        (Variant::HSearch, 2_000_000, 30),
+        (Variant::Unlimited, 500_000, 30),
+        (Variant::Unlimited, 2_000_000, 30),
+        (Variant::Unlimited, 2_000_000, 2),
+    ] {
+        let mut p = params(variant);
+        p.budget = VcBudget {
+            max_connections: max,
+            time: Some(Duration::from_secs(secs)),
+        };
+        let s = cpu_time::now_ns();
+        let v = VcSet::build(&pos, Colour::Black, p);
+        let ms = (cpu_time::now_ns() - s) as f64 / 1e6;
+        let c = v.counts();
+        eprintln!(
+            "| {variant} | {max} carriers, {secs} s | {:?} | {} | {} | {ms:.1} |",
+            v.status(),
+            c.vcs,
+            c.vscs
+        );
     }
 }
 
@@ -262,13 +320,42 @@ fn main_with_report() {
         Ok("0") => {}
         Ok("only") => {
             report();
+            report_explosive();
             std::process::exit(0);
         }
-        _ => report(),
+        _ => {
+            report();
+            report_explosive();
+        }
     }
 }
 
-criterion_group!(wall, build_wall, incremental);
+/// Builds on the explosive position: the limited variants, and unlimited against a budget of
+/// 200,000 carriers.
+fn explosive_builds(c: &mut Criterion) {
+    let mut group = c.benchmark_group("vc_explosive");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    let pos = explosive();
+    for variant in [Variant::Fast, Variant::Limited, Variant::Unlimited] {
+        let mut p = params(variant);
+        if variant == Variant::Unlimited {
+            p.budget.max_connections = 200_000;
+        }
+        let mut v = VcSet::new(Colour::Black, p);
+        group.bench_function(format!("{variant}/black"), |b| {
+            b.iter(|| {
+                v.rebuild(black_box(&pos));
+                v.status()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(wall, build_wall, incremental, explosive_builds);
 #[cfg(target_os = "linux")]
 criterion_group! {
     name = cpu;

@@ -43,6 +43,30 @@
 //! [`VcSet::play`] updates the connections after a move instead of rebuilding (Anshelevich
 //! §6: HEXY "looks for changes in the hierarchy of the virtual connections caused by an
 //! additional piece"): see [`incremental`].
+//!
+//! # Mustplay and winning connections
+//!
+//! A VC between the colour's two sides is a *winning VC*, a VSC between them a *winning VSC*
+//! (Pawlewicz et al. §II-B). The player to move must play inside every carrier of the
+//! opponent's winning VSCs, keys included: [`mustplay`] (Hayward et al.'s mustplay, Fig. 2 of
+//! Pawlewicz et al.). An opponent winning VC means every move loses.
+//!
+//! # Where this departs from the papers (each choice is documented where it is made)
+//!
+//! - Appendix A's condition "if g is black then g1 and g2 should be both empty" is optional
+//!   and off by default ([`HSearchLimits::literal_black_midpoints`] says why).
+//! - H-search's OR procedure enumerates each subset of VSCs once instead of each ordering,
+//!   and prunes unions that cannot yield a new minimal carrier ([`hsearch`]); the carriers
+//!   found are the same.
+//! - A VSC carrier containing a VC carrier of its pair is not stored (Definition 3); the
+//!   closure's minimal VC carriers are unchanged by this.
+//! - FastVC's `Q_c` pops smallest carriers first by default ([`VcParams::smallest_first`];
+//!   Algorithm 1 leaves the order open). Unprocessed VCs removed as supersets stay in `Q_c`
+//!   and are skipped when popped.
+//! - Fast semis-combiner with no VC yet starts from the greedy sum of all VSCs
+//!   ([`combiner::Combiner::fast_semis_combiner`]).
+//! - VSC keys are not stored (as in §IV-B); after an own move an old VSC becomes a VSC on the
+//!   smaller carrier and the AND rule rebuilds the VC if the move was its key.
 
 pub mod combiner;
 pub mod endpoints;
@@ -312,7 +336,6 @@ pub struct VcSet {
     pub(crate) or_out: Vec<CellSet>,
     pub(crate) and_buf: Vec<CellSet>,
     pub(crate) hs_scratch: Vec<CellSet>,
-    pub(crate) hs_iter: u32,
     pub(crate) hs_max_gen: u32,
     pub(crate) seed_cache: Option<(Board, Vec<SeedInstance>)>,
     pub(crate) status: Status,
@@ -340,7 +363,6 @@ impl VcSet {
             or_out: Vec::new(),
             and_buf: Vec::new(),
             hs_scratch: Vec::new(),
-            hs_iter: 0,
             hs_max_gen: 0,
             seed_cache: None,
             status: Status::Complete,
@@ -751,7 +773,8 @@ pub fn mustplay(opponent: &VcSet) -> Mustplay {
     Mustplay::Restricted(m)
 }
 
-/// Both colours' connections in one position, with the mustplay of the player `to_move`.
+/// Both colours' connections in one position (Black's, White's); the mustplay of the player
+/// to move is then [`mustplay`] of the other one's.
 pub fn build_both(position: &Position, params: &VcParams) -> (VcSet, VcSet) {
     (
         VcSet::build(position, Colour::Black, params.clone()),

@@ -24,7 +24,8 @@
 //!   again, so that lists merged from several pairs stay as small as a build keeps them.
 //!
 //! When an own move changes more than half of the stored connections (it joins big groups),
-//! the update falls back to a rebuild, which does the same work on smaller lists.
+//! the update falls back to a rebuild, which does the same work on smaller lists
+//! ([`super::VcParams::rebuild_above`]).
 //!
 //! Edge-template seeds need no re-matching: an instance that applies after the move applied
 //! before it (an own stone only shrinks its carrier, an opponent stone only kills it).
@@ -72,7 +73,7 @@ impl VcSet {
         };
         // When an own move changes most connections (it joins big groups), the update would
         // redo nearly all the work of a build on lists a build would keep smaller: rebuild.
-        if own {
+        if let (true, Some(fraction)) = (own, self.params.rebuild_above) {
             let (mut changed, mut total) = (0usize, 0usize);
             for &s in &self.store.touched {
                 let (i, j) = unslot(s as usize);
@@ -90,7 +91,7 @@ impl VcSet {
                         .count();
                 }
             }
-            if changed * 2 > total {
+            if changed as f64 > fraction * total as f64 {
                 let position = self.position.clone();
                 self.rebuild(&position);
                 self.stats.micros = start.elapsed().as_micros() as u64;

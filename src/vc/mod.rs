@@ -215,6 +215,9 @@ pub struct VcParams {
     /// FastVC: process queued VCs smallest carrier first instead of first-in first-out (see
     /// [`store::VcQueue`]).
     pub smallest_first: bool,
+    /// [`VcSet::play`]: rebuild instead of updating when an own move changes more than this
+    /// fraction of the stored connections (`None`: always update).
+    pub rebuild_above: Option<f64>,
 }
 
 impl VcParams {
@@ -228,6 +231,7 @@ impl VcParams {
             and_over_borders: true,
             stop_at_win: false,
             smallest_first: true,
+            rebuild_above: Some(0.5),
         }
     }
 

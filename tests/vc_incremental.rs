@@ -37,6 +37,8 @@ fn lists(v: &VcSet) -> Lists {
 
 fn closure_params(variant: Variant, seeded: bool) -> VcParams {
     let mut p = VcParams::new(variant);
+    // Always update, never fall back to a rebuild: this is what is under test.
+    p.rebuild_above = None;
     p.hsearch = HSearchLimits {
         m: None,
         k: Some(4),
@@ -164,7 +166,9 @@ fn limited_variants_stay_sound_after_updates() {
     let moves = cells(&b, "c5 d4 e3 b6 a5 c6 f2 d5 e5");
     for variant in [Variant::HSearch, Variant::Limited, Variant::Fast] {
         for colour in [Colour::Black, Colour::White] {
-            let mut v = VcSet::build(&start, colour, VcParams::new(variant));
+            let mut params = VcParams::new(variant);
+            params.rebuild_above = None;
+            let mut v = VcSet::build(&start, colour, params);
             let mut who = Colour::Black;
             for &m in &moves {
                 v.play(who, m).unwrap();

@@ -123,6 +123,43 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// The same after incremental updates: every variant is built on a position, then the
+    /// moves are played into it (no rebuild fallback), and every connection is confirmed.
+    #[test]
+    fn every_connection_after_incremental_updates_is_true(
+        n in 5u32..=7,
+        empty in 12u32..=22,
+        order in Just((0..49usize).collect::<Vec<_>>()).prop_shuffle(),
+        moves in prop::collection::vec((0u8..7, 0u8..7), 1..5),
+        black_first in any::<bool>(),
+    ) {
+        let start = dense_position(n, empty, &order, black_first);
+        let mut cache = HashMap::new();
+        for colour in [Colour::Black, Colour::White] {
+            for variant in Variant::ALL {
+                let mut params = VcParams::new(variant);
+                params.rebuild_above = None;
+                let mut v = VcSet::build(&start, colour, params);
+                let mut who = if black_first { Colour::Black } else { Colour::White };
+                for &(c, r) in &moves {
+                    let cell = Cell::at(c % n as u8, r % n as u8);
+                    if v.position().colour_at(cell).is_none() {
+                        v.play(who, cell).unwrap();
+                        who = who.opponent();
+                    }
+                }
+                prop_assert!(!v.status().is_incomplete());
+                for c in v.connections() {
+                    confirm(&v, &c, &mut cache);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn seeded_templates_are_true() {
     // A Black stone on the 4th row from the bottom with room below for the 4th-row templates

@@ -183,6 +183,7 @@ pub fn run_vc(a: VcArgs) -> u8 {
     let mine = VcSet::build(&s.position, s.colour, s.params.clone());
     let theirs = VcSet::build(&s.position, s.colour.opponent(), s.params.clone());
     let mp = vc::mustplay(&theirs);
+
     let [b1, b2] = s.colour.borders();
     let (side1, side2) = (mine.connected_to(b1), mine.connected_to(b2));
     let to_move = if s.moves % 2 == 0 {
@@ -233,6 +234,7 @@ pub fn run_vc(a: VcArgs) -> u8 {
                 "vsc_pairs": c.vsc_pairs,
                 "winning_vcs": v.winning_vcs().len(),
                 "winning_vscs": v.winning_vscs().len(),
+                "stats": v.stats(),
             })
         };
         let [s1, s2] = s.colour.borders().map(|x| x.letter().to_string());

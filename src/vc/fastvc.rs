@@ -35,7 +35,7 @@ impl VcSet {
             if self.exhausted() {
                 return;
             }
-            if let Some((x, y, c)) = self.qc.pop_front() {
+            if let Some((x, y, c)) = self.qc.pop() {
                 // Line 5; skip VCs removed (as supersets) since they were queued.
                 let p = self.store.pair(x, y);
                 if !p.fulls.iter().any(|e| e.carrier == c && !e.processed) {
@@ -63,7 +63,9 @@ impl VcSet {
         }
     }
 
-    /// DOAND(x, C₁, u) (lines 13–17) with ANDRULE (lines 18–23) inlined.
+    /// DOAND(x, C₁, u) (lines 13–17) with ANDRULE (lines 18–23) inlined: for each y the
+    /// carriers C₁ ∪ C₂ (∪ {u}) of the admissible processed u–y VCs are collected in a scratch
+    /// buffer first, then offered to the x–y lists in one go.
     fn do_and(&mut self, x: u16, c1: CellSet, u: u16) {
         let eps = &self.eps;
         let u_coloured = eps.coloured[u as usize];
@@ -74,40 +76,43 @@ impl VcSet {
         let ur = eps.reps[u as usize];
         let mut c1x = c1;
         c1x.insert(xr);
+        let mut c1u = c1;
+        if !u_coloured {
+            c1u.insert(ur);
+        }
         let candidates = self.store.nbrs[u as usize] - c1x;
+        let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.eps.index[yr.index()];
-            let (len, int_proc) = {
-                let p = self.store.pair(u, y);
-                (p.fulls.len(), p.full_int_proc)
-            };
+            let p = self.store.pair(u, y);
             // Line 15.
-            if !(c1x & int_proc).is_empty() {
+            if !c1x.is_disjoint(&p.full_int_proc) {
                 continue;
             }
-            // Line 16: the u–y list is not modified while we add to x–y (x ≠ u).
-            for k in 0..len {
-                let e = self.store.pair(u, y).fulls[k];
-                if !e.processed {
-                    continue;
+            // Lines 16 and 19 (the u–y list is not modified while we add to x–y: x ≠ u).
+            buf.clear();
+            self.stats.and_tries += p.fulls.len() as u64;
+            for e in &p.fulls {
+                if e.processed && c1x.is_disjoint(&e.carrier) {
+                    buf.push(c1u | e.carrier);
                 }
-                self.stats.and_tries += 1;
-                // Line 19.
-                if !(c1x & e.carrier).is_empty() {
-                    continue;
+            }
+            if buf.is_empty() {
+                continue;
+            }
+            // Lines 20–23.
+            if u_coloured {
+                for &c in &buf {
+                    self.try_add_vc(x, c, y);
                 }
-                if u_coloured {
-                    self.try_add_vc(x, c1 | e.carrier, y);
-                } else {
-                    let mut c = c1 | e.carrier;
-                    c.insert(ur);
-                    self.try_add_vsc(x, c, y);
-                }
+            } else {
+                self.try_add_vscs(x, &buf, y);
             }
             if self.exhausted() {
-                return;
+                break;
             }
         }
+        self.and_buf = buf;
     }
 
     /// TRYADDVC (lines 27–28) with the variant's acceptance test (§VI-A, §VI-B).
@@ -128,33 +133,38 @@ impl VcSet {
             return false;
         }
         self.after_full_added(x, y, c, rm, was_empty);
-        self.qc.push_back((x, y, c));
+        self.qc.push(x, y, c);
         true
     }
 
-    /// TRYADDVSC (lines 29–33); a VSC carrier containing a VC carrier of the pair is not a VSC
-    /// (Anshelevich's Definition 3) and is not stored.
-    pub(crate) fn try_add_vsc(&mut self, x: u16, c: CellSet, y: u16) -> bool {
+    /// TRYADDVSC (lines 29–33) for each carrier of `cs`; a VSC carrier containing a VC
+    /// carrier of the pair is not a VSC (Anshelevich's Definition 3) and is not stored.
+    pub(crate) fn try_add_vscs(&mut self, x: u16, cs: &[CellSet], y: u16) {
         let p = self.store.pair_mut(x, y);
-        if p.full_int.is_subset(&c) && store::has_subset(&p.fulls, &c) {
-            return false;
+        let mut added = 0;
+        let mut removed = 0;
+        for &c in cs {
+            if p.full_int.is_subset(&c) && store::has_subset(&p.fulls, &c) {
+                continue;
+            }
+            let mut rm = Removed::default();
+            if !store::try_add(&mut p.semis, c, 0, &mut rm) {
+                continue;
+            }
+            // Removing supersets of c and adding c leaves the intersection I_s ∩ c.
+            p.semi_int &= c;
+            added += 1;
+            removed += rm.count;
         }
-        let mut rm = Removed::default();
-        if !store::try_add(&mut p.semis, c, 0, &mut rm) {
-            return false;
-        }
-        // Removing supersets of c and adding c leaves the intersection equal to I_s ∩ c.
-        p.semi_int &= c;
-        let queue = p.semi_int.is_empty() && !p.queued;
+        let queue = added > 0 && p.semi_int.is_empty() && !p.queued;
         if queue {
             p.queued = true;
         }
-        self.store.total_semis += 1;
-        self.store.total_semis -= rm.count;
+        self.store.total_semis += added;
+        self.store.total_semis -= removed;
         if queue {
             self.qs.push_back((x, y));
         }
-        true
     }
 
     /// DOOR(x, y) (lines 24–26).

@@ -75,7 +75,6 @@ impl VcSet {
         let n = self.eps.len() as u16;
         while self.hs_max_gen + 1 >= t {
             self.stats.iterations += 1;
-            self.hs_iter = t;
             let new_from = t - 1;
             // LOOP1.
             for g in 0..n {

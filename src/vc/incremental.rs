@@ -20,7 +20,12 @@
 //!   processed flag: every AND or OR step among them was already tried, and its result (or a
 //!   subset) is still stored. Every carried-over connection is derivable in the new position
 //!   (take its old derivation and rename/shrink), so again update = rebuild for the closure
-//!   variants.
+//!   variants. The limited variants pass carried-over VCs through their acceptance heuristic
+//!   again, so that lists merged from several pairs stay as small as a build keeps them.
+//!
+//! When an own move changes more than half of the stored connections (it joins big groups),
+//! the update falls back to a rebuild, which does the same work on smaller lists
+//! ([`super::VcParams::rebuild_above`]).
 //!
 //! Edge-template seeds need no re-matching: an instance that applies after the move applied
 //! before it (an own stone only shrinks its carrier, an opponent stone only kills it).
@@ -32,18 +37,7 @@ use crate::board::{Cell, Colour};
 use crate::position::PositionError;
 use std::time::Instant;
 
-/// The pair {i, j} of a slot (inverse of [`Store::slot`]).
-fn unslot(s: usize) -> (u16, u16) {
-    let mut b = ((1.0 + (1.0 + 8.0 * s as f64).sqrt()) / 2.0) as usize;
-    while b * (b - 1) / 2 > s {
-        b -= 1;
-    }
-    while (b + 1) * b / 2 <= s {
-        b += 1;
-    }
-    let a = s - b * (b - 1) / 2;
-    (a as u16, b as u16)
-}
+use super::store::unslot;
 
 impl VcSet {
     pub(crate) fn play_incremental(
@@ -77,14 +71,43 @@ impl VcSet {
             Variant::HSearch => m.is_some(),
             Variant::Unlimited => false,
         };
+        // When an own move changes most connections (it joins big groups), the update would
+        // redo nearly all the work of a build on lists a build would keep smaller: rebuild.
+        if let (true, Some(fraction)) = (own, self.params.rebuild_above) {
+            let (mut changed, mut total) = (0usize, 0usize);
+            for &s in &self.store.touched {
+                let (i, j) = unslot(s as usize);
+                let p = &self.store.pairs[s as usize];
+                let n = p.fulls.len() + p.semis.len();
+                total += n;
+                if map[i as usize] == merged || map[j as usize] == merged {
+                    changed += n;
+                } else {
+                    changed += p
+                        .fulls
+                        .iter()
+                        .chain(p.semis.iter())
+                        .filter(|e| e.carrier.contains(cell))
+                        .count();
+                }
+            }
+            if changed as f64 > fraction * total as f64 {
+                let position = self.position.clone();
+                self.rebuild(&position);
+                self.stats.micros = start.elapsed().as_micros() as u64;
+                return Ok(());
+            }
+        }
         std::mem::swap(&mut self.store, &mut self.spare);
         let old = std::mem::take(&mut self.spare);
         self.store.reset(self.eps.len(), self.eps.universe);
         self.qc.clear();
+        self.qc.smallest_first = self.params.smallest_first;
         self.qs.clear();
         let mut lost_pairs: Vec<(u16, u16)> = Vec::new();
         let mut changed_semis: Vec<(u16, u16, crate::board::CellSet)> = Vec::new();
         let mut any_changed_full = false;
+        let universe = self.eps.universe;
         // Pass 1: VCs (so that pass 2 can drop VSCs that contain a VC).
         for pass in 0..2 {
             for &s in &old.touched {
@@ -115,8 +138,10 @@ impl VcSet {
                     let added = if pass == 0 {
                         if hs {
                             store::update_limited(&mut q.fulls, c, gen, m, &mut rm)
-                        } else {
+                        } else if accepts(variant, &q.fulls, &c, universe) {
                             store::try_add(&mut q.fulls, c, gen, &mut rm)
+                        } else {
+                            false
                         }
                     } else {
                         if store::has_subset(&q.fulls, &c) {
@@ -181,7 +206,7 @@ impl VcSet {
             if !hs {
                 for e in &p.fulls {
                     if !e.processed {
-                        self.qc.push_back((i, j, e.carrier));
+                        self.qc.push(i, j, e.carrier);
                     }
                 }
                 if p.semi_int.is_empty() && p.semis.iter().any(|e| !e.processed) {
@@ -209,6 +234,22 @@ impl VcSet {
         self.run(2);
         self.stats.micros = start.elapsed().as_micros() as u64;
         Ok(())
+    }
+}
+
+/// The acceptance heuristic (Pawlewicz et al. §VI-A/B) for a carried-over VC, so that merged
+/// lists of the limited variants stay as small as a build would keep them.
+fn accepts(
+    variant: Variant,
+    list: &[store::Entry],
+    c: &crate::board::CellSet,
+    universe: crate::board::CellSet,
+) -> bool {
+    let reduces = || !store::intersection(list, false, universe).is_subset(c);
+    match variant {
+        Variant::Fast => reduces(),
+        Variant::Limited => reduces() || store::has_strict_superset(list, c),
+        _ => true,
     }
 }
 

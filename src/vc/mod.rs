@@ -43,6 +43,30 @@
 //! [`VcSet::play`] updates the connections after a move instead of rebuilding (Anshelevich
 //! §6: HEXY "looks for changes in the hierarchy of the virtual connections caused by an
 //! additional piece"): see [`incremental`].
+//!
+//! # Mustplay and winning connections
+//!
+//! A VC between the colour's two sides is a *winning VC*, a VSC between them a *winning VSC*
+//! (Pawlewicz et al. §II-B). The player to move must play inside every carrier of the
+//! opponent's winning VSCs, keys included: [`mustplay`] (Hayward et al.'s mustplay, Fig. 2 of
+//! Pawlewicz et al.). An opponent winning VC means every move loses.
+//!
+//! # Where this departs from the papers (each choice is documented where it is made)
+//!
+//! - Appendix A's condition "if g is black then g1 and g2 should be both empty" is optional
+//!   and off by default ([`HSearchLimits::literal_black_midpoints`] says why).
+//! - H-search's OR procedure enumerates each subset of VSCs once instead of each ordering,
+//!   and prunes unions that cannot yield a new minimal carrier ([`hsearch`]); the carriers
+//!   found are the same.
+//! - A VSC carrier containing a VC carrier of its pair is not stored (Definition 3); the
+//!   closure's minimal VC carriers are unchanged by this.
+//! - FastVC's `Q_c` pops smallest carriers first by default ([`VcParams::smallest_first`];
+//!   Algorithm 1 leaves the order open). Unprocessed VCs removed as supersets stay in `Q_c`
+//!   and are skipped when popped.
+//! - Fast semis-combiner with no VC yet starts from the greedy sum of all VSCs
+//!   ([`combiner::Combiner::fast_semis_combiner`]).
+//! - VSC keys are not stored (as in §IV-B); after an own move an old VSC becomes a VSC on the
+//!   smaller carrier and the AND rule rebuilds the VC if the move was its key.
 
 pub mod combiner;
 pub mod endpoints;
@@ -188,6 +212,12 @@ pub struct VcParams {
     /// Stop as soon as a winning VC is found (Anshelevich: "or the winning virtual connection
     /// is built").
     pub stop_at_win: bool,
+    /// FastVC: process queued VCs smallest carrier first instead of first-in first-out (see
+    /// [`store::VcQueue`]).
+    pub smallest_first: bool,
+    /// [`VcSet::play`]: rebuild instead of updating when an own move changes more than this
+    /// fraction of the stored connections (`None`: always update).
+    pub rebuild_above: Option<f64>,
 }
 
 impl VcParams {
@@ -200,6 +230,8 @@ impl VcParams {
             seeds: seed::default_seeds(),
             and_over_borders: true,
             stop_at_win: false,
+            smallest_first: true,
+            rebuild_above: Some(0.5),
         }
     }
 
@@ -302,12 +334,12 @@ pub struct VcSet {
     pub(crate) eps: Endpoints,
     pub(crate) store: Store,
     pub(crate) spare: Store,
-    pub(crate) qc: VecDeque<(u16, u16, CellSet)>,
+    pub(crate) qc: store::VcQueue,
     pub(crate) qs: VecDeque<(u16, u16)>,
     pub(crate) comb: Combiner,
     pub(crate) or_out: Vec<CellSet>,
+    pub(crate) and_buf: Vec<CellSet>,
     pub(crate) hs_scratch: Vec<CellSet>,
-    pub(crate) hs_iter: u32,
     pub(crate) hs_max_gen: u32,
     pub(crate) seed_cache: Option<(Board, Vec<SeedInstance>)>,
     pub(crate) status: Status,
@@ -329,12 +361,12 @@ impl VcSet {
             eps,
             store: Store::default(),
             spare: Store::default(),
-            qc: VecDeque::new(),
+            qc: store::VcQueue::default(),
             qs: VecDeque::new(),
             comb: Combiner::default(),
             or_out: Vec::new(),
+            and_buf: Vec::new(),
             hs_scratch: Vec::new(),
-            hs_iter: 0,
             hs_max_gen: 0,
             seed_cache: None,
             status: Status::Complete,
@@ -360,6 +392,7 @@ impl VcSet {
         self.eps = Endpoints::new(&self.position, self.colour);
         self.store.reset(self.eps.len(), self.eps.universe);
         self.qc.clear();
+        self.qc.smallest_first = self.params.smallest_first;
         self.qs.clear();
         self.stats.endpoints = self.eps.len();
         self.won = self.eps.joined();
@@ -490,7 +523,7 @@ impl VcSet {
         p.fulls.last_mut().expect("just added").processed = processed;
         self.after_full_added(x, y, c, rm, was_empty);
         if !processed {
-            self.qc.push_back((x, y, c));
+            self.qc.push(x, y, c);
         } else {
             self.store.pair_mut(x, y).full_int_proc &= c;
         }
@@ -744,7 +777,8 @@ pub fn mustplay(opponent: &VcSet) -> Mustplay {
     Mustplay::Restricted(m)
 }
 
-/// Both colours' connections in one position, with the mustplay of the player `to_move`.
+/// Both colours' connections in one position (Black's, White's); the mustplay of the player
+/// to move is then [`mustplay`] of the other one's.
 pub fn build_both(position: &Position, params: &VcParams) -> (VcSet, VcSet) {
     (
         VcSet::build(position, Colour::Black, params.clone()),

@@ -179,6 +179,19 @@ pub fn intersection(list: &[Entry], only_processed: bool, universe: CellSet) -> 
     i
 }
 
+/// The pair {i, j} (i < j) of a slot (inverse of [`Store::slot`]).
+pub fn unslot(s: usize) -> (u16, u16) {
+    let mut b = ((1.0 + (1.0 + 8.0 * s as f64).sqrt()) / 2.0) as usize;
+    while b > 1 && b * (b - 1) / 2 > s {
+        b -= 1;
+    }
+    while (b + 1) * b / 2 <= s {
+        b += 1;
+    }
+    let a = s - b * (b - 1) / 2;
+    (a as u16, b as u16)
+}
+
 /// All pair lists of one build.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -192,6 +205,7 @@ pub struct Store {
     pub touched: Vec<u32>,
     /// The universe (see [`super::endpoints::Endpoints::universe`]).
     pub universe: CellSet,
+
     /// Stored VC carriers.
     pub total_fulls: usize,
     /// Stored VSC carriers.
@@ -239,7 +253,6 @@ impl Store {
                 p.touched = false;
             }
         }
-        self.touched.clear();
         if self.pairs.len() < slots {
             self.pairs.resize_with(slots, || Pair {
                 full_int: universe,
@@ -248,6 +261,7 @@ impl Store {
                 ..Pair::default()
             });
         }
+        self.touched.clear();
         self.n = n;
         self.universe = universe;
         self.nbrs.clear();
@@ -286,5 +300,79 @@ impl Store {
     pub fn unlink(&mut self, i: u16, j: u16, ri: Cell, rj: Cell) {
         self.nbrs[i as usize].remove(rj);
         self.nbrs[j as usize].remove(ri);
+    }
+}
+
+/// `Q_c`, the queue of unprocessed VCs (Pawlewicz et al., Table I). Algorithm 1 leaves the
+/// order free; with `smallest_first` the queue pops a VC of smallest carrier first (a bucket
+/// queue by carrier size, FIFO within a size), otherwise plain FIFO. Smallest-first makes
+/// small carriers available before the big ones they subsume, which saves AND-rule work and,
+/// under the acceptance heuristic, shrinks the pair intersections early (§VIII suggests the
+/// order of processing is worth exploring).
+#[derive(Clone, Debug, Default)]
+pub struct VcQueue {
+    buckets: Vec<std::collections::VecDeque<(u16, u16, CellSet)>>,
+    fifo: std::collections::VecDeque<(u16, u16, CellSet)>,
+    lowest: usize,
+    len: usize,
+    /// Pop smallest carriers first.
+    pub smallest_first: bool,
+}
+
+impl VcQueue {
+    /// Empties the queue (keeps allocations).
+    pub fn clear(&mut self) {
+        for b in self.buckets.iter_mut() {
+            b.clear();
+        }
+        self.fifo.clear();
+        self.lowest = 0;
+        self.len = 0;
+    }
+
+    /// Number of queued VCs.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Queues (x, C, y).
+    #[inline]
+    pub fn push(&mut self, x: u16, y: u16, c: CellSet) {
+        self.len += 1;
+        if !self.smallest_first {
+            self.fifo.push_back((x, y, c));
+            return;
+        }
+        let k = c.len();
+        if self.buckets.len() <= k {
+            self.buckets.resize_with(k + 1, Default::default);
+        }
+        self.buckets[k].push_back((x, y, c));
+        if k < self.lowest {
+            self.lowest = k;
+        }
+    }
+
+    /// Pops the next VC.
+    #[inline]
+    pub fn pop(&mut self) -> Option<(u16, u16, CellSet)> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        if !self.smallest_first {
+            return self.fifo.pop_front();
+        }
+        while self.buckets[self.lowest].is_empty() {
+            self.lowest += 1;
+        }
+        self.buckets[self.lowest].pop_front()
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo bench --bench vc`. Before criterion starts, a table of counts (VCs, VSCs,
 //! endpoint pairs) and thread-CPU times per build is printed to stderr (markdown), so one run
-//! gives every figure of docs/benchmarks-vc.md. `HEXPROOF_VC_REPORT=only` prints the table
+//! gives every figure of the VC section of BENCHMARKS.md. `HEXPROOF_VC_REPORT=only` prints the table
 //! and exits; `HEXPROOF_VC_REPORT=0` skips it.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};

@@ -131,6 +131,7 @@ pub fn build(program: &Program, report: &Report) -> Proof {
         for (b, br) in m.blocks.iter().zip(&fr.blocks) {
             let mut cx = Ctx {
                 block: b,
+                line: br.at.line,
                 steps: &br.steps,
                 items: Vec::new(),
                 ids: &mut ids,
@@ -167,6 +168,8 @@ const NODE_RULES: [&str; 4] = ["black move", "white node", "leaf", "preclude"];
 
 struct Ctx<'a, 'i> {
     block: &'a Block,
+    /// The block's first line (names unnamed blocks).
+    line: usize,
     steps: &'a [StepReport],
     items: Vec<Item>,
     ids: &'i mut Vec<String>,
@@ -292,8 +295,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
                 BlockKind::Derive => "derive",
                 BlockKind::Strategy => "strategy",
             };
-            let line = self.steps.first().map_or(0, |s| s.at.line);
-            format!("{kind}-{line}")
+            format!("{kind}-{}", self.line)
         })
     }
 
@@ -337,7 +339,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
         match b.kind {
             BlockKind::Lemma => {
                 let id = self.unique(self.base_name());
-                let line = self.steps.first().map_or(0, |s| s.at.line);
+                let line = self.line;
                 let heading = match &b.title {
                     Some(t) => format!("lemma {} — {t}", self.base_name()),
                     None => format!("lemma {}", self.base_name()),
@@ -374,7 +376,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
             }
             BlockKind::Derive => {
                 let id = self.unique(self.base_name());
-                let line = self.steps.first().map_or(0, |s| s.at.line);
+                let line = self.line;
                 let heading = match &b.title {
                     Some(t) => format!("derivation {} — {t}", self.base_name()),
                     None => format!("derivation {}", self.base_name()),
@@ -521,13 +523,13 @@ impl<'a, 'i> Ctx<'a, 'i> {
                 0,
                 format!(
                     "rings: white {} and black {}",
-                    names.name(w),
-                    names.name(*cell)
+                    move_name(names, w),
+                    move_name(names, *cell)
                 ),
             );
         } else {
             f.caption
-                .insert(0, format!("ring: black {}", names.name(*cell)));
+                .insert(0, format!("ring: black {}", move_name(names, *cell)));
         }
         f.title = it.heading.clone();
         it.svg = f.svg();
@@ -565,8 +567,10 @@ impl<'a, 'i> Ctx<'a, 'i> {
                 if !f.labels.iter().any(|(c, _)| *c == p.z) {
                     f.labels.push((p.z, names.name(p.z)));
                 }
-                f.caption
-                    .push(format!("dashed: fictitious black {}", names.name(p.z)));
+                f.caption.push(format!(
+                    "dashed: fictitious black {}",
+                    move_name(names, p.z)
+                ));
                 if let Some((c, ok)) = self.win_carrier(&p.steps) {
                     f.carrier = c;
                     f.caption.push(format!(
@@ -587,14 +591,11 @@ impl<'a, 'i> Ctx<'a, 'i> {
     }
 }
 
-/// Labels the claim's empty on-board endpoints that carry no label yet.
+/// Labels the claim's on-board endpoints (stones or empty cells) that carry no label yet.
 fn add_endpoint_labels(f: &mut Figure, names: &CellNames, claim: &crate::claim::Claim) {
     for &(a, b) in &claim.pairs {
         for c in [a, b] {
-            if c.is_border() || f.labels.iter().any(|(x, _)| *x == c) {
-                continue;
-            }
-            if f.position.colour_at(c).is_none() {
+            if !c.is_border() && !f.labels.iter().any(|(x, _)| *x == c) {
                 f.labels.push((c, names.name(c)));
             }
         }

@@ -31,6 +31,7 @@ use std::time::Duration;
 /// step is undecided or unsupported, 2 bad input (unreadable or malformed file — printed as
 /// file:line:column with the source line — or an unknown item; nothing is written).
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct RenderArgs {
     /// The proof file.
     #[arg(value_name = "FILE")]

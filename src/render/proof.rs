@@ -106,7 +106,7 @@ pub struct FilePart {
 /// A whole rendered proof.
 #[derive(Clone, Debug, Serialize)]
 pub struct Proof {
-    /// Per file (files that are `use`d first).
+    /// Per file: the file given first, then the files it `use`s.
     pub files: Vec<FilePart>,
     /// The checker's exit code (0 all verified, 1 a step fails, 3 undecided/unsupported).
     pub exit_code: u8,
@@ -148,6 +148,10 @@ pub fn build(program: &Program, report: &Report) -> Proof {
             });
         }
         files.push(file_part(fr, sections));
+    }
+    // The file given comes last in the program (after the files it uses); show it first.
+    if let Some(root) = files.pop() {
+        files.insert(0, root);
     }
     Proof {
         files,

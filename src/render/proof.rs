@@ -511,7 +511,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
                     if let Some((c, true)) = self.win_carrier(&p.steps) {
                         let mut keep = c;
                         keep.insert(p.z);
-                        survivors = survivors & keep;
+                        survivors &= keep;
                     }
                 }
                 f.dots = survivors;

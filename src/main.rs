@@ -29,6 +29,7 @@ enum Command {
     BidGame(cli::bid::BidGameArgs),
     Templates(cli::templates::TemplatesArgs),
     Vc(cli::vc::VcArgs),
+    Render(cli::render::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::BidGame(a) => cli::bid::run_bid_game(a),
         Command::Templates(a) => cli::templates::run_templates(a),
         Command::Vc(a) => cli::vc::run_vc(a),
+        Command::Render(a) => cli::render::run_render(a),
     };
     ExitCode::from(code)
 }

@@ -1,4 +1,8 @@
-//! Pictures of positions and sub-games: ASCII for terminals (SVG and HTML come with the
-//! proof-rendering work).
+//! Pictures of positions, sub-games and proofs: ASCII for terminals ([`ascii`]), SVG board
+//! figures shared by every drawer ([`svg`]), a checked proof as pictures ([`proof`]) and as
+//! one self-contained HTML page ([`html`]).
 
 pub mod ascii;
+pub mod html;
+pub mod proof;
+pub mod svg;

@@ -1,8 +1,10 @@
 //! Diagrams of library records: ASCII (the edge at the bottom, as in HexWiki's drawings) and a
-//! hand-written SVG with fixed float formatting (two decimals), so output is byte-stable.
+//! hand-written SVG with fixed float formatting (two decimals, `render::svg`), so output is
+//! byte-stable.
 
 use super::library::Record;
 use super::Rc;
+use crate::render::svg::{hexagon, points};
 use std::fmt::Write as _;
 
 /// ASCII diagram: `A` the goal stone, `O` another stone, `.` a carrier cell; the row further
@@ -80,17 +82,12 @@ pub fn svg(r: &Record) -> String {
     );
     for (rc, kind) in &cells {
         let (cx, cy) = centre(rc);
-        let pts: Vec<String> = (0..6)
-            .map(|k| {
-                let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
-                format!("{:.2},{:.2}", cx + R * a.cos(), cy + R * a.sin())
-            })
-            .collect();
+        let pts = points(&hexagon(cx, cy, R, -30.0));
         let fill = if *kind == 0 { "#f3e9c6" } else { "#ffffff" };
         let _ = writeln!(
             s,
             "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"#555555\" stroke-width=\"1.00\"/>",
-            pts.join(" ")
+            pts
         );
         if *kind > 0 {
             let _ = writeln!(

@@ -3,8 +3,9 @@
 //! SVG text with fixed decimals, so the output is byte-for-byte reproducible). Rows are shifted
 //! half a cell right of the row above, as in every hexproof diagram (DESIGN.md §2).
 
-use crate::board::{Cell, CellSet, Colour, Notation};
+use crate::board::{Border, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
+use crate::render::svg::{column_name, escape, points, Grid};
 use std::fmt::Write;
 
 fn header(pos: &Position, notation: Notation) -> String {
@@ -79,40 +80,11 @@ pub fn ascii_mustplay(pos: &Position, mustplay: CellSet, notation: Notation) -> 
     })
 }
 
-const S: f64 = 20.0;
-const MARGIN: f64 = 34.0;
-
-fn w() -> f64 {
-    3f64.sqrt() * S
-}
-
-fn centre(c: u8, r: u8) -> (f64, f64) {
-    let w = w();
-    (
-        MARGIN + w / 2.0 + c as f64 * w + r as f64 * w / 2.0,
-        MARGIN + S + r as f64 * 1.5 * S,
-    )
-}
-
-fn vertex(c: u8, r: u8, deg: f64) -> (f64, f64) {
-    let (x, y) = centre(c, r);
-    let t = deg.to_radians();
-    (x + S * t.cos(), y + S * t.sin())
-}
-
-fn pts(v: &[(f64, f64)]) -> String {
-    v.iter()
-        .map(|(x, y)| format!("{x:.2},{y:.2}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn escape(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// The picture's grid: cells of radius 20, a 34-pixel margin (`render::svg` draws it).
+const GRID: Grid = Grid {
+    size: 20.0,
+    margin: 34.0,
+};
 
 /// An SVG picture: stones; empty cells shaded by the sides of `colour` they are VC-connected
 /// to (`first` = top/left, `second` = bottom/right); `mustplay` cells (if given) ringed in
@@ -128,10 +100,12 @@ pub fn svg(
 ) -> String {
     let b = pos.board();
     let (cols, rows) = (b.cols(), b.rows());
-    let w = w();
+    let g = GRID;
+    let w = g.cell_width();
     let legend = 4 + lines.len();
-    let width = (2.0 * MARGIN + (cols as f64 + (rows as f64 - 1.0) / 2.0) * w).max(520.0);
-    let height = 2.0 * MARGIN + (1.5 * rows as f64 + 0.5) * S + 14.0 * legend as f64 + 10.0;
+    let (board_w, board_h) = g.board_extent(cols, rows);
+    let width = board_w.max(520.0);
+    let height = board_h + 14.0 * legend as f64 + 10.0;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -145,9 +119,6 @@ pub fn svg(
     for r in 0..rows {
         for c in 0..cols {
             let cell = Cell::at(c, r);
-            let poly: Vec<_> = (0..6)
-                .map(|k| vertex(c, r, -90.0 + 60.0 * k as f64))
-                .collect();
             let fill = match pos.colour_at(cell) {
                 Some(Colour::Black) => "#222222",
                 Some(Colour::White) => "#fafafa",
@@ -161,22 +132,22 @@ pub fn svg(
             let _ = writeln!(
                 s,
                 r##"<polygon points="{}" fill="{fill}" stroke="#555555" stroke-width="1"><title>{}</title></polygon>"##,
-                pts(&poly),
+                points(&g.cell_outline(c, r)),
                 b.cell_name(cell, notation)
             );
-            let (x, y) = centre(c, r);
+            let (x, y) = g.centre(c, r);
             if pos.colour_at(cell) == Some(Colour::White) {
                 let _ = writeln!(
                     s,
                     r##"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="#ffffff" stroke="#222222" stroke-width="1.5"/>"##,
-                    S * 0.6
+                    g.size * 0.6
                 );
             }
             if mustplay.is_some_and(|m| m.contains(cell)) {
                 let _ = writeln!(
                     s,
                     r##"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="none" stroke="#d62728" stroke-width="3"/>"##,
-                    S * 0.7
+                    g.size * 0.7
                 );
             }
         }
@@ -184,39 +155,32 @@ pub fn svg(
     let line = |v: Vec<(f64, f64)>, colour: &str| {
         format!(
             r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="5" stroke-linecap="round"/>"#,
-            pts(&v)
+            points(&v)
         )
     };
-    let top: Vec<_> = (0..cols)
-        .flat_map(|c| [210.0, 270.0, 330.0].map(|d| vertex(c, 0, d)))
-        .collect();
-    let bottom: Vec<_> = (0..cols)
-        .flat_map(|c| [150.0, 90.0, 30.0].map(|d| vertex(c, rows - 1, d)))
-        .collect();
-    let left: Vec<_> = (0..rows)
-        .flat_map(|r| [210.0, 150.0].map(|d| vertex(0, r, d)))
-        .collect();
-    let right: Vec<_> = (0..rows)
-        .flat_map(|r| [330.0, 30.0].map(|d| vertex(cols - 1, r, d)))
-        .collect();
-    let _ = writeln!(s, "{}", line(top, "#000000"));
-    let _ = writeln!(s, "{}", line(bottom, "#000000"));
-    let _ = writeln!(s, "{}", line(left, "#b0b0b0"));
-    let _ = writeln!(s, "{}", line(right, "#b0b0b0"));
+    let _ = writeln!(s, "{}", line(g.border(cols, rows, Border::Top), "#000000"));
+    let _ = writeln!(
+        s,
+        "{}",
+        line(g.border(cols, rows, Border::Bottom), "#000000")
+    );
+    let _ = writeln!(s, "{}", line(g.border(cols, rows, Border::Left), "#b0b0b0"));
+    let _ = writeln!(
+        s,
+        "{}",
+        line(g.border(cols, rows, Border::Right), "#b0b0b0")
+    );
     for c in 0..cols {
-        let (x, y) = centre(c, 0);
-        let col = match notation {
-            Notation::Digits if cols <= 9 && rows <= 9 => (c + 1).to_string(),
-            _ => ((b'a' + c) as char).to_string(),
-        };
+        let (x, y) = g.centre(c, 0);
+        let col = column_name(c, cols, rows, notation);
         let _ = writeln!(
             s,
             r#"<text x="{x:.2}" y="{:.2}" font-size="11" text-anchor="middle">{col}</text>"#,
-            y - S - 8.0
+            y - g.size - 8.0
         );
     }
     for r in 0..rows {
-        let (x, y) = centre(0, r);
+        let (x, y) = g.centre(0, r);
         let _ = writeln!(
             s,
             r#"<text x="{:.2}" y="{:.2}" font-size="11" text-anchor="end">{}</text>"#,
@@ -225,12 +189,12 @@ pub fn svg(
             r + 1
         );
     }
-    let mut y = 2.0 * MARGIN + (1.5 * rows as f64 + 0.5) * S;
+    let mut y = board_h;
     let mut text = |t: &str, s: &mut String| {
         let _ = writeln!(
             s,
             r##"<text x="{:.2}" y="{y:.2}" font-size="10" fill="#333333">{}</text>"##,
-            MARGIN / 2.0,
+            g.margin / 2.0,
             escape(t)
         );
         y += 14.0;

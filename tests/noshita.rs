@@ -94,7 +94,10 @@ fn the_tree_has_the_papers_shape() {
     for (line, p) in &ls {
         let blacks = p.stones(Colour::Black).len();
         let whites = p.stones(Colour::White).len();
-        assert!((2..=3).contains(&blacks), "line {line}: {blacks} black stones");
+        assert!(
+            (2..=3).contains(&blacks),
+            "line {line}: {blacks} black stones"
+        );
         assert_eq!(whites, blacks, "line {line}: White to move");
     }
 }
@@ -110,7 +113,10 @@ fn every_leaf_is_won_by_a_whole_board_search() {
     for (line, p) in leaves() {
         let t = std::time::Instant::now();
         let v = wins(&p, seconds);
-        println!("leaf at line {line}: {v:?} in {:.1} s", t.elapsed().as_secs_f64());
+        println!(
+            "leaf at line {line}: {v:?} in {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
         if v != Verdict::Holds {
             bad.push(format!("line {line}: {v:?}"));
         }

@@ -330,9 +330,9 @@ HEADER = """// proofs/noshita-7x7.hexp — Noshita's winning strategy for 7x7 He
 // §2-3, Figs. 1-29), machine-checked.
 //
 // Cells are Noshita's: `ij` is column i, row j (44 = d4); Black joins top `t` to bottom `b`.
-// The paper's figures are lost in our copy: every carrier below was reconstructed from the
-// text with `hexproof minimize` (region: the part of the board the text talks about, minus
-// the cells other connections of the same figure need) and is checked by exhaustive search.
+// The paper's figures are lost in our copy: every carrier (here and in the lemma file) was
+// reconstructed from the text with `hexproof minimize` (region: the part of the board the text
+// talks about, minus the cells other connections of the same figure need).
 // `hexproof check proofs/noshita-7x7.hexp` checks it; `--no-search` skips the (slow,
 // confirmatory) searches of the rule steps and of every tree node; the lemmas and the
 // `by search` steps are searched either way.

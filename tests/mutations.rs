@@ -368,7 +368,7 @@ fn run_mutants(files: &[std::path::PathBuf], heavy: bool) -> (usize, Vec<String>
     // kept small (a big lemma claim is then undecided, and its proof carries it). A mutant is
     // rejected when a step fails or the input is bad (exit code 1 or 2); the originals have
     // no failed step (exit 0, or 3 where a `by search` lemma is over this small budget).
-    // Noshita's files have `by search` steps of up to ~5 million nodes inside their trees:
+    // Noshita's files have `by search` steps of up to ~400 000 nodes inside their trees:
     // they and their mutants get the default budget (rule steps still not searched).
     let opts = Options {
         budget: Budget::nodes(2_000),

@@ -90,7 +90,7 @@ fn the_tree_has_the_papers_shape() {
             );
         }
     }
-    // Every leaf has the opening 44 and two or three more Black stones.
+    // Every leaf comes after Black's second or third move, with White to move.
     for (line, p) in &ls {
         let blacks = p.stones(Colour::Black).len();
         let whites = p.stones(Colour::White).len();
@@ -98,8 +98,15 @@ fn the_tree_has_the_papers_shape() {
             (2..=3).contains(&blacks),
             "line {line}: {blacks} black stones"
         );
-        assert_eq!(whites, blacks, "line {line}: White to move");
+        assert_eq!(whites + 1, blacks, "line {line}: White to move");
     }
+    // Noshita's 20 leaves per half: 5 after Black's second move (a-e), 15 after the third
+    // (f.p-f.w, g.p-g.v).
+    let second = ls
+        .iter()
+        .filter(|(_, p)| p.stones(Colour::Black).len() == 2)
+        .count();
+    assert_eq!(second, 2 * 5, "leaves after Black's second move");
 }
 
 #[test]

@@ -80,16 +80,19 @@ fn the_tree_has_the_papers_shape() {
     // White moves (`case 27 | 36 => ..`) gives one leaf position per move.
     let ls = leaves();
     assert_eq!(ls.len(), 2 * 20, "leaf positions");
-    // All distinct: no case is written twice.
+    // Distinct, except for one transposition: g.u (W45 B35 W43 B53) and its twin (W43 B53
+    // W45 B35) reach the same position, which is symmetric under the 180-degree turn.
+    let mut same = Vec::new();
     for (i, (li, a)) in ls.iter().enumerate() {
         for (lj, b) in &ls[i + 1..] {
-            assert!(
-                a.stones(Colour::Black) != b.stones(Colour::Black)
-                    || a.stones(Colour::White) != b.stones(Colour::White),
-                "leaves at lines {li} and {lj} are the same position"
-            );
+            if a.stones(Colour::Black) == b.stones(Colour::Black)
+                && a.stones(Colour::White) == b.stones(Colour::White)
+            {
+                same.push((*li, *lj));
+            }
         }
     }
+    assert_eq!(same.len(), 1, "repeated leaf positions (lines): {same:?}");
     // Every leaf comes after Black's second or third move, with White to move.
     for (line, p) in &ls {
         let blacks = p.stones(Colour::Black).len();

@@ -355,7 +355,7 @@ fn sample_size(f: &std::path::Path, heavy: bool) -> Option<usize> {
         } else {
             8
         })
-    } else if name.starts_with("noshita-") {
+    } else if name.starts_with("noshita-7x7") {
         Some(40)
     } else {
         None

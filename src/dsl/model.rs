@@ -79,6 +79,10 @@ pub struct LemmaInfo {
     pub has_proof: bool,
     /// AB guarantees: `guarantee <opponent> A => <owner> B`.
     pub guarantees: Vec<Guarantee>,
+    /// AB assumptions: `assume <opponent> A => <owner> B` (A, B outside the carrier); the
+    /// claim is checked in the assisted game and the lemma is usable only in a step that
+    /// names, with it, a lemma whose guarantee discharges the assumption.
+    pub assumes: Vec<Guarantee>,
 }
 
 /// An AB guarantee of a lemma (Noshita 2005, §4; docs/SEMANTICS.md "AB-property").

@@ -135,6 +135,31 @@ pub fn check(
             }
         }
     }
+    // One guarantee serves one assumption: after the opponent's B and A, the guaranteeing area
+    // leaves one answer to give, not one per assuming area.
+    for (i, q) in parts.iter().enumerate() {
+        for g in &q.guarantees {
+            let users: Vec<&str> = parts
+                .iter()
+                .enumerate()
+                .filter(|(j, p)| *j != i && p.assumes.contains(g))
+                .map(|(_, p)| p.name.as_str())
+                .collect();
+            if users.len() > 1 {
+                bad.push((
+                    "assumption discharged",
+                    format!(
+                        "the guarantee of lemma {} on {} and {} is assumed by {} lemmas ({}); one guarantee serves one assumption",
+                        q.name,
+                        names.name(g.0),
+                        names.name(g.1),
+                        users.len(),
+                        users.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
     if let Some(choice) = unjoined_choice(pos, parts, claim) {
         let what: Vec<String> = parts
             .iter()

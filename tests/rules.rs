@@ -795,3 +795,74 @@ fn white_claims_and_named_sets() {
         "hexp::opponent-endpoint",
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// `use templates`: the certified template library as lemmas.
+
+const TEMPLATES: &str = "board 7x7
+use templates
+derive {
+  black d5 as x
+  x - b on [a5, b5, c5, e5, f5, g5, a6, b6, c6, d6, e6, f6, g6, a7, b7, c7, d7, e7, f7, g7] by III1a
+}
+";
+
+#[test]
+fn library_templates_are_lemmas_certified_by_their_kernel_certificates() {
+    let c = verified(TEMPLATES);
+    let s = step(&c, 5);
+    assert!(
+        s.notes[0].contains("III1a placed under rot180"),
+        "{:?}",
+        s.notes
+    );
+    // The records that fit a 7x7 board (IV1b is 8 cells wide) are certified, without search.
+    let lemmas: Vec<&StepReport> = c.report.files[0]
+        .blocks
+        .iter()
+        .filter(|b| {
+            b.title
+                .as_deref()
+                .is_some_and(|t| t.ends_with("(template library)"))
+        })
+        .flat_map(|b| b.steps.iter())
+        .collect();
+    assert_eq!(lemmas.len(), 4);
+    for l in lemmas {
+        assert_eq!(l.verdict, StepVerdict::Verified);
+        assert_eq!(l.basis, "kernel certificate (template library)");
+        assert!(l.search.is_none());
+    }
+}
+
+#[test]
+fn library_templates_are_placed_like_lemmas() {
+    // Without a carrier cell of the template the placement fails, for that reason.
+    fails_with(
+        &TEMPLATES.replace("c6, d6, e6,", "c6, e6,"),
+        5,
+        "carrier inside the step's",
+    );
+    // IV1a is a fourth-row template: from the third row it falls off the board.
+    fails_with(
+        &TEMPLATES.replace("by III1a", "by IV1a"),
+        5,
+        "carrier on the board",
+    );
+    // Without `use templates` the names are unknown.
+    bad_input(
+        &TEMPLATES.replace("use templates\n", ""),
+        "hexp::unknown-lemma",
+    );
+    // A file lemma may not take a template's name.
+    let src = TEMPLATES.replace(
+        "use templates\n",
+        "use templates\nlemma II { black a2\n claim a2 - t on [a1, b1] }\n",
+    );
+    bad_input(&src, "hexp::duplicate-lemma");
+}
+
+#[test]
+fn the_embedded_library_parses() {
+    assert_eq!(hexproof::dsl::library::records().len(), 5);
+}

@@ -481,9 +481,10 @@ impl<'a> Checker<'a> {
             rep.steps.push(r);
         }
         if let Some(l) = &b.lemma {
-            let r = match l.assumes.first() {
-                Some(g) => self.assisted_claim(&l.claim, g),
-                None => self.lemma_claim(&l.claim, l.has_proof),
+            let r = match (l.assumes.first(), &l.library) {
+                (_, Some(lib)) => self.library_claim(&l.claim, lib),
+                (Some(g), None) => self.assisted_claim(&l.claim, g),
+                (None, None) => self.lemma_claim(&l.claim, l.has_proof),
             };
             rep.steps.push(r);
             for g in &l.guarantees {
@@ -1089,6 +1090,61 @@ impl<'a> Checker<'a> {
             ));
         }
         Err(out)
+    }
+
+    /// A template-library lemma (`use templates`): the record's integrity
+    /// ([`crate::templates::library::verify_record`]) and its stored certificate, decoded onto
+    /// the lemma's own cells and re-checked by the kernel on the lemma's sub-game. No search.
+    fn library_claim(&mut self, f: &Fact, lib: &crate::dsl::model::LibraryLemma) -> StepReport {
+        use crate::templates::library::{decode_certificate, verify_record};
+        let start = Instant::now();
+        let names = self.names();
+        let text = names.fact(&f.claim, &f.carrier);
+        let checked = verify_record(&lib.record).and_then(|_| {
+            let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())
+                .map_err(|e| e.to_string())?;
+            let cert = decode_certificate(&lib.record.certificate, &lib.carrier, &lib.stones)?;
+            crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+            Ok(cert.nodes.len())
+        });
+        let (verdict, reasons, notes) = match checked {
+            Ok(n) => (
+                StepVerdict::Verified,
+                Vec::new(),
+                vec![format!(
+                    "template {} of the library: its certificate ({n} nodes) is accepted by the kernel on these cells",
+                    lib.record.name
+                )],
+            ),
+            Err(e) => (
+                StepVerdict::Failed,
+                vec![self.reason(
+                    "template library",
+                    "certificate accepted",
+                    format!("the library's record {} is rejected: {e}", lib.record.name),
+                    vec![self.place(f.span, "rejected")],
+                )],
+                Vec::new(),
+            ),
+        };
+        StepReport {
+            at: self.at(f.span),
+            label: None,
+            claim: text,
+            rule: "lemma claim".into(),
+            rule_check: "n/a".into(),
+            search: None,
+            verdict,
+            basis: if verdict == StepVerdict::Verified {
+                "kernel certificate (template library)".into()
+            } else {
+                "none".into()
+            },
+            reasons,
+            notes,
+            micros: start.elapsed().as_micros() as u64,
+            span: f.span,
+        }
     }
 
     /// The claim of a lemma with an assumption, in its assisted game (src/check/ab.rs).

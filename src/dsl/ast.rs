@@ -94,6 +94,8 @@ pub enum Statement {
         /// Where.
         span: Span,
     },
+    /// `use templates`: the certified template library's records become lemmas.
+    UseTemplates(Span),
     /// `notation letters|digits`.
     Notation(NotationWord, Span),
     /// A declaration.

@@ -124,6 +124,23 @@ pub fn elaborate(
         }
     }
     let mut blocks = Vec::new();
+    // `use templates`: the library's records, as lemmas checked before the file's blocks.
+    if let Some(sp) = ast.statements.iter().find_map(|st| match st {
+        ast::Statement::UseTemplates(sp) => Some(*sp),
+        _ => None,
+    }) {
+        for b in super::library::template_lemmas(board, notation, sp) {
+            let n = b.name.clone().expect("a template has a name");
+            if let Some(other) = e.lemmas.get(&n) {
+                let msg =
+                    format!("the template library's lemma `{n}` is already defined in {other}");
+                e.err("hexp::duplicate-lemma", msg, sp, "templates used here");
+            } else {
+                e.lemmas.insert(n, "the template library".into());
+                blocks.push(b);
+            }
+        }
+    }
     for st in &ast.statements {
         let b = match st {
             ast::Statement::Lemma(l) => e.lemma(l),
@@ -1114,6 +1131,7 @@ impl Elab {
                 has_proof: l.proof.is_some(),
                 guarantees,
                 assumes,
+                library: None,
             }),
             unsupported,
         })

@@ -83,6 +83,20 @@ pub struct LemmaInfo {
     /// claim is checked in the assisted game and the lemma is usable only in a step that
     /// names, with it, a lemma whose guarantee discharges the assumption.
     pub assumes: Vec<Guarantee>,
+    /// For a lemma of the template library (`use templates`): its record and the board cells
+    /// of the record's carrier and stones lists, in order (for its kernel certificate).
+    pub library: Option<LibraryLemma>,
+}
+
+/// A template-library record placed on a file's board as a lemma.
+#[derive(Clone, Debug)]
+pub struct LibraryLemma {
+    /// The record (with its stored certificate).
+    pub record: crate::templates::library::Record,
+    /// The carrier list's cells.
+    pub carrier: Vec<Cell>,
+    /// The stones list's cells.
+    pub stones: Vec<Cell>,
 }
 
 /// An AB guarantee of a lemma (Noshita 2005, §4; docs/SEMANTICS.md "AB-property").

@@ -316,6 +316,13 @@ fn build_file(p: Pair<Rule>) -> File {
     for q in inner {
         match q.as_rule() {
             Rule::EOI => {}
+            Rule::use_decl
+                if q.clone()
+                    .into_inner()
+                    .any(|r| r.as_rule() == Rule::use_templates) =>
+            {
+                statements.push(Statement::UseTemplates(span(&q)));
+            }
             Rule::use_decl => {
                 let sp = span(&q);
                 let s = q

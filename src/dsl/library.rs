@@ -54,6 +54,9 @@ pub fn template_lemmas(board: Board, notation: Notation, span: Span) -> Vec<Bloc
 }
 
 fn template_lemma(r: Record, board: Board, notation: Notation, span: Span) -> Option<Block> {
+    if r.stones.is_empty() {
+        return None;
+    }
     let min_c = r.stones.iter().chain(&r.carrier).map(|rc| rc[1]).min()?;
     let at = |rc: &[i32; 2]| EdgeTemplate::cell_at(&board, Border::Top, -min_c, *rc);
     let stones: Vec<Cell> = r.stones.iter().map(at).collect::<Option<_>>()?;

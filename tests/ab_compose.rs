@@ -225,3 +225,95 @@ fn the_assisted_game_is_weaker_than_a_free_b() {
     s2.insert(Cell::at(0, 4));
     assert_eq!(search(&pos, s2, &claim(u, bot)), Verdict::Holds);
 }
+
+#[test]
+fn several_lemmas_agree_with_the_search_of_the_union() {
+    // Random positions with two or three Black stones; two or three parts with disjoint random
+    // carriers, each a VC (confirmed by search) between Black cells (stones, t, b). Whenever
+    // the composition's side conditions accept t - b, the search of the union must hold.
+    let (t, bot) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
+    let names = CellNames::plain(board(), Notation::Letters);
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let (mut tried, mut composed) = (0, 0);
+    while tried < 8000 {
+        let mut black = CellSet::new();
+        for _ in 0..2 + rng.below(2) {
+            black.insert(Cell::at(
+                rng.below(COLS as u64) as u8,
+                rng.below(ROWS as u64) as u8,
+            ));
+        }
+        let Ok(pos) = Position::new(board(), black, CellSet::new()) else {
+            continue;
+        };
+        tried += 1;
+        let ends: Vec<Cell> = black.iter().chain([t, bot]).collect();
+        let k = 2 + rng.below(2) as usize;
+        // A chain t = e0, e1, …, ek = b through stones sorted by row; part i gets the empty
+        // cells between the rows of its ends (a shared row goes either way), with holes.
+        let mut stones: Vec<Cell> = black.iter().collect();
+        stones.sort_by_key(|c| c.coords().1);
+        let mut chain = vec![t];
+        for _ in 1..k {
+            chain.push(stones[rng.below(stones.len() as u64) as usize]);
+        }
+        chain[1..].sort_by_key(|c| c.coords().1);
+        chain.push(bot);
+        let row = |c: Cell| -> i32 {
+            if c == t {
+                -1
+            } else if c == bot {
+                ROWS as i32
+            } else {
+                c.coords().1 as i32
+            }
+        };
+        let mut carriers = vec![CellSet::new(); k];
+        for c in pos.empty_cells().iter() {
+            let r = c.coords().1 as i32;
+            let fits: Vec<usize> = (0..k)
+                .filter(|&i| row(chain[i]) <= r && r <= row(chain[i + 1]))
+                .collect();
+            if !fits.is_empty() && rng.below(10) != 0 {
+                carriers[fits[rng.below(fits.len() as u64) as usize]].insert(c);
+            }
+        }
+        let mut parts = Vec::new();
+        for (i, s) in carriers.iter().enumerate() {
+            let (mut a, mut b) = (chain[i], chain[i + 1]);
+            if rng.below(5) == 0 {
+                a = ends[rng.below(ends.len() as u64) as usize];
+            }
+            if rng.below(5) == 0 {
+                b = ends[rng.below(ends.len() as u64) as usize];
+            }
+            if a == b || s.len() > 12 || search(&pos, *s, &claim(a, b)) != Verdict::Holds {
+                break;
+            }
+            parts.push(Part {
+                name: format!("L{i}"),
+                claim: claim(a, b),
+                carrier: *s,
+                guarantees: Vec::new(),
+                assumes: Vec::new(),
+            });
+        }
+        if parts.len() < k {
+            continue;
+        }
+        let union = carriers.iter().fold(CellSet::new(), |u, s| u | *s);
+        let goal = claim(t, bot);
+        if !compose::check(&pos, &parts, &goal, union, &names).is_empty() {
+            continue;
+        }
+        composed += 1;
+        assert_eq!(
+            search(&pos, union, &goal),
+            Verdict::Holds,
+            "composed t - b refuted:\n{}{parts:?}",
+            pos.to_ascii(Notation::Letters)
+        );
+    }
+    println!("{tried} positions, {composed} compositions confirmed by the search of the union");
+    assert!(composed >= 20, "too few compositions: {composed}");
+}

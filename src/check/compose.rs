@@ -211,25 +211,27 @@ pub fn unjoined_choice(pos: &Position, parts: &[Part], claim: &Claim) -> Option<
         })
         .collect();
     let idx = |c: Cell| nodes.iter().position(|&x| x == c).expect("node");
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    // Ends in one group of the owner's cells are linked whatever the parts do.
+    let mut base: Vec<usize> = (0..nodes.len()).collect();
+    for (i, comp) in comps.iter().enumerate() {
+        for (j, &n) in nodes.iter().enumerate().skip(i + 1) {
+            if comp.contains(n) {
+                let (ri, rj) = (find(&mut base, i), find(&mut base, j));
+                base[ri] = rj;
+            }
+        }
+    }
     let mut choice = vec![0usize; parts.len()];
     loop {
         // Union-find over the nodes.
-        let mut parent: Vec<usize> = (0..nodes.len()).collect();
-        fn find(p: &mut [usize], mut i: usize) -> usize {
-            while p[i] != i {
-                p[i] = p[p[i]];
-                i = p[i];
-            }
-            i
-        }
-        for i in 0..nodes.len() {
-            for j in i + 1..nodes.len() {
-                if comps[i].contains(nodes[j]) {
-                    let (ri, rj) = (find(&mut parent, i), find(&mut parent, j));
-                    parent[ri] = rj;
-                }
-            }
-        }
+        let mut parent = base.clone();
         for (p, &k) in parts.iter().zip(&choice) {
             let (a, b) = p.claim.pairs[k];
             let (ra, rb) = (find(&mut parent, idx(a)), find(&mut parent, idx(b)));

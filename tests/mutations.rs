@@ -4,7 +4,9 @@
 //!   drop the cells they add), or from a lemma's claim;
 //! - flip a conclusion's kind (VC ↔ VSC);
 //! - swap the rule (AND ↔ OR);
-//! - add a White stone on a carrier cell of each block, and on a `*` cell of each diagram.
+//! - add a White stone on a carrier cell of each block, and on a `*` cell of each diagram;
+//! - in a step by several lemmas, drop each lemma; drop, or exchange A and B of, each AB
+//!   guarantee that another lemma assumes.
 //!
 //! A mutant is rejected when a step fails or the input is bad (exit code 1 or 2).
 //! - in a lemma diagram, each `*` becomes `.` (one carrier cell fewer);
@@ -152,6 +154,33 @@ fn mutants(src: &str) -> Vec<Mutant> {
         })
         .collect();
     let mut trees = tree_items.iter();
+    // An AB guarantee that another lemma assumes: dropped, or with A and B exchanged.
+    let assumed: Vec<(String, String)> = file
+        .statements
+        .iter()
+        .filter_map(|st| match st {
+            Statement::Lemma(l) => Some(l),
+            _ => None,
+        })
+        .flat_map(|l| l.assumes.iter())
+        .map(|(_, a, _, b, _)| (a.text.clone(), b.text.clone()))
+        .collect();
+    for st in &file.statements {
+        let Statement::Lemma(l) = st else { continue };
+        for (_, a, _, b, sp) in &l.guarantees {
+            if assumed.contains(&(a.text.clone(), b.text.clone())) {
+                push(
+                    format!("line {}: guarantee dropped", at(*sp)),
+                    splice(src, *sp, ""),
+                );
+                let swapped = splice(&splice(src, b.span, &a.text), a.span, &b.text);
+                push(
+                    format!("line {}: guarantee's A and B exchanged", at(*sp)),
+                    swapped,
+                );
+            }
+        }
+    }
     for st in &file.statements {
         // A lemma drawn as a diagram: each `*` becomes `.` (one carrier cell fewer).
         if let Statement::Lemma(l) = st {
@@ -281,6 +310,24 @@ fn mutants(src: &str) -> Vec<Mutant> {
                     splice(src, rs, other),
                 );
             } else if let StepBody::Rule { just: Some(j), .. } = &s.body {
+                // A step by several lemmas: each lemma dropped in turn.
+                if let hexproof::dsl::ast::JustAst::Lemma(refs, _) = j {
+                    if refs.len() > 1 {
+                        for k in 0..refs.len() {
+                            let kept: Vec<&str> = refs
+                                .iter()
+                                .enumerate()
+                                .filter(|(i, _)| *i != k)
+                                .map(|(_, r)| &src[r.span.start..r.span.end])
+                                .collect();
+                            let sp = Span::new(refs[0].span.start, refs[refs.len() - 1].span.end);
+                            push(
+                                format!("line {line}: lemma {} dropped", refs[k].name.text),
+                                splice(src, sp, &kept.join(", ")),
+                            );
+                        }
+                    }
+                }
                 let js = j.span();
                 let text = &src[js.start..js.end];
                 for (from, to) in [("by AND", "by OR"), ("by OR", "by AND")] {

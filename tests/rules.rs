@@ -452,14 +452,149 @@ fn over_budget_steps_rest_on_their_rule_or_are_undecided() {
 }
 
 #[test]
-fn unsupported_constructs_are_never_verified() {
-    // A step by several lemmas at once is not checked; an AB guarantee is (by exact search).
+fn a_lemma_twice_on_one_carrier_is_rejected() {
+    // A step by several lemmas needs disjoint carriers; an AB guarantee is checked by search.
     let c = run("board 7x7 notation digits\nlemma S { black 44\n claim 44 - 55 on [45, 54] }\nderive {\n  black 44, 55\n  44 - 55 on [45, 54] by S, S\n}\nlemma G { black 44\n claim 44 - 55 on [45, 54]\n guarantee white 45 => black 54 }\n");
     let s = step(&c, 6);
-    assert_eq!(s.verdict, StepVerdict::Unsupported, "{}", c.human());
+    assert_eq!(s.verdict, StepVerdict::Failed, "{}", c.human());
+    assert!(conditions(s).contains(&"carriers disjoint".to_string()));
     assert_eq!(step(&c, 10).verdict, StepVerdict::Verified);
-    assert_eq!(c.report.exit_code, 3);
-    assert_eq!(c.report.counts.unsupported, 1);
+    assert_eq!(c.report.exit_code, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several lemmas in one step (Noshita: "t - y and y - x and x - b by T-, S- and T-lemmas").
+
+const CHAIN: &str = "board 5x5 notation digits
+lemma E { black 32
+ claim t - 32 on [31, 41] }
+lemma S { black 32, 43
+ claim 32 - 43 on [42, 33] }
+lemma T { black 43
+ claim 43 - b on [53, 34, 44, 54, 25, 35, 45, 55] }
+derive {
+  black 32 as x, 43 as y
+  t - b on [31, 41, 42, 33, 53, 34, 44, 54, 25, 35, 45, 55] by E, S, T
+}
+";
+
+#[test]
+fn several_lemmas_chain_to_the_step() {
+    let c = verified(CHAIN);
+    let s = step(&c, 10);
+    assert_eq!(s.basis, "rule and search", "{}", c.human());
+    assert!(s.notes[0].contains("every combination"), "{:?}", s.notes);
+}
+
+#[test]
+fn several_lemmas_must_join_a_pair_of_the_step() {
+    fails_with(&CHAIN.replace("by E, S, T", "by E, T"), 10, "pairs joined");
+}
+
+#[test]
+fn several_lemmas_need_disjoint_carriers() {
+    let src = CHAIN.replace("claim 32 - 43 on [42, 33]", "claim 32 - 43 on [42, 33, 53]");
+    fails_with(&src, 10, "carriers disjoint");
+}
+
+#[test]
+fn several_lemmas_inside_the_step_carrier() {
+    let src = CHAIN.replace("[31, 41, 42, 33,", "[31, 41, 42,");
+    fails_with(&src, 10, "carrier inside the step's");
+}
+
+#[test]
+fn several_lemmas_ends_on_black_cells() {
+    // Without the stone y = 43 the bridge and the trapezoid have no black end to land on.
+    let src = CHAIN
+        .replace("black 32 as x, 43 as y", "black 32 as x")
+        .replace("[31, 41, 42, 33, 53,", "[31, 41, 42, 33, 43, 53,");
+    fails_with(&src, 10, "ends match");
+}
+
+#[test]
+fn several_lemmas_at_most_one_semi() {
+    let src = CHAIN
+        .replace(
+            "claim t - 32 on [31, 41] }",
+            "claim t - 32 on [31, 41] first black }",
+        )
+        .replace(
+            "claim 32 - 43 on [42, 33] }",
+            "claim 32 - 43 on [42, 33] first black }",
+        )
+        .replace("by E, S, T", "first black by E, S, T");
+    fails_with(&src, 10, "one semi at most");
+    let one = CHAIN.replace(
+        "claim t - 32 on [31, 41] }",
+        "claim t - 32 on [31, 41] first black }",
+    );
+    fails_with(&one, 10, "kind");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The AB-property across two areas (proofs/examples/ab-property.hexp and its mutations).
+
+const AB: &str = include_str!("../proofs/examples/ab-property.hexp");
+
+/// The line of the composed step in the example.
+fn ab_line(src: &str) -> usize {
+    1 + src
+        .lines()
+        .position(|l| l.starts_with("  t - b on ["))
+        .expect("the composed step")
+}
+
+#[test]
+fn ab_composition_is_verified() {
+    let c = verified(AB);
+    let s = step(&c, ab_line(AB));
+    assert_eq!(s.basis, "rule and search", "{}", c.human());
+}
+
+#[test]
+fn ab_lower_area_alone_is_false() {
+    // Without the assumption, x - b on rows 4 and 5 is not a connection.
+    let src = AB.replace("  assume white A => black E\n", "");
+    let line = 1 + src.lines().position(|l| l.contains("claim x - b")).unwrap();
+    fails_with(&src, line, "claim holds");
+}
+
+#[test]
+fn ab_assumption_must_be_discharged() {
+    // The assisted lemma alone …
+    let src = AB.replace("by up, down", "by down");
+    fails_with(&src, ab_line(AB), "assumption discharged");
+    // … or with a lemma that gives no guarantee …
+    let src = AB.replace("  guarantee white A => black E\n", "");
+    fails_with(&src, ab_line(&src), "assumption discharged");
+    // … or a guarantee on other cells.
+    let src = AB.replace(
+        "guarantee white A => black E",
+        "guarantee white E => black A",
+    );
+    let c = run(&src);
+    let s = step(&c, ab_line(AB));
+    assert_eq!(s.verdict, StepVerdict::Failed, "{}", c.human());
+}
+
+#[test]
+fn ab_carriers_must_be_disjoint() {
+    let src = AB.replace("d2, E, A]", "d2, E, A, a4]");
+    fails_with(&src, ab_line(AB), "carriers disjoint");
+}
+
+#[test]
+fn assume_is_bad_input_on_its_own_carrier_or_with_a_proof() {
+    let src = AB.replace("assume white A => black E", "assume white A => black c4");
+    bad_input(&src, "hexp::assume");
+    let src = AB.replace("assume white A => black E", "assume black A => white E");
+    bad_input(&src, "hexp::assume");
+    let src = AB.replace(
+        "  assume white A => black E\n",
+        "  assume white A => black E\n  proof { x - b on [a4, b4] by search }\n",
+    );
+    bad_input(&src, "hexp::assume");
 }
 
 #[test]
@@ -659,4 +794,75 @@ fn white_claims_and_named_sets() {
         "board 9x9\nderive {\n  (b3, [], b) VC for white\n}\n",
         "hexp::opponent-endpoint",
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// `use templates`: the certified template library as lemmas.
+
+const TEMPLATES: &str = "board 7x7
+use templates
+derive {
+  black d5 as x
+  x - b on [a5, b5, c5, e5, f5, g5, a6, b6, c6, d6, e6, f6, g6, a7, b7, c7, d7, e7, f7, g7] by III1a
+}
+";
+
+#[test]
+fn library_templates_are_lemmas_certified_by_their_kernel_certificates() {
+    let c = verified(TEMPLATES);
+    let s = step(&c, 5);
+    assert!(
+        s.notes[0].contains("III1a placed under rot180"),
+        "{:?}",
+        s.notes
+    );
+    // The records that fit a 7x7 board (IV1b is 8 cells wide) are certified, without search.
+    let lemmas: Vec<&StepReport> = c.report.files[0]
+        .blocks
+        .iter()
+        .filter(|b| {
+            b.title
+                .as_deref()
+                .is_some_and(|t| t.ends_with("(template library)"))
+        })
+        .flat_map(|b| b.steps.iter())
+        .collect();
+    assert_eq!(lemmas.len(), 4);
+    for l in lemmas {
+        assert_eq!(l.verdict, StepVerdict::Verified);
+        assert_eq!(l.basis, "kernel certificate (template library)");
+        assert!(l.search.is_none());
+    }
+}
+
+#[test]
+fn library_templates_are_placed_like_lemmas() {
+    // Without a carrier cell of the template the placement fails, for that reason.
+    fails_with(
+        &TEMPLATES.replace("c6, d6, e6,", "c6, e6,"),
+        5,
+        "carrier inside the step's",
+    );
+    // IV1a is a fourth-row template: from the third row it falls off the board.
+    fails_with(
+        &TEMPLATES.replace("by III1a", "by IV1a"),
+        5,
+        "carrier on the board",
+    );
+    // Without `use templates` the names are unknown.
+    bad_input(
+        &TEMPLATES.replace("use templates\n", ""),
+        "hexp::unknown-lemma",
+    );
+    // A file lemma may not take a template's name.
+    let src = TEMPLATES.replace(
+        "use templates\n",
+        "use templates\nlemma II { black a2\n claim a2 - t on [a1, b1] }\n",
+    );
+    bad_input(&src, "hexp::duplicate-lemma");
+}
+
+#[test]
+fn the_embedded_library_parses() {
+    assert_eq!(hexproof::dsl::library::records().len(), 5);
 }

@@ -349,9 +349,11 @@ fn a_precluding_analysis_must_derive_t_b() {
 
 #[test]
 fn a_leaf_must_derive_t_b() {
+    // (x - b alone would do: x's group reaches t through c1.) A leaf whose steps conclude
+    // nothing that amounts to t - b fails.
     let src = TREE.replace(
-        "      (t, [a3, b3], b) VC by AND (t, [], x) (x, [a3, b3], b)\n    }\n    case c1",
-        "    }\n    case c1",
+        "      (x, [a3, b3], b) VC by edge\n      (t, [a3, b3], b) VC by AND (t, [], x) (x, [a3, b3], b)\n    }\n    case c1",
+        "      (a3, [], b) VC\n    }\n    case c1",
     );
     fails_with(&src, 16, "t - b derived", "no step concludes Black's t - b");
 }
@@ -514,4 +516,29 @@ fn ab_guarantee_side_conditions() {
     let s = step(&c, 4);
     assert_eq!(s.verdict, StepVerdict::Failed, "{}", c.human());
     assert_eq!(conditions(s), vec!["guarantee holds"]);
+}
+
+#[test]
+fn a_leaf_may_conclude_what_amounts_to_t_b() {
+    // x = b1 touches the top, so x - b is t - b here (checked on the groups of t and b).
+    let head = "board 3x2\nstrategy {\n  black b1 as x\n";
+    let c = run(&format!("{head}  x - b on [a2, b2]\n}}\n"));
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    // A union whose every pair joins t's group to b's.
+    let c = run(&format!("{head}  x - b | t - b on [a2, b2]\n}}\n"));
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    // A semi-connection does not (White is to move).
+    let c = run(&format!("{head}  x - b on [a2, b2] first black\n}}\n"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    // An empty end is not Black's: c1 - b holds, but c1 is not on t's group.
+    let c = run(&format!("{head}  c1 - b on [b2, c2]\n}}\n"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(
+        c.human().contains("nor a VC whose every pair joins"),
+        "{}",
+        c.human()
+    );
+    // A union with one pair that stays inside t's group does not amount to t - b.
+    let c = run(&format!("{head}  x - b | x - t on [a2, b2]\n}}\n"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
 }

@@ -19,7 +19,8 @@
 //! for later steps (it is true, with a certificate); a failed, undecided or unsupported
 //! conclusion is not, and steps that use it say so.
 
-mod ab;
+pub mod ab;
+pub mod compose;
 pub mod place;
 pub mod report;
 pub mod rules;
@@ -209,8 +210,19 @@ pub fn check_program(p: &Program, opts: &Options) -> Report {
     report
 }
 
-/// Certified lemmas by name: the block and whether its claim is verified.
-pub(crate) type LemmaDb<'p> = HashMap<String, (&'p Block, bool)>;
+/// The note on a guarantee that also holds as an interface for another area.
+const INTERFACE_NOTE: &str = "usable across two areas";
+
+/// Certified lemmas by name: the block, whether its claim is verified, and its verified AB
+/// guarantees `(A, B)`.
+pub(crate) type LemmaDb<'p> = HashMap<
+    String,
+    (
+        &'p Block,
+        bool,
+        Vec<(crate::board::Cell, crate::board::Cell)>,
+    ),
+>;
 
 fn check_module<'p>(
     p: &'p Program,
@@ -241,9 +253,24 @@ fn check_module<'p>(
                     .steps
                     .iter()
                     .rev()
-                    .find(|s| s.rule == "lemma claim" || s.rule == "lemma proof")
+                    .find(|s| {
+                        s.rule == "lemma claim"
+                            || s.rule == "lemma proof"
+                            || s.rule == "lemma claim (assisted)"
+                    })
                     .is_some_and(|s| s.verdict == StepVerdict::Verified);
-                db.insert(n.clone(), (b, ok));
+                let gs: Vec<_> = r
+                    .steps
+                    .iter()
+                    .filter(|s| s.rule == "AB guarantee")
+                    .zip(b.lemma.iter().flat_map(|l| l.guarantees.iter()))
+                    .filter(|(s, _)| {
+                        s.verdict == StepVerdict::Verified
+                            && s.notes.iter().any(|n| n.starts_with(INTERFACE_NOTE))
+                    })
+                    .map(|(_, g)| (g.a, g.b))
+                    .collect();
+                db.insert(n.clone(), (b, ok, gs));
             }
         }
         blocks.push(r);
@@ -454,7 +481,11 @@ impl<'a> Checker<'a> {
             rep.steps.push(r);
         }
         if let Some(l) = &b.lemma {
-            let r = self.lemma_claim(&l.claim, l.has_proof);
+            let r = match (l.assumes.first(), &l.library) {
+                (_, Some(lib)) => self.library_claim(&l.claim, lib),
+                (Some(g), None) => self.assisted_claim(&l.claim, g),
+                (None, None) => self.lemma_claim(&l.claim, l.has_proof),
+            };
             rep.steps.push(r);
             for g in &l.guarantees {
                 let r = self.guarantee(&l.claim, g);
@@ -665,18 +696,19 @@ impl<'a> Checker<'a> {
         let mut rule_ok = true; // side conditions and premises
         let mut rests: Option<(Status, usize, Span)> = None;
         if let Just::Lemma(refs) = &s.just {
-            if refs.len() == 1 {
-                let r = &refs[0];
-                match self.lemma_use(r, &s.fact) {
-                    Ok(note) => notes.push(note),
-                    Err(rs) => {
-                        rule_ok = false;
-                        reasons.extend(rs);
-                    }
+            let r = if refs.len() == 1 {
+                self.lemma_use(&refs[0], &s.fact)
+            } else {
+                self.lemmas_use(refs, &s.fact)
+            };
+            match r {
+                Ok(note) => notes.push(note),
+                Err(rs) => {
+                    rule_ok = false;
+                    reasons.extend(rs);
                 }
             }
         }
-        let single_lemma = matches!(&s.just, Just::Lemma(v) if v.len() == 1);
         let is_rule = !matches!(s.just, Just::Search | Just::Lemma(_));
         if is_rule {
             let (premises, semi_ok): (Vec<&Premise>, Vec<bool>) = match &s.just {
@@ -773,7 +805,7 @@ impl<'a> Checker<'a> {
         // The search on the conclusion.
         let run_search = match s.just {
             Just::Search => true,
-            Just::Lemma(_) => single_lemma && self.opts.search_rule_steps,
+            Just::Lemma(_) => self.opts.search_rule_steps,
             _ => self.opts.search_rule_steps,
         };
         let search = run_search.then(|| self.search(&s.fact.claim, s.fact.carrier));
@@ -786,19 +818,6 @@ impl<'a> Checker<'a> {
         });
         // Verdict.
         let (verdict, basis, rule_check) = match &s.just {
-            Just::Lemma(ls) if ls.len() > 1 => {
-                let names: Vec<&str> = ls.iter().map(|l| l.name.as_str()).collect();
-                reasons.push(self.reason(
-                    "lemma",
-                    "supported construct",
-                    format!(
-                        "a step by several lemmas (by {}) is not checked; use one lemma per step and combine them with rule (2), AND or OR",
-                        names.join(", ")
-                    ),
-                    vec![self.place(s.rule_span, "not checked yet")],
-                ));
-                (StepVerdict::Unsupported, "none".to_string(), "n/a")
-            }
             Just::Search => match sv {
                 Some(Verdict::Holds) if !dup_fail => {
                     (StepVerdict::Verified, "search".into(), "n/a")
@@ -912,10 +931,301 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Several lemmas in one step (`by S, T, …`): each placed with its ends on the owner's
+    /// cells of the step, carriers pairwise disjoint, assumptions discharged by guarantees,
+    /// and every combination of joined pairs joining a pair of the step
+    /// ([`compose`]; docs/SEMANTICS.md, "Several lemmas in one step").
+    fn lemmas_use(&mut self, refs: &[LemmaRef], concl: &Fact) -> Result<String, Vec<Reason>> {
+        /// Placements tried per lemma, and combinations tried in all.
+        const PER_LEMMA: usize = 48;
+        const COMBOS: usize = 50_000;
+        let names = self.names();
+        let own = compose::owner_cells(&self.position, &concl.claim);
+        let mut options: Vec<Vec<compose::Part>> = Vec::new();
+        let mut reasons = Vec::new();
+        for r in refs {
+            let here = vec![self.place(r.span, "does not fit")];
+            let Some((lb, certified, gs)) = self.lemmas.get(&r.name) else {
+                reasons.push(self.reason(
+                    "lemma",
+                    "lemma certified",
+                    format!(
+                        "the lemma `{}` is not checked before this step (a lemma must come before its use)",
+                        r.name
+                    ),
+                    here,
+                ));
+                continue;
+            };
+            if !*certified {
+                reasons.push(self.reason(
+                    "lemma",
+                    "lemma certified",
+                    format!(
+                        "the lemma `{}` is not verified, so it cannot be used",
+                        r.name
+                    ),
+                    here,
+                ));
+                continue;
+            }
+            let info = lb.lemma.as_ref().expect("a lemma block has a claim");
+            match place::place_all(
+                lb,
+                &info.claim,
+                r,
+                &self.position,
+                concl,
+                names,
+                place::Ends::OwnerCells(&own),
+                PER_LEMMA,
+            ) {
+                Err(bad) => {
+                    for (cond, msg) in bad {
+                        reasons.push(self.reason(
+                            "lemmas",
+                            cond,
+                            format!("lemma {}: {msg}", r.name),
+                            here.clone(),
+                        ));
+                    }
+                }
+                Ok(ps) => {
+                    let board = *self.position.board();
+                    let img = |t: &crate::board::Transform, c| t.apply(c, &board);
+                    let parts = ps
+                        .into_iter()
+                        .filter_map(|p| {
+                            let guarantees = gs
+                                .iter()
+                                .map(|&(a, b)| Some((img(&p.t, a)?, img(&p.t, b)?)))
+                                .collect::<Option<Vec<_>>>()?;
+                            let assumes = info
+                                .assumes
+                                .iter()
+                                .map(|g| Some((img(&p.t, g.a)?, img(&p.t, g.b)?)))
+                                .collect::<Option<Vec<_>>>()?;
+                            Some(compose::Part {
+                                name: format!("{} ({})", r.name, p.desc),
+                                claim: p.claim,
+                                carrier: p.carrier,
+                                guarantees,
+                                assumes,
+                            })
+                        })
+                        .collect();
+                    options.push(parts);
+                }
+            }
+        }
+        if !reasons.is_empty() {
+            return Err(reasons);
+        }
+        // Every combination of placements, first fit wins; else the reasons of the one with
+        // the fewest violations.
+        let mut best: Option<compose::Misfit> = None;
+        let mut idx = vec![0usize; options.len()];
+        let mut tried = 0usize;
+        if options.iter().all(|o| !o.is_empty()) {
+            loop {
+                let parts: Vec<compose::Part> = options
+                    .iter()
+                    .zip(&idx)
+                    .map(|(o, &i)| o[i].clone())
+                    .collect();
+                let bad =
+                    compose::check(&self.position, &parts, &concl.claim, concl.carrier, names);
+                if bad.is_empty() {
+                    self.lemma_uses += parts.len();
+                    let what: Vec<String> = parts
+                        .iter()
+                        .map(|p| format!("{}: {}", p.name, names.fact(&p.claim, &p.carrier)))
+                        .collect();
+                    return Ok(format!(
+                        "lemmas placed with disjoint carriers, every combination of their pairs joins the step: {}",
+                        what.join("; ")
+                    ));
+                }
+                if best.as_ref().is_none_or(|b| bad.len() < b.len()) {
+                    best = Some(bad);
+                }
+                tried += 1;
+                if tried >= COMBOS {
+                    break;
+                }
+                let mut k = 0;
+                while k < idx.len() {
+                    idx[k] += 1;
+                    if idx[k] < options[k].len() {
+                        break;
+                    }
+                    idx[k] = 0;
+                    k += 1;
+                }
+                if k == idx.len() {
+                    break;
+                }
+            }
+        }
+        let place_at = vec![self.place(concl.span, "does not follow")];
+        let mut out: Vec<Reason> = best
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(cond, msg)| self.reason("lemmas", cond, msg, place_at.clone()))
+            .collect();
+        if tried >= COMBOS {
+            out.push(self.reason(
+                "lemmas",
+                "placements tried",
+                format!("only the first {COMBOS} combinations of placements were tried; name the placements (`under`, `at`)"),
+                place_at.clone(),
+            ));
+        }
+        if out.is_empty() {
+            out.push(self.reason(
+                "lemmas",
+                "ends match",
+                "no placement of the lemmas fits".into(),
+                place_at,
+            ));
+        }
+        Err(out)
+    }
+
+    /// A template-library lemma (`use templates`): the record's integrity
+    /// ([`crate::templates::library::verify_record`]) and its stored certificate, decoded onto
+    /// the lemma's own cells and re-checked by the kernel on the lemma's sub-game. No search.
+    fn library_claim(&mut self, f: &Fact, lib: &crate::dsl::model::LibraryLemma) -> StepReport {
+        use crate::templates::library::{decode_certificate, verify_record};
+        let start = Instant::now();
+        let names = self.names();
+        let text = names.fact(&f.claim, &f.carrier);
+        let checked = verify_record(&lib.record).and_then(|_| {
+            let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())
+                .map_err(|e| e.to_string())?;
+            let cert = decode_certificate(&lib.record.certificate, &lib.carrier, &lib.stones)?;
+            crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+            Ok(cert.nodes.len())
+        });
+        let (verdict, reasons, notes) = match checked {
+            Ok(n) => (
+                StepVerdict::Verified,
+                Vec::new(),
+                vec![format!(
+                    "template {} of the library: its certificate ({n} nodes) is accepted by the kernel on these cells",
+                    lib.record.name
+                )],
+            ),
+            Err(e) => (
+                StepVerdict::Failed,
+                vec![self.reason(
+                    "template library",
+                    "certificate accepted",
+                    format!("the library's record {} is rejected: {e}", lib.record.name),
+                    vec![self.place(f.span, "rejected")],
+                )],
+                Vec::new(),
+            ),
+        };
+        StepReport {
+            at: self.at(f.span),
+            label: None,
+            claim: text,
+            rule: "lemma claim".into(),
+            rule_check: "n/a".into(),
+            search: None,
+            verdict,
+            basis: if verdict == StepVerdict::Verified {
+                "kernel certificate (template library)".into()
+            } else {
+                "none".into()
+            },
+            reasons,
+            notes,
+            micros: start.elapsed().as_micros() as u64,
+            span: f.span,
+        }
+    }
+
+    /// The claim of a lemma with an assumption, in its assisted game (src/check/ab.rs).
+    fn assisted_claim(&mut self, f: &Fact, g: &crate::dsl::model::Guarantee) -> StepReport {
+        let start = Instant::now();
+        let names = self.names();
+        let owner = f.claim.owner;
+        let text = format!(
+            "{} assuming {} {} => {owner} {}",
+            names.fact(&f.claim, &f.carrier),
+            owner.opponent(),
+            names.name(g.a),
+            names.name(g.b)
+        );
+        let mut reasons = Vec::new();
+        let position = self.position.clone();
+        let ctx = Ctx {
+            position: &position,
+            names,
+        };
+        for v in rules::duplicates(&ctx, f, "the lemma's claim") {
+            reasons.push(self.violation_reason("carrier", v));
+        }
+        let verdict = match ab::assisted_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
+            Some(true) if reasons.is_empty() => StepVerdict::Verified,
+            Some(true) => StepVerdict::Failed,
+            Some(false) => {
+                reasons.push(self.reason(
+                    "assisted game",
+                    "claim holds",
+                    format!(
+                        "{owner} cannot win {} on {} even when every {} {} is answered by {owner} {} (exact search of the assisted game)",
+                        names.claim(&f.claim),
+                        names.set(&f.carrier),
+                        owner.opponent(),
+                        names.name(g.a),
+                        names.name(g.b)
+                    ),
+                    vec![self.place(f.span, "false")],
+                ));
+                StepVerdict::Failed
+            }
+            None => {
+                reasons.push(self.reason(
+                    "assisted game",
+                    "decided",
+                    format!(
+                        "the carrier has more than {} cells: the assisted game is not searched",
+                        ab::MAX_CELLS
+                    ),
+                    vec![self.place(f.span, "undecided")],
+                ));
+                StepVerdict::Undecided
+            }
+        };
+        StepReport {
+            at: self.at(f.span),
+            label: None,
+            claim: text,
+            rule: "lemma claim (assisted)".into(),
+            rule_check: "n/a".into(),
+            search: None,
+            verdict,
+            basis: if verdict == StepVerdict::Verified {
+                "search".into()
+            } else {
+                "none".into()
+            },
+            reasons,
+            notes: vec![
+                "usable only in a step that names a lemma guaranteeing the assumption".into(),
+            ],
+            micros: start.elapsed().as_micros() as u64,
+            span: f.span,
+        }
+    }
+
     /// Places a certified lemma onto a step's conclusion; a note on success.
     fn lemma_use(&mut self, r: &LemmaRef, concl: &Fact) -> Result<String, Vec<Reason>> {
         let place_at = |me: &Self, t: &str| vec![me.place(r.span, t.to_string())];
-        let Some(&(lb, certified)) = self.lemmas.get(&r.name) else {
+        let Some((lb, certified, _)) = self.lemmas.get(&r.name) else {
             return Err(vec![self.reason(
                 "lemma",
                 "lemma certified",
@@ -926,6 +1236,7 @@ impl<'a> Checker<'a> {
                 place_at(self, "not certified yet"),
             )]);
         };
+        let (lb, certified) = (*lb, *certified);
         if !certified {
             return Err(vec![self.reason(
                 "lemma",
@@ -937,7 +1248,25 @@ impl<'a> Checker<'a> {
                 place_at(self, "not certified"),
             )]);
         }
-        let lf = &lb.lemma.as_ref().expect("a lemma block has a claim").claim;
+        let info = lb.lemma.as_ref().expect("a lemma block has a claim");
+        if let Some(g) = info.assumes.first() {
+            let ln = &lb.names;
+            return Err(vec![self.reason(
+                "lemma",
+                "assumption discharged",
+                format!(
+                    "the lemma `{}` assumes {} {} => {} {}: it holds only together with a lemma that guarantees this, named in the same step (`by {}, OTHER`)",
+                    r.name,
+                    info.claim.claim.owner.opponent(),
+                    ln.name(g.a),
+                    info.claim.claim.owner,
+                    ln.name(g.b),
+                    r.name
+                ),
+                place_at(self, "assumption not discharged"),
+            )]);
+        }
+        let lf = &info.claim;
         let names = self.names();
         match place::place(lb, lf, r, &self.position, concl, names) {
             Ok(p) => {
@@ -966,6 +1295,7 @@ impl<'a> Checker<'a> {
     /// A lemma's AB guarantee, by exact minimax (src/check/ab.rs).
     fn guarantee(&mut self, f: &Fact, g: &crate::dsl::model::Guarantee) -> StepReport {
         let start = Instant::now();
+        let mut notes: Vec<String> = Vec::new();
         let names = self.names();
         let (a, b) = (names.name(g.a), names.name(g.b));
         let owner = f.claim.owner;
@@ -985,7 +1315,21 @@ impl<'a> Checker<'a> {
             StepVerdict::Unsupported
         } else {
             match ab::guarantee_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
-                Some(true) => StepVerdict::Verified,
+                Some(true) => {
+                    match ab::interface_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
+                        Some(true) => notes.push(format!(
+                            "{INTERFACE_NOTE}: after {} {b}, {} {a} needs no answer here (exact search)",
+                            owner.opponent(),
+                            owner.opponent()
+                        )),
+                        _ => notes.push(format!(
+                            "not usable across two areas: after {} {b}, {} {a} still needs an answer here",
+                            owner.opponent(),
+                            owner.opponent()
+                        )),
+                    }
+                    StepVerdict::Verified
+                }
                 Some(false) => {
                     reasons.push(self.reason(
                     "AB guarantee",
@@ -1027,7 +1371,7 @@ impl<'a> Checker<'a> {
                 "none".into()
             },
             reasons,
-            notes: vec!["its use across two areas is not checked yet".into()],
+            notes,
             micros: start.elapsed().as_micros() as u64,
             span: g.span,
         }

@@ -121,6 +121,7 @@ fn fit(
     pos: &Position,
     step: &Fact,
     names: &CellNames,
+    ends: Ends,
 ) -> Option<Misfit> {
     let board = pos.board();
     let lnames = &lemma.names;
@@ -138,7 +139,11 @@ fn fit(
         let (Some(x), Some(y)) = (t.apply(a, board), t.apply(b, board)) else {
             return None;
         };
-        if !want.contains(&norm((x, y))) {
+        let ok = match ends {
+            Ends::StepPairs => want.contains(&norm((x, y))),
+            Ends::OwnerCells(own) => own.contains(x) && own.contains(y),
+        };
+        if !ok {
             return None;
         }
     }
@@ -209,6 +214,25 @@ fn fit(
     // Border contacts of the cells an owner path may use.
     let lowner = lf.claim.owner;
     let mut relevant = lf.carrier | lemma.position.stones(lowner);
+    // The interface cells of an assumption may become the owner's too.
+    if let Some(info) = &lemma.lemma {
+        for g in &info.assumes {
+            for c in [g.a, g.b] {
+                match t.apply(c, board) {
+                    Some(_) => {
+                        relevant.insert(c);
+                    }
+                    None => bad.push((
+                        "carrier on the board",
+                        format!(
+                            "the lemma's interface cell {} falls off the board",
+                            lnames.name(c)
+                        ),
+                    )),
+                }
+            }
+        }
+    }
     for &(a, b) in &lf.claim.pairs {
         for e in [a, b] {
             if !e.is_border() {
@@ -239,6 +263,17 @@ fn fit(
     Some(bad)
 }
 
+/// What a placed lemma's ends must land on.
+#[derive(Clone, Copy, Debug)]
+pub enum Ends<'a> {
+    /// Every pair of the lemma onto a pair of the step (one lemma per step).
+    StepPairs,
+    /// Every end onto one of these cells: the owner's cells of the step (its owner stones,
+    /// borders and empty endpoints) — several lemmas in one step (docs/SEMANTICS.md,
+    /// "Several lemmas in one step").
+    OwnerCells(&'a CellSet),
+}
+
 /// Finds a placement of `lemma` (its claim `lf`) for the step `step` in `pos`; with a named
 /// placement only the named symmetry (and anchor) is tried. On failure, the reasons of the
 /// candidate that fits best (or why no candidate maps the ends).
@@ -250,6 +285,24 @@ pub fn place(
     step: &Fact,
     names: &CellNames,
 ) -> Result<Placed, Misfit> {
+    let mut v = place_all(lemma, lf, r, pos, step, names, Ends::StepPairs, 1)?;
+    Ok(v.remove(0))
+}
+
+/// Every placement (up to `limit`, nearest translations first) under the given end rule;
+/// on failure, as [`place`].
+#[allow(clippy::too_many_arguments)]
+pub fn place_all(
+    lemma: &Block,
+    lf: &Fact,
+    r: &LemmaRef,
+    pos: &Position,
+    step: &Fact,
+    names: &CellNames,
+    ends: Ends,
+    limit: usize,
+) -> Result<Vec<Placed>, Misfit> {
+    let mut found: Vec<Placed> = Vec::new();
     let board = *pos.board();
     let mut syms = symmetries(&board);
     if !r.under.is_empty() {
@@ -300,7 +353,7 @@ pub fn place(
         };
         for (dx, dy) in translations {
             let t = Transform::translate(dx, dy).after(&s.t);
-            let Some(bad) = fit(&t, lemma, lf, pos, step, names) else {
+            let Some(bad) = fit(&t, lemma, lf, pos, step, names, ends) else {
                 continue;
             };
             if bad.is_empty() {
@@ -329,17 +382,29 @@ pub fn place(
                     owner_first: lf.claim.owner_first,
                 };
                 let desc = describe(lemma, lf, &t, s, &board, names);
-                return Ok(Placed {
-                    t,
-                    carrier,
-                    claim,
-                    desc,
-                });
+                if !found
+                    .iter()
+                    .any(|p| p.carrier == carrier && p.claim == claim)
+                {
+                    found.push(Placed {
+                        t,
+                        carrier,
+                        claim,
+                        desc,
+                    });
+                }
+                if found.len() >= limit {
+                    return Ok(found);
+                }
+                continue;
             }
             if best.as_ref().is_none_or(|(n, _)| bad.len() < *n) {
                 best = Some((bad.len(), bad));
             }
         }
+    }
+    if !found.is_empty() {
+        return Ok(found);
     }
     match best {
         Some((_, bad)) => Err(bad),
@@ -352,10 +417,17 @@ pub fn place(
             } else {
                 "the named placement does not map".to_string()
             };
+            let onto = match ends {
+                Ends::StepPairs => format!("the step's ends {st}"),
+                Ends::OwnerCells(_) => format!(
+                    "{} cells of the step (its {} stones, borders and ends {st})",
+                    step.claim.owner, step.claim.owner
+                ),
+            };
             Err(vec![(
                 "ends match",
                 format!(
-                    "{how} the lemma's ends {lt} ({} claim) onto the step's ends {st} ({} claim)",
+                    "{how} the lemma's ends {lt} ({} claim) onto {onto} ({} claim)",
                     lf.claim.owner, step.claim.owner
                 ),
             )])

@@ -89,13 +89,19 @@ impl<'a> Checker<'a> {
         }
         let t = Cell::border(Border::Top);
         let b = Cell::border(Border::Bottom);
+        // A Black VC amounts to t - b when each of its pairs joins a cell of t's group to a
+        // cell of b's group, the groups being t and b with the Black stones joined to them in
+        // this position (so `t - b`, a union `x - b | t - y` with x and y stones on the top
+        // and bottom groups, or `x - y` between such stones). Checked exactly, here.
+        let black = pos.stones(Colour::Black) | pos.board().border_cells(Colour::Black);
+        let (gt, gb) = (pos.component(t, &black), pos.component(b, &black));
         let is_win = |k: &&super::Known| {
             k.claim.owner == Colour::Black
                 && !k.claim.owner_first
-                && k.claim
-                    .pairs
-                    .iter()
-                    .all(|&(x, y)| (x, y) == (t, b) || (x, y) == (b, t))
+                && !k.claim.pairs.is_empty()
+                && k.claim.pairs.iter().all(|&(x, y)| {
+                    (gt.contains(x) && gb.contains(y)) || (gt.contains(y) && gb.contains(x))
+                })
         };
         // A verified t - b if there is one, else the last attempt (to say why it fails).
         let win = self
@@ -123,7 +129,7 @@ impl<'a> Checker<'a> {
                 reasons.push(self.reason(
                     "tree",
                     "t - b derived",
-                    format!("{what}: no step concludes Black's t - b as a VC (White to move)"),
+                    format!("{what}: no step concludes Black's t - b as a VC (White to move), nor a VC whose every pair joins t's group to b's"),
                     vec![self.place(span, "no t - b")],
                 ));
                 v = StepVerdict::Failed;

@@ -9,8 +9,13 @@ use std::time::Duration;
 
 /// Check proof files (.hexp): every step by its rule and by exhaustive search.
 ///
-/// Example:
-///   hexproof check proofs/anshelevich-appendix-b.hexp
+/// Examples:
+///   hexproof check proofs/anshelevich-appendix-b.hexp      (Anshelevich's AND/OR derivations)
+///   hexproof check proofs/examples/hex3-precluding.hexp    (a proof tree with preclusions)
+///   hexproof check proofs/examples/ab-property.hexp        (two lemmas in one step, AB-property)
+///
+/// The language (lemmas, `by L1, L2`, `guarantee`/`assume`, `use templates`, strategies) is
+/// described in docs/LANGUAGE.md; what each verdict means in docs/SEMANTICS.md.
 ///
 /// Exit codes: 0 every step verified, 1 a step fails, 2 bad input (a syntax or name error is
 /// printed as file:line:column with the source line), 3 a step is undecided (search budget)

@@ -94,6 +94,8 @@ pub enum Statement {
         /// Where.
         span: Span,
     },
+    /// `use templates`: the certified template library's records become lemmas.
+    UseTemplates(Span),
     /// `notation letters|digits`.
     Notation(NotationWord, Span),
     /// A declaration.
@@ -388,6 +390,9 @@ pub struct Lemma {
     pub claim: Option<ClaimDecl>,
     /// `guarantee white A => black B` (AB-property): (colour, cell) twice, and the span.
     pub guarantees: Vec<(ColourWord, Name, ColourWord, Name, Span)>,
+    /// `assume white A => black B`: the claim is proved in the assisted game (the other side
+    /// of the AB-property), same shape as `guarantees`.
+    pub assumes: Vec<(ColourWord, Name, ColourWord, Name, Span)>,
     /// `proof { .. }`.
     pub proof: Option<(Vec<BlockItem>, Span)>,
     /// Repeated sections, reported by the elaborator: (what, where).

@@ -124,6 +124,23 @@ pub fn elaborate(
         }
     }
     let mut blocks = Vec::new();
+    // `use templates`: the library's records, as lemmas checked before the file's blocks.
+    if let Some(sp) = ast.statements.iter().find_map(|st| match st {
+        ast::Statement::UseTemplates(sp) => Some(*sp),
+        _ => None,
+    }) {
+        for b in super::library::template_lemmas(board, notation, sp) {
+            let n = b.name.clone().expect("a template has a name");
+            if let Some(other) = e.lemmas.get(&n) {
+                let msg =
+                    format!("the template library's lemma `{n}` is already defined in {other}");
+                e.err("hexp::duplicate-lemma", msg, sp, "templates used here");
+            } else {
+                e.lemmas.insert(n, "the template library".into());
+                blocks.push(b);
+            }
+        }
+    }
     for st in &ast.statements {
         let b = match st {
             ast::Statement::Lemma(l) => e.lemma(l),
@@ -1020,6 +1037,81 @@ impl Elab {
                 span: *sp,
             });
         }
+        let mut assumes = Vec::new();
+        for (c1, a, c2, b, sp) in &l.assumes {
+            let (Some(ac), Some(bc)) = (
+                self.resolve_cell(a, Some(&local), "an assumption's cell"),
+                self.resolve_cell(b, Some(&local), "an assumption's cell"),
+            ) else {
+                continue;
+            };
+            let Some(f) = &claim else { continue };
+            let owner = f.claim.owner;
+            if colour_of(*c1) != owner.opponent() || colour_of(*c2) != owner {
+                let msg = format!(
+                    "an assumption of a {owner} lemma reads `assume {} A => {owner} B`",
+                    owner.opponent()
+                );
+                self.err("hexp::assume", msg, *sp, "colours");
+                continue;
+            }
+            let ends: Vec<Cell> = f.claim.pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
+            for (n, c) in [(a, ac), (b, bc)] {
+                let why = if c.is_border() {
+                    Some("is a border")
+                } else if f.carrier.contains(c) {
+                    Some("is in the lemma's carrier (the interface lies in the other area)")
+                } else if position.colour_at(c).is_some() {
+                    Some("is not empty")
+                } else if ends.contains(&c) {
+                    Some("is an endpoint of the claim")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    let msg = format!("the assumption's cell {} {why}", n.text);
+                    self.err("hexp::assume", msg, n.span, "not an interface cell");
+                }
+            }
+            if ac == bc {
+                self.err("hexp::assume", "A and B must differ", *sp, "same cell");
+            }
+            assumes.push(Guarantee {
+                a: ac,
+                b: bc,
+                span: *sp,
+            });
+        }
+        if let Some((_, sp)) = l.assumes.get(1).map(|x| ((), x.4)) {
+            self.err(
+                "hexp::assume",
+                "a lemma takes at most one assumption",
+                sp,
+                "second assumption",
+            );
+        }
+        if let (Some(x), Some((_, psp))) = (l.assumes.first(), &l.proof) {
+            let d = Diag::error(
+                self.file,
+                "hexp::assume",
+                "a lemma with an assumption is proved by its assisted game only, not by steps",
+                *psp,
+                "proof",
+            )
+            .with_label(x.4, "assumption");
+            self.diags.push(d);
+        }
+        if let (Some(x), Some(g)) = (l.assumes.first(), l.guarantees.first()) {
+            let d = Diag::error(
+                self.file,
+                "hexp::assume",
+                "a lemma with an assumption cannot also give a guarantee",
+                g.4,
+                "guarantee",
+            )
+            .with_label(x.4, "assumption");
+            self.diags.push(d);
+        }
         let unsupported = Vec::new();
         if self.diags.len() > before {
             return None;
@@ -1038,6 +1130,8 @@ impl Elab {
                 claim: c,
                 has_proof: l.proof.is_some(),
                 guarantees,
+                assumes,
+                library: None,
             }),
             unsupported,
         })

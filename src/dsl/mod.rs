@@ -12,6 +12,7 @@
 pub mod ast;
 pub mod diag;
 pub mod elab;
+pub mod library;
 pub mod load;
 pub mod model;
 pub mod parser;

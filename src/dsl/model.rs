@@ -79,6 +79,24 @@ pub struct LemmaInfo {
     pub has_proof: bool,
     /// AB guarantees: `guarantee <opponent> A => <owner> B`.
     pub guarantees: Vec<Guarantee>,
+    /// AB assumptions: `assume <opponent> A => <owner> B` (A, B outside the carrier); the
+    /// claim is checked in the assisted game and the lemma is usable only in a step that
+    /// names, with it, a lemma whose guarantee discharges the assumption.
+    pub assumes: Vec<Guarantee>,
+    /// For a lemma of the template library (`use templates`): its record and the board cells
+    /// of the record's carrier and stones lists, in order (for its kernel certificate).
+    pub library: Option<LibraryLemma>,
+}
+
+/// A template-library record placed on a file's board as a lemma.
+#[derive(Clone, Debug)]
+pub struct LibraryLemma {
+    /// The record (with its stored certificate).
+    pub record: crate::templates::library::Record,
+    /// The carrier list's cells.
+    pub carrier: Vec<Cell>,
+    /// The stones list's cells.
+    pub stones: Vec<Cell>,
 }
 
 /// An AB guarantee of a lemma (Noshita 2005, §4; docs/SEMANTICS.md "AB-property").

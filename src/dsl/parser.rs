@@ -124,6 +124,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::claim_decl | Rule::kw_claim => "`claim`",
         Rule::kw_on => "`on`",
         Rule::guarantee | Rule::kw_guarantee => "`guarantee`",
+        Rule::assume | Rule::kw_assume => "`assume`",
         Rule::proof_block | Rule::kw_proof => "`proof`",
         Rule::derive | Rule::kw_derive => "`derive`",
         Rule::strategy | Rule::kw_strategy => "`strategy`",
@@ -315,6 +316,13 @@ fn build_file(p: Pair<Rule>) -> File {
     for q in inner {
         match q.as_rule() {
             Rule::EOI => {}
+            Rule::use_decl
+                if q.clone()
+                    .into_inner()
+                    .any(|r| r.as_rule() == Rule::use_templates) =>
+            {
+                statements.push(Statement::UseTemplates(span(&q)));
+            }
             Rule::use_decl => {
                 let sp = span(&q);
                 let s = q
@@ -799,6 +807,7 @@ fn build_lemma(p: Pair<Rule>) -> Lemma {
         carrier: None,
         claim: None,
         guarantees: Vec::new(),
+        assumes: Vec::new(),
         proof: None,
         repeated: Vec::new(),
         span: sp,
@@ -843,7 +852,8 @@ fn build_lemma(p: Pair<Rule>) -> Lemma {
                     span: qs,
                 });
             }
-            Rule::guarantee => {
+            Rule::guarantee | Rule::assume => {
+                let is_assume = q.as_rule() == Rule::assume;
                 let mut cols = Vec::new();
                 let mut names = Vec::new();
                 for r in q.into_inner() {
@@ -854,13 +864,12 @@ fn build_lemma(p: Pair<Rule>) -> Lemma {
                     }
                 }
                 if cols.len() == 2 && names.len() == 2 {
-                    lemma.guarantees.push((
-                        cols[0],
-                        names[0].clone(),
-                        cols[1],
-                        names[1].clone(),
-                        qs,
-                    ));
+                    let list = if is_assume {
+                        &mut lemma.assumes
+                    } else {
+                        &mut lemma.guarantees
+                    };
+                    list.push((cols[0], names[0].clone(), cols[1], names[1].clone(), qs));
                 }
             }
             Rule::proof_block => {

@@ -29,6 +29,8 @@ enum Command {
     BidGame(cli::bid::BidGameArgs),
     Templates(cli::templates::TemplatesArgs),
     Vc(cli::vc::VcArgs),
+    Gtp(cli::gtp::GtpArgs),
+    Selfplay(cli::gtp::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +50,8 @@ fn main() -> ExitCode {
         Command::BidGame(a) => cli::bid::run_bid_game(a),
         Command::Templates(a) => cli::templates::run_templates(a),
         Command::Vc(a) => cli::vc::run_vc(a),
+        Command::Gtp(a) => cli::gtp::run_gtp(a),
+        Command::Selfplay(a) => cli::gtp::run_selfplay(a),
     };
     ExitCode::from(code)
 }

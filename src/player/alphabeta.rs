@@ -135,7 +135,13 @@ impl Searcher<'_> {
 }
 
 /// Generates a move (see the module docs). `time` bounds the whole call.
-pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Duration) -> Report {
+pub fn genmove(
+    config: &Config,
+    position: &Position,
+    to_move: Colour,
+    time: Duration,
+    hint: Option<CellSet>,
+) -> Report {
     let start = Instant::now();
     let deadline = start + time;
     let params = config.vc_params((time / 10).min(Duration::from_millis(500)));
@@ -164,7 +170,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
         position,
         to_move,
         own.as_ref(),
-        None,
+        hint,
         24,
         config.proof_nodes,
         time / 4,
@@ -173,6 +179,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
             decision: Decision::Play(pm.cell),
             proven_win: true,
             proven_loss: false,
+            proof_set: Some(pm.proof_set),
             nodes: 0,
             info: "proven win (kernel-checked strategy)".into(),
         };
@@ -183,6 +190,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
             decision: Decision::Resign,
             proven_win: false,
             proven_loss: true,
+            proof_set: None,
             nodes: 0,
             info: "opponent has a winning VC".into(),
         };
@@ -206,6 +214,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
             decision: Decision::Resign,
             proven_win: false,
             proven_loss: true,
+            proof_set: None,
             nodes: 0,
             info: "no empty cell".into(),
         };
@@ -255,6 +264,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
         decision: Decision::Play(best),
         proven_win: false,
         proven_loss: lost,
+        proof_set: None,
         nodes: s.nodes,
         info: format!(
             "depth {depth_done} value {best_value:.3} nodes {} in {} ms",

@@ -447,7 +447,13 @@ impl Search<'_> {
 }
 
 /// Generates a move (see the module docs).
-pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Duration) -> Report {
+pub fn genmove(
+    config: &Config,
+    position: &Position,
+    to_move: Colour,
+    time: Duration,
+    hint: Option<CellSet>,
+) -> Report {
     let start = Instant::now();
     let deadline = start + time;
     // Root connections: proven win, mustplay.
@@ -468,7 +474,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
         position,
         to_move,
         own.as_ref(),
-        None,
+        hint,
         24,
         config.proof_nodes,
         time / 4,
@@ -481,6 +487,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
             decision: Decision::Resign,
             proven_win: false,
             proven_loss: true,
+            proof_set: None,
             nodes: 0,
             info: "opponent has a winning VC".into(),
         };
@@ -508,7 +515,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
         path: Vec::new(),
         stack: Vec::new(),
         seen: vec![false; n],
-        vc_time: (time / 20).min(Duration::from_millis(200)),
+        vc_time: (time / 50).min(Duration::from_millis(100)),
         playouts: 0,
     };
     // Root children: mustplay only.
@@ -575,6 +582,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
             decision: Decision::Resign,
             proven_win: false,
             proven_loss: true,
+            proof_set: None,
             nodes: s.playouts,
             info: "no move".into(),
         };
@@ -589,6 +597,7 @@ pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Dura
         decision: Decision::Play(s.geo.cell(b.cell)),
         proven_win: false,
         proven_loss: lost || root.proven == -1,
+        proof_set: None,
         nodes: s.playouts,
         info: format!(
             "playouts {} visits {} winrate {:.3}{} in {} ms",
@@ -610,6 +619,7 @@ fn proven_report(pm: ProvenMove, nodes: u64) -> Report {
         decision: Decision::Play(pm.cell),
         proven_win: true,
         proven_loss: false,
+        proof_set: Some(pm.proof_set),
         nodes,
         info: "proven win (kernel-checked strategy)".into(),
     }
@@ -645,7 +655,7 @@ mod tests {
             solver_thread: false,
             ..Config::default()
         };
-        let r = genmove(&cfg, &p, Colour::White, Duration::from_millis(200));
+        let r = genmove(&cfg, &p, Colour::White, Duration::from_millis(200), None);
         assert!(matches!(r.decision, Decision::Play(_)));
         assert!(r.nodes > 0 || r.proven_win, "{}", r.info);
     }

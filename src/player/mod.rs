@@ -8,6 +8,7 @@
 //! opponent threatens to win.
 
 pub mod alphabeta;
+pub mod arena;
 pub mod mcts;
 pub mod proven;
 
@@ -92,7 +93,7 @@ impl Default for Config {
             variant: Variant::Fast,
             templates: true,
             links: crate::eval::VcLinks::Both,
-            knowledge_threshold: 40,
+            knowledge_threshold: 400,
             solver_thread: true,
             proof_nodes: 20_000,
             resign: false,
@@ -168,6 +169,8 @@ pub struct Report {
     pub proven_win: bool,
     /// True when the opponent has a winning VC (the engine believes it has lost).
     pub proven_loss: bool,
+    /// The carrier of the proven strategy (pass it back as the next call's `hint`).
+    pub proof_set: Option<crate::board::CellSet>,
     /// Search nodes (alpha-beta) or playouts (MCTS).
     pub nodes: u64,
     /// A one-line summary for logs.
@@ -175,10 +178,18 @@ pub struct Report {
 }
 
 /// Generates a move for `to_move` in `position` within `time`. `position` must not be over.
-pub fn genmove(config: &Config, position: &Position, to_move: Colour, time: Duration) -> Report {
+/// `hint`: the proof set of this side's last proven move, if any (its strategy is looked for
+/// again inside it).
+pub fn genmove(
+    config: &Config,
+    position: &Position,
+    to_move: Colour,
+    time: Duration,
+    hint: Option<crate::board::CellSet>,
+) -> Report {
     match config.kind {
-        Kind::AlphaBeta => alphabeta::genmove(config, position, to_move, time),
-        Kind::Mcts => mcts::genmove(config, position, to_move, time),
+        Kind::AlphaBeta => alphabeta::genmove(config, position, to_move, time, hint),
+        Kind::Mcts => mcts::genmove(config, position, to_move, time, hint),
     }
 }
 

@@ -87,17 +87,21 @@ impl Circuit {
         }
         if let (Some(v), true) = (vcs, how != VcLinks::None) {
             debug_assert_eq!(v.colour(), colour);
-            let mut done = hashbrown::HashSet::new();
-            for c in v.connections() {
-                if c.kind != crate::vc::Kind::Vc {
+            // One link per endpoint pair with at least one VC, however many carriers: walk
+            // the store's touched pairs (far cheaper than listing every connection).
+            for &slot in &v.store.touched {
+                let p = &v.store.pairs[slot as usize];
+                if p.fulls.is_empty() {
                     continue;
                 }
-                let (Some(x), Some(y)) = (eps.of(c.x), eps.of(c.y)) else {
+                let (i, j) = crate::vc::store::unslot(slot as usize);
+                let (ci, cj) = (v.eps.reps[i as usize], v.eps.reps[j as usize]);
+                let (Some(x), Some(y)) = (eps.of(ci), eps.of(cj)) else {
                     continue;
                 };
                 let (x, y) = (x.min(y), x.max(y));
-                if x == y || !done.insert((x, y)) {
-                    continue; // one link per pair, however many carriers
+                if x == y {
+                    continue;
                 }
                 let adjacent = !(eps.adj_empty[x as usize] & eps.members[y as usize]).is_empty()
                     || !(eps.adj_empty[y as usize] & eps.members[x as usize]).is_empty();

@@ -400,3 +400,35 @@ fn never_misses_a_proven_win() {
         g.quit();
     }
 }
+
+#[test]
+fn selfplay_match_reports_elo() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .args([
+            "selfplay",
+            "--board",
+            "4",
+            "--time",
+            "0.02",
+            "--openings",
+            "2",
+            "--json",
+        ])
+        .args(["player=mcts", "player=alphabeta,depth=1,m=0"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 4);
+    let players = v["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    let wins: u64 = players.iter().map(|p| p["wins"].as_u64().unwrap()).sum();
+    assert_eq!(wins, 4);
+    assert_eq!(players[0]["elo"], 0.0);
+    // Bad input: exit 2.
+    let bad = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .args(["selfplay", "player=mcts", "player=nonsense"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

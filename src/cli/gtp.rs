@@ -158,8 +158,7 @@ pub fn run_gtp(a: GtpArgs) -> u8 {
 /// connection (sound adjudication).
 ///
 /// Example:
-///   nice hexproof selfplay --board 7 --time 0.2 --openings 4 \
-///     "player=mcts" "player=alphabeta,depth=2,m=20,variant=hsearch"
+///   nice hexproof selfplay --board 7 --time 0.2 --openings 4 "player=mcts" "player=alphabeta"
 ///
 /// Exit codes: 0 done, 2 bad input.
 #[derive(Args, Debug)]

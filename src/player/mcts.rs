@@ -21,6 +21,9 @@ const BLACK: u8 = 1;
 const WHITE: u8 = 2;
 /// RAVE equivalence parameter: the RAVE weight is `sqrt(K / (3n + K))`.
 const RAVE_K: f64 = 1000.0;
+/// Tree size cap (about 32 bytes a node): past it leaves are no longer expanded and the
+/// search goes on with playouts from them.
+const MAX_TREE_NODES: usize = 4_000_000;
 /// UCT exploration constant (small: RAVE does most of the exploring, as in MoHex).
 const UCT_C: f64 = 0.25;
 
@@ -333,7 +336,7 @@ impl Search<'_> {
                 break Some(if node.proven == 1 { mover } else { to_move });
             }
             if node.n_children == 0 {
-                if node.visits >= 1 || id == 0 {
+                if (node.visits >= 1 && self.nodes.len() < MAX_TREE_NODES) || id == 0 {
                     self.expand(id);
                     if self.nodes[id as usize].n_children == 0 {
                         break None; // full board
@@ -549,12 +552,11 @@ pub fn genmove(
                 r
             })
         });
-        let max_nodes = 4_000_000usize;
         let mut i = 0u64;
         loop {
             s.iterate(me);
             i += 1;
-            if s.nodes[0].proven != 0 || s.nodes.len() > max_nodes {
+            if s.nodes[0].proven != 0 {
                 break;
             }
             if i % 64 == 0 && (Instant::now() >= deadline || solved.load(Ordering::Relaxed)) {

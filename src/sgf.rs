@@ -252,7 +252,7 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
                     }
                     let setup = Position::new(board, CellSet::EMPTY, CellSet::single(mirrored))
                         .map_err(|e| e.to_string())?;
-                    if !game.setup().empty_cells().is_superset_of_board(&board) {
+                    if !board.cells().is_subset(&game.setup().empty_cells()) {
                         return Err("swap-pieces after setup stones".into());
                     }
                     game = Game::with_setup(setup, Colour::Black);
@@ -264,16 +264,6 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
         }
     }
     Ok(game)
-}
-
-trait FullBoard {
-    fn is_superset_of_board(&self, board: &Board) -> bool;
-}
-
-impl FullBoard for CellSet {
-    fn is_superset_of_board(&self, board: &Board) -> bool {
-        board.cells().is_subset(self)
-    }
 }
 
 #[cfg(test)]

@@ -30,6 +30,8 @@ enum Command {
     Templates(cli::templates::TemplatesArgs),
     Vc(cli::vc::VcArgs),
     Render(cli::render::RenderArgs),
+    Gtp(cli::gtp::GtpArgs),
+    Selfplay(cli::gtp::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +52,8 @@ fn main() -> ExitCode {
         Command::Templates(a) => cli::templates::run_templates(a),
         Command::Vc(a) => cli::vc::run_vc(a),
         Command::Render(a) => cli::render::run_render(a),
+        Command::Gtp(a) => cli::gtp::run_gtp(a),
+        Command::Selfplay(a) => cli::gtp::run_selfplay(a),
     };
     ExitCode::from(code)
 }

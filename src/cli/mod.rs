@@ -4,6 +4,7 @@
 pub mod bid;
 pub mod check;
 pub mod render;
+pub mod gtp;
 pub mod templates;
 pub mod vc;
 pub mod verify;

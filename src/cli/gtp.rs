@@ -1,0 +1,347 @@
+//! `hexproof gtp` (the GTP engine on stdin/stdout) and `hexproof selfplay` (matches between
+//! player variants with an Elo table).
+
+use super::{fail_input, print_json, EXIT_HOLDS};
+use clap::Args;
+use hexproof::board::{Board, Colour, Notation};
+use hexproof::eval::VcLinks;
+use hexproof::gtp::{links_name, Engine};
+use hexproof::player::arena::{balanced_openings, elo, play_game, GameResult};
+use hexproof::player::{Config, Kind};
+use hexproof::vc::Variant;
+use serde_json::json;
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+/// Player settings shared by `gtp` and `selfplay`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayerArgs {
+    /// The player: mcts (MoHex-style tree search) or alphabeta (HEXY's selective alpha-beta).
+    #[arg(long, default_value = "mcts")]
+    player: String,
+    /// Seconds per move when the client sets no clock (GTP time_settings/time_left override).
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    time: f64,
+    /// Alpha-beta depth D (HEXY used 3).
+    #[arg(long, default_value_t = 3)]
+    depth: u32,
+    /// H-search M: connections per endpoint pair (HEXY: 20); 0 = no connections at all.
+    #[arg(long, default_value_t = 20)]
+    m: usize,
+    /// H-search K: most VSCs per OR rule (HEXY: 4–5).
+    #[arg(long, default_value_t = 4)]
+    k: usize,
+    /// Alpha-beta: moves tried per node (best circuit energy first).
+    #[arg(long, default_value_t = 8)]
+    width: usize,
+    /// Connection engine inside the search: fast, limited, unlimited or hsearch (uses M, K).
+    #[arg(long, default_value = "fast")]
+    variant: String,
+    /// Do not seed connections with edge templates.
+    #[arg(long)]
+    no_templates: bool,
+    /// How connections enter the circuit: none, direct, shared, both (Anshelevich §5).
+    #[arg(long, default_value = "both")]
+    links: String,
+    /// MCTS: no exact solver on a second thread.
+    #[arg(long)]
+    no_solver_thread: bool,
+    /// Resign when the opponent has a winning virtual connection.
+    #[arg(long)]
+    resign: bool,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+impl PlayerArgs {
+    fn config(&self) -> Result<Config, String> {
+        if !(self.time.is_finite() && self.time > 0.0) {
+            return Err(format!("--time must be positive, not {}", self.time));
+        }
+        Ok(Config {
+            kind: Kind::parse(&self.player).ok_or(format!(
+                "'{}' is not a player (mcts or alphabeta)",
+                self.player
+            ))?,
+            depth: self.depth.max(1),
+            m: self.m,
+            k: self.k.max(1),
+            width: self.width.max(1),
+            variant: Variant::parse(&self.variant)
+                .ok_or(format!("'{}' is not a connection engine", self.variant))?,
+            templates: !self.no_templates,
+            links: VcLinks::parse(&self.links).ok_or(format!(
+                "'{}' is not a link mode (none, direct, shared, both)",
+                self.links
+            ))?,
+            solver_thread: !self.no_solver_thread,
+            resign: self.resign,
+            move_time: Duration::from_secs_f64(self.time.min(3600.0)),
+            seed: self.seed,
+            ..Config::default()
+        })
+    }
+}
+
+/// Play Hex over GTP (the Benzene/HexGui dialect) on stdin and stdout.
+///
+/// Reads one command per line and answers `= result` or `? error`, each reply ended by an
+/// empty line; `12 genmove b` is answered `=12 …`. Cells are `a1`…, `a1` the acute corner;
+/// Black joins top and bottom and moves first (as in HexGui and Benzene). The swap is
+/// `play w swap-pieces` (Benzene's meaning: the stone stays, White moves again).
+///
+/// Commands: protocol_version name version known_command list_commands quit boardsize
+/// clear_board play genmove reg_genmove undo showboard final_score all_legal_moves
+/// time_settings time_left param_game param_player loadsgf savesgf printsgf
+/// hexgui-analyze_commands, the analysis commands vc-between-cells-full|semi,
+/// vc-get-mustplay, template-matches, eval-resist, eval-energy, solve-state, and the
+/// bidding extension bidding-bid|criticality|loser|value.
+///
+/// Use it from HexGui: Program → New Program, command `hexproof gtp`.
+///
+/// Example:
+///   printf 'boardsize 7\ngenmove b\nshowboard\nquit\n' | hexproof gtp --time 0.5
+///
+/// Exit code 0 after `quit` or end of input; 2 for bad options.
+#[derive(Args, Debug)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    player: PlayerArgs,
+    /// Log each generated move's search summary on stderr.
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// Runs the GTP loop.
+pub fn run_gtp(a: GtpArgs) -> u8 {
+    let config = match a.player.config() {
+        Ok(c) => c,
+        Err(e) => return fail_input(&e),
+    };
+    let mut engine = Engine::new(config);
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    let mut buf = Vec::new();
+    let mut input = stdin.lock();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // Invalid UTF-8 is replaced, never fatal.
+        let line = String::from_utf8_lossy(&buf);
+        if let Some(reply) = engine.handle(&line) {
+            if out.write_all(reply.as_bytes()).is_err() || out.flush().is_err() {
+                break;
+            }
+            if a.verbose && !engine.last_info.is_empty() {
+                eprintln!("hexproof: {}", engine.last_info);
+                engine.last_info.clear();
+            }
+        }
+        if engine.quit {
+            break;
+        }
+    }
+    EXIT_HOLDS
+}
+
+/// Play a match between player variants on balanced openings and print an Elo table.
+///
+/// Each variant is a comma-separated list of settings `key=value` (keys: player, depth, m,
+/// k, width, variant, templates, links, solver; e.g. `player=alphabeta,depth=3,m=20`). Every
+/// pair of variants plays every opening twice, once with each as Black. The openings are
+/// those of Pawlewicz et al. 2015 §VII-B scaled to the board (11×11: a2–k2, a10–k10,
+/// b1–j1, b11–j11): a Black stone, then White moves; no swap. Games stop at a winning
+/// connection (sound adjudication).
+///
+/// Example:
+///   nice hexproof selfplay --board 7 --time 0.2 --openings 4 "player=mcts" "player=alphabeta"
+///
+/// Exit codes: 0 done, 2 bad input.
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// The variants (two or more).
+    #[arg(required = true, num_args = 2..)]
+    variants: Vec<String>,
+    /// Board size.
+    #[arg(long, default_value = "11")]
+    board: String,
+    /// Seconds per move.
+    #[arg(long, default_value_t = 1.0)]
+    time: f64,
+    /// Use only every k-th balanced opening, spread over the list (0 = all).
+    #[arg(long, default_value_t = 0)]
+    openings: usize,
+    /// Write every game's SGF into this file (one per line).
+    #[arg(long)]
+    sgf: Option<std::path::PathBuf>,
+    /// JSON output.
+    #[arg(long)]
+    json: bool,
+}
+
+fn variant_config(spec: &str) -> Result<Config, String> {
+    let mut c = Config {
+        solver_thread: false,
+        ..Config::default()
+    };
+    for kv in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or(format!("'{kv}' is not key=value"))?;
+        let num = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{k}: '{v}' is not a number"))
+        };
+        let flag = |v: &str| match v {
+            "1" | "true" | "on" => Ok(true),
+            "0" | "false" | "off" => Ok(false),
+            _ => Err(format!("{k}: '{v}' is not 0 or 1")),
+        };
+        match k {
+            "player" => c.kind = Kind::parse(v).ok_or(format!("'{v}' is not a player"))?,
+            "depth" => c.depth = num(v)?.clamp(1, 20) as u32,
+            "m" => c.m = num(v)? as usize,
+            "k" => c.k = num(v)?.max(1) as usize,
+            "width" => c.width = num(v)?.max(1) as usize,
+            "variant" => c.variant = Variant::parse(v).ok_or(format!("'{v}' is not a variant"))?,
+            "templates" => c.templates = flag(v)?,
+            "links" => c.links = VcLinks::parse(v).ok_or(format!("'{v}' is not a link mode"))?,
+            "solver" => c.solver_thread = flag(v)?,
+            "seed" => c.seed = num(v)?,
+            _ => return Err(format!("unknown setting '{k}'")),
+        }
+    }
+    Ok(c)
+}
+
+/// Runs a match.
+pub fn run_selfplay(a: SelfplayArgs) -> u8 {
+    let board = match Board::parse(&a.board) {
+        Ok(b) => b,
+        Err(e) => return fail_input(&e.to_string()),
+    };
+    if !(a.time.is_finite() && a.time > 0.0) {
+        return fail_input("--time must be positive");
+    }
+    let mut configs = Vec::new();
+    for v in &a.variants {
+        match variant_config(v) {
+            Ok(c) => configs.push(c),
+            Err(e) => return fail_input(&format!("variant '{v}': {e}")),
+        }
+    }
+    let all = balanced_openings(&board);
+    let openings: Vec<_> = if a.openings == 0 || a.openings >= all.len() {
+        all
+    } else {
+        (0..a.openings)
+            .map(|i| all[i * all.len() / a.openings])
+            .collect()
+    };
+    let t = Duration::from_secs_f64(a.time);
+    let mut results: Vec<GameResult> = Vec::new();
+    let n = configs.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            for &o in &openings {
+                for (bi, wi) in [(i, j), (j, i)] {
+                    let (winner, moves, adjudicated, game) =
+                        play_game(board, o, &configs[bi], &configs[wi], t);
+                    let r = GameResult {
+                        black: bi,
+                        white: wi,
+                        opening: o,
+                        winner,
+                        moves,
+                        adjudicated,
+                        sgf: hexproof::sgf::write(&game),
+                    };
+                    if !a.json {
+                        eprintln!(
+                            "{} (B) vs {} (W), opening {}: {} wins after {} moves{}",
+                            bi,
+                            wi,
+                            board.cell_name(o, Notation::Letters),
+                            winner,
+                            moves,
+                            if adjudicated {
+                                " (adjudicated by a winning connection)"
+                            } else {
+                                ""
+                            }
+                        );
+                    }
+                    results.push(r);
+                }
+            }
+        }
+    }
+    if let Some(p) = &a.sgf {
+        let text: String = results.iter().map(|r| r.sgf.clone() + "\n").collect();
+        if let Err(e) = std::fs::write(p, text) {
+            return fail_input(&format!("cannot write {}: {e}", p.display()));
+        }
+    }
+    let ratings = elo(&results, n);
+    let wins = |i: usize| {
+        results
+            .iter()
+            .filter(|r| {
+                (r.black == i && r.winner == Colour::Black)
+                    || (r.white == i && r.winner == Colour::White)
+            })
+            .count()
+    };
+    let games = |i: usize| {
+        results
+            .iter()
+            .filter(|r| r.black == i || r.white == i)
+            .count()
+    };
+    if a.json {
+        print_json(&json!({
+            "board": format!("{}x{}", board.cols(), board.rows()),
+            "time_per_move": a.time,
+            "openings": openings.len(),
+            "games": results.len(),
+            "black_wins": results.iter().filter(|r| r.winner == Colour::Black).count(),
+            "players": (0..n).map(|i| json!({
+                "spec": a.variants[i],
+                "describe": configs[i].describe(),
+                "elo": ratings[i].0,
+                "error95": ratings[i].1,
+                "wins": wins(i),
+                "games": games(i),
+            })).collect::<Vec<_>>(),
+        }));
+    } else {
+        println!(
+            "{}x{} board, {} s per move, {} openings x 2 colours, {} games, Black won {}",
+            board.cols(),
+            board.rows(),
+            a.time,
+            openings.len(),
+            results.len(),
+            results.iter().filter(|r| r.winner == Colour::Black).count()
+        );
+        println!("| # | variant | wins/games | Elo (95%) |");
+        println!("| --- | --- | --- | --- |");
+        for i in 0..n {
+            println!(
+                "| {i} | {} (`{}`) | {}/{} | {:+.0} ± {:.0} |",
+                configs[i].describe(),
+                a.variants[i],
+                wins(i),
+                games(i),
+                ratings[i].0,
+                ratings[i].1
+            );
+        }
+    }
+    let _ = links_name;
+    EXIT_HOLDS
+}

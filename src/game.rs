@@ -1,0 +1,186 @@
+//! A game record: board, setup stones, and the moves played, with the swap rule.
+//!
+//! The swap is Benzene's `swap-pieces` as an engine sees it (ECOSYSTEM.md §1.5): White
+//! swaps as the second move, the stone stays where it is, and **White moves again** (the
+//! players, not the stones, change colour; SGF calls this `swap-sides`). A true SGF
+//! `swap-pieces` (stone reflected and recoloured, Black to move) is read from SGF as the
+//! equivalent setup ([`crate::sgf`]).
+
+use crate::board::{Board, Cell, CellSet, Colour, Notation};
+use crate::position::Position;
+
+/// One move of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// A stone.
+    Stone(Colour, Cell),
+    /// The swap (Benzene `swap-pieces` / SGF `swap-sides`), by the given colour (White).
+    Swap(Colour),
+    /// A resignation by the given colour.
+    Resign(Colour),
+}
+
+impl Move {
+    /// Who made the move.
+    pub fn colour(&self) -> Colour {
+        match *self {
+            Move::Stone(c, _) | Move::Swap(c) | Move::Resign(c) => c,
+        }
+    }
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    setup: Position,
+    first: Colour,
+    moves: Vec<Move>,
+    position: Position,
+}
+
+impl Game {
+    /// A new game on `board`, Black to move.
+    pub fn new(board: Board) -> Game {
+        Game::with_setup(Position::empty(board), Colour::Black)
+    }
+
+    /// A game starting from setup stones with `first` to move.
+    pub fn with_setup(setup: Position, first: Colour) -> Game {
+        Game {
+            position: setup.clone(),
+            setup,
+            first,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        self.position.board()
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The setup position.
+    pub fn setup(&self) -> &Position {
+        &self.setup
+    }
+
+    /// Who moves first after the setup.
+    pub fn first(&self) -> Colour {
+        self.first
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The player to move: after a stone the opponent, after a swap the swapper again.
+    pub fn to_move(&self) -> Colour {
+        match self.moves.last() {
+            None => self.first,
+            Some(Move::Stone(c, _)) | Some(Move::Resign(c)) => c.opponent(),
+            Some(Move::Swap(c)) => *c,
+        }
+    }
+
+    /// True when a swap is legal now: exactly one move so far, a Black stone, no setup.
+    pub fn swap_legal(&self) -> bool {
+        self.setup.stones(Colour::Black).is_empty()
+            && self.setup.stones(Colour::White).is_empty()
+            && matches!(self.moves.as_slice(), [Move::Stone(Colour::Black, _)])
+    }
+
+    /// The winner: by connection, or by the opponent's resignation.
+    pub fn winner(&self) -> Option<Colour> {
+        if let Some(Move::Resign(c)) = self.moves.last() {
+            return Some(c.opponent());
+        }
+        self.position.winner()
+    }
+
+    /// Plays a move; errors are one-line messages in GTP's style.
+    pub fn play(&mut self, m: Move) -> Result<(), String> {
+        match m {
+            Move::Stone(c, cell) => {
+                if matches!(self.moves.last(), Some(Move::Resign(_))) {
+                    return Err("game is over (resigned)".into());
+                }
+                self.position.play(c, cell).map_err(|_| {
+                    format!(
+                        "illegal move: {} {} (occupied)",
+                        colour_letter(c),
+                        self.board().cell_name(cell, Notation::Letters)
+                    )
+                })?;
+            }
+            Move::Swap(c) => {
+                if !self.swap_legal() || c != Colour::White {
+                    return Err(format!(
+                        "illegal move: {} swap-pieces (only White's second move may swap)",
+                        colour_letter(c)
+                    ));
+                }
+            }
+            Move::Resign(_) => {}
+        }
+        self.moves.push(m);
+        Ok(())
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Result<Move, String> {
+        let m = self.moves.pop().ok_or("cannot undo: no moves")?;
+        if let Move::Stone(_, cell) = m {
+            self.position.clear(cell);
+        }
+        Ok(m)
+    }
+
+    /// Stones on the board that were played (not setup), as a set.
+    pub fn played(&self) -> CellSet {
+        self.moves
+            .iter()
+            .filter_map(|m| match m {
+                Move::Stone(_, c) => Some(*c),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// `b` / `w`.
+pub fn colour_letter(c: Colour) -> char {
+    match c {
+        Colour::Black => 'b',
+        Colour::White => 'w',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swap_keeps_white_to_move_and_undo_restores() {
+        let b = Board::square(5).unwrap();
+        let mut g = Game::new(b);
+        let c3 = b.parse_cell("c3", Notation::Letters).unwrap();
+        assert!(g.play(Move::Swap(Colour::White)).is_err());
+        g.play(Move::Stone(Colour::Black, c3)).unwrap();
+        assert!(g.swap_legal());
+        g.play(Move::Swap(Colour::White)).unwrap();
+        assert_eq!(g.to_move(), Colour::White);
+        assert!(g.play(Move::Swap(Colour::White)).is_err());
+        assert!(g.play(Move::Stone(Colour::White, c3)).is_err());
+        g.undo().unwrap();
+        assert_eq!(g.to_move(), Colour::White);
+        g.undo().unwrap();
+        assert!(g.position().empty_cells().contains(c3));
+        assert!(g.undo().is_err());
+    }
+}

@@ -1,0 +1,558 @@
+//! The GTP engine in the Hex dialect of Benzene and HexGui (ECOSYSTEM.md §1).
+//!
+//! [`Engine::handle`] takes one input line and returns the framed reply (`=id text\n\n` or
+//! `?id message\n\n`), or nothing for empty and comment lines. Nothing a client sends can make
+//! it panic: every argument is checked and every failure becomes a `?` reply.
+//!
+//! Conventions are Benzene's and HexGui's, which are also hexproof's: cells `a1`…, `a1` the
+//! acute corner, Black joins top and bottom and moves first; colours `b`, `black`, `w`,
+//! `white` in any case. The swap is `play w swap-pieces` (also `swap`, `swap-sides`) with
+//! Benzene's meaning: the stone stays and White moves again ([`crate::game`]).
+//!
+//! The command table is [`COMMANDS`]; the analysis commands for HexGui are in [`analyze`],
+//! the bidding extension in [`crate::bidding::gtp`].
+
+pub mod analyze;
+
+use crate::board::{Board, Cell, Colour, Notation};
+use crate::game::{colour_letter, Game, Move};
+use crate::player::{self, Config, Decision, Kind};
+use crate::vc::Variant;
+use std::time::Duration;
+
+/// Standard and Benzene commands (the analysis and bidding commands are added to these).
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "all_legal_moves",
+    "time_settings",
+    "time_left",
+    "param_game",
+    "param_player",
+    "loadsgf",
+    "savesgf",
+    "printsgf",
+    "hexgui-analyze_commands",
+];
+
+/// Time control state (GTP `time_settings` / `time_left`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clock {
+    /// Main time, byo-yomi time and stones from `time_settings`.
+    pub settings: Option<(f64, f64, u32)>,
+    /// Seconds left for Black and White from `time_left`.
+    pub left: [Option<f64>; 2],
+}
+
+/// The engine: a game, a player configuration, a clock.
+pub struct Engine {
+    /// The game.
+    pub game: Game,
+    /// The player's settings.
+    pub config: Config,
+    /// The clock.
+    pub clock: Clock,
+    /// Set by `quit`.
+    pub quit: bool,
+    /// Proof set of the last proven move per colour (for the next move's proof).
+    hint: [Option<crate::board::CellSet>; 2],
+    /// Last genmove report (for logs).
+    pub last_info: String,
+}
+
+fn slot(c: Colour) -> usize {
+    match c {
+        Colour::Black => 0,
+        Colour::White => 1,
+    }
+}
+
+/// Reads a GTP colour.
+pub fn parse_colour(s: &str) -> Result<Colour, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Colour::Black),
+        "w" | "white" => Ok(Colour::White),
+        _ => Err(format!("invalid color '{s}'")),
+    }
+}
+
+/// Cleans a raw line as GTP asks: control characters dropped, tabs to spaces, comments cut.
+pub fn clean(line: &str) -> String {
+    let mut s: String = line
+        .chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    if let Some(i) = s.find('#') {
+        s.truncate(i);
+    }
+    s.trim().to_string()
+}
+
+/// Frames a reply; multi-line text never contains an empty line.
+pub fn frame(id: Option<u64>, result: &Result<String, String>) -> String {
+    let (mark, text) = match result {
+        Ok(t) => ('=', t),
+        Err(t) => ('?', t),
+    };
+    let id = id.map_or(String::new(), |i| i.to_string());
+    let body: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_end())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let body = body.join("\n");
+    if body.is_empty() {
+        format!("{mark}{id}\n\n")
+    } else {
+        format!("{mark}{id} {body}\n\n")
+    }
+}
+
+impl Engine {
+    /// An engine on an 11×11 board with `config`.
+    pub fn new(config: Config) -> Engine {
+        Engine {
+            game: Game::new(Board::square(11).expect("11x11")),
+            config,
+            clock: Clock::default(),
+            quit: false,
+            hint: [None, None],
+            last_info: String::new(),
+        }
+    }
+
+    /// Handles one input line: `None` for empty lines and comments, else the framed reply.
+    pub fn handle(&mut self, line: &str) -> Option<String> {
+        let line = clean(line);
+        if line.is_empty() {
+            return None;
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next()?;
+        let (id, name) = match first.parse::<u64>() {
+            Ok(id) => match words.next() {
+                Some(n) => (Some(id), n),
+                None => return Some(frame(Some(id), &Err("missing command".into()))),
+            },
+            Err(_) => (None, first),
+        };
+        let args: Vec<&str> = words.collect();
+        let result = self.run(name, &args);
+        Some(frame(id, &result))
+    }
+
+    /// Every command name, in `list_commands` order.
+    pub fn command_names() -> Vec<&'static str> {
+        let mut v: Vec<&str> = COMMANDS.to_vec();
+        v.extend(analyze::COMMANDS.iter().copied());
+        v.extend(crate::bidding::gtp::GTP_COMMANDS.iter().copied());
+        v
+    }
+
+    fn run(&mut self, name: &str, args: &[&str]) -> Result<String, String> {
+        let argc = |n: usize| -> Result<(), String> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name}: expected {n} argument(s), got {}",
+                    args.len()
+                ))
+            }
+        };
+        match name {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("hexproof".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => {
+                argc(1)?;
+                Ok(Engine::command_names().contains(&args[0]).to_string())
+            }
+            "list_commands" => Ok(Engine::command_names().join("\n")),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "boardsize" => {
+                let (c, r) = match args {
+                    [n] => (n, n),
+                    [c, r] => (c, r),
+                    _ => return Err("boardsize: expected N or W H".into()),
+                };
+                let num = |s: &str| {
+                    s.parse::<u32>()
+                        .map_err(|_| "unacceptable size".to_string())
+                };
+                let b =
+                    Board::new(num(c)?, num(r)?).map_err(|_| "unacceptable size".to_string())?;
+                self.game = Game::new(b);
+                self.hint = [None, None];
+                Ok(String::new())
+            }
+            "clear_board" => {
+                self.game = Game::new(*self.game.board());
+                self.hint = [None, None];
+                Ok(String::new())
+            }
+            "play" => {
+                argc(2)?;
+                let c = parse_colour(args[0])?;
+                let m = self.parse_move(c, args[1])?;
+                self.game.play(m)?;
+                Ok(String::new())
+            }
+            "genmove" | "reg_genmove" => {
+                argc(1)?;
+                let c = parse_colour(args[0])?;
+                let m = self.generate(c);
+                let text = self.move_text(m);
+                if name == "genmove" {
+                    self.game.play(m)?;
+                }
+                Ok(text)
+            }
+            "undo" => {
+                argc(0)?;
+                self.game.undo()?;
+                Ok(String::new())
+            }
+            "showboard" => Ok(showboard(&self.game)),
+            "final_score" => Ok(match self.game.winner() {
+                Some(Colour::Black) => "B+".into(),
+                Some(Colour::White) => "W+".into(),
+                None => "cannot score".into(),
+            }),
+            "all_legal_moves" => {
+                let b = self.game.board();
+                let mut v: Vec<String> = if self.game.winner().is_some() {
+                    Vec::new()
+                } else {
+                    self.game
+                        .position()
+                        .empty_cells()
+                        .iter()
+                        .map(|c| b.cell_name(c, Notation::Letters))
+                        .collect()
+                };
+                if self.game.swap_legal() && self.config.allow_swap {
+                    v.push("swap-pieces".into());
+                }
+                Ok(v.join(" "))
+            }
+            "time_settings" => {
+                argc(3)?;
+                let main = nonneg(args[0])?;
+                let byo = nonneg(args[1])?;
+                let stones = args[2]
+                    .parse::<u32>()
+                    .map_err(|_| format!("bad stone count '{}'", args[2]))?;
+                self.clock.settings = Some((main, byo, stones));
+                self.clock.left = [Some(main), Some(main)];
+                Ok(String::new())
+            }
+            "time_left" => {
+                argc(3)?;
+                let c = parse_colour(args[0])?;
+                self.clock.left[slot(c)] = Some(nonneg(args[1])?);
+                let _ = args[2]
+                    .parse::<u32>()
+                    .map_err(|_| format!("bad stone count '{}'", args[2]))?;
+                Ok(String::new())
+            }
+            "param_game" => match args {
+                [] => Ok(format!(
+                    "[bool] allow_swap {}",
+                    self.config.allow_swap as u8
+                )),
+                ["allow_swap", v] => {
+                    self.config.allow_swap = parse_bool(v)?;
+                    Ok(String::new())
+                }
+                _ => Err("param_game: known parameter: allow_swap".into()),
+            },
+            "param_player" => self.param_player(args),
+            "loadsgf" => {
+                if args.is_empty() || args.len() > 2 {
+                    return Err("loadsgf: expected file [move_number]".into());
+                }
+                let upto = match args.get(1) {
+                    Some(n) => Some(
+                        n.parse::<usize>()
+                            .map_err(|_| format!("bad move number '{n}'"))?,
+                    ),
+                    None => None,
+                };
+                let text = std::fs::read_to_string(args[0])
+                    .map_err(|e| format!("cannot read {}: {e}", args[0]))?;
+                self.game = crate::sgf::read(&text, upto)?;
+                self.hint = [None, None];
+                Ok(String::new())
+            }
+            "savesgf" => {
+                argc(1)?;
+                std::fs::write(args[0], crate::sgf::write(&self.game) + "\n")
+                    .map_err(|e| format!("cannot write {}: {e}", args[0]))?;
+                Ok(String::new())
+            }
+            "printsgf" => Ok(crate::sgf::write(&self.game)),
+            "hexgui-analyze_commands" => Ok(format!(
+                "{}\n{}",
+                analyze::HEXGUI_ANALYZE,
+                crate::bidding::gtp::HEXGUI_ANALYZE
+            )),
+            _ => {
+                if let Some(r) = analyze::dispatch(self, name, args) {
+                    return r;
+                }
+                if let Some(r) = crate::bidding::gtp::dispatch(name, self.game.position(), args) {
+                    return r;
+                }
+                Err(format!("unknown command: {name}"))
+            }
+        }
+    }
+
+    fn parse_move(&self, c: Colour, s: &str) -> Result<Move, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "swap-pieces" | "swap" | "swap-sides" => Ok(Move::Swap(c)),
+            "resign" => Ok(Move::Resign(c)),
+            other => {
+                let cell = self
+                    .game
+                    .board()
+                    .parse_cell(other, Notation::Letters)
+                    .map_err(|_| {
+                        format!(
+                            "illegal move: {} {s} (not a cell of this board)",
+                            colour_letter(c)
+                        )
+                    })?;
+                Ok(Move::Stone(c, cell))
+            }
+        }
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        match m {
+            Move::Stone(_, c) => self.game.board().cell_name(c, Notation::Letters),
+            Move::Swap(_) => "swap-pieces".into(),
+            Move::Resign(_) => "resign".into(),
+        }
+    }
+
+    /// Time for the next move of `c`: the configured move time, or a share of the clock.
+    pub fn move_time(&self, c: Colour) -> Duration {
+        let empty = self.game.position().empty_cells().len().max(1) as f64;
+        let t = match self.clock.left[slot(c)] {
+            Some(left) => {
+                let byo = self
+                    .clock
+                    .settings
+                    .map_or(0.0, |(_, b, s)| if s > 0 { b / s as f64 } else { b });
+                (left / (empty / 2.0 + 5.0)).max(byo * 0.8).min(left * 0.5)
+            }
+            None => self.config.move_time.as_secs_f64(),
+        };
+        Duration::from_secs_f64(t.clamp(0.01, 3600.0))
+    }
+
+    /// Chooses a move for `c` without playing it.
+    pub fn generate(&mut self, c: Colour) -> Move {
+        if self.game.winner().is_some() {
+            return Move::Resign(c);
+        }
+        if c == Colour::White
+            && self.config.allow_swap
+            && self.game.swap_legal()
+            && player::should_swap(self.game.position())
+        {
+            return Move::Swap(c);
+        }
+        let t = self.move_time(c);
+        let r = player::genmove(&self.config, self.game.position(), c, t, self.hint[slot(c)]);
+        self.hint[slot(c)] = r.proof_set;
+        self.last_info = r.info.clone();
+        match r.decision {
+            Decision::Play(cell) => Move::Stone(c, cell),
+            Decision::Swap => Move::Swap(c),
+            Decision::Resign => Move::Resign(c),
+        }
+    }
+
+    fn param_player(&mut self, args: &[&str]) -> Result<String, String> {
+        let c = &mut self.config;
+        match args {
+            [] => Ok(format!(
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}",
+                c.kind.name(),
+                c.depth,
+                c.m,
+                c.k,
+                c.width,
+                c.variant,
+                c.templates as u8,
+                links_name(c.links),
+                c.move_time.as_secs_f64(),
+                c.knowledge_threshold,
+                c.solver_thread as u8,
+                c.proof_nodes,
+                c.resign as u8,
+                c.seed
+            )),
+            [name, v] => {
+                let num = |v: &str| v.parse::<u64>().map_err(|_| format!("{name}: '{v}' is not a number"));
+                match *name {
+                    "player" => c.kind = Kind::parse(v).ok_or(format!("unknown player '{v}'"))?,
+                    "depth" => c.depth = num(v)?.clamp(1, 20) as u32,
+                    "m" => c.m = num(v)? as usize,
+                    "k" => c.k = num(v)?.max(1) as usize,
+                    "width" => c.width = num(v)?.max(1) as usize,
+                    "variant" => c.variant = Variant::parse(v).ok_or(format!("unknown variant '{v}'"))?,
+                    "templates" => c.templates = parse_bool(v)?,
+                    "links" => c.links = crate::eval::VcLinks::parse(v).ok_or(format!("unknown links '{v}'"))?,
+                    "move_time" => c.move_time = Duration::from_secs_f64(nonneg(v)?.clamp(0.01, 3600.0)),
+                    "knowledge_threshold" => c.knowledge_threshold = num(v)? as u32,
+                    "solver_thread" => c.solver_thread = parse_bool(v)?,
+                    "proof_nodes" => c.proof_nodes = num(v)?,
+                    "resign" => c.resign = parse_bool(v)?,
+                    "seed" => c.seed = num(v)?,
+                    _ => return Err(format!("unknown parameter '{name}'")),
+                }
+                Ok(String::new())
+            }
+            _ => Err("param_player: expected no arguments or NAME VALUE".into()),
+        }
+    }
+}
+
+/// Name of a links setting.
+pub fn links_name(l: crate::eval::VcLinks) -> &'static str {
+    use crate::eval::VcLinks::*;
+    match l {
+        None => "none",
+        Direct => "direct",
+        SharedNeighbours => "shared",
+        Both => "both",
+    }
+}
+
+fn nonneg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a non-negative number")),
+    }
+}
+
+fn parse_bool(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" => Ok(true),
+        "0" | "false" | "off" => Ok(false),
+        _ => Err(format!("'{s}' is not a boolean (0 or 1)")),
+    }
+}
+
+/// Benzene's `showboard` layout (ECOSYSTEM.md §1.6): letters, rows indented one more space
+/// each, `N\` cells `\N`, `B`/`W` stones, `.` empty.
+pub fn showboard(game: &Game) -> String {
+    let b = game.board();
+    let pos = game.position();
+    let letters: String = (0..b.cols())
+        .map(|c| format!("{}  ", (b'a' + c) as char))
+        .collect::<String>();
+    let letters = letters.trim_end();
+    let to_move = match game.winner() {
+        Some(w) => format!("{w} won"),
+        None => format!("{} to move", game.to_move()),
+    };
+    let mut s = format!("{to_move}\n  {letters}\n");
+    for r in 0..b.rows() {
+        let label = format!("{}", r + 1);
+        s += &" ".repeat(r as usize + 2 - label.len().min(2));
+        s += &format!("{label}\\");
+        let cells: Vec<&str> = (0..b.cols())
+            .map(|c| match pos.colour_at(Cell::at(c, r)) {
+                Some(Colour::Black) => "B",
+                Some(Colour::White) => "W",
+                None => ".",
+            })
+            .collect();
+        s += &cells.join("  ");
+        s += &format!("\\{label}\n");
+    }
+    s += &" ".repeat(b.rows() as usize + 3);
+    s += letters;
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> Engine {
+        Engine::new(Config {
+            kind: Kind::AlphaBeta,
+            depth: 1,
+            move_time: Duration::from_millis(100),
+            solver_thread: false,
+            ..Config::default()
+        })
+    }
+
+    #[test]
+    fn framing_and_errors() {
+        let mut e = engine();
+        assert_eq!(e.handle(""), None);
+        assert_eq!(e.handle("# comment"), None);
+        assert_eq!(e.handle("12 name").unwrap(), "=12 hexproof\n\n");
+        assert_eq!(e.handle("protocol_version").unwrap(), "= 2\n\n");
+        assert_eq!(e.handle("boardsize 5 5").unwrap(), "=\n\n");
+        assert!(e.handle("play b c3").unwrap().starts_with('='));
+        assert_eq!(
+            e.handle("play w C3").unwrap(),
+            "? illegal move: w C3 (occupied)\n\n".replace("C3", "c3")
+        );
+        assert!(e
+            .handle("\u{1}\u{7f}frobnicate\t x")
+            .unwrap()
+            .starts_with("? unknown command"));
+        assert!(e.handle("7 play x y z").unwrap().starts_with("?7 "));
+        assert!(e
+            .handle("boardsize 99")
+            .unwrap()
+            .starts_with("? unacceptable size"));
+        assert!(e.handle("known_command genmove").unwrap().contains("true"));
+        assert!(e
+            .handle("known_command bidding-bid")
+            .unwrap()
+            .contains("true"));
+        assert!(e.handle("known_command foo").unwrap().contains("false"));
+    }
+
+    #[test]
+    fn showboard_format() {
+        let mut e = engine();
+        e.handle("boardsize 3");
+        e.handle("play b b2");
+        e.handle("play w a3");
+        let s = e.handle("showboard").unwrap();
+        assert!(s.contains(" 1\\.  .  .\\1\n"), "{s}");
+        assert!(s.contains("  2\\.  B  .\\2\n"), "{s}");
+        assert!(s.contains("   3\\W  .  .\\3\n"), "{s}");
+    }
+}

@@ -1,0 +1,210 @@
+//! Move generation: a HEXY-style selective alpha-beta ([`alphabeta`], Anshelevich 2002 §6)
+//! and a MoHex-style Monte Carlo tree search ([`mcts`]), both on top of the proven-win and
+//! mustplay logic of [`proven`].
+//!
+//! Every player first asks [`proven::proven_move`]: if the side to move has a winning
+//! connection that the exact solver (kernel-checked) can turn into a first move, that move is
+//! played. Only then does the heuristic search run, restricted to the mustplay region when the
+//! opponent threatens to win.
+
+pub mod alphabeta;
+pub mod arena;
+pub mod mcts;
+pub mod proven;
+
+use crate::board::{Cell, Colour};
+use crate::position::Position;
+use crate::vc::{Variant, VcBudget, VcParams};
+use std::time::Duration;
+
+/// Which player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Selective alpha-beta with circuit evaluation.
+    AlphaBeta,
+    /// Monte Carlo tree search.
+    Mcts,
+}
+
+impl Kind {
+    /// Parses `alphabeta` / `ab` / `mcts`.
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s.to_ascii_lowercase().as_str() {
+            "alphabeta" | "ab" | "alpha-beta" => Some(Kind::AlphaBeta),
+            "mcts" | "mohex" => Some(Kind::Mcts),
+            _ => None,
+        }
+    }
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::AlphaBeta => "alphabeta",
+            Kind::Mcts => "mcts",
+        }
+    }
+}
+
+/// Settings shared by both players (GTP `param_player` edits them).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The player.
+    pub kind: Kind,
+    /// Alpha-beta depth D (HEXY: 3).
+    pub depth: u32,
+    /// H-search M: connections per pair (HEXY: 20). 0 = no connections at all (neighbour
+    /// links only, HEXY's "M = 0").
+    pub m: usize,
+    /// H-search K: most VSCs per OR rule (HEXY: 4–5).
+    pub k: usize,
+    /// Alpha-beta: moves tried per node, best energy first (the selectivity).
+    pub width: usize,
+    /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
+    /// ignore them.
+    pub variant: Variant,
+    /// Seed the connection engine with edge templates.
+    pub templates: bool,
+    /// Circuit links for connections.
+    pub links: crate::eval::VcLinks,
+    /// MCTS: visits after which a tree node gets connections and mustplay.
+    pub knowledge_threshold: u32,
+    /// MCTS: run the exact solver on a second thread.
+    pub solver_thread: bool,
+    /// Nodes for each exact-solver call of the proven-win check.
+    pub proof_nodes: u64,
+    /// Resign when the opponent has a winning VC (sound: connections are never wrong).
+    pub resign: bool,
+    /// Answer the swap question when asked to move second after one Black stone.
+    pub allow_swap: bool,
+    /// Default time per move when no time control was set.
+    pub move_time: Duration,
+    /// Random seed (MCTS playouts).
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            kind: Kind::Mcts,
+            depth: 3,
+            m: 20,
+            k: 4,
+            width: 8,
+            variant: Variant::Fast,
+            templates: true,
+            links: crate::eval::VcLinks::Both,
+            knowledge_threshold: 400,
+            solver_thread: true,
+            proof_nodes: 20_000,
+            resign: false,
+            allow_swap: true,
+            move_time: Duration::from_secs(2),
+            seed: 1,
+        }
+    }
+}
+
+impl Config {
+    /// Connection parameters for a search node: the configured engine under a budget that
+    /// scales with `time`.
+    pub fn vc_params(&self, time: Duration) -> VcParams {
+        let mut p = VcParams::new(self.variant);
+        if self.variant == Variant::HSearch {
+            p.hsearch.m = Some(self.m.max(1));
+            p.hsearch.k = Some(self.k.max(1));
+        }
+        if !self.templates {
+            p = p.unseeded();
+        }
+        p.budget = VcBudget {
+            max_connections: 200_000,
+            time: Some(time.max(Duration::from_millis(2))),
+        };
+        p.stop_at_win = true;
+        p
+    }
+
+    /// True when connections are used at all (M > 0).
+    pub fn uses_vcs(&self) -> bool {
+        self.m > 0
+    }
+
+    /// A short description, e.g. `alphabeta D3 M20 fast templates`.
+    pub fn describe(&self) -> String {
+        match self.kind {
+            Kind::AlphaBeta => format!(
+                "alphabeta D{} M{} W{} {}{}",
+                self.depth,
+                self.m,
+                self.width,
+                self.variant,
+                if self.templates { "" } else { " no-templates" }
+            ),
+            Kind::Mcts => format!(
+                "mcts {}{}",
+                self.variant,
+                if self.templates { "" } else { " no-templates" }
+            ),
+        }
+    }
+}
+
+/// A generated move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play a stone.
+    Play(Cell),
+    /// Swap (second move only).
+    Swap,
+    /// Resign.
+    Resign,
+}
+
+/// What a player reports with its move.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The move.
+    pub decision: Decision,
+    /// True when the move follows a kernel-checked winning strategy.
+    pub proven_win: bool,
+    /// True when the opponent has a winning VC (the engine believes it has lost).
+    pub proven_loss: bool,
+    /// The carrier of the proven strategy (pass it back as the next call's `hint`).
+    pub proof_set: Option<crate::board::CellSet>,
+    /// Search nodes (alpha-beta) or playouts (MCTS).
+    pub nodes: u64,
+    /// A one-line summary for logs.
+    pub info: String,
+}
+
+/// Generates a move for `to_move` in `position` within `time`. `position` must not be over.
+/// `hint`: the proof set of this side's last proven move, if any (its strategy is looked for
+/// again inside it).
+pub fn genmove(
+    config: &Config,
+    position: &Position,
+    to_move: Colour,
+    time: Duration,
+    hint: Option<crate::board::CellSet>,
+) -> Report {
+    match config.kind {
+        Kind::AlphaBeta => alphabeta::genmove(config, position, to_move, time, hint),
+        Kind::Mcts => mcts::genmove(config, position, to_move, time, hint),
+    }
+}
+
+/// The swap rule (played as the second move, Benzene's `swap-pieces` with swap-sides
+/// meaning): swap a first stone that is off the outer ring — a geometric rule of thumb
+/// (central openings win for the first player, most edge openings are weak).
+pub fn should_swap(position: &Position) -> bool {
+    let black = position.stones(Colour::Black);
+    if black.len() != 1 || !position.stones(Colour::White).is_empty() {
+        return false;
+    }
+    let c = black.first().expect("one stone");
+    let (x, y) = c.coords();
+    let b = position.board();
+    let (w, h) = (b.cols(), b.rows());
+    let edge = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+    !edge
+}

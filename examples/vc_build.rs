@@ -22,7 +22,11 @@ fn main() {
     let mut p = Position::empty(b);
     for (k, m) in moves.split_whitespace().enumerate() {
         let c = b.parse_cell(m, Notation::Letters).expect("cell");
-        let who = if k % 2 == 0 { Colour::Black } else { Colour::White };
+        let who = if k % 2 == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
         p.play(who, c).expect("legal move");
     }
     let t = Instant::now();

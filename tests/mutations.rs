@@ -419,6 +419,7 @@ fn run_mutants(files: &[std::path::PathBuf], heavy: bool) -> (usize, Vec<String>
     // they and their mutants get the default budget (rule steps still not searched).
     let opts = Options {
         budget: Budget::nodes(2_000),
+        confirm: Budget::nodes(2_000),
         search_rule_steps: false,
     };
     let big = Options {

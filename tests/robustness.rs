@@ -20,6 +20,7 @@ fn corpus() -> Vec<String> {
 fn opts() -> Options {
     Options {
         budget: Budget::nodes(500),
+        confirm: Budget::nodes(500),
         search_rule_steps: true,
     }
 }

@@ -433,6 +433,7 @@ fn a_repeated_carrier_cell_is_a_misprint() {
 fn over_budget_steps_rest_on_their_rule_or_are_undecided() {
     let opts = Options {
         budget: Budget::nodes(0),
+        confirm: Budget::nodes(0),
         search_rule_steps: true,
     };
     let src = "board 9x9\nderive {\n  p: (a3, [b3, a4], b4) VC by search\n  (a3, [a4, b3, b4], c4) VSC by AND (a3, [b3, a4], b4) (b4, [], c4)\n}\n";

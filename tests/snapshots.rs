@@ -14,21 +14,9 @@ fn relative(path: &Path) -> PathBuf {
 }
 
 fn report(path: &Path) -> String {
-    // Noshita's proofs (issue 5, proofs/noshita-7x7*) are hundreds of rule steps over
-    // carriers of 20-35 cells, whose confirmatory searches would take up to a minute each:
-    // they are checked by their rules, with the lemmas and the `by search` steps searched
-    // (as `hexproof check --no-search` does).
-    let noshita = path
-        .file_name()
-        .is_some_and(|n| n.to_string_lossy().starts_with("noshita-7x7"));
-    let options = if noshita {
-        Options {
-            search_rule_steps: false,
-            ..Options::default()
-        }
-    } else {
-        Options::default()
-    };
+    // Every file is checked as `hexproof check FILE` does: rule steps confirmed by a search
+    // bounded by nodes (Options::confirm), so the report does not depend on the machine's load.
+    let options = Options::default();
     let checked = check_files(&[relative(path)], &options);
     format!(
         "exit code {}\n\n{}",

@@ -44,11 +44,22 @@ use std::time::{Duration, Instant};
 /// Checker settings.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Budget for each exhaustive search.
+    /// Budget for each exhaustive search that is the authority for a verdict: `by search`
+    /// steps and lemmas proved by search.
     pub budget: Budget,
+    /// Budget for each *confirming* search: the second check of a step that its rule already
+    /// justifies (rule steps, lemma uses, lemmas proved by steps, proof-tree nodes), and the
+    /// search that explains a failed premise. When it runs out the step rests on its rule
+    /// alone, which the report says; soundness never depends on it. Kept well below `budget`
+    /// so that proofs of hundreds of steps (Noshita's) check in CI time, and bounded by nodes
+    /// first so that reports do not depend on the machine's load.
+    pub confirm: Budget,
     /// Run the search on rule steps too (the second check). `by search` steps always search.
     pub search_rule_steps: bool,
 }
+
+/// The default [`Options::confirm`] budget: a quarter of a million nodes (about half a second).
+pub const CONFIRM_NODES: u64 = 250_000;
 
 impl Default for Options {
     fn default() -> Self {
@@ -56,6 +67,11 @@ impl Default for Options {
             budget: Budget {
                 nodes: 20_000_000,
                 time: Some(Duration::from_secs(60)),
+                ..Budget::default()
+            },
+            confirm: Budget {
+                nodes: CONFIRM_NODES,
+                time: Some(Duration::from_secs(20)),
                 ..Budget::default()
             },
             search_rule_steps: true,
@@ -388,6 +404,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Runs (or recalls) the exhaustive search on a claim.
+    /// A confirming search (budget [`Options::confirm`]).
+    fn confirm_search(&mut self, claim: &Claim, carrier: CellSet) -> SearchOut {
+        let budget = self.opts.confirm;
+        self.search_budget(claim, carrier, &budget)
+    }
+
     fn search(&mut self, claim: &Claim, carrier: CellSet) -> SearchOut {
         let budget = self.opts.budget;
         self.search_budget(claim, carrier, &budget)
@@ -651,7 +673,7 @@ impl<'a> Checker<'a> {
         }
         let mut claim = f.claim.clone();
         claim.owner_first = want_semi;
-        let s = self.search(&claim, f.carrier);
+        let s = self.confirm_search(&claim, f.carrier);
         let verdict = match s.verdict {
             Verdict::Holds => {
                 "it does hold (by search), but the derivation must prove it".to_string()
@@ -808,7 +830,10 @@ impl<'a> Checker<'a> {
             Just::Lemma(_) => self.opts.search_rule_steps,
             _ => self.opts.search_rule_steps,
         };
-        let search = run_search.then(|| self.search(&s.fact.claim, s.fact.carrier));
+        let search = run_search.then(|| match s.just {
+            Just::Search => self.search(&s.fact.claim, s.fact.carrier),
+            _ => self.confirm_search(&s.fact.claim, s.fact.carrier),
+        });
         let sv = search.as_ref().map(|x| x.verdict);
         let over_budget = search.as_ref().map_or("search not run".to_string(), |x| {
             x.report
@@ -1396,7 +1421,12 @@ impl<'a> Checker<'a> {
         for v in rules::duplicates(&ctx, f, "the lemma's claim") {
             reasons.push(self.violation_reason("carrier", v));
         }
-        let search = self.search(&f.claim, f.carrier);
+        // A lemma proved by search rests on this search; one proved by steps is confirmed.
+        let search = if has_proof {
+            self.confirm_search(&f.claim, f.carrier)
+        } else {
+            self.search(&f.claim, f.carrier)
+        };
         let sv = search.verdict;
         let (verdict, basis, rule, rule_check) = if !has_proof {
             match sv {

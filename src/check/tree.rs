@@ -148,18 +148,7 @@ impl<'a> Checker<'a> {
         if !self.opts.search_rule_steps {
             return None;
         }
-        let budget = Budget {
-            nodes: self.opts.budget.nodes.min(2_000_000),
-            time: Some(
-                self.opts
-                    .budget
-                    .time
-                    .map_or(std::time::Duration::from_secs(10), |t| {
-                        t.min(std::time::Duration::from_secs(10))
-                    }),
-            ),
-            ..self.opts.budget
-        };
+        let budget = self.opts.confirm;
         let claim = Claim {
             owner: Colour::Black,
             pairs: vec![(Cell::border(Border::Top), Cell::border(Border::Bottom))],

@@ -38,6 +38,14 @@ pub struct CheckArgs {
     /// Check rule steps by their rule only (no search of their conclusions).
     #[arg(long)]
     no_search: bool,
+    /// Budget of each confirming search (the second check of a step its rule already
+    /// justifies, and of each proof-tree node): maximum nodes. When it runs out the step
+    /// rests on its rule alone and the report says so.
+    #[arg(long, default_value_t = hexproof::check::CONFIRM_NODES)]
+    confirm_nodes: u64,
+    /// Budget of each confirming search: maximum seconds.
+    #[arg(long, default_value_t = 20.0)]
+    confirm_time: f64,
 }
 
 /// Runs `hexproof check`.
@@ -45,10 +53,21 @@ pub fn run_check(a: CheckArgs) -> u8 {
     if !a.time.is_finite() || a.time < 0.0 {
         return fail_input(&format!("--time {} is not a number of seconds", a.time));
     }
+    if !a.confirm_time.is_finite() || a.confirm_time < 0.0 {
+        return fail_input(&format!(
+            "--confirm-time {} is not a number of seconds",
+            a.confirm_time
+        ));
+    }
     let opts = Options {
         budget: Budget {
             nodes: a.nodes,
             time: Some(Duration::from_secs_f64(a.time.min(1e9))),
+            ..Budget::default()
+        },
+        confirm: Budget {
+            nodes: a.confirm_nodes,
+            time: Some(Duration::from_secs_f64(a.confirm_time.min(1e9))),
             ..Budget::default()
         },
         search_rule_steps: !a.no_search,

@@ -3,8 +3,8 @@
 
 pub mod bid;
 pub mod check;
-pub mod render;
 pub mod gtp;
+pub mod render;
 pub mod templates;
 pub mod vc;
 pub mod verify;

@@ -19,5 +19,6 @@ pub mod kernel;
 pub mod position;
 pub mod render;
 pub mod search;
+pub mod solver;
 pub mod templates;
 pub mod vc;

@@ -29,6 +29,7 @@ enum Command {
     BidGame(cli::bid::BidGameArgs),
     Templates(cli::templates::TemplatesArgs),
     Vc(cli::vc::VcArgs),
+    Solve(cli::solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::BidGame(a) => cli::bid::run_bid_game(a),
         Command::Templates(a) => cli::templates::run_templates(a),
         Command::Vc(a) => cli::vc::run_vc(a),
+        Command::Solve(a) => cli::solve::run_solve(a),
     };
     ExitCode::from(code)
 }

@@ -3,6 +3,7 @@
 
 pub mod bid;
 pub mod check;
+pub mod solve;
 pub mod templates;
 pub mod vc;
 pub mod verify;

@@ -27,6 +27,11 @@ use std::time::Instant;
 /// Most nodes (black moves + white nodes + leaves) in an exported tree.
 pub const MAX_TREE_NODES: usize = 200_000;
 
+/// Largest leaf or precluding carrier written (cells): the checker decides each by the exact
+/// search, which is quick up to about this size on 7×7; a larger connection is split into
+/// White's moves and Black's replies instead.
+pub const LEAF_MAX: usize = 22;
+
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
 pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<String, String> {
     super::check_position(pos).map_err(|e| e.to_string())?;
@@ -193,8 +198,13 @@ impl Emitter<'_> {
         }
         let _ = self.d.eval.evaluate(&f, Colour::White);
         let vcs = self.d.eval.vcs(Colour::Black).winning_vcs();
-        if let Some(c) = vcs.into_iter().min_by_key(|c| c.len()) {
-            let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(c | given));
+        if let Some(c) = vcs
+            .into_iter()
+            .map(|c| c | given)
+            .filter(|c| c.len() <= LEAF_MAX)
+            .min_by_key(|c| c.len())
+        {
+            let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(c));
             return Ok(());
         }
         // Black's winning VSCs in the filled position (from the evaluation just made).
@@ -202,7 +212,10 @@ impl Emitter<'_> {
         semis.sort_by_key(|s| s.len());
         let _ = writeln!(self.out, "{pad}white {{");
         let mut left = q.empty_cells();
-        for s in semis.into_iter().take(6) {
+        for s in semis
+            .into_iter()
+            .filter(|s| (*s | given).len() <= LEAF_MAX + 1)
+        {
             if (s & left) == left {
                 continue; // would not shrink the moves left
             }

@@ -284,6 +284,20 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
                 let mut p = Position::empty(board);
                 p.play(Colour::Black, c).expect("empty board");
                 let o = solver::solve(&p, Colour::White, &s.params).expect("one stone is legal");
+                let line = format!(
+                    "{}: {} ({} nodes, {:.2} s)",
+                    board.cell_name(c, s.notation),
+                    winner_name(o.winner),
+                    o.nodes,
+                    o.micros as f64 / 1e6
+                );
+                if !a.json {
+                    if bar.is_hidden() {
+                        eprintln!("{line}");
+                    } else {
+                        bar.println(line);
+                    }
+                }
                 bar.inc(1);
                 (c, o)
             })

@@ -18,7 +18,7 @@
 use super::dfpn::Dfpn;
 use super::order::Centrality;
 use super::tt::INF;
-use super::{key_move, make_search, SolveParams};
+use super::{confirmed_move, key_move, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
 use std::fmt::Write;
@@ -169,14 +169,9 @@ impl Emitter<'_> {
         let mv = match e.best {
             Some(m) => Some(m),
             None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
-            None => {
-                let c = e.moves;
-                key_move(&f, Colour::Black, c)
-                    .or_else(|| c.first())
-                    .or_else(|| f.empty_cells().first())
-            }
+            None => confirmed_move(&mut self.d, &f, Colour::Black, e.moves),
         };
-        let mv = mv.ok_or("no move left for Black")?;
+        let mv = mv.ok_or("no confirmed winning move for Black")?;
         let pad = "  ".repeat(ind);
         let _ = writeln!(self.out, "{pad}black {} {{", self.name(mv));
         let mut q2 = q.clone();

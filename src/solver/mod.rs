@@ -236,18 +236,53 @@ pub fn solve_with(
     })
 }
 
-/// A winning move at a won root `root` (the filled form of `pos`).
+/// A winning move at a won root `root` (the filled form of `pos`); `None` only if none could
+/// be confirmed (never a guess).
 fn winning_move(d: &mut Dfpn, pos: &Position, root: &Position, to_move: Colour) -> Option<Cell> {
     let e = d.entry(root, to_move);
     if let Some(m) = e.best {
         return Some(m);
     }
-    // Decided by a connection: a won (filled) board or a winning VC — any move; a winning
-    // VSC — its key, found by the exact search on the carrier.
-    if root.winner() == Some(to_move) || e.moves.is_empty() {
+    // A won (filled) board: every move wins.
+    if root.winner() == Some(to_move) {
         return pos.empty_cells().first();
     }
-    key_move(root, to_move, e.moves).or_else(|| root.empty_cells().first())
+    confirmed_move(d, root, to_move, e.moves)
+}
+
+/// A move of `to_move` in filled `root` after which the opponent's node is lost, tried
+/// first on the cells of `carrier` (the winning connection), then by the exact search on it.
+pub fn confirmed_move(
+    d: &mut Dfpn,
+    root: &Position,
+    to_move: Colour,
+    carrier: CellSet,
+) -> Option<Cell> {
+    let opp = to_move.opponent();
+    let empty = root.empty_cells();
+    let cells = if carrier.is_empty() {
+        empty
+    } else {
+        carrier & empty
+    };
+    let lost_after = |d: &mut Dfpn, c: Cell, search: bool| -> bool {
+        let mut child = root.clone();
+        if child.play(to_move, c).is_err() {
+            return false;
+        }
+        let f = d.filled(&child, opp);
+        if search {
+            d.mid(&f, opp, INF, INF).1 == 0
+        } else {
+            d.entry(&f, opp).dn == 0
+        }
+    };
+    // Cheap first: a carrier cell after which the connections already decide.
+    if let Some(c) = cells.iter().find(|&c| lost_after(d, c, false)) {
+        return Some(c);
+    }
+    // Then the key named by the exact search, confirmed by the solver.
+    key_move(root, to_move, carrier).filter(|&k| lost_after(d, k, true))
 }
 
 /// The first move of `owner`'s winning semi-connection on `carrier` in `pos`, by the exact
@@ -264,7 +299,12 @@ pub fn key_move(pos: &Position, owner: Colour, carrier: CellSet) -> Option<Cell>
         },
     )
     .ok()?;
-    let out = search::decide(&game, &Budget::nodes(20_000_000)).ok()?;
+    let budget = Budget {
+        nodes: 2_000_000,
+        time: Some(Duration::from_secs(5)),
+        ..Budget::default()
+    };
+    let out = search::decide(&game, &budget).ok()?;
     if out.verdict != search::Verdict::Holds {
         return None;
     }

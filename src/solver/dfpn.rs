@@ -66,7 +66,6 @@ pub struct Dfpn<'a> {
 struct Child {
     mv: Cell,
     pos: Position,
-    key: Key,
     pn: u32,
     dn: u32,
 }
@@ -188,13 +187,7 @@ impl<'a> Dfpn<'a> {
             fill_in(&mut p, self.rules, opp);
             let k = key_of(&p, opp);
             let (pn, dn) = self.tt.get(&k).map_or((1, 1), |e| (e.pn, e.dn));
-            kids.push(Child {
-                mv,
-                pos: p,
-                key: k,
-                pn,
-                dn,
-            });
+            kids.push(Child { mv, pos: p, pn, dn });
         }
         self.scratch = scratch;
         loop {
@@ -236,7 +229,6 @@ impl<'a> Dfpn<'a> {
             let (cpn, cdn) = self.mid(&kid_pos, opp, child_th_pn, child_th_dn);
             kids[best].pn = cpn;
             kids[best].dn = cdn;
-            let _ = kids[best].key;
         }
     }
 

@@ -211,9 +211,8 @@ mod tests {
 
     #[test]
     fn surrounded_cell_is_dead() {
-        // c3 on 5x5 with white b3, c2 and d2 and black b4... : white neighbours b3 c2 d2 d3,
-        // black neighbours b4 c4 in one chain? b4, c4 are adjacent: one black chain. Usable
-        // for Black: {b4, c4} chain only -> clique -> dead.
+        // c3 on 5x5: White holds b3, c2, d2, d3 and Black the chain b4-c4, so Black's usable
+        // neighbours are that one chain: a clique, c3 is dead.
         let p = pos(5, "b4 c4", "b3 c2 d2 d3");
         assert!(is_dead(&p, cell(&p, "c3")));
         // The empty board has no dead cell.

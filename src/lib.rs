@@ -24,5 +24,6 @@ pub mod position;
 pub mod render;
 pub mod search;
 pub mod sgf;
+pub mod solver;
 pub mod templates;
 pub mod vc;

@@ -32,6 +32,7 @@ enum Command {
     Render(cli::render::RenderArgs),
     Gtp(cli::gtp::GtpArgs),
     Selfplay(cli::gtp::SelfplayArgs),
+    Solve(cli::solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
         Command::Render(a) => cli::render::run_render(a),
         Command::Gtp(a) => cli::gtp::run_gtp(a),
         Command::Selfplay(a) => cli::gtp::run_selfplay(a),
+        Command::Solve(a) => cli::solve::run_solve(a),
     };
     ExitCode::from(code)
 }

@@ -5,6 +5,7 @@ pub mod bid;
 pub mod check;
 pub mod gtp;
 pub mod render;
+pub mod solve;
 pub mod templates;
 pub mod vc;
 pub mod verify;

@@ -1,0 +1,373 @@
+//! `hexproof solve`: who wins a whole Hex position, or every one-stone opening of a board.
+
+use super::{fail_input, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
+use clap::Args;
+use hexproof::board::{Board, Colour, Notation};
+use hexproof::position::Position;
+use hexproof::solver::{self, emit, Features, SolveOutcome, SolveParams, Winner};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Solves a Hex position (who wins with perfect play, and a winning move), or every one-stone
+/// opening of a board.
+///
+/// The solver is a depth-first proof-number search (DFPN with the 1+ε trick) after
+/// Henderson, Arneson & Hayward, "Solving 8x8 Hex" (IJCAI 2009): positions are decided by
+/// virtual connections (the player to move has a winning VSC, or the opponent a winning VC),
+/// only the mustplay (cells in every carrier of the opponent's winning VSCs) is searched, and
+/// dead cells and captured pairs are filled in. Every answer is proved; when the budget runs
+/// out the answer is "undecided" (exit 3).
+///
+/// The position is reached by --moves, alternating and starting with Black. With
+/// --openings all, each cell of the empty board is tried as Black's first move (White then to
+/// move) and the table of winners is printed: B where the opening wins for Black.
+///
+/// --emit-proof FILE writes the win as a strategy in the hexproof language (for a position
+/// where Black wins with Black to move, or where White to move loses; White wins are written
+/// for the transposed board, colours swapped); check it with `hexproof check FILE`.
+///
+/// Examples:
+///   hexproof solve --board 6x6 --moves c3
+///   hexproof solve --board 7x7 --openings all --threads 2
+///   hexproof solve --board 5x5 --moves c3 --emit-proof c3.hexp && hexproof check c3.hexp
+///   hexproof solve --board 7x7 --moves a1 --json
+///
+/// Exit codes: 0 solved, 2 bad input (unknown or occupied cell, position already won, board
+/// too big), 3 undecided (budget).
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Board size, e.g. 7x7 (columns x rows) or 7.
+    #[arg(long, default_value = "7x7")]
+    board: String,
+    /// The moves played, alternating and starting with Black, e.g. "d4 c5".
+    #[arg(long, default_value = "", value_name = "MOVES")]
+    moves: String,
+    /// Solve every one-stone opening instead ("all").
+    #[arg(long, value_name = "all")]
+    openings: Option<String>,
+    /// Threads for --openings (one opening per thread).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    threads: usize,
+    /// Budget: most nodes (position evaluations) per position.
+    #[arg(long, default_value_t = 5_000_000, value_name = "N")]
+    nodes: u64,
+    /// Budget: seconds per position.
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Transposition-table entries per position (about 140 bytes each).
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    tt_entries: usize,
+    /// ε of the 1+ε trick (0 = plain DFPN).
+    #[arg(long, default_value_t = 0.25, value_name = "EPS")]
+    epsilon: f64,
+    /// Ablation: no virtual connections (and hence no mustplay).
+    #[arg(long)]
+    no_vcs: bool,
+    /// Ablation: no mustplay pruning.
+    #[arg(long)]
+    no_mustplay: bool,
+    /// Ablation: no dead-cell fill-in.
+    #[arg(long)]
+    no_dead: bool,
+    /// Ablation: no captured-pair fill-in.
+    #[arg(long)]
+    no_captured: bool,
+    /// Write the win as a .hexp strategy to this file (single position only).
+    #[arg(long, value_name = "FILE")]
+    emit_proof: Option<PathBuf>,
+    /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
+    #[arg(long, default_value = "letters")]
+    notation: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+struct Setup {
+    position: Position,
+    to_move: Colour,
+    notation: Notation,
+    params: SolveParams,
+}
+
+fn setup(a: &SolveArgs) -> Result<Setup, String> {
+    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
+    let notation = parse_notation(&a.notation)?;
+    let mut position = Position::empty(board);
+    let cells = board
+        .parse_cells(&a.moves, notation)
+        .map_err(|e| e.to_string())?;
+    for (k, c) in cells.iter().enumerate() {
+        let name = board.cell_name(*c, notation);
+        if c.is_border() {
+            return Err(format!("move {} is a border ('{name}'), not a cell", k + 1));
+        }
+        let who = if k % 2 == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        position
+            .play(who, *c)
+            .map_err(|_| format!("move {} ({name}) is on an occupied cell", k + 1))?;
+    }
+    let to_move = if cells.len() % 2 == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    solver::check_position(&position).map_err(|e| e.to_string())?;
+    if let Some(t) = a.time {
+        if !t.is_finite() || t <= 0.0 {
+            return Err(format!("--time {t} is not a positive number of seconds"));
+        }
+    }
+    if a.nodes == 0 {
+        return Err("--nodes must be at least 1".into());
+    }
+    if !a.epsilon.is_finite() || a.epsilon < 0.0 {
+        return Err(format!("--epsilon {} must be 0 or more", a.epsilon));
+    }
+    if a.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    if let Some(o) = &a.openings {
+        if o != "all" {
+            return Err(format!("--openings '{o}': only 'all' is supported"));
+        }
+        if !cells.is_empty() {
+            return Err("--openings all starts from the empty board: drop --moves".into());
+        }
+        if a.emit_proof.is_some() {
+            return Err(
+                "--emit-proof works on one position: use --moves instead of --openings".into(),
+            );
+        }
+    }
+    let params = SolveParams {
+        nodes: a.nodes,
+        time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
+        tt_entries: a.tt_entries,
+        epsilon: a.epsilon,
+        features: Features {
+            vcs: !a.no_vcs,
+            mustplay: !a.no_mustplay,
+            dead: !a.no_dead,
+            captured: !a.no_captured,
+        },
+        ..SolveParams::default()
+    };
+    Ok(Setup {
+        position,
+        to_move,
+        notation,
+        params,
+    })
+}
+
+fn winner_name(w: Winner) -> &'static str {
+    match w {
+        Winner::Black => "Black",
+        Winner::White => "White",
+        Winner::Undecided => "undecided",
+    }
+}
+
+fn outcome_json(o: &SolveOutcome, board: &Board, n: Notation) -> serde_json::Value {
+    json!({
+        "winner": o.winner,
+        "to_move": o.to_move,
+        "winning_move": o.winning_move.map(|c| board.cell_name(c, n)),
+        "nodes": o.nodes,
+        "vc_decided": o.vc_decided,
+        "tt_entries": o.tt_entries,
+        "seconds": o.micros as f64 / 1e6,
+    })
+}
+
+/// Runs `hexproof solve`.
+pub fn run_solve(a: SolveArgs) -> u8 {
+    let s = match setup(&a) {
+        Ok(s) => s,
+        Err(e) => return fail_input(&e),
+    };
+    if a.openings.is_some() {
+        return run_openings(&a, &s);
+    }
+    let board = *s.position.board();
+    let out = match solver::solve(&s.position, s.to_move, &s.params) {
+        Ok(o) => o,
+        Err(e) => return fail_input(&e.to_string()),
+    };
+    let mut proof_note = None;
+    if let (Some(path), true) = (&a.emit_proof, out.winner != Winner::Undecided) {
+        match emit::emit(&s.position, s.to_move, &s.params) {
+            Ok(text) => {
+                if let Err(e) = std::fs::write(path, text) {
+                    return fail_input(&format!("cannot write {}: {e}", path.display()));
+                }
+                proof_note = Some(path.display().to_string());
+            }
+            Err(e) => {
+                eprintln!("hexproof: no proof written: {e}");
+            }
+        }
+    }
+    if a.json {
+        let mut v = outcome_json(&out, &board, s.notation);
+        v["board"] = json!(format!("{}x{}", board.cols(), board.rows()));
+        v["moves"] = json!(a.moves);
+        v["proof"] = json!(proof_note);
+        print_json(&v);
+    } else {
+        print!("{}", s.position.to_ascii(s.notation));
+        println!("to move: {}", capital(s.to_move));
+        match out.winner {
+            Winner::Undecided => println!("winner:  undecided (budget exhausted)"),
+            w => println!("winner:  {}", winner_name(w)),
+        }
+        if let Some(m) = out.winning_move {
+            println!("winning move: {}", board.cell_name(m, s.notation));
+        }
+        println!(
+            "nodes:   {} ({} decided by connections), table {} entries, {:.3} s",
+            out.nodes,
+            out.vc_decided,
+            out.tt_entries,
+            out.micros as f64 / 1e6
+        );
+        if let Some(p) = proof_note {
+            println!("proof:   written to {p} (check it with `hexproof check {p}`)");
+        }
+    }
+    if out.winner == Winner::Undecided {
+        EXIT_UNDECIDED
+    } else {
+        EXIT_HOLDS
+    }
+}
+
+fn capital(c: Colour) -> &'static str {
+    match c {
+        Colour::Black => "Black",
+        Colour::White => "White",
+    }
+}
+
+fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
+    let board = *s.position.board();
+    let cells: Vec<_> = board.cells().iter().collect();
+    let start = Instant::now();
+    let bar = if a.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(cells.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} openings, {elapsed} {msg}")
+            .expect("valid template"),
+    );
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads)
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => return fail_input(&format!("cannot start {} threads: {e}", a.threads)),
+    };
+    let results: Vec<_> = pool.install(|| {
+        cells
+            .par_iter()
+            .map(|&c| {
+                let mut p = Position::empty(board);
+                p.play(Colour::Black, c).expect("empty board");
+                let o = solver::solve(&p, Colour::White, &s.params).expect("one stone is legal");
+                let line = format!(
+                    "{}: {} ({} nodes, {:.2} s)",
+                    board.cell_name(c, s.notation),
+                    winner_name(o.winner),
+                    o.nodes,
+                    o.micros as f64 / 1e6
+                );
+                if !a.json {
+                    if bar.is_hidden() {
+                        eprintln!("{line}");
+                    } else {
+                        bar.println(line);
+                    }
+                }
+                bar.inc(1);
+                (c, o)
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let wall = start.elapsed().as_secs_f64();
+    let nodes: u64 = results.iter().map(|(_, o)| o.nodes).sum();
+    let undecided = results
+        .iter()
+        .filter(|(_, o)| o.winner == Winner::Undecided)
+        .count();
+    let black_wins = results
+        .iter()
+        .filter(|(_, o)| o.winner == Winner::Black)
+        .count();
+    if a.json {
+        let rows: Vec<_> = results
+            .iter()
+            .map(|(c, o)| {
+                let mut v = outcome_json(o, &board, s.notation);
+                v["opening"] = json!(board.cell_name(*c, s.notation));
+                v
+            })
+            .collect();
+        print_json(&json!({
+            "board": format!("{}x{}", board.cols(), board.rows()),
+            "openings": rows,
+            "black_wins": black_wins,
+            "undecided": undecided,
+            "nodes": nodes,
+            "wall_seconds": wall,
+            "threads": a.threads,
+        }));
+    } else {
+        let mut s2 = String::from("  ");
+        for c in 0..board.cols() {
+            s2.push_str(&format!(" {}", (b'a' + c) as char));
+        }
+        println!("{s2}");
+        for r in 0..board.rows() {
+            let mut line = format!("{:>2} {}", r + 1, " ".repeat(r as usize));
+            for col in 0..board.cols() {
+                let cell = hexproof::board::Cell::at(col, r);
+                let o = &results
+                    .iter()
+                    .find(|(c, _)| *c == cell)
+                    .expect("every cell")
+                    .1;
+                line.push(match o.winner {
+                    Winner::Black => 'B',
+                    Winner::White => '.',
+                    Winner::Undecided => '?',
+                });
+                line.push(' ');
+            }
+            println!("{}", line.trim_end());
+        }
+        println!(
+            "B = the opening wins for Black ({black_wins} of {}), . = it loses, ? = undecided ({undecided})",
+            results.len()
+        );
+        println!(
+            "nodes: {nodes} in total, wall {wall:.2} s with {} thread(s)",
+            a.threads
+        );
+    }
+    if undecided > 0 {
+        EXIT_UNDECIDED
+    } else {
+        EXIT_HOLDS
+    }
+}

@@ -1,0 +1,242 @@
+//! Exporting a solved win as a `.hexp` strategy (docs/LANGUAGE.md §9) for `hexproof check`.
+//!
+//! The solver's word is not final: the exported tree is re-proved by the checker, whose leaves
+//! and precluding analyses are decided by the exact search under the certificate kernel.
+//! The tree follows the search on the *real* positions (not the filled ones):
+//!
+//! - at a White-to-move position whose fill-in gives Black a winning VC on carrier C, a
+//!   **leaf** `t - b on [C ∪ B] by search`, where B are the cells the fill-in gave Black
+//!   (dead cells and Black-captured pairs: inside the sub-game they stay dead, or Black
+//!   answers inside the pair, so the local claim holds);
+//! - otherwise a **White node**: every winning VSC of Black (carrier S, key Z found by the
+//!   exact search) becomes `preclude by Z { t - b on [S \ Z ∪ B] by search }`; each White
+//!   move left over gets a `case`, answered by the solver's winning move.
+//!
+//! A win of White is written for the transposed board with the colours swapped (a symmetry of
+//! Hex), since a strategy proves a win of Black.
+
+use super::dfpn::Dfpn;
+use super::order::Centrality;
+use super::tt::INF;
+use super::{confirmed_move, key_move, make_search, SolveParams};
+use crate::board::{Board, Cell, CellSet, Colour, Notation};
+use crate::position::Position;
+use std::fmt::Write;
+use std::time::Instant;
+
+/// Most nodes (black moves + white nodes + leaves) in an exported tree.
+pub const MAX_TREE_NODES: usize = 200_000;
+
+/// Largest leaf or precluding carrier written (cells): the checker decides each by the exact
+/// search, which is quick up to about this size on 7×7; a larger connection is split into
+/// White's moves and Black's replies instead.
+pub const LEAF_MAX: usize = 22;
+
+/// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
+pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<String, String> {
+    super::check_position(pos).map_err(|e| e.to_string())?;
+    let order = Centrality;
+    let start = Instant::now();
+    let mut d = make_search(params, &order, start);
+    let filled = d.filled(pos, to_move);
+    let (pn, dn) = d.mid(&filled, to_move, INF, INF);
+    let black_wins = match (to_move, pn, dn) {
+        (Colour::Black, 0, _) | (Colour::White, _, 0) => true,
+        (Colour::White, 0, _) | (Colour::Black, _, 0) => false,
+        _ => return Err("the solver could not decide the position within its budget".into()),
+    };
+    let (p, tm, swapped) = if black_wins {
+        (pos.clone(), to_move, false)
+    } else {
+        (swap_colours(pos), to_move.opponent(), true)
+    };
+    let board = *p.board();
+    let mut e = Emitter {
+        d,
+        out: String::new(),
+        board,
+        count: 0,
+    };
+    let (setup, first): (Position, Option<Cell>) = match tm {
+        Colour::Black => (p.clone(), None),
+        Colour::White => {
+            // Unplay one black stone: Black "moves" there first.
+            let s = p
+                .stones(Colour::Black)
+                .iter()
+                .last()
+                .ok_or("White to move on an empty board is not a Hex position")?;
+            let mut q = p.clone();
+            q.clear(s);
+            (q, Some(s))
+        }
+    };
+    let name = |c: Cell| board.cell_name(c, Notation::Letters);
+    let mut head = String::new();
+    let _ = writeln!(
+        head,
+        "// Emitted by `hexproof solve --emit-proof`: {} wins{}.",
+        if black_wins { "Black" } else { "White" },
+        if swapped {
+            " (written for the transposed board with the colours swapped, so Black's strategy below is White's)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(head, "// Check it with `hexproof check FILE`.\n");
+    let _ = writeln!(
+        head,
+        "board {}x{} notation letters",
+        board.cols(),
+        board.rows()
+    );
+    for colour in [Colour::Black, Colour::White] {
+        let stones: Vec<String> = setup.stones(colour).iter().map(name).collect();
+        if !stones.is_empty() {
+            let _ = writeln!(head, "{} {}", colour.name(), stones.join(", "));
+        }
+    }
+    let _ = writeln!(head, "\nstrategy solved \"Black, to move, wins\" {{");
+    match first {
+        Some(s) => {
+            let _ = writeln!(e.out, "  black {} {{", name(s));
+            e.white(&p, 2)?;
+            let _ = writeln!(e.out, "  }}");
+        }
+        None => e.black(&p, 1)?,
+    }
+    let _ = writeln!(e.out, "}}");
+    Ok(head + &e.out)
+}
+
+/// `pos` transposed with the colours exchanged.
+pub fn swap_colours(pos: &Position) -> Position {
+    let b = pos.board();
+    let t = b.transposed();
+    let tr = |s: CellSet| -> CellSet {
+        s.iter()
+            .map(|c| {
+                let (x, y) = c.coords();
+                Cell::at(y, x)
+            })
+            .collect()
+    };
+    Position::new(
+        t,
+        tr(pos.stones(Colour::White)),
+        tr(pos.stones(Colour::Black)),
+    )
+    .expect("a transposed position is a position")
+}
+
+struct Emitter<'a> {
+    d: Dfpn<'a>,
+    out: String,
+    board: Board,
+    count: usize,
+}
+
+impl Emitter<'_> {
+    fn name(&self, c: Cell) -> String {
+        self.board.cell_name(c, Notation::Letters)
+    }
+
+    fn list(&self, s: CellSet) -> String {
+        let v: Vec<String> = s.iter().map(|c| self.name(c)).collect();
+        format!("[{}]", v.join(", "))
+    }
+
+    fn tick(&mut self) -> Result<(), String> {
+        self.count += 1;
+        if self.count > MAX_TREE_NODES {
+            return Err(format!("the proof tree exceeds {MAX_TREE_NODES} nodes"));
+        }
+        Ok(())
+    }
+
+    /// Proves and writes: Black to move in `q` wins.
+    fn black(&mut self, q: &Position, ind: usize) -> Result<(), String> {
+        self.tick()?;
+        let f = self.d.filled(q, Colour::Black);
+        let (pn, _) = self.d.mid(&f, Colour::Black, INF, INF);
+        if pn != 0 {
+            return Err(format!(
+                "the solver could not prove Black's win in a sub-position ({} nodes)",
+                self.d.nodes
+            ));
+        }
+        let e = self.d.entry(&f, Colour::Black);
+        let mv = match e.best {
+            Some(m) => Some(m),
+            None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
+            None => confirmed_move(&mut self.d, &f, Colour::Black, e.moves),
+        };
+        let mv = mv.ok_or("no confirmed winning move for Black")?;
+        let pad = "  ".repeat(ind);
+        let _ = writeln!(self.out, "{pad}black {} {{", self.name(mv));
+        let mut q2 = q.clone();
+        q2.play(Colour::Black, mv).map_err(|e| e.to_string())?;
+        self.white(&q2, ind + 1)?;
+        let _ = writeln!(self.out, "{pad}}}");
+        Ok(())
+    }
+
+    /// Proves and writes: White to move in `q` loses.
+    fn white(&mut self, q: &Position, ind: usize) -> Result<(), String> {
+        self.tick()?;
+        let pad = "  ".repeat(ind);
+        let f = self.d.filled(q, Colour::White);
+        let given = f.stones(Colour::Black) - q.stones(Colour::Black);
+        if f.winner() == Some(Colour::Black) {
+            let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(given));
+            return Ok(());
+        }
+        let _ = self.d.eval.evaluate(&f, Colour::White);
+        let vcs = self.d.eval.vcs(Colour::Black).winning_vcs();
+        if let Some(c) = vcs
+            .into_iter()
+            .map(|c| c | given)
+            .filter(|c| c.len() <= LEAF_MAX)
+            .min_by_key(|c| c.len())
+        {
+            let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(c));
+            return Ok(());
+        }
+        // Black's winning VSCs in the filled position (from the evaluation just made).
+        let mut semis = self.d.eval.vcs(Colour::Black).winning_vscs();
+        semis.sort_by_key(|s| s.len());
+        let _ = writeln!(self.out, "{pad}white {{");
+        let mut left = q.empty_cells();
+        for s in semis
+            .into_iter()
+            .filter(|s| (*s | given).len() <= LEAF_MAX + 1)
+        {
+            if (s & left) == left {
+                continue; // would not shrink the moves left
+            }
+            let Some(z) = key_move(&f, Colour::Black, s) else {
+                continue;
+            };
+            let _ = writeln!(self.out, "{pad}  preclude by {} {{", self.name(z));
+            let _ = writeln!(
+                self.out,
+                "{pad}    t - b on {} by search",
+                self.list((s - CellSet::single(z)) | given)
+            );
+            let _ = writeln!(self.out, "{pad}  }}");
+            left &= s | given | CellSet::single(z);
+        }
+        for w in left.iter() {
+            let mut q2 = q.clone();
+            q2.play(Colour::White, w).map_err(|e| e.to_string())?;
+            let _ = write!(self.out, "{pad}  case {} => ", self.name(w));
+            // `black` writes its own indentation; strip it for the `case` line.
+            let mark = self.out.len();
+            self.black(&q2, ind + 1)?;
+            let inner = self.out.split_off(mark);
+            self.out.push_str(inner.trim_start());
+        }
+        let _ = writeln!(self.out, "{pad}}}");
+        Ok(())
+    }
+}

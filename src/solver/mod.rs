@@ -1,0 +1,348 @@
+//! The whole-board solver: who wins a Hex position, and with which move.
+//!
+//! After Henderson, Arneson & Hayward, *Solving 8×8 Hex*, IJCAI 2009
+//! (`papers/001_daa05b354444f0cc.txt`), one concept per module:
+//!
+//! - [`eval`]: a position decided by virtual connections (winning VSC of the player to move,
+//!   winning VC of the opponent), and the mustplay (§2);
+//! - [`inferior`]: dead cells, captured pairs, fill-in (§3);
+//! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there);
+//! - [`tt`]: the bounded transposition table;
+//! - [`order`]: move ordering and its hook for an evaluation function;
+//! - [`emit`]: the win as a `.hexp` strategy for `hexproof check`.
+//!
+//! # Soundness
+//!
+//! A position is reported won or lost only when the search proved it: every leaf is either a
+//! won board or a connection built by the VC engine (whose AND/OR rules are sound), and every
+//! pruning (mustplay, fill-in) preserves the game value. When the budget runs out the answer
+//! is [`Winner::Undecided`]. The exported proof is checked independently by the checker.
+
+pub mod dfpn;
+pub mod emit;
+pub mod eval;
+pub mod inferior;
+pub mod order;
+pub mod tt;
+
+use crate::board::{Border, Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::position::Position;
+use crate::search::{self, Budget};
+use crate::vc::{Variant, VcBudget, VcParams};
+use dfpn::Dfpn;
+use eval::Evaluator;
+use inferior::InferiorRules;
+use order::{Centrality, MoveOrder};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+use tt::{Table, INF};
+
+/// Largest board the solver accepts (cells); 8×8 = 64 and 9×9 = 81 are allowed, beyond that
+/// a whole-board search is hopeless.
+pub const MAX_CELLS: usize = 81;
+
+/// Which parts of the solver are on (for ablation, like the paper's Fig. 14).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Win/loss detection by virtual connections.
+    pub vcs: bool,
+    /// Mustplay pruning (needs `vcs`).
+    pub mustplay: bool,
+    /// Dead-cell fill-in.
+    pub dead: bool,
+    /// Captured-pair fill-in.
+    pub captured: bool,
+}
+
+impl Features {
+    /// Everything on.
+    pub const ALL: Features = Features {
+        vcs: true,
+        mustplay: true,
+        dead: true,
+        captured: true,
+    };
+}
+
+/// Solver parameters.
+#[derive(Clone, Debug)]
+pub struct SolveParams {
+    /// Most nodes (position evaluations).
+    pub nodes: u64,
+    /// Wall-time limit.
+    pub time: Option<Duration>,
+    /// Transposition-table capacity (entries, about 140 bytes each).
+    pub tt_entries: usize,
+    /// ε of the 1+ε trick.
+    pub epsilon: f64,
+    /// Features on.
+    pub features: Features,
+    /// Connection engine.
+    pub vc_variant: Variant,
+}
+
+impl Default for SolveParams {
+    fn default() -> Self {
+        SolveParams {
+            nodes: 5_000_000,
+            time: None,
+            tt_entries: 2_000_000,
+            epsilon: 0.25,
+            features: Features::ALL,
+            vc_variant: Variant::Fast,
+        }
+    }
+}
+
+impl SolveParams {
+    fn vc_params(&self) -> VcParams {
+        let mut p = VcParams::new(self.vc_variant);
+        p.budget = VcBudget {
+            max_connections: 200_000,
+            time: Some(Duration::from_secs(5)),
+        };
+        p
+    }
+
+    fn rules(&self) -> InferiorRules {
+        InferiorRules {
+            dead: self.features.dead,
+            captured: self.features.captured,
+        }
+    }
+}
+
+/// Who wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    /// Black wins.
+    Black,
+    /// White wins.
+    White,
+    /// The budget ran out.
+    Undecided,
+}
+
+impl Winner {
+    fn of(c: Colour) -> Winner {
+        match c {
+            Colour::Black => Winner::Black,
+            Colour::White => Winner::White,
+        }
+    }
+}
+
+/// Why a position cannot be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Somebody already joined their borders.
+    #[error("the position is already won by {0}")]
+    AlreadyWon(Colour),
+    /// The board has too many cells.
+    #[error("board {0} is too big for the solver (at most {MAX_CELLS} cells)")]
+    TooBig(String),
+}
+
+/// The result of [`solve`].
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveOutcome {
+    /// Who wins with perfect play.
+    pub winner: Winner,
+    /// The player to move.
+    pub to_move: Colour,
+    /// A winning move of the player to move, when it wins.
+    pub winning_move: Option<Cell>,
+    /// Nodes evaluated.
+    pub nodes: u64,
+    /// Nodes decided by connections.
+    pub vc_decided: u64,
+    /// Transposition-table entries at the end.
+    pub tt_entries: usize,
+    /// Wall time in microseconds.
+    pub micros: u64,
+}
+
+/// Solves `pos` with `to_move` to play.
+pub fn solve(
+    pos: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+) -> Result<SolveOutcome, SolveError> {
+    solve_with(pos, to_move, params, &Centrality)
+}
+
+/// Checks that `pos` can be handed to the solver.
+pub fn check_position(pos: &Position) -> Result<(), SolveError> {
+    let b = pos.board();
+    if b.size() > MAX_CELLS {
+        return Err(SolveError::TooBig(format!("{}x{}", b.cols(), b.rows())));
+    }
+    if let Some(w) = pos.winner() {
+        return Err(SolveError::AlreadyWon(w));
+    }
+    Ok(())
+}
+
+/// A search ready to run on `params` (shared by [`solve_with`] and [`emit`]).
+pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: Instant) -> Dfpn<'a> {
+    let f = params.features;
+    let eval = Evaluator::new(params.vc_params(), f.vcs, f.vcs && f.mustplay);
+    let mut d = Dfpn::new(
+        eval,
+        Table::new(params.tt_entries),
+        params.rules(),
+        params.epsilon,
+        order,
+    );
+    d.max_nodes = params.nodes;
+    d.deadline = params.time.map(|t| start + t);
+    d
+}
+
+/// [`solve`] with a move ordering of your choice.
+pub fn solve_with(
+    pos: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+    order: &dyn MoveOrder,
+) -> Result<SolveOutcome, SolveError> {
+    check_position(pos)?;
+    let start = Instant::now();
+    let mut d = make_search(params, order, start);
+    let root = d.filled(pos, to_move);
+    let (pn, dn) = d.mid(&root, to_move, INF, INF);
+    let winner = if pn == 0 {
+        Winner::of(to_move)
+    } else if dn == 0 {
+        Winner::of(to_move.opponent())
+    } else {
+        Winner::Undecided
+    };
+    let winning_move = if pn == 0 {
+        winning_move(&mut d, pos, &root, to_move)
+    } else {
+        None
+    };
+    Ok(SolveOutcome {
+        winner,
+        to_move,
+        winning_move,
+        nodes: d.nodes,
+        vc_decided: d.vc_decided,
+        tt_entries: d.tt.len(),
+        micros: start.elapsed().as_micros() as u64,
+    })
+}
+
+/// A winning move at a won root `root` (the filled form of `pos`); `None` only if none could
+/// be confirmed (never a guess).
+fn winning_move(d: &mut Dfpn, pos: &Position, root: &Position, to_move: Colour) -> Option<Cell> {
+    let e = d.entry(root, to_move);
+    if let Some(m) = e.best {
+        return Some(m);
+    }
+    // A won (filled) board: every move wins.
+    if root.winner() == Some(to_move) {
+        return pos.empty_cells().first();
+    }
+    confirmed_move(d, root, to_move, e.moves)
+}
+
+/// A move of `to_move` in filled `root` after which the opponent's node is lost, tried
+/// first on the cells of `carrier` (the winning connection), then by the exact search on it.
+pub fn confirmed_move(
+    d: &mut Dfpn,
+    root: &Position,
+    to_move: Colour,
+    carrier: CellSet,
+) -> Option<Cell> {
+    let opp = to_move.opponent();
+    let empty = root.empty_cells();
+    let cells = if carrier.is_empty() {
+        empty
+    } else {
+        carrier & empty
+    };
+    let lost_after = |d: &mut Dfpn, c: Cell, search: bool| -> bool {
+        let mut child = root.clone();
+        if child.play(to_move, c).is_err() {
+            return false;
+        }
+        let f = d.filled(&child, opp);
+        if search {
+            d.mid(&f, opp, INF, INF).1 == 0
+        } else {
+            d.entry(&f, opp).dn == 0
+        }
+    };
+    // Cheap first: a carrier cell after which the connections already decide.
+    if let Some(c) = cells.iter().find(|&c| lost_after(d, c, false)) {
+        return Some(c);
+    }
+    // Then the key named by the exact search, confirmed by the solver.
+    key_move(root, to_move, carrier).filter(|&k| lost_after(d, k, true))
+}
+
+/// The first move of `owner`'s winning semi-connection on `carrier` in `pos`, by the exact
+/// search (also right for a VC carrier: any winning first move).
+pub fn key_move(pos: &Position, owner: Colour, carrier: CellSet) -> Option<Cell> {
+    let [a, b] = owner.borders();
+    let game = SubGame::new(
+        pos.clone(),
+        carrier,
+        Claim {
+            owner,
+            pairs: vec![(Cell::border(a), Cell::border(b))],
+            owner_first: true,
+        },
+    )
+    .ok()?;
+    let budget = Budget {
+        nodes: 2_000_000,
+        time: Some(Duration::from_secs(5)),
+        ..Budget::default()
+    };
+    let out = search::decide(&game, &budget).ok()?;
+    if out.verdict != search::Verdict::Holds {
+        return None;
+    }
+    out.certificate.and_then(|c| c.first)
+}
+
+/// One opening: Black's first stone `cell` on the empty board, White to move.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpeningResult {
+    /// The opening cell.
+    pub cell: Cell,
+    /// The solve.
+    pub outcome: SolveOutcome,
+}
+
+/// The borders of a colour as cells, for claims.
+pub fn border_pair(colour: Colour) -> (Cell, Cell) {
+    let [a, b]: [Border; 2] = colour.borders();
+    (Cell::border(a), Cell::border(b))
+}
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use crate::board::Colour;
+    use crate::position::Position;
+
+    /// Plain minimax over every empty cell (tiny boards only): true when `to_move` wins.
+    pub fn minimax(pos: &Position, to_move: Colour) -> bool {
+        if let Some(w) = pos.winner() {
+            return w == to_move;
+        }
+        for c in pos.empty_cells().iter() {
+            let mut p = pos.clone();
+            p.play(to_move, c).unwrap();
+            if !minimax(&p, to_move.opponent()) {
+                return true;
+            }
+        }
+        false
+    }
+}

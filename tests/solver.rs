@@ -1,0 +1,308 @@
+//! The whole-board solver: winners against published tables and the exact search, emitted
+//! proofs accepted by the checker, bad input.
+//!
+//! Slow extras are `#[ignore]`d: run them with
+//! `cargo test --release --test solver -- --ignored` (all 36 6×6 openings, all 49 7×7
+//! openings, the emitted 6×6 centre proof).
+
+use hexproof::board::{Board, Cell, Colour, Notation};
+use hexproof::claim::{Claim, SubGame};
+use hexproof::position::Position;
+use hexproof::search::{self, Budget, Verdict};
+use hexproof::solver::{self, SolveParams, Winner};
+use std::process::Command;
+
+const TABLES: &str = include_str!("fixtures/solver/solved-openings-6x6-7x7.md");
+
+/// The published winner table of an n×n board: `table[row][col]` = Black wins.
+fn table(n: usize) -> Vec<Vec<bool>> {
+    let header = format!("## {n}×{n}");
+    let start = TABLES.find(&header).expect("table present");
+    let rest = &TABLES[start..];
+    let grid = rest.split("```").nth(1).expect("grid block");
+    let rows: Vec<Vec<bool>> = grid
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim();
+            let (num, cells) = t.split_once(' ')?;
+            num.parse::<usize>().ok()?;
+            Some(
+                cells
+                    .split_whitespace()
+                    .map(|c| c == "B")
+                    .collect::<Vec<bool>>(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), n, "{n}x{n} table rows");
+    assert!(rows.iter().all(|r| r.len() == n));
+    rows
+}
+
+fn opening(n: u32, col: u8, row: u8) -> Position {
+    let mut p = Position::empty(Board::square(n).unwrap());
+    p.play(Colour::Black, Cell::at(col, row)).unwrap();
+    p
+}
+
+fn solve_opening(n: u32, col: u8, row: u8, params: &SolveParams) -> Winner {
+    let p = opening(n, col, row);
+    let o = solver::solve(&p, Colour::White, params).unwrap();
+    // Whoever wins, a winning move is reported when the player to move wins.
+    if o.winner == Winner::White {
+        let m = o.winning_move.expect("a winning move");
+        assert!(p.empty_cells().contains(m));
+    }
+    o.winner
+}
+
+fn check_table(n: u32, cells: &[(u8, u8)]) {
+    let t = table(n as usize);
+    let params = SolveParams::default();
+    for &(c, r) in cells {
+        let want = if t[r as usize][c as usize] {
+            Winner::Black
+        } else {
+            Winner::White
+        };
+        let got = solve_opening(n, c, r, &params);
+        assert_eq!(got, want, "{n}x{n} opening {:?}", Cell::at(c, r));
+    }
+}
+
+fn all_cells(n: u8) -> Vec<(u8, u8)> {
+    (0..n).flat_map(|r| (0..n).map(move |c| (c, r))).collect()
+}
+
+/// The exact search's verdict on the whole board: does Black win with `to_move` to play?
+fn exact_black_wins(p: &Position, to_move: Colour) -> bool {
+    let game = SubGame::new(
+        p.clone(),
+        p.empty_cells(),
+        Claim {
+            owner: Colour::Black,
+            pairs: vec![(
+                Cell::border(hexproof::board::Border::Top),
+                Cell::border(hexproof::board::Border::Bottom),
+            )],
+            owner_first: to_move == Colour::Black,
+        },
+    )
+    .unwrap();
+    let out = search::decide(&game, &Budget::nodes(50_000_000)).unwrap();
+    assert_ne!(out.verdict, Verdict::Undecided);
+    out.verdict == Verdict::Holds
+}
+
+#[test]
+fn small_boards_agree_with_the_exact_search() {
+    let params = SolveParams::default();
+    for n in 3..=5u32 {
+        let b = Board::square(n).unwrap();
+        // The empty board, Black to move, and every one-stone opening, White to move.
+        let mut cases = vec![(Position::empty(b), Colour::Black)];
+        // (5x5: every other opening, to keep the test fast.)
+        let step = if n == 5 { 2 } else { 1 };
+        for (c, r) in all_cells(n as u8).into_iter().step_by(step) {
+            cases.push((opening(n, c, r), Colour::White));
+        }
+        // Some two-stone positions too (Black to move).
+        for (c, r) in all_cells(n as u8).into_iter().step_by(3) {
+            let mut p = opening(n, c, r);
+            let w = Cell::at((n as u8 - 1) - c, (n as u8 - 1) - r);
+            if p.play(Colour::White, w).is_ok() {
+                cases.push((p, Colour::Black));
+            }
+        }
+        for (p, to_move) in cases {
+            let o = solver::solve(&p, to_move, &params).unwrap();
+            assert_ne!(o.winner, Winner::Undecided, "{p:?}");
+            let exact = exact_black_wins(&p, to_move);
+            assert_eq!(o.winner == Winner::Black, exact, "{n}x{n} {p:?} {to_move}");
+        }
+    }
+}
+
+#[test]
+fn six_by_six_sample_matches_published_winners() {
+    // Corner, edge and centre openings, both winners.
+    check_table(6, &[(5, 0), (2, 2), (1, 5)]);
+}
+
+#[test]
+#[ignore = "slow: about 1-2 min on 2 cores"]
+fn six_by_six_all_openings_match_published_winners() {
+    check_table(6, &all_cells(6));
+}
+
+#[test]
+fn seven_by_seven_centre_sample() {
+    // The table says the centre opening d4 wins for Black, so Black (to move) must win after
+    // every White reply; a few replies the solver settles in seconds.
+    assert!(table(7)[3][3]);
+    let params = SolveParams::default();
+    for w in ["e3", "c4", "e4", "c5"] {
+        let b = Board::square(7).unwrap();
+        let p = Position::from_names(b, "d4", w, Notation::Letters).unwrap();
+        let o = solver::solve(&p, Colour::Black, &params).unwrap();
+        assert_eq!(o.winner, Winner::Black, "d4 {w}");
+        assert!(o.winning_move.is_some(), "d4 {w}");
+    }
+}
+
+#[test]
+#[ignore = "slow: many minutes on 2 cores"]
+fn seven_by_seven_all_openings_match_published_winners() {
+    check_table(7, &all_cells(7));
+}
+
+#[test]
+fn budget_exhausted_is_undecided() {
+    let p = opening(7, 3, 3);
+    let params = SolveParams {
+        nodes: 3,
+        ..SolveParams::default()
+    };
+    let o = solver::solve(&p, Colour::White, &params).unwrap();
+    assert_eq!(o.winner, Winner::Undecided);
+    assert_eq!(o.winning_move, None);
+}
+
+#[test]
+fn fill_in_and_features_do_not_change_winners() {
+    // Ablation settings must agree on 5x5 (every opening) with the full solver.
+    let b = Board::square(5).unwrap();
+    let full = SolveParams::default();
+    let mut bare = SolveParams::default();
+    bare.features.dead = false;
+    bare.features.captured = false;
+    bare.features.mustplay = false;
+    for (c, r) in all_cells(5).into_iter().step_by(2) {
+        let mut p = Position::empty(b);
+        p.play(Colour::Black, Cell::at(c, r)).unwrap();
+        let a = solver::solve(&p, Colour::White, &full).unwrap().winner;
+        let z = solver::solve(&p, Colour::White, &bare).unwrap().winner;
+        assert_eq!(a, z, "{:?}", Cell::at(c, r));
+    }
+}
+
+fn hexproof() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hexproof"))
+}
+
+fn emit_and_check(board: &str, moves: &str) {
+    let dir = std::env::temp_dir().join(format!("hexproof-solver-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{board}-{}.hexp", moves.replace(' ', "_")));
+    let out = hexproof()
+        .args(["solve", "--board", board, "--moves", moves, "--emit-proof"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("strategy"));
+    let chk = hexproof().arg("check").arg(&file).output().unwrap();
+    assert_eq!(
+        chk.status.code(),
+        Some(0),
+        "{board} {moves}:\n{text}\n{}",
+        String::from_utf8_lossy(&chk.stdout)
+    );
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn emitted_proofs_pass_the_checker() {
+    for m in ["a1", "b2", "b3", "d4", "c2"] {
+        emit_and_check("4x4", m);
+    }
+    for m in ["c3", "a1", "b4", "e1", "a5", "a3 c3"] {
+        emit_and_check("5x5", m);
+    }
+    // A mid-game position with Black to move.
+    emit_and_check("5x5", "b2 c3");
+}
+
+#[test]
+#[ignore = "slow: about a minute (the checker proves ~3500 steps)"]
+fn emitted_six_by_six_centre_proof_passes_the_checker() {
+    emit_and_check("6x6", "c3");
+}
+
+fn code_and_err(args: &[&str]) -> (Option<i32>, String) {
+    let out = hexproof().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_input_is_exit_2_with_one_line() {
+    for args in [
+        &["solve", "--board", "5x5", "--moves", "a1 a1"][..],
+        &[
+            "solve",
+            "--board",
+            "5x5",
+            "--moves",
+            "c1 a1 c2 a2 c3 a3 c4 a4 c5",
+        ][..],
+        &["solve", "--board", "10x10"][..],
+        &["solve", "--board", "5x5", "--moves", "z9"][..],
+        &[
+            "solve",
+            "--board",
+            "5x5",
+            "--moves",
+            "a1",
+            "--openings",
+            "all",
+        ][..],
+        &["solve", "--board", "5x5", "--openings", "some"][..],
+    ] {
+        let (code, err) = code_and_err(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("hexproof: error:"), "{err}");
+    }
+}
+
+#[test]
+fn cli_json_and_openings() {
+    let out = hexproof()
+        .args([
+            "solve",
+            "--board",
+            "4x4",
+            "--openings",
+            "all",
+            "--json",
+            "--threads",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["openings"].as_array().unwrap().len(), 16);
+    assert_eq!(v["undecided"], 0);
+    // Every 4x4 opening's winner agrees with the exact search.
+    for o in v["openings"].as_array().unwrap() {
+        let name = o["opening"].as_str().unwrap();
+        let b = Board::square(4).unwrap();
+        let c = b.parse_cell(name, Notation::Letters).unwrap();
+        let mut p = Position::empty(b);
+        p.play(Colour::Black, c).unwrap();
+        let exact = exact_black_wins(&p, Colour::White);
+        assert_eq!(o["winner"] == "black", exact, "{name}");
+    }
+    let (code, _) = code_and_err(&["solve", "--board", "7x7", "--moves", "d4", "--nodes", "2"]);
+    assert_eq!(code, Some(3));
+}

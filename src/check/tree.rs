@@ -16,7 +16,7 @@ use crate::claim::Claim;
 use crate::dsl::ast::Span;
 use crate::dsl::model::{Step, TreeNode};
 use crate::position::Position;
-use crate::search::{Budget, Verdict};
+use crate::search::Verdict;
 use std::time::Instant;
 
 /// Figures of a checked tree.

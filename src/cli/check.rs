@@ -29,6 +29,28 @@ pub struct CheckArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    budget: CheckBudgetArgs,
+}
+
+/// Runs `hexproof check`.
+pub fn run_check(a: CheckArgs) -> u8 {
+    let opts = match a.budget.options() {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let checked = check_files(&a.files, &opts);
+    if a.json {
+        print_json(&serde_json::to_value(&checked.report).expect("reports serialise"));
+    } else {
+        print!("{}", checked.human());
+    }
+    checked.report.exit_code
+}
+
+/// The checker's search budgets, shared by `check` and `render`.
+#[derive(Args, Debug)]
+pub struct CheckBudgetArgs {
     /// Search budget per step: maximum nodes.
     #[arg(long, default_value_t = 20_000_000)]
     nodes: u64,
@@ -48,35 +70,25 @@ pub struct CheckArgs {
     confirm_time: f64,
 }
 
-/// Runs `hexproof check`.
-pub fn run_check(a: CheckArgs) -> u8 {
-    if !a.time.is_finite() || a.time < 0.0 {
-        return fail_input(&format!("--time {} is not a number of seconds", a.time));
-    }
-    if !a.confirm_time.is_finite() || a.confirm_time < 0.0 {
-        return fail_input(&format!(
-            "--confirm-time {} is not a number of seconds",
-            a.confirm_time
-        ));
-    }
-    let opts = Options {
-        budget: Budget {
-            nodes: a.nodes,
-            time: Some(Duration::from_secs_f64(a.time.min(1e9))),
+impl CheckBudgetArgs {
+    /// The checker options, or exit code 2 (after a one-line message) for a bad number.
+    pub fn options(&self) -> Result<Options, u8> {
+        for (flag, v) in [("--time", self.time), ("--confirm-time", self.confirm_time)] {
+            if !v.is_finite() || v < 0.0 {
+                return Err(fail_input(&format!(
+                    "{flag} {v} is not a number of seconds"
+                )));
+            }
+        }
+        let budget = |nodes: u64, secs: f64| Budget {
+            nodes,
+            time: Some(Duration::from_secs_f64(secs.min(1e9))),
             ..Budget::default()
-        },
-        confirm: Budget {
-            nodes: a.confirm_nodes,
-            time: Some(Duration::from_secs_f64(a.confirm_time.min(1e9))),
-            ..Budget::default()
-        },
-        search_rule_steps: !a.no_search,
-    };
-    let checked = check_files(&a.files, &opts);
-    if a.json {
-        print_json(&serde_json::to_value(&checked.report).expect("reports serialise"));
-    } else {
-        print!("{}", checked.human());
+        };
+        Ok(Options {
+            budget: budget(self.nodes, self.time),
+            confirm: budget(self.confirm_nodes, self.confirm_time),
+            search_rule_steps: !self.no_search,
+        })
     }
-    checked.report.exit_code
 }

@@ -2,12 +2,9 @@
 
 use super::{fail_input, print_json, EXIT_BAD_INPUT};
 use clap::Args;
-use hexproof::check::Options;
 use hexproof::render::proof::{load_and_check, LoadError};
 use hexproof::render::{html, proof::Proof};
-use hexproof::search::Budget;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Draw a proof file (.hexp) as pictures, with the checker's verdict beside each one.
 ///
@@ -48,23 +45,8 @@ pub struct RenderArgs {
     /// List the items with their verdicts as JSON on standard output.
     #[arg(long)]
     json: bool,
-    /// Search budget per step: maximum nodes.
-    #[arg(long, default_value_t = 20_000_000)]
-    nodes: u64,
-    /// Search budget per step: maximum seconds.
-    #[arg(long, default_value_t = 60.0)]
-    time: f64,
-    /// Check rule steps by their rule only (no search of their conclusions).
-    #[arg(long)]
-    no_search: bool,
-    /// Budget of each confirming search (the second check of a step its rule already
-    /// justifies, and of each proof-tree node): maximum nodes. When it runs out the step
-    /// rests on its rule alone and the report says so.
-    #[arg(long, default_value_t = hexproof::check::CONFIRM_NODES)]
-    confirm_nodes: u64,
-    /// Budget of each confirming search: maximum seconds.
-    #[arg(long, default_value_t = 20.0)]
-    confirm_time: f64,
+    #[command(flatten)]
+    budget: super::check::CheckBudgetArgs,
 }
 
 fn write_out(path: &Path, text: &str) -> Result<(), String> {
@@ -99,27 +81,9 @@ pub fn run_render(a: RenderArgs) -> u8 {
     if a.item.is_some() && a.svg.is_none() {
         return fail_input("--item names the item --svg draws; give --svg OUT too");
     }
-    if !a.time.is_finite() || a.time < 0.0 {
-        return fail_input(&format!("--time {} is not a number of seconds", a.time));
-    }
-    if !a.confirm_time.is_finite() || a.confirm_time < 0.0 {
-        return fail_input(&format!(
-            "--confirm-time {} is not a number of seconds",
-            a.confirm_time
-        ));
-    }
-    let opts = Options {
-        budget: Budget {
-            nodes: a.nodes,
-            time: Some(Duration::from_secs_f64(a.time.min(1e9))),
-            ..Budget::default()
-        },
-        confirm: Budget {
-            nodes: a.confirm_nodes,
-            time: Some(Duration::from_secs_f64(a.confirm_time.min(1e9))),
-            ..Budget::default()
-        },
-        search_rule_steps: !a.no_search,
+    let opts = match a.budget.options() {
+        Ok(o) => o,
+        Err(code) => return code,
     };
     let proof = match load_and_check(&a.file, &opts) {
         Ok(p) => p,

@@ -41,6 +41,26 @@ pub struct Chain {
 }
 
 impl Position {
+    /// The position reflected in the long diagonal with the colours exchanged: the Hex
+    /// symmetry that swaps the players' roles (Black's top–bottom game becomes White's
+    /// left–right one on the transposed board, and vice versa).
+    pub fn colours_swapped(&self) -> Position {
+        let t = |s: CellSet| -> CellSet {
+            s.iter()
+                .map(|c| {
+                    let (x, y) = c.coords();
+                    Cell::at(y, x)
+                })
+                .collect()
+        };
+        Position::new(
+            self.board().transposed(),
+            t(self.stones(Colour::White)),
+            t(self.stones(Colour::Black)),
+        )
+        .expect("the reflection of a position is a position")
+    }
+
     /// An empty board.
     pub fn empty(board: Board) -> Position {
         Position {

@@ -108,21 +108,7 @@ mod tests {
     /// The position with colours swapped and mirrored in the long diagonal (a legal Hex
     /// symmetry that exchanges the players' roles).
     fn swapped(p: &Position) -> Position {
-        let board = *p.board();
-        let t = |s: CellSet| -> CellSet {
-            s.iter()
-                .map(|c| {
-                    let (x, y) = c.coords();
-                    Cell::at(y, x)
-                })
-                .collect()
-        };
-        Position::new(
-            board,
-            t(p.stones(Colour::White)),
-            t(p.stones(Colour::Black)),
-        )
-        .unwrap()
+        p.colours_swapped()
     }
 
     #[test]

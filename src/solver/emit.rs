@@ -109,24 +109,9 @@ pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<Str
     Ok(head + &e.out)
 }
 
-/// `pos` transposed with the colours exchanged.
+/// `pos` transposed with the colours exchanged ([`Position::colours_swapped`]).
 pub fn swap_colours(pos: &Position) -> Position {
-    let b = pos.board();
-    let t = b.transposed();
-    let tr = |s: CellSet| -> CellSet {
-        s.iter()
-            .map(|c| {
-                let (x, y) = c.coords();
-                Cell::at(y, x)
-            })
-            .collect()
-    };
-    Position::new(
-        t,
-        tr(pos.stones(Colour::White)),
-        tr(pos.stones(Colour::Black)),
-    )
-    .expect("a transposed position is a position")
+    pos.colours_swapped()
 }
 
 struct Emitter<'a> {

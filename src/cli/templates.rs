@@ -75,6 +75,11 @@ pub struct GenerateArgs {
     /// Budget of each search: maximum seconds.
     #[arg(long, default_value_t = 120.0)]
     time: f64,
+    /// First-pass budget in seconds (nodes scaled alike): every candidate is searched with it
+    /// first, and only those it leaves undecided get the full budget, after the cheap ones
+    /// (0: a single pass with the full budget).
+    #[arg(long, default_value_t = 5.0)]
+    quick: f64,
     /// Stop after this many seconds overall (the result is then marked incomplete).
     #[arg(long)]
     max_seconds: Option<f64>,
@@ -198,6 +203,9 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
         return fail_input("time budgets must be positive");
     }
+    if !(a.quick >= 0.0) {
+        return fail_input("--quick must be a number of seconds, 0 or more");
+    }
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
         return fail_input(&format!("cannot create {}: {e}", a.dir.display()));
     }
@@ -211,8 +219,14 @@ fn run_generate(a: GenerateArgs) -> u8 {
         ..Budget::default()
     };
     let start = Instant::now();
+    let quick = (a.quick > 0.0 && a.quick < a.time).then(|| Budget {
+        nodes: ((a.nodes as f64) * a.quick / a.time).max(1.0) as u64,
+        time: Some(Duration::from_secs_f64(a.quick)),
+        ..Budget::default()
+    });
     let opts = GenOptions {
         budget,
+        quick,
         deadline: a.max_seconds.map(|s| start + Duration::from_secs_f64(s)),
         checkpoint: Some(checkpoint.clone()),
         progress: !a.quiet,
@@ -267,7 +281,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
     }
     let sizes: Vec<usize> = file.templates.iter().map(|r| r.size()).collect();
     println!(
-        "row {}: region {}x{} ({} cells): {} minimal carriers, {} up to mirror ({} symmetric), sizes {:?}; {} searches, {} transversals, {} undecided; {} in {:.1} s (enumeration {:.1} s); wrote {}",
+        "row {}: region {}x{} ({} cells): {} minimal carriers, {} up to mirror ({} symmetric), sizes {:?}; {} searches ({} answered without one), {} transversals, {} undecided; {} in {:.1} s (enumeration {:.1} s); wrote {}",
         a.row,
         height,
         width,
@@ -277,6 +291,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
         file.templates.iter().filter(|r| r.symmetry == hexproof::templates::library::Symmetry::Symmetric).count(),
         sizes,
         en.searches,
+        en.saved,
         en.transversals,
         en.undecided,
         if en.complete { "complete" } else { "INCOMPLETE" },

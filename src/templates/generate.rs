@@ -26,6 +26,9 @@
 //! (over budget) are recorded and make the result incomplete; nothing is ever added to the
 //! library without a certificate the kernel accepted.
 //!
+//! Set `HEXPROOF_GEN_TRACE=1` to get one line per search on stderr (cells, verdict, nodes,
+//! time): the figures behind BENCHMARKS.md's generation rows.
+//!
 //! # The region
 //!
 //! `region(K, H, W)`: the cells `[r, c]` with `1 ≤ r ≤ H` and `|2c + r − K| ≤ W − 1`, minus the
@@ -196,10 +199,55 @@ pub fn bits(mut s: u128) -> impl Iterator<Item = usize> {
 }
 
 /// What one oracle call said.
+#[derive(Clone, Copy, Debug)]
 enum Answer {
     Holds(u128),
     Fails,
     Undecided,
+}
+
+/// Verdicts already known, reused by monotonicity (docs/SEMANTICS.md): a carrier that contains
+/// a holding one holds, a carrier inside a failing one fails. Every entry comes from an exact
+/// search (or is the mirror image of one: the region is mirror-symmetric and so is `f`), so a
+/// memo answer is as exact as the search it stands for.
+#[derive(Default)]
+struct Memo {
+    /// Carriers decided true (proof sets), both mirror images.
+    holds: Vec<u128>,
+    /// Carriers decided false, both mirror images; kept as an antichain of maximal sets.
+    fails: Vec<u128>,
+}
+
+impl Memo {
+    fn lookup(&self, s: u128) -> Option<Answer> {
+        if let Some(&h) = self.holds.iter().find(|&&h| h & !s == 0) {
+            return Some(Answer::Holds(h));
+        }
+        if self.fails.iter().any(|&f| s & !f == 0) {
+            return Some(Answer::Fails);
+        }
+        None
+    }
+
+    fn add_fail(&mut self, grid: &Grid, s: u128) {
+        for x in [s, grid.mirror_mask(s)] {
+            if self.fails.iter().any(|&f| x & !f == 0) {
+                continue;
+            }
+            self.fails.retain(|&f| f & !x != 0);
+            self.fails.push(x);
+        }
+    }
+
+    fn add_hold(&mut self, grid: &Grid, s: u128) {
+        for x in [s, grid.mirror_mask(s)] {
+            if self.holds.iter().any(|&h| h & !x == 0) {
+                continue;
+            }
+            self.holds.retain(|&h| x & !h != 0);
+            self.holds.push(x);
+        }
+    }
 }
 
 fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -> Answer {
@@ -211,16 +259,65 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
         }
         budget.time = Some(budget.time.map_or(left, |t| t.min(left)));
     }
-    match decide(&grid.game(mask), &budget) {
+    let outcome = decide(&grid.game(mask), &budget);
+    let answer = match &outcome {
         Ok(o) if o.verdict == Verdict::Holds => Answer::Holds(grid.mask_of(&o.proof_set)),
         Ok(o) if o.verdict == Verdict::Fails => Answer::Fails,
         _ => Answer::Undecided,
+    };
+    if let (Some(_), Ok(o)) = (std::env::var_os("HEXPROOF_GEN_TRACE"), &outcome) {
+        // Diagnostics only: one line per search on stderr.
+        eprintln!(
+            "search: {} cells, {:?}, {} nodes, {:.2} s",
+            mask.count_ones(),
+            o.verdict,
+            o.stats.nodes,
+            o.stats.micros as f64 / 1e6
+        );
+    }
+    answer
+}
+
+/// What one task of a round learned: searches made and exact verdicts found, to be merged
+/// into the [`Memo`] after the round.
+#[derive(Default)]
+struct Learnt {
+    searches: u64,
+    memo_hits: u64,
+    holds: Vec<u128>,
+    fails: Vec<u128>,
+}
+
+impl Learnt {
+    /// Answers from the memo if it can, else searches and records the verdict.
+    fn ask(
+        &mut self,
+        grid: &Grid,
+        memo: &Memo,
+        mask: u128,
+        budget: &Budget,
+        deadline: Option<Instant>,
+    ) -> Answer {
+        if let Some(a) = memo.lookup(mask) {
+            self.memo_hits += 1;
+            return a;
+        }
+        self.searches += 1;
+        let a = oracle(grid, mask, budget, deadline);
+        match a {
+            Answer::Holds(p) => self.holds.push(p),
+            Answer::Fails => self.fails.push(mask),
+            Answer::Undecided => {}
+        }
+        a
     }
 }
 
 /// Shrinks a winning carrier to a minimal one; `None` if a search was undecided.
 fn shrink(
     grid: &Grid,
+    memo: &Memo,
+    learnt: &mut Learnt,
     mut carrier: u128,
     budget: &Budget,
     deadline: Option<Instant>,
@@ -230,7 +327,8 @@ fn shrink(
     // drops the spare ones early.
     while let Some(c) = bits(carrier & !tried).last() {
         tried |= 1 << c;
-        match oracle(grid, carrier & !(1 << c), budget, deadline) {
+        match learnt.ask(grid, memo, carrier & !(1 << c), budget, deadline) {
+            // The proof set (or a smaller known holding carrier) replaces the carrier.
             Answer::Holds(p) => carrier = p,
             Answer::Fails => {}
             Answer::Undecided => return None,
@@ -255,6 +353,11 @@ pub struct Checkpoint {
 pub struct GenOptions {
     /// Budget of each search.
     pub budget: Budget,
+    /// A smaller budget for a first pass: every candidate is first searched with it, and only
+    /// the ones it leaves undecided are searched again with `budget`, after every cheap answer
+    /// has been used (a new template found cheaply can make a hard candidate unnecessary).
+    /// `None`: one pass with `budget`.
+    pub quick: Option<Budget>,
     /// Stop (incomplete) after this instant.
     pub deadline: Option<Instant>,
     /// Where to write the checkpoint after each round (and resume from).
@@ -269,6 +372,21 @@ pub struct GenOptions {
     pub seeds: Vec<Vec<Rc>>,
 }
 
+impl GenOptions {
+    /// One pass with `budget`, no deadline, no checkpoint, no progress bar, no seeds.
+    pub fn new(budget: Budget) -> GenOptions {
+        GenOptions {
+            budget,
+            quick: None,
+            deadline: None,
+            checkpoint: None,
+            progress: false,
+            batch: 64,
+            seeds: Vec::new(),
+        }
+    }
+}
+
 /// The result of [`enumerate`].
 #[derive(Clone, Debug)]
 pub struct Enumeration {
@@ -278,6 +396,9 @@ pub struct Enumeration {
     pub complete: bool,
     /// Oracle calls (searches) made, minimisation included.
     pub searches: u64,
+    /// Questions answered without a search: from the verdict memo (monotonicity) or by the
+    /// mirror image of a transversal decided in the same round.
+    pub saved: u64,
     /// Size of the final transversal family.
     pub transversals: usize,
     /// Searches that ran out of budget.
@@ -318,7 +439,34 @@ fn berge(family: &[u128], tr: &mut Vec<u128>, m: u128) {
     *tr = keep;
 }
 
+/// What a round decided about one transversal `t` (and, by symmetry, its mirror image).
+enum Decided {
+    /// `R ∖ t` fails.
+    Fails,
+    /// `R ∖ t` holds; the minimal carrier found inside it.
+    New(u128),
+    /// Over budget at this level.
+    Undecided,
+}
+
 /// Enumerates every minimal carrier of the region (see the module docs).
+///
+/// Beyond plain dualize-and-advance (the module docs), the loop
+/// - decides one transversal per mirror pair (`f` and the region are mirror-symmetric, so
+///   `R ∖ t` and `R ∖ mirror(t)` have the same verdict, and the minimal sets found are added
+///   with their mirror images);
+/// - answers from a verdict memo by monotonicity before searching (a set inside a failing set
+///   fails, a set containing a holding proof set holds) — this mostly saves the minimisation
+///   searches, whose candidates often lie inside an earlier failing complement;
+/// - takes the largest transversals first (the smallest, cheapest complements);
+/// - with [`GenOptions::quick`], searches every candidate with the small budget first and
+///   retries the undecided ones with the full budget only when no cheap candidate is left:
+///   a template found cheaply removes every transversal whose complement contains it, so some
+///   hard searches are never needed.
+///
+/// Soundness and completeness are those of the plain loop: every verdict used is an exact
+/// search's (or its mirror image's, or implied by monotonicity from one), and the loop ends
+/// complete only when every transversal of the final family was decided false.
 pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> {
     let all = grid.all();
     let mut family: Vec<u128> = Vec::new();
@@ -341,6 +489,11 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             }
         }
     }
+    let mut memo = Memo::default();
+    for &t in &tested {
+        memo.add_fail(grid, all & !t);
+    }
+    let mut saved: u64 = 0;
     let mut seeded = Vec::new();
     let mut searches: u64 = 0;
     for seed in &opts.seeds {
@@ -350,9 +503,9 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             .collect();
         let Some(idx) = idx else { continue };
         let mask = idx.iter().fold(0u128, |m, &i| m | 1 << i);
-        searches += 1 + mask.count_ones() as u64;
-        if let Answer::Holds(p) = oracle(grid, mask, &opts.budget, opts.deadline) {
-            if let Some(m) = shrink(grid, p, &opts.budget, opts.deadline) {
+        let mut learnt = Learnt::default();
+        if let Answer::Holds(p) = learnt.ask(grid, &memo, mask, &opts.budget, opts.deadline) {
+            if let Some(m) = shrink(grid, &memo, &mut learnt, p, &opts.budget, opts.deadline) {
                 for x in [m, grid.mirror_mask(m)] {
                     if !family.contains(&x) {
                         family.push(x);
@@ -361,6 +514,13 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
                 seeded.push(m);
             }
         }
+        searches += learnt.searches;
+        saved += learnt.memo_hits;
+        learnt.holds.iter().for_each(|&h| memo.add_hold(grid, h));
+        learnt.fails.iter().for_each(|&f| memo.add_fail(grid, f));
+    }
+    for &m in &family {
+        memo.add_hold(grid, m);
     }
     let mut tr: Vec<u128> = vec![0];
     for i in 0..family.len() {
@@ -378,15 +538,11 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let mut undecided: HashSet<u128> = HashSet::new();
+    let levels: Vec<Budget> = opts.quick.iter().copied().chain([opts.budget]).collect();
+    // Transversal → number of budget levels at which it was undecided.
+    let mut attempts: BTreeMap<u128, usize> = BTreeMap::new();
     let mut complete = true;
     loop {
-        let todo: Vec<u128> = tr
-            .iter()
-            .copied()
-            .filter(|t| !tested.contains(t) && !undecided.contains(t))
-            .take(opts.batch.max(1))
-            .collect();
         bar.set_length(tr.len() as u64);
         bar.set_position(tr.iter().filter(|t| tested.contains(t)).count() as u64);
         bar.set_message(format!(
@@ -396,44 +552,75 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             grid.width,
             family.len()
         ));
-        if todo.is_empty() {
+        // The open transversals at the lowest level any of them has left, one per mirror
+        // pair, largest first.
+        let open =
+            |t: &u128| !tested.contains(t) && attempts.get(t).copied().unwrap_or(0) < levels.len();
+        let Some(level) = tr
+            .iter()
+            .filter(|t| open(t))
+            .map(|t| attempts.get(t).copied().unwrap_or(0))
+            .min()
+        else {
             break;
-        }
+        };
         if opts.deadline.is_some_and(|d| Instant::now() >= d) {
             complete = false;
             break;
         }
-        let results: Vec<(u128, Option<Option<u128>>, u64)> = todo
+        let mut todo: Vec<u128> = Vec::new();
+        for &t in tr.iter().filter(|t| open(t)) {
+            if attempts.get(&t).copied().unwrap_or(0) != level {
+                continue;
+            }
+            let rep = t.min(grid.mirror_mask(t));
+            if !todo.contains(&rep) {
+                todo.push(rep);
+            }
+        }
+        todo.sort_by_key(|t| (std::cmp::Reverse(t.count_ones()), *t));
+        todo.truncate(opts.batch.max(1));
+        let budget = &levels[level];
+        let results: Vec<(u128, Decided, Learnt)> = todo
             .par_iter()
-            .map(
-                |&t| match oracle(grid, all & !t, &opts.budget, opts.deadline) {
-                    Answer::Fails => (t, Some(None), 1),
-                    Answer::Undecided => (t, None, 1),
+            .map(|&t| {
+                let mut learnt = Learnt::default();
+                let d = match learnt.ask(grid, &memo, all & !t, budget, opts.deadline) {
+                    Answer::Fails => Decided::Fails,
+                    Answer::Undecided => Decided::Undecided,
                     Answer::Holds(p) => {
-                        let m = shrink(grid, p, &opts.budget, opts.deadline);
-                        let n = 1 + p.count_ones() as u64;
-                        match m {
-                            Some(m) => (t, Some(Some(m)), n),
-                            None => (t, None, n),
+                        match shrink(grid, &memo, &mut learnt, p, budget, opts.deadline) {
+                            Some(m) => Decided::New(m),
+                            None => Decided::Undecided,
                         }
                     }
-                },
-            )
+                };
+                (t, d, learnt)
+            })
             .collect();
         let mut new_sets = Vec::new();
-        for (t, r, n) in results {
-            searches += n;
-            match r {
-                Some(None) => {
+        for (t, d, learnt) in results {
+            searches += learnt.searches;
+            saved += learnt.memo_hits;
+            learnt.holds.iter().for_each(|&h| memo.add_hold(grid, h));
+            learnt.fails.iter().for_each(|&f| memo.add_fail(grid, f));
+            let mt = grid.mirror_mask(t);
+            if mt != t && tr.contains(&mt) {
+                saved += 1;
+            }
+            match d {
+                Decided::Fails => {
                     tested.insert(t);
+                    tested.insert(mt);
                 }
-                Some(Some(m)) => {
+                Decided::New(m) => {
                     if !family.contains(&m) && !new_sets.contains(&m) {
                         new_sets.push(m);
                     }
                 }
-                None => {
-                    undecided.insert(t);
+                Decided::Undecided => {
+                    attempts.insert(t, level + 1);
+                    attempts.insert(mt, level + 1);
                 }
             }
         }
@@ -462,15 +649,20 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         }
     }
     bar.finish_and_clear();
-    if !undecided.is_empty() {
+    let undecided = tr
+        .iter()
+        .filter(|t| !tested.contains(t) && attempts.contains_key(t))
+        .count();
+    if undecided > 0 || tr.iter().any(|t| !tested.contains(t)) {
         complete = false;
     }
     Ok(Enumeration {
         minimal: family,
         complete,
         searches,
+        saved,
         transversals: tr.len(),
-        undecided: undecided.len(),
+        undecided,
         seeded,
     })
 }

@@ -98,7 +98,41 @@ impl Grid {
                 "width {width} must be positive and have the parity of the row ({row}) so the region is centred on the stone"
             ));
         }
-        let cells = region_cells(row, height, width);
+        Grid::with_cells(row, region_cells(row, height, width))
+    }
+
+    /// A region given by its cells (any mirror-symmetric set of edge-relative cells off the
+    /// stone). Its `height` and `width` are those of the smallest `region(row, H, W)` holding
+    /// it. Used to enumerate inside a tailored region, e.g. a template and its mirror image.
+    pub fn with_cells(row: i32, mut cells: Vec<Rc>) -> Result<Grid, String> {
+        cells.sort_unstable();
+        cells.dedup();
+        if let Some(rc) = cells.iter().find(|rc| rc[0] < 1 || **rc == [row, 0]) {
+            return Err(format!(
+                "cell {rc:?} is off the board side of the edge or is the stone"
+            ));
+        }
+        if let Some(rc) = cells
+            .iter()
+            .find(|&&rc| cells.binary_search(&mirror(rc, row)).is_err())
+        {
+            return Err(format!(
+                "the region is not mirror-symmetric: {rc:?} has no image {:?}",
+                mirror(*rc, row)
+            ));
+        }
+        let height = cells.iter().map(|rc| rc[0]).max().unwrap_or(row).max(row);
+        let reach = cells
+            .iter()
+            .map(|rc| (2 * rc[1] + rc[0] - row).abs())
+            .max()
+            .unwrap_or(0);
+        let width = reach + 1 + (reach + 1 - row).rem_euclid(2);
+        if height > 19 {
+            return Err(format!(
+                "the region is {height} rows high; boards hold at most 19"
+            ));
+        }
         if cells.len() > 128 {
             return Err(format!(
                 "the region has {} cells; the exact search handles at most 128",

@@ -808,3 +808,47 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
         templates,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_cells_matches_the_rectangular_region() {
+        for (row, h, w) in [(2, 3, 6), (3, 4, 7), (4, 4, 10), (5, 5, 11)] {
+            let a = Grid::new(row, h, w).unwrap();
+            let b = Grid::with_cells(row, region_cells(row, h, w)).unwrap();
+            assert_eq!((a.cells.clone(), a.mirror.clone()), (b.cells, b.mirror));
+            assert_eq!((a.height, a.width), (b.height, b.width), "{row} {h} {w}");
+        }
+        // Not mirror-symmetric, the stone itself, off the edge: refused.
+        assert!(Grid::with_cells(3, vec![[1, 0]]).is_err());
+        assert!(Grid::with_cells(3, vec![[3, 0]]).is_err());
+        assert!(Grid::with_cells(3, vec![[0, 1], [0, 2]]).is_err());
+    }
+
+    #[test]
+    fn memo_answers_by_monotonicity_only() {
+        let grid = Grid::new(3, 3, 7).unwrap();
+        let mut memo = Memo::default();
+        let (a, b) = (0b1011u128, 0b1111_0000u128);
+        memo.add_hold(&grid, a);
+        memo.add_fail(&grid, b);
+        assert!(matches!(memo.lookup(a | 1 << 9), Some(Answer::Holds(h)) if h == a));
+        assert!(matches!(memo.lookup(0b0011_0000), Some(Answer::Fails)));
+        // Neither above a holding set nor below a failing one: unknown.
+        assert!(memo.lookup(0b0001_0011).is_none());
+        // Mirror images are known too.
+        let ma = grid.mirror_mask(a);
+        assert!(matches!(memo.lookup(ma), Some(Answer::Holds(h)) if h == ma));
+        assert!(matches!(
+            memo.lookup(grid.mirror_mask(b)),
+            Some(Answer::Fails)
+        ));
+        // Failing sets are kept maximal, holding sets minimal.
+        memo.add_fail(&grid, b | 1);
+        assert!(!memo.fails.contains(&b));
+        memo.add_hold(&grid, a & !1);
+        assert!(!memo.holds.contains(&a));
+    }
+}

@@ -32,6 +32,11 @@ fn budget() -> Budget {
     }
 }
 
+/// The ignored tests' budget: nodes only, so a loaded machine cannot make them undecided.
+fn large_budget() -> Budget {
+    Budget::nodes(50_000_000)
+}
+
 /// Random stones as (col, row, black?) triples on a board of `size`.
 fn random_stones(board: &Board, seed: &[(u8, u8, bool)]) -> (CellSet, CellSet) {
     let mut black = CellSet::EMPTY;
@@ -60,16 +65,16 @@ fn fast(r: &&Record) -> bool {
 
 /// Every record holds on its carrier and fails without any one carrier cell (canonical
 /// placement, exact search).
-fn assert_minimal<'a>(records: impl Iterator<Item = &'a Record>) -> usize {
+fn assert_minimal<'a>(records: impl Iterator<Item = &'a Record>, budget: Budget) -> usize {
     let mut n = 0;
     for r in records {
         let (game, carrier, _) = r.sub_game().unwrap();
-        let whole = decide(&game, &budget()).unwrap();
+        let whole = decide(&game, &budget).unwrap();
         assert_eq!(whole.verdict, Verdict::Holds, "{}", r.name);
         for c in carrier {
             let mut s = game.carrier();
             s.remove(c);
-            let o = decide(&game.with_carrier(s).unwrap(), &budget()).unwrap();
+            let o = decide(&game.with_carrier(s).unwrap(), &budget).unwrap();
             assert_eq!(
                 o.verdict,
                 Verdict::Fails,
@@ -85,14 +90,14 @@ fn assert_minimal<'a>(records: impl Iterator<Item = &'a Record>) -> usize {
 #[test]
 fn every_generated_template_is_minimal_by_search() {
     let lib = library();
-    assert!(assert_minimal(lib.records().filter(fast)) >= 5);
+    assert!(assert_minimal(lib.records().filter(fast), budget()) >= 5);
 }
 
 #[test]
 #[ignore]
 fn every_large_template_is_minimal_by_search() {
     let lib = library();
-    assert_minimal(lib.records().filter(|r| !fast(r)));
+    assert_minimal(lib.records().filter(|r| !fast(r)), large_budget());
 }
 
 /// Places `r` (or its mirror image) at `border` with its column 0 at `offset` on a random
@@ -223,7 +228,7 @@ proptest! {
 
 /// Every template planted on an empty 19×19 board at each edge, in both orientations, is
 /// matched with exactly its carrier; `decide` confirms the instance when `with_search`.
-fn found_and_holds(records: &[&Record], with_search: bool) {
+fn found_and_holds(records: &[&Record], with_search: Option<Budget>) {
     let lib = library();
     let all: Vec<&Record> = lib.records().collect();
     let board = Board::square(19).unwrap();
@@ -249,8 +254,8 @@ fn found_and_holds(records: &[&Record], with_search: bool) {
                         panic!("{} at {border:?} (mirrored {mirrored}) not matched", r.name)
                     });
                 assert_eq!(m.carrier, carrier);
-                if with_search {
-                    let o = decide(&m.sub_game(&p), &budget()).unwrap();
+                if let Some(budget) = with_search {
+                    let o = decide(&m.sub_game(&p), &budget).unwrap();
                     assert_eq!(o.verdict, Verdict::Holds, "{} at {border:?}", r.name);
                 }
             }
@@ -263,9 +268,9 @@ fn every_template_is_found_and_holds_at_every_edge_and_orientation() {
     let lib = library();
     let records: Vec<&Record> = lib.records().collect();
     let small: Vec<&Record> = records.iter().copied().filter(fast).collect();
-    found_and_holds(&small, true);
+    found_and_holds(&small, Some(budget()));
     // Large templates: matched everywhere here, decided by the ignored test below.
-    found_and_holds(&records, false);
+    found_and_holds(&records, None);
 }
 
 #[test]
@@ -273,5 +278,5 @@ fn every_template_is_found_and_holds_at_every_edge_and_orientation() {
 fn every_large_template_holds_at_every_edge_and_orientation() {
     let lib = library();
     let large: Vec<&Record> = lib.records().filter(|r| !fast(r)).collect();
-    found_and_holds(&large, true);
+    found_and_holds(&large, Some(large_budget()));
 }

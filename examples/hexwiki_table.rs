@@ -16,10 +16,19 @@ fn main() {
     .unwrap();
     println!("| template | empty cells | verdict | search nodes | certificate nodes | oracle calls | time (ms) |");
     println!("|---|---|---|---|---|---|---|");
-    // HEXPROOF_ORACLE_MIN=N: the oracle's threshold (rule 9), `off` to switch it off.
+    // The oracle (rule 9): HEXPROOF_ORACLE_MIN=N (min_empty), HEXPROOF_ORACLE_PLIES=N
+    // (top_plies), HEXPROOF_ORACLE_CARRIER=N (min_carrier); HEXPROOF_ORACLE=off.
     let mut params = OracleParams::default();
-    if let Ok(v) = std::env::var("HEXPROOF_ORACLE_MIN") {
-        params.min_empty = v.parse().ok();
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u32>().ok());
+    params.min_empty = var("HEXPROOF_ORACLE_MIN");
+    if let Some(p) = var("HEXPROOF_ORACLE_PLIES") {
+        params.top_plies = p;
+    }
+    if let Some(c) = var("HEXPROOF_ORACLE_CARRIER") {
+        params.min_carrier = c;
+    }
+    if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
+        params = OracleParams::OFF;
     }
     let only: Vec<String> = std::env::args().skip(2).collect();
     for t in all

@@ -31,25 +31,53 @@ use crate::vc::{Variant, VcBudget, VcParams, VcSet};
 use hashbrown::HashMap;
 use std::time::Duration;
 
-/// When the oracle is consulted.
+/// When the oracle is consulted: at nodes with at least `min_empty` empty carrier cells, or
+/// within the first `top_plies` moves of the sub-game (at least `n − top_plies + 1` empty
+/// cells of its `n`). An engine build costs milliseconds on large carriers, so it pays near
+/// the root, where one connection saves a large sub-tree, and not deep down, where the
+/// search's own bridges and templates (rule 6) are cheaper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OracleParams {
-    /// Only at opponent-to-move nodes with at least this many empty carrier cells (`None`:
-    /// never).
+    /// Consult at nodes with at least this many empty cells (`None`: no such rule).
     pub min_empty: Option<u32>,
+    /// Consult within this many moves of the root (0: no such rule).
+    pub top_plies: u32,
+    /// Only for sub-games of at least this many cells (smaller ones never consult it).
+    pub min_carrier: u32,
 }
 
 impl Default for OracleParams {
     fn default() -> Self {
         OracleParams {
-            min_empty: Some(DEFAULT_MIN_EMPTY),
+            min_empty: None,
+            top_plies: DEFAULT_TOP_PLIES,
+            min_carrier: DEFAULT_MIN_CARRIER,
         }
     }
 }
 
-/// The default threshold of [`OracleParams::min_empty`] (measured: BENCHMARKS.md, "Exact
-/// local search").
-pub const DEFAULT_MIN_EMPTY: u32 = 24;
+impl OracleParams {
+    /// Never consult the engine.
+    pub const OFF: OracleParams = OracleParams {
+        min_empty: None,
+        top_plies: 0,
+        min_carrier: u32::MAX,
+    };
+
+    /// Consult it at every node of every sub-game (for tests).
+    pub const EVERYWHERE: OracleParams = OracleParams {
+        min_empty: Some(0),
+        top_plies: 0,
+        min_carrier: 0,
+    };
+}
+
+/// The default of [`OracleParams::top_plies`] (measured: BENCHMARKS.md, "Exact local
+/// search").
+pub const DEFAULT_TOP_PLIES: u32 = 4;
+
+/// The default of [`OracleParams::min_carrier`].
+pub const DEFAULT_MIN_CARRIER: u32 = 24;
 
 /// What the engine found at one node (local cell sets).
 #[derive(Clone, Debug, Default)]
@@ -79,7 +107,19 @@ pub struct Oracle {
 impl Oracle {
     /// The oracle of `game` (`None` when switched off).
     pub fn new(game: &SubGame, params: &OracleParams) -> Option<Oracle> {
-        let min_empty = params.min_empty?;
+        let n = game.carrier().len() as u32;
+        if n < params.min_carrier {
+            return None;
+        }
+        let by_plies = if params.top_plies > 0 {
+            (n + 1).saturating_sub(params.top_plies)
+        } else {
+            u32::MAX
+        };
+        let min_empty = params.min_empty.unwrap_or(u32::MAX).min(by_plies);
+        if min_empty == u32::MAX {
+            return None;
+        }
         let owner = game.claim().owner;
         let endpoints = game.claim().endpoints();
         let mut base = game.position().clone();

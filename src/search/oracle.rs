@@ -77,7 +77,7 @@ impl OracleParams {
 pub const DEFAULT_TOP_PLIES: u32 = 4;
 
 /// The default of [`OracleParams::min_carrier`].
-pub const DEFAULT_MIN_CARRIER: u32 = 24;
+pub const DEFAULT_MIN_CARRIER: u32 = 32;
 
 /// What the engine found at one node (local cell sets).
 #[derive(Clone, Debug, Default)]

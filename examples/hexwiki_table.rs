@@ -27,6 +27,9 @@ fn main() {
     if let Some(c) = var("HEXPROOF_ORACLE_CARRIER") {
         params.min_carrier = c;
     }
+    if std::env::var("HEXPROOF_ORACLE_OWNER_SEMIS").as_deref() == Ok("0") {
+        params.owner_semis = false;
+    }
     if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
         params = OracleParams::OFF;
     }

@@ -430,10 +430,11 @@ impl Builder<'_, '_> {
         let ans = self.solver.oracle_at(b, w)?;
         let (first, root) = match ans.vc {
             Some(c) => (None, self.sub_connection(b, c, false)?.1),
-            None => {
+            None if self.params.owner_semis => {
                 let s = ans.semis.iter().copied().min_by_key(|s| s.count_ones())?;
                 self.sub_connection(b, s, true)?
             }
+            None => return None,
         };
         let r = match first {
             Some(c) => g.from_cells(&CellSet::single(c)).trailing_zeros() as usize,

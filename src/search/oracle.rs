@@ -44,6 +44,9 @@ pub struct OracleParams {
     pub top_plies: u32,
     /// Only for sub-games of at least this many cells (smaller ones never consult it).
     pub min_carrier: u32,
+    /// Whether a semi-connection wins an owner-to-move node (otherwise only a VC does there,
+    /// and the search finds the owner's move itself).
+    pub owner_semis: bool,
 }
 
 impl Default for OracleParams {
@@ -52,6 +55,7 @@ impl Default for OracleParams {
             min_empty: None,
             top_plies: DEFAULT_TOP_PLIES,
             min_carrier: DEFAULT_MIN_CARRIER,
+            owner_semis: true,
         }
     }
 }
@@ -62,6 +66,7 @@ impl OracleParams {
         min_empty: None,
         top_plies: 0,
         min_carrier: u32::MAX,
+        owner_semis: false,
     };
 
     /// Consult it at every node of every sub-game (for tests).
@@ -69,6 +74,7 @@ impl OracleParams {
         min_empty: Some(0),
         top_plies: 0,
         min_carrier: 0,
+        owner_semis: true,
     };
 }
 
@@ -99,6 +105,8 @@ pub struct Oracle {
     owner: Colour,
     pairs: Vec<(Cell, Cell)>,
     min_empty: u32,
+    /// [`OracleParams::owner_semis`].
+    pub owner_semis: bool,
     cache: HashMap<(Set, Set), Option<Answer>>,
     /// Engine builds done.
     pub calls: u64,
@@ -146,6 +154,7 @@ impl Oracle {
             owner,
             pairs: game.claim().pairs.clone(),
             min_empty,
+            owner_semis: params.owner_semis,
             cache: HashMap::new(),
             calls: 0,
         })

@@ -598,9 +598,14 @@ impl<'a> Solver<'a> {
         // Rule 9: a connection of the owner found by the VC engine wins without search (the
         // certificate proves it by a search of its own carrier).
         if let Some(ans) = self.oracle_at(b, w) {
-            let best = ans
-                .vc
-                .or_else(|| ans.semis.iter().copied().min_by_key(|s| s.count_ones()));
+            let semis = self.oracle.as_ref().is_some_and(|o| o.owner_semis);
+            let best = ans.vc.or_else(|| {
+                ans.semis
+                    .iter()
+                    .copied()
+                    .filter(|_| semis)
+                    .min_by_key(|s| s.count_ones())
+            });
             if let Some(proof) = best {
                 self.store_owner(b, w, Entry::Win { proof, mv: NO_MOVE });
                 return Res::Win(proof);

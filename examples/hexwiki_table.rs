@@ -30,6 +30,9 @@ fn main() {
     if std::env::var("HEXPROOF_ORACLE_OWNER_SEMIS").as_deref() == Ok("0") {
         params.owner_semis = false;
     }
+    if std::env::var("HEXPROOF_ORACLE_PASS").as_deref() == Ok("1") {
+        params.pass_too = true;
+    }
     if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
         params = OracleParams::OFF;
     }

@@ -47,6 +47,9 @@ pub struct OracleParams {
     /// Whether a semi-connection wins an owner-to-move node (otherwise only a VC does there,
     /// and the search finds the owner's move itself).
     pub owner_semis: bool,
+    /// Whether opponent-to-move nodes still search the pass move (rule 3) after the
+    /// engine's mustplay (its key move then becomes the opponent's first candidate).
+    pub pass_too: bool,
 }
 
 impl Default for OracleParams {
@@ -56,6 +59,7 @@ impl Default for OracleParams {
             top_plies: DEFAULT_TOP_PLIES,
             min_carrier: DEFAULT_MIN_CARRIER,
             owner_semis: true,
+            pass_too: false,
         }
     }
 }
@@ -67,6 +71,7 @@ impl OracleParams {
         top_plies: 0,
         min_carrier: u32::MAX,
         owner_semis: false,
+        pass_too: false,
     };
 
     /// Consult it at every node of every sub-game (for tests).
@@ -75,6 +80,7 @@ impl OracleParams {
         top_plies: 0,
         min_carrier: 0,
         owner_semis: true,
+        pass_too: false,
     };
 }
 
@@ -107,6 +113,8 @@ pub struct Oracle {
     min_empty: u32,
     /// [`OracleParams::owner_semis`].
     pub owner_semis: bool,
+    /// [`OracleParams::pass_too`].
+    pub pass_too: bool,
     cache: HashMap<(Set, Set), Option<Answer>>,
     /// Engine builds done.
     pub calls: u64,
@@ -155,6 +163,7 @@ impl Oracle {
             pairs: game.claim().pairs.clone(),
             min_empty,
             owner_semis: params.owner_semis,
+            pass_too: params.pass_too,
             cache: HashMap::new(),
             calls: 0,
         })

@@ -724,7 +724,7 @@ impl<'a> Solver<'a> {
             }
             must &= ans.must;
             union |= ans.union;
-            pass = false;
+            pass = self.oracle.as_ref().is_some_and(|o| o.pass_too);
         }
         // The sibling's refutation first: it often refutes here too.
         if opp_hint != NO_MOVE && e >> opp_hint & 1 == 1 {

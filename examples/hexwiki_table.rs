@@ -1,7 +1,7 @@
 //! Decides every HexWiki edge template (bottom edge, Black) and prints a Markdown table row
-//! per template: `cargo run --release --example hexwiki_table -- [SECONDS]`.
+//! per template: `cargo run --release --example hexwiki_table -- [SECONDS] [NAMES…]`.
 use hexproof::board::Border;
-use hexproof::search::{decide, Budget};
+use hexproof::search::{decide_with, Budget, OracleParams};
 use hexproof::templates::EdgeTemplate;
 use std::time::Duration;
 
@@ -14,22 +14,47 @@ fn main() {
         "../tests/fixtures/edge-templates-hexwiki.json"
     ))
     .unwrap();
-    println!("| template | empty cells | verdict | search nodes | certificate nodes | time (ms) |");
-    println!("|---|---|---|---|---|---|");
-    for t in &all {
+    println!("| template | empty cells | verdict | search nodes | certificate nodes | oracle calls | time (ms) |");
+    println!("|---|---|---|---|---|---|---|");
+    // The oracle (rule 9): HEXPROOF_ORACLE_MIN=N (min_empty), HEXPROOF_ORACLE_PLIES=N
+    // (top_plies), HEXPROOF_ORACLE_CARRIER=N (min_carrier); HEXPROOF_ORACLE=off.
+    let mut params = OracleParams::default();
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u32>().ok());
+    params.min_empty = var("HEXPROOF_ORACLE_MIN");
+    if let Some(p) = var("HEXPROOF_ORACLE_PLIES") {
+        params.top_plies = p;
+    }
+    if let Some(c) = var("HEXPROOF_ORACLE_CARRIER") {
+        params.min_carrier = c;
+    }
+    if std::env::var("HEXPROOF_ORACLE_OWNER_SEMIS").as_deref() == Ok("0") {
+        params.owner_semis = false;
+    }
+    if std::env::var("HEXPROOF_ORACLE_PASS").as_deref() == Ok("1") {
+        params.pass_too = true;
+    }
+    if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
+        params = OracleParams::OFF;
+    }
+    let only: Vec<String> = std::env::args().skip(2).collect();
+    for t in all
+        .iter()
+        .filter(|t| only.is_empty() || only.contains(&t.name))
+    {
         let g = t.place_fitting(Border::Bottom).unwrap();
         let budget = Budget {
             time: Some(Duration::from_secs(secs)),
             ..Budget::default()
         };
-        let o = decide(&g, &budget).unwrap();
+        let o = decide_with(&g, &budget, &params).unwrap();
         println!(
-            "| {} | {} | {:?} | {} | {} | {:.1} |",
+            "| {} | {} | {:?} | {} | {} | {} | {:.1} |",
             t.name,
             g.carrier().len(),
             o.verdict,
             o.stats.nodes,
             o.stats.certificate_nodes,
+            o.stats.oracle_calls,
             o.stats.micros as f64 / 1000.0
         );
     }

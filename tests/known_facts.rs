@@ -11,7 +11,7 @@ use hexproof::board::{Board, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::kernel;
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
+use hexproof::search::{decide, decide_with, Budget, OracleParams, Verdict};
 use std::time::Duration;
 
 /// A claim about a position, as text (letters notation).
@@ -397,4 +397,54 @@ fn non_square_boards_favour_the_short_side() {
         ..f.clone()
     };
     assert_fact(&w, Verdict::Fails);
+}
+
+/// Rule 9 of the search (the VC engine's connections as known sub-connections, each proved
+/// again by its own search when the certificate is made): with the engine consulted at every
+/// node, the ziggurat and IVa hold with certificates the kernel accepts, in all three
+/// orientations, and fail on their carriers minus any one cell.
+#[test]
+fn templates_with_the_oracle_at_every_node() {
+    let z = fact("7x7", "d5", "c5 b6 c6 d6 a7 b7 c7 d7", "d5 - b");
+    let iva = fact(
+        "7x7",
+        "b4",
+        "c4 a3 b3 c3 d3 e3 a2 b2 c2 d2 e2 f2 a1 b1 c1 d1 e1 f1 g1",
+        "b4 - t",
+    );
+    let decide_everywhere = |f: &Fact| {
+        let game = f.game();
+        let o = decide_with(&game, &budget(), &OracleParams::EVERYWHERE).unwrap();
+        if o.verdict == Verdict::Holds {
+            let cert = o.certificate.as_ref().expect("a certificate");
+            assert!(kernel::check(&game, cert).is_ok(), "{}", f.describe());
+        }
+        o
+    };
+    for f in [z, iva] {
+        for g in [f.clone(), f.transposed(), f.rotated()] {
+            let o = decide_everywhere(&g);
+            assert_eq!(o.verdict, Verdict::Holds, "{}", g.describe());
+            assert!(o.stats.oracle_calls > 0, "the oracle was consulted");
+        }
+        let cells: Vec<&str> = f.carrier.split_whitespace().collect();
+        for skip in 0..cells.len() {
+            let carrier: Vec<&str> = cells
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != skip)
+                .map(|(_, c)| *c)
+                .collect();
+            let g = Fact {
+                carrier: carrier.join(" "),
+                ..f.clone()
+            };
+            assert_eq!(
+                decide_everywhere(&g).verdict,
+                Verdict::Fails,
+                "{}",
+                g.describe()
+            );
+        }
+    }
 }

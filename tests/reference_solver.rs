@@ -25,7 +25,7 @@ use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::kernel::{self, Certificate, NodeKind};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Outcome, Verdict};
+use hexproof::search::{decide, decide_with, Budget, OracleParams, Outcome, Verdict};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::collections::HashSet;
@@ -1002,18 +1002,25 @@ fn config(cases: u32) -> Config {
 /// `decide` agrees with the reference; a win carries a kernel-accepted certificate, a loss a
 /// legal refuting line that keeps the owner lost and ends when no pair can be joined.
 fn check_against_reference(inst: &Inst) -> Result<Outcome, TestCaseError> {
-    check_against(inst, false)
+    check_against(inst, false, &OracleParams::default())
+}
+
+/// As [`check_against_reference`], with the VC-engine oracle (rule 9 of the search)
+/// consulted at every node, however small, so that its connections, the mustplay they give
+/// and the certificates of their own sub-searches are exercised on every instance.
+fn check_against_reference_with_oracle(inst: &Inst) -> Result<Outcome, TestCaseError> {
+    check_against(inst, false, &OracleParams::EVERYWHERE)
 }
 
 /// As [`check_against_reference`], against the plain minimax without the early-end rule.
 fn check_against_pure_reference(inst: &Inst) -> Result<Outcome, TestCaseError> {
-    check_against(inst, true)
+    check_against(inst, true, &OracleParams::default())
 }
 
-fn check_against(inst: &Inst, pure: bool) -> Result<Outcome, TestCaseError> {
+fn check_against(inst: &Inst, pure: bool, params: &OracleParams) -> Result<Outcome, TestCaseError> {
     let game = inst.sub_game();
-    let outcome =
-        decide(&game, &budget()).map_err(|e| TestCaseError::fail(format!("decide: {e}")))?;
+    let outcome = decide_with(&game, &budget(), params)
+        .map_err(|e| TestCaseError::fail(format!("decide: {e}")))?;
     let reference = if pure {
         Reference::pure(inst)
     } else {
@@ -1148,6 +1155,26 @@ proptest! {
     #[test]
     fn decide_agrees_with_reference_small(inst in instances(3..=7, 12, 9)) {
         check_against_pure_reference(&inst)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1500))]
+
+    /// Item 1 with rule 9 (the VC engine's connections) used at every node: same verdicts as
+    /// plain minimax, kernel-accepted certificates, complete refutations.
+    #[test]
+    fn decide_with_oracle_agrees_with_reference(inst in prop_oneof![instances(3..=7, 12, 10), whole_boards(10)]) {
+        let outcome = check_against_reference_with_oracle(&inst)?;
+        if outcome.verdict == Verdict::Fails {
+            check_refutation_complete(&inst, &outcome)?;
+        }
+    }
+
+    /// The same on edge templates and their near-misses.
+    #[test]
+    fn decide_with_oracle_agrees_with_reference_near_templates(inst in near_templates()) {
+        check_against_reference_with_oracle(&inst)?;
     }
 }
 

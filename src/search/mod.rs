@@ -7,9 +7,11 @@
 
 pub mod local;
 mod minimize;
+pub mod oracle;
 pub mod solver;
 
 pub use minimize::{minimize, minimize_with, Minimality, MinimizeReport, MAX_SUBSETS};
+pub use oracle::OracleParams;
 
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{ClaimError, SubGame};
@@ -75,6 +77,8 @@ pub struct Stats {
     pub certificate_nodes: usize,
     /// Wall time in microseconds.
     pub micros: u128,
+    /// Connection-engine builds of the oracle (rule 9), this search only.
+    pub oracle_calls: u64,
 }
 
 /// A move of a refuting line.
@@ -114,12 +118,23 @@ fn limits(budget: &Budget, start: Instant) -> Limits {
     }
 }
 
-/// Decides the sub-game's claim exactly, within `budget`.
+/// Decides the sub-game's claim exactly, within `budget` (with the default
+/// [`OracleParams`]).
 pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
+    decide_with(game, budget, &OracleParams::default())
+}
+
+/// [`decide`] with explicit parameters of the VC-engine oracle (rule 9 of [`solver`]).
+pub fn decide_with(
+    game: &SubGame,
+    budget: &Budget,
+    params: &OracleParams,
+) -> Result<Outcome, ClaimError> {
     let start = Instant::now();
     let g = Local::new(game)?;
     let owner = game.claim().owner;
     let mut solver = Solver::new(&g, limits(budget, start));
+    solver.oracle = oracle::Oracle::new(game, params);
     let owner_first = game.claim().owner_first;
     let res = if g.joined_at_start {
         Res::Win(0)
@@ -152,6 +167,8 @@ pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
                 budget,
                 start,
                 template_memo: HashMap::new(),
+                sub_memo: HashMap::new(),
+                params,
             };
             let cert = if owner_first && !g.joined_at_start {
                 builder.semi_root()
@@ -181,6 +198,7 @@ pub fn decide(game: &SubGame, budget: &Budget) -> Result<Outcome, ClaimError> {
     }
     outcome.stats.nodes = solver.nodes;
     outcome.stats.tt_entries = solver.tt_len();
+    outcome.stats.oracle_calls = solver.oracle.as_ref().map_or(0, |o| o.calls);
     outcome.stats.micros = start.elapsed().as_micros();
     Ok(outcome)
 }
@@ -201,6 +219,10 @@ struct Builder<'s, 'g> {
     start: Instant,
     /// Spliced template certificates, by (anchor cell, template carrier).
     template_memo: HashMap<(Cell, Set), NodeId>,
+    /// Spliced certificates of the oracle's connections, by (owner cells, carrier, semi):
+    /// the first move (semi) and the root.
+    sub_memo: HashMap<(Set, Set, bool), (Option<Cell>, NodeId)>,
+    params: &'s OracleParams,
 }
 
 impl Builder<'_, '_> {
@@ -304,16 +326,24 @@ impl Builder<'_, '_> {
         let sub = SubGame::new(position, g.to_cells(carrier), claim).ok()?;
         let mut budget = *self.budget;
         budget.time = budget.time.map(|t| t.saturating_sub(self.start.elapsed()));
-        let outcome = decide(&sub, &budget).ok()?;
+        let outcome = decide_with(&sub, &budget, self.params).ok()?;
         let cert = outcome
             .certificate
             .filter(|_| outcome.verdict == Verdict::Holds)?;
-        let offset = self.nodes.len() as NodeId;
         let extra = if played {
             CellSet::single(anchor)
         } else {
             CellSet::EMPTY
         };
+        let id = self.splice(cert, extra, Some((anchor, border)));
+        self.template_memo.insert((anchor, carrier), id);
+        Some(id)
+    }
+
+    /// Appends a certificate's nodes, adding `extra` owner stones to each and giving goal-less
+    /// nodes the goal `goal` (if any); returns the new index of its root.
+    fn splice(&mut self, cert: Certificate, extra: CellSet, goal: Option<(Cell, Cell)>) -> NodeId {
+        let offset = self.nodes.len() as NodeId;
         for node in cert.nodes {
             let kind = match node.kind {
                 NodeKind::Joined => NodeKind::Joined,
@@ -330,13 +360,47 @@ impl Builder<'_, '_> {
             self.nodes.push(Node {
                 stones: node.stones | extra,
                 carrier: node.carrier,
-                goal: node.goal.or(Some((anchor, border))),
+                goal: node.goal.or(goal),
                 kind,
             });
         }
-        let id = cert.root + offset;
-        self.template_memo.insert((anchor, carrier), id);
-        Some(id)
+        cert.root + offset
+    }
+
+    /// Rule 9's certificates: the claim on the smaller carrier `carrier` with the owner
+    /// holding `b` (opponent first, or the owner first when `semi`), decided by its own
+    /// search and spliced in. The engine that found the connection is not trusted: only
+    /// this search's kernel-checkable strategy is used.
+    fn sub_connection(
+        &mut self,
+        b: Set,
+        carrier: Set,
+        semi: bool,
+    ) -> Option<(Option<Cell>, NodeId)> {
+        if let Some(&r) = self.sub_memo.get(&(b, carrier, semi)) {
+            return Some(r);
+        }
+        let g = self.solver.g;
+        let owner = self.game.claim().owner;
+        let mut position = self.game.position().clone();
+        for c in bits(b) {
+            position.play(owner, g.cells[c]).ok()?;
+        }
+        let claim = crate::claim::Claim {
+            owner_first: semi,
+            ..self.game.claim().clone()
+        };
+        let sub = SubGame::new(position, g.to_cells(carrier), claim).ok()?;
+        let mut budget = *self.budget;
+        budget.time = budget.time.map(|t| t.saturating_sub(self.start.elapsed()));
+        let outcome = decide_with(&sub, &budget, self.params).ok()?;
+        let cert = outcome
+            .certificate
+            .filter(|_| outcome.verdict == Verdict::Holds)?;
+        let first = cert.first;
+        let root = self.splice(cert, g.to_cells(b), None);
+        self.sub_memo.insert((b, carrier, semi), (first, root));
+        Some((first, root))
     }
 
     /// The owner's winning reply at (b, w), searching again if the table lost it.
@@ -353,10 +417,38 @@ impl Builder<'_, '_> {
         Some(mv as usize)
     }
 
+    /// The owner's winning reply at the owner-to-move position (b, w) and the node that takes
+    /// over after it.
+    fn owner_option(&mut self, b: Set, w: Set) -> Option<(usize, NodeId)> {
+        if let Some(r) = self.winning_reply(b, w) {
+            let next = self.opp_node(b | 1 << r, owner_child_w(self.solver, b, w))?;
+            return Some((r, next));
+        }
+        // Won without a stored move: by a connection of the oracle (rule 9), proved here by
+        // its own search.
+        let g = self.solver.g;
+        let ans = self.solver.oracle_at(b, w)?;
+        let (first, root) = match ans.vc {
+            Some(c) => (None, self.sub_connection(b, c, false)?.1),
+            None if self.params.owner_semis => {
+                let s = ans.semis.iter().copied().min_by_key(|s| s.count_ones())?;
+                self.sub_connection(b, s, true)?
+            }
+            None => return None,
+        };
+        let r = match first {
+            Some(c) => g.from_cells(&CellSet::single(c)).trailing_zeros() as usize,
+            None => {
+                // Any other empty cell: an extra stone never hurts.
+                let used = g.from_cells(&self.nodes[root as usize].carrier);
+                bits(g.all & !b & !w & !used).next()?
+            }
+        };
+        Some((r, root))
+    }
+
     fn semi_root(&mut self) -> Option<(Option<Cell>, NodeId)> {
-        let r = self.winning_reply(0, 0)?;
-        let w = owner_child_w(self.solver, 0, 0);
-        let root = self.opp_node(1 << r, w)?;
+        let (r, root) = self.owner_option(0, 0)?;
         Some((Some(self.solver.g.cells[r]), root))
     }
 
@@ -384,15 +476,50 @@ impl Builder<'_, '_> {
             let mut options = Vec::new();
             let mut union: Set = 0;
             // The pass option first (mustplay), then intrusions into what is still uncovered,
-            // in the search's own order so that its table answers them.
+            // in the search's own order so that its table answers them. With the oracle
+            // (rule 9), its connections come first instead of the pass.
             let mut must = e;
             let mut intrusion: Option<usize> = None;
+            let mut pass = true;
+            if let Some(ans) = self.solver.oracle_at(b, w) {
+                if let Some(c) = ans.vc {
+                    let (_, root) = self.sub_connection(b, c, false)?;
+                    self.memo.insert((b, w), root);
+                    return Some(root);
+                }
+                for &s in &ans.semis {
+                    let (first, root) = self.sub_connection(b, s, true)?;
+                    let Some(first) = first else {
+                        // Won without a first move: a VC inside s.
+                        self.memo.insert((b, w), root);
+                        return Some(root);
+                    };
+                    let covered = g.from_cells(&self.nodes[root as usize].carrier)
+                        | g.from_cells(&CellSet::single(first));
+                    must &= covered;
+                    union |= covered;
+                    options.push(Reply {
+                        reply: first,
+                        next: root,
+                    });
+                }
+                pass = false;
+            }
             let mut scores = [u16::MAX; 128];
             self.solver.move_scores(b, e, &mut scores);
             loop {
+                if !pass {
+                    if must == 0 {
+                        break;
+                    }
+                    let x = bits(must)
+                        .min_by_key(|&c| scores[c])
+                        .expect("must is not empty");
+                    intrusion = Some(x);
+                }
+                pass = true;
                 let wx = w | intrusion.map_or(0, |x| 1 << x);
-                let r = self.winning_reply(b, wx)?;
-                let next = self.opp_node(b | 1 << r, owner_child_w(self.solver, b, wx))?;
+                let (r, next) = self.owner_option(b, wx)?;
                 let covered = g.from_cells(&self.nodes[next as usize].carrier) | 1 << r;
                 must &= covered;
                 union |= covered;

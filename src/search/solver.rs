@@ -22,6 +22,11 @@
 //!    owner). So the opponent's candidates shrink to the intersection of the proof sets seen;
 //!    when it is empty, the node is won, with proof set = the union of the options. This is
 //!    exactly the or-node of the certificate kernel. Henderson et al. 2009 §4 (proof sets).
+//! 9. **Known sub-connections from the VC engine** at large nodes: a VC of the owner inside
+//!    the remaining carrier wins the node (either side to move); at owner-to-move nodes a
+//!    semi-connection wins too; at opponent-to-move nodes the semi-connections restrict the
+//!    opponent to their intersection (mustplay) in place of the pass move of rule 3. See
+//!    [`super::oracle`] for why this is exact and how the certificate is still kernel-checked.
 //!
 //! Move ordering (it changes speed, never the value): owner replies are tried killer-first
 //! (the reply that answered the previous intrusion at the parent, and the pass reply), then by
@@ -87,6 +92,8 @@ pub struct Solver<'a> {
     exact_round: bool,
     /// Owner replies tried per node in bounded rounds.
     beam: u32,
+    /// Rule 9: the VC engine's connections at large opponent-to-move nodes.
+    pub oracle: Option<super::oracle::Oracle>,
 }
 
 impl<'a> Solver<'a> {
@@ -104,7 +111,15 @@ impl<'a> Solver<'a> {
             aborted: false,
             exact_round: true,
             beam: u32::MAX,
+            oracle: None,
         }
+    }
+
+    /// Rule 9: the oracle's answer at an opponent-to-move node (see [`super::oracle`]).
+    pub fn oracle_at(&mut self, b: Set, w: Set) -> Option<super::oracle::Answer> {
+        let e = self.g.all & !b & !w;
+        let g = self.g;
+        self.oracle.as_mut()?.at(g, b, w, e)
     }
 
     /// Transposition-table size.
@@ -580,6 +595,22 @@ impl<'a> Solver<'a> {
                 return Res::Win(proof);
             }
         }
+        // Rule 9: a connection of the owner found by the VC engine wins without search (the
+        // certificate proves it by a search of its own carrier).
+        if let Some(ans) = self.oracle_at(b, w) {
+            let semis = self.oracle.as_ref().is_some_and(|o| o.owner_semis);
+            let best = ans.vc.or_else(|| {
+                ans.semis
+                    .iter()
+                    .copied()
+                    .filter(|_| semis)
+                    .min_by_key(|s| s.count_ones())
+            });
+            if let Some(proof) = best {
+                self.store_owner(b, w, Entry::Win { proof, mv: NO_MOVE });
+                return Res::Win(proof);
+            }
+        }
         if depth == 0 {
             self.store_owner(b, w, Entry::Shallow { depth });
             return Res::Shallow;
@@ -684,6 +715,17 @@ impl<'a> Solver<'a> {
         let mut must = e;
         let mut union: Set = 0;
         let mut killer = NO_MOVE;
+        // Rule 9: the owner's VC wins here; its semi-connections restrict the opponent.
+        let mut pass = true;
+        if let Some(ans) = self.oracle_at(b, w) {
+            if let Some(proof) = ans.vc {
+                self.store_opp(b, w, Entry::Win { proof, mv: NO_MOVE });
+                return Res::Win(proof);
+            }
+            must &= ans.must;
+            union |= ans.union;
+            pass = self.oracle.as_ref().is_some_and(|o| o.pass_too);
+        }
         // The sibling's refutation first: it often refutes here too.
         if opp_hint != NO_MOVE && e >> opp_hint & 1 == 1 {
             if let Err(r) = self.intrude(
@@ -699,7 +741,11 @@ impl<'a> Solver<'a> {
             }
         }
         // Mustplay: the owner's semi-connection if the opponent passed.
-        match self.owner_node(b, w, killer, depth) {
+        match if pass {
+            self.owner_node(b, w, killer, depth)
+        } else {
+            Res::Shallow
+        } {
             Res::Win(p) => {
                 must &= p;
                 union |= p;

@@ -32,7 +32,11 @@ fn main() {
     let t = Instant::now();
     let mut counts = None;
     for _ in 0..n {
-        let set = VcSet::build(&p, colour, VcParams::new(variant));
+        let mut params = VcParams::new(variant);
+        if let Ok(v) = std::env::var("HEXPROOF_VC_SEMI_LIMIT") {
+            params.semi_limit = v.parse().ok();
+        }
+        let set = VcSet::build(&p, colour, params);
         counts = Some(set.counts());
     }
     let dt = t.elapsed();

@@ -24,11 +24,11 @@
 //! other processed VC, an unprocessed one with none; a pair's VSCs are processed once
 //! semis-combiner has seen them.
 
+use super::bits::Bits;
 use super::store::{self, Removed};
-use super::{Variant, VcSet};
-use crate::board::CellSet;
+use super::{Engine, Variant};
 
-impl VcSet {
+impl<const W: usize> Engine<W> {
     /// VCSEARCH's main loop (Algorithm 1, lines 3–12) over the queues as they stand.
     pub(crate) fn fast_search(&mut self) {
         loop {
@@ -66,14 +66,14 @@ impl VcSet {
     /// DOAND(x, C₁, u) (lines 13–17) with ANDRULE (lines 18–23) inlined: for each y the
     /// carriers C₁ ∪ C₂ (∪ {u}) of the admissible processed u–y VCs are collected in a scratch
     /// buffer first, then offered to the x–y lists in one go.
-    fn do_and(&mut self, x: u16, c1: CellSet, u: u16) {
+    fn do_and(&mut self, x: u16, c1: Bits<W>, u: u16) {
         let eps = &self.eps;
         let u_coloured = eps.coloured[u as usize];
         if u_coloured && !self.params.and_over_borders && is_border_group(eps, u) {
             return;
         }
-        let xr = eps.reps[x as usize];
-        let ur = eps.reps[u as usize];
+        let xr = self.rk[x as usize];
+        let ur = self.rk[u as usize];
         let mut c1x = c1;
         c1x.insert(xr);
         let mut c1u = c1;
@@ -83,7 +83,7 @@ impl VcSet {
         let candidates = self.store.nbrs[u as usize] - c1x;
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
-            let y = self.eps.index[yr.index()];
+            let y = self.kidx[yr];
             let p = self.store.pair(u, y);
             // Line 15.
             if !c1x.is_disjoint(&p.full_int_proc) {
@@ -116,7 +116,7 @@ impl VcSet {
     }
 
     /// TRYADDVC (lines 27–28) with the variant's acceptance test (§VI-A, §VI-B).
-    pub(crate) fn try_add_vc(&mut self, x: u16, c: CellSet, y: u16) -> bool {
+    pub(crate) fn try_add_vc(&mut self, x: u16, c: Bits<W>, y: u16) -> bool {
         let variant = self.params.variant;
         let p = self.store.pair_mut(x, y);
         let reduces = (p.full_int & c) != p.full_int;
@@ -139,12 +139,19 @@ impl VcSet {
 
     /// TRYADDVSC (lines 29–33) for each carrier of `cs`; a VSC carrier containing a VC
     /// carrier of the pair is not a VSC (Anshelevich's Definition 3) and is not stored.
-    pub(crate) fn try_add_vscs(&mut self, x: u16, cs: &[CellSet], y: u16) {
+    pub(crate) fn try_add_vscs(&mut self, x: u16, cs: &[Bits<W>], y: u16) {
+        let limit = match self.params.variant {
+            Variant::Unlimited => usize::MAX,
+            _ => self.params.semi_limit.unwrap_or(usize::MAX),
+        };
         let p = self.store.pair_mut(x, y);
         let mut added = 0;
         let mut removed = 0;
         for &c in cs {
             if p.full_int.is_subset(&c) && store::has_subset(&p.fulls, &c) {
+                continue;
+            }
+            if p.semis.len() >= limit && !p.semis.iter().any(|e| c.is_subset(&e.carrier)) {
                 continue;
             }
             let mut rm = Removed::default();

@@ -199,7 +199,7 @@ impl Default for VcBudget {
 }
 
 /// Default [`VcParams::semi_limit`] of the limited and fast variants.
-pub const DEFAULT_SEMI_LIMIT: usize = 8;
+pub const DEFAULT_SEMI_LIMIT: usize = 4;
 
 /// Parameters of a connection build.
 #[derive(Clone, Debug)]
@@ -224,9 +224,15 @@ pub struct VcParams {
     /// fraction of the stored connections (`None`: always update).
     pub rebuild_above: Option<f64>,
     /// FastVC (limited and fast variants): most VSC carriers stored per endpoint pair, in the
-    /// manner of Benzene's soft limit. A full list takes a new carrier only when it replaces
-    /// stored supersets of it. `None`: no limit (the unlimited variant never limits).
+    /// manner of Benzene's soft limit; a full list takes a new carrier only when it shrinks the
+    /// intersection of the stored ones (so the OR rule can still apply), the acceptance
+    /// heuristic of Pawlewicz et al. §VI-B applied to VSCs. The pair of the two borders is
+    /// never limited: its VSCs make the mustplay. `None`: no limit (the unlimited variant
+    /// never limits).
     pub semi_limit: Option<usize>,
+    /// FastVC (limited and fast variants): the AND rule skips combinations whose carrier
+    /// would have more than this many cells. `None`: no bound.
+    pub and_size_limit: Option<usize>,
 }
 
 impl VcParams {
@@ -245,6 +251,7 @@ impl VcParams {
                 Variant::Fast | Variant::Limited => Some(DEFAULT_SEMI_LIMIT),
                 _ => None,
             },
+            and_size_limit: None,
         }
     }
 
@@ -356,6 +363,8 @@ pub(crate) struct Engine<const W: usize> {
     pub(crate) adj_k: Vec<Bits<W>>,
     /// Every compact index (cells and borders).
     pub(crate) universe: Bits<W>,
+    /// The endpoints of the colour's two borders.
+    pub(crate) border_eps: (u16, u16),
     pub(crate) store: Store<W>,
     pub(crate) spare: Store<W>,
     pub(crate) qc: store::VcQueue<W>,
@@ -397,6 +406,7 @@ impl<const W: usize> Engine<W> {
             kidx: Vec::new(),
             adj_k: Vec::new(),
             universe: Bits::EMPTY,
+            border_eps: (0, 0),
             store: Store::default(),
             spare: Store::default(),
             qc: store::VcQueue::default(),
@@ -435,6 +445,7 @@ impl<const W: usize> Engine<W> {
             }
         }
         self.universe = self.lay.bits(&self.eps.universe);
+        self.border_eps = self.eps.border_endpoints();
     }
 
     /// Rebuilds from scratch for `position` (storage is reused).
@@ -623,6 +634,18 @@ impl<const W: usize> Engine<W> {
                 p.semi_int = store::intersection(&p.semis, false, u);
             }
         }
+        if self.params.variant == Variant::Fast && p.full_int.is_empty() {
+            // Fast: x–y takes no more VCs, nor VSCs once it has one (see fastvc::do_and).
+            let closed_semi = !p.semis.is_empty() && !self.is_border_pair(x, y);
+            let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
+            self.store.no_vc[x as usize].insert(ry);
+            self.store.no_vc[y as usize].insert(rx);
+            if closed_semi {
+                self.store.no_semi[x as usize].insert(ry);
+                self.store.no_semi[y as usize].insert(rx);
+            }
+        }
+        let p = self.store.pair(x, y);
         let removed_semis = before - p.semis.len();
         self.store.total_semis -= removed_semis;
         self.store.total_fulls += 1;

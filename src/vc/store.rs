@@ -210,6 +210,12 @@ pub struct Store<const W: usize> {
     pub pairs: Vec<Pair<W>>,
     /// `N(x)`: representatives of the endpoints joined to x by some VC.
     pub nbrs: Vec<Bits<W>>,
+    /// Per endpoint x, representatives of the y whose x–y VC list takes no new carrier
+    /// (FastVC's fast variant: `I_c(x, y) = ∅`, §VI-B). Only a shortcut for DOAND.
+    pub no_vc: Vec<Bits<W>>,
+    /// Per endpoint x, representatives of the y whose x–y VSC list takes no new carrier
+    /// (full under [`super::VcParams::semi_limit`] with `I_s = ∅`, or fast with `I_c = ∅`).
+    pub no_semi: Vec<Bits<W>>,
     /// Slots with anything stored since the last reset.
     pub touched: Vec<u32>,
     /// The universe (see [`super::endpoints::Endpoints::universe`]).
@@ -275,6 +281,10 @@ impl<const W: usize> Store<W> {
         self.universe = universe;
         self.nbrs.clear();
         self.nbrs.resize(n, Bits::EMPTY);
+        self.no_vc.clear();
+        self.no_vc.resize(n, Bits::EMPTY);
+        self.no_semi.clear();
+        self.no_semi.resize(n, Bits::EMPTY);
         self.total_fulls = 0;
         self.total_semis = 0;
     }

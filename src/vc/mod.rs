@@ -977,3 +977,80 @@ pub fn build_both(position: &Position, params: &VcParams) -> (VcSet, VcSet) {
         VcSet::build(position, Colour::White, params.clone()),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Notation;
+
+    fn position(side: u32, moves: &str) -> Position {
+        let b = Board::square(side).unwrap();
+        let mut p = Position::empty(b);
+        for (k, m) in moves.split_whitespace().enumerate() {
+            let c = b.parse_cell(m, Notation::Letters).unwrap();
+            let who = if k % 2 == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            p.play(who, c).unwrap();
+        }
+        p
+    }
+
+    fn sorted(v: Vec<Connection>) -> Vec<(bool, usize, usize, Vec<usize>)> {
+        let mut out: Vec<_> = v
+            .into_iter()
+            .map(|c| {
+                let cells = c.carrier.iter().map(|x| x.index()).collect::<Vec<_>>();
+                (c.kind == Kind::Vc, c.x.index(), c.y.index(), cells)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The two-word and the six-word engines are the same code over different carrier
+    /// widths: on boards where both apply they store the same connections.
+    #[test]
+    fn narrow_and_wide_engines_agree() {
+        for (side, moves) in [
+            (5, "c3 b4"),
+            (6, "b2 c4 d3 e2"),
+            (7, "d4 c5 e3 b6 c2"),
+            (11, "f6 e7 g5"),
+        ] {
+            let p = position(side, moves);
+            for variant in Variant::ALL {
+                // The closure variants take seconds on 11x11; the small boards cover them.
+                if side > 7 && matches!(variant, Variant::Unlimited | Variant::HSearch) {
+                    continue;
+                }
+                for colour in [Colour::Black, Colour::White] {
+                    let params = VcParams::new(variant);
+                    let mut n = Engine::<2>::new(colour, params.clone());
+                    let mut w = Engine::<6>::new(colour, params);
+                    n.rebuild(&p);
+                    w.rebuild(&p);
+                    assert_eq!(n.counts(), w.counts(), "{side} {moves} {variant} {colour}");
+                    assert_eq!(sorted(n.connections()), sorted(w.connections()));
+                    assert_eq!(n.status, w.status);
+                }
+            }
+        }
+    }
+
+    /// Boards past 11×11 take the six-word engine, and a VcSet moves between the two.
+    #[test]
+    fn vcset_switches_width_with_the_board() {
+        let mut v = VcSet::new(Colour::Black, VcParams::new(Variant::Fast));
+        v.rebuild(&position(13, "g7"));
+        assert!(matches!(v.inner, Inner::Wide(_)));
+        // g7 is the centre stone: bridged/templated to neither side yet, but it has VCs.
+        assert!(!v.vcs(Cell::at(6, 6), Cell::at(7, 5)).is_empty());
+        v.rebuild(&position(5, "c3"));
+        assert!(matches!(v.inner, Inner::Narrow(_)));
+        // Black's c3 on 5x5 is joined to both sides by edge templates and bridges: a win.
+        assert!(!v.winning_vcs().is_empty());
+    }
+}

@@ -67,6 +67,21 @@
 //!   ([`combiner::Combiner::fast_semis_combiner`]).
 //! - VSC keys are not stored (as in §IV-B); after an own move an old VSC becomes a VSC on the
 //!   smaller carrier and the AND rule rebuilds the VC if the move was its key.
+//! - The limited and fast variants keep at most [`VcParams::semi_limit`] VSCs per endpoint
+//!   pair (Benzene's soft limit; default [`DEFAULT_SEMI_LIMIT`]); a full list still takes a
+//!   carrier that shrinks its intersection, and the pair of the two borders (the winning
+//!   VSCs, hence the mustplay) is never limited. The fast variant also stores at most one
+//!   VSC containing `I_c(x, y)`, since Algorithm 4 drops those unread (line 5). Both only
+//!   store fewer connections, so soundness is untouched.
+//!
+//! # Speed
+//!
+//! Inside a build, carriers are [`bits::Bits`] over a compact cell numbering: two 64-bit words
+//! on boards up to 11×11, six beyond ([`VcSet`] picks the width per board). DOAND skips an end
+//! y at once when the x–y lists would reject every carrier it could produce (the fast
+//! variant's `I_c(x, y) = ∅`, a full VSC list, a VC carrier inside C₁), from per-endpoint
+//! bitsets kept by TRYADD ([`store::Store::no_vc`], [`store::Store::no_semi`]).
+//! `BENCHMARKS.md` ("Virtual connections") has the figures.
 
 pub mod bits;
 pub mod combiner;

@@ -7,7 +7,9 @@
 //! Run: `cargo bench --bench vc`. Before criterion starts, a table of counts (VCs, VSCs,
 //! endpoint pairs) and thread-CPU times per build is printed to stderr (markdown), so one run
 //! gives every figure of the VC section of BENCHMARKS.md. `HEXPROOF_VC_REPORT=only` prints the table
-//! and exits; `HEXPROOF_VC_REPORT=0` skips it.
+//! and exits; `HEXPROOF_VC_REPORT=0` skips it. `HEXPROOF_VC_VARIANTS=fast` and
+//! `HEXPROOF_VC_POSITIONS=empty,gm10` restrict the table; `HEXPROOF_VC_SEMI_LIMIT=none` (or a
+//! number) overrides the VSC soft limit.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use hexproof::board::{Board, Colour, Notation};
@@ -77,6 +79,10 @@ fn params(variant: Variant) -> VcParams {
     }
     if std::env::var("HEXPROOF_VC_FIFO").is_ok() {
         p.smallest_first = false;
+    }
+    // `none` switches the VSC soft limit off (the engine before the limit), a number sets it.
+    if let Ok(v) = std::env::var("HEXPROOF_VC_SEMI_LIMIT") {
+        p.semi_limit = v.parse().ok();
     }
     p.budget = VcBudget {
         max_connections: 2_000_000,
@@ -183,6 +189,68 @@ fn report_explosive() {
     }
 }
 
+/// Median thread-CPU nanoseconds of `f` over at least 5 and at most 200 runs or 400 ms.
+#[cfg(target_os = "linux")]
+fn median_cpu_ns(mut f: impl FnMut()) -> (u64, u64) {
+    let mut times = Vec::new();
+    let t0 = cpu_time::now_ns();
+    while times.len() < 5 || (cpu_time::now_ns() - t0 < 400_000_000 && times.len() < 200) {
+        let s = cpu_time::now_ns();
+        f();
+        times.push(cpu_time::now_ns() - s);
+    }
+    times.sort_unstable();
+    (times[times.len() / 2], times[0])
+}
+
+/// Incremental update against rebuild (fast variant): for each game, the engine built on the
+/// position before the last move, then `play` of that move, against a rebuild of the position
+/// after it. The update is timed on a clone-free path: a warm engine is rebuilt on the
+/// position before (untimed) and then updated (timed).
+#[cfg(target_os = "linux")]
+fn report_incremental() {
+    let b = Board::square(11).unwrap();
+    eprintln!();
+    eprintln!("incremental update of the last move (fast variant), CPU ms, median (min):");
+    eprintln!("| position | colour | mover | play() | rebuild | VCs after play / rebuild |");
+    eprintln!("|---|---|---|---:|---:|---:|");
+    for (name, pos, moves) in positions().into_iter().filter(|p| !p.2.is_empty()) {
+        let last = b
+            .parse_cell(moves.last().unwrap(), Notation::Letters)
+            .unwrap();
+        let mover = if moves.len() % 2 == 1 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let mut before = pos.clone();
+        before.clear(last);
+        for colour in [Colour::Black, Colour::White] {
+            let mut v = VcSet::new(colour, params(Variant::Fast));
+            let mut times = Vec::new();
+            let t0 = cpu_time::now_ns();
+            while times.len() < 5 || (cpu_time::now_ns() - t0 < 400_000_000 && times.len() < 200) {
+                v.rebuild(&before);
+                let s = cpu_time::now_ns();
+                v.play(mover, last).unwrap();
+                times.push(cpu_time::now_ns() - s);
+            }
+            times.sort_unstable();
+            let played = v.counts().vcs;
+            let mut r = VcSet::new(colour, params(Variant::Fast));
+            let (med, min) = median_cpu_ns(|| r.rebuild(black_box(&pos)));
+            eprintln!(
+                "| {name} | {colour} | {mover} | {:.2} ({:.2}) | {:.2} ({:.2}) | {played} / {} |",
+                times[times.len() / 2] as f64 / 1e6,
+                times[0] as f64 / 1e6,
+                med as f64 / 1e6,
+                min as f64 / 1e6,
+                r.counts().vcs
+            );
+        }
+    }
+}
+
 /// The table: per position, variant and colour, the counts and the thread-CPU time of a full
 /// build (median of repeated rebuilds with a warm engine), plus the incremental update of the
 /// last move against a rebuild.
@@ -209,18 +277,8 @@ fn report() {
                 let mut v = VcSet::new(colour, params(variant));
                 v.rebuild(&pos);
                 let c = v.counts();
-                let mut times = Vec::new();
-                let budget_ns = 400_000_000u64;
-                let t0 = cpu_time::now_ns();
-                while times.len() < 5 || (cpu_time::now_ns() - t0 < budget_ns && times.len() < 200)
-                {
-                    let s = cpu_time::now_ns();
-                    v.rebuild(black_box(&pos));
-                    times.push(cpu_time::now_ns() - s);
-                }
-                times.sort_unstable();
-                let med = times[times.len() / 2] as f64 / 1e6;
-                let min = times[0] as f64 / 1e6;
+                let (med, min) = median_cpu_ns(|| v.rebuild(black_box(&pos)));
+                let (med, min) = (med as f64 / 1e6, min as f64 / 1e6);
                 eprintln!(
                     "| {name} | {colour} | {variant} | {:?} | {} | {} | {} | {} | {} / {} | {med:.2} ({min:.2}) |",
                     v.status(),
@@ -321,11 +379,13 @@ fn main_with_report() {
         Ok("only") => {
             report();
             report_explosive();
+            report_incremental();
             std::process::exit(0);
         }
         _ => {
             report();
             report_explosive();
+            report_incremental();
         }
     }
 }

@@ -31,8 +31,17 @@ fn main() {
     }
     let t = Instant::now();
     let mut counts = None;
+    let mut params = VcParams::new(variant);
+    if let Ok(v) = std::env::var("HEXPROOF_VC_SEMI_LIMIT") {
+        params.semi_limit = v.parse().ok();
+    }
+    if let Ok(v) = std::env::var("HEXPROOF_VC_AND_SIZE_LIMIT") {
+        params.and_size_limit = v.parse().ok();
+    }
+    // A warm engine, rebuilt n times (as the solver and the benchmark use it).
+    let mut set = VcSet::new(colour, params);
     for _ in 0..n {
-        let set = VcSet::build(&p, colour, VcParams::new(variant));
+        set.rebuild(&p);
         counts = Some(set.counts());
     }
     let dt = t.elapsed();

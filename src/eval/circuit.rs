@@ -87,15 +87,10 @@ impl Circuit {
         }
         if let (Some(v), true) = (vcs, how != VcLinks::None) {
             debug_assert_eq!(v.colour(), colour);
-            // One link per endpoint pair with at least one VC, however many carriers: walk
-            // the store's touched pairs (far cheaper than listing every connection).
-            for &slot in &v.store.touched {
-                let p = &v.store.pairs[slot as usize];
-                if p.fulls.is_empty() {
-                    continue;
-                }
-                let (i, j) = crate::vc::store::unslot(slot as usize);
-                let (ci, cj) = (v.eps.reps[i as usize], v.eps.reps[j as usize]);
+            // One link per endpoint pair with at least one VC, however many carriers
+            // (`vc_pairs` walks the store's touched pairs, far cheaper than listing every
+            // connection).
+            for (ci, cj) in v.vc_pairs() {
                 let (Some(x), Some(y)) = (eps.of(ci), eps.of(cj)) else {
                     continue;
                 };

@@ -10,8 +10,8 @@
 //! allocate. Budgets: a deadline, a cap on the arena sizes and on the VCs found; when one is hit
 //! the call stops early and reports it (everything returned so far is still a true VC).
 
+use super::bits::Bits;
 use super::store::Entry;
-use crate::board::CellSet;
 use std::time::Instant;
 
 /// GREEDYSUM (Algorithm 3): walk the VSCs in stored order and take a carrier only when it
@@ -19,8 +19,11 @@ use std::time::Instant;
 /// intersection of those taken (a skipped carrier contained the running intersection, which
 /// only shrinks afterwards), so the sum is a VC carrier.
 #[inline]
-pub fn greedy_sum<I: IntoIterator<Item = CellSet>>(semis: I, universe: CellSet) -> CellSet {
-    let mut x = CellSet::EMPTY;
+pub fn greedy_sum<const W: usize, I: IntoIterator<Item = Bits<W>>>(
+    semis: I,
+    universe: Bits<W>,
+) -> Bits<W> {
+    let mut x = Bits::EMPTY;
     let mut i = universe;
     for s in semis {
         let j = i & s;
@@ -37,23 +40,23 @@ pub fn greedy_sum<I: IntoIterator<Item = CellSet>>(semis: I, universe: CellSet) 
 
 /// Scratch space and limits of the semis-combiners.
 #[derive(Debug, Default)]
-pub struct Combiner {
-    s_buf: Vec<(CellSet, bool)>,
-    c_buf: Vec<CellSet>,
-    found: Vec<CellSet>,
+pub struct Combiner<const W: usize> {
+    s_buf: Vec<(Bits<W>, bool)>,
+    c_buf: Vec<Bits<W>>,
+    found: Vec<Bits<W>>,
     /// BACKTRACK calls made (all calls since creation).
     pub calls: u64,
-    universe: CellSet,
+    universe: Bits<W>,
     deadline: Option<Instant>,
     cap: usize,
     /// Set when a limit stopped the current call.
     pub aborted: bool,
 }
 
-impl Combiner {
+impl<const W: usize> Combiner<W> {
     /// Sets the limits for the following calls: a deadline and a cap on the number of carriers
     /// held in the arenas (the memory bound).
-    pub fn set_limits(&mut self, universe: CellSet, deadline: Option<Instant>, cap: usize) {
+    pub fn set_limits(&mut self, universe: Bits<W>, deadline: Option<Instant>, cap: usize) {
         self.universe = universe;
         self.deadline = deadline;
         self.cap = cap.max(16);
@@ -67,9 +70,9 @@ impl Combiner {
     /// earlier call for this pair) cannot produce anything new and returns at once.
     pub fn semis_combiner(
         &mut self,
-        semis: &[Entry],
-        fulls: &[Entry],
-        out: &mut Vec<CellSet>,
+        semis: &[Entry<W>],
+        fulls: &[Entry<W>],
+        out: &mut Vec<Bits<W>>,
     ) -> bool {
         self.aborted = false;
         self.s_buf.clear();
@@ -79,7 +82,7 @@ impl Combiner {
             .extend(semis.iter().map(|e| (e.carrier, e.processed)));
         self.c_buf.extend(fulls.iter().map(|e| e.carrier));
         let (s_hi, c_hi) = (self.s_buf.len(), self.c_buf.len());
-        self.backtrack(CellSet::EMPTY, 0, s_hi, 0, c_hi);
+        self.backtrack(Bits::EMPTY, 0, s_hi, 0, c_hi);
         // §V-D1: drop non-minimal carriers before returning. New carriers are never supersets
         // of the input VCs (each misses a blocked cell that every input VC contains).
         let n = self.found.len();
@@ -116,7 +119,7 @@ impl Combiner {
 
     /// BACKTRACK(F, 𝒮, 𝒞) with 𝒮 = `s_buf[s_lo..s_hi]` and 𝒞 = `c_buf[c_lo..c_hi]` plus every
     /// carrier found since this call began (those avoid all blocked cells of this call).
-    fn backtrack(&mut self, mut f: CellSet, s_lo: usize, s_hi: usize, c_lo: usize, c_hi: usize) {
+    fn backtrack(&mut self, mut f: Bits<W>, s_lo: usize, s_hi: usize, c_lo: usize, c_hi: usize) {
         if self.over_limit() {
             return;
         }
@@ -138,7 +141,7 @@ impl Combiner {
         }
         loop {
             // Line 7: the smallest C − F; the next blocked cell must be in it.
-            let mut best = CellSet::EMPTY;
+            let mut best = Bits::EMPTY;
             let mut best_len = usize::MAX;
             for c in self.c_buf[c_lo..c_hi]
                 .iter()
@@ -199,9 +202,9 @@ impl Combiner {
     /// Algorithm 2 does).
     pub fn fast_semis_combiner(
         &mut self,
-        semis: &[Entry],
-        fulls: &[Entry],
-        out: &mut Vec<CellSet>,
+        semis: &[Entry<W>],
+        fulls: &[Entry<W>],
+        out: &mut Vec<Bits<W>>,
     ) {
         self.aborted = false;
         self.s_buf.clear();
@@ -263,13 +266,16 @@ impl Combiner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Cell;
 
-    fn set(cells: &[u8]) -> CellSet {
-        cells.iter().map(|&c| Cell::at(c, 0)).collect()
+    fn set(cells: &[u8]) -> Bits<2> {
+        let mut b = Bits::EMPTY;
+        for &c in cells {
+            b.insert(c as usize);
+        }
+        b
     }
 
-    fn entries(sets: &[&[u8]]) -> Vec<Entry> {
+    fn entries(sets: &[&[u8]]) -> Vec<Entry<2>> {
         sets.iter()
             .map(|s| Entry {
                 carrier: set(s),
@@ -279,17 +285,17 @@ mod tests {
             .collect()
     }
 
-    fn universe() -> CellSet {
-        (0..19).map(|c| Cell::at(c, 0)).collect()
+    fn universe() -> Bits<2> {
+        set(&(0..19).collect::<Vec<u8>>())
     }
 
     /// The brute-force OR rule: minimal unions of VSC subsets with empty intersection that
     /// are not supersets of an existing VC.
-    fn brute(semis: &[Entry], fulls: &[Entry]) -> Vec<CellSet> {
+    fn brute(semis: &[Entry<2>], fulls: &[Entry<2>]) -> Vec<Bits<2>> {
         let n = semis.len();
-        let mut out: Vec<CellSet> = Vec::new();
+        let mut out: Vec<Bits<2>> = Vec::new();
         for mask in 1u32..(1 << n) {
-            let mut u = CellSet::EMPTY;
+            let mut u = Bits::EMPTY;
             let mut i = universe();
             for (k, s) in semis.iter().enumerate() {
                 if mask >> k & 1 == 1 {
@@ -301,7 +307,7 @@ mod tests {
                 out.push(u);
             }
         }
-        let mut min: Vec<CellSet> = out
+        let mut min: Vec<Bits<2>> = out
             .iter()
             .filter(|c| !out.iter().any(|d| d.is_subset(c) && d != *c))
             .copied()
@@ -315,7 +321,7 @@ mod tests {
     fn paper_example_four_semis() {
         // §V-B example: A, B, C, D with A∩B = A∩C = A∩D = ∅ pairwise-combinable.
         let semis = entries(&[&[0, 1], &[2, 3], &[2, 4], &[3, 4]]);
-        let mut c = Combiner::default();
+        let mut c = Combiner::<2>::default();
         c.set_limits(universe(), None, 1 << 20);
         let mut out = Vec::new();
         assert!(c.semis_combiner(&semis, &[], &mut out));
@@ -333,25 +339,26 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let mut comb = Combiner::default();
+        let mut comb = Combiner::<2>::default();
         comb.set_limits(universe(), None, 1 << 20);
         for _ in 0..400 {
             let ns = (next() % 7) as usize + 1;
             let nf = (next() % 3) as usize;
-            let mk = |r: u64| -> CellSet {
-                (0..6)
-                    .filter(|b| r >> b & 1 == 1)
-                    .map(|b| Cell::at(b, 0))
-                    .collect()
+            let mk = |r: u64| -> Bits<2> {
+                let mut s = Bits::EMPTY;
+                for b in (0..6).filter(|b| r >> b & 1 == 1) {
+                    s.insert(b);
+                }
+                s
             };
-            let semis: Vec<Entry> = (0..ns)
+            let semis: Vec<Entry<2>> = (0..ns)
                 .map(|_| Entry {
                     carrier: mk(next()),
                     processed: false,
                     gen: 0,
                 })
                 .collect();
-            let fulls: Vec<Entry> = (0..nf)
+            let fulls: Vec<Entry<2>> = (0..nf)
                 .map(|_| Entry {
                     carrier: mk(next() | next()),
                     processed: true,
@@ -359,7 +366,7 @@ mod tests {
                 })
                 .collect();
             // Keep the VC list an antichain, as the store does.
-            let fulls: Vec<Entry> = fulls
+            let fulls: Vec<Entry<2>> = fulls
                 .iter()
                 .filter(|f| {
                     !fulls

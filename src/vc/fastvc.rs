@@ -24,11 +24,11 @@
 //! other processed VC, an unprocessed one with none; a pair's VSCs are processed once
 //! semis-combiner has seen them.
 
+use super::bits::Bits;
 use super::store::{self, Removed};
-use super::{Variant, VcSet};
-use crate::board::CellSet;
+use super::{Engine, Variant};
 
-impl VcSet {
+impl<const W: usize> Engine<W> {
     /// VCSEARCH's main loop (Algorithm 1, lines 3–12) over the queues as they stand.
     pub(crate) fn fast_search(&mut self) {
         loop {
@@ -66,27 +66,63 @@ impl VcSet {
     /// DOAND(x, C₁, u) (lines 13–17) with ANDRULE (lines 18–23) inlined: for each y the
     /// carriers C₁ ∪ C₂ (∪ {u}) of the admissible processed u–y VCs are collected in a scratch
     /// buffer first, then offered to the x–y lists in one go.
-    fn do_and(&mut self, x: u16, c1: CellSet, u: u16) {
+    fn do_and(&mut self, x: u16, c1: Bits<W>, u: u16) {
         let eps = &self.eps;
         let u_coloured = eps.coloured[u as usize];
         if u_coloured && !self.params.and_over_borders && is_border_group(eps, u) {
             return;
         }
-        let xr = eps.reps[x as usize];
-        let ur = eps.reps[u as usize];
+        let xr = self.rk[x as usize];
+        let ur = self.rk[u as usize];
         let mut c1x = c1;
         c1x.insert(xr);
         let mut c1u = c1;
         if !u_coloured {
             c1u.insert(ur);
         }
-        let candidates = self.store.nbrs[u as usize] - c1x;
+        let size_limit = match self.params.variant {
+            Variant::Unlimited => usize::MAX,
+            _ => self.params.and_size_limit.unwrap_or(usize::MAX),
+        };
+        if c1u.len() > size_limit {
+            return;
+        }
+        // Ends whose x–y lists take nothing from this AND (a shortcut for the tests below).
+        let closed = if u_coloured {
+            self.store.no_vc[x as usize]
+        } else {
+            self.store.no_semi[x as usize]
+        };
+        let candidates = self.store.nbrs[u as usize] - c1x - closed;
+        let fast = self.params.variant == Variant::Fast;
+        let limit = self.semi_limit();
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
-            let y = self.eps.index[yr.index()];
+            let y = self.kidx[yr];
             let p = self.store.pair(u, y);
             // Line 15.
             if !c1x.is_disjoint(&p.full_int_proc) {
+                continue;
+            }
+            // Every carrier this y gives contains C₁ (∪ {u}): skip y when the x–y lists would
+            // reject all of them (a shortcut; TRYADD would reject them one by one).
+            let q = self.store.pair(x, y);
+            if u_coloured {
+                // Fast: a VC is kept only if it shrinks I_c(x, y) (§VI-B).
+                if fast && q.full_int.is_subset(&c1u) {
+                    continue;
+                }
+            } else if (q.semis.len() >= limit
+                && q.semi_int.is_subset(&c1u)
+                && !self.is_border_pair(x, y))
+                || (q.full_int.is_subset(&c1u)
+                    && ((fast && !q.semis.is_empty() && !self.is_border_pair(x, y))
+                        || store::has_subset(&q.fulls, &c1u)))
+            {
+                // A full VSC list that no such carrier can shrink the intersection of; for the
+                // fast variant, carriers containing I_c(x, y), which its semis-combiner drops
+                // unread (Alg. 4 line 5), once the pair has a VSC; or a VC carrier inside
+                // every such carrier (Definition 3).
                 continue;
             }
             // Lines 16 and 19 (the u–y list is not modified while we add to x–y: x ≠ u).
@@ -94,7 +130,10 @@ impl VcSet {
             self.stats.and_tries += p.fulls.len() as u64;
             for e in &p.fulls {
                 if e.processed && c1x.is_disjoint(&e.carrier) {
-                    buf.push(c1u | e.carrier);
+                    let c = c1u | e.carrier;
+                    if c.len() <= size_limit {
+                        buf.push(c);
+                    }
                 }
             }
             if buf.is_empty() {
@@ -116,7 +155,7 @@ impl VcSet {
     }
 
     /// TRYADDVC (lines 27–28) with the variant's acceptance test (§VI-A, §VI-B).
-    pub(crate) fn try_add_vc(&mut self, x: u16, c: CellSet, y: u16) -> bool {
+    pub(crate) fn try_add_vc(&mut self, x: u16, c: Bits<W>, y: u16) -> bool {
         let variant = self.params.variant;
         let p = self.store.pair_mut(x, y);
         let reduces = (p.full_int & c) != p.full_int;
@@ -139,12 +178,29 @@ impl VcSet {
 
     /// TRYADDVSC (lines 29–33) for each carrier of `cs`; a VSC carrier containing a VC
     /// carrier of the pair is not a VSC (Anshelevich's Definition 3) and is not stored.
-    pub(crate) fn try_add_vscs(&mut self, x: u16, cs: &[CellSet], y: u16) {
+    pub(crate) fn try_add_vscs(&mut self, x: u16, cs: &[Bits<W>], y: u16) {
+        let border = self.is_border_pair(x, y);
+        let limit = if border {
+            usize::MAX
+        } else {
+            self.semi_limit()
+        };
+        let fast_drop = !border && self.params.variant == Variant::Fast;
         let p = self.store.pair_mut(x, y);
         let mut added = 0;
         let mut removed = 0;
         for &c in cs {
             if p.full_int.is_subset(&c) && store::has_subset(&p.fulls, &c) {
+                continue;
+            }
+            // A full list takes only carriers that shrink I_s (so the OR rule can still
+            // close), as the fast variant's VC heuristic does for VCs (§VI-B).
+            if p.semis.len() >= limit && p.semi_int.is_subset(&c) {
+                continue;
+            }
+            // Fast: a VSC containing I_c(x, y) is never read by the fast semis-combiner (Alg. 4
+            // line 5); keep one so the pair is still known to have a VSC.
+            if fast_drop && p.full_int.is_subset(&c) && !p.semis.is_empty() {
                 continue;
             }
             let mut rm = Removed::default();
@@ -156,6 +212,15 @@ impl VcSet {
             added += 1;
             removed += rm.count;
         }
+        if !border
+            && ((p.semis.len() >= limit && p.semi_int.is_empty())
+                || (fast_drop && p.full_int.is_empty() && !p.semis.is_empty()))
+        {
+            let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
+            self.store.no_semi[x as usize].insert(ry);
+            self.store.no_semi[y as usize].insert(rx);
+        }
+        let p = self.store.pair_mut(x, y);
         let queue = added > 0 && p.semi_int.is_empty() && !p.queued;
         if queue {
             p.queued = true;
@@ -165,6 +230,23 @@ impl VcSet {
         if queue {
             self.qs.push_back((x, y));
         }
+    }
+
+    /// The VSC list length limit of this build ([`super::VcParams::semi_limit`]).
+    #[inline]
+    fn semi_limit(&self) -> usize {
+        match self.params.variant {
+            Variant::Unlimited => usize::MAX,
+            _ => self.params.semi_limit.unwrap_or(usize::MAX),
+        }
+    }
+
+    /// True for the pair of the colour's two borders (its VSCs are the winning VSCs, whose
+    /// carriers make the mustplay: never limited).
+    #[inline]
+    pub(crate) fn is_border_pair(&self, x: u16, y: u16) -> bool {
+        let (a, b) = self.border_eps;
+        (x == a && y == b) || (x == b && y == a)
     }
 
     /// DOOR(x, y) (lines 24–26).

@@ -30,13 +30,13 @@
 //! VCs. Appendix A's extra condition on coloured midpoints is optional; see
 //! [`super::HSearchLimits::literal_black_midpoints`].
 
+use super::bits::Bits;
 use super::store::{self, Removed};
-use super::VcSet;
-use crate::board::CellSet;
+use super::Engine;
 
-impl VcSet {
+impl<const W: usize> Engine<W> {
     /// UPDATE C(x, y) with `c` at generation `gen`; bookkeeping as for FastVC.
-    pub(crate) fn hs_update_full(&mut self, x: u16, y: u16, c: CellSet, gen: u32) -> bool {
+    pub(crate) fn hs_update_full(&mut self, x: u16, y: u16, c: Bits<W>, gen: u32) -> bool {
         let m = self.params.hsearch.m;
         let p = self.store.pair_mut(x, y);
         let was_empty = p.fulls.is_empty();
@@ -52,7 +52,7 @@ impl VcSet {
     }
 
     /// UPDATE SC(x, y) with `c`; a VSC containing a VC of the pair is not stored.
-    fn hs_update_semi(&mut self, x: u16, y: u16, c: CellSet, gen: u32) -> bool {
+    fn hs_update_semi(&mut self, x: u16, y: u16, c: Bits<W>, gen: u32) -> bool {
         let m = self.params.hsearch.m;
         let u = self.store.universe;
         let p = self.store.pair_mut(x, y);
@@ -85,9 +85,9 @@ impl VcSet {
                     continue;
                 }
                 let nb = self.store.nbrs[g as usize];
-                let mut fresh = CellSet::EMPTY;
+                let mut fresh = Bits::<W>::EMPTY;
                 for r in nb.iter() {
-                    let h = self.eps.index[r.index()];
+                    let h = self.kidx[r];
                     if self
                         .store
                         .pair(g, h)
@@ -102,15 +102,15 @@ impl VcSet {
                     continue;
                 }
                 let g_col = self.eps.coloured[g as usize];
-                let gr = self.eps.reps[g as usize];
+                let gr = self.rk[g as usize];
                 // LOOP2 over unordered pairs {g1, g2}, at least one with a new carrier.
                 for r1 in fresh.iter() {
-                    let g1 = self.eps.index[r1.index()];
+                    let g1 = self.kidx[r1];
                     for r2 in nb.iter() {
                         if r2 == r1 || (fresh.contains(r2) && r2 < r1) {
                             continue;
                         }
-                        let g2 = self.eps.index[r2.index()];
+                        let g2 = self.kidx[r2];
                         if g_col
                             && self.params.hsearch.literal_black_midpoints
                             && (self.eps.coloured[g1 as usize] || self.eps.coloured[g2 as usize])
@@ -133,12 +133,12 @@ impl VcSet {
     fn hs_and(
         &mut self,
         g: u16,
-        gr: crate::board::Cell,
+        gr: usize,
         g_col: bool,
         g1: u16,
-        r1: crate::board::Cell,
+        r1: usize,
         g2: u16,
-        r2: crate::board::Cell,
+        r2: usize,
         new_from: u32,
         t: u32,
     ) {
@@ -180,7 +180,7 @@ impl VcSet {
     }
 
     /// APPLY THE OR DEDUCTION RULE AND UPDATE for the new VSC `sc` of {g1, g2}.
-    pub(crate) fn hs_or(&mut self, g1: u16, g2: u16, sc: CellSet, t: u32) {
+    pub(crate) fn hs_or(&mut self, g1: u16, g2: u16, sc: Bits<W>, t: u32) {
         self.stats.or_calls += 1;
         let start = self.hs_scratch.len();
         for k in 0..self.store.pair(g1, g2).semis.len() {
@@ -201,8 +201,8 @@ impl VcSet {
         g2: u16,
         from: usize,
         end: usize,
-        union: CellSet,
-        inter: CellSet,
+        union: Bits<W>,
+        inter: Bits<W>,
         used: usize,
         t: u32,
     ) {

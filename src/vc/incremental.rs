@@ -30,16 +30,17 @@
 //! Edge-template seeds need no re-matching: an instance that applies after the move applied
 //! before it (an own stone only shrinks its carrier, an opponent stone only kills it).
 
-use super::endpoints::{Endpoints, NONE};
+use super::bits::Bits;
+use super::endpoints::NONE;
 use super::store::{self, Removed};
-use super::{Status, Variant, VcSet};
+use super::{Engine, Status, Variant};
 use crate::board::{Cell, Colour};
 use crate::position::PositionError;
 use std::time::Instant;
 
 use super::store::unslot;
 
-impl VcSet {
+impl<const W: usize> Engine<W> {
     pub(crate) fn play_incremental(
         &mut self,
         colour: Colour,
@@ -47,14 +48,11 @@ impl VcSet {
     ) -> Result<(), PositionError> {
         let start = Instant::now();
         self.position.play(colour, cell)?;
-        let new_eps = Endpoints::new(&self.position, self.colour);
-        let old_eps = std::mem::replace(&mut self.eps, new_eps);
+        let old_reps = std::mem::take(&mut self.eps.reps);
+        self.set_endpoints();
+        let ck = self.lay.k(cell);
         let own = colour == self.colour;
-        let map: Vec<u16> = old_eps
-            .reps
-            .iter()
-            .map(|r| self.eps.index[r.index()])
-            .collect();
+        let map: Vec<u16> = old_reps.iter().map(|r| self.eps.index[r.index()]).collect();
         let merged = if own {
             self.eps.index[cell.index()]
         } else {
@@ -87,7 +85,7 @@ impl VcSet {
                         .fulls
                         .iter()
                         .chain(p.semis.iter())
-                        .filter(|e| e.carrier.contains(cell))
+                        .filter(|e| e.carrier.contains(ck))
                         .count();
                 }
             }
@@ -100,14 +98,14 @@ impl VcSet {
         }
         std::mem::swap(&mut self.store, &mut self.spare);
         let old = std::mem::take(&mut self.spare);
-        self.store.reset(self.eps.len(), self.eps.universe);
+        self.store.reset(self.eps.len(), self.universe);
         self.qc.clear();
         self.qc.smallest_first = self.params.smallest_first;
         self.qs.clear();
         let mut lost_pairs: Vec<(u16, u16)> = Vec::new();
-        let mut changed_semis: Vec<(u16, u16, crate::board::CellSet)> = Vec::new();
+        let mut changed_semis: Vec<(u16, u16, Bits<W>)> = Vec::new();
         let mut any_changed_full = false;
-        let universe = self.eps.universe;
+        let universe = self.universe;
         // Pass 1: VCs (so that pass 2 can drop VSCs that contain a VC).
         for pass in 0..2 {
             for &s in &old.touched {
@@ -121,13 +119,13 @@ impl VcSet {
                 let list = if pass == 0 { &p.fulls } else { &p.semis };
                 let mut lost = false;
                 for e in list {
-                    let (c, changed) = if e.carrier.contains(cell) {
+                    let (c, changed) = if e.carrier.contains(ck) {
                         if !own {
                             lost = true;
                             continue;
                         }
                         let mut c = e.carrier;
-                        c.remove(cell);
+                        c.remove(ck);
                         (c, true)
                     } else {
                         (e.carrier, ends_changed)
@@ -215,7 +213,7 @@ impl VcSet {
                 }
             }
             if !p.fulls.is_empty() {
-                let (ri, rj) = (self.eps.reps[i as usize], self.eps.reps[j as usize]);
+                let (ri, rj) = (self.rk[i as usize], self.rk[j as usize]);
                 self.store.link(i, j, ri, rj);
             }
         }
@@ -239,11 +237,11 @@ impl VcSet {
 
 /// The acceptance heuristic (Pawlewicz et al. §VI-A/B) for a carried-over VC, so that merged
 /// lists of the limited variants stay as small as a build would keep them.
-fn accepts(
+fn accepts<const W: usize>(
     variant: Variant,
-    list: &[store::Entry],
-    c: &crate::board::CellSet,
-    universe: crate::board::CellSet,
+    list: &[store::Entry<W>],
+    c: &Bits<W>,
+    universe: Bits<W>,
 ) -> bool {
     let reduces = || !store::intersection(list, false, universe).is_subset(c);
     match variant {
@@ -257,12 +255,13 @@ fn accepts(
 mod tests {
     use super::*;
     use crate::vc::store::Store;
+    type S = Store<2>;
 
     #[test]
     fn unslot_inverts_slot() {
         for b in 1..200u16 {
             for a in 0..b {
-                assert_eq!(unslot(Store::slot(a, b)), (a, b));
+                assert_eq!(unslot(S::slot(a, b)), (a, b));
             }
         }
     }

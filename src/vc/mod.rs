@@ -67,7 +67,23 @@
 //!   ([`combiner::Combiner::fast_semis_combiner`]).
 //! - VSC keys are not stored (as in §IV-B); after an own move an old VSC becomes a VSC on the
 //!   smaller carrier and the AND rule rebuilds the VC if the move was its key.
+//! - The limited and fast variants keep at most [`VcParams::semi_limit`] VSCs per endpoint
+//!   pair (Benzene's soft limit; default [`DEFAULT_SEMI_LIMIT`]); a full list still takes a
+//!   carrier that shrinks its intersection, and the pair of the two borders (the winning
+//!   VSCs, hence the mustplay) is never limited. The fast variant also stores at most one
+//!   VSC containing `I_c(x, y)`, since Algorithm 4 drops those unread (line 5). Both only
+//!   store fewer connections, so soundness is untouched.
+//!
+//! # Speed
+//!
+//! Inside a build, carriers are [`bits::Bits`] over a compact cell numbering: two 64-bit words
+//! on boards up to 11×11, six beyond ([`VcSet`] picks the width per board). DOAND skips an end
+//! y at once when the x–y lists would reject every carrier it could produce (the fast
+//! variant's `I_c(x, y) = ∅`, a full VSC list, a VC carrier inside C₁), from per-endpoint
+//! bitsets kept by TRYADD ([`store::Store::no_vc`], [`store::Store::no_semi`]).
+//! `BENCHMARKS.md` ("Virtual connections") has the figures.
 
+pub mod bits;
 pub mod combiner;
 pub mod endpoints;
 pub mod fastvc;
@@ -80,9 +96,10 @@ pub mod store;
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, ClaimError, SubGame};
 use crate::position::{Position, PositionError};
+use bits::{Bits, Layout};
 use combiner::Combiner;
 use endpoints::Endpoints;
-use seed::{SeedInstance, SeedTemplate};
+use seed::SeedTemplate;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::fmt;
@@ -196,6 +213,9 @@ impl Default for VcBudget {
     }
 }
 
+/// Default [`VcParams::semi_limit`] of the limited and fast variants.
+pub const DEFAULT_SEMI_LIMIT: usize = 4;
+
 /// Parameters of a connection build.
 #[derive(Clone, Debug)]
 pub struct VcParams {
@@ -218,6 +238,16 @@ pub struct VcParams {
     /// [`VcSet::play`]: rebuild instead of updating when an own move changes more than this
     /// fraction of the stored connections (`None`: always update).
     pub rebuild_above: Option<f64>,
+    /// FastVC (limited and fast variants): most VSC carriers stored per endpoint pair, in the
+    /// manner of Benzene's soft limit; a full list takes a new carrier only when it shrinks the
+    /// intersection of the stored ones (so the OR rule can still apply), the acceptance
+    /// heuristic of Pawlewicz et al. §VI-B applied to VSCs. The pair of the two borders is
+    /// never limited: its VSCs make the mustplay. `None`: no limit (the unlimited variant
+    /// never limits).
+    pub semi_limit: Option<usize>,
+    /// FastVC (limited and fast variants): the AND rule skips combinations whose carrier
+    /// would have more than this many cells. `None`: no bound.
+    pub and_size_limit: Option<usize>,
 }
 
 impl VcParams {
@@ -232,6 +262,11 @@ impl VcParams {
             stop_at_win: false,
             smallest_first: true,
             rebuild_above: Some(0.5),
+            semi_limit: match variant {
+                Variant::Fast | Variant::Limited => Some(DEFAULT_SEMI_LIMIT),
+                _ => None,
+            },
+            and_size_limit: None,
         }
     }
 
@@ -325,23 +360,36 @@ pub struct Connection {
     pub carrier: CellSet,
 }
 
-/// The connections of one colour in one position, and the engine that builds and updates
-/// them. Reuse one `VcSet` for many builds on the same board: its storage is kept.
-pub struct VcSet {
+/// The engine of one colour's connections over carriers of `W` words (see [`bits`]): what
+/// [`VcSet`] runs. Endpoints are kept twice: [`Endpoints`] (cells, for the public API) and
+/// their compact indices (for the search).
+pub(crate) struct Engine<const W: usize> {
     pub(crate) params: VcParams,
     pub(crate) colour: Colour,
     pub(crate) position: Position,
     pub(crate) eps: Endpoints,
-    pub(crate) store: Store,
-    pub(crate) spare: Store,
-    pub(crate) qc: store::VcQueue,
+    /// Compact numbering of the board's cells.
+    pub(crate) lay: Layout,
+    /// Endpoint → compact index of its representative.
+    pub(crate) rk: Vec<usize>,
+    /// Compact index → endpoint ([`endpoints::NONE`] for cells of no endpoint).
+    pub(crate) kidx: Vec<u16>,
+    /// Endpoint → adjacent empty cells (compact).
+    pub(crate) adj_k: Vec<Bits<W>>,
+    /// Every compact index (cells and borders).
+    pub(crate) universe: Bits<W>,
+    /// The endpoints of the colour's two borders.
+    pub(crate) border_eps: (u16, u16),
+    pub(crate) store: Store<W>,
+    pub(crate) spare: Store<W>,
+    pub(crate) qc: store::VcQueue<W>,
     pub(crate) qs: VecDeque<(u16, u16)>,
-    pub(crate) comb: Combiner,
-    pub(crate) or_out: Vec<CellSet>,
-    pub(crate) and_buf: Vec<CellSet>,
-    pub(crate) hs_scratch: Vec<CellSet>,
+    pub(crate) comb: Combiner<W>,
+    pub(crate) or_out: Vec<Bits<W>>,
+    pub(crate) and_buf: Vec<Bits<W>>,
+    pub(crate) hs_scratch: Vec<Bits<W>>,
     pub(crate) hs_max_gen: u32,
-    pub(crate) seed_cache: Option<(Board, Vec<SeedInstance>)>,
+    pub(crate) seed_cache: Option<(Board, Vec<CompactSeed<W>>)>,
     pub(crate) status: Status,
     pub(crate) stats: BuildStats,
     pub(crate) deadline: Option<Instant>,
@@ -349,16 +397,31 @@ pub struct VcSet {
     pub(crate) won: bool,
 }
 
-impl VcSet {
-    /// An engine for `colour` (call [`VcSet::rebuild`] before querying).
-    pub fn new(colour: Colour, params: VcParams) -> VcSet {
+/// A seed instance in compact indices.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CompactSeed<const W: usize> {
+    anchor: usize,
+    border: Cell,
+    carrier: Bits<W>,
+}
+
+impl<const W: usize> Engine<W> {
+    /// An engine for `colour` (call [`Engine::rebuild`] before querying).
+    pub(crate) fn new(colour: Colour, params: VcParams) -> Engine<W> {
         let position = Position::empty(Board::square(1).expect("1x1 is a board"));
         let eps = Endpoints::new(&position, colour);
-        VcSet {
+        let lay = Layout::new(position.board());
+        Engine {
             params,
             colour,
             position,
             eps,
+            lay,
+            rk: Vec::new(),
+            kidx: Vec::new(),
+            adj_k: Vec::new(),
+            universe: Bits::EMPTY,
+            border_eps: (0, 0),
             store: Store::default(),
             spare: Store::default(),
             qc: store::VcQueue::default(),
@@ -377,20 +440,36 @@ impl VcSet {
         }
     }
 
-    /// Builds the connections of `colour` in `position` from scratch.
-    pub fn build(position: &Position, colour: Colour, params: VcParams) -> VcSet {
-        let mut v = VcSet::new(colour, params);
-        v.rebuild(position);
-        v
+    /// Sets the endpoints of the current position, in cells and in compact indices.
+    pub(crate) fn set_endpoints(&mut self) {
+        let board = *self.position.board();
+        if self.lay.board != board {
+            self.lay = Layout::new(&board);
+        }
+        self.eps = Endpoints::new(&self.position, self.colour);
+        let n = self.eps.len();
+        self.rk.clear();
+        self.adj_k.clear();
+        self.kidx.clear();
+        self.kidx.resize(self.lay.len(), endpoints::NONE);
+        for i in 0..n {
+            self.rk.push(self.lay.k(self.eps.reps[i]));
+            self.adj_k.push(self.lay.bits(&self.eps.adj_empty[i]));
+            for m in self.eps.members[i].iter() {
+                self.kidx[self.lay.k(m)] = i as u16;
+            }
+        }
+        self.universe = self.lay.bits(&self.eps.universe);
+        self.border_eps = self.eps.border_endpoints();
     }
 
     /// Rebuilds from scratch for `position` (storage is reused).
-    pub fn rebuild(&mut self, position: &Position) {
+    pub(crate) fn rebuild(&mut self, position: &Position) {
         let start = Instant::now();
-        self.begin(start);
         self.position = position.clone();
-        self.eps = Endpoints::new(&self.position, self.colour);
-        self.store.reset(self.eps.len(), self.eps.universe);
+        self.set_endpoints();
+        self.begin(start);
+        self.store.reset(self.eps.len(), self.universe);
         self.qc.clear();
         self.qc.smallest_first = self.params.smallest_first;
         self.qs.clear();
@@ -398,13 +477,13 @@ impl VcSet {
         self.won = self.eps.joined();
         // Base VCs: adjacent endpoints, empty carrier.
         for x in 0..self.eps.len() as u16 {
-            let adj = self.eps.adj_empty[x as usize];
-            for yc in adj.iter() {
-                let y = self.eps.index[yc.index()];
+            let adj = self.adj_k[x as usize];
+            for yk in adj.iter() {
+                let y = self.kidx[yk];
                 if x < y || self.eps.coloured[x as usize] {
                     // Each unordered pair once: a group's empty neighbours are listed only on
                     // the group's side, two empty cells list each other.
-                    self.add_initial(x, y, CellSet::EMPTY);
+                    self.add_initial(x, y, Bits::EMPTY);
                 }
             }
         }
@@ -412,38 +491,50 @@ impl VcSet {
         if !self.params.seeds.is_empty() {
             let board = *self.position.board();
             if self.seed_cache.as_ref().is_none_or(|(b, _)| *b != board) {
-                let inst = seed::instances(&board, self.colour, &self.params.seeds);
+                let inst = seed::instances(&board, self.colour, &self.params.seeds)
+                    .into_iter()
+                    .map(|i| CompactSeed {
+                        anchor: self.lay.k(i.anchor),
+                        border: Cell::border(i.border),
+                        carrier: self.lay.bits(&i.carrier),
+                    })
+                    .collect();
                 self.seed_cache = Some((board, inst));
             }
-            let (_, inst) = self.seed_cache.take().expect("just filled");
+            let (b, inst) = self.seed_cache.take().expect("just filled");
+            let opp: Bits<W> = self.lay.bits(&self.position.stones(self.colour.opponent()));
+            let own: Bits<W> = self.lay.bits(&self.position.stones(self.colour));
             for i in &inst {
-                if let Some(carrier) = i.applies(&self.position, self.colour) {
-                    let x = self.eps.index[i.anchor.index()];
-                    let y = self.eps.index[Cell::border(i.border).index()];
-                    if x != y && x != endpoints::NONE {
-                        self.add_initial(x, y, carrier);
-                        self.stats.seeded += 1;
-                    }
+                // The instance applies when no opponent stone is on its anchor or carrier
+                // (seed::SeedInstance::applies); own stones leave the carrier.
+                if opp.contains(i.anchor) || !i.carrier.is_disjoint(&opp) {
+                    continue;
+                }
+                let x = self.kidx[i.anchor];
+                let y = self.eps.index[i.border.index()];
+                if x != y && x != endpoints::NONE {
+                    self.add_initial(x, y, i.carrier - own);
+                    self.stats.seeded += 1;
                 }
             }
-            self.seed_cache = Some((*self.position.board(), inst));
+            self.seed_cache = Some((b, inst));
         }
         self.run(1);
         self.stats.micros = start.elapsed().as_micros() as u64;
     }
 
-    fn begin(&mut self, start: Instant) {
+    pub(crate) fn begin(&mut self, start: Instant) {
         self.hs_max_gen = 0;
         self.deadline = self.params.budget.time.map(|t| start + t);
         self.status = Status::Complete;
         self.stats = BuildStats::default();
         self.ops = 0;
         let cap = self.params.budget.max_connections;
-        self.comb.set_limits(self.eps.universe, self.deadline, cap);
+        self.comb.set_limits(self.universe, self.deadline, cap);
     }
 
     /// Adds an initial VC (base or seed) through the variant's own insertion.
-    fn add_initial(&mut self, x: u16, y: u16, carrier: CellSet) {
+    fn add_initial(&mut self, x: u16, y: u16, carrier: Bits<W>) {
         match self.params.variant {
             Variant::HSearch => {
                 self.hs_update_full(x, y, carrier, 0);
@@ -457,7 +548,7 @@ impl VcSet {
     /// Runs the variant's search loop (after initial connections are in place).
     pub(crate) fn run(&mut self, hs_start: u32) {
         self.comb.set_limits(
-            self.eps.universe,
+            self.universe,
             self.deadline,
             self.params.budget.max_connections,
         );
@@ -511,7 +602,7 @@ impl VcSet {
         &mut self,
         x: u16,
         y: u16,
-        c: CellSet,
+        c: Bits<W>,
         processed: bool,
     ) -> bool {
         let mut rm = store::Removed::default();
@@ -536,7 +627,7 @@ impl VcSet {
         &mut self,
         x: u16,
         y: u16,
-        c: CellSet,
+        c: Bits<W>,
         rm: store::Removed,
         was_empty: bool,
     ) {
@@ -558,60 +649,33 @@ impl VcSet {
                 p.semi_int = store::intersection(&p.semis, false, u);
             }
         }
+        if self.params.variant == Variant::Fast && p.full_int.is_empty() {
+            // Fast: x–y takes no more VCs, nor VSCs once it has one (see fastvc::do_and).
+            let closed_semi = !p.semis.is_empty() && !self.is_border_pair(x, y);
+            let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
+            self.store.no_vc[x as usize].insert(ry);
+            self.store.no_vc[y as usize].insert(rx);
+            if closed_semi {
+                self.store.no_semi[x as usize].insert(ry);
+                self.store.no_semi[y as usize].insert(rx);
+            }
+        }
+        let p = self.store.pair(x, y);
         let removed_semis = before - p.semis.len();
         self.store.total_semis -= removed_semis;
         self.store.total_fulls += 1;
         self.store.total_fulls -= rm.count;
         if was_empty {
-            let (rx, ry) = (self.eps.reps[x as usize], self.eps.reps[y as usize]);
+            let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
             self.store.link(x, y, rx, ry);
         }
         self.note_win(x, y);
     }
 
     // ----------------------------------------------------------------------------------
-    // Queries.
+    // Queries (carriers converted back to cells).
 
-    /// The colour whose connections these are.
-    pub fn colour(&self) -> Colour {
-        self.colour
-    }
-
-    /// The position.
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// The parameters.
-    pub fn params(&self) -> &VcParams {
-        &self.params
-    }
-
-    /// How the last build or update ended.
-    pub fn status(&self) -> Status {
-        self.status
-    }
-
-    /// Work done by the last build or update.
-    pub fn stats(&self) -> BuildStats {
-        self.stats
-    }
-
-    /// The endpoint containing `cell`, as its representative (see [`endpoints`]).
-    pub fn endpoint(&self, cell: Cell) -> Option<Cell> {
-        self.eps.of(cell).map(|i| self.eps.reps[i as usize])
-    }
-
-    /// Every endpoint: representative and cells.
-    pub fn endpoints(&self) -> impl Iterator<Item = (Cell, CellSet)> + '_ {
-        self.eps
-            .reps
-            .iter()
-            .copied()
-            .zip(self.eps.members.iter().copied())
-    }
-
-    fn pair_of(&self, x: Cell, y: Cell) -> Option<&store::Pair> {
+    fn pair_of(&self, x: Cell, y: Cell) -> Option<&store::Pair<W>> {
         let (i, j) = (self.eps.of(x)?, self.eps.of(y)?);
         if i == j {
             return None;
@@ -619,50 +683,43 @@ impl VcSet {
         Some(self.store.pair(i, j))
     }
 
-    /// VC carriers between the endpoints of `x` and `y` (empty when none or the same
-    /// endpoint).
-    pub fn vcs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
-        self.pair_of(x, y)
-            .map_or_else(Vec::new, |p| p.fulls.iter().map(|e| e.carrier).collect())
+    fn cells(&self, list: &[store::Entry<W>]) -> Vec<CellSet> {
+        list.iter().map(|e| self.lay.cells(&e.carrier)).collect()
     }
 
-    /// VSC carriers between the endpoints of `x` and `y`.
-    pub fn vscs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
+    fn vcs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
         self.pair_of(x, y)
-            .map_or_else(Vec::new, |p| p.semis.iter().map(|e| e.carrier).collect())
+            .map_or_else(Vec::new, |p| self.cells(&p.fulls))
     }
 
-    /// Every stored connection.
-    pub fn connections(&self) -> Vec<Connection> {
+    fn vscs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
+        self.pair_of(x, y)
+            .map_or_else(Vec::new, |p| self.cells(&p.semis))
+    }
+
+    fn connections(&self) -> Vec<Connection> {
         let mut out = Vec::new();
         let n = self.eps.len() as u16;
         for j in 1..n {
             for i in 0..j {
                 let p = self.store.pair(i, j);
                 let (x, y) = (self.eps.reps[i as usize], self.eps.reps[j as usize]);
-                for e in &p.fulls {
-                    out.push(Connection {
-                        kind: Kind::Vc,
-                        x,
-                        y,
-                        carrier: e.carrier,
-                    });
-                }
-                for e in &p.semis {
-                    out.push(Connection {
-                        kind: Kind::Semi,
-                        x,
-                        y,
-                        carrier: e.carrier,
-                    });
+                for (kind, list) in [(Kind::Vc, &p.fulls), (Kind::Semi, &p.semis)] {
+                    for e in list {
+                        out.push(Connection {
+                            kind,
+                            x,
+                            y,
+                            carrier: self.lay.cells(&e.carrier),
+                        });
+                    }
                 }
             }
         }
         out
     }
 
-    /// Counts of stored connections.
-    pub fn counts(&self) -> Counts {
+    fn counts(&self) -> Counts {
         let mut c = Counts::default();
         for &s in &self.store.touched {
             let p = &self.store.pairs[s as usize];
@@ -674,37 +731,39 @@ impl VcSet {
         c
     }
 
-    /// True when the colour's borders are already joined by its stones.
-    pub fn is_won(&self) -> bool {
-        self.won
+    fn vc_pairs(&self) -> Vec<(Cell, Cell)> {
+        let mut out = Vec::new();
+        for &s in &self.store.touched {
+            if !self.store.pairs[s as usize].fulls.is_empty() {
+                let (i, j) = store::unslot(s as usize);
+                out.push((self.eps.reps[i as usize], self.eps.reps[j as usize]));
+            }
+        }
+        out
     }
 
-    fn border_pair(&self) -> Option<&store::Pair> {
+    fn border_pair(&self) -> Option<&store::Pair<W>> {
         let (a, b) = self.eps.border_endpoints();
         (a != b).then(|| self.store.pair(a, b))
     }
 
-    /// Carriers of the winning VCs (side to side). A won position has one, empty.
-    pub fn winning_vcs(&self) -> Vec<CellSet> {
+    fn winning_vcs(&self) -> Vec<CellSet> {
         if self.won {
             return vec![CellSet::EMPTY];
         }
         self.border_pair()
-            .map_or_else(Vec::new, |p| p.fulls.iter().map(|e| e.carrier).collect())
+            .map_or_else(Vec::new, |p| self.cells(&p.fulls))
     }
 
-    /// Carriers of the winning VSCs (side to side, the owner moving first).
-    pub fn winning_vscs(&self) -> Vec<CellSet> {
+    fn winning_vscs(&self) -> Vec<CellSet> {
         if self.won {
             return Vec::new();
         }
         self.border_pair()
-            .map_or_else(Vec::new, |p| p.semis.iter().map(|e| e.carrier).collect())
+            .map_or_else(Vec::new, |p| self.cells(&p.semis))
     }
 
-    /// Empty cells with a VC to `border`'s endpoint, and the owner's stones in groups with
-    /// such a VC or containing the border (Pawlewicz et al. Fig. 6).
-    pub fn connected_to(&self, border: Border) -> CellSet {
+    fn connected_to(&self, border: Border) -> CellSet {
         let Some(b) = self.eps.of(Cell::border(border)) else {
             return CellSet::EMPTY;
         };
@@ -720,16 +779,164 @@ impl VcSet {
         }
         out
     }
+}
+
+/// The two engine widths.
+enum Inner {
+    /// Boards with at most [`bits::NARROW_LIMIT`] compact indices (up to 11×11).
+    Narrow(Box<Engine<2>>),
+    /// Larger boards (up to 19×19).
+    Wide(Box<Engine<6>>),
+}
+
+/// Runs `$body` with `$e` bound to the engine, whatever its width.
+macro_rules! with_engine {
+    ($inner:expr, $e:ident => $body:expr) => {
+        match $inner {
+            Inner::Narrow($e) => $body,
+            Inner::Wide($e) => $body,
+        }
+    };
+}
+
+/// The connections of one colour in one position, and the engine that builds and updates
+/// them. Reuse one `VcSet` for many builds on the same board: its storage is kept. Boards up
+/// to 11×11 run on two-word carriers, larger ones on six ([`bits`]).
+pub struct VcSet {
+    inner: Inner,
+}
+
+impl VcSet {
+    /// An engine for `colour` (call [`VcSet::rebuild`] before querying).
+    pub fn new(colour: Colour, params: VcParams) -> VcSet {
+        VcSet {
+            inner: Inner::Narrow(Box::new(Engine::new(colour, params))),
+        }
+    }
+
+    /// Builds the connections of `colour` in `position` from scratch.
+    pub fn build(position: &Position, colour: Colour, params: VcParams) -> VcSet {
+        let mut v = VcSet::new(colour, params);
+        v.rebuild(position);
+        v
+    }
+
+    /// Rebuilds from scratch for `position` (storage is reused while the board's width class
+    /// stays the same).
+    pub fn rebuild(&mut self, position: &Position) {
+        let b = position.board();
+        let narrow = b.cols() as usize * b.rows() as usize + 4 <= bits::NARROW_LIMIT;
+        match (&self.inner, narrow) {
+            (Inner::Narrow(_), false) => {
+                let (c, p) = (self.colour(), self.params().clone());
+                self.inner = Inner::Wide(Box::new(Engine::new(c, p)));
+            }
+            (Inner::Wide(_), true) => {
+                let (c, p) = (self.colour(), self.params().clone());
+                self.inner = Inner::Narrow(Box::new(Engine::new(c, p)));
+            }
+            _ => {}
+        }
+        with_engine!(&mut self.inner, e => e.rebuild(position))
+    }
+
+    /// The colour whose connections these are.
+    pub fn colour(&self) -> Colour {
+        with_engine!(&self.inner, e => e.colour)
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Position {
+        with_engine!(&self.inner, e => &e.position)
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &VcParams {
+        with_engine!(&self.inner, e => &e.params)
+    }
+
+    /// How the last build or update ended.
+    pub fn status(&self) -> Status {
+        with_engine!(&self.inner, e => e.status)
+    }
+
+    /// Work done by the last build or update.
+    pub fn stats(&self) -> BuildStats {
+        with_engine!(&self.inner, e => e.stats)
+    }
+
+    fn eps(&self) -> &Endpoints {
+        with_engine!(&self.inner, e => &e.eps)
+    }
+
+    /// The endpoint containing `cell`, as its representative (see [`endpoints`]).
+    pub fn endpoint(&self, cell: Cell) -> Option<Cell> {
+        let eps = self.eps();
+        eps.of(cell).map(|i| eps.reps[i as usize])
+    }
+
+    /// Every endpoint: representative and cells.
+    pub fn endpoints(&self) -> impl Iterator<Item = (Cell, CellSet)> + '_ {
+        let eps = self.eps();
+        eps.reps.iter().copied().zip(eps.members.iter().copied())
+    }
+
+    /// VC carriers between the endpoints of `x` and `y` (empty when none or the same
+    /// endpoint).
+    pub fn vcs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
+        with_engine!(&self.inner, e => e.vcs(x, y))
+    }
+
+    /// VSC carriers between the endpoints of `x` and `y`.
+    pub fn vscs(&self, x: Cell, y: Cell) -> Vec<CellSet> {
+        with_engine!(&self.inner, e => e.vscs(x, y))
+    }
+
+    /// Every stored connection.
+    pub fn connections(&self) -> Vec<Connection> {
+        with_engine!(&self.inner, e => e.connections())
+    }
+
+    /// Counts of stored connections.
+    pub fn counts(&self) -> Counts {
+        with_engine!(&self.inner, e => e.counts())
+    }
+
+    /// The endpoint pairs (representatives) joined by at least one VC, each once.
+    pub fn vc_pairs(&self) -> Vec<(Cell, Cell)> {
+        with_engine!(&self.inner, e => e.vc_pairs())
+    }
+
+    /// True when the colour's borders are already joined by its stones.
+    pub fn is_won(&self) -> bool {
+        with_engine!(&self.inner, e => e.won)
+    }
+
+    /// Carriers of the winning VCs (side to side). A won position has one, empty.
+    pub fn winning_vcs(&self) -> Vec<CellSet> {
+        with_engine!(&self.inner, e => e.winning_vcs())
+    }
+
+    /// Carriers of the winning VSCs (side to side, the owner moving first).
+    pub fn winning_vscs(&self) -> Vec<CellSet> {
+        with_engine!(&self.inner, e => e.winning_vscs())
+    }
+
+    /// Empty cells with a VC to `border`'s endpoint, and the owner's stones in groups with
+    /// such a VC or containing the border (Pawlewicz et al. Fig. 6).
+    pub fn connected_to(&self, border: Border) -> CellSet {
+        with_engine!(&self.inner, e => e.connected_to(border))
+    }
 
     /// The connection as a sub-game for the exact search: the position, the carrier, and the
     /// claim `x - y` for the owner, the opponent moving first for a VC and the owner for a
     /// VSC.
     pub fn sub_game(&self, c: &Connection) -> Result<SubGame, ClaimError> {
         SubGame::new(
-            self.position.clone(),
+            self.position().clone(),
             c.carrier,
             Claim {
-                owner: self.colour,
+                owner: self.colour(),
                 pairs: vec![(c.x, c.y)],
                 owner_first: c.kind == Kind::Semi,
             },
@@ -738,7 +945,7 @@ impl VcSet {
 
     /// Plays a stone and updates the connections incrementally (see [`incremental`]).
     pub fn play(&mut self, colour: Colour, cell: Cell) -> Result<(), PositionError> {
-        self.play_incremental(colour, cell)
+        with_engine!(&mut self.inner, e => e.play_incremental(colour, cell))
     }
 }
 
@@ -784,4 +991,81 @@ pub fn build_both(position: &Position, params: &VcParams) -> (VcSet, VcSet) {
         VcSet::build(position, Colour::Black, params.clone()),
         VcSet::build(position, Colour::White, params.clone()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Notation;
+
+    fn position(side: u32, moves: &str) -> Position {
+        let b = Board::square(side).unwrap();
+        let mut p = Position::empty(b);
+        for (k, m) in moves.split_whitespace().enumerate() {
+            let c = b.parse_cell(m, Notation::Letters).unwrap();
+            let who = if k % 2 == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            p.play(who, c).unwrap();
+        }
+        p
+    }
+
+    fn sorted(v: Vec<Connection>) -> Vec<(bool, usize, usize, Vec<usize>)> {
+        let mut out: Vec<_> = v
+            .into_iter()
+            .map(|c| {
+                let cells = c.carrier.iter().map(|x| x.index()).collect::<Vec<_>>();
+                (c.kind == Kind::Vc, c.x.index(), c.y.index(), cells)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The two-word and the six-word engines are the same code over different carrier
+    /// widths: on boards where both apply they store the same connections.
+    #[test]
+    fn narrow_and_wide_engines_agree() {
+        for (side, moves) in [
+            (5, "c3 b4"),
+            (6, "b2 c4 d3 e2"),
+            (7, "d4 c5 e3 b6 c2"),
+            (11, "f6 e7 g5"),
+        ] {
+            let p = position(side, moves);
+            for variant in Variant::ALL {
+                // The closure variants take seconds on 11x11; the small boards cover them.
+                if side > 7 && matches!(variant, Variant::Unlimited | Variant::HSearch) {
+                    continue;
+                }
+                for colour in [Colour::Black, Colour::White] {
+                    let params = VcParams::new(variant);
+                    let mut n = Engine::<2>::new(colour, params.clone());
+                    let mut w = Engine::<6>::new(colour, params);
+                    n.rebuild(&p);
+                    w.rebuild(&p);
+                    assert_eq!(n.counts(), w.counts(), "{side} {moves} {variant} {colour}");
+                    assert_eq!(sorted(n.connections()), sorted(w.connections()));
+                    assert_eq!(n.status, w.status);
+                }
+            }
+        }
+    }
+
+    /// Boards past 11×11 take the six-word engine, and a VcSet moves between the two.
+    #[test]
+    fn vcset_switches_width_with_the_board() {
+        let mut v = VcSet::new(Colour::Black, VcParams::new(Variant::Fast));
+        v.rebuild(&position(13, "g7"));
+        assert!(matches!(v.inner, Inner::Wide(_)));
+        // g7 is the centre stone: bridged/templated to neither side yet, but it has VCs.
+        assert!(!v.vcs(Cell::at(6, 6), Cell::at(7, 5)).is_empty());
+        v.rebuild(&position(5, "c3"));
+        assert!(matches!(v.inner, Inner::Narrow(_)));
+        // Black's c3 on 5x5 is joined to both sides by edge templates and bridges: a win.
+        assert!(!v.winning_vcs().is_empty());
+    }
 }

@@ -4,19 +4,19 @@
 //! `M_s(x, y)` (VSC carriers), each a vector of minimal carriers with a *processed* flag, plus
 //! the intersections `I_c^p(x, y)` (processed VCs), `I_c(x, y)` (all VCs, used by the
 //! acceptance heuristic of §VI-A) and `I_s(x, y)` (all VSCs). The VC neighbourhood `N(x)` is a
-//! [`CellSet`] of endpoint representatives. Vectors are kept across builds (only the pairs a
+//! [`Bits`] of endpoint representatives (compact indices). Vectors are kept across builds (only the pairs a
 //! build touched are cleared), so a rebuild on the same board allocates nothing once warm.
 //!
 //! [`try_add`] is TRYADD of Algorithm 1 (lines 34–40) with the move-to-front rule of §IV-C7.
 //! [`update_limited`] is Anshelevich's UPDATE (Appendix A) with HEXY's limit M (§6).
 
-use crate::board::{Cell, CellSet};
+use super::bits::Bits;
 
 /// One stored carrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub struct Entry<const W: usize> {
     /// The carrier (empty cells).
-    pub carrier: CellSet,
+    pub carrier: Bits<W>,
     /// Used in all AND combinations (VC) / in a semis-combiner call (VSC).
     pub processed: bool,
     /// H-search generation (Anshelevich's "new" carriers); unused by FastVC.
@@ -25,17 +25,17 @@ pub struct Entry {
 
 /// The lists of one endpoint pair.
 #[derive(Clone, Debug, Default)]
-pub struct Pair {
+pub struct Pair<const W: usize> {
     /// `M_c`: VC carriers.
-    pub fulls: Vec<Entry>,
+    pub fulls: Vec<Entry<W>>,
     /// `M_s`: VSC carriers (keys included in the carriers).
-    pub semis: Vec<Entry>,
+    pub semis: Vec<Entry<W>>,
     /// `I_c`: intersection of all VC carriers (the universe when there is none).
-    pub full_int: CellSet,
+    pub full_int: Bits<W>,
     /// `I_c^p`: intersection of the processed VC carriers (the universe when there is none).
-    pub full_int_proc: CellSet,
+    pub full_int_proc: Bits<W>,
     /// `I_s`: intersection of all VSC carriers (the universe when there is none).
-    pub semi_int: CellSet,
+    pub semi_int: Bits<W>,
     /// In `Q_s`.
     pub queued: bool,
     /// Listed in [`Store::touched`].
@@ -58,7 +58,12 @@ pub struct Removed {
 /// One pass suffices: the list is an antichain, so if some stored carrier strictly contains
 /// `c`, no stored carrier is contained in `c`.
 #[inline]
-pub fn try_add(list: &mut Vec<Entry>, c: CellSet, gen: u32, removed: &mut Removed) -> bool {
+pub fn try_add<const W: usize>(
+    list: &mut Vec<Entry<W>>,
+    c: Bits<W>,
+    gen: u32,
+    removed: &mut Removed,
+) -> bool {
     let n = list.len();
     let mut i = 0;
     while i < n {
@@ -100,14 +105,14 @@ pub fn try_add(list: &mut Vec<Entry>, c: CellSet, gen: u32, removed: &mut Remove
 /// True when some stored carrier is a strict superset of `c` (the acceptance heuristic's
 /// condition (1), Pawlewicz et al. §VI-A).
 #[inline]
-pub fn has_strict_superset(list: &[Entry], c: &CellSet) -> bool {
+pub fn has_strict_superset<const W: usize>(list: &[Entry<W>], c: &Bits<W>) -> bool {
     list.iter()
         .any(|e| c.is_subset(&e.carrier) && e.carrier != *c)
 }
 
 /// True when some stored carrier is a subset of `c`.
 #[inline]
-pub fn has_subset(list: &[Entry], c: &CellSet) -> bool {
+pub fn has_subset<const W: usize>(list: &[Entry<W>], c: &Bits<W>) -> bool {
     list.iter().any(|e| e.carrier.is_subset(c))
 }
 
@@ -115,9 +120,9 @@ pub fn has_subset(list: &[Entry], c: &CellSet) -> bool {
 /// `c` if a stored carrier is a subset of it, removes stored supersets, inserts `c` keeping the
 /// list sorted by carrier size, and drops the largest carrier if the list is longer than `m`
 /// (the update then fails if that carrier is `c` itself). Returns whether `c` was stored.
-pub fn update_limited(
-    list: &mut Vec<Entry>,
-    c: CellSet,
+pub fn update_limited<const W: usize>(
+    list: &mut Vec<Entry<W>>,
+    c: Bits<W>,
     gen: u32,
     m: Option<usize>,
     removed: &mut Removed,
@@ -169,7 +174,11 @@ pub fn update_limited(
 /// Intersection of the carriers in `list` (optionally only the processed ones); `universe`
 /// when none qualifies.
 #[inline]
-pub fn intersection(list: &[Entry], only_processed: bool, universe: CellSet) -> CellSet {
+pub fn intersection<const W: usize>(
+    list: &[Entry<W>],
+    only_processed: bool,
+    universe: Bits<W>,
+) -> Bits<W> {
     let mut i = universe;
     for e in list {
         if !only_processed || e.processed {
@@ -194,17 +203,23 @@ pub fn unslot(s: usize) -> (u16, u16) {
 
 /// All pair lists of one build.
 #[derive(Clone, Debug, Default)]
-pub struct Store {
+pub struct Store<const W: usize> {
     /// Number of endpoints.
     pub n: usize,
     /// Pair lists, indexed by [`Store::slot`].
-    pub pairs: Vec<Pair>,
+    pub pairs: Vec<Pair<W>>,
     /// `N(x)`: representatives of the endpoints joined to x by some VC.
-    pub nbrs: Vec<CellSet>,
+    pub nbrs: Vec<Bits<W>>,
+    /// Per endpoint x, representatives of the y whose x–y VC list takes no new carrier
+    /// (FastVC's fast variant: `I_c(x, y) = ∅`, §VI-B). Only a shortcut for DOAND.
+    pub no_vc: Vec<Bits<W>>,
+    /// Per endpoint x, representatives of the y whose x–y VSC list takes no new carrier
+    /// (full under [`super::VcParams::semi_limit`] with `I_s = ∅`, or fast with `I_c = ∅`).
+    pub no_semi: Vec<Bits<W>>,
     /// Slots with anything stored since the last reset.
     pub touched: Vec<u32>,
     /// The universe (see [`super::endpoints::Endpoints::universe`]).
-    pub universe: CellSet,
+    pub universe: Bits<W>,
 
     /// Stored VC carriers.
     pub total_fulls: usize,
@@ -212,7 +227,7 @@ pub struct Store {
     pub total_semis: usize,
 }
 
-impl Store {
+impl<const W: usize> Store<W> {
     /// Slot of the unordered pair {i, j} (i ≠ j).
     #[inline]
     pub fn slot(i: u16, j: u16) -> usize {
@@ -229,7 +244,7 @@ impl Store {
     ///
     /// Invariant: a pair not listed in `touched` has empty lists, universe intersections and
     /// is not queued, so only touched pairs need clearing.
-    pub fn reset(&mut self, n: usize, universe: CellSet) {
+    pub fn reset(&mut self, n: usize, universe: Bits<W>) {
         let slots = n * n.saturating_sub(1) / 2;
         if self.universe != universe {
             for p in self.pairs.iter_mut() {
@@ -265,14 +280,18 @@ impl Store {
         self.n = n;
         self.universe = universe;
         self.nbrs.clear();
-        self.nbrs.resize(n, CellSet::EMPTY);
+        self.nbrs.resize(n, Bits::EMPTY);
+        self.no_vc.clear();
+        self.no_vc.resize(n, Bits::EMPTY);
+        self.no_semi.clear();
+        self.no_semi.resize(n, Bits::EMPTY);
         self.total_fulls = 0;
         self.total_semis = 0;
     }
 
     /// The lists of {i, j}; marks the pair touched.
     #[inline]
-    pub fn pair_mut(&mut self, i: u16, j: u16) -> &mut Pair {
+    pub fn pair_mut(&mut self, i: u16, j: u16) -> &mut Pair<W> {
         let s = Self::slot(i, j);
         let p = &mut self.pairs[s];
         if !p.touched {
@@ -284,20 +303,20 @@ impl Store {
 
     /// The lists of {i, j}.
     #[inline]
-    pub fn pair(&self, i: u16, j: u16) -> &Pair {
+    pub fn pair(&self, i: u16, j: u16) -> &Pair<W> {
         &self.pairs[Self::slot(i, j)]
     }
 
     /// Records that {i, j} (representatives `ri`, `rj`) has a VC.
     #[inline]
-    pub fn link(&mut self, i: u16, j: u16, ri: Cell, rj: Cell) {
+    pub fn link(&mut self, i: u16, j: u16, ri: usize, rj: usize) {
         self.nbrs[i as usize].insert(rj);
         self.nbrs[j as usize].insert(ri);
     }
 
     /// Records that {i, j} has no VC any more.
     #[inline]
-    pub fn unlink(&mut self, i: u16, j: u16, ri: Cell, rj: Cell) {
+    pub fn unlink(&mut self, i: u16, j: u16, ri: usize, rj: usize) {
         self.nbrs[i as usize].remove(rj);
         self.nbrs[j as usize].remove(ri);
     }
@@ -310,16 +329,16 @@ impl Store {
 /// under the acceptance heuristic, shrinks the pair intersections early (§VIII suggests the
 /// order of processing is worth exploring).
 #[derive(Clone, Debug, Default)]
-pub struct VcQueue {
-    buckets: Vec<std::collections::VecDeque<(u16, u16, CellSet)>>,
-    fifo: std::collections::VecDeque<(u16, u16, CellSet)>,
+pub struct VcQueue<const W: usize> {
+    buckets: Vec<std::collections::VecDeque<(u16, u16, Bits<W>)>>,
+    fifo: std::collections::VecDeque<(u16, u16, Bits<W>)>,
     lowest: usize,
     len: usize,
     /// Pop smallest carriers first.
     pub smallest_first: bool,
 }
 
-impl VcQueue {
+impl<const W: usize> VcQueue<W> {
     /// Empties the queue (keeps allocations).
     pub fn clear(&mut self) {
         for b in self.buckets.iter_mut() {
@@ -344,7 +363,7 @@ impl VcQueue {
 
     /// Queues (x, C, y).
     #[inline]
-    pub fn push(&mut self, x: u16, y: u16, c: CellSet) {
+    pub fn push(&mut self, x: u16, y: u16, c: Bits<W>) {
         self.len += 1;
         if !self.smallest_first {
             self.fifo.push_back((x, y, c));
@@ -362,7 +381,7 @@ impl VcQueue {
 
     /// Pops the next VC.
     #[inline]
-    pub fn pop(&mut self) -> Option<(u16, u16, CellSet)> {
+    pub fn pop(&mut self) -> Option<(u16, u16, Bits<W>)> {
         if self.len == 0 {
             return None;
         }

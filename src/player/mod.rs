@@ -9,6 +9,7 @@
 
 pub mod alphabeta;
 pub mod arena;
+pub mod clock;
 pub mod mcts;
 pub mod proven;
 
@@ -78,6 +79,9 @@ pub struct Config {
     pub allow_swap: bool,
     /// Default time per move when no time control was set.
     pub move_time: Duration,
+    /// The clock that times a move: wall time (GTP default) or the search thread's CPU time
+    /// (fair matches on a loaded machine, see [`clock`]).
+    pub clock: clock::Clock,
     /// Random seed (MCTS playouts).
     pub seed: u64,
 }
@@ -99,6 +103,7 @@ impl Default for Config {
             resign: false,
             allow_swap: true,
             move_time: Duration::from_secs(2),
+            clock: clock::Clock::Wall,
             seed: 1,
         }
     }

@@ -197,8 +197,14 @@ pub struct SelfplayArgs {
     /// interrupted match loses nothing; --tally reads it back).
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
-    /// Play nothing: read the games of a --log file and print their Elo table (the variants
-    /// given must be the same, in the same order).
+    /// Play only the openings with these indices in the (selected) list, `START-END` with
+    /// END excluded, e.g. `20-40` for the second half of the 40 on 11×11: to split one match
+    /// over several processes (CPU-time budgets keep them fair), then --tally the logs.
+    #[arg(long, value_name = "START-END")]
+    opening_range: Option<String>,
+    /// Play nothing: read the games of a --log file (several files concatenated are fine)
+    /// and print their Elo table. Each game's players are found among the variants given by
+    /// their settings text; the first variant is the anchor.
     #[arg(long, value_name = "FILE")]
     tally: Option<std::path::PathBuf>,
     /// Use only every k-th balanced opening, spread over the list (0 = all).
@@ -274,6 +280,26 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
         (0..a.openings)
             .map(|i| all[i * all.len() / a.openings])
             .collect()
+    };
+    let openings = match &a.opening_range {
+        None => openings,
+        Some(r) => {
+            let parsed = r.split_once('-').and_then(|(x, y)| {
+                Some((
+                    x.trim().parse::<usize>().ok()?,
+                    y.trim().parse::<usize>().ok()?,
+                ))
+            });
+            match parsed {
+                Some((x, y)) if x < y && y <= openings.len() => openings[x..y].to_vec(),
+                _ => {
+                    return fail_input(&format!(
+                        "--opening-range '{r}': expected START-END with START < END <= {}",
+                        openings.len()
+                    ))
+                }
+            }
+        }
     };
     let t = Duration::from_secs_f64(seconds);
     let n = configs.len();
@@ -441,15 +467,17 @@ fn read_log(
         let bad = |what: &str| format!("{}:{}: {what}", path.display(), k + 1);
         let v: serde_json::Value =
             serde_json::from_str(line).map_err(|e| bad(&format!("not JSON ({e})")))?;
+        // Players are matched by their settings, so logs of separate processes (each with
+        // its own numbering, e.g. one per pair of variants) combine.
         let idx = |key: &str| -> Result<usize, String> {
-            let i = v[key].as_u64().ok_or_else(|| bad(&format!("no '{key}'")))? as usize;
-            let spec = v[format!("{key}_spec")].as_str().unwrap_or("");
-            if i >= variants.len() || variants[i] != spec {
-                return Err(bad(&format!(
-                    "{key} is variant {i} '{spec}', not one given on this command line"
-                )));
-            }
-            Ok(i)
+            let spec = v[format!("{key}_spec")]
+                .as_str()
+                .ok_or_else(|| bad(&format!("no '{key}_spec'")))?;
+            variants.iter().position(|x| x == spec).ok_or_else(|| {
+                bad(&format!(
+                    "{key} '{spec}' is not a variant given on this command line"
+                ))
+            })
         };
         let (black, white) = (idx("black")?, idx("white")?);
         let winner = match v["winner"].as_str() {

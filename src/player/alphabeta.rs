@@ -9,7 +9,7 @@
 //! pairs of neighbouring cells": no connection engine, no mustplay, plain circuits.
 
 use super::clock::Deadline;
-use super::proven::{candidates, proven_move};
+use super::proven::{candidates, proven_move, vsc_key_move};
 use super::{Config, Decision, Report};
 use crate::board::{Cell, CellSet, Colour};
 use crate::eval::{evaluate, Evaluation};
@@ -176,14 +176,19 @@ pub fn genmove(
         24,
         config.proof_nodes,
         deadline.wall_limit(time / 4),
-    ) {
+    )
+    .or_else(|| {
+        let o = own.as_ref()?;
+        let params = config.vc_params(deadline.wall_limit(time / 4));
+        vsc_key_move(position, to_move, o, &params, &deadline)
+    }) {
         return Report {
             decision: Decision::Play(pm.cell),
             proven_win: true,
             proven_loss: false,
             proof_set: Some(pm.proof_set),
             nodes: 0,
-            info: "proven win (kernel-checked strategy)".into(),
+            info: pm.info().into(),
         };
     }
     let (cands, lost) = candidates(position, opp.as_ref());

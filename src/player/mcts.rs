@@ -9,7 +9,7 @@
 //! never hurt their owner, so the winner of the filled board is the winner of the playout.
 
 use super::clock::Deadline;
-use super::proven::{candidates, proven_move, ProvenMove};
+use super::proven::{candidates, proven_move, vsc_key_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
 use crate::position::Position;
@@ -484,6 +484,12 @@ pub fn genmove(
     ) {
         return proven_report(pm, 0);
     }
+    if let Some(pm) = own.as_ref().and_then(|o| {
+        let params = config.vc_params(deadline.wall_limit(time / 4));
+        vsc_key_move(position, to_move, o, &params, &deadline)
+    }) {
+        return proven_report(pm, 0);
+    }
     let (cands, lost) = candidates(position, opp.as_ref());
     if lost && config.resign {
         return Report {
@@ -623,7 +629,7 @@ fn proven_report(pm: ProvenMove, nodes: u64) -> Report {
         proven_loss: false,
         proof_set: Some(pm.proof_set),
         nodes,
-        info: "proven win (kernel-checked strategy)".into(),
+        info: pm.info().into(),
     }
 }
 

@@ -170,7 +170,8 @@ pub enum Decision {
 pub struct Report {
     /// The move.
     pub decision: Decision,
-    /// True when the move follows a kernel-checked winning strategy.
+    /// True when the move keeps a proven win: it follows a kernel-checked winning strategy,
+    /// or it leaves the mover a winning VC (see [`proven::vsc_key_move`]).
     pub proven_win: bool,
     /// True when the opponent has a winning VC (the engine believes it has lost).
     pub proven_loss: bool,

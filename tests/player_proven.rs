@@ -121,8 +121,9 @@ fn players() -> Vec<Config> {
     ]
 }
 
-/// One second of CPU per move (at 0.2 s the root connection build was cut short on some
-/// of these 9×9 positions and the alpha-beta player missed the win).
+/// One second of CPU per move. (At 0.2 s, before the VSC-key fallback of
+/// `player::proven::vsc_key_move`, the alpha-beta player missed the win in some of these
+/// positions.)
 #[test]
 fn both_players_play_into_every_proven_win() {
     let mut rng = Rng(0x5EED_0008);

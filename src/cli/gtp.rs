@@ -7,6 +7,7 @@ use hexproof::board::{Board, Colour, Notation};
 use hexproof::eval::VcLinks;
 use hexproof::gtp::{links_name, Engine};
 use hexproof::player::arena::{balanced_openings, elo, play_game, GameResult};
+use hexproof::player::clock::Clock;
 use hexproof::player::{Config, Kind};
 use hexproof::vc::Variant;
 use serde_json::json;
@@ -52,6 +53,11 @@ pub struct PlayerArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Time each move by the search thread's CPU time instead of wall time (the same
+    /// computation per move whatever the machine's load; GTP clocks remain wall time for the
+    /// client, so use this for engine-vs-engine tests, not tournaments).
+    #[arg(long)]
+    cpu_clock: bool,
 }
 
 impl PlayerArgs {
@@ -78,6 +84,11 @@ impl PlayerArgs {
             solver_thread: !self.no_solver_thread,
             resign: self.resign,
             move_time: Duration::from_secs_f64(self.time.min(3600.0)),
+            clock: if self.cpu_clock {
+                Clock::ThreadCpu
+            } else {
+                Clock::Wall
+            },
             seed: self.seed,
             ..Config::default()
         })
@@ -169,9 +180,33 @@ pub struct SelfplayArgs {
     /// Board size.
     #[arg(long, default_value = "11")]
     board: String,
-    /// Seconds per move.
+    /// Seconds of wall time per move (noisy and unfair on a loaded machine; see --cpu-time).
     #[arg(long, default_value_t = 1.0)]
     time: f64,
+    /// Seconds of CPU time of the search thread per move, instead of --time: every player
+    /// gets the same computation whatever the machine's load (one search thread; the MCTS
+    /// solver thread stays off unless a variant sets solver=1). This is the fixed "time per
+    /// move" of a fair match.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "time")]
+    cpu_time: Option<f64>,
+    /// Only the games of variant 0 against each of the others (a gauntlet with variant 0 as
+    /// the anchor) instead of a full round robin.
+    #[arg(long)]
+    gauntlet: bool,
+    /// Append each finished game to this file as one JSON line (flushed at once, so an
+    /// interrupted match loses nothing; --tally reads it back).
+    #[arg(long, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
+    /// Play only the openings with these indices in the (selected) list, `START-END` with
+    /// END excluded, e.g. `20-40` for the second half of the 40 on 11×11: to split one match
+    /// over several processes (CPU-time budgets keep them fair), then --tally the logs.
+    #[arg(long, value_name = "START-END")]
+    opening_range: Option<String>,
+    /// Play nothing: read the games of a --log file (several files concatenated are fine)
+    /// and print their Elo table. Each game's players are found among the variants given by
+    /// their settings text; the first variant is the anchor.
+    #[arg(long, value_name = "FILE")]
+    tally: Option<std::path::PathBuf>,
     /// Use only every k-th balanced opening, spread over the list (0 = all).
     #[arg(long, default_value_t = 0)]
     openings: usize,
@@ -224,13 +259,17 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
         Ok(b) => b,
         Err(e) => return fail_input(&e.to_string()),
     };
-    if !(a.time.is_finite() && a.time > 0.0) {
-        return fail_input("--time must be positive");
+    let (seconds, clock) = match a.cpu_time {
+        Some(c) => (c, Clock::ThreadCpu),
+        None => (a.time, Clock::Wall),
+    };
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+        return fail_input("the time per move must be positive (at most 3600 s)");
     }
     let mut configs = Vec::new();
     for v in &a.variants {
         match variant_config(v) {
-            Ok(c) => configs.push(c),
+            Ok(c) => configs.push(Config { clock, ..c }),
             Err(e) => return fail_input(&format!("variant '{v}': {e}")),
         }
     }
@@ -242,40 +281,99 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
             .map(|i| all[i * all.len() / a.openings])
             .collect()
     };
-    let t = Duration::from_secs_f64(a.time);
-    let mut results: Vec<GameResult> = Vec::new();
+    let openings = match &a.opening_range {
+        None => openings,
+        Some(r) => {
+            let parsed = r.split_once('-').and_then(|(x, y)| {
+                Some((
+                    x.trim().parse::<usize>().ok()?,
+                    y.trim().parse::<usize>().ok()?,
+                ))
+            });
+            match parsed {
+                Some((x, y)) if x < y && y <= openings.len() => openings[x..y].to_vec(),
+                _ => {
+                    return fail_input(&format!(
+                        "--opening-range '{r}': expected START-END with START < END <= {}",
+                        openings.len()
+                    ))
+                }
+            }
+        }
+    };
+    let t = Duration::from_secs_f64(seconds);
     let n = configs.len();
-    for i in 0..n {
-        for j in i + 1..n {
-            for &o in &openings {
-                for (bi, wi) in [(i, j), (j, i)] {
-                    let (winner, moves, adjudicated, game) =
-                        play_game(board, o, &configs[bi], &configs[wi], t);
-                    let r = GameResult {
-                        black: bi,
-                        white: wi,
-                        opening: o,
-                        winner,
-                        moves,
-                        adjudicated,
-                        sgf: hexproof::sgf::write(&game),
-                    };
-                    if !a.json {
-                        eprintln!(
-                            "{} (B) vs {} (W), opening {}: {} wins after {} moves{}",
-                            bi,
-                            wi,
-                            board.cell_name(o, Notation::Letters),
+    let mut results: Vec<GameResult> = Vec::new();
+    if let Some(path) = &a.tally {
+        match read_log(path, &board, &a.variants) {
+            Ok(r) => results = r,
+            Err(e) => return fail_input(&e),
+        }
+    } else {
+        let mut log = match &a.log {
+            Some(p) => match std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+            {
+                Ok(f) => Some(f),
+                Err(e) => return fail_input(&format!("cannot open {}: {e}", p.display())),
+            },
+            None => None,
+        };
+        for i in 0..n {
+            for j in i + 1..n {
+                if a.gauntlet && i != 0 {
+                    continue;
+                }
+                for &o in &openings {
+                    for (bi, wi) in [(i, j), (j, i)] {
+                        let (winner, moves, adjudicated, game) =
+                            play_game(board, o, &configs[bi], &configs[wi], t);
+                        let r = GameResult {
+                            black: bi,
+                            white: wi,
+                            opening: o,
                             winner,
                             moves,
-                            if adjudicated {
-                                " (adjudicated by a winning connection)"
-                            } else {
-                                ""
+                            adjudicated,
+                            sgf: hexproof::sgf::write(&game),
+                        };
+                        if !a.json {
+                            eprintln!(
+                                "{} (B) vs {} (W), opening {}: {} wins after {} moves{}",
+                                bi,
+                                wi,
+                                board.cell_name(o, Notation::Letters),
+                                winner,
+                                moves,
+                                if adjudicated {
+                                    " (adjudicated by a winning connection)"
+                                } else {
+                                    ""
+                                }
+                            );
+                        }
+                        if let Some(f) = log.as_mut() {
+                            let line = json!({
+                                "black": bi,
+                                "white": wi,
+                                "black_spec": a.variants[bi],
+                                "white_spec": a.variants[wi],
+                                "opening": board.cell_name(o, Notation::Letters),
+                                "winner": winner.to_string(),
+                                "moves": moves,
+                                "adjudicated": adjudicated,
+                                "clock": clock.name(),
+                                "seconds_per_move": seconds,
+                                "sgf": r.sgf,
+                            });
+                            if writeln!(f, "{line}").and_then(|_| f.flush()).is_err() {
+                                eprintln!("hexproof: cannot append to the log");
                             }
-                        );
+                        }
+                        results.push(r);
                     }
-                    results.push(r);
                 }
             }
         }
@@ -305,7 +403,8 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
     if a.json {
         print_json(&json!({
             "board": format!("{}x{}", board.cols(), board.rows()),
-            "time_per_move": a.time,
+            "time_per_move": seconds,
+            "clock": clock.name(),
             "openings": openings.len(),
             "games": results.len(),
             "black_wins": results.iter().filter(|r| r.winner == Colour::Black).count(),
@@ -320,10 +419,15 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
         }));
     } else {
         println!(
-            "{}x{} board, {} s per move, {} openings x 2 colours, {} games, Black won {}",
+            "{}x{} board, {} s per move ({}), {} openings x 2 colours, {} games, Black won {}",
             board.cols(),
             board.rows(),
-            a.time,
+            seconds,
+            if clock == Clock::ThreadCpu {
+                "search-thread CPU time"
+            } else {
+                "wall time"
+            },
             openings.len(),
             results.len(),
             results.iter().filter(|r| r.winner == Colour::Black).count()
@@ -344,4 +448,56 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
     }
     let _ = links_name;
     EXIT_HOLDS
+}
+
+/// The games of a `selfplay --log` file, checked against the variants of this command line.
+fn read_log(
+    path: &std::path::Path,
+    board: &Board,
+    variants: &[String],
+) -> Result<Vec<GameResult>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (k, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let bad = |what: &str| format!("{}:{}: {what}", path.display(), k + 1);
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| bad(&format!("not JSON ({e})")))?;
+        // Players are matched by their settings, so logs of separate processes (each with
+        // its own numbering, e.g. one per pair of variants) combine.
+        let idx = |key: &str| -> Result<usize, String> {
+            let spec = v[format!("{key}_spec")]
+                .as_str()
+                .ok_or_else(|| bad(&format!("no '{key}_spec'")))?;
+            variants.iter().position(|x| x == spec).ok_or_else(|| {
+                bad(&format!(
+                    "{key} '{spec}' is not a variant given on this command line"
+                ))
+            })
+        };
+        let (black, white) = (idx("black")?, idx("white")?);
+        let winner = match v["winner"].as_str() {
+            Some(w) if w.eq_ignore_ascii_case("black") => Colour::Black,
+            Some(w) if w.eq_ignore_ascii_case("white") => Colour::White,
+            _ => return Err(bad("'winner' is not black or white")),
+        };
+        let opening = v["opening"]
+            .as_str()
+            .and_then(|s| board.parse_cell(s, Notation::Letters).ok())
+            .ok_or_else(|| bad("'opening' is not a cell of this board"))?;
+        out.push(GameResult {
+            black,
+            white,
+            opening,
+            winner,
+            moves: v["moves"].as_u64().unwrap_or(0) as usize,
+            adjudicated: v["adjudicated"].as_bool().unwrap_or(false),
+            sgf: v["sgf"].as_str().unwrap_or("").to_string(),
+        });
+    }
+    Ok(out)
 }

@@ -8,13 +8,14 @@
 //! last finished depth when time runs out. M = 0 is HEXY's "no virtual connections except
 //! pairs of neighbouring cells": no connection engine, no mustplay, plain circuits.
 
-use super::proven::{candidates, proven_move};
+use super::clock::Deadline;
+use super::proven::{candidates, proven_move, vsc_key_move};
 use super::{Config, Decision, Report};
 use crate::board::{Cell, CellSet, Colour};
 use crate::eval::{evaluate, Evaluation};
 use crate::position::Position;
 use crate::vc::{VcParams, VcSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Score of a won position (circuit scores stay within ±30).
 pub const WIN: f64 = 1000.0;
@@ -22,7 +23,7 @@ pub const WIN: f64 = 1000.0;
 struct Searcher<'a> {
     config: &'a Config,
     params: VcParams,
-    deadline: Instant,
+    deadline: Deadline,
     aborted: bool,
     nodes: u64,
     pool: Vec<Option<(VcSet, VcSet)>>,
@@ -98,7 +99,9 @@ impl Searcher<'_> {
         ply: usize,
     ) -> f64 {
         self.nodes += 1;
-        if self.nodes % 16 == 0 && Instant::now() >= self.deadline {
+        // Every node: a node costs two connection builds, far more than reading the clock,
+        // and checking only every k-th node let the search overrun its budget by k nodes.
+        if self.deadline.expired() {
             self.aborted = true;
         }
         if self.aborted {
@@ -142,9 +145,8 @@ pub fn genmove(
     time: Duration,
     hint: Option<CellSet>,
 ) -> Report {
-    let start = Instant::now();
-    let deadline = start + time;
-    let params = config.vc_params((time / 10).min(Duration::from_millis(500)));
+    let deadline = Deadline::start(config.clock, time);
+    let params = config.vc_params(deadline.wall_limit((time / 10).min(Duration::from_millis(500))));
     let mut s = Searcher {
         config,
         params: params.clone(),
@@ -157,7 +159,7 @@ pub fn genmove(
     let (own, opp) = if config.uses_vcs() {
         let mut root = params.clone();
         root.stop_at_win = false;
-        root.budget.time = Some(time / 4);
+        root.budget.time = Some(deadline.wall_limit(time / 4));
         let (b, w) = crate::vc::build_both(position, &root);
         match to_move {
             Colour::Black => (Some(b), Some(w)),
@@ -173,15 +175,20 @@ pub fn genmove(
         hint,
         24,
         config.proof_nodes,
-        time / 4,
-    ) {
+        deadline.wall_limit(time / 4),
+    )
+    .or_else(|| {
+        let o = own.as_ref()?;
+        let params = config.vc_params(deadline.wall_limit(time / 4));
+        vsc_key_move(position, to_move, o, &params, &deadline)
+    }) {
         return Report {
             decision: Decision::Play(pm.cell),
             proven_win: true,
             proven_loss: false,
             proof_set: Some(pm.proof_set),
             nodes: 0,
-            info: "proven win (kernel-checked strategy)".into(),
+            info: pm.info().into(),
         };
     }
     let (cands, lost) = candidates(position, opp.as_ref());
@@ -267,9 +274,10 @@ pub fn genmove(
         proof_set: None,
         nodes: s.nodes,
         info: format!(
-            "depth {depth_done} value {best_value:.3} nodes {} in {} ms",
+            "depth {depth_done} value {best_value:.3} nodes {} in {} ms ({})",
             s.nodes,
-            start.elapsed().as_millis()
+            deadline.used().as_millis(),
+            config.clock.name()
         ),
     }
 }

@@ -8,13 +8,14 @@
 //! Playouts fill the whole board; on a full Hex board exactly one player has won, and stones
 //! never hurt their owner, so the winner of the filled board is the winner of the playout.
 
-use super::proven::{candidates, proven_move, ProvenMove};
+use super::clock::Deadline;
+use super::proven::{candidates, proven_move, vsc_key_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
 use crate::position::Position;
 use crate::vc::{mustplay, Mustplay, VcSet};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -457,11 +458,10 @@ pub fn genmove(
     time: Duration,
     hint: Option<CellSet>,
 ) -> Report {
-    let start = Instant::now();
-    let deadline = start + time;
+    let deadline = Deadline::start(config.clock, time);
     // Root connections: proven win, mustplay.
     let root_params = {
-        let mut p = config.vc_params(time / 4);
+        let mut p = config.vc_params(deadline.wall_limit(time / 4));
         p.stop_at_win = false;
         p
     };
@@ -480,8 +480,14 @@ pub fn genmove(
         hint,
         24,
         config.proof_nodes,
-        time / 4,
+        deadline.wall_limit(time / 4),
     ) {
+        return proven_report(pm, 0);
+    }
+    if let Some(pm) = own.as_ref().and_then(|o| {
+        let params = config.vc_params(deadline.wall_limit(time / 4));
+        vsc_key_move(position, to_move, o, &params, &deadline)
+    }) {
         return proven_report(pm, 0);
     }
     let (cands, lost) = candidates(position, opp.as_ref());
@@ -518,7 +524,7 @@ pub fn genmove(
         path: Vec::new(),
         stack: Vec::new(),
         seen: vec![false; n],
-        vc_time: (time / 50).min(Duration::from_millis(100)),
+        vc_time: deadline.wall_limit((time / 50).min(Duration::from_millis(100))),
         playouts: 0,
     };
     // Root children: mustplay only.
@@ -531,7 +537,7 @@ pub fn genmove(
     }
     let me = code(to_move);
     let solved = AtomicBool::new(false);
-    let solver_time = deadline.saturating_duration_since(Instant::now());
+    let solver_time = deadline.wall_limit(deadline.remaining());
     let empty = position.empty_cells();
     let use_solver = config.solver_thread && empty.len() <= super::proven::MAX_LOCAL;
     let solver_result: Option<ProvenMove> = std::thread::scope(|scope| {
@@ -559,7 +565,7 @@ pub fn genmove(
             if s.nodes[0].proven != 0 {
                 break;
             }
-            if i % 64 == 0 && (Instant::now() >= deadline || solved.load(Ordering::Relaxed)) {
+            if i % 64 == 0 && (deadline.expired() || solved.load(Ordering::Relaxed)) {
                 break;
             }
         }
@@ -611,7 +617,7 @@ pub fn genmove(
             } else {
                 ""
             },
-            start.elapsed().as_millis()
+            deadline.used().as_millis()
         ),
     }
 }
@@ -623,7 +629,7 @@ fn proven_report(pm: ProvenMove, nodes: u64) -> Report {
         proven_loss: false,
         proof_set: Some(pm.proof_set),
         nodes,
-        info: "proven win (kernel-checked strategy)".into(),
+        info: pm.info().into(),
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod alphabeta;
 pub mod arena;
+pub mod clock;
 pub mod mcts;
 pub mod proven;
 
@@ -78,6 +79,9 @@ pub struct Config {
     pub allow_swap: bool,
     /// Default time per move when no time control was set.
     pub move_time: Duration,
+    /// The clock that times a move: wall time (GTP default) or the search thread's CPU time
+    /// (fair matches on a loaded machine, see [`clock`]).
+    pub clock: clock::Clock,
     /// Random seed (MCTS playouts).
     pub seed: u64,
 }
@@ -99,6 +103,7 @@ impl Default for Config {
             resign: false,
             allow_swap: true,
             move_time: Duration::from_secs(2),
+            clock: clock::Clock::Wall,
             seed: 1,
         }
     }
@@ -165,7 +170,8 @@ pub enum Decision {
 pub struct Report {
     /// The move.
     pub decision: Decision,
-    /// True when the move follows a kernel-checked winning strategy.
+    /// True when the move keeps a proven win: it follows a kernel-checked winning strategy,
+    /// or it leaves the mover a winning VC (see [`proven::vsc_key_move`]).
     pub proven_win: bool,
     /// True when the opponent has a winning VC (the engine believes it has lost).
     pub proven_loss: bool,

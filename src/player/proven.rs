@@ -26,6 +26,67 @@ pub struct ProvenMove {
     pub cell: Cell,
     /// The carrier of the winning strategy (the proof set, first move included).
     pub proof_set: CellSet,
+    /// True when the exact solver's strategy was checked by the kernel; false when the proof
+    /// is a winning VC of the connection engine after the move ([`vsc_key_move`]).
+    pub kernel_checked: bool,
+}
+
+impl ProvenMove {
+    /// A one-line description for logs.
+    pub fn info(&self) -> &'static str {
+        if self.kernel_checked {
+            "proven win (kernel-checked strategy)"
+        } else {
+            "proven win (a winning VC after the move)"
+        }
+    }
+}
+
+/// The key of a winning VSC, found by trying its carrier's cells: the first empty cell `c`
+/// of the smallest winning VSC carriers after which `to_move` holds a winning VC (built with
+/// `params`). A VSC is a VC once its key is played (Anshelevich 2002 §3), and connections
+/// are sound, so the move keeps a won game won; this is the fallback when the exact solver
+/// could not decide the carrier within its budget. Stops when `deadline` expires.
+pub fn vsc_key_move(
+    position: &Position,
+    to_move: Colour,
+    own: &VcSet,
+    params: &crate::vc::VcParams,
+    deadline: &super::clock::Deadline,
+) -> Option<ProvenMove> {
+    let mut carriers = own.winning_vscs();
+    carriers.sort_by_key(|c| c.len());
+    carriers.truncate(4);
+    let empty = position.empty_cells();
+    let mut tried = CellSet::EMPTY;
+    let mut p = position.clone();
+    let mut params = params.clone();
+    params.stop_at_win = true;
+    for carrier in carriers {
+        for c in (carrier & empty).iter() {
+            if tried.contains(c) {
+                continue;
+            }
+            tried.insert(c);
+            if deadline.expired() {
+                return None;
+            }
+            p.play(to_move, c).expect("an empty cell");
+            let after = VcSet::build(&p, to_move, params.clone());
+            let win = after.winning_vcs().into_iter().min_by_key(|v| v.len());
+            p.clear(c);
+            if let Some(v) = win {
+                let mut proof_set = v & empty;
+                proof_set.insert(c);
+                return Some(ProvenMove {
+                    cell: c,
+                    proof_set,
+                    kernel_checked: false,
+                });
+            }
+        }
+    }
+    None
 }
 
 /// Decides whether `to_move` wins inside `carrier` (restricted to empty cells) moving first,
@@ -59,6 +120,7 @@ pub fn prove_in(
     Some(ProvenMove {
         cell,
         proof_set: out.proof_set,
+        kernel_checked: true,
     })
 }
 

@@ -1,0 +1,187 @@
+//! The clock a move is timed by: wall time, or the CPU time of the searching thread.
+//!
+//! On a machine shared with other work, a wall-clock budget per move gives a player however
+//! much CPU the scheduler happens to hand it, so matches at a "fixed time per move" are
+//! neither fair nor repeatable. [`Clock::ThreadCpu`] counts only the CPU time consumed by the
+//! thread that runs the search (`CLOCK_THREAD_CPUTIME_ID`, POSIX `clock_gettime`), so each
+//! player gets the same amount of computation per move whatever the load. The match harness
+//! (`hexproof selfplay --cpu-time`) uses it with one search thread (the MCTS solver thread
+//! off).
+//!
+//! The connection engine and the exact solver take wall-time limits of their own
+//! ([`crate::vc::VcBudget::time`], [`crate::solver::Budget::time`]). Under the CPU clock those
+//! sub-limits are stretched by [`Deadline::wall_allowance`] (the ratio of wall to CPU time
+//! measured so far in this move, at least 1), so that a loaded machine does not cut them
+//! shorter in CPU terms than an idle one would.
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+thread_local! {
+    /// The last wall/CPU ratio measured on this thread (used before a move has run long
+    /// enough to measure its own).
+    static LAST_RATIO: Cell<f64> = const { Cell::new(1.0) };
+}
+
+/// Which clock bounds a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Clock {
+    /// Elapsed real time (GTP clients, whose time controls are wall time).
+    #[default]
+    Wall,
+    /// CPU time of the calling thread (fair under load).
+    ThreadCpu,
+}
+
+impl Clock {
+    /// Lower-case name for logs and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clock::Wall => "wall",
+            Clock::ThreadCpu => "thread-cpu",
+        }
+    }
+}
+
+/// CPU time consumed so far by the calling thread.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is supported on
+    // Linux and the BSDs/macOS, and the call only writes into `ts`.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        ts.tv_sec.max(0) as u64,
+        ts.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
+/// A move's budget on one clock, started when it is created.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    clock: Clock,
+    wall_start: Instant,
+    cpu_start: Duration,
+    limit: Duration,
+}
+
+impl Deadline {
+    /// Starts a budget of `limit` on `clock` now (on the calling thread).
+    pub fn start(clock: Clock, limit: Duration) -> Deadline {
+        Deadline {
+            clock,
+            wall_start: Instant::now(),
+            cpu_start: if clock == Clock::ThreadCpu {
+                thread_cpu_time()
+            } else {
+                Duration::ZERO
+            },
+            limit,
+        }
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> Clock {
+        self.clock
+    }
+
+    /// The budget.
+    pub fn limit(&self) -> Duration {
+        self.limit
+    }
+
+    /// Time used on this budget's clock. Under [`Clock::ThreadCpu`] it must be called from the
+    /// thread that created the deadline.
+    pub fn used(&self) -> Duration {
+        match self.clock {
+            Clock::Wall => self.wall_start.elapsed(),
+            Clock::ThreadCpu => thread_cpu_time().saturating_sub(self.cpu_start),
+        }
+    }
+
+    /// Wall time since the start.
+    pub fn wall_used(&self) -> Duration {
+        self.wall_start.elapsed()
+    }
+
+    /// True when the budget is spent.
+    pub fn expired(&self) -> bool {
+        self.used() >= self.limit
+    }
+
+    /// Budget left on this clock.
+    pub fn remaining(&self) -> Duration {
+        self.limit.saturating_sub(self.used())
+    }
+
+    /// How much wall time one unit of this clock has cost so far (≥ 1, at most 50; 1 for the
+    /// wall clock; under the CPU clock, before 2 ms of CPU have been measured in this move,
+    /// the ratio last measured on this thread).
+    pub fn wall_allowance(&self) -> f64 {
+        if self.clock == Clock::Wall {
+            return 1.0;
+        }
+        let cpu = self.used().as_secs_f64();
+        let wall = self.wall_used().as_secs_f64();
+        if cpu < 0.002 {
+            return LAST_RATIO.with(Cell::get);
+        }
+        let r = (wall / cpu).clamp(1.0, 50.0);
+        LAST_RATIO.with(|c| c.set(r));
+        r
+    }
+
+    /// A wall-time limit for a sub-computation meant to take `share` of this clock: `share`
+    /// stretched by [`Deadline::wall_allowance`].
+    pub fn wall_limit(&self, share: Duration) -> Duration {
+        share.mul_f64(self.wall_allowance())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spin(d: Duration) {
+        let t = Instant::now();
+        let mut x = 0u64;
+        while t.elapsed() < d {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            std::hint::black_box(x);
+        }
+    }
+
+    #[test]
+    fn thread_cpu_time_advances_while_working_not_while_sleeping() {
+        let d = Deadline::start(Clock::ThreadCpu, Duration::from_millis(30));
+        std::thread::sleep(Duration::from_millis(40));
+        // Sleeping costs (almost) no CPU.
+        assert!(d.used() < Duration::from_millis(20), "{:?}", d.used());
+        assert!(!d.expired());
+        let t = Instant::now();
+        while !d.expired() {
+            spin(Duration::from_millis(1));
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "CPU clock never ran out"
+            );
+        }
+        assert!(d.used() >= Duration::from_millis(30));
+        assert!(d.wall_used() >= Duration::from_millis(70));
+        assert!(d.wall_allowance() >= 1.0);
+    }
+
+    #[test]
+    fn wall_clock_counts_sleep() {
+        let d = Deadline::start(Clock::Wall, Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(25));
+        assert!(d.expired());
+        assert_eq!(d.wall_allowance(), 1.0);
+        assert_eq!(d.remaining(), Duration::ZERO);
+    }
+}

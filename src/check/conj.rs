@@ -38,6 +38,10 @@ pub struct ConjOutcome {
     pub delegated: u64,
 }
 
+/// Node budget of each probing one-pair search (the loss test and the disjoint split); a
+/// probe over budget only means "no shortcut here".
+const PROBE_NODES: u64 = 4_000;
+
 struct Game<'a> {
     local: Local,
     position: &'a Position,
@@ -85,7 +89,7 @@ impl Game<'_> {
         };
         let game = SubGame::new(pos, self.local.to_cells(carrier), claim).ok()?;
         let mut budget = self.budget;
-        budget.nodes = (self.budget.nodes.saturating_sub(self.nodes) / 4).clamp(1, 200_000);
+        budget.nodes = (self.budget.nodes.saturating_sub(self.nodes) / 4).clamp(1, PROBE_NODES);
         if let Some(t) = budget.time {
             budget.time = Some(t.saturating_sub(self.start.elapsed()));
         }
@@ -154,7 +158,7 @@ impl Game<'_> {
         let mut budget = self.budget;
         budget.nodes = self.budget.nodes.saturating_sub(self.nodes).max(1);
         if !authority {
-            budget.nodes = (budget.nodes / 4).clamp(1, 200_000);
+            budget.nodes = (budget.nodes / 4).clamp(1, PROBE_NODES);
         }
         if let Some(t) = budget.time {
             budget.time = Some(t.saturating_sub(self.start.elapsed()));
@@ -187,9 +191,19 @@ impl Game<'_> {
                 return Some(false);
             }
             if !self.joined(k, b) {
-                open.push(k);
+                // Pairs whose ends lie in the same owner chains as an open pair's are the
+                // same goal: keep one.
+                let (a, z) = self.pairs[k];
+                let ends = (self.local.reach(a, b).1, self.local.reach(z, b).1);
+                let same = open.iter().any(|&(_, e): &(usize, (u64, u64))| {
+                    e == ends || (e.0, e.1) == (ends.1, ends.0)
+                });
+                if !same {
+                    open.push((k, ends));
+                }
             }
         }
+        let open: Vec<usize> = open.into_iter().map(|o| o.0).collect();
         match open.len() {
             0 => return Some(true),
             1 => {
@@ -230,11 +244,16 @@ impl Game<'_> {
         }
         let mut order: Vec<usize> = bits(empty).collect();
         if owner_to_move {
-            // Moves that touch more groups or owner cells first (they join pairs).
+            // Moves that touch, or make a bridge to, more groups first (they join pairs).
             order.sort_by_key(|&i| {
-                let touch = self.local.cell_groups[i].count_ones() as u128
-                    + (self.local.adj[i] & b).count_ones() as u128;
-                std::cmp::Reverse(touch)
+                let touched = self.local.cell_groups[i];
+                let mut score = touched.count_ones() + (self.local.adj[i] & b).count_ones();
+                for (g, &ga) in self.local.group_adj.iter().enumerate() {
+                    if touched >> g & 1 == 0 && (self.local.adj[i] & ga & empty).count_ones() >= 2 {
+                        score += 1;
+                    }
+                }
+                std::cmp::Reverse(score)
             });
         }
         let mut result = !owner_to_move;

@@ -1377,12 +1377,11 @@ impl<'a> Checker<'a> {
         match place::place(lb, lf, r, &self.position, concl, names) {
             Ok(p) => {
                 self.lemma_uses += 1;
-                Ok(format!(
-                    "lemma {} placed {}: {}",
-                    r.name,
-                    p.desc,
-                    names.fact(&p.claim, &p.carrier)
-                ))
+                let mut text = names.fact(&p.claim, &p.carrier);
+                if lf.conj {
+                    text = text.replace(" | ", " & ");
+                }
+                Ok(format!("lemma {} placed {}: {text}", r.name, p.desc))
             }
             Err(bad) => Err(bad
                 .into_iter()

@@ -273,7 +273,8 @@ impl Game<'_> {
     }
 
     /// A line of play from a lost position (for the owner): the opponent's winning moves and
-    /// the owner's first tries, until a pair is cut or one pair is left.
+    /// the owner's first tries, until a pair is cut or one pair is left (children are solved
+    /// again where the loss came from a probe; the table makes that cheap).
     fn refutation(&mut self, mut b: Set, mut w: Set, mut owner_to_move: bool) -> Vec<Move> {
         let mut line = Vec::new();
         for _ in 0..self.local.n {
@@ -288,11 +289,11 @@ impl Game<'_> {
             let empty = self.local.all & !b & !w;
             let next = bits(empty).find(|&i| {
                 let r = if owner_to_move {
-                    self.tt.get(&(b | 1 << i, w, false))
+                    self.solve(b | 1 << i, w, false)
                 } else {
-                    self.tt.get(&(b, w | 1 << i, true))
+                    self.solve(b, w | 1 << i, true)
                 };
-                r == Some(&false)
+                r == Some(false)
             });
             let Some(i) = next else { break };
             let colour = if owner_to_move {

@@ -46,6 +46,8 @@ struct Game<'a> {
     local: Local,
     position: &'a Position,
     owner: Colour,
+    /// The claim's empty (non-border) endpoints, outside the carrier.
+    empty_ends: Vec<crate::board::Cell>,
     /// Pairs as local group indices.
     pairs: Vec<(u8, u8)>,
     tt: HashMap<(Set, Set, bool), bool>,
@@ -76,6 +78,11 @@ impl Game<'_> {
     /// it holds (kernel-checked), `None` otherwise (fails or over budget).
     fn vc_on(&mut self, k: usize, b: Set, w: Set, carrier: Set) -> Option<Set> {
         let mut pos = self.position.clone();
+        // Every empty endpoint of the conjunction counts as the owner's (claim.rs): as a
+        // stone here, since the one-pair claim alone would count only its own.
+        for &c in &self.empty_ends {
+            pos.play(self.owner, c).ok()?;
+        }
         for i in bits(b) {
             pos.play(self.owner, self.local.cells[i]).ok()?;
         }
@@ -121,7 +128,7 @@ impl Game<'_> {
                 let Some(ps) = self.vc_on(k, b, w, empty & !used) else {
                     continue 'order;
                 };
-                if !last && ps != empty & !used && self.vc_on(k, b, w, ps) != Some(ps) {
+                if !last && ps != empty & !used && self.vc_on(k, b, w, ps).is_none() {
                     continue 'order;
                 }
                 used |= ps;
@@ -142,6 +149,11 @@ impl Game<'_> {
         authority: bool,
     ) -> Option<bool> {
         let mut pos = self.position.clone();
+        // Every empty endpoint of the conjunction counts as the owner's (claim.rs): as a
+        // stone here, since the one-pair claim alone would count only its own.
+        for &c in &self.empty_ends {
+            pos.play(self.owner, c).ok()?;
+        }
         for i in bits(b) {
             pos.play(self.owner, self.local.cells[i]).ok()?;
         }
@@ -332,6 +344,11 @@ pub fn decide_conj(
         local,
         position,
         owner: claim.owner,
+        empty_ends: claim
+            .endpoints()
+            .iter()
+            .filter(|c| !c.is_border() && position.colour_at(*c).is_none())
+            .collect(),
         pairs,
         tt: HashMap::new(),
         nodes: 0,

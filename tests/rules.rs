@@ -867,3 +867,213 @@ fn library_templates_are_placed_like_lemmas() {
 fn the_embedded_library_parses() {
     assert_eq!(hexproof::dsl::library::records().len(), 5);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Conjunctions (`&`), rule (2) with a union or a conjunction as second premise, lemma ends on
+// a chain (issue 5; docs/SEMANTICS.md, "Conjunctions").
+
+/// Two bridges from two stones: each pair on its own cells.
+const CONJ: &str = "board 9x9\nderive {\n  black b3 as x, f3 as y\n";
+
+#[test]
+fn conjunction_holds_on_disjoint_bridges_and_projects_by_mono() {
+    let c = verified(&format!(
+        "{CONJ}  c: x - a5 & y - e5 on [a4, b4, e4, f4] by search\n  x - a5 on [a4, b4, e4, f4] by mono c\n  x - a5 | x - d9 on [a4, b4, e4, f4] by mono c\n}}\n"
+    ));
+    assert_eq!(step(&c, 4).basis, "search");
+    assert!(step(&c, 4).claim.contains(" & "), "{}", c.human());
+}
+
+#[test]
+fn conjunction_is_stronger_than_the_union() {
+    // x joins a5 or c4 (union: White b4, Black a4), but not both: White b4 cuts c4.
+    let src = "board 9x9\nderive {\n  black b3 as x\n  x - a5 | x - c4 on [a4, b4] by search\n  x - a5 & x - c4 on [a4, b4] by search\n}\n";
+    let c = run(src);
+    assert_eq!(step(&c, 4).verdict, StepVerdict::Verified, "{}", c.human());
+    let s = step(&c, 5);
+    assert_eq!(s.verdict, StepVerdict::Failed, "{}", c.human());
+    let refutation = &s.search.as_ref().unwrap().refutation;
+    assert_eq!(refutation.first().map(String::as_str), Some("white b4"));
+}
+
+#[test]
+fn conjunction_mono_rejects_added_pairs_and_unions() {
+    fails_with(
+        &format!("{CONJ}  c: x - a5 & y - e5 on [a4, b4, e4, f4] by search\n  x - a5 & y - e5 & x - t on [a4, b4, e4, f4] by mono c\n}}\n"),
+        5,
+        "pairs kept",
+    );
+    fails_with(
+        &format!("{CONJ}  c: x - a5 | y - e5 on [a4, b4, e4, f4] by search\n  x - a5 & y - e5 on [a4, b4, e4, f4] by mono c\n}}\n"),
+        5,
+        "conjunction from a conjunction",
+    );
+}
+
+#[test]
+fn conjunction_is_concluded_only_by_search_lemma_or_mono() {
+    fails_with(
+        &format!("{CONJ}  p: (x, [a4, b4], a5) VC\n  q: (a5, [], a6) VC\n  x - a6 & x - a5 on [a4, b4] by rule2 p q\n}}\n"),
+        6,
+        "conjunction concluded",
+    );
+}
+
+#[test]
+fn mixed_union_and_conjunction_is_bad_input() {
+    bad_input(
+        "board 9x9\nderive {\n  black b3 as x\n  x - a5 | x - b5 & x - t on [a4, b4] by search\n}\n",
+        "hexp::mixed-claim",
+    );
+}
+
+#[test]
+fn rule2_with_a_union_second_premise() {
+    // S1[a3 u], S2[u c5 | u a5] give [a3 c5 | a3 a5] (Noshita's leaf e, Fig. 13).
+    let pre = "board 9x9\nderive {\n  black b4 as u\n  s: a3 - u on [b3, a4] by search\n  z: u - c5 | u - a6 on [c4, b5, a5] by search\n";
+    verified(&format!(
+        "{pre}  a3 - c5 | a3 - a6 on [b3, a4, c4, b5, a5] by rule2 s z\n}}\n"
+    ));
+    // The union's pairs must share the joint: u - c5 | d4 - c5 has none with a3 - u.
+    fails_with(
+        &format!("{pre}  z2: u - c5 | d5 - c5 on [c4, b5] by search\n  a3 - c5 | a3 - d5 on [b3, a4, c4, b5] by rule2 s z2\n}}\n"),
+        7,
+        "S[ac σ]",
+    );
+}
+
+#[test]
+fn rule2_with_a_conjunction_second_premise() {
+    // S1[a3 u | i3 v], S2[u c5 & v g5] give [a3 c5 | i3 g5] (the one-node proof, Fig. 30).
+    let pre = "board 9x9\nderive {\n  black b4 as u, f4 as v\n  s: a3 - u | i3 - v on [b3, a4] by search\n  z: u - c5 & v - g5 on [c4, b5, g4, f5] by search\n";
+    verified(&format!(
+        "{pre}  a3 - c5 | i3 - g5 on [b3, a4, c4, b5, g4, f5] by rule2 s z\n}}\n"
+    ));
+    fails_with(
+        &format!("{pre}  a3 - c5 | a3 - d7 on [b3, a4, c4, b5, g4, f5] by rule2 s z\n}}\n"),
+        6,
+        "S[ac σ]",
+    );
+    fails_with(
+        &format!("{pre}  a3 - c5 | i3 - g5 on [b3, a4, c4, b5, g4, f5, h8] by rule2 s z\n}}\n"),
+        6,
+        "carrier",
+    );
+}
+
+#[test]
+fn lemma_ends_match_by_chain() {
+    // The edge lemma's stone lands on c6, which is in the chain of y = c5.
+    let lemma = "board 7x7\nlemma e {\n  black b6\n  carrier [a7, b7]\n  claim b6 - b\n}\n";
+    verified(&format!(
+        "{lemma}derive {{\n  black c5 as y, c6\n  y - b on [b7, c7] by e\n}}\n"
+    ));
+    // Not on the chain: e6 is black but not joined to y.
+    let c = run(&format!(
+        "{lemma}derive {{\n  black c5 as y, e6\n  y - b on [d7, e7] by e\n}}\n"
+    ));
+    assert_eq!(step(&c, 9).verdict, StepVerdict::Failed, "{}", c.human());
+}
+
+#[test]
+fn conjunction_search_agrees_with_brute_force() {
+    use hexproof::board::{Board, CellSet, Colour, Notation};
+    use hexproof::check::conj::decide_conj;
+    use hexproof::claim::Claim;
+    use hexproof::position::Position;
+    use hexproof::search::Verdict;
+    // Plain minimax over the carrier: the owner (Black) must join every pair.
+    fn brute(
+        pos: &Position,
+        empty: &[hexproof::board::Cell],
+        pairs: &[(hexproof::board::Cell, hexproof::board::Cell)],
+        black_to_move: bool,
+    ) -> bool {
+        let own = pos.owned(Colour::Black)
+            | pairs
+                .iter()
+                .flat_map(|&(a, b)| [a, b])
+                .filter(|c| !c.is_border() && pos.colour_at(*c).is_none())
+                .collect::<CellSet>();
+        let free: Vec<_> = empty
+            .iter()
+            .copied()
+            .filter(|c| pos.colour_at(*c).is_none())
+            .collect();
+        if free.is_empty() {
+            return pairs
+                .iter()
+                .all(|&(a, b)| pos.component(a, &own).contains(b));
+        }
+        free.iter().any(|&c| {
+            let mut p = pos.clone();
+            p.play(
+                if black_to_move {
+                    Colour::Black
+                } else {
+                    Colour::White
+                },
+                c,
+            )
+            .unwrap();
+            brute(&p, empty, pairs, !black_to_move) == black_to_move
+        }) == black_to_move
+    }
+    let board = Board::square(5).unwrap();
+    let n = Notation::Letters;
+    let mut seed: u64 = 0x5eed;
+    let mut next = |m: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % m
+    };
+    let cells: Vec<_> = board.cells().iter().collect();
+    let mut checked = 0;
+    for _ in 0..60 {
+        let mut black = CellSet::EMPTY;
+        let mut white = CellSet::EMPTY;
+        let mut carrier = CellSet::EMPTY;
+        for &c in &cells {
+            match next(10) {
+                0 | 1 => {
+                    black.insert(c);
+                }
+                2 => {
+                    white.insert(c);
+                }
+                3..=6 => {
+                    carrier.insert(c);
+                }
+                _ => {}
+            }
+        }
+        if carrier.len() > 8 || black.len() < 2 {
+            continue;
+        }
+        let bs: Vec<_> = black.iter().collect();
+        let pairs = vec![
+            (bs[0], board.parse_cell("b", n).unwrap()),
+            (bs[1], board.parse_cell("t", n).unwrap()),
+        ];
+        let pos = Position::new(board, black, white).unwrap();
+        for owner_first in [false, true] {
+            let claim = Claim {
+                owner: Colour::Black,
+                pairs: pairs.clone(),
+                owner_first,
+            };
+            let o = decide_conj(&pos, carrier, &claim, &Budget::nodes(1_000_000)).unwrap();
+            let empty: Vec<_> = carrier.iter().collect();
+            let expect = brute(&pos, &empty, &pairs, owner_first);
+            assert_eq!(
+                o.verdict == Verdict::Holds,
+                expect,
+                "{pos:?} {carrier:?} {pairs:?} first {owner_first}"
+            );
+            assert_ne!(o.verdict, Verdict::Undecided);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} cases");
+}

@@ -16,7 +16,14 @@ fn relative(path: &Path) -> PathBuf {
 fn report(path: &Path) -> String {
     // Every file is checked as `hexproof check FILE` does: rule steps confirmed by a search
     // bounded by nodes (Options::confirm), so the report does not depend on the machine's load.
-    let options = Options::default();
+    // Except the one-node proof (issue 5): its 48 leaves' conclusions are searches over the
+    // whole board (~100 s CPU in all, each resting on its rule anyway), so its rule steps are
+    // checked as `hexproof check --no-search` does; its lemma and `by search` steps are
+    // searched either way.
+    let mut options = Options::default();
+    if path.ends_with("noshita-7x7-one-node.hexp") {
+        options.search_rule_steps = false;
+    }
     let checked = check_files(&[relative(path)], &options);
     format!(
         "exit code {}\n\n{}",

@@ -117,12 +117,11 @@ t - b on {L(U2, '35 45 27 37')} by rule1 r3
 EW = "35 45 55 36 46 56 47 57"
 def leaf_e():    # W37, B26
     return f"""// Fig. 13: t - x | t - 26 by U4, 26 - b by S', x - 26 | x - b in the asterisk set
-// (W35 B45 W36 B56). Combining the two unions into t - 26 | t - b needs rule (2) with a union
-// as its second premise (S1[ab σ], S2[b c1 | b c2] give [a c1 | a c2 | σ]), which the
-// language lacks: that step is searched (26 cells, ~400k nodes); rules (2), (1) finish.
+// (W35 B45 W36 B56). Rule (2) with the union w as its second premise (S1[ab σ],
+// S2[b c1 | b c2] give [a c1 | a c2 | σ]) combines the two unions into t - 26 | t - b.
 u: t - x | t - 26 on {L(U4)} by U4
 w: x - 26 | x - b on {L(EW)} by search
-v: t - 26 | t - b on {L(U4, EW)} by search
+v: t - 26 | t - b on {L(U4, EW)} by rule2 u w
 z: 26 - b on [17, 27] by Sp
 r: t - b | t - b on {L(U4, EW, '17 27')} by rule2 v z
 t - b on {L(U4, EW, '17 27')} by rule1 r
@@ -347,8 +346,8 @@ HEADER = """// proofs/noshita-7x7.hexp — Noshita's winning strategy for 7x7 He
 //   which the S-lemma x - 36 uses. U3 as reconstructed (used in f.p) has B45 and W35.
 // - Case g.t (W51) is answered B53, not the paper's B52: his argument uses x - 52 for two
 //   pairs of a union at once, which rules (1) and (2) cannot express.
-// - Leaf e needs rule (2) with a union as second premise (t - x | t - 26 and x - 26 | x - b
-//   give t - 26 | t - b): that one step is searched; rules (2) and (1) finish the leaf.
+// - Leaf e uses rule (2) with a union as second premise (t - x | t - 26 and x - 26 | x - b
+//   give t - 26 | t - b); rules (2) and (1) finish the leaf.
 // - In analysis f.2 the U2-step is searched: 36 is then part of x, and the checker matches a
 //   lemma's ends literally, not by chain.
 // The tree, the lemmas and their reconstruction are described in docs/noshita.md.

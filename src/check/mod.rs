@@ -21,6 +21,7 @@
 
 pub mod ab;
 pub mod compose;
+pub mod conj;
 pub mod place;
 pub mod report;
 pub mod rules;
@@ -321,6 +322,8 @@ enum Status {
 
 struct Known {
     claim: Claim,
+    /// A conjunction (every pair), not a union.
+    conj: bool,
     carrier: CellSet,
     status: Status,
     step: usize,
@@ -339,7 +342,7 @@ struct Checker<'a> {
     block: &'a Block,
     opts: &'a Options,
     known: Vec<Known>,
-    cache: HashMap<(Claim, CellSet, CellSet, CellSet), SearchOut>,
+    cache: HashMap<(Claim, CellSet, CellSet, CellSet, bool), SearchOut>,
     /// Lemmas checked so far (this file's earlier lemmas and the used files').
     lemmas: &'a LemmaDb<'a>,
     /// The position the current steps are about (the block's, or a tree node's).
@@ -403,28 +406,81 @@ impl<'a> Checker<'a> {
         self.reason(rule, v.condition, v.message, places)
     }
 
-    /// Runs (or recalls) the exhaustive search on a claim.
-    /// A confirming search (budget [`Options::confirm`]).
-    fn confirm_search(&mut self, claim: &Claim, carrier: CellSet) -> SearchOut {
+    /// A confirming search (budget [`Options::confirm`]) of a union (`conj` false) or a
+    /// conjunction.
+    fn confirm_fact(&mut self, claim: &Claim, carrier: CellSet, conj: bool) -> SearchOut {
         let budget = self.opts.confirm;
-        self.search_budget(claim, carrier, &budget)
+        self.search_budget(claim, carrier, &budget, conj)
     }
 
-    fn search(&mut self, claim: &Claim, carrier: CellSet) -> SearchOut {
+    /// The authoritative search of a union (`conj` false) or a conjunction.
+    fn search_fact(&mut self, claim: &Claim, carrier: CellSet, conj: bool) -> SearchOut {
         let budget = self.opts.budget;
-        self.search_budget(claim, carrier, &budget)
+        self.search_budget(claim, carrier, &budget, conj)
+    }
+
+    /// The exact game of a conjunction ([`conj::decide_conj`]).
+    fn conj_search(&mut self, claim: &Claim, carrier: CellSet, budget: &Budget) -> SearchOut {
+        let skipped = |note: String| SearchOut {
+            verdict: Verdict::Undecided,
+            report: SearchReport {
+                verdict: "skipped".into(),
+                nodes: 0,
+                micros: 0,
+                refutation: Vec::new(),
+                note: Some(note),
+            },
+        };
+        match conj::decide_conj(self.pos(), carrier, claim, budget) {
+            Err(e) => skipped(e.to_string()),
+            Ok(o) => {
+                let names = self.names();
+                SearchOut {
+                    verdict: o.verdict,
+                    report: SearchReport {
+                        verdict: match o.verdict {
+                            Verdict::Holds => "holds",
+                            Verdict::Fails => "fails",
+                            Verdict::Undecided => "undecided",
+                        }
+                        .into(),
+                        nodes: o.nodes,
+                        micros: o.micros as u64,
+                        refutation: o
+                            .refutation
+                            .iter()
+                            .map(|mv| format!("{} {}", mv.colour, names.name(mv.cell)))
+                            .collect(),
+                        note: (o.verdict == Verdict::Undecided)
+                            .then(|| "search budget exhausted".to_string()),
+                    },
+                }
+            }
+        }
     }
 
     /// [`Self::search`] with an explicit budget.
-    fn search_budget(&mut self, claim: &Claim, carrier: CellSet, budget: &Budget) -> SearchOut {
+    fn search_budget(
+        &mut self,
+        claim: &Claim,
+        carrier: CellSet,
+        budget: &Budget,
+        conj: bool,
+    ) -> SearchOut {
         let key = (
             claim.clone(),
             carrier,
             self.position.stones(crate::board::Colour::Black),
             self.position.stones(crate::board::Colour::White),
+            conj,
         );
         if let Some(s) = self.cache.get(&key) {
             return s.clone();
+        }
+        if conj {
+            let out = self.conj_search(claim, carrier, budget);
+            self.cache.insert(key, out.clone());
+            return out;
         }
         let out = match SubGame::new(self.pos().clone(), carrier, claim.clone()) {
             Err(e) => SearchOut {
@@ -604,7 +660,12 @@ impl<'a> Checker<'a> {
                 let mut search_only: Option<&Known> = None;
                 let mut blocked: Option<&Known> = None;
                 for k in self.known.iter().rev() {
-                    if k.claim.owner != fact.claim.owner || norm_pairs(&k.claim) != mine {
+                    // A conjunction premise needs a conjunction; a union premise is also
+                    // established by the conjunction of the same pairs (it is stronger).
+                    if k.claim.owner != fact.claim.owner
+                        || norm_pairs(&k.claim) != mine
+                        || (fact.conj && !k.conj)
+                    {
                         continue;
                     }
                     let kind_ok = !k.claim.owner_first || want_semi;
@@ -673,7 +734,7 @@ impl<'a> Checker<'a> {
         }
         let mut claim = f.claim.clone();
         claim.owner_first = want_semi;
-        let s = self.confirm_search(&claim, f.carrier);
+        let s = self.confirm_fact(&claim, f.carrier, f.conj);
         let verdict = match s.verdict {
             Verdict::Holds => {
                 "it does hold (by search), but the derivation must prove it".to_string()
@@ -705,7 +766,7 @@ impl<'a> Checker<'a> {
         let names = self.names();
         let mut reasons: Vec<Reason> = Vec::new();
         let mut notes: Vec<String> = Vec::new();
-        let claim_text = names.fact(&s.fact.claim, &s.fact.carrier);
+        let claim_text = names.fact_of(&s.fact);
         let position = self.position.clone();
         let ctx = Ctx {
             position: &position,
@@ -729,6 +790,25 @@ impl<'a> Checker<'a> {
                     rule_ok = false;
                     reasons.extend(rs);
                 }
+            }
+        }
+        if s.fact.conj {
+            let ok = match &s.just {
+                Just::Search | Just::Mono(_) => true,
+                Just::Lemma(refs) => refs.len() == 1,
+                _ => false,
+            };
+            if !ok {
+                rule_ok = false;
+                reasons.push(self.reason(
+                    s.just.name(),
+                    "conjunction concluded",
+                    format!(
+                        "{} does not conclude a conjunction (`&`: every pair against one opponent); a conjunction comes from search, one conjunction lemma, or monotonicity from a conjunction",
+                        if let Just::Lemma(_) = s.just { "a step naming several lemmas".to_string() } else { format!("the rule {}", s.just.name()) }
+                    ),
+                    vec![self.place(s.fact.span, "a conjunction")],
+                ));
             }
         }
         let is_rule = !matches!(s.just, Just::Search | Just::Lemma(_));
@@ -831,8 +911,8 @@ impl<'a> Checker<'a> {
             _ => self.opts.search_rule_steps,
         };
         let search = run_search.then(|| match s.just {
-            Just::Search => self.search(&s.fact.claim, s.fact.carrier),
-            _ => self.confirm_search(&s.fact.claim, s.fact.carrier),
+            Just::Search => self.search_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
+            _ => self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
         });
         let sv = search.as_ref().map(|x| x.verdict);
         let over_budget = search.as_ref().map_or("search not run".to_string(), |x| {
@@ -935,6 +1015,7 @@ impl<'a> Checker<'a> {
         };
         self.known.push(Known {
             claim: s.fact.claim.clone(),
+            conj: s.fact.conj,
             carrier: s.fact.carrier,
             status,
             step: index,
@@ -1296,12 +1377,11 @@ impl<'a> Checker<'a> {
         match place::place(lb, lf, r, &self.position, concl, names) {
             Ok(p) => {
                 self.lemma_uses += 1;
-                Ok(format!(
-                    "lemma {} placed {}: {}",
-                    r.name,
-                    p.desc,
-                    names.fact(&p.claim, &p.carrier)
-                ))
+                let mut text = names.fact(&p.claim, &p.carrier);
+                if lf.conj {
+                    text = text.replace(" | ", " & ");
+                }
+                Ok(format!("lemma {} placed {}: {text}", r.name, p.desc))
             }
             Err(bad) => Err(bad
                 .into_iter()
@@ -1410,7 +1490,7 @@ impl<'a> Checker<'a> {
     fn lemma_claim(&mut self, f: &Fact, has_proof: bool) -> StepReport {
         let start = Instant::now();
         let names = self.names();
-        let text = names.fact(&f.claim, &f.carrier);
+        let text = names.fact_of(f);
         let mut reasons = Vec::new();
         let mut notes = Vec::new();
         let position = self.position.clone();
@@ -1423,9 +1503,9 @@ impl<'a> Checker<'a> {
         }
         // A lemma proved by search rests on this search; one proved by steps is confirmed.
         let search = if has_proof {
-            self.confirm_search(&f.claim, f.carrier)
+            self.confirm_fact(&f.claim, f.carrier, f.conj)
         } else {
-            self.search(&f.claim, f.carrier)
+            self.search_fact(&f.claim, f.carrier, f.conj)
         };
         let sv = search.verdict;
         let (verdict, basis, rule, rule_check) = if !has_proof {

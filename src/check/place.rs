@@ -5,7 +5,10 @@
 //! colour swap — [`Transform`]). `T` places lemma `L = (P_L, S_L, G_L, kind)` onto the step
 //! `(P, S, G, kind')` when:
 //! - **owner**: `T` maps L's owner to the step's owner (the colour swap exchanges them);
-//! - **ends**: every pair of `G_L` maps to a pair of `G` (equal, or `G` has more pairs);
+//! - **ends**: every pair of `G_L` maps to a pair of `G` (equal, or `G` has more pairs) —
+//!   an end may also land on any owner cell of the step end's *chain* (the owner stones,
+//!   borders and empty ends of the step joined to it in P), which is joined to it already;
+//!   a conjunction step (`&`) needs a conjunction lemma and every step pair hit by an image;
 //! - **kind**: a VSC lemma gives only a VSC;
 //! - **carrier**: every cell of `S_L` maps onto the board, onto a cell empty in P, inside S;
 //! - **stones**: every stone of `P_L` maps onto a stone of P of the mapped colour;
@@ -97,14 +100,6 @@ pub struct Placed {
 /// Why a candidate placement does not fit: (condition, message).
 pub type Misfit = Vec<(&'static str, String)>;
 
-fn norm(p: (Cell, Cell)) -> (Cell, Cell) {
-    if p.0 <= p.1 {
-        p
-    } else {
-        (p.1, p.0)
-    }
-}
-
 /// The lemma's cell named `n` (a declared name of the lemma, or a cell name).
 pub fn lemma_cell(lemma: &Block, n: &str) -> Option<Cell> {
     if let Some((c, _)) = lemma.names.map.iter().find(|(_, v)| v.as_str() == n) {
@@ -113,6 +108,20 @@ pub fn lemma_cell(lemma: &Block, n: &str) -> Option<Cell> {
     lemma.names.board.parse_cell(n, lemma.names.notation).ok()
 }
 
+/// Each step pair's two ends as chains: the end and the owner cells (stones, borders, the
+/// step's empty ends) joined to it in P. A lemma end may land on any cell of its chain
+/// (module docs, "ends"): the chain is joined to the end before any move.
+fn step_chains(pos: &Position, step: &Fact) -> Vec<(CellSet, CellSet)> {
+    let own = super::compose::owner_cells(pos, &step.claim);
+    let chain = |e: Cell| pos.component(e, &(own | CellSet::single(e)));
+    step.claim
+        .pairs
+        .iter()
+        .map(|&(p, q)| (chain(p), chain(q)))
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
 /// Checks one candidate map; `None` when its ends do not even match (not a candidate).
 fn fit(
     t: &Transform,
@@ -122,6 +131,7 @@ fn fit(
     step: &Fact,
     names: &CellNames,
     ends: Ends,
+    want: &[(CellSet, CellSet)],
 ) -> Option<Misfit> {
     let board = pos.board();
     let lnames = &lemma.names;
@@ -134,16 +144,29 @@ fn fit(
     if owner != step.claim.owner {
         return None;
     }
-    let want: Vec<(Cell, Cell)> = step.claim.pairs.iter().map(|&p| norm(p)).collect();
+    let hits = |x: Cell, y: Cell, w: &(CellSet, CellSet)| {
+        (w.0.contains(x) && w.1.contains(y)) || (w.0.contains(y) && w.1.contains(x))
+    };
+    let mut images = Vec::with_capacity(lf.claim.pairs.len());
     for &(a, b) in &lf.claim.pairs {
         let (Some(x), Some(y)) = (t.apply(a, board), t.apply(b, board)) else {
             return None;
         };
         let ok = match ends {
-            Ends::StepPairs => want.contains(&norm((x, y))),
+            Ends::StepPairs => want.iter().any(|w| hits(x, y, w)),
             Ends::OwnerCells(own) => own.contains(x) && own.contains(y),
         };
         if !ok {
+            return None;
+        }
+        images.push((x, y));
+    }
+    // A conjunction step needs a conjunction lemma covering every one of its pairs.
+    if step.conj && matches!(ends, Ends::StepPairs) {
+        let covered = want
+            .iter()
+            .all(|w| images.iter().any(|&(x, y)| hits(x, y, w)));
+        if !lf.conj || !covered {
             return None;
         }
     }
@@ -330,6 +353,7 @@ pub fn place_all(
         },
         None => None,
     };
+    let want = step_chains(pos, step);
     let span = 3 * (board.cols().max(board.rows()) as i32) + 2;
     let mut best: Option<(usize, Misfit)> = None;
     for s in &syms {
@@ -353,7 +377,7 @@ pub fn place_all(
         };
         for (dx, dy) in translations {
             let t = Transform::translate(dx, dy).after(&s.t);
-            let Some(bad) = fit(&t, lemma, lf, pos, step, names, ends) else {
+            let Some(bad) = fit(&t, lemma, lf, pos, step, names, ends, &want) else {
                 continue;
             };
             if bad.is_empty() {

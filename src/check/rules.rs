@@ -468,13 +468,14 @@ pub fn rule1(ctx: &Ctx, p: &Input, concl: &Fact) -> Vec<Violation> {
 /// Noshita's rule (2): `S1[ab σ]`, `S2[bc]`, `S1 ∩ S2 = ∅` ⇒ `(S1 ∪ S2)[ac σ]`; `b` must be
 /// black in the conclusion, and no end of one premise may lie in the other's carrier.
 /// The first premise may be a semi-connection (then so is the conclusion); the second must
-/// be a VC.
+/// be a VC. Two extensions (docs/SEMANTICS.md, "Deduction rules"):
+/// - the second premise may be a **union** `S2[bc1 | bc2 | …]` whose pairs all share the end
+///   `b`: the conclusion is `[ac1 | ac2 | … σ]`;
+/// - the second premise may be a **conjunction** `S2[b1c1 & b2c2 & …]` (every pair joined):
+///   each pair `ab_k` of the first premise may be replaced by `ac_k` (and kept or not), and
+///   every pair of the conclusion must come from a pair of the first premise this way.
 pub fn rule2(ctx: &Ctx, p: &Input, q: &Input, concl: &Fact) -> Vec<Violation> {
     let mut out = same_owner(ctx, &[*p, *q], concl);
-    if let Some(x) = single_pair(q.fact, q.role, "(2)") {
-        out.push(x);
-        return out;
-    }
     if q.semi {
         out.push(v(
             "S2[bc] is a VC",
@@ -496,50 +497,33 @@ pub fn rule2(ctx: &Ctx, p: &Input, q: &Input, concl: &Fact) -> Vec<Violation> {
             vec![(concl.span, String::new())],
         ));
     }
-    let (q1, q2) = q.fact.claim.pairs[0];
     let target = pair_set(concl);
-    // Find b (an end of S2[bc]) and a pair (a, b) of S1 whose replacement by (a, c) gives
-    // the conclusion's pairs.
-    let mut found = None;
-    'search: for (b, c) in [(q1, q2), (q2, q1)] {
-        for &(x, y) in &p.fact.claim.pairs {
-            for (a, bb) in [(x, y), (y, x)] {
-                if bb != b {
-                    continue;
-                }
-                let mut pairs: Vec<(Cell, Cell)> = p
-                    .fact
-                    .claim
-                    .pairs
-                    .iter()
-                    .filter(|&&pr| upair(pr.0, pr.1) != upair(a, b))
-                    .map(|&(s, t)| upair(s, t))
-                    .collect();
-                pairs.push(upair(a, c));
-                pairs.sort();
-                pairs.dedup();
-                if pairs == target {
-                    found = Some((a, b, c));
-                    break 'search;
-                }
-            }
-        }
-    }
-    let Some((a, b, c)) = found else {
+    // The joints b used and the new ends c, if the conclusion's pairs follow.
+    let found = if q.fact.conj {
+        rule2_conj(p.fact, q.fact, &target)
+    } else {
+        rule2_union(p.fact, q.fact, &target)
+    };
+    let Some((joints, news)) = found else {
+        let how = if q.fact.conj {
+            "with pairs a - b_k replaced by a - c_k, where b_k - c_k are pairs of the conjunction S2"
+        } else if q.fact.claim.pairs.len() > 1 {
+            "with one pair a - b replaced by a - c1 | a - c2 | …, where S2 is the union b - c1 | b - c2 | … (all its pairs must share the end b)"
+        } else {
+            "with one pair a - b replaced by a - c"
+        };
         out.push(v(
             "S[ac σ]",
             format!(
-                "the conclusion {} is not the first premise {} with one pair a - b replaced by a - c, where S2[bc] is {} - {}",
+                "the conclusion {} is not the first premise {} {how}; S2 is {}",
                 ctx.names.claim(&concl.claim),
                 ctx.names.claim(&p.fact.claim),
-                ctx.n(q1),
-                ctx.n(q2)
+                ctx.names.fact_of(q.fact)
             ),
             vec![(concl.span, "does not follow".into())],
         ));
         return out;
     };
-    let _ = a;
     let (s1, s2) = (p.fact.carrier, q.fact.carrier);
     let overlap = s1 & s2;
     if !overlap.is_empty() {
@@ -564,32 +548,126 @@ pub fn rule2(ctx: &Ctx, p: &Input, q: &Input, concl: &Fact) -> Vec<Violation> {
             ));
         }
     }
-    if s1.contains(c) {
-        out.push(v(
-            "ends outside the other carrier",
-            format!(
-                "the end {} of the second premise lies in the first premise's carrier",
-                ctx.n(c)
-            ),
-            vec![(p.fact.cell_span(c), "an end of the second premise".into())],
-        ));
+    for c in news.iter() {
+        if s1.contains(c) {
+            out.push(v(
+                "ends outside the other carrier",
+                format!(
+                    "the end {} of the second premise lies in the first premise's carrier",
+                    ctx.n(c)
+                ),
+                vec![(p.fact.cell_span(c), "an end of the second premise".into())],
+            ));
+        }
     }
     let owner = concl.claim.owner;
-    let b_black = ctx.black(owner, b) || concl.claim.endpoints().contains(b) && !b.is_border();
-    if !b_black {
-        out.push(v(
-            "b is black",
-            format!(
-                "rule (2) joins through {}, which is an empty cell; it must be a {owner} stone or border (for an empty joint use AND, which adds it to the carrier and gives a VSC)",
-                ctx.n(b)
-            ),
-            vec![(q.fact.end_span(b), "empty".into())],
-        ));
+    for b in joints.iter() {
+        let b_black = ctx.black(owner, b) || concl.claim.endpoints().contains(b) && !b.is_border();
+        if !b_black {
+            out.push(v(
+                "b is black",
+                format!(
+                    "rule (2) joins through {}, which is an empty cell; it must be a {owner} stone or border (for an empty joint use AND, which adds it to the carrier and gives a VSC)",
+                    ctx.n(b)
+                ),
+                vec![(q.fact.end_span(b), "empty".into())],
+            ));
+        }
     }
     if let Some(x) = carrier_equals(ctx, concl, &(s1 | s2), "S1 ∪ S2") {
         out.push(x);
     }
     out
+}
+
+/// Rule (2) with a VC or a union `b - c1 | b - c2 | …` (one common end b) as second premise:
+/// the joint {b} and the new ends {c_i} when replacing one pair a - b of `p` by the pairs
+/// a - c_i gives exactly `target`.
+fn rule2_union(p: &Fact, q: &Fact, target: &[(Cell, Cell)]) -> Option<(CellSet, CellSet)> {
+    let (q1, q2) = q.claim.pairs[0];
+    for b in [q1, q2] {
+        let cs: Option<Vec<Cell>> = q
+            .claim
+            .pairs
+            .iter()
+            .map(|&(x, y)| {
+                if x == b {
+                    Some(y)
+                } else if y == b {
+                    Some(x)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let Some(cs) = cs else { continue };
+        for &(x, y) in &p.claim.pairs {
+            for (a, bb) in [(x, y), (y, x)] {
+                if bb != b {
+                    continue;
+                }
+                let mut pairs: Vec<(Cell, Cell)> = p
+                    .claim
+                    .pairs
+                    .iter()
+                    .filter(|&&pr| upair(pr.0, pr.1) != upair(a, b))
+                    .map(|&(s, t)| upair(s, t))
+                    .collect();
+                pairs.extend(cs.iter().map(|&c| upair(a, c)));
+                pairs.sort();
+                pairs.dedup();
+                if pairs == target {
+                    return Some((CellSet::single(b), cs.iter().copied().collect()));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Rule (2) with a conjunction as second premise: every pair of `target` is a pair of `p` or
+/// one with an end b replaced by c, b - c a pair of `q`; every pair of `p` has such an image
+/// in `target`. Returns the joints b and new ends c used.
+fn rule2_conj(p: &Fact, q: &Fact, target: &[(Cell, Cell)]) -> Option<(CellSet, CellSet)> {
+    let conj: Vec<(Cell, Cell)> = q
+        .claim
+        .pairs
+        .iter()
+        .flat_map(|&(x, y)| [(x, y), (y, x)])
+        .collect();
+    // The images of one pair of p: itself, and each end replaced through a conjunct.
+    let images = |(u, w): (Cell, Cell)| {
+        let mut v = vec![(upair(u, w), None)];
+        for &(b, c) in &conj {
+            if b == w && c != u {
+                v.push((upair(u, c), Some((b, c))));
+            }
+            if b == u && c != w {
+                v.push((upair(w, c), Some((b, c))));
+            }
+        }
+        v
+    };
+    let mut joints = CellSet::EMPTY;
+    let mut news = CellSet::EMPTY;
+    let mut explained = vec![false; target.len()];
+    for &pr in &p.claim.pairs {
+        let mut hit = false;
+        for (img, via) in images(pr) {
+            if let Some(k) = target.iter().position(|t| *t == img) {
+                hit = true;
+                explained[k] = true;
+                if let Some((b, c)) = via {
+                    joints.insert(b);
+                    news.insert(c);
+                }
+            }
+        }
+        if !hit {
+            return None;
+        }
+    }
+    explained.iter().all(|&e| e).then_some((joints, news))
 }
 
 /// Monotonicity: a claim true on S stays true on S' ⊇ S, with more pairs to choose from, and
@@ -610,7 +688,39 @@ pub fn mono(ctx: &Ctx, p: &Input, concl: &Fact) -> Vec<Violation> {
     let ps = pair_set(p.fact);
     let cs = pair_set(concl);
     let lost: Vec<_> = ps.iter().filter(|x| !cs.contains(x)).collect();
-    if !lost.is_empty() {
+    if concl.conj {
+        // A conjunction may drop pairs (fewer to join), never add or come from a union.
+        let added: Vec<_> = cs.iter().filter(|x| !ps.contains(x)).collect();
+        if !p.fact.conj {
+            out.push(v(
+                "conjunction from a conjunction",
+                "monotonicity gives a conjunction (`&`) only from a conjunction; the premise is a union (one pair of several)".into(),
+                vec![(p.fact.span, "a union".into())],
+            ));
+        } else if !added.is_empty() {
+            out.push(v(
+                "pairs kept",
+                format!(
+                    "a conjunction may drop pairs but not add them; the conclusion adds {}",
+                    added
+                        .iter()
+                        .map(|(a, b)| format!("{} - {}", ctx.n(*a), ctx.n(*b)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                vec![(concl.span, String::new())],
+            ));
+        }
+    } else if p.fact.conj {
+        // Every pair of a conjunction is joined: a union keeping one of them follows.
+        if !ps.iter().any(|x| cs.contains(x)) {
+            out.push(v(
+                "pairs kept",
+                "the conclusion keeps no pair of the conjunction".into(),
+                vec![(concl.span, String::new())],
+            ));
+        }
+    } else if !lost.is_empty() {
         out.push(v(
             "pairs kept",
             format!(
@@ -645,8 +755,13 @@ pub fn joined_now(position: &Position, f: &Fact) -> bool {
         .filter(|c| position.colour_at(*c).is_none())
         .collect();
     let own = position.owned(owner) | empty_ends;
-    f.claim.pairs.iter().any(|&(a, b)| {
+    let joined = |&(a, b): &(Cell, Cell)| {
         let comp = position.component(a, &own);
         comp.contains(b) || board.adjacent(a, b)
-    })
+    };
+    if f.conj {
+        f.claim.pairs.iter().all(joined)
+    } else {
+        f.claim.pairs.iter().any(joined)
+    }
 }

@@ -155,7 +155,7 @@ impl<'a> Checker<'a> {
             owner_first: false,
         };
         let saved = std::mem::replace(&mut self.position, pos.clone());
-        let out = self.search_budget(&claim, pos.empty_cells(), &budget);
+        let out = self.search_budget(&claim, pos.empty_cells(), &budget, false);
         self.position = saved;
         Some(out)
     }

@@ -180,6 +180,10 @@ impl CarrierSpec {
 pub struct ClaimAst {
     /// The pairs.
     pub pairs: Vec<(Name, Name)>,
+    /// Written with `&`: a conjunction (every pair), not a union (one pair).
+    pub conj: bool,
+    /// Where `|` and `&` are mixed in one claim (an error), if they are.
+    pub mixed: Option<Span>,
     /// `for white`.
     pub owner: Option<(ColourWord, Span)>,
     /// `first black`.

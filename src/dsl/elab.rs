@@ -591,6 +591,7 @@ impl Elab {
         }
         Some(Fact {
             claim,
+            conj: false,
             carrier: set,
             dups,
             span,
@@ -602,6 +603,23 @@ impl Elab {
 
     fn owner_first(&self, owner: Colour, first: Option<(ast::ColourWord, Span)>) -> bool {
         first.is_some_and(|(c, _)| colour_of(c) == owner)
+    }
+
+    /// Marks a fact written with `&` as a conjunction (a one-pair claim stays a plain VC);
+    /// `|` and `&` mixed in one claim is an error.
+    fn conj_fact(&mut self, f: Option<Fact>, claim: &ast::ClaimAst) -> Option<Fact> {
+        if let Some(sp) = claim.mixed {
+            self.err(
+                "hexp::mixed-claim",
+                "a claim is a union (`|`: one of the pairs) or a conjunction (`&`: all of them), not both".to_string(),
+                sp,
+                "`|` and `&` mixed",
+            );
+            return None;
+        }
+        let mut f = f?;
+        f.conj = claim.conj && f.claim.pairs.len() > 1;
+        Some(f)
     }
 
     fn fact(&mut self, f: &ast::FactAst, pos: &Position, local: &Scope) -> Option<Fact> {
@@ -633,7 +651,7 @@ impl Elab {
                 let owner = claim.owner.map_or(Colour::Black, |o| colour_of(o.0));
                 let of = self.owner_first(owner, claim.first);
                 let car = self.carrier_spec(carrier, local);
-                self.make_fact(
+                let f = self.make_fact(
                     pos,
                     local,
                     &claim.pairs,
@@ -642,7 +660,8 @@ impl Elab {
                     car,
                     carrier.span(),
                     *span,
-                )
+                );
+                self.conj_fact(f, claim)
             }
         }
     }
@@ -988,6 +1007,17 @@ impl Elab {
             carrier_span,
             cd.span,
         );
+        let claim = self.conj_fact(claim, &cd.claim);
+        if claim.as_ref().is_some_and(|f| f.conj)
+            && (l.proof.is_some() || !l.guarantees.is_empty() || !l.assumes.is_empty())
+        {
+            self.err(
+                "hexp::conj-lemma",
+                "a conjunction lemma is proved by search only: `proof`, `guarantee` and `assume` are not supported with `&`",
+                cd.span,
+                "a conjunction",
+            );
+        }
         let steps = match &l.proof {
             Some((items, _)) => {
                 let ss: Vec<&ast::StepAst> = items

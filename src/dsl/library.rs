@@ -82,6 +82,7 @@ fn template_lemma(r: Record, board: Board, notation: Notation, span: Span) -> Op
     names.map.insert(stones[0], "x".into());
     let fact = Fact {
         claim,
+        conj: false,
         carrier: carrier_set,
         dups: Vec::new(),
         span,

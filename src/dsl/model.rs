@@ -115,6 +115,10 @@ pub struct Guarantee {
 pub struct Fact {
     /// Owner, pairs, who moves first.
     pub claim: Claim,
+    /// A conjunction (`x - b & y - b`: every pair is joined, against one opponent) rather
+    /// than a union (`|`: one of the pairs). A one-pair claim is both; it is stored as a
+    /// union. See docs/SEMANTICS.md, "Conjunctions".
+    pub conj: bool,
     /// The carrier.
     pub carrier: CellSet,
     /// Carrier cells listed more than once (the repeated mentions).
@@ -298,6 +302,28 @@ impl CellNames {
             .map(|&(a, b)| format!("{} - {}", self.name(a), self.name(b)))
             .collect::<Vec<_>>()
             .join(" | ")
+    }
+
+    /// A fact as [`Self::fact`] writes it, with `&` between the pairs of a conjunction.
+    pub fn fact_of(&self, f: &Fact) -> String {
+        if !f.conj {
+            return self.fact(&f.claim, &f.carrier);
+        }
+        let pairs = f
+            .claim
+            .pairs
+            .iter()
+            .map(|&(a, b)| format!("{} - {}", self.name(a), self.name(b)))
+            .collect::<Vec<_>>()
+            .join(" & ");
+        let mut s = format!("{pairs} on {}", self.set(&f.carrier));
+        if f.claim.owner == crate::board::Colour::White {
+            s.push_str(" for white");
+        }
+        if f.claim.owner_first {
+            s.push_str(&format!(" first {}", f.claim.owner));
+        }
+        s
     }
 
     /// A fact in the paper's notation when it has one pair: `(x, [16, 19], 15) VC`;

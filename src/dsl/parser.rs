@@ -469,6 +469,14 @@ fn carrier_spec(p: Pair<Rule>) -> CarrierSpec {
 /// Builds a claim from a `claim` pair plus the option pairs that follow it.
 fn claim_ast(p: Pair<Rule>) -> ClaimAst {
     let sp = span(&p);
+    let seps: Vec<(Rule, Span)> = p
+        .clone()
+        .into_inner()
+        .filter(|q| matches!(q.as_rule(), Rule::union_sep | Rule::conj_sep))
+        .map(|q| (q.as_rule(), span(&q)))
+        .collect();
+    let conj = seps.iter().any(|s| s.0 == Rule::conj_sep);
+    let mixed = (conj && seps.iter().any(|s| s.0 == Rule::union_sep)).then_some(sp);
     let pairs = p
         .into_inner()
         .filter(|q| q.as_rule() == Rule::pair)
@@ -482,6 +490,8 @@ fn claim_ast(p: Pair<Rule>) -> ClaimAst {
         .collect();
     ClaimAst {
         pairs,
+        conj,
+        mixed,
         owner: None,
         first: None,
         span: sp,

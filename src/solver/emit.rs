@@ -176,8 +176,10 @@ impl Emitter<'_> {
             let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(given));
             return Ok(());
         }
-        let _ = self.d.eval.evaluate(&f, Colour::White);
-        let vcs = self.d.eval.vcs(Colour::Black).winning_vcs();
+        let (black_vcs, _) = self.d.eval.build_full(&f);
+        let vcs = black_vcs.winning_vcs();
+        // Black's winning VSCs in the filled position.
+        let mut semis = black_vcs.winning_vscs();
         if let Some(c) = vcs
             .into_iter()
             .map(|c| c | given)
@@ -187,8 +189,6 @@ impl Emitter<'_> {
             let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(c));
             return Ok(());
         }
-        // Black's winning VSCs in the filled position (from the evaluation just made).
-        let mut semis = self.d.eval.vcs(Colour::Black).winning_vscs();
         semis.sort_by_key(|s| s.len());
         let _ = writeln!(self.out, "{pad}white {{");
         let mut left = q.empty_cells();

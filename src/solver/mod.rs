@@ -53,6 +53,10 @@ pub struct Features {
     pub dead: bool,
     /// Captured-pair fill-in.
     pub captured: bool,
+    /// Proof-set pruning (§5).
+    pub proof_sets: bool,
+    /// Rotation transpositions in the table (§6).
+    pub rotation: bool,
 }
 
 impl Features {
@@ -62,6 +66,8 @@ impl Features {
         mustplay: true,
         dead: true,
         captured: true,
+        proof_sets: true,
+        rotation: true,
     };
 }
 
@@ -162,6 +168,37 @@ pub struct SolveOutcome {
     pub tt_entries: usize,
     /// Wall time in microseconds.
     pub micros: u64,
+    /// Where the time went.
+    pub profile: Profile,
+}
+
+/// Where a solve spent its time (wall clock of the solving thread, so on a loaded machine the
+/// parts are inflated alike) and what the pruning did.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Profile {
+    /// Connection builds (one colour each).
+    pub vc_builds: u64,
+    /// Builds skipped because the first build decided the node.
+    pub vc_builds_skipped: u64,
+    /// Milliseconds in connection builds.
+    pub vc_ms: f64,
+    /// Milliseconds in fill-in (dead cells, captured pairs).
+    pub fill_ms: f64,
+    /// Children refuted by proof-set pruning without search.
+    pub proof_set_pruned: u64,
+}
+
+impl Profile {
+    fn of(d: &Dfpn) -> Profile {
+        let s = d.eval.stats;
+        Profile {
+            vc_builds: s.builds,
+            vc_builds_skipped: s.skipped,
+            vc_ms: s.vc_time.as_secs_f64() * 1e3,
+            fill_ms: d.fill_time.as_secs_f64() * 1e3,
+            proof_set_pruned: d.pruned,
+        }
+    }
 }
 
 /// Solves `pos` with `to_move` to play.
@@ -197,6 +234,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
         order,
     );
     d.max_nodes = params.nodes;
+    d.proof_sets = f.proof_sets;
+    d.rotation = f.rotation;
     d.deadline = params.time.map(|t| start + t);
     d
 }
@@ -233,6 +272,7 @@ pub fn solve_with(
         vc_decided: d.vc_decided,
         tt_entries: d.tt.len(),
         micros: start.elapsed().as_micros() as u64,
+        profile: Profile::of(&d),
     })
 }
 

@@ -177,12 +177,30 @@ fn fill_in_and_features_do_not_change_winners() {
     bare.features.dead = false;
     bare.features.captured = false;
     bare.features.mustplay = false;
+    bare.features.proof_sets = false;
+    bare.features.rotation = false;
+    bare.features.incremental = false;
+    // Each search feature off on its own.
+    let mut singles = Vec::new();
+    for k in 0..3 {
+        let mut p = SolveParams::default();
+        match k {
+            0 => p.features.proof_sets = false,
+            1 => p.features.rotation = false,
+            _ => p.features.incremental = false,
+        }
+        singles.push(p);
+    }
     for (c, r) in all_cells(5).into_iter().step_by(2) {
         let mut p = Position::empty(b);
         p.play(Colour::Black, Cell::at(c, r)).unwrap();
         let a = solver::solve(&p, Colour::White, &full).unwrap().winner;
         let z = solver::solve(&p, Colour::White, &bare).unwrap().winner;
         assert_eq!(a, z, "{:?}", Cell::at(c, r));
+        for s in &singles {
+            let y = solver::solve(&p, Colour::White, s).unwrap().winner;
+            assert_eq!(a, y, "{:?} {:?}", Cell::at(c, r), s.features);
+        }
     }
 }
 

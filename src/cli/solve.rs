@@ -86,9 +86,17 @@ pub struct SolveArgs {
     /// rotated pair).
     #[arg(long)]
     no_rotation: bool,
+    /// Ablation: rebuild every position's connections from scratch instead of updating the
+    /// previous position's when only stones were added.
+    #[arg(long)]
+    no_incremental: bool,
     /// Write the win as a .hexp strategy to this file (single position only).
     #[arg(long, value_name = "FILE")]
     emit_proof: Option<PathBuf>,
+    /// Move ordering: "centre" (cells near the centre first) or "resistance" (cells of high
+    /// energy in the resistor circuits first, Anshelevich §6).
+    #[arg(long, default_value = "centre", value_name = "ORDER")]
+    order: String,
     /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
     #[arg(long, default_value = "letters")]
     notation: String,
@@ -158,7 +166,13 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             );
         }
     }
+    let order = match a.order.as_str() {
+        "centre" | "center" => solver::Ordering::Centre,
+        "resistance" => solver::Ordering::Resistance,
+        o => return Err(format!("--order '{o}': use centre or resistance")),
+    };
     let params = SolveParams {
+        order,
         nodes: a.nodes,
         time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
         tt_entries: a.tt_entries,
@@ -170,6 +184,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             captured: !a.no_captured,
             proof_sets: !a.no_proof_sets,
             rotation: !a.no_rotation,
+            incremental: !a.no_incremental,
         },
         ..SolveParams::default()
     };

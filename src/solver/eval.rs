@@ -15,10 +15,16 @@
 //! whose win has decided more nodes so far is built first: when it decides the node, the
 //! other build is skipped. The order changes the cost, never the answer (a node decided by
 //! one side's connections cannot be decided the other way: connections are sound).
+//!
+//! With [`Evaluator::incremental`], a colour's connections are carried over from the last
+//! position built when the new one only adds a few stones (the search usually evaluates a
+//! child right after its parent): [`VcSet::play`] updates them stone by stone (Anshelevich
+//! §6), instead of a rebuild. Only a complete build is carried over; the update is as sound
+//! as a build.
 
 use crate::board::{CellSet, Colour};
 use crate::position::Position;
-use crate::vc::{VcParams, VcSet};
+use crate::vc::{Status, VcParams, VcSet};
 use std::time::{Duration, Instant};
 
 /// What the connections say about a position.
@@ -39,6 +45,9 @@ pub enum Eval {
     },
 }
 
+/// Most stones added since the last build for an incremental update (more: rebuild).
+const MAX_UPDATE_STONES: usize = 8;
+
 /// Counters of the evaluations made (for the profile in `hexproof solve --json`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EvalStats {
@@ -48,6 +57,10 @@ pub struct EvalStats {
     pub vc_time: Duration,
     /// Builds skipped because the first one decided the node.
     pub skipped: u64,
+    /// Builds made as incremental updates (of [`EvalStats::builds`]).
+    pub updates: u64,
+    /// Time in incremental updates (of [`EvalStats::vc_time`]).
+    pub update_time: Duration,
     /// Nodes won by the player to move (by connections).
     pub wins: u64,
     /// Nodes lost by the player to move (by connections).
@@ -65,6 +78,9 @@ pub struct Evaluator {
     pub use_vcs: bool,
     /// Restrict moves to the mustplay.
     pub use_mustplay: bool,
+    /// Update the last connections instead of rebuilding when only stones were added.
+    pub incremental: bool,
+    built: [bool; 2],
     /// Counters.
     pub stats: EvalStats,
 }
@@ -98,6 +114,8 @@ impl Evaluator {
             params,
             use_vcs,
             use_mustplay,
+            incremental: true,
+            built: [false; 2],
             stats: EvalStats::default(),
         }
     }
@@ -119,10 +137,38 @@ impl Evaluator {
 
     fn build(&mut self, colour: Colour, pos: &Position) {
         let t = Instant::now();
-        match colour {
-            Colour::Black => self.black.rebuild(pos),
-            Colour::White => self.white.rebuild(pos),
+        let i = colour as usize;
+        let v = match colour {
+            Colour::Black => &mut self.black,
+            Colour::White => &mut self.white,
+        };
+        let mut updated = false;
+        if self.incremental && self.built[i] && v.status() == Status::Complete {
+            let old = v.position();
+            let (ob, ow) = (old.stones(Colour::Black), old.stones(Colour::White));
+            let (nb, nw) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+            if old.board() == pos.board()
+                && ob.is_subset(&nb)
+                && ow.is_subset(&nw)
+                && (nb - ob).len() + (nw - ow).len() <= MAX_UPDATE_STONES
+            {
+                updated = true;
+                for (c, cells) in [(Colour::Black, nb - ob), (Colour::White, nw - ow)] {
+                    for cell in cells.iter() {
+                        if !updated || v.status() != Status::Complete || v.play(c, cell).is_err() {
+                            updated = false;
+                        }
+                    }
+                }
+            }
         }
+        if updated {
+            self.stats.updates += 1;
+            self.stats.update_time += t.elapsed();
+        } else {
+            v.rebuild(pos);
+        }
+        self.built[i] = true;
         self.stats.vc_time += t.elapsed();
         self.stats.builds += 1;
     }

@@ -33,7 +33,7 @@ use crate::vc::{Variant, VcBudget, VcParams};
 use dfpn::Dfpn;
 use eval::Evaluator;
 use inferior::InferiorRules;
-use order::{Centrality, MoveOrder};
+use order::{Centrality, MoveOrder, Resistance};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 use tt::{Table, INF};
@@ -57,6 +57,8 @@ pub struct Features {
     pub proof_sets: bool,
     /// Rotation transpositions in the table (§6).
     pub rotation: bool,
+    /// Incremental connection updates along the search path ([`eval`]).
+    pub incremental: bool,
 }
 
 impl Features {
@@ -68,6 +70,7 @@ impl Features {
         captured: true,
         proof_sets: true,
         rotation: true,
+        incremental: true,
     };
 }
 
@@ -86,6 +89,27 @@ pub struct SolveParams {
     pub features: Features,
     /// Connection engine.
     pub vc_variant: Variant,
+    /// Move ordering.
+    pub order: Ordering,
+}
+
+/// The move orderings available to [`solve`] ([`order`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ordering {
+    /// Cells near the centre first ([`Centrality`]).
+    Centre,
+    /// Cells of high circuit energy first ([`Resistance`]).
+    Resistance,
+}
+
+impl Ordering {
+    /// The ordering as a [`MoveOrder`].
+    pub fn order(self) -> &'static dyn MoveOrder {
+        match self {
+            Ordering::Centre => &Centrality,
+            Ordering::Resistance => &Resistance,
+        }
+    }
 }
 
 impl Default for SolveParams {
@@ -97,6 +121,7 @@ impl Default for SolveParams {
             epsilon: 0.25,
             features: Features::ALL,
             vc_variant: Variant::Fast,
+            order: Ordering::Centre,
         }
     }
 }
@@ -180,8 +205,12 @@ pub struct Profile {
     pub vc_builds: u64,
     /// Builds skipped because the first build decided the node.
     pub vc_builds_skipped: u64,
+    /// Builds made as incremental updates of the previous position's connections.
+    pub vc_updates: u64,
     /// Milliseconds in connection builds.
     pub vc_ms: f64,
+    /// Milliseconds in incremental updates (of `vc_ms`).
+    pub vc_update_ms: f64,
     /// Milliseconds in fill-in (dead cells, captured pairs).
     pub fill_ms: f64,
     /// Children refuted by proof-set pruning without search.
@@ -194,7 +223,9 @@ impl Profile {
         Profile {
             vc_builds: s.builds,
             vc_builds_skipped: s.skipped,
+            vc_updates: s.updates,
             vc_ms: s.vc_time.as_secs_f64() * 1e3,
+            vc_update_ms: s.update_time.as_secs_f64() * 1e3,
             fill_ms: d.fill_time.as_secs_f64() * 1e3,
             proof_set_pruned: d.pruned,
         }
@@ -207,7 +238,7 @@ pub fn solve(
     to_move: Colour,
     params: &SolveParams,
 ) -> Result<SolveOutcome, SolveError> {
-    solve_with(pos, to_move, params, &Centrality)
+    solve_with(pos, to_move, params, params.order.order())
 }
 
 /// Checks that `pos` can be handed to the solver.
@@ -225,7 +256,8 @@ pub fn check_position(pos: &Position) -> Result<(), SolveError> {
 /// A search ready to run on `params` (shared by [`solve_with`] and [`emit`]).
 pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: Instant) -> Dfpn<'a> {
     let f = params.features;
-    let eval = Evaluator::new(params.vc_params(), f.vcs, f.vcs && f.mustplay);
+    let mut eval = Evaluator::new(params.vc_params(), f.vcs, f.vcs && f.mustplay);
+    eval.incremental = f.incremental;
     let mut d = Dfpn::new(
         eval,
         Table::new(params.tt_entries),
@@ -322,7 +354,11 @@ pub fn confirmed_move(
         return Some(c);
     }
     // Then the key named by the exact search, confirmed by the solver.
-    key_move(root, to_move, carrier).filter(|&k| lost_after(d, k, true))
+    if let Some(k) = key_move(root, to_move, carrier).filter(|&k| lost_after(d, k, true)) {
+        return Some(k);
+    }
+    // Last, the solver on each cell of the carrier (a winning VSC's key is among them).
+    cells.iter().find(|&c| lost_after(d, c, true))
 }
 
 /// The first move of `owner`'s winning semi-connection on `carrier` in `pos`, by the exact
@@ -339,9 +375,11 @@ pub fn key_move(pos: &Position, owner: Colour, carrier: CellSet) -> Option<Cell>
         },
     )
     .ok()?;
+    // A node budget only: a wall-clock limit would make the answer depend on the machine's
+    // load.
     let budget = Budget {
         nodes: 2_000_000,
-        time: Some(Duration::from_secs(5)),
+        time: None,
         ..Budget::default()
     };
     let out = search::decide(&game, &budget).ok()?;

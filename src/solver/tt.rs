@@ -170,3 +170,41 @@ impl Table {
         self.map.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Notation;
+    use crate::position::Position;
+
+    #[test]
+    fn rotation_is_an_involution_and_canonical_keys_agree() {
+        let b = Board::square(7).unwrap();
+        let s = Symmetry::new(&b);
+        let p = Position::from_names(b, "d4 a1 b6", "c2 g7", Notation::Letters).unwrap();
+        let key = Key {
+            black: p.stones(Colour::Black),
+            white: p.stones(Colour::White),
+            to_move: Colour::White,
+        };
+        let rot = Key {
+            black: s.set(key.black),
+            white: s.set(key.white),
+            to_move: Colour::White,
+        };
+        assert_ne!(rot, key);
+        assert_eq!(s.set(rot.black), key.black);
+        assert_eq!(s.canonical(key).0, s.canonical(rot).0);
+        assert_ne!(s.canonical(key).1, s.canonical(rot).1);
+        let a1 = b.parse_cell("a1", Notation::Letters).unwrap();
+        let g7 = b.parse_cell("g7", Notation::Letters).unwrap();
+        assert_eq!(s.cell(a1), g7);
+        assert_eq!(
+            s.cell(Cell::border(Border::Top)),
+            Cell::border(Border::Bottom)
+        );
+        // The centre is fixed.
+        let d4 = b.parse_cell("d4", Notation::Letters).unwrap();
+        assert_eq!(s.cell(d4), d4);
+    }
+}

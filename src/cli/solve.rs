@@ -86,16 +86,16 @@ pub struct SolveArgs {
     /// rotated pair).
     #[arg(long)]
     no_rotation: bool,
-    /// Ablation: rebuild every position's connections from scratch instead of updating the
-    /// previous position's when only stones were added.
+    /// Update the previous position's connections (`VcSet::play`) instead of rebuilding
+    /// when only stones were added (off by default: slower in nodes on 7x7, see BENCHMARKS).
     #[arg(long)]
-    no_incremental: bool,
+    incremental: bool,
     /// Write the win as a .hexp strategy to this file (single position only).
     #[arg(long, value_name = "FILE")]
     emit_proof: Option<PathBuf>,
-    /// Move ordering: "centre" (cells near the centre first) or "resistance" (cells of high
-    /// energy in the resistor circuits first, Anshelevich §6).
-    #[arg(long, default_value = "centre", value_name = "ORDER")]
+    /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
+    /// Anshelevich §6) or "centre" (cells near the centre first).
+    #[arg(long, default_value = "resistance", value_name = "ORDER")]
     order: String,
     /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
     #[arg(long, default_value = "letters")]
@@ -184,7 +184,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             captured: !a.no_captured,
             proof_sets: !a.no_proof_sets,
             rotation: !a.no_rotation,
-            incremental: !a.no_incremental,
+            incremental: a.incremental,
         },
         ..SolveParams::default()
     };

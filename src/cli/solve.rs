@@ -23,7 +23,9 @@ use std::time::{Duration, Instant};
 ///
 /// The position is reached by --moves, alternating and starting with Black. With
 /// --openings all, each cell of the empty board is tried as Black's first move (White then to
-/// move) and the table of winners is printed: B where the opening wins for Black.
+/// move) and the table of winners is printed: B where the opening wins for Black. An opening
+/// and its 180° rotation have the same winner, so only one of each pair is searched (all of
+/// them with --no-rotation).
 ///
 /// --emit-proof FILE writes the win as a strategy in the hexproof language (for a position
 /// where Black wins with Black to move, or where White to move loses; White wins are written
@@ -75,9 +77,26 @@ pub struct SolveArgs {
     /// Ablation: no captured-pair fill-in.
     #[arg(long)]
     no_captured: bool,
+    /// Ablation: no proof-set pruning (a refuted move's proof set refutes every move outside
+    /// it).
+    #[arg(long)]
+    no_proof_sets: bool,
+    /// Ablation: no rotation transpositions (the table stores a position and its 180°
+    /// rotation separately; --openings all then solves every opening instead of one of each
+    /// rotated pair).
+    #[arg(long)]
+    no_rotation: bool,
+    /// Update the previous position's connections (`VcSet::play`) instead of rebuilding
+    /// when only stones were added (off by default: slower in nodes on 7x7, see BENCHMARKS).
+    #[arg(long)]
+    incremental: bool,
     /// Write the win as a .hexp strategy to this file (single position only).
     #[arg(long, value_name = "FILE")]
     emit_proof: Option<PathBuf>,
+    /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
+    /// Anshelevich §6) or "centre" (cells near the centre first).
+    #[arg(long, default_value = "resistance", value_name = "ORDER")]
+    order: String,
     /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
     #[arg(long, default_value = "letters")]
     notation: String,
@@ -147,7 +166,13 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             );
         }
     }
+    let order = match a.order.as_str() {
+        "centre" | "center" => solver::Ordering::Centre,
+        "resistance" => solver::Ordering::Resistance,
+        o => return Err(format!("--order '{o}': use centre or resistance")),
+    };
     let params = SolveParams {
+        order,
         nodes: a.nodes,
         time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
         tt_entries: a.tt_entries,
@@ -157,6 +182,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             mustplay: !a.no_mustplay,
             dead: !a.no_dead,
             captured: !a.no_captured,
+            proof_sets: !a.no_proof_sets,
+            rotation: !a.no_rotation,
+            incremental: a.incremental,
         },
         ..SolveParams::default()
     };
@@ -185,6 +213,7 @@ fn outcome_json(o: &SolveOutcome, board: &Board, n: Notation) -> serde_json::Val
         "vc_decided": o.vc_decided,
         "tt_entries": o.tt_entries,
         "seconds": o.micros as f64 / 1e6,
+        "profile": o.profile,
     })
 }
 
@@ -277,8 +306,22 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         Ok(p) => p,
         Err(e) => return fail_input(&format!("cannot start {} threads: {e}", a.threads)),
     };
-    let results: Vec<_> = pool.install(|| {
-        cells
+    // With rotation transpositions on, an opening and its 180° image have the same winner
+    // (the rotation keeps each player's borders): solve the first of each pair only.
+    let rotate = |c: hexproof::board::Cell| {
+        let (x, y) = c.coords();
+        hexproof::board::Cell::at(board.cols() - 1 - x, board.rows() - 1 - y)
+    };
+    let use_rotation = s.params.features.rotation;
+    let solved: Vec<_> = cells
+        .iter()
+        .copied()
+        .filter(|&c| !use_rotation || c.index() <= rotate(c).index())
+        .collect();
+    let bar_len = solved.len() as u64;
+    bar.set_length(bar_len);
+    let solved_results: Vec<_> = pool.install(|| {
+        solved
             .par_iter()
             .map(|&c| {
                 let mut p = Position::empty(board);
@@ -304,22 +347,47 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             .collect()
     });
     bar.finish_and_clear();
+    // Every opening: solved, or the image of a solved one (`by_rotation`).
+    let results: Vec<(hexproof::board::Cell, SolveOutcome, bool)> = cells
+        .iter()
+        .map(|&c| {
+            if let Some((_, o)) = solved_results.iter().find(|(x, _)| *x == c) {
+                (c, o.clone(), false)
+            } else {
+                let (_, o) = solved_results
+                    .iter()
+                    .find(|(x, _)| *x == rotate(c))
+                    .expect("the image was solved");
+                (c, o.clone(), true)
+            }
+        })
+        .collect();
     let wall = start.elapsed().as_secs_f64();
-    let nodes: u64 = results.iter().map(|(_, o)| o.nodes).sum();
+    let nodes: u64 = solved_results.iter().map(|(_, o)| o.nodes).sum();
+    let cpu_seconds: f64 = solved_results
+        .iter()
+        .map(|(_, o)| o.micros as f64 / 1e6)
+        .sum();
     let undecided = results
         .iter()
-        .filter(|(_, o)| o.winner == Winner::Undecided)
+        .filter(|(_, o, _)| o.winner == Winner::Undecided)
         .count();
     let black_wins = results
         .iter()
-        .filter(|(_, o)| o.winner == Winner::Black)
+        .filter(|(_, o, _)| o.winner == Winner::Black)
         .count();
     if a.json {
         let rows: Vec<_> = results
             .iter()
-            .map(|(c, o)| {
+            .map(|(c, o, by_rotation)| {
                 let mut v = outcome_json(o, &board, s.notation);
                 v["opening"] = json!(board.cell_name(*c, s.notation));
+                v["by_rotation"] = json!(by_rotation);
+                if *by_rotation {
+                    v["winning_move"] = json!(o
+                        .winning_move
+                        .map(|m| board.cell_name(rotate(m), s.notation)));
+                }
                 v
             })
             .collect();
@@ -329,6 +397,8 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             "black_wins": black_wins,
             "undecided": undecided,
             "nodes": nodes,
+            "solved": solved_results.len(),
+            "sum_seconds": cpu_seconds,
             "wall_seconds": wall,
             "threads": a.threads,
         }));
@@ -344,7 +414,7 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
                 let cell = hexproof::board::Cell::at(col, r);
                 let o = &results
                     .iter()
-                    .find(|(c, _)| *c == cell)
+                    .find(|(c, _, _)| *c == cell)
                     .expect("every cell")
                     .1;
                 line.push(match o.winner {
@@ -361,7 +431,9 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             results.len()
         );
         println!(
-            "nodes: {nodes} in total, wall {wall:.2} s with {} thread(s)",
+            "{} openings searched ({} by rotation); nodes: {nodes} in total, {cpu_seconds:.2} s summed over openings, wall {wall:.2} s with {} thread(s)",
+            solved_results.len(),
+            results.len() - solved_results.len(),
             a.threads
         );
     }

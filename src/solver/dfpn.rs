@@ -27,15 +27,32 @@
 //! dn = 0 that it loses. A node's pn is the least disproof number of its children, its dn the
 //! sum of their proof numbers. Leaves are evaluated by [`super::eval`] (connections) after
 //! fill-in ([`super::inferior`]); an undecided leaf gets pn = 1 and dn = its move count.
+//!
+//! # Proof sets (Henderson, Arneson & Hayward 2009, §5)
+//!
+//! A solved node keeps its **proof set**: the empty cells its winner's strategy may occupy.
+//! *Proof-set pruning*: once one move of the loser is refuted with proof set S, every other
+//! move outside S is refuted by the same strategy (it plays only in S, the loser's stone
+//! outside S is never in its way, and a stone the loser did not get only helps the winner),
+//! so those children are lost without search. The sets are computed recursively:
+//!
+//! - a node decided by connections: the winning carrier (a won board: empty);
+//! - a won node: its winning child's set (the winning move included);
+//! - a lost node: the union of its searched children's sets and of the opponent's VSC
+//!   carriers that cut its moves down to the mustplay ([`super::eval::mustplay_cover`]);
+//! - a child is searched in its filled form: its set, seen from the parent, also gets the
+//!   cells the fill-in gave the winner (captured cells it answers in, dead cells given to
+//!   it). Cells given to the loser need not be added: the loser playing there is just a
+//!   loser's move the filled strategy already answers.
 
 use super::eval::{Eval, Evaluator};
 use super::inferior::{fill_in, InferiorRules};
 use super::order::MoveOrder;
-use super::tt::{Entry, Key, Table, INF};
+use super::tt::{Entry, Key, Symmetry, Table, INF};
 use crate::board::Colour;
 use crate::board::{Cell, CellSet};
 use crate::position::Position;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The search state for one root.
 pub struct Dfpn<'a> {
@@ -49,6 +66,10 @@ pub struct Dfpn<'a> {
     pub epsilon: f64,
     /// Move ordering.
     pub order: &'a dyn MoveOrder,
+    /// Proof-set pruning on.
+    pub proof_sets: bool,
+    /// Rotation transpositions in the table on.
+    pub rotation: bool,
     /// Nodes evaluated (connection builds for both colours).
     pub nodes: u64,
     /// Most nodes.
@@ -59,6 +80,11 @@ pub struct Dfpn<'a> {
     pub aborted: bool,
     /// Nodes decided by connections without search.
     pub vc_decided: u64,
+    /// Children lost by proof-set pruning (counted at each expansion).
+    pub pruned: u64,
+    /// Time in fill-in.
+    pub fill_time: Duration,
+    sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
 
@@ -68,6 +94,8 @@ struct Child {
     pos: Position,
     pn: u32,
     dn: u32,
+    /// When solved: the proof set of its winner, seen from the parent (see the module docs).
+    proof: CellSet,
 }
 
 /// The key of a (filled) position.
@@ -77,6 +105,13 @@ pub fn key_of(pos: &Position, to_move: Colour) -> Key {
         white: pos.stones(Colour::White),
         to_move,
     }
+}
+
+/// A child's proof set `s` (for `winner`, in the filled child `child`) seen from the parent
+/// `parent`: plus the parent's empty cells that hold `winner`'s stones in the child (its
+/// move, and what the fill-in gave it).
+fn lift(s: CellSet, parent: &Position, child: &Position, winner: Colour) -> CellSet {
+    s | (parent.empty_cells() & child.stones(winner))
 }
 
 impl<'a> Dfpn<'a> {
@@ -94,11 +129,16 @@ impl<'a> Dfpn<'a> {
             rules,
             epsilon,
             order,
+            proof_sets: true,
+            rotation: true,
             nodes: 0,
             max_nodes: u64::MAX,
             deadline: None,
             aborted: false,
             vc_decided: 0,
+            pruned: 0,
+            fill_time: Duration::ZERO,
+            sym: None,
             scratch: Vec::new(),
         }
     }
@@ -126,11 +166,42 @@ impl<'a> Dfpn<'a> {
         !self.aborted
     }
 
+    /// The table key of `pos` (canonical under rotation when that is on) and whether it is
+    /// the rotated one.
+    fn key(&mut self, pos: &Position, to_move: Colour) -> (Key, bool) {
+        let key = key_of(pos, to_move);
+        if !self.rotation {
+            return (key, false);
+        }
+        if self.sym.as_ref().is_none_or(|s| s.board() != pos.board()) {
+            self.sym = Some(Symmetry::new(pos.board()));
+        }
+        self.sym.as_ref().expect("just set").canonical(key)
+    }
+
+    /// What the table knows about filled `pos` (without evaluating it).
+    pub fn lookup(&mut self, pos: &Position, to_move: Colour) -> Option<Entry> {
+        let (key, rotated) = self.key(pos, to_move);
+        let e = *self.tt.get(&key)?;
+        Some(match (rotated, &self.sym) {
+            (true, Some(s)) => s.entry(e),
+            _ => e,
+        })
+    }
+
+    fn store(&mut self, pos: &Position, to_move: Colour, e: Entry) {
+        let (key, rotated) = self.key(pos, to_move);
+        let e = match (rotated, &self.sym) {
+            (true, Some(s)) => s.entry(e),
+            _ => e,
+        };
+        self.tt.put(key, e);
+    }
+
     /// The table entry of filled `pos`, evaluating it if new.
     pub fn entry(&mut self, pos: &Position, to_move: Colour) -> Entry {
-        let key = key_of(pos, to_move);
-        if let Some(e) = self.tt.get(&key) {
-            return *e;
+        if let Some(e) = self.lookup(pos, to_move) {
+            return e;
         }
         self.nodes += 1;
         let e = match self.eval.evaluate(pos, to_move) {
@@ -141,6 +212,7 @@ impl<'a> Dfpn<'a> {
                     dn: INF,
                     moves: c,
                     best: None,
+                    proof: c,
                 }
             }
             Eval::Loss(c) => {
@@ -150,17 +222,35 @@ impl<'a> Dfpn<'a> {
                     dn: 0,
                     moves: c,
                     best: None,
+                    proof: c,
                 }
             }
-            Eval::Open(m) => Entry {
+            Eval::Open { moves, reason } => Entry {
                 pn: 1,
-                dn: (m.len() as u32).max(1),
-                moves: m,
+                dn: (moves.len() as u32).max(1),
+                moves,
                 best: None,
+                proof: reason,
             },
         };
-        self.tt.put(key, e);
+        self.store(pos, to_move, e);
         e
+    }
+
+    /// The proof set of a solved child `kid` (filled, `mover` to move) seen from `parent`;
+    /// all of the parent's empty cells when the table no longer has it.
+    fn child_proof(
+        &mut self,
+        parent: &Position,
+        kid: &Position,
+        mover: Colour,
+        pn: u32,
+    ) -> CellSet {
+        let winner = if pn == 0 { mover } else { mover.opponent() };
+        match self.lookup(kid, mover) {
+            Some(e) if e.pn == 0 || e.dn == 0 => lift(e.proof, parent, kid, winner),
+            _ => parent.empty_cells(),
+        }
     }
 
     /// Multiple iterative deepening at filled `pos`: searches until its proof number reaches
@@ -173,7 +263,6 @@ impl<'a> Dfpn<'a> {
         if !self.budget_left() {
             return (entry.pn, entry.dn);
         }
-        let key = key_of(pos, to_move);
         let opp = to_move.opponent();
         // Children in heuristic order (ties in the selection go to the earlier one).
         self.scratch.clear();
@@ -181,25 +270,57 @@ impl<'a> Dfpn<'a> {
         self.order.scores(pos, to_move, entry.moves, &mut scratch);
         scratch.sort_unstable();
         let mut kids: Vec<Child> = Vec::with_capacity(scratch.len());
+        let t = Instant::now();
         for &(_, mv) in &scratch {
             let mut p = pos.clone();
             p.play(to_move, mv).expect("moves are empty cells");
             fill_in(&mut p, self.rules, opp);
-            let k = key_of(&p, opp);
-            let (pn, dn) = self.tt.get(&k).map_or((1, 1), |e| (e.pn, e.dn));
-            kids.push(Child { mv, pos: p, pn, dn });
+            kids.push(Child {
+                mv,
+                pos: p,
+                pn: 1,
+                dn: 1,
+                proof: CellSet::EMPTY,
+            });
         }
+        self.fill_time += t.elapsed();
         self.scratch = scratch;
+        for i in 0..kids.len() {
+            if let Some(e) = self.lookup(&kids[i].pos, opp) {
+                kids[i].pn = e.pn;
+                kids[i].dn = e.dn;
+                if e.pn == 0 || e.dn == 0 {
+                    let w = if e.pn == 0 { opp } else { to_move };
+                    kids[i].proof = lift(e.proof, pos, &kids[i].pos, w);
+                }
+            }
+        }
+        let mut counted_pruned = false;
         loop {
-            // pn = min child dn, dn = sum child pn.
-            let mut best = 0;
+            // Proof-set pruning: a move outside the proof set of a refuted move is refuted.
+            let mut allowed = pos.empty_cells();
+            if self.proof_sets {
+                for k in kids.iter().filter(|k| k.pn == 0) {
+                    allowed &= k.proof;
+                }
+            }
+            let pruned = |k: &Child| k.pn != 0 && !allowed.contains(k.mv);
+            // pn = min child dn, dn = sum child pn (pruned children: pn 0, dn ∞).
+            let mut best = usize::MAX;
             let mut dn1 = INF;
             let mut dn2 = INF;
             let mut sum: u64 = 0;
+            let mut n_pruned = 0;
             for (i, k) in kids.iter().enumerate() {
+                if pruned(k) {
+                    n_pruned += 1;
+                    continue;
+                }
                 sum += k.pn as u64;
-                if k.dn < dn1 {
-                    dn2 = dn1;
+                if k.dn < dn1 || best == usize::MAX {
+                    if k.dn < dn1 {
+                        dn2 = dn1;
+                    }
                     dn1 = k.dn;
                     best = i;
                 } else if k.dn < dn2 {
@@ -208,14 +329,35 @@ impl<'a> Dfpn<'a> {
             }
             let pn = dn1;
             let dn = sum.min(INF as u64) as u32;
-            let best_move = (pn == 0).then(|| kids[best].mv);
-            self.tt.put(
-                key,
+            let proof = if pn == 0 {
+                kids[best].proof
+            } else if dn == 0 {
+                let mut s = entry.proof;
+                for k in kids.iter().filter(|k| !pruned(k)) {
+                    s |= k.proof;
+                }
+                s
+            } else {
+                entry.proof
+            };
+            if (pn == 0 || dn == 0) && !counted_pruned {
+                self.pruned += n_pruned;
+                counted_pruned = true;
+            }
+            let best_move = if best == usize::MAX {
+                None
+            } else {
+                Some(kids[best].mv)
+            };
+            self.store(
+                pos,
+                to_move,
                 Entry {
                     pn,
                     dn,
                     moves: entry.moves,
-                    best: best_move.or(Some(kids[best].mv)),
+                    best: best_move,
+                    proof,
                 },
             );
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
@@ -229,11 +371,14 @@ impl<'a> Dfpn<'a> {
             let (cpn, cdn) = self.mid(&kid_pos, opp, child_th_pn, child_th_dn);
             kids[best].pn = cpn;
             kids[best].dn = cdn;
+            if cpn == 0 || cdn == 0 {
+                kids[best].proof = self.child_proof(pos, &kid_pos, opp, cpn);
+            }
         }
     }
 
     /// The cells of a decided node's connection (carrier), or the moves of an open one.
-    pub fn moves_of(&self, pos: &Position, to_move: Colour) -> Option<CellSet> {
-        self.tt.get(&key_of(pos, to_move)).map(|e| e.moves)
+    pub fn moves_of(&mut self, pos: &Position, to_move: Colour) -> Option<CellSet> {
+        self.lookup(pos, to_move).map(|e| e.moves)
     }
 }

@@ -16,7 +16,6 @@
 //! Hex), since a strategy proves a win of Black.
 
 use super::dfpn::Dfpn;
-use super::order::Centrality;
 use super::tt::INF;
 use super::{confirmed_move, key_move, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
@@ -35,9 +34,8 @@ pub const LEAF_MAX: usize = 22;
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
 pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<String, String> {
     super::check_position(pos).map_err(|e| e.to_string())?;
-    let order = Centrality;
     let start = Instant::now();
-    let mut d = make_search(params, &order, start);
+    let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
     let (pn, dn) = d.mid(&filled, to_move, INF, INF);
     let black_wins = match (to_move, pn, dn) {
@@ -176,8 +174,10 @@ impl Emitter<'_> {
             let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(given));
             return Ok(());
         }
-        let _ = self.d.eval.evaluate(&f, Colour::White);
-        let vcs = self.d.eval.vcs(Colour::Black).winning_vcs();
+        let (black_vcs, _) = self.d.eval.build_full(&f);
+        let vcs = black_vcs.winning_vcs();
+        // Black's winning VSCs in the filled position.
+        let mut semis = black_vcs.winning_vscs();
         if let Some(c) = vcs
             .into_iter()
             .map(|c| c | given)
@@ -187,8 +187,6 @@ impl Emitter<'_> {
             let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(c));
             return Ok(());
         }
-        // Black's winning VSCs in the filled position (from the evaluation just made).
-        let mut semis = self.d.eval.vcs(Colour::Black).winning_vscs();
         semis.sort_by_key(|s| s.len());
         let _ = writeln!(self.out, "{pad}white {{");
         let mut left = q.empty_cells();

@@ -7,49 +7,192 @@
 //! the *mustplay*, is searched. The connections come from the VC engine ([`crate::vc`],
 //! FastVC by default), whose rules are sound, so a decision here is never wrong; a build that
 //! runs out of budget is still sound, only weaker.
+//!
+//! # Cost
+//!
+//! The two connection builds are nearly all of a node's cost. Both are built with
+//! [`crate::vc::VcParams::stop_at_win`] (a build stops at its first winning VC), and the side
+//! whose win has decided more nodes so far is built first: when it decides the node, the
+//! other build is skipped. The order changes the cost, never the answer (a node decided by
+//! one side's connections cannot be decided the other way: connections are sound).
+//!
+//! With [`Evaluator::incremental`], a colour's connections are carried over from the last
+//! position built when the new one only adds a few stones (the search usually evaluates a
+//! child right after its parent): [`VcSet::play`] updates them stone by stone (Anshelevich
+//! §6), instead of a rebuild. Only a complete build is carried over; the update is as sound
+//! as a build.
 
 use crate::board::{CellSet, Colour};
 use crate::position::Position;
-use crate::vc::{mustplay, Mustplay, VcParams, VcSet};
+use crate::vc::{Status, VcParams, VcSet};
+use std::time::{Duration, Instant};
 
 /// What the connections say about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Eval {
     /// The player to move wins; the winning connection's carrier (empty for a won board).
     Win(CellSet),
-    /// The player to move loses; the opponent's winning VC carrier (empty for a won board).
+    /// The player to move loses; the cells of the opponent's win (a winning VC carrier, or
+    /// the winning VSC carriers that leave no move; empty for a won board).
     Loss(CellSet),
-    /// Undecided: the moves worth trying (the mustplay, or every empty cell).
-    Open(CellSet),
+    /// Undecided.
+    Open {
+        /// The moves worth trying (the mustplay, or every empty cell).
+        moves: CellSet,
+        /// The union of the opponent's winning VSC carriers that cut the moves down to
+        /// `moves` (each excluded move misses one of them); empty without a mustplay.
+        reason: CellSet,
+    },
+}
+
+/// Most stones added since the last build for an incremental update (more: rebuild).
+const MAX_UPDATE_STONES: usize = 8;
+
+/// Counters of the evaluations made (for the profile in `hexproof solve --json`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvalStats {
+    /// Connection builds made.
+    pub builds: u64,
+    /// Time in connection builds.
+    pub vc_time: Duration,
+    /// Builds skipped because the first one decided the node.
+    pub skipped: u64,
+    /// Builds made as incremental updates (of [`EvalStats::builds`]).
+    pub updates: u64,
+    /// Time in incremental updates (of [`EvalStats::vc_time`]).
+    pub update_time: Duration,
+    /// Nodes won by the player to move (by connections).
+    pub wins: u64,
+    /// Nodes lost by the player to move (by connections).
+    pub losses: u64,
 }
 
 /// Builds both colours' connections, reusing their storage between positions.
 pub struct Evaluator {
     black: VcSet,
     white: VcSet,
+    /// Full builds (no early stop) for the proof emitter, made on demand.
+    full: Option<(VcSet, VcSet)>,
+    params: VcParams,
     /// Use connections at all (win detection).
     pub use_vcs: bool,
     /// Restrict moves to the mustplay.
     pub use_mustplay: bool,
+    /// Update the last connections instead of rebuilding when only stones were added.
+    pub incremental: bool,
+    built: [bool; 2],
+    /// Counters.
+    pub stats: EvalStats,
+}
+
+/// The mustplay from the opponent's winning VSC carriers `semis` among `empty`, and the union
+/// of the carriers that cut it down (smallest first, each kept only if it removes a move; the
+/// result is the intersection of all of them).
+pub fn mustplay_cover(mut semis: Vec<CellSet>, empty: CellSet) -> (CellSet, CellSet) {
+    semis.sort_unstable_by_key(|c| c.len());
+    let mut m = empty;
+    let mut reason = CellSet::EMPTY;
+    for s in semis {
+        let next = m & s;
+        if next != m {
+            m = next;
+            reason |= s;
+        }
+    }
+    (m, reason)
 }
 
 impl Evaluator {
     /// An evaluator with the given connection parameters.
     pub fn new(params: VcParams, use_vcs: bool, use_mustplay: bool) -> Evaluator {
+        let mut fast = params.clone();
+        fast.stop_at_win = true;
         Evaluator {
-            black: VcSet::new(Colour::Black, params.clone()),
-            white: VcSet::new(Colour::White, params),
+            black: VcSet::new(Colour::Black, fast.clone()),
+            white: VcSet::new(Colour::White, fast),
+            full: None,
+            params,
             use_vcs,
             use_mustplay,
+            incremental: true,
+            built: [false; 2],
+            stats: EvalStats::default(),
         }
     }
 
-    /// The connections of `colour` from the last [`Evaluator::evaluate`].
-    pub fn vcs(&self, colour: Colour) -> &VcSet {
+    /// Builds both colours' connections in `pos` completely (no early stop), for the proof
+    /// emitter, and returns (Black's, White's).
+    pub fn build_full(&mut self, pos: &Position) -> (&VcSet, &VcSet) {
+        let params = &self.params;
+        let (b, w) = self.full.get_or_insert_with(|| {
+            (
+                VcSet::new(Colour::Black, params.clone()),
+                VcSet::new(Colour::White, params.clone()),
+            )
+        });
+        b.rebuild(pos);
+        w.rebuild(pos);
+        (b, w)
+    }
+
+    fn build(&mut self, colour: Colour, pos: &Position) {
+        let t = Instant::now();
+        let i = colour as usize;
+        let v = match colour {
+            Colour::Black => &mut self.black,
+            Colour::White => &mut self.white,
+        };
+        let mut updated = false;
+        if self.incremental && self.built[i] && v.status() == Status::Complete {
+            let old = v.position();
+            let (ob, ow) = (old.stones(Colour::Black), old.stones(Colour::White));
+            let (nb, nw) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+            if old.board() == pos.board()
+                && ob.is_subset(&nb)
+                && ow.is_subset(&nw)
+                && (nb - ob).len() + (nw - ow).len() <= MAX_UPDATE_STONES
+            {
+                updated = true;
+                for (c, cells) in [(Colour::Black, nb - ob), (Colour::White, nw - ow)] {
+                    for cell in cells.iter() {
+                        if !updated || v.status() != Status::Complete || v.play(c, cell).is_err() {
+                            updated = false;
+                        }
+                    }
+                }
+            }
+        }
+        if updated {
+            self.stats.updates += 1;
+            self.stats.update_time += t.elapsed();
+        } else {
+            v.rebuild(pos);
+        }
+        self.built[i] = true;
+        self.stats.vc_time += t.elapsed();
+        self.stats.builds += 1;
+    }
+
+    fn set(&self, colour: Colour) -> &VcSet {
         match colour {
             Colour::Black => &self.black,
             Colour::White => &self.white,
         }
+    }
+
+    /// The win of `colour` to move by its own connections (smallest winning VC, else VSC).
+    fn own_win(&self, colour: Colour) -> Option<CellSet> {
+        let v = self.set(colour);
+        let smallest = |v: Vec<CellSet>| v.into_iter().min_by_key(|c| c.len());
+        smallest(v.winning_vcs()).or_else(|| smallest(v.winning_vscs()))
+    }
+
+    /// The smallest winning VC of `colour`.
+    fn vc_win(&self, colour: Colour) -> Option<CellSet> {
+        self.set(colour)
+            .winning_vcs()
+            .into_iter()
+            .min_by_key(|c| c.len())
     }
 
     /// Evaluates `pos` with `to_move` to play.
@@ -63,32 +206,52 @@ impl Evaluator {
         }
         let empty = pos.empty_cells();
         if !self.use_vcs {
-            return Eval::Open(empty);
+            return Eval::Open {
+                moves: empty,
+                reason: CellSet::EMPTY,
+            };
         }
-        self.black.rebuild(pos);
-        self.white.rebuild(pos);
-        let (me, opp) = match to_move {
-            Colour::Black => (&self.black, &self.white),
-            Colour::White => (&self.white, &self.black),
-        };
-        let smallest = |v: Vec<CellSet>| v.into_iter().min_by_key(|c| c.len());
-        if let Some(c) = smallest(me.winning_vcs()) {
-            return Eval::Win(c);
-        }
-        if let Some(c) = smallest(me.winning_vscs()) {
-            return Eval::Win(c);
-        }
-        match mustplay(opp) {
-            Mustplay::Lost { carrier } => Eval::Loss(carrier),
-            Mustplay::Restricted(m) if self.use_mustplay => {
-                if (m & empty).is_empty() {
-                    // Every move leaves some opponent winning VSC untouched.
-                    Eval::Loss(CellSet::EMPTY)
-                } else {
-                    Eval::Open(m & empty)
-                }
+        let opp = to_move.opponent();
+        let own_first = self.stats.wins >= self.stats.losses;
+        if own_first {
+            self.build(to_move, pos);
+            if let Some(c) = self.own_win(to_move) {
+                self.stats.wins += 1;
+                self.stats.skipped += 1;
+                return Eval::Win(c);
             }
-            _ => Eval::Open(empty),
+            self.build(opp, pos);
+            if let Some(c) = self.vc_win(opp) {
+                self.stats.losses += 1;
+                return Eval::Loss(c);
+            }
+        } else {
+            self.build(opp, pos);
+            if let Some(c) = self.vc_win(opp) {
+                self.stats.losses += 1;
+                self.stats.skipped += 1;
+                return Eval::Loss(c);
+            }
+            self.build(to_move, pos);
+            if let Some(c) = self.own_win(to_move) {
+                self.stats.wins += 1;
+                return Eval::Win(c);
+            }
+        }
+        let semis = self.set(opp).winning_vscs();
+        if semis.is_empty() || !self.use_mustplay {
+            return Eval::Open {
+                moves: empty,
+                reason: CellSet::EMPTY,
+            };
+        }
+        let (m, reason) = mustplay_cover(semis, empty);
+        if m.is_empty() {
+            // Every move leaves some opponent winning VSC untouched.
+            self.stats.losses += 1;
+            Eval::Loss(reason)
+        } else {
+            Eval::Open { moves: m, reason }
         }
     }
 }

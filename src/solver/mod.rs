@@ -33,7 +33,7 @@ use crate::vc::{Variant, VcBudget, VcParams};
 use dfpn::Dfpn;
 use eval::Evaluator;
 use inferior::InferiorRules;
-use order::{Centrality, MoveOrder};
+use order::{Centrality, MoveOrder, Resistance};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 use tt::{Table, INF};
@@ -53,15 +53,26 @@ pub struct Features {
     pub dead: bool,
     /// Captured-pair fill-in.
     pub captured: bool,
+    /// Proof-set pruning (§5).
+    pub proof_sets: bool,
+    /// Rotation transpositions in the table (§6).
+    pub rotation: bool,
+    /// Incremental connection updates along the search path ([`eval`]). Off by default: on
+    /// 7×7 an update costs about 2/3 of a rebuild, and the updated (limited FastVC) sets are
+    /// weaker than rebuilt ones, so the search needs more nodes (7×7 f2: 1 266 against 780).
+    pub incremental: bool,
 }
 
 impl Features {
-    /// Everything on.
+    /// The default: every pruning feature on; incremental updates off (see the field).
     pub const ALL: Features = Features {
         vcs: true,
         mustplay: true,
         dead: true,
         captured: true,
+        proof_sets: true,
+        rotation: true,
+        incremental: false,
     };
 }
 
@@ -80,6 +91,27 @@ pub struct SolveParams {
     pub features: Features,
     /// Connection engine.
     pub vc_variant: Variant,
+    /// Move ordering.
+    pub order: Ordering,
+}
+
+/// The move orderings available to [`solve`] ([`order`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ordering {
+    /// Cells near the centre first ([`Centrality`]).
+    Centre,
+    /// Cells of high circuit energy first ([`Resistance`]).
+    Resistance,
+}
+
+impl Ordering {
+    /// The ordering as a [`MoveOrder`].
+    pub fn order(self) -> &'static dyn MoveOrder {
+        match self {
+            Ordering::Centre => &Centrality,
+            Ordering::Resistance => &Resistance,
+        }
+    }
 }
 
 impl Default for SolveParams {
@@ -91,6 +123,7 @@ impl Default for SolveParams {
             epsilon: 0.25,
             features: Features::ALL,
             vc_variant: Variant::Fast,
+            order: Ordering::Resistance,
         }
     }
 }
@@ -162,6 +195,43 @@ pub struct SolveOutcome {
     pub tt_entries: usize,
     /// Wall time in microseconds.
     pub micros: u64,
+    /// Where the time went.
+    pub profile: Profile,
+}
+
+/// Where a solve spent its time (wall clock of the solving thread, so on a loaded machine the
+/// parts are inflated alike) and what the pruning did.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Profile {
+    /// Connection builds (one colour each).
+    pub vc_builds: u64,
+    /// Builds skipped because the first build decided the node.
+    pub vc_builds_skipped: u64,
+    /// Builds made as incremental updates of the previous position's connections.
+    pub vc_updates: u64,
+    /// Milliseconds in connection builds.
+    pub vc_ms: f64,
+    /// Milliseconds in incremental updates (of `vc_ms`).
+    pub vc_update_ms: f64,
+    /// Milliseconds in fill-in (dead cells, captured pairs).
+    pub fill_ms: f64,
+    /// Children refuted by proof-set pruning without search.
+    pub proof_set_pruned: u64,
+}
+
+impl Profile {
+    fn of(d: &Dfpn) -> Profile {
+        let s = d.eval.stats;
+        Profile {
+            vc_builds: s.builds,
+            vc_builds_skipped: s.skipped,
+            vc_updates: s.updates,
+            vc_ms: s.vc_time.as_secs_f64() * 1e3,
+            vc_update_ms: s.update_time.as_secs_f64() * 1e3,
+            fill_ms: d.fill_time.as_secs_f64() * 1e3,
+            proof_set_pruned: d.pruned,
+        }
+    }
 }
 
 /// Solves `pos` with `to_move` to play.
@@ -170,7 +240,7 @@ pub fn solve(
     to_move: Colour,
     params: &SolveParams,
 ) -> Result<SolveOutcome, SolveError> {
-    solve_with(pos, to_move, params, &Centrality)
+    solve_with(pos, to_move, params, params.order.order())
 }
 
 /// Checks that `pos` can be handed to the solver.
@@ -188,7 +258,8 @@ pub fn check_position(pos: &Position) -> Result<(), SolveError> {
 /// A search ready to run on `params` (shared by [`solve_with`] and [`emit`]).
 pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: Instant) -> Dfpn<'a> {
     let f = params.features;
-    let eval = Evaluator::new(params.vc_params(), f.vcs, f.vcs && f.mustplay);
+    let mut eval = Evaluator::new(params.vc_params(), f.vcs, f.vcs && f.mustplay);
+    eval.incremental = f.incremental;
     let mut d = Dfpn::new(
         eval,
         Table::new(params.tt_entries),
@@ -197,6 +268,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
         order,
     );
     d.max_nodes = params.nodes;
+    d.proof_sets = f.proof_sets;
+    d.rotation = f.rotation;
     d.deadline = params.time.map(|t| start + t);
     d
 }
@@ -233,6 +306,7 @@ pub fn solve_with(
         vc_decided: d.vc_decided,
         tt_entries: d.tt.len(),
         micros: start.elapsed().as_micros() as u64,
+        profile: Profile::of(&d),
     })
 }
 
@@ -282,7 +356,11 @@ pub fn confirmed_move(
         return Some(c);
     }
     // Then the key named by the exact search, confirmed by the solver.
-    key_move(root, to_move, carrier).filter(|&k| lost_after(d, k, true))
+    if let Some(k) = key_move(root, to_move, carrier).filter(|&k| lost_after(d, k, true)) {
+        return Some(k);
+    }
+    // Last, the solver on each cell of the carrier (a winning VSC's key is among them).
+    cells.iter().find(|&c| lost_after(d, c, true))
 }
 
 /// The first move of `owner`'s winning semi-connection on `carrier` in `pos`, by the exact
@@ -299,9 +377,11 @@ pub fn key_move(pos: &Position, owner: Colour, carrier: CellSet) -> Option<Cell>
         },
     )
     .ok()?;
+    // A node budget only: a wall-clock limit would make the answer depend on the machine's
+    // load.
     let budget = Budget {
         nodes: 2_000_000,
-        time: Some(Duration::from_secs(5)),
+        time: None,
         ..Budget::default()
     };
     let out = search::decide(&game, &budget).ok()?;

@@ -31,3 +31,21 @@ impl MoveOrder for Centrality {
         }
     }
 }
+
+/// Cells of higher energy in the position's resistor circuits first (Anshelevich 2002 §6,
+/// [`crate::eval`]; Henderson et al. 2009 §7 order by "electric circuit model evaluation"):
+/// both colours' circuits with neighbour links only, about a hundred microseconds on 7×7.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Resistance;
+
+impl MoveOrder for Resistance {
+    fn scores(&self, pos: &Position, _to_move: Colour, moves: CellSet, out: &mut Vec<(i32, Cell)>) {
+        let e = crate::eval::evaluate_plain(pos);
+        for c in moves.iter() {
+            // Energies are fractions of the total power (at most 2 summed over both
+            // circuits): scaled to integers, higher energy = lower score.
+            let s = -(e.energy[c.index()] * 1e6).round() as i32;
+            out.push((s, c));
+        }
+    }
+}

@@ -6,8 +6,14 @@
 //! wherever the position is reached. The table is bounded: when it holds `capacity` entries
 //! the unsolved ones are dropped (solved ones are the expensive knowledge, and the search
 //! keeps the values it needs on its own stack, see [`super::dfpn`]).
+//!
+//! **Rotation transpositions** (Henderson, Arneson & Hayward 2009, §6: "180 degree board
+//! rotation"): the 180° rotation maps Hex positions to positions of the same value, each
+//! player keeping its borders. With [`Symmetry`] the table stores each position once, under
+//! the smaller of its key and its rotated key; an entry read through the rotated key has its
+//! cells (moves, best move, proof set) rotated back.
 
-use crate::board::{CellSet, Colour};
+use crate::board::{Board, Border, Cell, CellSet, Colour};
 use hashbrown::HashMap;
 
 /// "Infinite" proof or disproof number.
@@ -36,6 +42,86 @@ pub struct Entry {
     pub moves: CellSet,
     /// Best move found (a winning move when pn = 0).
     pub best: Option<crate::board::Cell>,
+    /// A solved node: its **proof set** (§5), the empty cells the winner's strategy uses; an
+    /// opponent move outside it loses too. An open node: the cells of the winning VSCs of
+    /// the player not to move that justify its mustplay (part of the proof set if it loses).
+    pub proof: CellSet,
+}
+
+/// The 180° rotation of one board, as a permutation of cell indices.
+#[derive(Clone, Debug)]
+pub struct Symmetry {
+    board: Board,
+    perm: Vec<u16>,
+}
+
+impl Symmetry {
+    /// The rotation of `board`.
+    pub fn new(board: &Board) -> Symmetry {
+        let mut perm: Vec<u16> = (0..384u16).collect();
+        let (w, h) = (board.cols(), board.rows());
+        for c in board.cells().iter() {
+            let (x, y) = c.coords();
+            perm[c.index()] = Cell::at(w - 1 - x, h - 1 - y).index() as u16;
+        }
+        for (a, b) in [
+            (Border::Top, Border::Bottom),
+            (Border::Bottom, Border::Top),
+            (Border::Left, Border::Right),
+            (Border::Right, Border::Left),
+        ] {
+            perm[Cell::border(a).index()] = Cell::border(b).index() as u16;
+        }
+        Symmetry {
+            board: *board,
+            perm,
+        }
+    }
+
+    /// The board it rotates.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The image of a cell.
+    #[inline]
+    pub fn cell(&self, c: Cell) -> Cell {
+        Cell::from_index(self.perm[c.index()] as usize)
+    }
+
+    /// The image of a set.
+    pub fn set(&self, s: CellSet) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        for c in s.iter() {
+            out.insert(self.cell(c));
+        }
+        out
+    }
+
+    /// The canonical form of `key` (the smaller of it and its image) and whether it is the
+    /// image.
+    pub fn canonical(&self, key: Key) -> (Key, bool) {
+        let r = Key {
+            black: self.set(key.black),
+            white: self.set(key.white),
+            to_move: key.to_move,
+        };
+        if (r.black, r.white) < (key.black, key.white) {
+            (r, true)
+        } else {
+            (key, false)
+        }
+    }
+
+    /// `e` with its cells mapped by the rotation.
+    pub fn entry(&self, e: Entry) -> Entry {
+        Entry {
+            moves: self.set(e.moves),
+            best: e.best.map(|c| self.cell(c)),
+            proof: self.set(e.proof),
+            ..e
+        }
+    }
 }
 
 /// The bounded table.
@@ -82,5 +168,43 @@ impl Table {
     /// True when empty.
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Notation;
+    use crate::position::Position;
+
+    #[test]
+    fn rotation_is_an_involution_and_canonical_keys_agree() {
+        let b = Board::square(7).unwrap();
+        let s = Symmetry::new(&b);
+        let p = Position::from_names(b, "d4 a1 b6", "c2 g7", Notation::Letters).unwrap();
+        let key = Key {
+            black: p.stones(Colour::Black),
+            white: p.stones(Colour::White),
+            to_move: Colour::White,
+        };
+        let rot = Key {
+            black: s.set(key.black),
+            white: s.set(key.white),
+            to_move: Colour::White,
+        };
+        assert_ne!(rot, key);
+        assert_eq!(s.set(rot.black), key.black);
+        assert_eq!(s.canonical(key).0, s.canonical(rot).0);
+        assert_ne!(s.canonical(key).1, s.canonical(rot).1);
+        let a1 = b.parse_cell("a1", Notation::Letters).unwrap();
+        let g7 = b.parse_cell("g7", Notation::Letters).unwrap();
+        assert_eq!(s.cell(a1), g7);
+        assert_eq!(
+            s.cell(Cell::border(Border::Top)),
+            Cell::border(Border::Bottom)
+        );
+        // The centre is fixed.
+        let d4 = b.parse_cell("d4", Notation::Letters).unwrap();
+        assert_eq!(s.cell(d4), d4);
     }
 }

@@ -35,6 +35,8 @@ impl Rng {
 fn vcs(p: &Position, c: Colour) -> VcSet {
     let mut params = VcParams::new(Variant::Fast);
     params.budget.time = Some(Duration::from_secs(20));
+    // Uncapped lists: the checker should find every connection the engine can build.
+    params.semi_limit = None;
     VcSet::build(p, c, params)
 }
 

@@ -29,6 +29,7 @@ fn fact(pairs: Vec<(Cell, Cell)>, first: bool, carrier: CellSet) -> Fact {
             pairs,
             owner_first: first,
         },
+        conj: false,
         carrier,
         dups: Vec::new(),
         span: Span::default(),

@@ -44,6 +44,10 @@ impl Clock {
 }
 
 /// CPU time consumed so far by the calling thread.
+///
+/// Where the thread clock is unavailable (a non-Unix target, or the call fails) this falls
+/// back to wall time since the first call, so a CPU-time budget still runs out.
+#[cfg(unix)]
 pub fn thread_cpu_time() -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,
@@ -53,12 +57,24 @@ pub fn thread_cpu_time() -> Duration {
     // Linux and the BSDs/macOS, and the call only writes into `ts`.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     if rc != 0 {
-        return Duration::ZERO;
+        return wall_since_first_call();
     }
     Duration::new(
         ts.tv_sec.max(0) as u64,
         ts.tv_nsec.clamp(0, 999_999_999) as u32,
     )
+}
+
+/// CPU time consumed so far by the calling thread (wall-time fallback, see the Unix version).
+#[cfg(not(unix))]
+pub fn thread_cpu_time() -> Duration {
+    wall_since_first_call()
+}
+
+/// Wall time since this function was first called in the process.
+fn wall_since_first_call() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 /// A move's budget on one clock, started when it is created.

@@ -62,6 +62,10 @@ pub fn vsc_key_move(
     let mut p = position.clone();
     let mut params = params.clone();
     params.stop_at_win = true;
+    // The semi cap (`VcParams::semi_limit`) is for speed across the board; here a few builds
+    // decide whether a move keeps a proven win, so take every semi-connection: a capped
+    // list can lose the ingredient that turns the key move into a winning VC.
+    params.semi_limit = None;
     for carrier in carriers {
         for c in (carrier & empty).iter() {
             if tried.contains(c) {

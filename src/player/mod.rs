@@ -126,6 +126,9 @@ impl Config {
             time: Some(time.max(Duration::from_millis(2))),
         };
         p.stop_at_win = true;
+        // Uncapped semi lists (the engine's speed cap drops ingredients the proven-win checks
+        // need; the player builds connections once per move, so the cost is small).
+        p.semi_limit = None;
         p
     }
 

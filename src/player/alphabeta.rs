@@ -9,7 +9,7 @@
 //! pairs of neighbouring cells": no connection engine, no mustplay, plain circuits.
 
 use super::clock::Deadline;
-use super::proven::{candidates, proven_move, vsc_key_move};
+use super::proven::{candidates, root_proven_move};
 use super::{Config, Decision, Report};
 use crate::board::{Cell, CellSet, Colour};
 use crate::eval::{evaluate, Evaluation};
@@ -168,20 +168,15 @@ pub fn genmove(
     } else {
         (None, None)
     };
-    if let Some(pm) = proven_move(
+    if let Some(pm) = root_proven_move(
+        config,
         position,
         to_move,
         own.as_ref(),
         hint,
-        24,
-        config.proof_nodes,
-        deadline.wall_limit(time / 4),
-    )
-    .or_else(|| {
-        let o = own.as_ref()?;
-        let params = config.vc_params(deadline.wall_limit(time / 4));
-        vsc_key_move(position, to_move, o, &params, &deadline)
-    }) {
+        &deadline,
+        time,
+    ) {
         return Report {
             decision: Decision::Play(pm.cell),
             proven_win: true,

@@ -9,7 +9,7 @@
 //! never hurt their owner, so the winner of the filled board is the winner of the playout.
 
 use super::clock::Deadline;
-use super::proven::{candidates, proven_move, vsc_key_move, ProvenMove};
+use super::proven::{candidates, proven_move, root_proven_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
 use crate::position::Position;
@@ -473,21 +473,15 @@ pub fn genmove(
     } else {
         (None, None)
     };
-    if let Some(pm) = proven_move(
+    if let Some(pm) = root_proven_move(
+        config,
         position,
         to_move,
         own.as_ref(),
         hint,
-        24,
-        config.proof_nodes,
-        deadline.wall_limit(time / 4),
+        &deadline,
+        time,
     ) {
-        return proven_report(pm, 0);
-    }
-    if let Some(pm) = own.as_ref().and_then(|o| {
-        let params = config.vc_params(deadline.wall_limit(time / 4));
-        vsc_key_move(position, to_move, o, &params, &deadline)
-    }) {
         return proven_report(pm, 0);
     }
     let (cands, lost) = candidates(position, opp.as_ref());

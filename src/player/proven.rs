@@ -128,6 +128,33 @@ pub fn prove_in(
     })
 }
 
+/// The root's proven move for either player: a kernel-checked strategy's first move
+/// ([`proven_move`]), or else a key of a winning semi-connection that leaves the mover a
+/// winning VC ([`vsc_key_move`]). Each gets a quarter of the move's `time`.
+pub fn root_proven_move(
+    config: &super::Config,
+    position: &Position,
+    to_move: Colour,
+    own: Option<&VcSet>,
+    hint: Option<CellSet>,
+    deadline: &super::clock::Deadline,
+    time: Duration,
+) -> Option<ProvenMove> {
+    proven_move(
+        position,
+        to_move,
+        own,
+        hint,
+        24,
+        config.proof_nodes,
+        deadline.wall_limit(time / 4),
+    )
+    .or_else(|| {
+        let params = config.vc_params(deadline.wall_limit(time / 4));
+        vsc_key_move(position, to_move, own?, &params, deadline)
+    })
+}
+
 /// The proven move of `to_move`, if any: from its winning VSCs and VCs (`own`), then from a
 /// remembered winning carrier (`remembered`), then from the whole board when at most
 /// `endgame_cells` cells are empty. Each exact call gets `nodes` search nodes and at most

@@ -20,20 +20,9 @@ use hexproof::search::{decide, Budget, Verdict};
 const COLS: u8 = 5;
 const ROWS: u8 = 5;
 
-/// A small deterministic generator (xorshift64*), so the counts are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn board() -> Board {
     Board::new(COLS as u32, ROWS as u32).unwrap()

@@ -18,19 +18,9 @@ use hexproof::search::{decide, Budget, Verdict};
 use hexproof::vc::{Variant, VcParams, VcSet};
 use std::time::Duration;
 
-/// xorshift64*: a fixed sequence, no dependency.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn vcs(p: &Position, c: Colour) -> VcSet {
     let mut params = VcParams::new(Variant::Fast);
@@ -85,7 +75,8 @@ fn candidate(rng: &mut Rng, n: u32, stones: usize) -> Option<(Position, Colour)>
             .copied()
             .filter(|&c| p.colour_at(c).is_none())
             .collect();
-        p.play(colour, empty[rng.below(empty.len())]).unwrap();
+        p.play(colour, empty[rng.below(empty.len() as u64) as usize])
+            .unwrap();
         colour = colour.opponent();
     }
     if p.winner().is_some() {
@@ -134,7 +125,7 @@ fn both_players_play_into_every_proven_win() {
     while positions.len() < 10 && tries < 4000 {
         tries += 1;
         let (n, stones) = if tries % 2 == 0 { (7, 10) } else { (9, 16) };
-        let stones = stones + rng.below(6);
+        let stones = stones + rng.below(6) as usize;
         if let Some(c) = candidate(&mut rng, n, stones) {
             positions.push(c);
         }

@@ -2,26 +2,14 @@
 //! stable, and seeding changes nothing but provenance. Minimality and matching of the shipped
 //! library are in tests/templates_props.rs.
 
-use hexproof::search::Budget;
 use hexproof::templates::generate::{
     build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid,
 };
-use hexproof::templates::library::{canonical, mirror, Library, Record, Symmetry};
-use std::path::Path;
-use std::time::Duration;
+use hexproof::templates::library::{canonical, mirror, Record, Symmetry};
 
-fn library() -> Library {
-    Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"))
-        .expect("the library loads")
-}
-
-fn budget() -> Budget {
-    Budget {
-        nodes: 50_000_000,
-        time: Some(Duration::from_secs(60)),
-        ..Budget::default()
-    }
-}
+#[path = "common/templates.rs"]
+mod common_templates;
+use common_templates::{budget, library};
 
 fn opts() -> GenOptions {
     GenOptions::new(budget())

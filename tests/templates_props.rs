@@ -12,25 +12,14 @@
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::position::Position;
 use hexproof::search::{decide, Budget, Verdict};
-use hexproof::templates::library::{mirror, Library, Record, Symmetry};
+use hexproof::templates::library::{mirror, Record, Symmetry};
 use hexproof::templates::matching;
 use hexproof::templates::EdgeTemplate;
 use proptest::prelude::*;
-use std::path::Path;
-use std::time::Duration;
 
-fn library() -> Library {
-    Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"))
-        .expect("the library loads")
-}
-
-fn budget() -> Budget {
-    Budget {
-        nodes: 50_000_000,
-        time: Some(Duration::from_secs(60)),
-        ..Budget::default()
-    }
-}
+#[path = "common/templates.rs"]
+mod common_templates;
+use common_templates::{budget, library};
 
 /// The ignored tests' budget: nodes only, so a loaded machine cannot make them undecided.
 fn large_budget() -> Budget {

@@ -35,7 +35,22 @@ enum Command {
     Solve(cli::solve::SolveArgs),
 }
 
+/// `hexproof … | head` must end quietly, as other Unix tools do, instead of panicking in
+/// `println!` when the reader goes away: restore the default action of SIGPIPE (Rust ignores
+/// it). Files a command already wrote are complete; only the unread output is lost.
+#[cfg(unix)]
+fn quiet_on_closed_pipe() {
+    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_on_closed_pipe() {}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

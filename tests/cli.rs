@@ -554,3 +554,35 @@ fn verify_writes_the_certificate() {
         }
     }
 }
+
+/// A reader that stops early (`hexproof render … --html - | head`) ends the process quietly,
+/// without a panic message on stderr. The page (about 160 kB) is larger than a pipe's buffer,
+/// so the writer does meet the closed pipe.
+#[test]
+fn closed_stdout_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .args([
+            "render",
+            "proofs/noshita-7x7-lemmas.hexp",
+            "--no-search",
+            "--html",
+            "-",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_exact(&mut first)
+        .expect("some output");
+    // The read end is dropped here, as `head -c 16` would close it.
+    let out = child.wait_with_output().expect("the process ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}

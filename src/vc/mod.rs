@@ -42,7 +42,9 @@
 //!
 //! [`VcSet::play`] updates the connections after a move instead of rebuilding (Anshelevich
 //! §6: HEXY "looks for changes in the hierarchy of the virtual connections caused by an
-//! additional piece"): see [`incremental`].
+//! additional piece"): see [`incremental`]. [`VcSet::play_undoable`] and [`VcSet::unplay`] do
+//! the same with an undo, so that a depth-first search keeps one engine per colour along its
+//! path instead of cloning or rebuilding at every node.
 //!
 //! # Mustplay and winning connections
 //!

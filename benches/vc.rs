@@ -7,11 +7,12 @@
 //! Run: `cargo bench --bench vc`. Before criterion starts, a table of counts (VCs, VSCs,
 //! endpoint pairs) and thread-CPU times per build is printed to stderr (markdown), so one run
 //! gives every figure of the VC section of BENCHMARKS.md. `HEXPROOF_VC_REPORT=only` prints the table
-//! and exits; `HEXPROOF_VC_REPORT=0` skips it. `HEXPROOF_VC_VARIANTS=fast` and
+//! and exits (`=builds`: only the build table; `=undo`: only the update and undo tables);
+//! `HEXPROOF_VC_REPORT=0` skips it. `HEXPROOF_VC_VARIANTS=fast` and
 //! `HEXPROOF_VC_POSITIONS=empty,gm10` restrict the table; `HEXPROOF_VC_SEMI_LIMIT=none` (or a
 //! number) overrides the VSC soft limit.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::{criterion_group, BatchSize, Criterion};
 use hexproof::board::{Board, Colour, Notation};
 use hexproof::position::Position;
 use hexproof::vc::{Variant, VcBudget, VcParams, VcSet};
@@ -212,8 +213,8 @@ fn report_incremental() {
     let b = Board::square(11).unwrap();
     eprintln!();
     eprintln!("incremental update of the last move (fast variant), CPU ms, median (min):");
-    eprintln!("| position | colour | mover | play() | rebuild | VCs after play / rebuild |");
-    eprintln!("|---|---|---|---:|---:|---:|");
+    eprintln!("| position | colour | mover | play() | play_undoable() + unplay() | rebuild | VCs after play / rebuild |");
+    eprintln!("|---|---|---|---:|---:|---:|---:|");
     for (name, pos, moves) in positions().into_iter().filter(|p| !p.2.is_empty()) {
         let last = b
             .parse_cell(moves.last().unwrap(), Notation::Letters)
@@ -237,15 +238,82 @@ fn report_incremental() {
             }
             times.sort_unstable();
             let played = v.counts().vcs;
+            // A depth-first search's step: update on the way down, undo on the way back.
+            v.rebuild(&before);
+            let (umed, umin) = median_cpu_ns(|| {
+                v.play_undoable(mover, last).unwrap();
+                assert!(v.unplay());
+            });
             let mut r = VcSet::new(colour, params(Variant::Fast));
             let (med, min) = median_cpu_ns(|| r.rebuild(black_box(&pos)));
             eprintln!(
-                "| {name} | {colour} | {mover} | {:.2} ({:.2}) | {:.2} ({:.2}) | {played} / {} |",
+                "| {name} | {colour} | {mover} | {:.2} ({:.2}) | {:.2} ({:.2}) | {:.2} ({:.2}) | {played} / {} |",
                 times[times.len() / 2] as f64 / 1e6,
                 times[0] as f64 / 1e6,
+                umed as f64 / 1e6,
+                umin as f64 / 1e6,
                 med as f64 / 1e6,
                 min as f64 / 1e6,
                 r.counts().vcs
+            );
+        }
+    }
+}
+
+/// A solver's per-node cost on 7×7 (fast variant): for every legal move of the player to move
+/// in a few positions, `play_undoable` + `unplay` on one warm engine against a rebuild of the
+/// child position; CPU ms per move, mean over the moves, best of 5 passes.
+#[cfg(target_os = "linux")]
+fn report_undo_7x7() {
+    let b = Board::square(7).unwrap();
+    eprintln!();
+    eprintln!("7x7, every move of the player to move (fast variant), CPU ms per move:");
+    eprintln!("| position | colour | moves | play_undoable() + unplay() | rebuild of the child |");
+    eprintln!("|---|---|---:|---:|---:|");
+    for moves in ["", "d4", "d4 c5", "d4 c5 e3 e4 c4 d3"] {
+        let mut pos = Position::empty(b);
+        for (k, m) in moves.split_whitespace().enumerate() {
+            let c = b.parse_cell(m, Notation::Letters).unwrap();
+            let who = if k % 2 == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            pos.play(who, c).unwrap();
+        }
+        let mover = if moves.split_whitespace().count() % 2 == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let cells: Vec<_> = pos.empty_cells().iter().collect();
+        for colour in [Colour::Black, Colour::White] {
+            let mut v = VcSet::new(colour, params(Variant::Fast));
+            v.rebuild(&pos);
+            let mut r = VcSet::new(colour, params(Variant::Fast));
+            let (mut best_u, mut best_r) = (u64::MAX, u64::MAX);
+            for _ in 0..5 {
+                let s = cpu_time::now_ns();
+                for &c in &cells {
+                    v.play_undoable(mover, c).unwrap();
+                    assert!(v.unplay());
+                }
+                best_u = best_u.min(cpu_time::now_ns() - s);
+                let s = cpu_time::now_ns();
+                for &c in &cells {
+                    let mut child = pos.clone();
+                    child.play(mover, c).unwrap();
+                    r.rebuild(black_box(&child));
+                }
+                best_r = best_r.min(cpu_time::now_ns() - s);
+            }
+            let n = cells.len() as f64;
+            let name = if moves.is_empty() { "empty" } else { moves };
+            eprintln!(
+                "| {name} | {colour} | {} | {:.3} | {:.3} |",
+                cells.len(),
+                best_u as f64 / 1e6 / n,
+                best_r as f64 / 1e6 / n
             );
         }
     }
@@ -376,16 +444,27 @@ fn main_with_report() {
     #[cfg(target_os = "linux")]
     match std::env::var("HEXPROOF_VC_REPORT").as_deref() {
         Ok("0") => {}
+        Ok("builds") => {
+            report();
+            std::process::exit(0);
+        }
+        Ok("undo") => {
+            report_incremental();
+            report_undo_7x7();
+            std::process::exit(0);
+        }
         Ok("only") => {
             report();
             report_explosive();
             report_incremental();
+            report_undo_7x7();
             std::process::exit(0);
         }
         _ => {
             report();
             report_explosive();
             report_incremental();
+            report_undo_7x7();
         }
     }
 }

@@ -81,10 +81,10 @@ impl<const W: usize> Engine<W> {
             c1u.insert(ur);
         }
         let size_limit = match self.params.variant {
-            Variant::Unlimited => usize::MAX,
-            _ => self.params.and_size_limit.unwrap_or(usize::MAX),
+            Variant::Unlimited => None,
+            _ => self.params.and_size_limit,
         };
-        if c1u.len() > size_limit {
+        if size_limit.is_some_and(|l| c1u.len() > l) {
             return;
         }
         // Ends whose x–y lists take nothing from this AND (a shortcut for the tests below).
@@ -131,7 +131,8 @@ impl<const W: usize> Engine<W> {
             for e in &p.fulls {
                 if e.processed && c1x.is_disjoint(&e.carrier) {
                     let c = c1u | e.carrier;
-                    if c.len() <= size_limit {
+                    // (Counting cells is not free: only with a bound.)
+                    if size_limit.is_none_or(|l| c.len() <= l) {
                         buf.push(c);
                     }
                 }

@@ -27,25 +27,118 @@
 //! the update falls back to a rebuild, which does the same work on smaller lists
 //! ([`super::VcParams::rebuild_above`]).
 //!
+//! # Undo
+//!
+//! [`Engine::play_undoable`] runs the same update but keeps the store it read from (the state
+//! before the move) on a stack, with the position and endpoint tables, and writes the update
+//! into a store from a pool; [`Engine::unplay`] swaps the saved state back and returns the
+//! current store to the pool. A depth-first search thus keeps one engine per colour along its
+//! path, with no clone of the connection lists and no allocation once the pool is warm.
+//!
 //! Edge-template seeds need no re-matching: an instance that applies after the move applied
 //! before it (an own stone only shrinks its carrier, an opponent stone only kills it).
 
 use super::bits::Bits;
-use super::endpoints::NONE;
-use super::store::{self, Removed};
-use super::{Engine, Status, Variant};
+use super::endpoints::{Endpoints, NONE};
+use super::store::{self, Removed, Store};
+use super::{BuildStats, Engine, Status, Variant};
 use crate::board::{Cell, Colour};
-use crate::position::PositionError;
+use crate::position::{Position, PositionError};
 use std::time::Instant;
+
+/// What an undoable play changes, saved to be put back by [`Engine::unplay`].
+pub(crate) struct Saved<const W: usize> {
+    position: Position,
+    eps: Endpoints,
+    rk: Vec<usize>,
+    kidx: Vec<u16>,
+    adj_k: Vec<Bits<W>>,
+    universe: Bits<W>,
+    border_eps: (u16, u16),
+    store: Store<W>,
+    status: Status,
+    stats: BuildStats,
+    hs_max_gen: u32,
+    won: bool,
+}
 
 use super::store::unslot;
 
 impl<const W: usize> Engine<W> {
+    /// [`Engine::play_incremental`], saving the state before it for [`Engine::unplay`].
+    pub(crate) fn play_undoable(
+        &mut self,
+        colour: Colour,
+        cell: Cell,
+    ) -> Result<(), PositionError> {
+        let mut saved = Saved {
+            position: self.position.clone(),
+            eps: self.eps.clone(),
+            rk: self.rk.clone(),
+            kidx: self.kidx.clone(),
+            adj_k: self.adj_k.clone(),
+            universe: self.universe,
+            border_eps: self.border_eps,
+            store: Store::default(),
+            status: self.status,
+            stats: self.stats,
+            hs_max_gen: self.hs_max_gen,
+            won: self.won,
+        };
+        if let Some(old) = self.play_inner(colour, cell, true)? {
+            saved.store = old;
+        }
+        self.history.push(saved);
+        Ok(())
+    }
+
+    /// Restores the state before the newest [`Engine::play_undoable`]; false if there is none.
+    pub(crate) fn unplay(&mut self) -> bool {
+        let Some(s) = self.history.pop() else {
+            return false;
+        };
+        let current = std::mem::replace(&mut self.store, s.store);
+        self.pool.push(current);
+        self.position = s.position;
+        self.eps = s.eps;
+        self.rk = s.rk;
+        self.kidx = s.kidx;
+        self.adj_k = s.adj_k;
+        self.universe = s.universe;
+        self.border_eps = s.border_eps;
+        self.status = s.status;
+        self.stats = s.stats;
+        self.hs_max_gen = s.hs_max_gen;
+        self.won = s.won;
+        self.qc.clear();
+        self.qs.clear();
+        true
+    }
+
+    /// Drops the saved states (their stores go to the pool).
+    pub(crate) fn forget_history(&mut self) {
+        while let Some(s) = self.history.pop() {
+            self.pool.push(s.store);
+        }
+    }
+
     pub(crate) fn play_incremental(
         &mut self,
         colour: Colour,
         cell: Cell,
     ) -> Result<(), PositionError> {
+        self.play_inner(colour, cell, false).map(|_| ())
+    }
+
+    /// The update after `colour` plays `cell`. With `keep`, the store before the move is left
+    /// untouched and returned (the update writes into a pooled store); otherwise it becomes
+    /// the spare.
+    fn play_inner(
+        &mut self,
+        colour: Colour,
+        cell: Cell,
+        keep: bool,
+    ) -> Result<Option<Store<W>>, PositionError> {
         let start = Instant::now();
         self.position.play(colour, cell)?;
         let old_reps = std::mem::take(&mut self.eps.reps);
@@ -90,14 +183,23 @@ impl<const W: usize> Engine<W> {
                 }
             }
             if changed as f64 > fraction * total as f64 {
+                let kept = keep.then(|| {
+                    let fresh = self.pool.pop().unwrap_or_default();
+                    std::mem::replace(&mut self.store, fresh)
+                });
                 let position = self.position.clone();
                 self.rebuild(&position);
                 self.stats.micros = start.elapsed().as_micros() as u64;
-                return Ok(());
+                return Ok(kept);
             }
         }
-        std::mem::swap(&mut self.store, &mut self.spare);
-        let old = std::mem::take(&mut self.spare);
+        let old = if keep {
+            let fresh = self.pool.pop().unwrap_or_default();
+            std::mem::replace(&mut self.store, fresh)
+        } else {
+            std::mem::swap(&mut self.store, &mut self.spare);
+            std::mem::take(&mut self.spare)
+        };
         self.store.reset(self.eps.len(), self.universe);
         self.qc.clear();
         self.qc.smallest_first = self.params.smallest_first;
@@ -174,7 +276,12 @@ impl<const W: usize> Engine<W> {
                 }
             }
         }
-        self.spare = old;
+        let kept = if keep {
+            Some(old)
+        } else {
+            self.spare = old;
+            None
+        };
         // Refill pairs that lost carriers (limited variants only).
         for &(i, j) in &lost_pairs {
             let q = self.store.pair_mut(i, j);
@@ -231,7 +338,7 @@ impl<const W: usize> Engine<W> {
         }
         self.run(2);
         self.stats.micros = start.elapsed().as_micros() as u64;
-        Ok(())
+        Ok(kept)
     }
 }
 

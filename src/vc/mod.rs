@@ -42,7 +42,9 @@
 //!
 //! [`VcSet::play`] updates the connections after a move instead of rebuilding (Anshelevich
 //! §6: HEXY "looks for changes in the hierarchy of the virtual connections caused by an
-//! additional piece"): see [`incremental`].
+//! additional piece"): see [`incremental`]. [`VcSet::play_undoable`] and [`VcSet::unplay`] do
+//! the same with an undo, so that a depth-first search keeps one engine per colour along its
+//! path instead of cloning or rebuilding at every node.
 //!
 //! # Mustplay and winning connections
 //!
@@ -395,6 +397,10 @@ pub(crate) struct Engine<const W: usize> {
     pub(crate) deadline: Option<Instant>,
     pub(crate) ops: u32,
     pub(crate) won: bool,
+    /// States saved by [`Engine::play_undoable`], newest last ([`incremental`]).
+    pub(crate) history: Vec<incremental::Saved<W>>,
+    /// Stores given back by [`Engine::unplay`], reused by the next undoable play.
+    pub(crate) pool: Vec<Store<W>>,
 }
 
 /// A seed instance in compact indices.
@@ -437,6 +443,8 @@ impl<const W: usize> Engine<W> {
             deadline: None,
             ops: 0,
             won: false,
+            history: Vec::new(),
+            pool: Vec::new(),
         }
     }
 
@@ -837,7 +845,10 @@ impl VcSet {
             }
             _ => {}
         }
-        with_engine!(&mut self.inner, e => e.rebuild(position))
+        with_engine!(&mut self.inner, e => {
+            e.forget_history();
+            e.rebuild(position)
+        })
     }
 
     /// The colour whose connections these are.
@@ -946,6 +957,29 @@ impl VcSet {
     /// Plays a stone and updates the connections incrementally (see [`incremental`]).
     pub fn play(&mut self, colour: Colour, cell: Cell) -> Result<(), PositionError> {
         with_engine!(&mut self.inner, e => e.play_incremental(colour, cell))
+    }
+
+    /// [`VcSet::play`], remembering the state before it so that [`VcSet::unplay`] restores it
+    /// exactly (same position, endpoints and stored connections, processed flags included).
+    /// For a depth-first search that keeps one engine per colour along its path (Anshelevich
+    /// §6: update the hierarchy after a move; undo on the way back) instead of cloning or
+    /// rebuilding at every node. The saved state is the previous store itself (the update
+    /// writes into a store taken from a pool), so an undoable play costs what `play` costs plus
+    /// copying the endpoint tables. On error nothing changes and nothing is saved.
+    pub fn play_undoable(&mut self, colour: Colour, cell: Cell) -> Result<(), PositionError> {
+        with_engine!(&mut self.inner, e => e.play_undoable(colour, cell))
+    }
+
+    /// Undoes the newest [`VcSet::play_undoable`] (and every plain [`VcSet::play`] made after
+    /// it). Returns false when there is nothing to undo. [`VcSet::rebuild`] forgets the saved
+    /// states.
+    pub fn unplay(&mut self) -> bool {
+        with_engine!(&mut self.inner, e => e.unplay())
+    }
+
+    /// Number of [`VcSet::play_undoable`] calls that [`VcSet::unplay`] can still undo.
+    pub fn undo_depth(&self) -> usize {
+        with_engine!(&self.inner, e => e.history.len())
     }
 }
 

@@ -231,11 +231,8 @@ impl<const W: usize> Store<W> {
     /// Slot of the unordered pair {i, j} (i ≠ j).
     #[inline]
     pub fn slot(i: u16, j: u16) -> usize {
-        let (a, b) = if i < j {
-            (i as usize, j as usize)
-        } else {
-            (j as usize, i as usize)
-        };
+        // min/max rather than a branch: the order of the two ends is unpredictable.
+        let (a, b) = (i.min(j) as usize, i.max(j) as usize);
         debug_assert!(a != b);
         b * (b - 1) / 2 + a
     }

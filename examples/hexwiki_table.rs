@@ -33,6 +33,9 @@ fn main() {
     if std::env::var("HEXPROOF_ORACLE_PASS").as_deref() == Ok("1") {
         params.pass_too = true;
     }
+    if let Ok(Ok(n)) = std::env::var("HEXPROOF_ORACLE_FIRST").map(|v| v.parse::<u64>()) {
+        params.first_nodes = n;
+    }
     if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
         params = OracleParams::OFF;
     }

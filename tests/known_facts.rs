@@ -448,3 +448,45 @@ fn templates_with_the_oracle_at_every_node() {
         }
     }
 }
+
+/// The restart of `decide_with` (`OracleParams::first_nodes`): when the search with the
+/// oracle is still undecided after that many nodes, it starts again without it on the rest of
+/// the budget. With one node for the first phase, IVa and the ziggurat still hold and the
+/// ziggurat minus a cell still fails (after the restart, with the nodes of both phases
+/// counted).
+#[test]
+fn restart_without_the_oracle() {
+    let iva = fact(
+        "7x7",
+        "b4",
+        "c4 a3 b3 c3 d3 e3 a2 b2 c2 d2 e2 f2 a1 b1 c1 d1 e1 f1 g1",
+        "b4 - t",
+    );
+    let z = fact("7x7", "d5", "c5 b6 c6 d6 a7 b7 c7 d7", "d5 - b");
+    let short = fact("7x7", "d5", "c5 b6 c6 d6 a7 b7 c7", "d5 - b");
+    let params = OracleParams {
+        first_nodes: 1,
+        ..OracleParams::EVERYWHERE
+    };
+    for (f, want) in [
+        (&iva, Verdict::Holds),
+        (&z, Verdict::Holds),
+        (&short, Verdict::Fails),
+    ] {
+        let game = f.game();
+        let plain = decide_with(&game, &budget(), &OracleParams::OFF).unwrap();
+        let o = decide_with(&game, &budget(), &params).unwrap();
+        assert_eq!(o.verdict, want, "{}", f.describe());
+        if o.verdict == Verdict::Holds {
+            let cert = o.certificate.as_ref().expect("a certificate");
+            assert!(kernel::check(&game, cert).is_ok(), "{}", f.describe());
+        }
+        assert_eq!(o.verdict, plain.verdict, "{}", f.describe());
+        if want == Verdict::Fails {
+            // Failing takes more than one node, so the restart happened: its search is the
+            // plain one, plus the first phase's node or two.
+            let extra = o.stats.nodes - plain.stats.nodes;
+            assert!((1..=2).contains(&extra), "{}: {extra}", f.describe());
+        }
+    }
+}

@@ -88,10 +88,16 @@ type EdgeTemplateCells = (&'static [(i32, i32)], (i32, i32));
 
 /// One-stone edge templates used as known sub-connections, in HexWiki's edge-relative
 /// coordinates `[row, col]` (row 1 touches the edge; see tests/fixtures/
-/// edge-templates-hexwiki.README.md): III1a (the ziggurat), IV1a, III1b and IV1b. Their truth
-/// does not matter for soundness — every certificate, with the templates' own proofs spliced
-/// in, is re-checked by the kernel — only for speed; tests/hexwiki_templates.rs proves all four
-/// (a template is never used inside its own proof: only smaller ones are).
+/// edge-templates-hexwiki.README.md): III1a (the ziggurat), IV1a, III1b, IV1b, IV1d and V1a.
+/// Their truth does not matter for soundness — every certificate, with the templates' own
+/// proofs spliced in, is re-checked by the kernel — only for speed; tests/hexwiki_templates.rs
+/// proves all six (a template is never used inside its own proof: only smaller ones are).
+/// IV1d and V1a are the known sub-connections that let the search reach the 5th and 6th row
+/// (V1b, V1c, VI1a): after the owner's move on row 5 or 4, the lookahead of rule 6 sees the
+/// template at once. Their own proofs cost about 0.2 s CPU each (V1a with rule 9), paid once
+/// per instance used by a certificate. Larger templates are not listed: IV1c's own proof takes
+/// seconds (Henderson, Arneson & Hayward 2009, §3: templates as precomputed VCs; Anshelevich
+/// 2002 §3: edge templates as known connections in the AND/OR hierarchy).
 const EDGE_TEMPLATES: &[EdgeTemplateCells] = &[
     (
         &[
@@ -173,6 +179,83 @@ const EDGE_TEMPLATES: &[EdgeTemplateCells] = &[
             (1, 5),
         ],
         (4, 0),
+    ),
+    // IV1d (31 cells)
+    (
+        &[
+            (5, 2),
+            (5, 1),
+            (5, 0),
+            (4, 4),
+            (4, 3),
+            (4, 2),
+            (4, 1),
+            (3, 6),
+            (3, 5),
+            (3, 4),
+            (3, 3),
+            (3, 2),
+            (3, 1),
+            (3, 0),
+            (2, 7),
+            (2, 6),
+            (2, 5),
+            (2, 4),
+            (2, 3),
+            (2, 2),
+            (2, 1),
+            (2, 0),
+            (1, 8),
+            (1, 7),
+            (1, 6),
+            (1, 5),
+            (1, 4),
+            (1, 3),
+            (1, 2),
+            (1, 1),
+            (1, 0),
+        ],
+        (4, 0),
+    ),
+    // V1a (34 cells)
+    (
+        &[
+            (5, 1),
+            (5, -1),
+            (4, 3),
+            (4, 2),
+            (4, 1),
+            (4, 0),
+            (4, -1),
+            (3, 5),
+            (3, 4),
+            (3, 3),
+            (3, 2),
+            (3, 1),
+            (3, 0),
+            (3, -1),
+            (3, -2),
+            (2, 6),
+            (2, 5),
+            (2, 4),
+            (2, 3),
+            (2, 2),
+            (2, 1),
+            (2, 0),
+            (2, -1),
+            (2, -2),
+            (1, 7),
+            (1, 6),
+            (1, 5),
+            (1, 4),
+            (1, 3),
+            (1, 2),
+            (1, 1),
+            (1, 0),
+            (1, -1),
+            (1, -2),
+        ],
+        (5, 0),
     ),
 ];
 

@@ -321,7 +321,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Indices of the templates whose cells all lie in `e`.
-    fn templates_within(&self, e: Set, out: &mut [u16; 64]) -> usize {
+    fn templates_within(&self, e: Set, out: &mut [u16; MAX_LINKS]) -> usize {
         let mut n = 0;
         for (ti, t) in self.g.templates.iter().enumerate() {
             if t.carrier & !e == 0 && n < out.len() {
@@ -343,7 +343,7 @@ impl<'a> Solver<'a> {
         let g = self.g;
         let k = comps.k;
         let mut trail = [Step::default(); TRAIL];
-        let mut usable = [0u16; 64];
+        let mut usable = [0u16; MAX_LINKS];
         let mut n_usable = 0;
         let mut templates_ready = false;
         let mut record = record;
@@ -579,7 +579,7 @@ impl<'a> Solver<'a> {
             groups: [0; 64],
             nbr: [0; 64],
         };
-        let mut pre = [0u16; 64];
+        let mut pre = [0u16; MAX_LINKS];
         let n_pre = self.templates_within(useful, &mut pre);
         for &c in &order[..k] {
             let c = c as usize;
@@ -717,15 +717,29 @@ impl<'a> Solver<'a> {
         let mut killer = NO_MOVE;
         // Rule 9: the owner's VC wins here; its semi-connections restrict the opponent.
         let mut pass = true;
+        // The engine's semis, kept aside: only those needed for the mustplay join the proof
+        // set at the end (see `needed_semis`).
+        let mut semis: Vec<Set> = Vec::new();
         if let Some(ans) = self.oracle_at(b, w) {
             if let Some(proof) = ans.vc {
                 self.store_opp(b, w, Entry::Win { proof, mv: NO_MOVE });
                 return Res::Win(proof);
             }
-            must &= ans.must;
-            union |= ans.union;
+            // Greedily, the semi that removes most of the candidates first; a semi that
+            // removes nothing is not needed.
+            let mut pool = ans.semis;
+            while let Some(i) = (0..pool.len())
+                .filter(|&i| must & !pool[i] != 0)
+                .max_by_key(|&i| (must & !pool[i]).count_ones())
+            {
+                let s = pool.swap_remove(i);
+                must &= s;
+                semis.push(s);
+            }
             pass = self.oracle.as_ref().is_some_and(|o| o.pass_too);
         }
+        // The intersection of the owner's answers (pass and intrusions) alone.
+        let mut answered = e;
         // The sibling's refutation first: it often refutes here too.
         if opp_hint != NO_MOVE && e >> opp_hint & 1 == 1 {
             if let Err(r) = self.intrude(
@@ -735,6 +749,7 @@ impl<'a> Solver<'a> {
                 depth,
                 &mut must,
                 &mut union,
+                &mut answered,
                 &mut killer,
             ) {
                 return r;
@@ -749,6 +764,7 @@ impl<'a> Solver<'a> {
             Res::Win(p) => {
                 must &= p;
                 union |= p;
+                answered &= p;
                 killer = self.owner_move(b, w);
             }
             Res::Loss(q) => {
@@ -775,10 +791,20 @@ impl<'a> Solver<'a> {
                 bits(must).min_by_key(|&c| scores[c]).unwrap()
             };
             first = NO_MOVE;
-            if let Err(r) = self.intrude(b, w, x, depth, &mut must, &mut union, &mut killer) {
+            if let Err(r) = self.intrude(
+                b,
+                w,
+                x,
+                depth,
+                &mut must,
+                &mut union,
+                &mut answered,
+                &mut killer,
+            ) {
                 return r;
             }
         }
+        union |= needed_semis(&semis, answered);
         self.store_opp(
             b,
             w,
@@ -802,12 +828,14 @@ impl<'a> Solver<'a> {
         depth: u8,
         must: &mut Set,
         union: &mut Set,
+        answered: &mut Set,
         killer: &mut u8,
     ) -> Result<(), Res> {
         match self.owner_node(b, w | 1 << x, *killer, depth) {
             Res::Win(p) => {
                 *must &= p;
                 *union |= p;
+                *answered &= p;
                 *killer = self.owner_move(b, w | 1 << x);
                 Ok(())
             }
@@ -1002,6 +1030,32 @@ pub struct Chain {
     pub comp_groups: Vec<u64>,
 }
 
+/// Rule 9 at a won opponent-to-move node: the union of a few of the engine's semis `semis`
+/// whose carriers, intersected with `answered` (the intersection of the proof sets of the
+/// owner's answers searched at the node), leave nothing. Every opponent move then lies
+/// outside one chosen semi (its key answers it) or outside one answer's proof set, so the
+/// node's proof set needs only those semis, not all of them: a smaller proof set prunes more
+/// above (rule 4). Greedy: the semi that removes most of what is still uncovered first.
+/// Returns 0 when `answered` is already empty.
+fn needed_semis(semis: &[Set], answered: Set) -> Set {
+    let mut left = answered;
+    let mut union = 0;
+    while left != 0 {
+        let Some(&s) = semis
+            .iter()
+            .filter(|&&s| left & !s != 0)
+            .max_by_key(|&&s| ((left & !s).count_ones(), u32::MAX - s.count_ones()))
+        else {
+            // Cannot happen when the node was won through these semis; keep every one
+            // (always a valid proof set).
+            return semis.iter().fold(0, |a, &s| a | s);
+        };
+        left &= s;
+        union |= s;
+    }
+    union
+}
+
 /// Keeps the most recent entries of a reuse list.
 fn push_bounded(v: &mut Vec<Set>, s: Set) {
     if v.len() >= 8 {
@@ -1018,3 +1072,6 @@ const BEAM: u32 = 6;
 
 /// Marker for "no move".
 pub const NONE: u8 = NO_MOVE;
+
+/// Most edge-template instances inside one node's empty cells that rule 6 considers.
+const MAX_LINKS: usize = 256;

@@ -141,6 +141,33 @@ fn mutants(src: &str) -> Vec<Mutant> {
             }
         }
     }
+    // Lemma trees (a lemma proved by White's moves in its carrier): the same three mutations.
+    for st in &file.statements {
+        let Statement::Lemma(l) = st else { continue };
+        let Some((node, _)) = &l.tree else { continue };
+        let mut tw = TreeWalk::default();
+        tw.walk(std::slice::from_ref(node));
+        for sp in &tw.cases {
+            push(
+                format!("line {}: lemma tree case dropped", at(*sp)),
+                splice(src, *sp, ""),
+            );
+        }
+        for sp in &tw.precludes {
+            push(
+                format!("line {}: lemma tree precluding analysis dropped", at(*sp)),
+                splice(src, *sp, ""),
+            );
+        }
+        for n in &tw.replies {
+            for other in neighbours(&n.text) {
+                push(
+                    format!("line {}: lemma tree reply {} → {other}", at(n.span), n.text),
+                    splice(src, n.span, &other),
+                );
+            }
+        }
+    }
     let tree_items: Vec<(Vec<BlockItem>, Span)> = file
         .statements
         .iter()
@@ -408,6 +435,9 @@ fn sample_size(f: &std::path::Path, heavy: bool) -> Option<usize> {
         })
     } else if name.starts_with("noshita-7x7") {
         Some(40)
+    } else if name.starts_with("noshita-8x8") {
+        // The 8x8 lemma trees: each check re-searches every leaf and the lemmas' claims.
+        Some(12)
     } else {
         None
     }

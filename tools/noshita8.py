@@ -223,10 +223,35 @@ def assemble(folder):
         i = lines.index("      white {")
         j = len(lines) - 1 - lines[::-1].index("      }")
         if head is None:
-            k = next(n for n, l in enumerate(lines) if l.startswith("// Lemma 2"))
+            k = next(n for n, l in enumerate(lines) if l.startswith("// Lemma 2:"))
             head, tail = lines[k:i + 1], lines[j:]
         cases += lines[i + 1:j]
     return head + cases + tail
+
+
+def sublemmas(folder, whites):
+    """U8's branches as lemmas of their own (when the whole tree is not finished): for each
+    root case `case W => black M { BODY }` of FOLDER/u8_W.hexp, the lemma "after W W, B M:
+    x - b | y - b on the rest of U8's carrier", proved by BODY."""
+    import os
+    out = []
+    for w in whites:
+        lines = open(os.path.join(folder, f"u8_{w}.hexp")).read().splitlines()
+        carrier = next(l for l in lines if l.strip().startswith("carrier ["))
+        cells = carrier.strip()[len("carrier ["):-1].split()
+        i = next(n for n, l in enumerate(lines) if l.startswith(f"        case {w} => black "))
+        m = lines[i].split("black ")[1].split()[0]
+        j = len(lines) - 1 - lines[::-1].index("        }")  # the case's own `}` (the last)
+        body = lines[i + 1:j]
+        rest = [c for c in cells if c not in (w, m)]
+        out += [f"// U8, case W{w}: Black answers {m} (Lemma 2's proof; docs/noshita.md).",
+                f'lemma U8w{w} "U8 after W{w} B{m}" {{',
+                f"  black 54 as x, 72 as y, {m}",
+                f"  white {w}",
+                f"  carrier [{' '.join(rest)}]",
+                "  claim x - b | y - b",
+                "  proof {"] + body + ["  }", "}", ""]
+    return out
 
 
 def main():
@@ -261,10 +286,16 @@ def main():
         t = lemma_tree("U8", "U8-lemma (Lemma 2, Fig. 32)",
                        ["Lemma 2: x - b | y - b (x = B54, y = B72)."],
                        {"x": "54", "y": "72"}, u8_region, "x - b | y - b", u8_hints, log,
-                       ["46", "47", "37", "56", "57", "66", "65", "75", "74", "84", "83", "73"])
+                       ["46", "47", "37", "56", "57", "66", "65", "75", "74", "84", "83", "73"]
+                       if "--wide" not in sys.argv else
+                       ["46", "36", "56", "47", "37", "27", "38", "57", "66", "65", "55", "45",
+                        "64", "75", "74", "84", "83", "73", "28", "26"])
         out += t or ["// U8: not found"]
     if only in (None, "HT", "assemble", "STHT"):
         out += HT.splitlines()
+    if "--assemble-partial" in sys.argv:
+        k = sys.argv.index("--assemble-partial")
+        out += sublemmas(sys.argv[k + 1], sys.argv[k + 2].split(","))
     if "--assemble" in sys.argv:
         out += assemble(sys.argv[sys.argv.index("--assemble") + 1])
     print("\n".join(out))

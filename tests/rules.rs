@@ -1077,3 +1077,109 @@ fn conjunction_search_agrees_with_brute_force() {
     }
     assert!(checked >= 20, "only {checked} cases");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Lemma trees (docs/SEMANTICS.md, "Lemma trees"): a lemma proved by a proof tree inside its
+// carrier, White moving first.
+
+/// The edge bridge b3 - b on [a4, b4], proved by its two cases.
+const TREE_LEMMA: &str = "board 4x4
+lemma E {
+  black b3 as x
+  carrier [a4, b4]
+  claim x - b
+  proof {
+    white {
+      case a4 => black b4 { x - b on [] by search }
+      case b4 => black a4 { x - b on [] by search }
+    }
+  }
+}
+derive {
+  black c3
+  (c3, [b4, c4], b) VC by E
+}
+";
+
+/// Asserts some report of the file fails with `condition`, and the file exits 1.
+fn tree_fails_with(src: &str, condition: &str) {
+    let c = run(src);
+    let hit = c
+        .report
+        .files
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.steps.iter())
+        .any(|s| s.verdict == StepVerdict::Failed && conditions(s).iter().any(|x| x == condition));
+    assert!(hit, "expected a failure {condition:?}\n{}", c.human());
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+}
+
+#[test]
+fn lemma_tree_proves_its_claim_and_the_lemma_is_usable() {
+    let c = verified(TREE_LEMMA);
+    let h = c.human();
+    assert!(h.contains("proved: the lemma's claim by its tree"), "{h}");
+}
+
+#[test]
+fn lemma_tree_needs_a_case_for_every_carrier_move() {
+    let src = TREE_LEMMA.replace("      case b4 => black a4 { x - b on [] by search }\n", "");
+    tree_fails_with(&src, "every White move has a case");
+}
+
+#[test]
+fn lemma_tree_black_moves_stay_in_the_carrier() {
+    let src = TREE_LEMMA.replace(
+        "case a4 => black b4 { x - b on [] by search }",
+        "case a4 => black c3 { x - b on [b4] by search }",
+    );
+    tree_fails_with(&src, "moves in the carrier");
+}
+
+#[test]
+fn lemma_tree_leaves_stay_in_the_carrier() {
+    // x - b holds (b4 joins x to b), but on a carrier with c4, outside the lemma's.
+    let src = TREE_LEMMA.replace(
+        "case a4 => black b4 { x - b on [] by search }",
+        "case a4 => black b4 { x - b on [c4] by search }",
+    );
+    tree_fails_with(&src, "t - b derived");
+}
+
+#[test]
+fn lemma_tree_precluding_moves_stay_in_the_carrier() {
+    // A fictitious c3 outside the carrier would "preclude" b4.
+    let src = TREE_LEMMA.replace(
+        "      case b4 => black a4 { x - b on [] by search }\n",
+        "      preclude by c3 { x - b on [a4, b4] by search }\n",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+}
+
+#[test]
+fn lemma_tree_of_a_false_claim_fails() {
+    // x - b on [a4, c4] is false (c4 is not below b3): White takes a4.
+    let src = "board 4x4
+lemma E {
+  black b3 as x
+  carrier [a4, c4]
+  claim x - b
+  proof {
+    white {
+      case a4 => black c4 { x - b on [] by search }
+      case c4 => black a4 { x - b on [] by search }
+    }
+  }
+}
+";
+    let c = run(src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+}
+
+#[test]
+fn lemma_tree_proves_only_vcs() {
+    let src = TREE_LEMMA.replace("claim x - b\n", "claim x - b first black\n");
+    bad_input(&src, "hexp::lemma-tree");
+}

@@ -261,6 +261,7 @@ fn check_module<'p>(
             position: b.position.clone(),
             steps: &b.steps,
             lemma_uses: 0,
+            goal: None,
         }
         .run();
         if b.kind == BlockKind::Lemma {
@@ -351,6 +352,8 @@ struct Checker<'a> {
     steps: &'a [Step],
     /// Lemma instances verified so far.
     lemma_uses: usize,
+    /// In a lemma's proof tree: the claim and carrier its leaves must reach.
+    goal: Option<tree::Goal>,
 }
 
 /// How a premise stands.
@@ -558,6 +561,40 @@ impl<'a> Checker<'a> {
             let r = self.step(i, s);
             rep.steps.push(r);
         }
+        // A lemma proved by a tree (docs/SEMANTICS.md, "Lemma trees"): the tree's leaves must
+        // reach the lemma's claim inside its carrier; a verified tree establishes the claim.
+        let mut lemma_tree_summary = None;
+        if let (Some(l), Some(t), BlockKind::Lemma) = (&b.lemma, &b.tree, &b.kind) {
+            self.goal = Some(tree::Goal {
+                claim: l.claim.claim.clone(),
+                carrier: l.claim.carrier,
+            });
+            let mut counts = tree::TreeCounts::default();
+            let mut out = Vec::new();
+            let v = self.check_tree(t, "", &mut out, &mut counts);
+            self.goal = None;
+            rep.steps.extend(out);
+            if v == StepVerdict::Verified {
+                self.known.push(Known {
+                    claim: l.claim.claim.clone(),
+                    conj: false,
+                    carrier: l.claim.carrier,
+                    status: Status::Established,
+                    step: usize::MAX,
+                    span: l.claim.span,
+                });
+            }
+            lemma_tree_summary = Some(format!(
+                "{}: the lemma's claim by its tree ({} black node(s), {} white node(s), {} precluding analyses, {} case(s), {} leaves, {} lemma instance(s))",
+                if v == StepVerdict::Verified { "proved" } else { "not proved" },
+                counts.black_nodes,
+                counts.white_nodes,
+                counts.precludes,
+                counts.cases,
+                counts.leaves,
+                self.lemma_uses
+            ));
+        }
         if let Some(l) = &b.lemma {
             let r = match (l.assumes.first(), &l.library) {
                 (_, Some(lib)) => self.library_claim(&l.claim, lib),
@@ -570,7 +607,9 @@ impl<'a> Checker<'a> {
                 rep.steps.push(r);
             }
         }
-        if let Some(t) = &b.tree {
+        if let Some(sum) = lemma_tree_summary {
+            rep.summary = Some(sum);
+        } else if let Some(t) = &b.tree {
             let mut counts = tree::TreeCounts::default();
             let mut out = Vec::new();
             let v = self.check_tree(t, "", &mut out, &mut counts);

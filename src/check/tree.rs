@@ -19,6 +19,16 @@ use crate::position::Position;
 use crate::search::Verdict;
 use std::time::Instant;
 
+/// The claim a lemma's proof tree must reach, on the lemma's carrier (docs/SEMANTICS.md,
+/// "Lemma trees"). Without a goal the tree proves `t - b` on the whole board.
+#[derive(Clone, Debug)]
+pub(super) struct Goal {
+    /// The lemma's claim (Black's VC or union, White first).
+    pub claim: Claim,
+    /// The lemma's carrier: the only cells either player may take.
+    pub carrier: CellSet,
+}
+
 /// Figures of a checked tree.
 #[derive(Default, Debug)]
 pub(super) struct TreeCounts {
@@ -93,14 +103,26 @@ impl<'a> Checker<'a> {
         // cell of b's group, the groups being t and b with the Black stones joined to them in
         // this position (so `t - b`, a union `x - b | t - y` with x and y stones on the top
         // and bottom groups, or `x - y` between such stones). Checked exactly, here.
+        // In a lemma's tree the target pairs are the lemma's (each pair of the VC must join
+        // the groups of one target pair) and the VC's carrier must lie in the lemma's.
         let black = pos.stones(Colour::Black) | pos.board().border_cells(Colour::Black);
-        let (gt, gb) = (pos.component(t, &black), pos.component(b, &black));
+        let (targets, within) = match &self.goal {
+            Some(g) => (g.claim.pairs.clone(), Some(g.carrier)),
+            None => (vec![(t, b)], None),
+        };
+        let groups: Vec<(CellSet, CellSet)> = targets
+            .iter()
+            .map(|&(p, q)| (pos.component(p, &black), pos.component(q, &black)))
+            .collect();
         let is_win = |k: &&super::Known| {
             k.claim.owner == Colour::Black
                 && !k.claim.owner_first
                 && !k.claim.pairs.is_empty()
+                && within.is_none_or(|c| k.carrier.is_subset(&c))
                 && k.claim.pairs.iter().all(|&(x, y)| {
-                    (gt.contains(x) && gb.contains(y)) || (gt.contains(y) && gb.contains(x))
+                    groups.iter().any(|(gp, gq)| {
+                        (gp.contains(x) && gq.contains(y)) || (gp.contains(y) && gq.contains(x))
+                    })
                 })
         };
         // A verified t - b if there is one, else the last attempt (to say why it fails).
@@ -149,13 +171,19 @@ impl<'a> Checker<'a> {
             return None;
         }
         let budget = self.opts.confirm;
-        let claim = Claim {
-            owner: Colour::Black,
-            pairs: vec![(Cell::border(Border::Top), Cell::border(Border::Bottom))],
-            owner_first: false,
+        let (claim, cells) = match &self.goal {
+            Some(g) => (g.claim.clone(), pos.empty_cells() & g.carrier),
+            None => (
+                Claim {
+                    owner: Colour::Black,
+                    pairs: vec![(Cell::border(Border::Top), Cell::border(Border::Bottom))],
+                    owner_first: false,
+                },
+                pos.empty_cells(),
+            ),
         };
         let saved = std::mem::replace(&mut self.position, pos.clone());
-        let out = self.search_budget(&claim, pos.empty_cells(), &budget, false);
+        let out = self.search_budget(&claim, cells, &budget, false);
         self.position = saved;
         Some(out)
     }
@@ -226,8 +254,19 @@ impl<'a> Checker<'a> {
                     Vec::new(),
                     start,
                 ));
-                let v = self.check_tree(next, "", out, counts);
+                let mut v = self.check_tree(next, "", out, counts);
                 let mut reasons = Vec::new();
+                if let Some(g) = &self.goal {
+                    if !g.carrier.contains(*cell) {
+                        reasons.push(self.reason(
+                            "tree",
+                            "moves in the carrier",
+                            format!("black {} is outside the lemma's carrier", names.name(*cell)),
+                            vec![self.place(*span, "outside the carrier")],
+                        ));
+                        v = StepVerdict::Failed;
+                    }
+                }
                 if v != StepVerdict::Verified {
                     reasons.push(self.reason(
                         "tree",
@@ -262,6 +301,9 @@ impl<'a> Checker<'a> {
                 let (v, carrier, reasons) =
                     self.derive_win(steps, position, *span, "the leaf", out);
                 let claim = match carrier {
+                    Some(c) if self.goal.is_some() => {
+                        format!("the claim on {} (White to move)", names.set(&c))
+                    }
                     Some(c) => format!("t - b on {} (White to move)", names.set(&c)),
                     None => "t - b (White to move)".into(),
                 };
@@ -290,7 +332,23 @@ impl<'a> Checker<'a> {
                     start,
                 ));
                 let mut v = StepVerdict::Verified;
-                let empty = position.empty_cells();
+                let mut reasons = Vec::new();
+                let mut empty = position.empty_cells();
+                if let Some(g) = &self.goal {
+                    // In a lemma's game White moves only in the carrier; with no carrier cell
+                    // left the node would hold vacuously, so it must be a leaf.
+                    empty = empty & g.carrier;
+                    if empty.is_empty() {
+                        reasons.push(self.reason(
+                            "tree",
+                            "White has a move",
+                            "no carrier cell is empty here: close this node with steps (a leaf)"
+                                .into(),
+                            vec![self.place(Span::new(span.start, span.start + 5), "no move")],
+                        ));
+                        v = StepVerdict::Failed;
+                    }
+                }
                 let mut survivors = empty;
                 for p in precludes {
                     counts.precludes += 1;
@@ -308,20 +366,30 @@ impl<'a> Checker<'a> {
                     let what = format!("the precluding analysis by {}", names.name(p.z));
                     let (pv, carrier, reasons) =
                         self.derive_win(&p.steps, &p.position, p.span, &what, out);
+                    let z_outside = self.goal.as_ref().is_some_and(|g| !g.carrier.contains(p.z));
                     let claim = match carrier {
+                        Some(_) if z_outside => {
+                            format!("black {}: outside the lemma's carrier", names.name(p.z))
+                        }
                         Some(c) => {
                             let mut keep = c;
                             keep.insert(p.z);
                             survivors = survivors & keep;
                             format!(
-                                "black {}: t - b on {}; White must play in {}",
+                                "black {}: {} on {}; White must play in {}",
                                 names.name(p.z),
+                                if self.goal.is_some() {
+                                    "the claim"
+                                } else {
+                                    "t - b"
+                                },
                                 names.set(&c),
                                 names.set(&(keep & empty))
                             )
                         }
                         None => format!("black {}: t - b not derived", names.name(p.z)),
                     };
+                    let pv = if z_outside { StepVerdict::Failed } else { pv };
                     if pv != StepVerdict::Verified {
                         v = worst(v, pv);
                     }
@@ -335,7 +403,6 @@ impl<'a> Checker<'a> {
                         pstart,
                     );
                 }
-                let mut reasons = Vec::new();
                 let mut notes = Vec::new();
                 // Hex has no draws: with no empty cell left someone has won, and it must be
                 // Black (otherwise "every move precluded" would hold vacuously).

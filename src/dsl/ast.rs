@@ -399,6 +399,8 @@ pub struct Lemma {
     pub assumes: Vec<(ColourWord, Name, ColourWord, Name, Span)>,
     /// `proof { .. }`.
     pub proof: Option<(Vec<BlockItem>, Span)>,
+    /// `proof { white { .. } }`: a proof tree inside the lemma's carrier (White first).
+    pub tree: Option<(TreeNode, Span)>,
     /// Repeated sections, reported by the elaborator: (what, where).
     pub repeated: Vec<(&'static str, Span)>,
     /// Where.

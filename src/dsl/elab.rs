@@ -1009,7 +1009,10 @@ impl Elab {
         );
         let claim = self.conj_fact(claim, &cd.claim);
         if claim.as_ref().is_some_and(|f| f.conj)
-            && (l.proof.is_some() || !l.guarantees.is_empty() || !l.assumes.is_empty())
+            && (l.proof.is_some()
+                || l.tree.is_some()
+                || !l.guarantees.is_empty()
+                || !l.assumes.is_empty())
         {
             self.err(
                 "hexp::conj-lemma",
@@ -1030,6 +1033,43 @@ impl Elab {
                 self.steps(&ss, &position, &local)
             }
             None => Vec::new(),
+        };
+        // A proof tree (docs/SEMANTICS.md, "Lemma trees"): Black's VC, White first.
+        let tree = match (&l.tree, &claim) {
+            (Some((node, tsp)), Some(f)) => {
+                if f.claim.owner != Colour::Black || f.claim.owner_first || f.conj {
+                    self.err(
+                        "hexp::lemma-tree",
+                        "a proof tree proves a Black VC or union (White moves first), not a semi, a conjunction or a White claim",
+                        *tsp,
+                        "proof tree",
+                    );
+                    None
+                } else {
+                    let mut aliases = Vec::new();
+                    collect_aliases(std::slice::from_ref(node), &mut |n: &Name, cell: &Name| {
+                        aliases.push((n.clone(), cell.clone()));
+                    });
+                    for (n, cell) in &aliases {
+                        if let Some(c) = self.resolve_cell(cell, Some(&local), "a move") {
+                            if local.cells.get(&n.text).is_some_and(|(c0, _)| *c0 != c) {
+                                let msg = format!("`{}` names two different moves", n.text);
+                                self.err("hexp::duplicate-name", msg, n.span, "again here");
+                            } else if !local.cells.contains_key(&n.text) {
+                                self.declare(&mut local, n, c);
+                            }
+                        }
+                    }
+                    self.tree(
+                        std::slice::from_ref(node),
+                        position.clone(),
+                        false,
+                        &local,
+                        *tsp,
+                    )
+                }
+            }
+            _ => None,
         };
         let mut guarantees = Vec::new();
         for (c1, a, c2, b, sp) in &l.guarantees {
@@ -1120,12 +1160,18 @@ impl Elab {
                 "second assumption",
             );
         }
-        if let (Some(x), Some((_, psp))) = (l.assumes.first(), &l.proof) {
+        if let (Some(x), Some((_, psp))) = (
+            l.assumes.first(),
+            l.proof
+                .as_ref()
+                .map(|p| ((), p.1))
+                .or(l.tree.as_ref().map(|t| ((), t.1))),
+        ) {
             let d = Diag::error(
                 self.file,
                 "hexp::assume",
                 "a lemma with an assumption is proved by its assisted game only, not by steps",
-                *psp,
+                psp,
                 "proof",
             )
             .with_label(x.4, "assumption");
@@ -1155,10 +1201,10 @@ impl Elab {
             position,
             names: self.names_for(&local),
             steps,
-            tree: None,
+            tree,
             lemma: claim.map(|c| LemmaInfo {
                 claim: c,
-                has_proof: l.proof.is_some(),
+                has_proof: l.proof.is_some() || l.tree.is_some(),
                 guarantees,
                 assumes,
                 library: None,

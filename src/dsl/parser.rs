@@ -125,7 +125,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_on => "`on`",
         Rule::guarantee | Rule::kw_guarantee => "`guarantee`",
         Rule::assume | Rule::kw_assume => "`assume`",
-        Rule::proof_block | Rule::kw_proof => "`proof`",
+        Rule::proof_block | Rule::proof_tree | Rule::kw_proof => "`proof`",
         Rule::derive | Rule::kw_derive => "`derive`",
         Rule::strategy | Rule::kw_strategy => "`strategy`",
         Rule::tree_body => "a proof-tree node",
@@ -819,6 +819,7 @@ fn build_lemma(p: Pair<Rule>) -> Lemma {
         guarantees: Vec::new(),
         assumes: Vec::new(),
         proof: None,
+        tree: None,
         repeated: Vec::new(),
         span: sp,
     };
@@ -882,8 +883,17 @@ fn build_lemma(p: Pair<Rule>) -> Lemma {
                     list.push((cols[0], names[0].clone(), cols[1], names[1].clone(), qs));
                 }
             }
+            Rule::proof_tree => {
+                if lemma.proof.is_some() || lemma.tree.is_some() {
+                    lemma.repeated.push(("proof", qs));
+                    continue;
+                }
+                if let Some(w) = q.into_inner().find(|r| r.as_rule() == Rule::white_node) {
+                    lemma.tree = Some((tree_node(w), qs));
+                }
+            }
             Rule::proof_block => {
-                if lemma.proof.is_some() {
+                if lemma.proof.is_some() || lemma.tree.is_some() {
                     lemma.repeated.push(("proof", qs));
                     continue;
                 }

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Generates proofs/noshita-8x8-lemmas.hexp: Noshita's 8x8 lemmas (ICGA J. 28(1), 2005, §4).
+
+The lemmas whose whole-claim search is out of reach (U8, HT, ...) are proved by *lemma trees*
+(docs/LANGUAGE.md §6, docs/SEMANTICS.md "Lemma trees"): White moves first inside the carrier,
+each White move gets Black's answer, and each leaf is a small claim that the exact search
+settles at once. This script *finds* the trees with `hexproof verify` (it plays the role of
+Noshita's "the proof is easy ... by the sidestepping technique"): at each White-to-move node
+it asks, for every White move w of the remaining carrier, whether Black has an easy answer
+(a semi-connection search with a small budget, whose first move is the answer); White moves
+with no easy answer are answered by Noshita's move (the hint tables below) and explored one
+level deeper. White moves with the same answer share one case; their leaf is searched on the
+carrier minus all of them. The checker re-checks every step; nothing here is trusted.
+
+Usage: tools/noshita8.py [--hexproof PATH] > proofs/noshita-8x8-lemmas.hexp
+(needs a release build; takes a few minutes of search on a loaded machine).
+"""
+import json
+import subprocess
+import sys
+
+HX = "target/release/hexproof"
+EASY_NODES = 60000  # budget of one "easy answer" search
+LEAF_NODES = 60000  # budget of a leaf search
+HARD_NODES = 1500000  # budget of the search for a hard White move's answer
+MAX_DEPTH = 12
+
+
+def cell(c, r):
+    return f"{c}{r}"
+
+
+def verify(claim, black, white, carrier, nodes, first=None):
+    cmd = [HX, "verify", "--board", "8x8", "--notation", "digits", "--json",
+           "--nodes", str(nodes), "--time", "120", "--carrier", " ".join(sorted(carrier)), claim]
+    if black:
+        cmd[2:2] = ["--black", " ".join(sorted(black))]
+    if white:
+        cmd[2:2] = ["--white", " ".join(sorted(white))]
+    if first:
+        cmd[2:2] = ["--first", first]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        sys.exit(f"hexproof verify failed: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
+
+
+def order(cells):
+    """Row by row, as Noshita reads the board."""
+    return sorted(cells, key=lambda c: (int(c[1]), int(c[0])))
+
+
+def clist(cells):
+    return "[" + " ".join(order(cells)) + "]"
+
+
+class Explorer:
+    def __init__(self, claim, vclaim, hints, log):
+        self.claim = claim  # as written in the file (with the lemma's names)
+        self.vclaim = vclaim  # with cell names, for `hexproof verify`
+        self.hints = hints  # tuple(white moves so far) -> {w: black answer}
+        self.log = log
+        self.fallback = []  # Black answers to try when a White move has no hint
+        self.only_case = None  # --case W: explore only the root case W (runs in parallel)
+
+    def node(self, black, white, region, moves, depth):
+        """A White-to-move node: returns hexp text lines (the node's body) or None."""
+        ind = "  " * (depth + 3)
+        r = {"verdict": "skip"} if depth == 0 and self.only_case else \
+            verify(self.vclaim, black, white, region, LEAF_NODES)
+        if r["verdict"] == "holds":
+            return [f"{ind}{self.claim} on {clist(region)} by search"]
+        if depth >= MAX_DEPTH:
+            return None
+        answers = {}  # w -> m
+        hard = []
+        hint = self.hints.get(tuple(moves), {})
+        for w in order(region):
+            if depth == 0 and self.only_case == "easy" and w in hint:
+                continue
+            if depth == 0 and self.only_case not in (None, "easy"):
+                if w == self.only_case:
+                    hard.append(w)
+                continue
+            if w in hint:
+                hard.append(w)
+                continue
+            s = verify(self.vclaim, black, white | {w}, region - {w}, EASY_NODES, first="black")
+            if s["verdict"] == "holds" and s.get("first_move"):
+                answers[w] = s["first_move"]
+            elif s["verdict"] == "fails":
+                self.log(f"!! {moves} W{w}: Black has no answer ({s.get('refutation')})")
+                return None
+            else:
+                hard.append(w)
+        out = [f"{ind}white {{"]
+        # Easy answers, grouped by Black's move; a group's leaf is searched without all of
+        # its White moves (split when that fails).
+        groups = {}
+        for w, m in answers.items():
+            groups.setdefault(m, []).append(w)
+        for m, ws in sorted(groups.items(), key=lambda kv: order(kv[1])[0]):
+            pending = [order(ws)]
+            while pending:
+                g = pending.pop(0)
+                rest = region - set(g) - {m}
+                lr = verify(self.vclaim, black | {m}, white | set(g), rest, LEAF_NODES)
+                if lr["verdict"] == "holds":
+                    out.append(f"{ind}  case {' | '.join(g)} => black {m} {{ {self.claim} on {clist(rest)} by search }}")
+                elif len(g) > 1:
+                    pending += [g[: len(g) // 2], g[len(g) // 2:]]
+                else:
+                    hard.append(g[0])
+                    hint.setdefault(g[0], m)
+        for w in order(hard):
+            if w in hint:
+                tried = [hint[w]]
+            else:
+                # A bigger semi search often finds the answer a few moves deep.
+                s = verify(self.vclaim, black, white | {w}, region - {w}, HARD_NODES, first="black")
+                if s["verdict"] == "fails":
+                    self.log(f"!! {moves} W{w}: Black has no answer ({s.get('refutation')})")
+                    return None
+                tried = [s["first_move"]] if s["verdict"] == "holds" and s.get("first_move") else []
+                tried += [m for m in self.fallback if m in region - {w} and m not in tried]
+            sub = None
+            for m in tried:
+                self.log(f"{'  ' * depth}{' '.join(moves)} W{w} B{m}")
+                sub = self.node(black | {m}, white | {w}, region - {w, m}, moves + [w, m], depth + 1)
+                if sub is not None:
+                    break
+                self.log(f"!! {moves} W{w} B{m}: not closed")
+            if sub is None:
+                return None
+            out.append(f"{ind}  case {w} => black {m} {{")
+            out += sub
+            out.append(f"{ind}  }}")
+        out.append(f"{ind}}}")
+        return out
+
+
+def lemma_tree(name, title, comment, stones, region, claim, hints, log, fallback=()):
+    black = set(stones.values())
+    vclaim = " ".join(stones.get(t, t) for t in claim.split())
+    e = Explorer(claim, vclaim, hints, log)
+    e.fallback = fallback
+    if "--case" in sys.argv:
+        e.only_case = sys.argv[sys.argv.index("--case") + 1]
+    body = e.node(black, set(), set(region), [], 0)
+    if body is None:
+        return None
+    names = ", ".join(f"{c} as {n}" for n, c in stones.items())
+    lines = [f"// {l}" for l in comment]
+    lines += [f'lemma {name} "{title}" {{', f"  black {names}", f"  carrier {clist(region)}",
+              f"  claim {claim}", "  proof {"]
+    lines += body
+    lines += ["  }", "}", ""]
+    return lines
+
+
+HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 proof (K. Noshita,
+// "Union-connections and straightforward winning strategies in Hex", ICGA J. 28(1), 2005, §4:
+// Lemma 2 = U8, Fig. 32; HT, Fig. 34; ST on 8x8). GENERATED by tools/noshita8.py: edit that.
+//
+// Cells are Noshita's: `ij` is column i, row j (54 = e4); Black joins top `t` to bottom `b`.
+// The figures are lost in our copy; the carriers are reconstructed (docs/noshita.md). U8 and
+// HT are out of reach of a whole-claim search, so they are proved as Noshita proves them: by
+// White's moves into the carrier and Black's answers (lemma trees, docs/SEMANTICS.md "Lemma
+// trees"), each leaf a small claim the exact search settles at once.
+
+board 8x8 notation digits
+"""
+
+ST = """// ST on 8x8 (used by the root analysis, fictitious B44 and B64 next to B54): the 7x7
+// supertrapezoid (proofs/noshita-7x7-lemmas.hexp) turned to the top edge: t - x for the two
+// stones 44, 54 on the fourth row, on the three rows above them.
+lemma ST8 "ST-lemma on 8x8: the supertrapezoid at the top" {
+  diagram {
+    . . . * * * * .
+     . . . * * * . .
+      . . . * * * . .
+       . . . x x . . .
+        . . . . . . . .
+         . . . . . . . .
+          . . . . . . . .
+           . . . . . . . .
+  }
+  claim t - 54
+}
+"""
+
+
+HT = """// HT (Fig. 34): x - b for x = B54 with B44 beside it, from the fourth row: the fifth-row
+// "hypertrapezoid". As for ST on 7x7 (docs/noshita.md), the lone B54 of the caption is not
+// enough in our searches (UNDECIDED after 60 s on all of rows 4-8), while every use of HT in the
+// paper has a second stone beside 54 (the root analysis's fictitious B44 and B64). With B44 the
+// whole claim is decided by search at once (~3,000 nodes); the carrier is the search's proof
+// set. Noshita's "for W57, Black's move is B47" holds on it (676 nodes after W57 B47).
+lemma HT "HT-lemma (Fig. 34): the hypertrapezoid" {
+  diagram {
+    . . . . . . . .
+     . . . . . . . .
+      . . . . . . . .
+       . . . X x * . .
+        . . * * * * * .
+         . * * * * * * *
+          . * * * * * * *
+           * * * * * * * *
+  }
+  claim 54 - b
+}
+"""
+
+
+def assemble(folder):
+    """The U8 lemma from the per-case runs (`--only U8 --case W > FOLDER/u8_W.hexp`, run in
+    parallel): the root's cases of every file, in the order easy, 45, 55, 46, 37, 47, 28, 38, 48."""
+    import os
+    head, cases, tail = None, [], None
+    for c in ["easy", "45", "55", "46", "37", "47", "28", "38", "48"]:
+        lines = open(os.path.join(folder, f"u8_{c}.hexp")).read().splitlines()
+        i = lines.index("      white {")
+        j = len(lines) - 1 - lines[::-1].index("      }")
+        if head is None:
+            k = next(n for n, l in enumerate(lines) if l.startswith("// Lemma 2:"))
+            head, tail = lines[k:i + 1], lines[j:]
+        cases += lines[i + 1:j]
+    return head + cases + tail
+
+
+def sublemmas(folder, whites):
+    """U8's branches as lemmas of their own (when the whole tree is not finished): for each
+    root case `case W => black M { BODY }` of FOLDER/u8_W.hexp, the lemma "after W W, B M:
+    x - b | y - b on the rest of U8's carrier", proved by BODY."""
+    import os
+    out = []
+    for w in whites:
+        lines = open(os.path.join(folder, f"u8_{w}.hexp")).read().splitlines()
+        carrier = next(l for l in lines if l.strip().startswith("carrier ["))
+        cells = carrier.strip()[len("carrier ["):-1].split()
+        i = next(n for n, l in enumerate(lines) if l.startswith(f"        case {w} => black "))
+        m = lines[i].split("black ")[1].split()[0]
+        j = len(lines) - 1 - lines[::-1].index("        }")  # the case's own `}` (the last)
+        body = lines[i + 1:j]
+        rest = [c for c in cells if c not in (w, m)]
+        out += [f"// U8, case W{w}: Black answers {m} (Lemma 2's proof; docs/noshita.md).",
+                f'lemma U8w{w} "U8 after W{w} B{m}" {{',
+                f"  black 54 as x, 72 as y, {m}",
+                f"  white {w}",
+                f"  carrier [{' '.join(rest)}]",
+                "  claim x - b | y - b",
+                "  proof {"] + body + ["  }", "}", ""]
+    return out
+
+
+def main():
+    global HX
+    if "--hexproof" in sys.argv:
+        HX = sys.argv[sys.argv.index("--hexproof") + 1]
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    log = lambda s: print(s, file=sys.stderr, flush=True)
+    rows = lambda lo, hi: {cell(c, r) for r in range(lo, hi + 1) for c in range(1, 9)}
+    out = HEADER.splitlines()
+    if only in (None, "ST", "assemble", "STHT"):
+        out += ST.splitlines()
+    # U8 (Lemma 2, Fig. 32): x = B54, y = B72, x - b | y - b.
+    u8_region = rows(5, 8) | set("64 74 84 63 73 83 82".split())
+    u8_hints = {
+        (): {"45": "55", "55": "45", "46": "65", "37": "46", "47": "46", "28": "46",
+             "38": "46", "48": "46"},
+        ("55", "45"): {"46": "36", "37": "46", "28": "46", "36": "46", "38": "46"},
+        ("55", "45", "46", "36"): {"28": "37"},
+        ("55", "45", "46", "36", "28", "37"): {"38": "47"},
+        ("55", "45", "46", "36", "28", "37", "38", "47"): {"48": "67"},
+        ("55", "45", "46", "36", "28", "37", "38", "47", "48", "67"): {"57": "66"},
+        ("55", "45", "46", "36", "28", "37", "38", "47", "48", "67", "57", "66"): {"56": "74"},
+        ("46", "65"): {"66": "56", "64": "55", "55": "64"},
+        ("46", "65", "66", "56"): {"48": "57"},
+        ("46", "65", "66", "56", "48", "57"): {"58": "77"},
+        ("46", "65", "66", "56", "48", "57", "58", "77"): {"67": "85"},
+        ("46", "65", "66", "56", "48", "57", "58", "77", "67", "85"): {"75": "84"},
+        ("46", "65", "66", "56", "48", "57", "58", "77", "67", "85", "75", "84"): {"74": "83"},
+    }
+    if only in (None, "U8"):
+        t = lemma_tree("U8", "U8-lemma (Lemma 2, Fig. 32)",
+                       ["Lemma 2: x - b | y - b (x = B54, y = B72)."],
+                       {"x": "54", "y": "72"}, u8_region, "x - b | y - b", u8_hints, log,
+                       ["46", "47", "37", "56", "57", "66", "65", "75", "74", "84", "83", "73"]
+                       if "--wide" not in sys.argv else
+                       ["46", "36", "56", "47", "37", "27", "38", "57", "66", "65", "55", "45",
+                        "64", "75", "74", "84", "83", "73", "28", "26"])
+        out += t or ["// U8: not found"]
+    if only in (None, "HT", "assemble", "STHT"):
+        out += HT.splitlines()
+    if "--assemble-partial" in sys.argv:
+        k = sys.argv.index("--assemble-partial")
+        out += sublemmas(sys.argv[k + 1], sys.argv[k + 2].split(","))
+    if "--assemble" in sys.argv:
+        out += assemble(sys.argv[sys.argv.index("--assemble") + 1])
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

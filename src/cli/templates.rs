@@ -9,7 +9,7 @@ use hexproof::search::Budget;
 use hexproof::templates::draw;
 use hexproof::templates::generate::{build_file, enumerate, hexwiki_one_stone, GenOptions, Grid};
 use hexproof::templates::lemmas::{format_lemma_file, lemma_records, verify_lemma, LemmaFile};
-use hexproof::templates::library::{format_file, verify_record, Library, LEMMA_FILE};
+use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
 use hexproof::templates::matching;
 use hexproof::templates::two_stone::{
     build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
@@ -301,22 +301,10 @@ fn run_generate(a: GenerateArgs) -> u8 {
             return EXIT_FAILS;
         }
     };
-    let mut out = a.dir.join(format!("row{}.json", a.row));
-    // Never replace a complete file by an incomplete one.
-    if !en.complete {
-        let existing = Library::load(&a.dir).ok().and_then(|l| {
-            l.files
-                .into_iter()
-                .find(|(p, _)| *p == out)
-                .map(|(_, f)| f.complete)
-        });
-        if existing == Some(true) {
-            out = a.dir.join(format!("row{}.incomplete", a.row));
-        }
-    }
-    if let Err(e) = std::fs::write(&out, format_file(&file)) {
-        return fail_input(&format!("cannot write {}: {e}", out.display()));
-    }
+    let out = match write_library_file(&a.dir, &format!("row{}", a.row), &file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
     if en.complete {
         let _ = std::fs::remove_file(&checkpoint);
     }
@@ -342,6 +330,30 @@ fn run_generate(a: GenerateArgs) -> u8 {
     );
     print_records(&file.templates);
     EXIT_HOLDS
+}
+
+/// Writes `DIR/STEM.json`, except that an incomplete file never replaces a complete one: it
+/// then goes to `DIR/STEM.incomplete`. Returns the path written.
+fn write_library_file(
+    dir: &std::path::Path,
+    stem: &str,
+    file: &LibraryFile,
+) -> Result<PathBuf, u8> {
+    let mut out = dir.join(format!("{stem}.json"));
+    if !file.complete {
+        let existing = Library::load(dir).ok().and_then(|l| {
+            l.files
+                .into_iter()
+                .find(|(p, _)| *p == out)
+                .map(|(_, f)| f.complete)
+        });
+        if existing == Some(true) {
+            out = dir.join(format!("{stem}.incomplete"));
+        }
+    }
+    std::fs::write(&out, format_file(file))
+        .map_err(|e| fail_input(&format!("cannot write {}: {e}", out.display())))?;
+    Ok(out)
 }
 
 /// `generate --stones 2`: every canonical helper position, then one certified file.
@@ -372,21 +384,10 @@ fn generate_two_stone(a: &GenerateArgs, grid: &Grid, opts: &GenOptions, start: I
             return EXIT_FAILS;
         }
     };
-    let mut out = a.dir.join(format!("row{}s2.json", a.row));
-    if !run.complete {
-        let existing = Library::load(&a.dir).ok().and_then(|l| {
-            l.files
-                .into_iter()
-                .find(|(p, _)| *p == out)
-                .map(|(_, f)| f.complete)
-        });
-        if existing == Some(true) {
-            out = a.dir.join(format!("row{}s2.incomplete", a.row));
-        }
-    }
-    if let Err(e) = std::fs::write(&out, format_file(&file)) {
-        return fail_input(&format!("cannot write {}: {e}", out.display()));
-    }
+    let out = match write_library_file(&a.dir, &format!("row{}s2", a.row), &file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
     if run.complete {
         for h in &positions {
             let _ = std::fs::remove_file(helper_checkpoint(&a.dir, a.row, *h));

@@ -1,6 +1,7 @@
 //! The shipped template library (`templates/`): every entry re-checked by the kernel alone,
 //! tampering detected and attributed to the entry, and the library summary snapshotted.
 
+use hexproof::search::{decide, Budget, Verdict};
 use hexproof::templates::library::{verify_record, Library, Record};
 use std::path::Path;
 
@@ -31,49 +32,63 @@ fn every_entry_verifies_by_certificate() {
     assert_eq!(names.len(), len, "duplicate template names");
 }
 
-/// Runs `edit` on a copy of the library's record `name`, and checks that verification of the
-/// whole list fails and names exactly that entry.
+/// Runs `edit` on a copy of the library's record `name` and returns the verification failures
+/// (name, reason) of the edited record.
 fn tampered(
     lib: &Library,
     name: &str,
     edit: impl Fn(&mut Record),
     redigest: bool,
 ) -> Vec<(String, String)> {
-    let mut records: Vec<Record> = lib.records().cloned().collect();
-    let r = records
-        .iter_mut()
+    // Only the edited record is re-verified: the others are unchanged, and every one of them
+    // verifies (`every_entry_verifies_by_certificate`).
+    let mut r = lib
+        .records()
         .find(|r| r.name == name)
-        .expect("the record exists");
-    edit(r);
+        .expect("the record exists")
+        .clone();
+    edit(&mut r);
     if redigest {
         r.digest = r.compute_digest();
     }
-    failures(&records)
+    failures([&r])
 }
 
 fn assert_names(f: &[(String, String)], name: &str, what: &str) {
-    assert_eq!(f.len(), 1, "{what}: {f:?}");
+    assert_eq!(f.len(), 1, "{name}: {what}: {f:?}");
     assert_eq!(f[0].0, name, "{what}: {f:?}");
 }
 
 #[test]
 fn tampering_fails_and_names_the_entry() {
     let lib = library();
+    let mut accepted_true = 0;
+    let mut moved = 0;
     for r in lib.records() {
         let name = r.name.as_str();
         // Every carrier cell moved one step along its row, and one row up.
+        moved += 3 * r.carrier.len();
         for i in 0..r.carrier.len() {
             for (dr, dc) in [(0, 1), (0, -1), (1, 0)] {
                 let edit = |x: &mut Record| {
                     x.carrier[i] = [x.carrier[i][0] + dr, x.carrier[i][1] + dc];
                 };
                 assert_names(&tampered(&lib, name, edit, false), name, "carrier cell");
-                // Even with a consistent digest, the kernel or the form checks reject it.
-                assert_names(
-                    &tampered(&lib, name, edit, true),
-                    name,
-                    "carrier cell, re-digested",
-                );
+                // Even with a consistent digest, the kernel or the form checks reject it —
+                // unless the moved carrier is itself a true template that the same certificate
+                // proves (a cell of a two-stone template swapped for an equivalent one):
+                // accepting a true record is right, and exact search must confirm it.
+                let f = tampered(&lib, name, edit, true);
+                if f.is_empty() {
+                    let mut x = r.clone();
+                    edit(&mut x);
+                    let (game, _, _) = x.sub_game().unwrap();
+                    let o = decide(&game, &Budget::nodes(10_000_000)).unwrap();
+                    assert_eq!(o.verdict, Verdict::Holds, "{name}: accepted a false record");
+                    accepted_true += 1;
+                } else {
+                    assert_names(&f, name, "carrier cell, re-digested");
+                }
             }
         }
         // The stone moved.
@@ -124,6 +139,12 @@ fn tampering_fails_and_names_the_entry() {
         let edit = |x: &mut Record| x.certificate.root = (x.certificate.root + 1) % nodes as u32;
         assert_names(&tampered(&lib, name, edit, false), name, "root");
     }
+    // Moves that give another true template are rare: none of the one-stone edits, 46 of the
+    // 3,444 moves over the whole library (all two-stone; each confirmed true by search above).
+    assert!(
+        accepted_true * 50 <= moved,
+        "{accepted_true} of {moved} moved carrier cells still verify"
+    );
 }
 
 #[test]
@@ -166,6 +187,27 @@ fn library_summary() {
                 r.symmetry,
                 r.minimality,
                 r.provenance.hexwiki
+            ));
+        }
+    }
+    if let Some((p, lf)) = &lib.lemmas {
+        out.push_str(&format!(
+            "{}: lemmas {}\n",
+            p.file_name().unwrap().to_string_lossy(),
+            lf.lemmas.len()
+        ));
+        for r in &lf.lemmas {
+            out.push_str(&format!(
+                "  {} board {} {:?} {:?} size {} {} ({}) recheck {:?} certificate nodes {}\n",
+                r.name,
+                r.board,
+                r.claim,
+                r.frame,
+                r.carrier.len(),
+                r.provenance.source,
+                r.provenance.method,
+                r.recheck,
+                r.certificate.as_ref().map_or(0, |c| c.nodes.len())
             ));
         }
     }

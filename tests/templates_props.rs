@@ -90,26 +90,44 @@ fn every_large_template_is_minimal_by_search() {
 }
 
 /// Places `r` (or its mirror image) at `border` with its column 0 at `offset` on a random
-/// position; returns the position with the template's stone set and its carrier cleared.
-fn plant(
+/// position; returns the position with the template's stones (goal and helpers) set and its
+/// carrier cleared, the goal stone, the carrier and all the template's stones.
+fn plant_all(
     mut p: Position,
     r: &Record,
     mirrored: bool,
     border: Border,
     offset: i32,
-) -> Option<(Position, Cell, CellSet)> {
+) -> Option<(Position, Cell, CellSet, CellSet)> {
     let tr = |rc: [i32; 2]| if mirrored { mirror(rc, r.row) } else { rc };
     let board = *p.board();
     let stone = EdgeTemplate::cell_at(&board, border, offset, tr(r.stones[0]))?;
+    let mut stones = CellSet::EMPTY;
+    for &s in &r.stones {
+        stones.insert(EdgeTemplate::cell_at(&board, border, offset, tr(s))?);
+    }
     let mut carrier = CellSet::EMPTY;
     for &c in &r.carrier {
         carrier.insert(EdgeTemplate::cell_at(&board, border, offset, tr(c))?);
     }
-    for c in carrier.iter().chain(std::iter::once(stone)) {
+    for c in carrier.iter().chain(stones.iter()) {
         p.clear(c);
     }
-    p.play(border.owner(), stone).ok()?;
-    Some((p, stone, carrier))
+    for s in stones.iter() {
+        p.play(border.owner(), s).ok()?;
+    }
+    Some((p, stone, carrier, stones))
+}
+
+/// [`plant_all`] without the stone set.
+fn plant(
+    p: Position,
+    r: &Record,
+    mirrored: bool,
+    border: Border,
+    offset: i32,
+) -> Option<(Position, Cell, CellSet)> {
+    plant_all(p, r, mirrored, border, offset).map(|(p, s, c, _)| (p, s, c))
 }
 
 /// Offsets along `border` at which `r` (mirrored or not) fits on `board`.
@@ -145,9 +163,9 @@ proptest! {
         let offsets = fitting_offsets(board, r, mirrored, border);
         prop_assume!(!offsets.is_empty());
         let offset = offsets[offset_pick.index(offsets.len())];
-        let (p, stone, carrier) = plant(Position::empty(board), r, mirrored, border, offset).unwrap();
+        let (p, stone, carrier, stones) = plant_all(Position::empty(board), r, mirrored, border, offset).unwrap();
         let owner = border.owner();
-        let footprint = carrier.union(&CellSet::single(stone));
+        let footprint = carrier.union(&stones);
         let mut near = footprint;
         for c in footprint.iter() {
             near = near.union(&board.neighbours(c));

@@ -8,8 +8,12 @@ use hexproof::position::Position;
 use hexproof::search::Budget;
 use hexproof::templates::draw;
 use hexproof::templates::generate::{build_file, enumerate, hexwiki_one_stone, GenOptions, Grid};
-use hexproof::templates::library::{format_file, verify_record, Library};
+use hexproof::templates::lemmas::{format_lemma_file, lemma_records, verify_lemma, LemmaFile};
+use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
 use hexproof::templates::matching;
+use hexproof::templates::two_stone::{
+    build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
+};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -40,6 +44,31 @@ enum TemplatesCommand {
     List(ListArgs),
     Show(ShowArgs),
     Match(MatchArgs),
+    ImportProofs(ImportProofsArgs),
+}
+
+/// Write the lemmas proved in `proofs/*.hexp` as library records (`DIR/proofs.json`).
+///
+/// Each file is checked (its lemma blocks only); a lemma the checker verifies becomes a record
+/// with provenance "proved in proofs/FILE", its claim, stones and carrier, and either a kernel
+/// certificate of its claim (made by exact search now, re-checked by `templates verify` with
+/// the kernel alone) or, for claims with no certificate form (conjunctions), the instruction
+/// to re-run the checker on it. Lemmas the checker does not verify are listed and left out.
+///
+/// Example:
+///   hexproof templates import-proofs
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct ImportProofsArgs {
+    /// The repository root: proof files are read from ROOT/proofs/*.hexp.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Library directory.
+    #[arg(long, default_value = "templates")]
+    dir: PathBuf,
+    /// Budget of each certificate search: maximum nodes.
+    #[arg(long, default_value_t = 20_000_000)]
+    nodes: u64,
 }
 
 /// Enumerate every minimal one-stone edge template of a row inside a region, prove each
@@ -66,7 +95,8 @@ pub struct GenerateArgs {
     /// Rows in the region, rows above the stone included (default: ROW).
     #[arg(long)]
     height: Option<i32>,
-    /// Stones per template (only 1 is implemented).
+    /// Stones per template: 1, or 2 (the goal stone on ROW and one helper stone anywhere in
+    /// the region on rows 1..=ROW; written to `DIR/rowKs2.json`).
     #[arg(long, default_value_t = 1)]
     stones: usize,
     /// Budget of each search: maximum nodes.
@@ -100,6 +130,10 @@ pub struct GenerateArgs {
 
 /// Re-check every library entry with the kernel alone (no search); exit 1 if any fails.
 ///
+/// Lemma records (`DIR/proofs.json`) are also compared with the lemma they cite in
+/// ROOT/proofs/FILE, and re-checked by their kernel certificate or, for conjunctions, by the
+/// checker re-run on the lemmas of that file.
+///
 /// Example:
 ///   hexproof templates verify
 #[derive(Args, Debug)]
@@ -108,6 +142,9 @@ pub struct VerifyArgs {
     /// Library directory.
     #[arg(long, default_value = "templates")]
     dir: PathBuf,
+    /// The repository root holding proofs/ (for lemma records).
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -186,12 +223,13 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
         TemplatesCommand::List(l) => run_list(l),
         TemplatesCommand::Show(s) => run_show(s),
         TemplatesCommand::Match(m) => run_match(m),
+        TemplatesCommand::ImportProofs(i) => run_import_proofs(i),
     }
 }
 
 fn run_generate(a: GenerateArgs) -> u8 {
-    if a.stones != 1 {
-        return fail_input("only one-stone templates can be generated so far (--stones 1)");
+    if !(1..=2).contains(&a.stones) {
+        return fail_input("--stones must be 1 or 2");
     }
     // Default: the smallest width ≥ 2·ROW + 1 with the parity of ROW.
     let width = a.width.unwrap_or(2 * a.row + 1 + (a.row % 2 == 0) as i32);
@@ -241,6 +279,9 @@ fn run_generate(a: GenerateArgs) -> u8 {
             Vec::new()
         },
     };
+    if a.stones == 2 {
+        return generate_two_stone(&a, &grid, &opts, start);
+    }
     eprintln!(
         "row {}: region height {} width {} ({} cells)",
         a.row,
@@ -260,22 +301,10 @@ fn run_generate(a: GenerateArgs) -> u8 {
             return EXIT_FAILS;
         }
     };
-    let mut out = a.dir.join(format!("row{}.json", a.row));
-    // Never replace a complete file by an incomplete one.
-    if !en.complete {
-        let existing = Library::load(&a.dir).ok().and_then(|l| {
-            l.files
-                .into_iter()
-                .find(|(p, _)| *p == out)
-                .map(|(_, f)| f.complete)
-        });
-        if existing == Some(true) {
-            out = a.dir.join(format!("row{}.incomplete", a.row));
-        }
-    }
-    if let Err(e) = std::fs::write(&out, format_file(&file)) {
-        return fail_input(&format!("cannot write {}: {e}", out.display()));
-    }
+    let out = match write_library_file(&a.dir, &format!("row{}", a.row), &file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
     if en.complete {
         let _ = std::fs::remove_file(&checkpoint);
     }
@@ -299,11 +328,117 @@ fn run_generate(a: GenerateArgs) -> u8 {
         enum_secs,
         out.display()
     );
-    for r in &file.templates {
+    print_records(&file.templates);
+    EXIT_HOLDS
+}
+
+/// Writes `DIR/STEM.json`, except that an incomplete file never replaces a complete one: it
+/// then goes to `DIR/STEM.incomplete`. Returns the path written.
+fn write_library_file(
+    dir: &std::path::Path,
+    stem: &str,
+    file: &LibraryFile,
+) -> Result<PathBuf, u8> {
+    let mut out = dir.join(format!("{stem}.json"));
+    if !file.complete {
+        let existing = Library::load(dir).ok().and_then(|l| {
+            l.files
+                .into_iter()
+                .find(|(p, _)| *p == out)
+                .map(|(_, f)| f.complete)
+        });
+        if existing == Some(true) {
+            out = dir.join(format!("{stem}.incomplete"));
+        }
+    }
+    std::fs::write(&out, format_file(file))
+        .map_err(|e| fail_input(&format!("cannot write {}: {e}", out.display())))?;
+    Ok(out)
+}
+
+/// `generate --stones 2`: every canonical helper position, then one certified file.
+fn generate_two_stone(a: &GenerateArgs, grid: &Grid, opts: &GenOptions, start: Instant) -> u8 {
+    let positions = helper_positions(grid);
+    if a.fresh {
+        for h in &positions {
+            let _ = std::fs::remove_file(helper_checkpoint(&a.dir, a.row, *h));
+        }
+    }
+    eprintln!(
+        "row {}, two stones: region height {} width {} ({} cells), {} helper positions up to the mirror",
+        a.row,
+        grid.height,
+        grid.width,
+        grid.cells.len(),
+        positions.len()
+    );
+    let run = match enumerate_two_stone(grid, opts, Some(&a.dir)) {
+        Ok(r) => r,
+        Err(e) => return fail_input(&e),
+    };
+    let enum_secs = start.elapsed().as_secs_f64();
+    let file = match build_two_stone_file(grid, &run, &opts.budget) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("hexproof: error: {e}");
+            return EXIT_FAILS;
+        }
+    };
+    let out = match write_library_file(&a.dir, &format!("row{}s2", a.row), &file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if run.complete {
+        for h in &positions {
+            let _ = std::fs::remove_file(helper_checkpoint(&a.dir, a.row, *h));
+        }
+    }
+    for hr in &run.helpers {
+        let en = &hr.enumeration;
         println!(
-            "  {:<14} {:>3} cells  {:<9} {:<8} {}",
+            "  helper [{}, {}]: {} minimal carriers ({} with the helper essential, {} without, {} undecided); {} searches ({} answered without one), {} transversals; {}, {:.1} s",
+            hr.helper[0],
+            hr.helper[1],
+            en.minimal.len(),
+            hr.templates.len(),
+            hr.inessential,
+            hr.undecided,
+            en.searches,
+            en.saved,
+            en.transversals,
+            if en.complete { "complete" } else { "INCOMPLETE" },
+            hr.seconds
+        );
+    }
+    println!(
+        "row {}, two stones: region {}x{} ({} cells): {} templates up to mirror ({} symmetric); {} in {:.1} s (enumeration {:.1} s); wrote {}",
+        a.row,
+        grid.height,
+        grid.width,
+        grid.cells.len(),
+        file.templates.len(),
+        file.templates.iter().filter(|r| r.symmetry == hexproof::templates::library::Symmetry::Symmetric).count(),
+        if run.complete { "complete" } else { "INCOMPLETE" },
+        start.elapsed().as_secs_f64(),
+        enum_secs,
+        out.display()
+    );
+    print_records(&file.templates);
+    EXIT_HOLDS
+}
+
+/// One line per record: name, size, stones, symmetry, minimality, HexWiki name.
+fn print_records(records: &[hexproof::templates::library::Record]) {
+    for r in records {
+        let helpers: Vec<String> = r.stones[1..]
+            .iter()
+            .map(|s| format!("+[{}, {}]", s[0], s[1]))
+            .collect();
+        println!(
+            "  {:<14} {:>3} cells {:<10} {:<9} {:<8} {}",
             r.name,
             r.size(),
+            helpers.join(""),
             format!("{:?}", r.symmetry).to_lowercase(),
             format!("{:?}", r.minimality).to_lowercase(),
             r.provenance
@@ -313,7 +448,6 @@ fn run_generate(a: GenerateArgs) -> u8 {
                 .unwrap_or_else(|| "new".into())
         );
     }
-    EXIT_HOLDS
 }
 
 fn load(dir: &std::path::Path) -> Result<Library, u8> {
@@ -340,10 +474,25 @@ fn run_verify(a: VerifyArgs) -> u8 {
             }
         }
     }
+    let mut lemmas_ok = 0;
+    if let Some((path, lf)) = &lib.lemmas {
+        let mut cache = Vec::new();
+        let opts = hexproof::check::Options::default();
+        for r in &lf.lemmas {
+            match verify_lemma(r, &a.root, &mut cache, &opts) {
+                Ok(v) => {
+                    lemmas_ok += 1;
+                    nodes += v.nodes;
+                }
+                Err(e) => failures.push((path.display().to_string(), r.name.clone(), e)),
+            }
+        }
+    }
     let secs = start.elapsed().as_secs_f64();
     if a.json {
         print_json(&json!({
             "verified": ok,
+            "lemmas_verified": lemmas_ok,
             "failed": failures.iter().map(|(p, n, e)| json!({"file": p, "name": n, "reason": e})).collect::<Vec<_>>(),
             "certificate_nodes": nodes,
             "seconds": secs,
@@ -353,7 +502,7 @@ fn run_verify(a: VerifyArgs) -> u8 {
             println!("FAILED {p}: {n}: {e}");
         }
         println!(
-            "{ok} templates verified by the kernel ({nodes} certificate nodes), {} failed, in {secs:.3} s",
+            "{ok} templates and {lemmas_ok} lemmas verified ({nodes} certificate nodes), {} failed, in {secs:.3} s",
             failures.len()
         );
     }
@@ -364,13 +513,54 @@ fn run_verify(a: VerifyArgs) -> u8 {
     }
 }
 
+fn run_import_proofs(a: ImportProofsArgs) -> u8 {
+    let dir = a.root.join("proofs");
+    let mut files: Vec<String> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "hexp"))
+            .filter_map(|p| {
+                p.file_name()
+                    .map(|n| format!("proofs/{}", n.to_string_lossy()))
+            })
+            .collect(),
+        Err(e) => return fail_input(&format!("cannot read {}: {e}", dir.display())),
+    };
+    files.sort();
+    let start = Instant::now();
+    let opts = hexproof::check::Options::default();
+    let imported = match lemma_records(&a.root, &files, &opts, &Budget::nodes(a.nodes)) {
+        Ok(v) => v,
+        Err(e) => return fail_input(&e),
+    };
+    for i in &imported {
+        println!("  {:<28} {}", i.name, i.note);
+    }
+    let file = LemmaFile {
+        sources: files,
+        lemmas: imported.into_iter().filter_map(|i| i.record).collect(),
+    };
+    let out = a.dir.join(LEMMA_FILE);
+    if let Err(e) = std::fs::write(&out, format_lemma_file(&file)) {
+        return fail_input(&format!("cannot write {}: {e}", out.display()));
+    }
+    println!(
+        "{} lemmas from {} files in {:.1} s; wrote {}",
+        file.lemmas.len(),
+        file.sources.len(),
+        start.elapsed().as_secs_f64(),
+        out.display()
+    );
+    EXIT_HOLDS
+}
+
 fn run_list(a: ListArgs) -> u8 {
     let lib = match load(&a.dir) {
         Ok(l) => l,
         Err(c) => return c,
     };
     if a.json {
-        let files: Vec<_> = lib
+        let mut files: Vec<_> = lib
             .files
             .iter()
             .map(|(p, f)| {
@@ -391,30 +581,53 @@ fn run_list(a: ListArgs) -> u8 {
                 })
             })
             .collect();
+        if let Some((p, lf)) = &lib.lemmas {
+            files.push(json!({
+                "file": p.file_name().map(|s| s.to_string_lossy().to_string()),
+                "lemmas": lf.lemmas.iter().map(|r| json!({
+                    "name": r.name,
+                    "board": r.board,
+                    "claim": r.claim,
+                    "frame": r.frame,
+                    "size": r.carrier.len(),
+                    "source": r.provenance.source,
+                    "method": r.provenance.method,
+                    "recheck": r.recheck,
+                    "certificate_nodes": r.certificate.as_ref().map_or(0, |c| c.nodes.len()),
+                })).collect::<Vec<_>>(),
+            }));
+        }
         print_json(&json!(files));
     } else {
         for (p, f) in &lib.files {
             println!(
-                "{}: row {}, region {}x{}, {}, {} templates",
+                "{}: row {}, {} stone(s), region {}x{}, {}, {} templates",
                 p.display(),
                 f.row,
+                f.stones,
                 f.region.height,
                 f.region.width,
                 if f.complete { "complete" } else { "incomplete" },
                 f.templates.len()
             );
-            for r in &f.templates {
+            print_records(&f.templates);
+        }
+        if let Some((p, lf)) = &lib.lemmas {
+            println!(
+                "{}: {} lemmas proved in proofs/",
+                p.display(),
+                lf.lemmas.len()
+            );
+            for r in &lf.lemmas {
                 println!(
-                    "  {:<14} {:>3} cells  {:<9} {:<8} {}",
+                    "  {:<28} {} {:<6} {:>3} cells  {} ({}), re-checked by {}",
                     r.name,
-                    r.size(),
-                    format!("{:?}", r.symmetry).to_lowercase(),
-                    format!("{:?}", r.minimality).to_lowercase(),
-                    r.provenance
-                        .hexwiki
-                        .as_deref()
-                        .map(|n| format!("HexWiki {n}"))
-                        .unwrap_or_else(|| "new".into())
+                    r.board,
+                    format!("{:?}", r.claim).to_lowercase(),
+                    r.carrier.len(),
+                    r.provenance.source,
+                    r.provenance.method,
+                    format!("{:?}", r.recheck).to_lowercase()
                 );
             }
         }

@@ -37,8 +37,8 @@
 //! under the edge mirror `[r, c] ↦ [r, K − c − r]`, so `M` is closed under it.
 
 use super::library::{
-    canonical, encode_certificate, fnv64, mirror, roman, verify_record, ClaimTag, Frame,
-    LibraryFile, MinimalityTag, Provenance, Record, Region, StoredCert, Symmetry,
+    canonical, canonical_template, encode_certificate, fnv64, mirror, roman, verify_record,
+    ClaimTag, Frame, LibraryFile, MinimalityTag, Provenance, Record, Region, StoredCert, Symmetry,
 };
 use super::{EdgeTemplate, Rc};
 use crate::board::{Board, Border, Cell, CellSet, Colour};
@@ -62,8 +62,12 @@ pub struct Grid {
     pub width: i32,
     /// Local index → edge-relative cell.
     pub cells: Vec<Rc>,
-    /// Local index → local index of the mirror image.
+    /// Local index → local index of the mirror image (the identity when the helper stones
+    /// are not mirror-symmetric: then the problem has no symmetry to use).
     pub mirror: Vec<usize>,
+    /// The owner's helper stones besides the goal stone `[row, 0]` (none for one-stone
+    /// templates); they are not region cells.
+    pub helpers: Vec<Rc>,
     board_cells: Vec<Cell>,
     position: Position,
     stone: Cell,
@@ -104,7 +108,22 @@ impl Grid {
     /// A region given by its cells (any mirror-symmetric set of edge-relative cells off the
     /// stone). Its `height` and `width` are those of the smallest `region(row, H, W)` holding
     /// it. Used to enumerate inside a tailored region, e.g. a template and its mirror image.
-    pub fn with_cells(row: i32, mut cells: Vec<Rc>) -> Result<Grid, String> {
+    pub fn with_cells(row: i32, cells: Vec<Rc>) -> Result<Grid, String> {
+        Grid::with_helpers(row, cells, Vec::new())
+    }
+
+    /// A region (a mirror-symmetric set of cells, as for [`Grid::with_cells`]) with helper
+    /// stones of the owner on some of its cells: the carrier cells are the region minus the
+    /// helpers. The mirror map is used only when the helpers are mirror-symmetric too (then
+    /// the enumeration is closed under the mirror); otherwise it is the identity.
+    pub fn with_helpers(
+        row: i32,
+        mut cells: Vec<Rc>,
+        mut helpers: Vec<Rc>,
+    ) -> Result<Grid, String> {
+        helpers.sort_unstable();
+        helpers.dedup();
+        cells.extend(helpers.iter().copied());
         cells.sort_unstable();
         cells.dedup();
         if let Some(rc) = cells.iter().find(|rc| rc[0] < 1 || **rc == [row, 0]) {
@@ -151,25 +170,42 @@ impl Grid {
         let at = |rc: Rc| {
             EdgeTemplate::cell_at(&board, Border::Top, -min_c, rc).expect("fits the board")
         };
+        if let Some(h) = helpers.iter().find(|h| h[0] > row) {
+            return Err(format!(
+                "helper stone {h:?} lies above the goal stone's row {row}"
+            ));
+        }
+        cells.retain(|rc| helpers.binary_search(rc).is_err());
         let board_cells: Vec<Cell> = cells.iter().map(|&rc| at(rc)).collect();
+        let symmetric = helpers
+            .iter()
+            .all(|&h| helpers.binary_search(&mirror(h, row)).is_ok());
         let mirror_idx = cells
             .iter()
-            .map(|&rc| {
-                cells
-                    .iter()
-                    .position(|&x| x == mirror(rc, row))
-                    .expect("the region is symmetric")
+            .enumerate()
+            .map(|(i, &rc)| {
+                if symmetric {
+                    cells
+                        .iter()
+                        .position(|&x| x == mirror(rc, row))
+                        .expect("the region is symmetric")
+                } else {
+                    i
+                }
             })
             .collect();
         let stone = at([row, 0]);
-        let position =
-            Position::new(board, CellSet::single(stone), CellSet::EMPTY).expect("one stone");
+        let stones: CellSet = std::iter::once(stone)
+            .chain(helpers.iter().map(|&h| at(h)))
+            .collect();
+        let position = Position::new(board, stones, CellSet::EMPTY).expect("distinct stones");
         Ok(Grid {
             row,
             height,
             width,
             cells,
             mirror: mirror_idx,
+            helpers,
             board_cells,
             position,
             stone,
@@ -376,6 +412,9 @@ fn shrink(
 pub struct Checkpoint {
     /// Row, height, width.
     pub region: [i32; 3],
+    /// Helper stones (two-stone templates).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub helpers: Vec<Rc>,
     /// Minimal sets found (hex masks over the region's cells).
     pub minimal: Vec<String>,
     /// Transversals whose complement was decided false (hex masks).
@@ -509,7 +548,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         if let Ok(text) = std::fs::read_to_string(path) {
             let cp: Checkpoint = serde_json::from_str(&text)
                 .map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
-            if cp.region != [grid.row, grid.height, grid.width] {
+            if cp.region != [grid.row, grid.height, grid.width] || cp.helpers != grid.helpers {
                 return Err(format!(
                     "{}: a checkpoint of another region (use --fresh to discard it)",
                     path.display()
@@ -670,6 +709,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         if let Some(path) = &opts.checkpoint {
             let cp = Checkpoint {
                 region: [grid.row, grid.height, grid.width],
+                helpers: grid.helpers.clone(),
                 minimal: family.iter().map(|&m| hex(m)).collect(),
                 tested: tr
                     .iter()
@@ -701,27 +741,122 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     })
 }
 
-/// HexWiki's one-stone edge templates (tests/fixtures/edge-templates-hexwiki.json), by
-/// canonical carrier.
-pub fn hexwiki_one_stone() -> Vec<(String, i32, Vec<Rc>)> {
+/// HexWiki's edge templates (tests/fixtures/edge-templates-hexwiki.json) in canonical
+/// orientation: (name, row, stones, carrier), in the fixture's order.
+pub fn hexwiki_templates() -> Vec<(String, i32, Vec<Rc>, Vec<Rc>)> {
     let list = EdgeTemplate::parse_list(include_str!(
         "../../tests/fixtures/edge-templates-hexwiki.json"
     ))
     .expect("the HexWiki fixture parses");
     list.into_iter()
-        .filter(|t| t.stones.len() == 1)
+        .filter(|t| t.goal_stones.len() == 1 && t.stones.first() == Some(&[t.row, 0]))
         .map(|t| {
-            let (canon, _) = canonical(&t.carrier, t.row);
-            (t.name, t.row, canon)
+            let (stones, carrier, _) = canonical_template(&t.stones, &t.carrier, t.row);
+            (t.name, t.row, stones, carrier)
         })
         .collect()
 }
 
+/// HexWiki's one-stone edge templates (tests/fixtures/edge-templates-hexwiki.json), by
+/// canonical carrier.
+pub fn hexwiki_one_stone() -> Vec<(String, i32, Vec<Rc>)> {
+    hexwiki_templates()
+        .into_iter()
+        .filter(|t| t.2.len() == 1)
+        .map(|(name, row, _, carrier)| (name, row, carrier))
+        .collect()
+}
+
+/// HexWiki's name of a template given in canonical orientation (the first entry of the
+/// fixture with the same stones and carrier), if any.
+pub fn hexwiki_name(row: i32, stones: &[Rc], carrier: &[Rc]) -> Option<String> {
+    hexwiki_templates()
+        .into_iter()
+        .find(|(_, r, s, c)| *r == row && s == stones && c == carrier)
+        .map(|(n, ..)| n)
+}
+
+/// The name of a template in canonical orientation: HexWiki's when it is one of HexWiki's,
+/// else `ROMAN STONES-SIZE-HASH` (16 bits of FNV-1a of the canonical cells, so the name does
+/// not depend on what else the library holds), e.g. `IV1-21-3c7e`, `III2-7-0a1b`.
+pub fn template_name(row: i32, stones: &[Rc], carrier: &[Rc]) -> (String, Option<String>) {
+    let wiki = hexwiki_name(row, stones, carrier);
+    let name = wiki.clone().unwrap_or_else(|| {
+        // One-stone names hash the carrier alone (as they always have).
+        let key = if stones.len() == 1 {
+            format!("{:?}", carrier)
+        } else {
+            format!("{:?} {:?}", stones, carrier)
+        };
+        format!(
+            "{}{}-{}-{:04x}",
+            roman(row),
+            stones.len(),
+            carrier.len(),
+            fnv64(key.as_bytes()) & 0xffff
+        )
+    });
+    (name, wiki)
+}
+
+/// A certified record of an edge template (stones and carrier in canonical orientation): the
+/// template is decided once more on its exact carrier, the kernel-accepted certificate is
+/// encoded, and the encoded record is re-verified (decode + kernel) before it is returned.
+/// Fails if any of that fails: nothing unproved enters the library.
+pub fn certified_record(
+    row: i32,
+    stones: Vec<Rc>,
+    carrier: Vec<Rc>,
+    minimality: MinimalityTag,
+    source: &str,
+    region: &Region,
+    budget: &Budget,
+) -> Result<Record, String> {
+    let (canon_stones, canon_carrier, symmetry) = canonical_template(&stones, &carrier, row);
+    let (name, wiki) = template_name(row, &canon_stones, &canon_carrier);
+    let mut rec = Record {
+        name,
+        row,
+        owner: "edge-owner".into(),
+        frame: Frame::Edge,
+        claim: ClaimTag::Vc,
+        minimality,
+        symmetry,
+        stones: canon_stones,
+        carrier: canon_carrier,
+        provenance: Provenance {
+            source: source.into(),
+            region: region.clone(),
+            hexwiki: wiki,
+        },
+        certificate: StoredCert {
+            root: 0,
+            first: None,
+            nodes: Vec::new(),
+        },
+        digest: String::new(),
+    };
+    let (game, cells, stone_cells) = rec.sub_game()?;
+    let outcome = decide(&game, budget).map_err(|e| e.to_string())?;
+    let cert = match (outcome.verdict, outcome.certificate) {
+        (Verdict::Holds, Some(c)) => c,
+        (v, _) => {
+            return Err(format!(
+                "{}: the search says {v:?} on the minimal carrier",
+                rec.name
+            ))
+        }
+    };
+    rec.certificate = encode_certificate(&cert, &cells, &stone_cells)?;
+    rec.digest = rec.compute_digest();
+    verify_record(&rec).map_err(|e| format!("{}: {e}", rec.name))?;
+    Ok(rec)
+}
+
 /// Turns an enumeration into a library file: one record per mirror class, each with a kernel
-/// certificate (decided again on the exact carrier, encoded, and re-verified from its stored
-/// form). Fails if any certificate cannot be made: nothing unproved enters the library.
+/// certificate ([`certified_record`]). Fails if any certificate cannot be made: nothing
+/// unproved enters the library.
 pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<LibraryFile, String> {
-    let hexwiki = hexwiki_one_stone();
     let mut classes: BTreeMap<(usize, Vec<Rc>), Symmetry> = BTreeMap::new();
     for &m in &en.minimal {
         let (canon, sym) = canonical(&grid.rcs(m), grid.row);
@@ -738,20 +873,7 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
         width: grid.width,
     };
     let mut templates = Vec::new();
-    for ((size, carrier), sym) in classes {
-        let wiki = hexwiki
-            .iter()
-            .find(|(_, row, c)| *row == grid.row && *c == carrier)
-            .map(|(n, _, _)| n.clone());
-        let name = wiki.clone().unwrap_or_else(|| {
-            let key = format!("{:?}", carrier);
-            format!(
-                "{}1-{}-{:04x}",
-                roman(grid.row),
-                size,
-                fnv64(key.as_bytes()) & 0xffff
-            )
-        });
+    for (size, carrier) in classes.into_keys() {
         let source = if seeded.contains(&carrier) {
             "generated-from-seed"
         } else {
@@ -762,43 +884,15 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
         } else {
             MinimalityTag::Minimal
         };
-        let mut rec = Record {
-            name,
-            row: grid.row,
-            owner: "edge-owner".into(),
-            frame: Frame::Edge,
-            claim: ClaimTag::Vc,
-            minimality,
-            symmetry: sym,
-            stones: vec![[grid.row, 0]],
+        templates.push(certified_record(
+            grid.row,
+            vec![[grid.row, 0]],
             carrier,
-            provenance: Provenance {
-                source: source.into(),
-                region: region.clone(),
-                hexwiki: wiki,
-            },
-            certificate: StoredCert {
-                root: 0,
-                first: None,
-                nodes: Vec::new(),
-            },
-            digest: String::new(),
-        };
-        let (game, cells, stones) = rec.sub_game()?;
-        let outcome = decide(&game, budget).map_err(|e| e.to_string())?;
-        let cert = match (outcome.verdict, outcome.certificate) {
-            (Verdict::Holds, Some(c)) => c,
-            (v, _) => {
-                return Err(format!(
-                    "{}: the search says {v:?} on the minimal carrier",
-                    rec.name
-                ))
-            }
-        };
-        rec.certificate = encode_certificate(&cert, &cells, &stones)?;
-        rec.digest = rec.compute_digest();
-        verify_record(&rec).map_err(|e| format!("{}: {e}", rec.name))?;
-        templates.push(rec);
+            minimality,
+            source,
+            &region,
+            budget,
+        )?);
     }
     Ok(LibraryFile {
         row: grid.row,

@@ -193,6 +193,27 @@ pub fn canonical(carrier: &[Rc], row: i32) -> (Vec<Rc>, Symmetry) {
     }
 }
 
+/// The canonical orientation of a template with helper stones: of the template and its mirror
+/// image, the one whose (sorted helper stones, sorted carrier) is lexicographically smaller;
+/// and the symmetry class. `stones[0]` is the goal stone `[row, 0]`, fixed by the mirror. With
+/// no helpers this is [`canonical`].
+pub fn canonical_template(stones: &[Rc], carrier: &[Rc], row: i32) -> (Vec<Rc>, Vec<Rc>, Symmetry) {
+    let helpers = sorted(stones.iter().skip(1).copied().collect());
+    let a = (helpers.clone(), sorted(carrier.to_vec()));
+    let b = (
+        sorted(helpers.iter().map(|&h| mirror(h, row)).collect()),
+        sorted(carrier.iter().map(|&rc| mirror(rc, row)).collect()),
+    );
+    let (pick, sym) = match a.cmp(&b) {
+        std::cmp::Ordering::Equal => (a, Symmetry::Symmetric),
+        std::cmp::Ordering::Less => (a, Symmetry::Chiral),
+        std::cmp::Ordering::Greater => (b, Symmetry::Chiral),
+    };
+    let mut st = vec![[row, 0]];
+    st.extend(pick.0);
+    (st, pick.1, sym)
+}
+
 /// FNV-1a, 64 bits.
 pub fn fnv64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
@@ -432,11 +453,14 @@ pub fn verify_record(r: &Record) -> Result<VerifiedRecord, String> {
     if r.carrier != sorted(r.carrier.clone()) {
         return Err("the carrier is not sorted by (row, col) without repeats".into());
     }
-    if r.frame == Frame::Edge && r.stones.len() == 1 {
-        let (canon, sym) = canonical(&r.carrier, r.row);
-        if canon != r.carrier {
+    if r.frame == Frame::Edge {
+        if r.stones[1..] != sorted(r.stones[1..].to_vec()) {
+            return Err("the helper stones are not sorted by (row, col) without repeats".into());
+        }
+        let (stones, canon, sym) = canonical_template(&r.stones, &r.carrier, r.row);
+        if canon != r.carrier || stones != r.stones {
             return Err(
-                "the carrier is not in canonical orientation (its mirror image is smaller)".into(),
+                "the template is not in canonical orientation (its mirror image is smaller)".into(),
             );
         }
         if sym != r.symmetry {
@@ -533,12 +557,18 @@ mod erased {
     }
 }
 
-/// A loaded library: every `row*.json` file of a directory, in name order.
+/// A loaded library: every `row*.json` file of a directory, in name order, and the lemma
+/// records of `proofs.json` ([`super::lemmas`]).
 #[derive(Clone, Debug, Default)]
 pub struct Library {
     /// The files and their contents.
     pub files: Vec<(PathBuf, LibraryFile)>,
+    /// `proofs.json`, if present: the lemmas proved in `proofs/`.
+    pub lemmas: Option<(PathBuf, super::lemmas::LemmaFile)>,
 }
+
+/// The name of the lemma file in a library directory.
+pub const LEMMA_FILE: &str = "proofs.json";
 
 impl Library {
     /// Loads `dir/*.json` (sorted by file name).
@@ -551,14 +581,21 @@ impl Library {
             .collect();
         paths.sort();
         let mut files = Vec::new();
+        let mut lemmas = None;
         for p in paths {
             let text = std::fs::read_to_string(&p)
                 .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            if p.file_name().is_some_and(|n| n == LEMMA_FILE) {
+                let f: super::lemmas::LemmaFile = serde_json::from_str(&text)
+                    .map_err(|e| format!("{}: not a lemma file: {e}", p.display()))?;
+                lemmas = Some((p, f));
+                continue;
+            }
             let f: LibraryFile = serde_json::from_str(&text)
                 .map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
             files.push((p, f));
         }
-        Ok(Library { files })
+        Ok(Library { files, lemmas })
     }
 
     /// Every record, in file order.

@@ -12,8 +12,10 @@
 
 pub mod draw;
 pub mod generate;
+pub mod lemmas;
 pub mod library;
 pub mod matching;
+pub mod two_stone;
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, ClaimError, SubGame};

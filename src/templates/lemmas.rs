@@ -1,0 +1,570 @@
+//! The lemmas proved in `proofs/*.hexp` as library records (docs/templates.md, "Lemma
+//! records"): `templates/proofs.json`.
+//!
+//! A lemma of a proof file is board-specific (Noshita's 7×7 lemmas, Anshelevich's edge
+//! connection on 9×9, …), so its record is kept in board coordinates (cell names in letters
+//! notation; borders `t`, `b`, `l`, `r`), not in the edge-relative form of the templates.
+//!
+//! Each record is admitted only when the checker verified the lemma in its file (pass 3,
+//! [`crate::check`]); its provenance is `proved in proofs/FILE`. It then carries how
+//! `hexproof templates verify` re-checks it:
+//!
+//! - `kernel`: a kernel certificate of the lemma's claim sub-game (the exact search's, made
+//!   when the record was written), re-checked by [`crate::kernel::check`] alone. The proof set
+//!   it uses may be smaller than the stated carrier (monotonicity, docs/SEMANTICS.md);
+//! - `checker`: claims the kernel has no certificate form for (conjunctions, Noshita 2005 §3
+//!   end; lemmas with AB assumptions) — `verify` re-runs the checker on the lemmas of the file
+//!   and requires this one verified.
+//!
+//! Either way `verify` also reads the lemma again from `proofs/FILE` and requires the record
+//! to state exactly its board, stones, claim and carrier, so a record cannot drift from the
+//! proof it cites.
+
+use super::library::{decode_certificate, encode_certificate, fnv64, Frame, StoredCert};
+use crate::board::{Board, Cell, CellSet, Colour, Notation};
+use crate::check::report::StepVerdict;
+use crate::check::{check_program, Options};
+use crate::claim::{Claim, SubGame};
+use crate::dsl::load::{Loader, RootStatus};
+use crate::dsl::model::{Block, BlockKind, Program};
+use crate::kernel;
+use crate::position::Position;
+use crate::search::{decide, Budget, Verdict};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The claim of a lemma record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LemmaClaim {
+    /// One pair, the opponent first.
+    Vc,
+    /// One pair, the owner first.
+    Semi,
+    /// Some one of several pairs, the opponent first.
+    Union,
+    /// Some one of several pairs, the owner first.
+    #[serde(rename = "union-semi")]
+    UnionSemi,
+    /// Every pair at once, the opponent first (a conjunction).
+    Conj,
+}
+
+/// How `verify` re-checks a lemma record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Recheck {
+    /// The stored kernel certificate.
+    Kernel,
+    /// The checker, re-run on the lemmas of the cited file.
+    Checker,
+}
+
+/// Where a lemma record comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LemmaProvenance {
+    /// `proved in proofs/FILE`.
+    pub source: String,
+    /// `search` (the lemma's claim proved by exhaustive search) or `proof` (by its steps).
+    pub method: String,
+}
+
+/// One lemma of a proof file (fields in stored order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LemmaRecord {
+    /// `FILESTEM/LEMMA`, e.g. `noshita-7x7-lemmas/U1`.
+    pub name: String,
+    /// The proof file, relative to the repository root, e.g. `proofs/noshita-7x7-lemmas.hexp`.
+    pub file: String,
+    /// The lemma's name in the file.
+    pub lemma: String,
+    /// Its title.
+    pub title: Option<String>,
+    /// Board, e.g. `7x7`.
+    pub board: String,
+    /// The player who connects.
+    pub owner: Colour,
+    /// `edge` when some pair ends at a border, else `free-standing`.
+    pub frame: Frame,
+    /// The claim's type.
+    pub claim: LemmaClaim,
+    /// The pairs, as cell names.
+    pub pairs: Vec<[String; 2]>,
+    /// Black stones of the lemma's position.
+    pub black: Vec<String>,
+    /// White stones of the lemma's position.
+    pub white: Vec<String>,
+    /// The carrier (cell names, board index order).
+    pub carrier: Vec<String>,
+    /// Origin.
+    pub provenance: LemmaProvenance,
+    /// How `verify` re-checks it.
+    pub recheck: Recheck,
+    /// Endpoint codes of the certificate: `−1` is the top border, `−2 − j` is `ends[j]`.
+    pub ends: Vec<String>,
+    /// The kernel certificate (for `recheck: kernel`), masks over `carrier`.
+    pub certificate: Option<StoredCert>,
+    /// FNV-1a 64 of the record with an empty digest (an edit check, not a proof).
+    pub digest: String,
+}
+
+/// `templates/proofs.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LemmaFile {
+    /// The proof files read (relative paths).
+    pub sources: Vec<String>,
+    /// The records, by file then order in the file.
+    pub lemmas: Vec<LemmaRecord>,
+}
+
+impl LemmaRecord {
+    /// The digest of this record (computed with `digest` empty).
+    pub fn compute_digest(&self) -> String {
+        let mut r = self.clone();
+        r.digest.clear();
+        let text = serde_json::to_string(&r).expect("records serialise");
+        format!("{:016x}", fnv64(text.as_bytes()))
+    }
+
+    /// The claim's sub-game on its board (for `conj`, the one-pair-at-a-time union game is not
+    /// meant: the sub-game is only used for its position and carrier).
+    pub fn sub_game(&self) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), String> {
+        let board = Board::parse(&self.board).map_err(|e| e.to_string())?;
+        let cell = |s: &String| {
+            board
+                .parse_cell(s, Notation::Letters)
+                .map_err(|e| e.to_string())
+        };
+        let cells = |v: &[String]| v.iter().map(cell).collect::<Result<Vec<Cell>, String>>();
+        let carrier = cells(&self.carrier)?;
+        let ends = cells(&self.ends)?;
+        let black: CellSet = cells(&self.black)?.into_iter().collect();
+        let white: CellSet = cells(&self.white)?.into_iter().collect();
+        let carrier_set: CellSet = carrier.iter().copied().collect();
+        if carrier_set.len() != carrier.len() {
+            return Err("a carrier cell is listed twice".into());
+        }
+        let position = Position::new(board, black, white).map_err(|e| e.to_string())?;
+        let pairs = self
+            .pairs
+            .iter()
+            .map(|[a, b]| Ok((cell(a)?, cell(b)?)))
+            .collect::<Result<Vec<_>, String>>()?;
+        let claim = Claim {
+            owner: self.owner,
+            pairs,
+            owner_first: matches!(self.claim, LemmaClaim::Semi | LemmaClaim::UnionSemi),
+        };
+        let game = SubGame::new(position, carrier_set, claim).map_err(|e| e.to_string())?;
+        Ok((game, carrier, ends))
+    }
+}
+
+fn names(board: &Board, set: CellSet) -> Vec<String> {
+    set.iter()
+        .map(|c| board.cell_name(c, Notation::Letters))
+        .collect()
+}
+
+/// The record a verified lemma block states (no certificate yet, no digest).
+fn stated(file: &str, block: &Block) -> Option<LemmaRecord> {
+    let info = block.lemma.as_ref()?;
+    let fact = &info.claim;
+    let board = *block.position.board();
+    let name = |c: Cell| board.cell_name(c, Notation::Letters);
+    let claim = match (
+        fact.conj && fact.claim.pairs.len() > 1,
+        fact.claim.pairs.len(),
+        fact.claim.owner_first,
+    ) {
+        (true, _, _) => LemmaClaim::Conj,
+        (false, 1, false) => LemmaClaim::Vc,
+        (false, 1, true) => LemmaClaim::Semi,
+        (false, _, false) => LemmaClaim::Union,
+        (false, _, true) => LemmaClaim::UnionSemi,
+    };
+    let frame = if fact
+        .claim
+        .pairs
+        .iter()
+        .any(|(a, b)| a.as_border().is_some() || b.as_border().is_some())
+    {
+        Frame::Edge
+    } else {
+        Frame::FreeStanding
+    };
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let lemma = block.name.clone()?;
+    Some(LemmaRecord {
+        name: format!("{stem}/{lemma}"),
+        file: file.to_string(),
+        lemma,
+        title: block.title.clone(),
+        board: board.to_string(),
+        owner: fact.claim.owner,
+        frame,
+        claim,
+        pairs: fact
+            .claim
+            .pairs
+            .iter()
+            .map(|&(a, b)| [name(a), name(b)])
+            .collect(),
+        black: names(&board, block.position.stones(Colour::Black)),
+        white: names(&board, block.position.stones(Colour::White)),
+        carrier: names(&board, fact.carrier),
+        provenance: LemmaProvenance {
+            source: format!("proved in {file}"),
+            method: if info.has_proof { "proof" } else { "search" }.into(),
+        },
+        recheck: Recheck::Checker,
+        ends: Vec::new(),
+        certificate: None,
+        digest: String::new(),
+    })
+}
+
+/// A proof file's lemmas: loads `root/file` (and the files it uses), keeps only the lemma
+/// blocks of every module (strategies and derivations are not needed to prove lemmas, and
+/// are the slow part), and with `opts` checks them: returns each lemma block of `file` itself
+/// with the checker's verdict on its claim (`None` without `opts`: elaboration only).
+pub fn checked_lemmas(
+    root: &Path,
+    file: &str,
+    opts: Option<&Options>,
+) -> Result<CheckedFile, String> {
+    let path = root.join(file);
+    let mut loader = Loader::new();
+    let st = loader.load_path(&path);
+    let loaded = loader.finish();
+    let id = match st {
+        RootStatus::Loaded(id) if loaded.diags.is_empty() => id,
+        RootStatus::Unreadable(m) => return Err(format!("cannot read {file}: {m}")),
+        _ => return Err(format!("{file} does not load without errors")),
+    };
+    let mut program = loaded.program;
+    for m in &mut program.modules {
+        m.blocks.retain(|b| b.kind == BlockKind::Lemma);
+    }
+    let mi = program
+        .modules
+        .iter()
+        .position(|m| m.file == id)
+        .ok_or_else(|| format!("{file}: no module"))?;
+    let mut out = Vec::new();
+    if let Some(opts) = opts {
+        let report = check_program(&program, opts);
+        let fr = report
+            .files
+            .get(mi)
+            .ok_or_else(|| format!("{file}: no report"))?;
+        for (bi, (b, br)) in program.modules[mi]
+            .blocks
+            .iter()
+            .zip(&fr.blocks)
+            .enumerate()
+        {
+            debug_assert_eq!(b.name, br.name);
+            out.push((bi, Some(br.verdict)));
+        }
+    } else {
+        out.extend((0..program.modules[mi].blocks.len()).map(|bi| (bi, None)));
+    }
+    Ok(CheckedFile {
+        program,
+        module: mi,
+        verdicts: out,
+    })
+}
+
+/// A proof file's lemmas, checked ([`checked_lemmas`]).
+#[derive(Clone, Debug)]
+pub struct CheckedFile {
+    /// The program (lemma blocks only).
+    pub program: Program,
+    /// The index of the file's own module.
+    pub module: usize,
+    /// (block index in that module, the checker's verdict on the lemma if it was checked).
+    pub verdicts: Vec<(usize, Option<StepVerdict>)>,
+}
+
+/// What [`lemma_records`] did with one lemma.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The record name.
+    pub name: String,
+    /// The record, when the lemma was verified by the checker.
+    pub record: Option<LemmaRecord>,
+    /// Why not, or how it is re-checked.
+    pub note: String,
+}
+
+/// Records of every lemma of `files` (paths relative to `root`) that the checker verifies; a
+/// kernel certificate is made by `budget`-bounded exact search when the claim has a
+/// certificate form, else the record is re-checked by the checker.
+pub fn lemma_records(
+    root: &Path,
+    files: &[String],
+    opts: &Options,
+    budget: &Budget,
+) -> Result<Vec<Imported>, String> {
+    let mut out = Vec::new();
+    for file in files {
+        let cf = checked_lemmas(root, file, Some(opts))?;
+        let module = &cf.program.modules[cf.module];
+        for &(bi, verdict) in &cf.verdicts {
+            let block = &module.blocks[bi];
+            let Some(mut rec) = stated(file, block) else {
+                continue;
+            };
+            if verdict != Some(StepVerdict::Verified) {
+                out.push(Imported {
+                    name: rec.name,
+                    record: None,
+                    note: format!(
+                        "not shipped: the checker says {}",
+                        verdict.map_or("nothing", |v| v.word())
+                    ),
+                });
+                continue;
+            }
+            let info = block.lemma.as_ref().expect("a lemma");
+            let note;
+            if rec.claim != LemmaClaim::Conj && info.assumes.is_empty() {
+                let (game, carrier, _) = rec.sub_game()?;
+                let o = decide(&game, budget).map_err(|e| e.to_string())?;
+                match (o.verdict, o.certificate) {
+                    (Verdict::Holds, Some(cert)) => {
+                        let board = *game.board();
+                        let mut ends: Vec<Cell> = Vec::new();
+                        for n in &cert.nodes {
+                            for c in n.goal.iter().flat_map(|&(a, b)| [a, b]) {
+                                if !carrier.contains(&c)
+                                    && c != Cell::border(crate::board::Border::Top)
+                                    && !ends.contains(&c)
+                                {
+                                    ends.push(c);
+                                }
+                            }
+                        }
+                        ends.sort();
+                        rec.certificate = Some(encode_certificate(&cert, &carrier, &ends)?);
+                        rec.ends = ends
+                            .iter()
+                            .map(|&c| board.cell_name(c, Notation::Letters))
+                            .collect();
+                        rec.recheck = Recheck::Kernel;
+                        note = format!(
+                            "kernel certificate, {} nodes ({} search nodes)",
+                            cert.nodes.len(),
+                            o.stats.nodes
+                        );
+                    }
+                    (v, _) => {
+                        note = format!("re-checked by the checker (search: {v:?})");
+                    }
+                }
+            } else {
+                note = "re-checked by the checker (no certificate form for this claim)".into();
+            }
+            rec.digest = rec.compute_digest();
+            out.push(Imported {
+                name: rec.name.clone(),
+                record: Some(rec),
+                note,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// What [`verify_lemma`] checked.
+#[derive(Clone, Debug)]
+pub struct VerifiedLemma {
+    /// Kernel certificate nodes (0 for checker re-checks).
+    pub nodes: usize,
+}
+
+/// Re-checks one lemma record against its source (`root/FILE`, the lemma re-read and compared
+/// field by field) and by its kernel certificate or, for `recheck: checker`, by the checker.
+/// `checked` caches the loaded files (key: file and whether checked) across records.
+pub fn verify_lemma(
+    r: &LemmaRecord,
+    root: &Path,
+    checked: &mut Vec<((String, bool), Result<CheckedFile, String>)>,
+    opts: &Options,
+) -> Result<VerifiedLemma, String> {
+    let digest = r.compute_digest();
+    if digest != r.digest {
+        return Err(format!(
+            "digest mismatch (stored {}, computed {digest}): the record was edited",
+            r.digest
+        ));
+    }
+    if r.provenance.source != format!("proved in {}", r.file) {
+        return Err(format!(
+            "provenance '{}' does not name its file {}",
+            r.provenance.source, r.file
+        ));
+    }
+    let (game, carrier, ends) = r.sub_game()?;
+    let mut nodes = 0;
+    if r.recheck == Recheck::Kernel {
+        let sc = r
+            .certificate
+            .as_ref()
+            .ok_or("recheck is 'kernel' but there is no certificate")?;
+        if r.claim == LemmaClaim::Conj {
+            return Err("a conjunction has no kernel certificate form".into());
+        }
+        let cert = decode_certificate(sc, &carrier, &ends)?;
+        let root_node = cert
+            .nodes
+            .get(cert.root as usize)
+            .ok_or_else(|| format!("root node {} is missing", cert.root))?;
+        let used = root_node.carrier | cert.first.map_or(CellSet::EMPTY, CellSet::single);
+        if !used.is_subset(&game.carrier()) {
+            return Err("the certificate uses cells outside the stored carrier".into());
+        }
+        kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+        nodes = cert.nodes.len();
+    }
+    // The source: the lemma as the file states it, and (for checker re-checks) its verdict.
+    // The lemma as its file states it (elaboration only: cheap), compared field by field.
+    let find = |cf: &CheckedFile| -> Result<(usize, Option<StepVerdict>), String> {
+        let module = &cf.program.modules[cf.module];
+        cf.verdicts
+            .iter()
+            .copied()
+            .find(|(bi, _)| module.blocks[*bi].name.as_deref() == Some(r.lemma.as_str()))
+            .ok_or_else(|| format!("{} has no lemma {}", r.file, r.lemma))
+    };
+    let cf = load_cached(checked, root, &r.file, None)?;
+    let (bi, _) = find(cf)?;
+    let mut want =
+        stated(&r.file, &cf.program.modules[cf.module].blocks[bi]).ok_or("not a lemma")?;
+    want.recheck = r.recheck;
+    want.ends = r.ends.clone();
+    want.certificate = r.certificate.clone();
+    want.digest = r.digest.clone();
+    if want != *r {
+        return Err(format!(
+            "the record differs from lemma {} of {}: {}",
+            r.lemma,
+            r.file,
+            first_difference(&want, r)
+        ));
+    }
+    // The checker, for claims with no certificate form.
+    if r.recheck == Recheck::Checker {
+        let (_, verdict) = find(load_cached(checked, root, &r.file, Some(opts))?)?;
+        if verdict != Some(StepVerdict::Verified) {
+            return Err(format!(
+                "the checker says {} for lemma {} of {}",
+                verdict.map_or("nothing", |v| v.word()),
+                r.lemma,
+                r.file
+            ));
+        }
+    }
+    Ok(VerifiedLemma { nodes })
+}
+
+/// [`checked_lemmas`] once per (file, checked or not).
+fn load_cached<'a>(
+    cache: &'a mut Vec<((String, bool), Result<CheckedFile, String>)>,
+    root: &Path,
+    file: &str,
+    opts: Option<&Options>,
+) -> Result<&'a CheckedFile, String> {
+    let key = (file.to_string(), opts.is_some());
+    let i = match cache.iter().position(|(k, _)| *k == key) {
+        Some(i) => i,
+        None => {
+            cache.push((key, checked_lemmas(root, file, opts)));
+            cache.len() - 1
+        }
+    };
+    cache[i].1.as_ref().map_err(|e| e.clone())
+}
+
+fn first_difference(a: &LemmaRecord, b: &LemmaRecord) -> String {
+    let (ja, jb) = (
+        serde_json::to_value(a).expect("serialises"),
+        serde_json::to_value(b).expect("serialises"),
+    );
+    if let (Some(oa), Some(ob)) = (ja.as_object(), jb.as_object()) {
+        for (k, v) in oa {
+            if ob.get(k) != Some(v) {
+                return format!(
+                    "{k} is {} in the file, {} in the record",
+                    v,
+                    ob.get(k).cloned().unwrap_or_default()
+                );
+            }
+        }
+    }
+    "fields differ".into()
+}
+
+/// Writes the lemma file in a stable, diff-friendly layout: one field per line (in stored
+/// order), cell lists on one line, one certificate node per line.
+pub fn format_lemma_file(f: &LemmaFile) -> String {
+    fn j<T: Serialize + ?Sized>(v: &T) -> String {
+        serde_json::to_string(v).expect("lemma values serialise")
+    }
+    let mut s = String::new();
+    s.push_str("{\n");
+    let _ = writeln!(s, "  \"sources\": {},", j(&f.sources));
+    s.push_str("  \"lemmas\": [");
+    for (i, r) in f.lemmas.iter().enumerate() {
+        s.push_str(if i == 0 { "\n" } else { ",\n" });
+        s.push_str("    {\n");
+        let fields: [(&str, String); 16] = [
+            ("name", j(&r.name)),
+            ("file", j(&r.file)),
+            ("lemma", j(&r.lemma)),
+            ("title", j(&r.title)),
+            ("board", j(&r.board)),
+            ("owner", j(&r.owner)),
+            ("frame", j(&r.frame)),
+            ("claim", j(&r.claim)),
+            ("pairs", j(&r.pairs)),
+            ("black", j(&r.black)),
+            ("white", j(&r.white)),
+            ("carrier", j(&r.carrier)),
+            ("provenance", j(&r.provenance)),
+            ("recheck", j(&r.recheck)),
+            ("ends", j(&r.ends)),
+            ("certificate", String::new()),
+        ];
+        for (key, val) in fields {
+            if key == "certificate" {
+                match &r.certificate {
+                    None => s.push_str("      \"certificate\": null,\n"),
+                    Some(c) => {
+                        s.push_str("      \"certificate\": {\n");
+                        let _ = writeln!(s, "        \"root\": {},", c.root);
+                        let _ = writeln!(s, "        \"first\": {},", j(&c.first));
+                        s.push_str("        \"nodes\": [");
+                        for (n, node) in c.nodes.iter().enumerate() {
+                            s.push_str(if n == 0 { "\n" } else { ",\n" });
+                            let _ = write!(s, "          {}", j(node));
+                        }
+                        s.push_str("\n        ]\n      },\n");
+                    }
+                }
+            } else {
+                let _ = writeln!(s, "      \"{key}\": {val},");
+            }
+        }
+        let _ = writeln!(s, "      \"digest\": {}", j(&r.digest));
+        s.push_str("    }");
+    }
+    s.push_str("\n  ]\n}\n");
+    s
+}

@@ -1,0 +1,211 @@
+//! The lemmas proved in `proofs/*.hexp` as library records (`templates/proofs.json`, issue 4):
+//! every lemma of every proof file is recorded with its provenance, every record re-checks
+//! (kernel certificate, and the lemma as its file states it), and tampering with a carrier
+//! cell, a stone, a pair or a certificate entry makes verification fail and name the record.
+
+use hexproof::check::Options;
+use hexproof::templates::lemmas::{checked_lemmas, verify_lemma, LemmaRecord, Recheck};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[path = "common/templates.rs"]
+#[allow(dead_code)]
+mod common_templates;
+use common_templates::library;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn lemmas() -> Vec<LemmaRecord> {
+    library()
+        .lemmas
+        .expect("templates/proofs.json is shipped")
+        .1
+        .lemmas
+}
+
+fn verify(r: &LemmaRecord) -> Result<(), String> {
+    verify_lemma(r, &root(), &mut Vec::new(), &Options::default()).map(|_| ())
+}
+
+/// Every lemma block of every top-level proof file has a record, named `STEM/LEMMA`, with
+/// provenance "proved in proofs/FILE".
+#[test]
+fn every_lemma_of_proofs_is_recorded() {
+    let lib = library();
+    let (_, lf) = lib.lemmas.as_ref().unwrap();
+    let mut files: Vec<String> = std::fs::read_dir(root().join("proofs"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hexp"))
+        .map(|p| format!("proofs/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    assert_eq!(lf.sources, files);
+    let mut n = 0;
+    for file in &files {
+        let cf = checked_lemmas(&root(), file, None).unwrap();
+        let stem = Path::new(file).file_stem().unwrap().to_string_lossy();
+        for (bi, _) in &cf.verdicts {
+            let lemma = cf.program.modules[cf.module].blocks[*bi]
+                .name
+                .clone()
+                .unwrap();
+            let name = format!("{stem}/{lemma}");
+            let r = lf
+                .lemmas
+                .iter()
+                .find(|r| r.name == name)
+                .unwrap_or_else(|| panic!("{name} has no record"));
+            assert_eq!(r.provenance.source, format!("proved in {file}"));
+            n += 1;
+        }
+    }
+    assert_eq!(n, lf.lemmas.len());
+    assert_eq!(n, 15);
+}
+
+/// Every kernel-re-checked record verifies (certificate and source). The checker re-run of the
+/// conjunction (about 6 s of CPU) is in `hexproof templates verify` (tests/templates_cli.rs)
+/// and in the ignored test below.
+#[test]
+fn every_kernel_record_verifies() {
+    let ls = lemmas();
+    let kernel: Vec<&LemmaRecord> = ls.iter().filter(|r| r.recheck == Recheck::Kernel).collect();
+    assert_eq!(kernel.len(), 14);
+    let mut cache = Vec::new();
+    for r in kernel {
+        verify_lemma(r, &root(), &mut cache, &Options::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", r.name));
+    }
+}
+
+/// `cargo test --release --test templates_lemmas -- --ignored`
+#[test]
+#[ignore]
+fn checker_records_verify() {
+    for r in lemmas().iter().filter(|r| r.recheck == Recheck::Checker) {
+        verify(r).unwrap_or_else(|e| panic!("{}: {e}", r.name));
+    }
+}
+
+fn with_digest(mut r: LemmaRecord) -> LemmaRecord {
+    r.digest = r.compute_digest();
+    r
+}
+
+/// Changing any carrier cell, stone, pair or certificate entry makes verification fail, even
+/// with the digest recomputed (the digest alone catches the edit otherwise).
+#[test]
+fn tampering_is_detected() {
+    let ls = lemmas();
+    let mut cases = 0;
+    for r in ls.iter().filter(|r| r.recheck == Recheck::Kernel) {
+        let mut edits: Vec<(String, LemmaRecord)> = Vec::new();
+        // A carrier cell moved to a cell outside the carrier, off the stones.
+        let board = hexproof::board::Board::parse(&r.board).unwrap();
+        let all: Vec<String> = (0..board.cols() as i32)
+            .flat_map(|c| (0..board.rows() as i32).map(move |w| (c, w)))
+            .filter_map(|(c, w)| board.cell(c, w))
+            .map(|c| board.cell_name(c, hexproof::board::Notation::Letters))
+            .collect();
+        let free = all
+            .iter()
+            .find(|n| !r.carrier.contains(n) && !r.black.contains(n) && !r.white.contains(n))
+            .cloned();
+        for i in [0, r.carrier.len() - 1] {
+            if let Some(f) = &free {
+                let mut t = r.clone();
+                t.carrier[i] = f.clone();
+                edits.push((format!("carrier[{i}] -> {f}"), t));
+            }
+            let mut t = r.clone();
+            t.carrier.remove(i);
+            edits.push((format!("carrier[{i}] dropped"), t));
+        }
+        // A stone added (on a carrier cell, moved out of the carrier) or removed.
+        let mut t = r.clone();
+        let c = t.carrier.remove(0);
+        t.white.push(c);
+        edits.push(("a white stone on carrier[0]".into(), t));
+        if !r.black.is_empty() {
+            let mut t = r.clone();
+            t.black.pop();
+            edits.push(("a black stone removed".into(), t));
+        }
+        // A pair end changed.
+        let mut t = r.clone();
+        t.pairs[0][1] = if t.pairs[0][1] == "t" { "b" } else { "t" }.into();
+        edits.push(("a pair end changed".into(), t));
+        // Certificate entries: a node's carrier mask, a reply, the root.
+        let cert = r.certificate.as_ref().unwrap();
+        if let Some(k) = cert.nodes.iter().position(|n| n.c != "0") {
+            let mut t = r.clone();
+            let n = &mut t.certificate.as_mut().unwrap().nodes[k];
+            let m = u128::from_str_radix(&n.c, 16).unwrap();
+            n.c = format!("{:x}", m & (m - 1));
+            edits.push((format!("node {k} carrier mask"), t));
+        }
+        if let Some(k) = cert.nodes.iter().position(|n| n.or.is_some()) {
+            let mut t = r.clone();
+            let n = &mut t.certificate.as_mut().unwrap().nodes[k];
+            let or = n.or.as_mut().unwrap();
+            or[0][0] = (or[0][0] + 1) % r.carrier.len() as u32;
+            edits.push((format!("node {k} reply"), t));
+        }
+        if cert.nodes.len() > 1 {
+            let mut t = r.clone();
+            let c = t.certificate.as_mut().unwrap();
+            c.root = (c.root + 1) % c.nodes.len() as u32;
+            edits.push(("root".into(), t));
+        }
+        for (what, t) in edits {
+            let e = verify(&t).expect_err(&format!("{}: {what}: undetected", r.name));
+            assert!(e.contains("digest"), "{}: {what}: {e}", r.name);
+            let t = with_digest(t);
+            assert!(
+                verify(&t).is_err(),
+                "{}: {what}: undetected with the digest recomputed",
+                r.name
+            );
+            cases += 1;
+        }
+    }
+    assert!(cases >= 14 * 8, "{cases} cases");
+}
+
+/// The command names the tampered record and exits 1.
+#[test]
+fn verify_command_names_a_tampered_lemma() {
+    let dir = std::env::temp_dir().join(format!("hexproof-lemmas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(root().join("templates/proofs.json")).unwrap();
+    let mut f: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // Keep the kernel records (fast), and move one carrier cell of U1 with a fresh digest.
+    let ls = f["lemmas"].as_array_mut().unwrap();
+    ls.retain(|l| l["recheck"] == "kernel");
+    let u1 = ls
+        .iter_mut()
+        .find(|l| l["name"] == "noshita-7x7-lemmas/U1")
+        .unwrap();
+    let mut r: LemmaRecord = serde_json::from_value(u1.clone()).unwrap();
+    r.carrier.pop();
+    *u1 = serde_json::to_value(with_digest(r)).unwrap();
+    std::fs::write(dir.join("proofs.json"), f.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .args(["templates", "verify", "--dir"])
+        .arg(&dir)
+        .arg("--root")
+        .arg(root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAILED") && stdout.contains("noshita-7x7-lemmas/U1:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("13 lemmas verified"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,127 @@
+//! Two-stone edge templates (issue 4): the generator rediscovers HexWiki's two-stone templates
+//! of rows 3 and 4, and the shipped files hold every one of them that fits their region, under
+//! HexWiki's name.
+
+use hexproof::templates::generate::{enumerate, hexwiki_templates, region_cells, GenOptions, Grid};
+use hexproof::templates::library::{canonical_template, mirror};
+use hexproof::templates::two_stone::{helper_essential, helper_positions};
+use hexproof::templates::Rc;
+
+#[path = "common/templates.rs"]
+mod common_templates;
+use common_templates::{budget, library};
+
+/// HexWiki's two-stone templates of rows 3 and 4 (canonical orientation).
+fn hexwiki_two_stone() -> Vec<(String, i32, Vec<Rc>, Vec<Rc>)> {
+    let v: Vec<_> = hexwiki_templates()
+        .into_iter()
+        .filter(|t| t.2.len() == 2 && (3..=4).contains(&t.1))
+        .collect();
+    // III2a–f, the duplicated III2a label, IV2a–n.
+    assert_eq!(v.len(), 21);
+    v
+}
+
+/// Templates up to this many carrier cells are rediscovered in their own tailored regions here
+/// (a few seconds); the larger IV2b, c, k, l, m, n (13–24 cells: tailored regions of up to 40
+/// cells with no mirror symmetry to use) are beyond a fast test, and beyond the shipped 4×6
+/// region (docs/benchmarks-templates.md).
+const TAILORED: usize = 12;
+
+/// Each HexWiki template is looked for in its own tailored region (its cells and their mirror
+/// images) with its helper stone: a complete enumeration must contain it if it is a minimal
+/// template, and its helper must be essential (the goal stone alone loses on the carrier plus
+/// the helper's cell). Every search is exact; a HexWiki template that is not minimal or whose
+/// helper is not needed fails the test.
+#[test]
+fn generator_rediscovers_hexwiki_two_stone_templates_in_their_own_regions() {
+    let mut found = Vec::new();
+    for (name, row, stones, carrier) in hexwiki_two_stone() {
+        if carrier.len() > TAILORED {
+            continue;
+        }
+        let h = stones[1];
+        let mut cells: Vec<Rc> = carrier.clone();
+        cells.extend(carrier.iter().map(|&c| mirror(c, row)));
+        cells.push(h);
+        cells.push(mirror(h, row));
+        let grid = Grid::with_helpers(row, cells.clone(), vec![h]).unwrap();
+        let en = enumerate(&grid, &GenOptions::new(budget())).unwrap();
+        assert!(en.complete, "{name}: enumeration incomplete");
+        let minimal: Vec<Vec<Rc>> = en
+            .minimal
+            .iter()
+            .map(|&m| canonical_template(&stones, &grid.rcs(m), row).1)
+            .collect();
+        assert!(
+            minimal.contains(&carrier),
+            "{name} was not rediscovered in its own region; found {minimal:?}"
+        );
+        let region = Grid::with_cells(row, cells).unwrap();
+        assert_eq!(
+            helper_essential(&region, h, &carrier, &budget()),
+            Some(true),
+            "{name}: the helper stone is not needed"
+        );
+        found.push(name);
+    }
+    // III2a–f, the duplicated III2a label, IV2a, d–j.
+    assert_eq!(found.len(), 15, "{found:?}");
+}
+
+/// The shipped two-stone files hold every HexWiki two-stone template of their row that fits
+/// their region, under HexWiki's name and with HexWiki's exact cells; the files say whether
+/// the enumeration of the region is complete.
+#[test]
+fn shipped_two_stone_files_name_every_hexwiki_template_that_fits() {
+    let lib = library();
+    let wiki = hexwiki_two_stone();
+    let mut checked = 0;
+    for row in 3..=4 {
+        let (_, f) = lib
+            .files
+            .iter()
+            .find(|(_, f)| f.row == row && f.stones == 2)
+            .unwrap_or_else(|| panic!("no two-stone file for row {row}"));
+        let region = region_cells(row, f.region.height, f.region.width);
+        let fits = |cells: &[Rc]| cells.iter().all(|c| region.contains(c));
+        for (name, r, stones, carrier) in wiki.iter().filter(|t| t.1 == row) {
+            if !fits(&carrier[..]) || !fits(&stones[1..]) {
+                continue;
+            }
+            let rec = f
+                .templates
+                .iter()
+                .find(|t| t.stones == *stones && t.carrier == *carrier)
+                .unwrap_or_else(|| panic!("{name} fits the row-{r} region but is not shipped"));
+            assert_eq!(rec.name, *name);
+            assert_eq!(rec.provenance.hexwiki.as_deref(), Some(name.as_str()));
+            checked += 1;
+        }
+        // Every record has its goal stone and one helper, on rows 1..=row, in the region.
+        for t in &f.templates {
+            assert_eq!(t.stones.len(), 2, "{}", t.name);
+            assert!(t.stones[1][0] <= row && fits(&t.stones[1..]) && fits(&t.carrier));
+        }
+    }
+    // III2a–f and the duplicated III2a label (3×9); IV2a, d–j (4×6: IV2b, c, k, l, m need
+    // 4×8, IV2n 4×12).
+    assert_eq!(checked, 15);
+}
+
+/// Helper positions: one per mirror pair, on rows 1..=row only.
+#[test]
+fn helper_positions_are_one_per_mirror_pair() {
+    let grid = Grid::new(3, 4, 7).unwrap();
+    let hs = helper_positions(&grid);
+    assert!(hs.iter().all(|h| h[0] <= 3 && *h <= mirror(*h, 3)));
+    let on_rows = grid.cells.iter().filter(|c| c[0] <= 3).count();
+    let on_axis = grid
+        .cells
+        .iter()
+        .filter(|c| c[0] <= 3 && mirror(**c, 3) == **c)
+        .count();
+    assert_eq!(hs.len(), (on_rows + on_axis) / 2);
+    // A helper above the goal stone's row is refused.
+    assert!(Grid::with_helpers(3, grid.cells.clone(), vec![[4, 0]]).is_err());
+}

@@ -97,6 +97,10 @@ pub struct SolveArgs {
     /// Anshelevich §6) or "centre" (cells near the centre first).
     #[arg(long, default_value = "resistance", value_name = "ORDER")]
     order: String,
+    /// FastVC's soft limit on VSCs stored per endpoint pair: a number, or "none" (no
+    /// limit). Tighter limits make each build cheaper but weaken the mustplay.
+    #[arg(long, default_value = "16", value_name = "N|none")]
+    vc_semi_limit: String,
     /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
     #[arg(long, default_value = "letters")]
     notation: String,
@@ -171,8 +175,16 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
         "resistance" => solver::Ordering::Resistance,
         o => return Err(format!("--order '{o}': use centre or resistance")),
     };
+    let semi_limit = match a.vc_semi_limit.as_str() {
+        "none" => None,
+        n => Some(
+            n.parse::<usize>()
+                .map_err(|_| format!("--vc-semi-limit '{n}': use a number or none"))?,
+        ),
+    };
     let params = SolveParams {
         order,
+        semi_limit,
         nodes: a.nodes,
         time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
         tt_entries: a.tt_entries,

@@ -86,6 +86,10 @@ pub struct SolveArgs {
     /// rotated pair).
     #[arg(long)]
     no_rotation: bool,
+    /// Ablation: no capture-domination pruning (a move into a cell that another move's
+    /// fill-in would give to the mover is skipped).
+    #[arg(long)]
+    no_dominated: bool,
     /// Update the previous position's connections (`VcSet::play`) instead of rebuilding
     /// when only stones were added (off by default: slower in nodes on 7x7, see BENCHMARKS).
     #[arg(long)]
@@ -196,6 +200,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             captured: !a.no_captured,
             proof_sets: !a.no_proof_sets,
             rotation: !a.no_rotation,
+            dominated: !a.no_dominated,
             incremental: a.incremental,
         },
         ..SolveParams::default()

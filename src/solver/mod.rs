@@ -60,6 +60,9 @@ pub struct Features {
     pub proof_sets: bool,
     /// Rotation transpositions in the table (§6).
     pub rotation: bool,
+    /// Capture-domination pruning (§3) from the children's fill-in
+    /// ([`dfpn`]'s `prune_dominated`).
+    pub dominated: bool,
     /// Incremental connection updates along the search path ([`eval`]). Off by default: on
     /// 7×7 an update costs about 2/3 of a rebuild, and the updated (limited FastVC) sets are
     /// weaker than rebuilt ones, so the search needs more nodes (7×7 f2: 1 266 against 780).
@@ -75,6 +78,7 @@ impl Features {
         captured: true,
         proof_sets: true,
         rotation: true,
+        dominated: true,
         incremental: false,
     };
 }
@@ -228,6 +232,8 @@ pub struct Profile {
     pub fill_ms: f64,
     /// Children refuted by proof-set pruning without search.
     pub proof_set_pruned: u64,
+    /// Moves pruned as capture-dominated (at each expansion).
+    pub dominated_pruned: u64,
 }
 
 impl Profile {
@@ -241,6 +247,7 @@ impl Profile {
             vc_update_ms: s.update_time.as_secs_f64() * 1e3,
             fill_ms: d.fill_time.as_secs_f64() * 1e3,
             proof_set_pruned: d.pruned,
+            dominated_pruned: d.dominated_pruned,
         }
     }
 }
@@ -281,6 +288,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.max_nodes = params.nodes;
     d.proof_sets = f.proof_sets;
     d.rotation = f.rotation;
+    d.dominated = f.dominated;
     d.deadline = params.time.map(|t| start + t);
     d
 }

@@ -394,3 +394,38 @@ fn cli_json_and_openings() {
     let (code, _) = code_and_err(&["solve", "--board", "7x7", "--moves", "d4", "--nodes", "2"]);
     assert_eq!(code, Some(3));
 }
+
+/// `--db`: a second run answers from the database file (also for the 180° image of the
+/// position), with the same winner and a legal winning move.
+#[test]
+fn database_answers_repeated_and_rotated_positions() {
+    let dir = std::env::temp_dir().join(format!("hexproof-solver-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("solved.redb");
+    let _ = std::fs::remove_file(&db);
+    let run = |moves: &str| -> serde_json::Value {
+        let out = hexproof()
+            .args([
+                "solve", "--board", "6x6", "--moves", moves, "--json", "--db",
+            ])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let first = run("c3 d4");
+    assert_eq!(first["profile"]["db_hits"], 0);
+    assert!(first["nodes"].as_u64().unwrap() > 0);
+    for moves in ["c3 d4", "d4 c3"] {
+        let again = run(moves);
+        assert_eq!(again["winner"], first["winner"], "{moves}");
+        assert!(again["profile"]["db_hits"].as_u64().unwrap() > 0, "{moves}");
+        assert!(again["nodes"].as_u64().unwrap() < first["nodes"].as_u64().unwrap());
+        if again["winner"] == "black" {
+            let m = again["winning_move"].as_str().expect("a winning move");
+            assert!(!moves.split(' ').any(|x| x == m), "{moves}: {m}");
+        }
+    }
+    let _ = std::fs::remove_file(&db);
+}

@@ -94,6 +94,13 @@ pub struct SolveArgs {
     /// when only stones were added (off by default: slower in nodes on 7x7, see BENCHMARKS).
     #[arg(long)]
     incremental: bool,
+    /// A database file (redb) of solved positions with few stones, read and extended by
+    /// this run (created if missing): later runs and other openings look them up.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Most stones of a position stored in --db.
+    #[arg(long, default_value_t = solver::db::DEFAULT_MAX_STONES, value_name = "N")]
+    db_stones: usize,
     /// Write the win as a .hexp strategy to this file (single position only).
     #[arg(long, value_name = "FILE")]
     emit_proof: Option<PathBuf>,
@@ -186,7 +193,15 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
                 .map_err(|_| format!("--vc-semi-limit '{n}': use a number or none"))?,
         ),
     };
+    let db = match &a.db {
+        Some(path) => Some(std::sync::Arc::new(solver::db::SolvedDb::open(
+            path,
+            a.db_stones,
+        )?)),
+        None => None,
+    };
     let params = SolveParams {
+        db,
         order,
         semi_limit,
         nodes: a.nodes,

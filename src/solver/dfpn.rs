@@ -70,6 +70,10 @@ pub struct Dfpn<'a> {
     pub proof_sets: bool,
     /// Rotation transpositions in the table on.
     pub rotation: bool,
+    /// The persistent database of solved positions with few stones, if any.
+    pub db: Option<std::sync::Arc<super::db::SolvedDb>>,
+    /// Positions answered by the database.
+    pub db_hits: u64,
     /// Capture-domination pruning on ([`prune_dominated`]).
     pub dominated: bool,
     /// Moves pruned as dominated (counted at each expansion).
@@ -182,6 +186,8 @@ impl<'a> Dfpn<'a> {
             rotation: true,
             dominated: true,
             dominated_pruned: 0,
+            db: None,
+            db_hits: 0,
             nodes: 0,
             max_nodes: u64::MAX,
             deadline: None,
@@ -246,12 +252,49 @@ impl<'a> Dfpn<'a> {
             (true, Some(s)) => s.entry(e),
             _ => e,
         };
+        if let Some(db) = &self.db {
+            if (e.pn == 0 || e.dn == 0) && super::db::stones(&key) <= db.max_stones {
+                let s = super::db::Solved {
+                    to_move_wins: e.pn == 0,
+                    best: e.best.filter(|_| e.pn == 0),
+                };
+                db.put(pos.board(), &key, s);
+            }
+        }
         self.tt.put(key, e);
+    }
+
+    /// The database's answer for filled `pos` (as a table entry without a proof set).
+    fn db_entry(&mut self, pos: &Position, to_move: Colour) -> Option<Entry> {
+        let db = self.db.clone()?;
+        let (key, rotated) = self.key(pos, to_move);
+        if super::db::stones(&key) > db.max_stones {
+            return None;
+        }
+        let s = db.get(pos.board(), &key)?;
+        let empty = pos.empty_cells();
+        let best = match (rotated, &self.sym) {
+            (true, Some(sym)) => s.best.map(|c| sym.cell(c)),
+            _ => s.best,
+        }
+        .filter(|&c| empty.contains(c));
+        self.db_hits += 1;
+        Some(Entry {
+            pn: if s.to_move_wins { 0 } else { INF },
+            dn: if s.to_move_wins { INF } else { 0 },
+            moves: empty,
+            best,
+            proof: empty,
+        })
     }
 
     /// The table entry of filled `pos`, evaluating it if new.
     pub fn entry(&mut self, pos: &Position, to_move: Colour) -> Entry {
         if let Some(e) = self.lookup(pos, to_move) {
+            return e;
+        }
+        if let Some(e) = self.db_entry(pos, to_move) {
+            self.store(pos, to_move, e);
             return e;
         }
         self.nodes += 1;

@@ -8,6 +8,7 @@
 //! - [`inferior`]: dead cells, captured pairs, fill-in (§3);
 //! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there);
 //! - [`tt`]: the bounded transposition table;
+//! - [`db`]: the persistent database of solved positions with few stones (§6);
 //! - [`order`]: move ordering and its hook for an evaluation function;
 //! - [`emit`]: the win as a `.hexp` strategy for `hexproof check`.
 //!
@@ -18,6 +19,7 @@
 //! pruning (mustplay, fill-in) preserves the game value. When the budget runs out the answer
 //! is [`Winner::Undecided`]. The exported proof is checked independently by the checker.
 
+pub mod db;
 pub mod dfpn;
 pub mod emit;
 pub mod eval;
@@ -106,6 +108,8 @@ pub struct SolveParams {
     /// with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787 with
     /// 8 / 16 / none, and 16 was the fastest in CPU time).
     pub semi_limit: Option<usize>,
+    /// The persistent database of solved positions ([`db`]), shared by threads.
+    pub db: Option<std::sync::Arc<db::SolvedDb>>,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -138,6 +142,7 @@ impl Default for SolveParams {
             vc_variant: Variant::Fast,
             order: Ordering::Resistance,
             semi_limit: Some(SOLVER_SEMI_LIMIT),
+            db: None,
         }
     }
 }
@@ -234,6 +239,8 @@ pub struct Profile {
     pub proof_set_pruned: u64,
     /// Moves pruned as capture-dominated (at each expansion).
     pub dominated_pruned: u64,
+    /// Positions answered by the database (`--db`).
+    pub db_hits: u64,
 }
 
 impl Profile {
@@ -248,6 +255,7 @@ impl Profile {
             fill_ms: d.fill_time.as_secs_f64() * 1e3,
             proof_set_pruned: d.pruned,
             dominated_pruned: d.dominated_pruned,
+            db_hits: d.db_hits,
         }
     }
 }
@@ -289,6 +297,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.proof_sets = f.proof_sets;
     d.rotation = f.rotation;
     d.dominated = f.dominated;
+    d.db = params.db.clone();
     d.deadline = params.time.map(|t| start + t);
     d
 }
@@ -317,6 +326,11 @@ pub fn solve_with(
     } else {
         None
     };
+    if let Some(db) = &d.db {
+        if let Err(e) = db.flush() {
+            eprintln!("hexproof: {e}");
+        }
+    }
     Ok(SolveOutcome {
         winner,
         to_move,

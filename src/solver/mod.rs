@@ -6,7 +6,8 @@
 //! - [`eval`]: a position decided by virtual connections (winning VSC of the player to move,
 //!   winning VC of the opponent), and the mustplay (§2);
 //! - [`inferior`]: dead cells, captured pairs, fill-in (§3);
-//! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there);
+//! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there), with proof-set
+//!   and capture-domination pruning (§3, derived from the children's fill-in);
 //! - [`tt`]: the bounded transposition table;
 //! - [`db`]: the persistent database of solved positions with few stones (§6);
 //! - [`order`]: move ordering and its hook for an evaluation function;

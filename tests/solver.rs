@@ -12,6 +12,9 @@ use hexproof::search::{self, Budget, Verdict};
 use hexproof::solver::{self, SolveParams, Winner};
 use std::process::Command;
 
+#[path = "common/rng.rs"]
+mod rng;
+
 const TABLES: &str = include_str!("fixtures/solver/solved-openings-6x6-7x7.md");
 
 /// The published winner table of an n×n board: `table[row][col]` = Black wins.
@@ -123,6 +126,57 @@ fn small_boards_agree_with_the_exact_search() {
     }
 }
 
+/// Random mid-game positions on 4×4 and 5×5 (2 to 7 stones, either player to move): the
+/// solver with every pruning on, and with capture-domination pruning off and on its own
+/// (with proof sets off, which it interacts with), agrees with the exact search.
+#[test]
+fn random_positions_agree_with_the_exact_search() {
+    let mut rng = rng::Rng(0x5eed_7001);
+    let full = SolveParams::default();
+    let mut no_dom = SolveParams::default();
+    no_dom.features.dominated = false;
+    let mut dom_only = SolveParams::default();
+    dom_only.features.proof_sets = false;
+    let mut checked = 0;
+    let mut dominated_pruned = 0;
+    while checked < 60 {
+        let n = 4 + (checked % 2) as u32;
+        let b = Board::square(n).unwrap();
+        let mut p = Position::empty(b);
+        let stones = 2 + rng.below(6) as usize;
+        let mut colour = Colour::Black;
+        for _ in 0..stones {
+            let empty: Vec<Cell> = p.empty_cells().iter().collect();
+            let c = empty[rng.below(empty.len() as u64) as usize];
+            p.play(colour, c).unwrap();
+            colour = colour.opponent();
+        }
+        if p.winner().is_some() {
+            continue;
+        }
+        let to_move = if rng.below(2) == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let exact = exact_black_wins(&p, to_move);
+        for params in [&full, &no_dom, &dom_only] {
+            let o = solver::solve(&p, to_move, params).unwrap();
+            dominated_pruned += o.profile.dominated_pruned;
+            assert_ne!(o.winner, Winner::Undecided, "{p:?}");
+            assert_eq!(
+                o.winner == Winner::Black,
+                exact,
+                "{n}x{n} {p:?} {to_move} {:?}",
+                params.features
+            );
+        }
+        checked += 1;
+    }
+    // The pruning under test was exercised.
+    assert!(dominated_pruned > 0);
+}
+
 #[test]
 fn six_by_six_sample_matches_published_winners() {
     // Corner, edge and centre openings, both winners.
@@ -193,14 +247,16 @@ fn fill_in_and_features_do_not_change_winners() {
     bare.features.mustplay = false;
     bare.features.proof_sets = false;
     bare.features.rotation = false;
+    bare.features.dominated = false;
     bare.features.incremental = false;
     // Each search feature off on its own.
     let mut singles = Vec::new();
-    for k in 0..3 {
+    for k in 0..4 {
         let mut p = SolveParams::default();
         match k {
             0 => p.features.proof_sets = false,
             1 => p.features.rotation = false,
+            2 => p.features.dominated = false,
             _ => p.features.incremental = true,
         }
         singles.push(p);
@@ -337,4 +393,39 @@ fn cli_json_and_openings() {
     }
     let (code, _) = code_and_err(&["solve", "--board", "7x7", "--moves", "d4", "--nodes", "2"]);
     assert_eq!(code, Some(3));
+}
+
+/// `--db`: a second run answers from the database file (also for the 180° image of the
+/// position), with the same winner and a legal winning move.
+#[test]
+fn database_answers_repeated_and_rotated_positions() {
+    let dir = std::env::temp_dir().join(format!("hexproof-solver-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("solved.redb");
+    let _ = std::fs::remove_file(&db);
+    let run = |moves: &str| -> serde_json::Value {
+        let out = hexproof()
+            .args([
+                "solve", "--board", "6x6", "--moves", moves, "--json", "--db",
+            ])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let first = run("c3 d4");
+    assert_eq!(first["profile"]["db_hits"], 0);
+    assert!(first["nodes"].as_u64().unwrap() > 0);
+    for moves in ["c3 d4", "d4 c3"] {
+        let again = run(moves);
+        assert_eq!(again["winner"], first["winner"], "{moves}");
+        assert!(again["profile"]["db_hits"].as_u64().unwrap() > 0, "{moves}");
+        assert!(again["nodes"].as_u64().unwrap() < first["nodes"].as_u64().unwrap());
+        if again["winner"] == "black" {
+            let m = again["winning_move"].as_str().expect("a winning move");
+            assert!(!moves.split(' ').any(|x| x == m), "{moves}: {m}");
+        }
+    }
+    let _ = std::fs::remove_file(&db);
 }

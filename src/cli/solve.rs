@@ -86,10 +86,21 @@ pub struct SolveArgs {
     /// rotated pair).
     #[arg(long)]
     no_rotation: bool,
+    /// Ablation: no capture-domination pruning (a move into a cell that another move's
+    /// fill-in would give to the mover is skipped).
+    #[arg(long)]
+    no_dominated: bool,
     /// Update the previous position's connections (`VcSet::play`) instead of rebuilding
     /// when only stones were added (off by default: slower in nodes on 7x7, see BENCHMARKS).
     #[arg(long)]
     incremental: bool,
+    /// A database file (redb) of solved positions with few stones, read and extended by
+    /// this run (created if missing): later runs and other openings look them up.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Most stones of a position stored in --db.
+    #[arg(long, default_value_t = solver::db::DEFAULT_MAX_STONES, value_name = "N")]
+    db_stones: usize,
     /// Write the win as a .hexp strategy to this file (single position only).
     #[arg(long, value_name = "FILE")]
     emit_proof: Option<PathBuf>,
@@ -97,6 +108,10 @@ pub struct SolveArgs {
     /// Anshelevich §6) or "centre" (cells near the centre first).
     #[arg(long, default_value = "resistance", value_name = "ORDER")]
     order: String,
+    /// FastVC's soft limit on VSCs stored per endpoint pair: a number, or "none" (no
+    /// limit). Tighter limits make each build cheaper but weaken the mustplay.
+    #[arg(long, default_value = "16", value_name = "N|none")]
+    vc_semi_limit: String,
     /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
     #[arg(long, default_value = "letters")]
     notation: String,
@@ -171,8 +186,24 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
         "resistance" => solver::Ordering::Resistance,
         o => return Err(format!("--order '{o}': use centre or resistance")),
     };
+    let semi_limit = match a.vc_semi_limit.as_str() {
+        "none" => None,
+        n => Some(
+            n.parse::<usize>()
+                .map_err(|_| format!("--vc-semi-limit '{n}': use a number or none"))?,
+        ),
+    };
+    let db = match &a.db {
+        Some(path) => Some(std::sync::Arc::new(solver::db::SolvedDb::open(
+            path,
+            a.db_stones,
+        )?)),
+        None => None,
+    };
     let params = SolveParams {
+        db,
         order,
+        semi_limit,
         nodes: a.nodes,
         time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
         tt_entries: a.tt_entries,
@@ -184,6 +215,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             captured: !a.no_captured,
             proof_sets: !a.no_proof_sets,
             rotation: !a.no_rotation,
+            dominated: !a.no_dominated,
             incremental: a.incremental,
         },
         ..SolveParams::default()

@@ -70,6 +70,14 @@ pub struct Dfpn<'a> {
     pub proof_sets: bool,
     /// Rotation transpositions in the table on.
     pub rotation: bool,
+    /// The persistent database of solved positions with few stones, if any.
+    pub db: Option<std::sync::Arc<super::db::SolvedDb>>,
+    /// Positions answered by the database.
+    pub db_hits: u64,
+    /// Capture-domination pruning on ([`prune_dominated`]).
+    pub dominated: bool,
+    /// Moves pruned as dominated (counted at each expansion).
+    pub dominated_pruned: u64,
     /// Nodes evaluated (connection builds for both colours).
     pub nodes: u64,
     /// Most nodes.
@@ -114,6 +122,51 @@ fn lift(s: CellSet, parent: &Position, child: &Position, winner: Colour) -> Cell
     s | (parent.empty_cells() & child.stones(winner))
 }
 
+/// Capture-domination pruning (Henderson, Arneson & Hayward 2009 §3: a P-move into a cell
+/// that a P-move elsewhere captures is inferior), derived from the children's fill-in
+/// instead of patterns: when `to_move` P plays m and the fill-in of the child gives P
+/// stones on other empty cells D(m) (dead cells, P-captured sets) and gives the opponent
+/// nothing, then for every y in D(m), P at y is no better than P at m: the child after m has
+/// the value of the filled child, which has every P stone of the position after y and the
+/// same opponent stones, and an extra own stone never hurts in Hex.
+///
+/// Moves dominated by a move not yet pruned are removed, in the children's order; since a
+/// move is pruned only for one still kept at that time, following the dominators from any
+/// pruned move ends at a kept move (each step goes to a move pruned later or never), so the
+/// best move survives. Returns true when something was pruned.
+fn prune_dominated(pos: &Position, to_move: Colour, kids: &mut Vec<Child>) -> bool {
+    let opp = to_move.opponent();
+    let empty = pos.empty_cells();
+    let opp_stones = pos.stones(opp);
+    let dominates: Vec<CellSet> = kids
+        .iter()
+        .map(|k| {
+            if k.pos.stones(opp) != opp_stones {
+                return CellSet::EMPTY;
+            }
+            let mut d = k.pos.stones(to_move) & empty;
+            d.remove(k.mv);
+            d
+        })
+        .collect();
+    let mut pruned = CellSet::EMPTY;
+    let moves: Vec<Cell> = kids.iter().map(|k| k.mv).collect();
+    for &y in &moves {
+        let by_kept = moves
+            .iter()
+            .zip(&dominates)
+            .any(|(&m, d)| m != y && !pruned.contains(m) && d.contains(y));
+        if by_kept {
+            pruned.insert(y);
+        }
+    }
+    if pruned.is_empty() {
+        return false;
+    }
+    kids.retain(|k| !pruned.contains(k.mv));
+    true
+}
+
 impl<'a> Dfpn<'a> {
     /// A search with the given components.
     pub fn new(
@@ -131,6 +184,10 @@ impl<'a> Dfpn<'a> {
             order,
             proof_sets: true,
             rotation: true,
+            dominated: true,
+            dominated_pruned: 0,
+            db: None,
+            db_hits: 0,
             nodes: 0,
             max_nodes: u64::MAX,
             deadline: None,
@@ -195,12 +252,49 @@ impl<'a> Dfpn<'a> {
             (true, Some(s)) => s.entry(e),
             _ => e,
         };
+        if let Some(db) = &self.db {
+            if (e.pn == 0 || e.dn == 0) && super::db::stones(&key) <= db.max_stones {
+                let s = super::db::Solved {
+                    to_move_wins: e.pn == 0,
+                    best: e.best.filter(|_| e.pn == 0),
+                };
+                db.put(pos.board(), &key, s);
+            }
+        }
         self.tt.put(key, e);
+    }
+
+    /// The database's answer for filled `pos` (as a table entry without a proof set).
+    fn db_entry(&mut self, pos: &Position, to_move: Colour) -> Option<Entry> {
+        let db = self.db.clone()?;
+        let (key, rotated) = self.key(pos, to_move);
+        if super::db::stones(&key) > db.max_stones {
+            return None;
+        }
+        let s = db.get(pos.board(), &key)?;
+        let empty = pos.empty_cells();
+        let best = match (rotated, &self.sym) {
+            (true, Some(sym)) => s.best.map(|c| sym.cell(c)),
+            _ => s.best,
+        }
+        .filter(|&c| empty.contains(c));
+        self.db_hits += 1;
+        Some(Entry {
+            pn: if s.to_move_wins { 0 } else { INF },
+            dn: if s.to_move_wins { INF } else { 0 },
+            moves: empty,
+            best,
+            proof: empty,
+        })
     }
 
     /// The table entry of filled `pos`, evaluating it if new.
     pub fn entry(&mut self, pos: &Position, to_move: Colour) -> Entry {
         if let Some(e) = self.lookup(pos, to_move) {
+            return e;
+        }
+        if let Some(e) = self.db_entry(pos, to_move) {
+            self.store(pos, to_move, e);
             return e;
         }
         self.nodes += 1;
@@ -285,6 +379,9 @@ impl<'a> Dfpn<'a> {
         }
         self.fill_time += t.elapsed();
         self.scratch = scratch;
+        let before = kids.len();
+        let dominated = self.dominated && prune_dominated(pos, to_move, &mut kids);
+        self.dominated_pruned += (before - kids.len()) as u64;
         for i in 0..kids.len() {
             if let Some(e) = self.lookup(&kids[i].pos, opp) {
                 kids[i].pn = e.pn;
@@ -331,6 +428,10 @@ impl<'a> Dfpn<'a> {
             let dn = sum.min(INF as u64) as u32;
             let proof = if pn == 0 {
                 kids[best].proof
+            } else if dn == 0 && dominated {
+                // The pruned moves were refuted through their dominators' fill-in: no proof
+                // set is derived (all empty cells, so it prunes nothing).
+                pos.empty_cells()
             } else if dn == 0 {
                 let mut s = entry.proof;
                 for k in kids.iter().filter(|k| !pruned(k)) {

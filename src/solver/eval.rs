@@ -197,7 +197,8 @@ impl Evaluator {
 
     /// Evaluates `pos` with `to_move` to play.
     pub fn evaluate(&mut self, pos: &Position, to_move: Colour) -> Eval {
-        if let Some(w) = pos.winner() {
+        let geo = super::inferior::geometry(pos.board());
+        if let Some(w) = geo.winner(pos.stones(Colour::Black), pos.stones(Colour::White)) {
             return if w == to_move {
                 Eval::Win(CellSet::EMPTY)
             } else {

@@ -25,8 +25,10 @@
 //! of the original one; a proof exported from the solver is written for the original
 //! position and re-proved by the checker (see [`super::emit`]).
 
-use crate::board::{Board, Cell, CellSet, Colour};
+use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::position::Position;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Which inferior-cell rules are on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,79 +63,172 @@ pub struct Filled {
     pub white_captured: CellSet,
 }
 
-/// True when the `colour`-usable neighbours of empty `cell` form a clique (see the module
-/// docs), in `pos` with an extra `colour` stone on `extra` (if any).
-fn clique_for(
-    board: &Board,
-    pos: &Position,
-    colour: Colour,
-    cell: Cell,
-    extra: Option<Cell>,
-) -> bool {
-    let mut owned = pos.owned(colour);
-    let mut empty = pos.empty_cells();
-    if let Some(x) = extra {
-        owned.insert(x);
-        empty.remove(x);
-    }
-    empty.remove(cell);
-    let nb = board.neighbours(cell);
-    let own_nb = nb & owned;
-    let empty_nb = nb & empty;
-    // At most one chain of `colour` among the neighbours.
-    let mut chain = CellSet::EMPTY;
-    if let Some(first) = own_nb.first() {
-        chain = pos_component(board, first, &owned);
-        if !(own_nb - chain).is_empty() {
-            return false;
+/// The cell geometry of one board, precomputed: the board's cells and each cell's (and
+/// border's) neighbours, so the inferior-cell tests run on bitsets only.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    board: Board,
+    cells: CellSet,
+    nbrs: Vec<CellSet>,
+    borders: [CellSet; 2],
+}
+
+impl Geometry {
+    /// The geometry of `board`.
+    pub fn new(board: &Board) -> Geometry {
+        let all = [Border::Top, Border::Bottom, Border::Left, Border::Right];
+        let len = all
+            .iter()
+            .map(|&b| Cell::border(b).index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut nbrs = vec![CellSet::EMPTY; len];
+        let cells = board.cells();
+        for c in cells.iter().chain(all.iter().map(|&b| Cell::border(b))) {
+            nbrs[c.index()] = board.neighbours(c);
+        }
+        Geometry {
+            board: *board,
+            cells,
+            nbrs,
+            borders: [
+                board.border_cells(Colour::Black),
+                board.border_cells(Colour::White),
+            ],
         }
     }
-    let cells: Vec<Cell> = empty_nb.iter().collect();
-    for (i, &a) in cells.iter().enumerate() {
-        let na = board.neighbours(a);
-        if !chain.is_empty() && (na & chain).is_empty() {
-            return false;
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The neighbours of a cell or border.
+    #[inline]
+    pub fn nbrs(&self, c: Cell) -> CellSet {
+        self.nbrs[c.index()]
+    }
+
+    /// The chain of `c` within `cells` (flood fill).
+    #[inline]
+    pub fn component(&self, c: Cell, cells: CellSet) -> CellSet {
+        let mut seen = CellSet::single(c);
+        let mut frontier = seen;
+        while !frontier.is_empty() {
+            let mut next = CellSet::EMPTY;
+            for x in frontier.iter() {
+                next |= self.nbrs(x);
+            }
+            next &= cells;
+            frontier = next - seen;
+            seen |= frontier;
         }
-        for &b in &cells[i + 1..] {
-            if !na.contains(b) {
+        seen
+    }
+
+    /// Who has joined their borders with `black`, `white` stones (as
+    /// [`Position::winner`]).
+    pub fn winner(&self, black: CellSet, white: CellSet) -> Option<Colour> {
+        [Colour::Black, Colour::White].into_iter().find(|&colour| {
+            let [a, b] = colour.borders();
+            let own = self.owned(colour, black, white);
+            self.component(Cell::border(a), own)
+                .contains(Cell::border(b))
+        })
+    }
+
+    #[inline]
+    fn owned(&self, colour: Colour, black: CellSet, white: CellSet) -> CellSet {
+        match colour {
+            Colour::Black => black | self.borders[0],
+            Colour::White => white | self.borders[1],
+        }
+    }
+
+    /// True when the usable neighbours of empty `cell` form a clique for a player owning
+    /// `owned` with `empty` the other usable cells (see the module docs).
+    #[inline]
+    fn clique(&self, owned: CellSet, mut empty: CellSet, cell: Cell) -> bool {
+        empty.remove(cell);
+        let nb = self.nbrs(cell);
+        let own_nb = nb & owned;
+        let empty_nb = nb & empty;
+        // At most one chain of the player among the neighbours.
+        let mut chain = CellSet::EMPTY;
+        if let Some(first) = own_nb.first() {
+            chain = self.component(first, owned);
+            if !(own_nb - chain).is_empty() {
                 return false;
             }
         }
+        for a in empty_nb.iter() {
+            let na = self.nbrs(a);
+            if !chain.is_empty() && (na & chain).is_empty() {
+                return false;
+            }
+            let mut others = empty_nb;
+            others.remove(a);
+            if !others.is_subset(&na) {
+                return false;
+            }
+        }
+        true
     }
-    true
+
+    /// True when empty `cell` is dead with `black`, `white` stones and an extra `extra.1`
+    /// stone on `extra.0`.
+    fn dead(
+        &self,
+        black: CellSet,
+        white: CellSet,
+        cell: Cell,
+        extra: Option<(Cell, Colour)>,
+    ) -> bool {
+        let empty = self.cells - black - white;
+        [Colour::Black, Colour::White].into_iter().any(|colour| {
+            let mut owned = self.owned(colour, black, white);
+            let mut usable = empty;
+            // An extra stone of the other colour only removes a usable cell; one of this
+            // colour moves it from the empty to the owned cells.
+            if let Some((x, c)) = extra {
+                usable.remove(x);
+                if c == colour {
+                    owned.insert(x);
+                }
+            }
+            self.clique(owned, usable, cell)
+        })
+    }
 }
 
-/// Flood fill of `c` within `cells`.
-fn pos_component(board: &Board, c: Cell, cells: &CellSet) -> CellSet {
-    let mut seen = CellSet::single(c);
-    let mut frontier = seen;
-    while !frontier.is_empty() {
-        let mut next = CellSet::EMPTY;
-        for x in frontier.iter() {
-            next |= board.neighbours(x) & *cells;
+thread_local! {
+    static GEOMETRY: RefCell<Option<Rc<Geometry>>> = const { RefCell::new(None) };
+}
+
+/// The geometry of `board`, cached per thread (the solver works on one board at a time).
+pub fn geometry(board: &Board) -> Rc<Geometry> {
+    GEOMETRY.with(|g| {
+        let mut g = g.borrow_mut();
+        match &*g {
+            Some(geo) if geo.board == *board => geo.clone(),
+            _ => {
+                let geo = Rc::new(Geometry::new(board));
+                *g = Some(geo.clone());
+                geo
+            }
         }
-        frontier = next - seen;
-        seen |= next;
-    }
-    seen
+    })
 }
 
 /// True when empty `cell` is dead in `pos` (with an extra `extra.1` stone on `extra.0`).
 pub fn is_dead_with(pos: &Position, cell: Cell, extra: Option<(Cell, Colour)>) -> bool {
-    let board = *pos.board();
-    [Colour::Black, Colour::White].into_iter().any(|colour| {
-        // An extra stone of the other colour only removes usable cells: treat it as an
-        // opponent stone by leaving it out of both the empty and the owned sets.
-        match extra {
-            Some((x, c)) if c == colour => clique_for(&board, pos, colour, cell, Some(x)),
-            Some((x, _)) => {
-                let mut p = pos.clone();
-                let _ = p.play(colour.opponent(), x);
-                clique_for(&board, &p, colour, cell, None)
-            }
-            None => clique_for(&board, pos, colour, cell, None),
-        }
-    })
+    let geo = geometry(pos.board());
+    geo.dead(
+        pos.stones(Colour::Black),
+        pos.stones(Colour::White),
+        cell,
+        extra,
+    )
 }
 
 /// True when empty `cell` is dead in `pos`.
@@ -154,33 +249,46 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
     if !rules.dead && !rules.captured {
         return filled;
     }
-    let board = *pos.board();
+    let geo = geometry(pos.board());
+    let mut black = pos.stones(Colour::Black);
+    let mut white = pos.stones(Colour::White);
+    let dead_to_black = for_colour == Colour::White;
     loop {
         let mut changed = false;
         if rules.dead {
-            for c in pos.empty_cells().iter() {
-                if is_dead(pos, c) {
-                    let _ = pos.play(for_colour.opponent(), c);
+            for c in (geo.cells - black - white).iter() {
+                if geo.dead(black, white, c, None) {
+                    if dead_to_black {
+                        black.insert(c);
+                    } else {
+                        white.insert(c);
+                    }
                     filled.dead.insert(c);
                     changed = true;
                 }
             }
         }
         if rules.captured {
-            'pairs: for a in pos.empty_cells().iter() {
-                let nb = board.neighbours(a) & pos.empty_cells();
+            'pairs: for a in (geo.cells - black - white).iter() {
+                let empty = geo.cells - black - white;
+                if !empty.contains(a) {
+                    continue;
+                }
+                let nb = geo.nbrs(a) & empty;
                 for b in nb.iter() {
                     if b.index() < a.index() {
                         continue;
                     }
                     for colour in [Colour::Black, Colour::White] {
-                        if is_captured_pair(pos, colour, a, b) {
-                            let _ = pos.play(colour, a);
-                            let _ = pos.play(colour, b);
-                            let set = match colour {
-                                Colour::Black => &mut filled.black_captured,
-                                Colour::White => &mut filled.white_captured,
+                        if geo.dead(black, white, b, Some((a, colour)))
+                            && geo.dead(black, white, a, Some((b, colour)))
+                        {
+                            let (stones, set) = match colour {
+                                Colour::Black => (&mut black, &mut filled.black_captured),
+                                Colour::White => (&mut white, &mut filled.white_captured),
                             };
+                            stones.insert(a);
+                            stones.insert(b);
                             set.insert(a);
                             set.insert(b);
                             changed = true;
@@ -190,10 +298,17 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
                 }
             }
         }
-        if !changed || pos.winner().is_some() {
-            return filled;
+        if !changed || geo.winner(black, white).is_some() {
+            break;
         }
     }
+    for c in (black - pos.stones(Colour::Black)).iter() {
+        let _ = pos.play(Colour::Black, c);
+    }
+    for c in (white - pos.stones(Colour::White)).iter() {
+        let _ = pos.play(Colour::White, c);
+    }
+    filled
 }
 
 #[cfg(test)]

@@ -6,8 +6,10 @@
 //! - [`eval`]: a position decided by virtual connections (winning VSC of the player to move,
 //!   winning VC of the opponent), and the mustplay (§2);
 //! - [`inferior`]: dead cells, captured pairs, fill-in (§3);
-//! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there);
+//! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there), with proof-set
+//!   and capture-domination pruning (§3, derived from the children's fill-in);
 //! - [`tt`]: the bounded transposition table;
+//! - [`db`]: the persistent database of solved positions with few stones (§6);
 //! - [`order`]: move ordering and its hook for an evaluation function;
 //! - [`emit`]: the win as a `.hexp` strategy for `hexproof check`.
 //!
@@ -18,6 +20,7 @@
 //! pruning (mustplay, fill-in) preserves the game value. When the budget runs out the answer
 //! is [`Winner::Undecided`]. The exported proof is checked independently by the checker.
 
+pub mod db;
 pub mod dfpn;
 pub mod emit;
 pub mod eval;
@@ -42,6 +45,9 @@ use tt::{Table, INF};
 /// a whole-board search is hopeless.
 pub const MAX_CELLS: usize = 81;
 
+/// The solver's default [`SolveParams::semi_limit`].
+pub const SOLVER_SEMI_LIMIT: usize = 16;
+
 /// Which parts of the solver are on (for ablation, like the paper's Fig. 14).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
@@ -57,6 +63,9 @@ pub struct Features {
     pub proof_sets: bool,
     /// Rotation transpositions in the table (§6).
     pub rotation: bool,
+    /// Capture-domination pruning (§3) from the children's fill-in
+    /// ([`dfpn`]'s `prune_dominated`).
+    pub dominated: bool,
     /// Incremental connection updates along the search path ([`eval`]). Off by default: on
     /// 7×7 an update costs about 2/3 of a rebuild, and the updated (limited FastVC) sets are
     /// weaker than rebuilt ones, so the search needs more nodes (7×7 f2: 1 266 against 780).
@@ -72,6 +81,7 @@ impl Features {
         captured: true,
         proof_sets: true,
         rotation: true,
+        dominated: true,
         incremental: false,
     };
 }
@@ -93,6 +103,14 @@ pub struct SolveParams {
     pub vc_variant: Variant,
     /// Move ordering.
     pub order: Ordering,
+    /// FastVC's soft limit on VSCs per endpoint pair ([`VcParams::semi_limit`]; `None`: no
+    /// limit). The solver's default, [`SOLVER_SEMI_LIMIT`], is above the engine's: the
+    /// mustplay and the win detection need the VSCs a tight limit drops (7×7 d4: 2 833 nodes
+    /// with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787 with
+    /// 8 / 16 / none, and 16 was the fastest in CPU time).
+    pub semi_limit: Option<usize>,
+    /// The persistent database of solved positions ([`db`]), shared by threads.
+    pub db: Option<std::sync::Arc<db::SolvedDb>>,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -124,6 +142,8 @@ impl Default for SolveParams {
             features: Features::ALL,
             vc_variant: Variant::Fast,
             order: Ordering::Resistance,
+            semi_limit: Some(SOLVER_SEMI_LIMIT),
+            db: None,
         }
     }
 }
@@ -135,6 +155,7 @@ impl SolveParams {
             max_connections: 200_000,
             time: Some(Duration::from_secs(5)),
         };
+        p.semi_limit = self.semi_limit;
         p
     }
 
@@ -217,6 +238,10 @@ pub struct Profile {
     pub fill_ms: f64,
     /// Children refuted by proof-set pruning without search.
     pub proof_set_pruned: u64,
+    /// Moves pruned as capture-dominated (at each expansion).
+    pub dominated_pruned: u64,
+    /// Positions answered by the database (`--db`).
+    pub db_hits: u64,
 }
 
 impl Profile {
@@ -230,6 +255,8 @@ impl Profile {
             vc_update_ms: s.update_time.as_secs_f64() * 1e3,
             fill_ms: d.fill_time.as_secs_f64() * 1e3,
             proof_set_pruned: d.pruned,
+            dominated_pruned: d.dominated_pruned,
+            db_hits: d.db_hits,
         }
     }
 }
@@ -270,6 +297,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.max_nodes = params.nodes;
     d.proof_sets = f.proof_sets;
     d.rotation = f.rotation;
+    d.dominated = f.dominated;
+    d.db = params.db.clone();
     d.deadline = params.time.map(|t| start + t);
     d
 }
@@ -298,6 +327,11 @@ pub fn solve_with(
     } else {
         None
     };
+    if let Some(db) = &d.db {
+        if let Err(e) = db.flush() {
+            eprintln!("hexproof: {e}");
+        }
+    }
     Ok(SolveOutcome {
         winner,
         to_move,

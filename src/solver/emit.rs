@@ -33,6 +33,16 @@ pub const LEAF_MAX: usize = 22;
 
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
 pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<String, String> {
+    emit_with(pos, to_move, params, LEAF_MAX)
+}
+
+/// [`emit`] with leaves (and precluding carriers) of at most `leaf_max` cells.
+pub fn emit_with(
+    pos: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+    leaf_max: usize,
+) -> Result<String, String> {
     super::check_position(pos).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut d = make_search(params, params.order.order(), start);
@@ -54,6 +64,7 @@ pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<Str
         out: String::new(),
         board,
         count: 0,
+        leaf_max,
     };
     let (setup, first): (Position, Option<Cell>) = match tm {
         Colour::Black => (p.clone(), None),
@@ -101,9 +112,16 @@ pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<Str
             e.white(&p, 2)?;
             let _ = writeln!(e.out, "  }}");
         }
-        None => e.black(&p, 1)?,
+        None => {
+            e.black(&p, 1)?;
+        }
     }
     let _ = writeln!(e.out, "}}");
+    let _ = writeln!(
+        e.out,
+        "// {} tree nodes (Black moves, White nodes, leaves).",
+        e.count
+    );
     Ok(head + &e.out)
 }
 
@@ -117,6 +135,7 @@ struct Emitter<'a> {
     out: String,
     board: Board,
     count: usize,
+    leaf_max: usize,
 }
 
 impl Emitter<'_> {
@@ -137,8 +156,9 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Proves and writes: Black to move in `q` wins.
-    fn black(&mut self, q: &Position, ind: usize) -> Result<(), String> {
+    /// Proves and writes: Black to move in `q` wins. Returns the proof set of the written
+    /// subtree (the move and its White node's set), as the checker computes it.
+    fn black(&mut self, q: &Position, ind: usize) -> Result<CellSet, String> {
         self.tick()?;
         let f = self.d.filled(q, Colour::Black);
         let (pn, _) = self.d.mid(&f, Colour::Black, INF, INF);
@@ -159,20 +179,27 @@ impl Emitter<'_> {
         let _ = writeln!(self.out, "{pad}black {} {{", self.name(mv));
         let mut q2 = q.clone();
         q2.play(Colour::Black, mv).map_err(|e| e.to_string())?;
-        self.white(&q2, ind + 1)?;
+        let k = self.white(&q2, ind + 1)?;
         let _ = writeln!(self.out, "{pad}}}");
-        Ok(())
+        Ok(k | CellSet::single(mv))
     }
 
-    /// Proves and writes: White to move in `q` loses.
-    fn white(&mut self, q: &Position, ind: usize) -> Result<(), String> {
+    /// Writes a leaf: Black's `t - b` on `carrier` by the exact search.
+    fn leaf(&mut self, carrier: CellSet, pad: &str) -> CellSet {
+        let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(carrier));
+        carrier
+    }
+
+    /// Proves and writes: White to move in `q` loses. Returns the proof set of the written
+    /// subtree (docs/SEMANTICS.md, "Proof-set pruning in a tree"): a leaf's carrier; at a
+    /// White node the precluding carriers with their moves and every reply's set.
+    fn white(&mut self, q: &Position, ind: usize) -> Result<CellSet, String> {
         self.tick()?;
         let pad = "  ".repeat(ind);
         let f = self.d.filled(q, Colour::White);
         let given = f.stones(Colour::Black) - q.stones(Colour::Black);
         if f.winner() == Some(Colour::Black) {
-            let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(given));
-            return Ok(());
+            return Ok(self.leaf(given, &pad));
         }
         let (black_vcs, _) = self.d.eval.build_full(&f);
         let vcs = black_vcs.winning_vcs();
@@ -181,18 +208,20 @@ impl Emitter<'_> {
         if let Some(c) = vcs
             .into_iter()
             .map(|c| c | given)
-            .filter(|c| c.len() <= LEAF_MAX)
+            .filter(|c| c.len() <= self.leaf_max)
             .min_by_key(|c| c.len())
         {
-            let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(c));
-            return Ok(());
+            return Ok(self.leaf(c, &pad));
         }
         semis.sort_by_key(|s| s.len());
         let _ = writeln!(self.out, "{pad}white {{");
-        let mut left = q.empty_cells();
+        let empty = q.empty_cells();
+        let mut k = CellSet::EMPTY;
+        // Mustplay: each small winning VSC of Black, as a precluding analysis.
+        let mut left = empty;
         for s in semis
             .into_iter()
-            .filter(|s| (*s | given).len() <= LEAF_MAX + 1)
+            .filter(|s| (*s | given).len() <= self.leaf_max + 1)
         {
             if (s & left) == left {
                 continue; // would not shrink the moves left
@@ -200,26 +229,50 @@ impl Emitter<'_> {
             let Some(z) = key_move(&f, Colour::Black, s) else {
                 continue;
             };
+            let carrier = (s - CellSet::single(z)) | given;
             let _ = writeln!(self.out, "{pad}  preclude by {} {{", self.name(z));
             let _ = writeln!(
                 self.out,
                 "{pad}    t - b on {} by search",
-                self.list((s - CellSet::single(z)) | given)
+                self.list(carrier)
             );
             let _ = writeln!(self.out, "{pad}  }}");
-            left &= s | given | CellSet::single(z);
+            let keep = carrier | CellSet::single(z);
+            left &= keep;
+            k |= keep & empty;
         }
-        for w in left.iter() {
+        // The moves left, in the solver's order; each reply's proof set refutes every move
+        // outside it (`| *`, proof-set pruning, Henderson, Arneson & Hayward 2009 §5).
+        let mut order = Vec::new();
+        self.d.order.scores(&f, Colour::White, left, &mut order);
+        // Cells the fill-in gave a colour are not scored on `f`: they come last.
+        let scored: CellSet = order.iter().map(|&(_, c)| c).collect();
+        order.sort_unstable();
+        let mut moves: Vec<Cell> = order.into_iter().map(|(_, c)| c).collect();
+        moves.extend((left - scored).iter());
+        for w in moves {
+            if !left.contains(w) {
+                continue;
+            }
             let mut q2 = q.clone();
             q2.play(Colour::White, w).map_err(|e| e.to_string())?;
-            let _ = write!(self.out, "{pad}  case {} => ", self.name(w));
+            let outer = std::mem::take(&mut self.out);
+            let kc = self.black(&q2, ind + 1);
+            let inner = std::mem::replace(&mut self.out, outer);
+            let kc = kc?;
+            left.remove(w);
+            let rest = if (left - kc).is_empty() { "" } else { " | *" };
+            left &= kc;
+            k |= kc & empty;
             // `black` writes its own indentation; strip it for the `case` line.
-            let mark = self.out.len();
-            self.black(&q2, ind + 1)?;
-            let inner = self.out.split_off(mark);
-            self.out.push_str(inner.trim_start());
+            let _ = write!(
+                self.out,
+                "{pad}  case {}{rest} => {}",
+                self.name(w),
+                inner.trim_start()
+            );
         }
         let _ = writeln!(self.out, "{pad}}}");
-        Ok(())
+        Ok(k)
     }
 }

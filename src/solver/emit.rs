@@ -17,7 +17,7 @@
 
 use super::dfpn::Dfpn;
 use super::tt::INF;
-use super::{confirmed_move, key_move, make_search, SolveParams};
+use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
 use std::fmt::Write;
@@ -25,6 +25,9 @@ use std::time::Instant;
 
 /// Most nodes (black moves + white nodes + leaves) in an exported tree.
 pub const MAX_TREE_NODES: usize = 200_000;
+
+/// Node budget of the exact search that finds a VSC's key for a precluding analysis.
+pub const KEY_NODES: u64 = 30_000;
 
 /// Largest leaf or precluding carrier written (cells): the checker decides each by the exact
 /// search, which is quick up to about this size on 7×7; a larger connection is split into
@@ -226,7 +229,9 @@ impl Emitter<'_> {
             if (s & left) == left {
                 continue; // would not shrink the moves left
             }
-            let Some(z) = key_move(&f, Colour::Black, s) else {
+            // A VSC whose key the exact search cannot find quickly would be as slow for the
+            // checker to verify: leave its moves to the cases.
+            let Some(z) = key_move_within(&f, Colour::Black, s, KEY_NODES) else {
                 continue;
             };
             let carrier = (s - CellSet::single(z)) | given;

@@ -9,8 +9,13 @@
 //!   (dead cells and Black-captured pairs: inside the sub-game they stay dead, or Black
 //!   answers inside the pair, so the local claim holds);
 //! - otherwise a **White node**: every winning VSC of Black (carrier S, key Z found by the
-//!   exact search) becomes `preclude by Z { t - b on [S \ Z ∪ B] by search }`; each White
-//!   move left over gets a `case`, answered by the solver's winning move.
+//!   exact search within [`KEY_NODES`]) becomes `preclude by Z { t - b on [S \ Z ∪ B] by
+//!   search }` (the mustplay, Henderson, Arneson & Hayward 2009 §2); each White move left
+//!   over, in the solver's move order, gets a `case`, answered by the solver's winning move.
+//!   When the reply's proof set K (the cells its subtree may occupy, computed as the checker
+//!   does) leaves out some of the moves still to answer, the case is written `case w | * =>`:
+//!   those moves are refuted by the same reply (proof-set pruning, §5; docs/SEMANTICS.md,
+//!   "Proof-set pruning in a tree").
 //!
 //! A win of White is written for the transposed board with the colours swapped (a symmetry of
 //! Hex), since a strategy proves a win of Black.

@@ -98,3 +98,14 @@ fn check_committed(name: &str) {
     assert_eq!(out.status.code(), Some(0), "{name}: {v:#}");
     assert_eq!(v["exit_code"], 0, "{name}");
 }
+
+#[test]
+fn the_exported_six_by_six_a1_proof_passes_the_checker() {
+    check_committed("6x6-a1.hexp");
+}
+
+#[test]
+#[ignore = "about 20 s CPU (a minute or more on a loaded machine): 9 310 steps"]
+fn the_exported_six_by_six_centre_proof_passes_the_checker() {
+    check_committed("6x6-c3.hexp");
+}

@@ -109,3 +109,25 @@ fn the_exported_six_by_six_a1_proof_passes_the_checker() {
 fn the_exported_six_by_six_centre_proof_passes_the_checker() {
     check_committed("6x6-c3.hexp");
 }
+
+/// The emitter writes proof-set pruning: 5×5 c2 (261 tree nodes) has `| *` cases, passes the
+/// checker, and fails once the stars are removed (they are load-bearing).
+#[test]
+fn emitted_star_cases_are_needed_and_checked() {
+    let dir = std::env::temp_dir().join(format!("hexproof-emit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("5x5-c2.hexp");
+    let out = hexproof()
+        .args(["solve", "--board", "5x5", "--moves", "c2", "--emit-proof"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.matches(" | *").count() >= 5, "{text}");
+    assert_eq!(run(&text).report.exit_code, 0);
+    let bare = run(&text.replace(" | *", ""));
+    assert_eq!(bare.report.exit_code, 1);
+    assert!(bare.human().contains("has no case"));
+    let _ = std::fs::remove_file(&file);
+}

@@ -236,6 +236,22 @@ impl<'a> Checker<'a> {
         out: &mut Vec<StepReport>,
         counts: &mut TreeCounts,
     ) -> StepVerdict {
+        self.check_subtree(node, context, out, counts).0
+    }
+
+    /// [`Self::check_tree`], also returning the node's **proof set** K: the cells Black's
+    /// strategy may occupy (a leaf's carrier; at a White node the precluding carriers with
+    /// their moves and each reply with its subtree's set). A verified tree shows more than a
+    /// win: Black wins even when every empty cell outside K holds a White stone
+    /// (docs/SEMANTICS.md, "Proof-set pruning in a tree"). A failed node's K is every empty
+    /// cell of its position.
+    fn check_subtree(
+        &mut self,
+        node: &'a TreeNode,
+        context: &str,
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+    ) -> (StepVerdict, CellSet) {
         let start = Instant::now();
         let names = self.names();
         match node {
@@ -254,7 +270,7 @@ impl<'a> Checker<'a> {
                     Vec::new(),
                     start,
                 ));
-                let mut v = self.check_tree(next, "", out, counts);
+                let (mut v, k) = self.check_subtree(next, "", out, counts);
                 let mut reasons = Vec::new();
                 if let Some(g) = &self.goal {
                     if !g.carrier.contains(*cell) {
@@ -280,7 +296,7 @@ impl<'a> Checker<'a> {
                 }
                 out[at] =
                     self.node_report(*span, "black move", claim, v, reasons, Vec::new(), start);
-                v
+                (v, k | CellSet::single(*cell))
             }
             TreeNode::Leaf {
                 position,
@@ -312,7 +328,11 @@ impl<'a> Checker<'a> {
                 self.with_search(&mut r, ns);
                 let v = r.verdict;
                 out[at] = r;
-                v
+                let k = match carrier {
+                    Some(c) if v == StepVerdict::Verified => c & position.empty_cells(),
+                    _ => position.empty_cells(),
+                };
+                (v, k)
             }
             TreeNode::White {
                 position,
@@ -350,6 +370,8 @@ impl<'a> Checker<'a> {
                     }
                 }
                 let mut survivors = empty;
+                // The node's proof set (see `check_subtree`).
+                let mut k = CellSet::EMPTY;
                 for p in precludes {
                     counts.precludes += 1;
                     let pstart = Instant::now();
@@ -375,6 +397,7 @@ impl<'a> Checker<'a> {
                             let mut keep = c;
                             keep.insert(p.z);
                             survivors = survivors & keep;
+                            k |= keep & empty;
                             format!(
                                 "black {}: {} on {}; White must play in {}",
                                 names.name(p.z),
@@ -387,7 +410,10 @@ impl<'a> Checker<'a> {
                                 names.set(&(keep & empty))
                             )
                         }
-                        None => format!("black {}: t - b not derived", names.name(p.z)),
+                        None => {
+                            k = empty;
+                            format!("black {}: t - b not derived", names.name(p.z))
+                        }
                     };
                     let pv = if z_outside { StepVerdict::Failed } else { pv };
                     if pv != StepVerdict::Verified {
@@ -402,6 +428,26 @@ impl<'a> Checker<'a> {
                         Vec::new(),
                         pstart,
                     );
+                }
+                // Each reply, with its proof set K_c: a `| *` case also answers every empty
+                // cell outside K_c (proof-set pruning, Henderson, Arneson & Hayward 2009 §5:
+                // with White's move w and every cell outside K_c white, Black wins after its
+                // reply m; another White move w' outside K_c ∪ {m} gives a position with fewer
+                // white stones than that one).
+                for c in cases {
+                    counts.cases += 1;
+                    let ctx = format!("white {} → ", names.name(c.white));
+                    let (cv, ck) = self.check_subtree(&c.reply, &ctx, out, counts);
+                    v = worst(v, cv);
+                    let ck = if cv == StepVerdict::Verified {
+                        ck
+                    } else {
+                        empty
+                    };
+                    k |= ck & empty;
+                    if c.rest {
+                        survivors &= ck | CellSet::single(c.white);
+                    }
                 }
                 let mut notes = Vec::new();
                 // Hex has no draws: with no empty cell left someone has won, and it must be
@@ -441,12 +487,6 @@ impl<'a> Checker<'a> {
                         names.set(&extra)
                     ));
                 }
-                for c in cases {
-                    counts.cases += 1;
-                    let ctx = format!("white {} → ", names.name(c.white));
-                    let cv = self.check_tree(&c.reply, &ctx, out, counts);
-                    v = worst(v, cv);
-                }
                 let claim = if survivors.is_empty() {
                     "every White move is precluded".to_string()
                 } else {
@@ -461,7 +501,7 @@ impl<'a> Checker<'a> {
                 self.with_search(&mut r, ns);
                 let v = r.verdict;
                 out[at] = r;
-                v
+                (v, if v == StepVerdict::Verified { k } else { empty })
             }
         }
     }

@@ -104,6 +104,11 @@ pub struct SolveArgs {
     /// Write the win as a .hexp strategy to this file (single position only).
     #[arg(long, value_name = "FILE")]
     emit_proof: Option<PathBuf>,
+    /// Largest leaf (and precluding) carrier of the emitted proof, in cells: the checker
+    /// decides each by the exact search; a larger connection is split into White's moves
+    /// and Black's replies.
+    #[arg(long, default_value_t = emit::LEAF_MAX, value_name = "CELLS")]
+    emit_leaf_max: usize,
     /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
     /// Anshelevich §6) or "centre" (cells near the centre first).
     #[arg(long, default_value = "resistance", value_name = "ORDER")]
@@ -265,7 +270,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     };
     let mut proof_note = None;
     if let (Some(path), true) = (&a.emit_proof, out.winner != Winner::Undecided) {
-        match emit::emit(&s.position, s.to_move, &s.params) {
+        match emit::emit_with(&s.position, s.to_move, &s.params, a.emit_leaf_max) {
             Ok(text) => {
                 if let Err(e) = std::fs::write(path, text) {
                     return fail_input(&format!("cannot write {}: {e}", path.display()));

@@ -464,8 +464,9 @@ pub enum TreeNode {
     White {
         /// `preclude by Z { .. }`: the fictitious move and its argument.
         precludes: Vec<(Name, Vec<TreeNode>, Span)>,
-        /// `case A | B => black ..`.
-        cases: Vec<(Vec<Name>, Box<TreeNode>, Span)>,
+        /// `case A | B [| *] => black ..`; the flag is the `| *` (the reply also answers every
+        /// White move outside its proof set).
+        cases: Vec<(Vec<Name>, Box<TreeNode>, Span, bool)>,
         /// Where.
         span: Span,
     },

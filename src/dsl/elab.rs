@@ -1429,7 +1429,7 @@ impl Elab {
             }
             let mut cs = Vec::new();
             let mut seen: HashMap<Cell, Span> = HashMap::new();
-            for (moves, reply, _) in cases {
+            for (moves, reply, _, rest) in cases {
                 for m in moves {
                     let Some(w) = self.resolve_cell(m, Some(local), "a White move") else {
                         continue;
@@ -1469,6 +1469,7 @@ impl Elab {
                             white: w,
                             span: m.span,
                             reply: r,
+                            rest: *rest,
                         });
                     }
                 }
@@ -1647,7 +1648,7 @@ fn collect_aliases(nodes: &[ast::TreeNode], f: &mut dyn FnMut(&Name, &Name)) {
                 for (_, body, _) in precludes {
                     collect_aliases(body, f);
                 }
-                for (_, reply, _) in cases {
+                for (_, reply, ..) in cases {
                     collect_aliases(std::slice::from_ref(reply.as_ref()), f);
                 }
             }

@@ -418,4 +418,7 @@ pub struct Case {
     pub span: Span,
     /// Black's reply (a `Black` node), in the position after White's move.
     pub reply: TreeNode,
+    /// Written `| *`: the reply also answers every empty cell outside its proof set
+    /// (docs/SEMANTICS.md, "Proof-set pruning in a tree").
+    pub rest: bool,
 }

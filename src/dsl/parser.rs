@@ -998,14 +998,16 @@ fn tree_node(p: Pair<Rule>) -> TreeNode {
                     Rule::case_arm => {
                         let mut moves = Vec::new();
                         let mut reply = None;
+                        let mut rest = false;
                         for r in q.into_inner() {
                             match r.as_rule() {
                                 Rule::name => moves.push(name(r)),
+                                Rule::case_rest => rest = true,
                                 Rule::black_move => reply = Some(Box::new(tree_node(r))),
                                 _ => {}
                             }
                         }
-                        cases.push((moves, reply.expect("case reply"), qs));
+                        cases.push((moves, reply.expect("case reply"), qs, rest));
                     }
                     _ => {}
                 }

@@ -400,6 +400,16 @@ pub fn confirmed_move(
 /// The first move of `owner`'s winning semi-connection on `carrier` in `pos`, by the exact
 /// search (also right for a VC carrier: any winning first move).
 pub fn key_move(pos: &Position, owner: Colour, carrier: CellSet) -> Option<Cell> {
+    key_move_within(pos, owner, carrier, 2_000_000)
+}
+
+/// [`key_move`] with a node budget of the exact search (`None` when it runs out).
+pub fn key_move_within(
+    pos: &Position,
+    owner: Colour,
+    carrier: CellSet,
+    nodes: u64,
+) -> Option<Cell> {
     let [a, b] = owner.borders();
     let game = SubGame::new(
         pos.clone(),
@@ -414,7 +424,7 @@ pub fn key_move(pos: &Position, owner: Colour, carrier: CellSet) -> Option<Cell>
     // A node budget only: a wall-clock limit would make the answer depend on the machine's
     // load.
     let budget = Budget {
-        nodes: 2_000_000,
+        nodes,
         time: None,
         ..Budget::default()
     };

@@ -1,0 +1,133 @@
+//! Exported solver proofs: the `case w | * => ..` rule (proof-set pruning in a tree,
+//! docs/SEMANTICS.md) accepts exactly what its soundness argument covers, and the committed
+//! 7×7 proofs of `proofs/solver/` pass `hexproof check`.
+//!
+//! Fast by default (a 3×3 tree, one 7×7 proof); the other 7×7 proofs are `#[ignore]`d (times
+//! in BENCHMARKS.md, "Exported proofs"): `cargo test --release --test solver_emit -- --ignored`.
+
+use hexproof::check::{check_source, Checked, Options};
+use std::path::Path;
+use std::process::Command;
+
+fn run(src: &str) -> Checked {
+    check_source("t.hexp", src, &Options::default())
+}
+
+/// 3×3, Black b2: four cases with `| *` answer every White move. After White b1 Black c1
+/// joins the top and b2 keeps two ways down (a3, b3): the reply's proof set is {c1, a3, b3},
+/// so a1, a2, c2, c3 (outside it) need no case of their own.
+const STAR: &str = "board 3x3
+strategy {
+  black b2
+  white {
+    case b1 | * => black c1 { t - b on [a3, b3] by search }
+    case c1 | * => black b1 { t - b on [a3, b3] by search }
+    case a3 | * => black b3 { t - b on [b1, c1] by search }
+    case b3 => black a3 { t - b on [b1, c1] by search }
+  }
+}
+";
+
+#[test]
+fn star_cases_answer_the_moves_outside_their_proof_sets() {
+    let c = run(STAR);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    let sm = c.report.files[0].blocks[0].summary.clone().unwrap();
+    assert!(sm.starts_with("proved") && sm.contains("4 case(s)"), "{sm}");
+}
+
+#[test]
+fn without_the_star_every_surviving_move_needs_a_case() {
+    let c = run(&STAR.replace(" | *", ""));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let h = c.human();
+    for w in ["a1", "a2", "c2", "c3"] {
+        assert!(
+            h.contains(&format!("White's move {w} survives")),
+            "{w} should need a case:\n{h}"
+        );
+    }
+}
+
+#[test]
+fn a_move_inside_every_proof_set_is_not_covered_by_a_star() {
+    // b3 lies in the proof sets of the b1, c1 and a3 replies: dropping its case must fail.
+    let i = STAR.find("    case b3").unwrap();
+    let j = STAR[i..].find('\n').unwrap() + i + 1;
+    let src = format!("{}{}", &STAR[..i], &STAR[j..]);
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(
+        c.human()
+            .contains("White's move b3 survives every precluding analysis and has no case"),
+        "{}",
+        c.human()
+    );
+}
+
+#[test]
+fn a_star_on_a_failed_reply_covers_nothing() {
+    // Black's reply a1 to b1 loses the leaf; its set is then every empty cell, so a1, a2, c2,
+    // c3 are no longer covered by it (they are still covered by the c1 case's star) and the
+    // tree fails at the leaf.
+    let src = STAR.replace(
+        "case b1 | * => black c1 { t - b on [a3, b3] by search }",
+        "case b1 | * => black a2 { t - b on [a3, b3] by search }",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+}
+
+fn hexproof() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hexproof"))
+}
+
+/// `hexproof check --no-search FILE` passes (every leaf and precluding carrier is still
+/// decided by the exact search: `--no-search` only skips the second, confirming searches).
+fn check_committed(name: &str) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("proofs/solver")
+        .join(name);
+    let out = hexproof()
+        .args(["check", "--no-search", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{name}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(out.status.code(), Some(0), "{name}: {v:#}");
+    assert_eq!(v["exit_code"], 0, "{name}");
+}
+
+#[test]
+fn the_exported_six_by_six_a1_proof_passes_the_checker() {
+    check_committed("6x6-a1.hexp");
+}
+
+#[test]
+#[ignore = "about 20 s CPU (a minute or more on a loaded machine): 9 310 steps"]
+fn the_exported_six_by_six_centre_proof_passes_the_checker() {
+    check_committed("6x6-c3.hexp");
+}
+
+/// The emitter writes proof-set pruning: 5×5 c2 (261 tree nodes) has `| *` cases, passes the
+/// checker, and fails once the stars are removed (they are load-bearing).
+#[test]
+fn emitted_star_cases_are_needed_and_checked() {
+    let dir = std::env::temp_dir().join(format!("hexproof-emit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("5x5-c2.hexp");
+    let out = hexproof()
+        .args(["solve", "--board", "5x5", "--moves", "c2", "--emit-proof"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.matches(" | *").count() >= 5, "{text}");
+    assert_eq!(run(&text).report.exit_code, 0);
+    let bare = run(&text.replace(" | *", ""));
+    assert_eq!(bare.report.exit_code, 1);
+    assert!(bare.human().contains("has no case"));
+    let _ = std::fs::remove_file(&file);
+}

@@ -57,7 +57,7 @@ impl TreeWalk {
                         self.precludes.push(*sp);
                         self.walk(body);
                     }
-                    for (_, reply, sp) in cases {
+                    for (_, reply, sp, _) in cases {
                         self.cases.push(*sp);
                         if let TreeNode::Black { cell, .. } = reply.as_ref() {
                             self.replies.push(cell.clone());

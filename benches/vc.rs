@@ -271,16 +271,7 @@ fn report_undo_7x7() {
     eprintln!("| position | colour | moves | play_undoable() + unplay() | rebuild of the child |");
     eprintln!("|---|---|---:|---:|---:|");
     for moves in ["", "d4", "d4 c5", "d4 c5 e3 e4 c4 d3"] {
-        let mut pos = Position::empty(b);
-        for (k, m) in moves.split_whitespace().enumerate() {
-            let c = b.parse_cell(m, Notation::Letters).unwrap();
-            let who = if k % 2 == 0 {
-                Colour::Black
-            } else {
-                Colour::White
-            };
-            pos.play(who, c).unwrap();
-        }
+        let pos = Position::from_moves(b, moves, Notation::Letters).unwrap();
         let mover = if moves.split_whitespace().count() % 2 == 0 {
             Colour::Black
         } else {

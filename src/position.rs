@@ -70,6 +70,26 @@ impl Position {
         }
     }
 
+    /// The position after `moves` (cells in `notation`, separated by blanks or commas), Black
+    /// first and the colours alternating; an unknown cell or an occupied one is an error.
+    pub fn from_moves(board: Board, moves: &str, notation: Notation) -> Result<Position, String> {
+        let mut p = Position::empty(board);
+        for (k, c) in board
+            .parse_cells(moves, notation)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .enumerate()
+        {
+            let who = if k % 2 == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            p.play(who, c).map_err(|e| e.to_string())?;
+        }
+        Ok(p)
+    }
+
     /// A position from stone sets; checks that they are on-board cells and disjoint.
     pub fn new(board: Board, black: CellSet, white: CellSet) -> Result<Position, PositionError> {
         for c in (black | white).iter() {

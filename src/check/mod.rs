@@ -584,15 +584,11 @@ impl<'a> Checker<'a> {
                     span: l.claim.span,
                 });
             }
-            lemma_tree_summary = Some(format!(
-                "{}: the lemma's claim by its tree ({} black node(s), {} white node(s), {} precluding analyses, {} case(s), {} leaves, {} lemma instance(s))",
-                if v == StepVerdict::Verified { "proved" } else { "not proved" },
-                counts.black_nodes,
-                counts.white_nodes,
-                counts.precludes,
-                counts.cases,
-                counts.leaves,
-                self.lemma_uses
+            lemma_tree_summary = Some(tree_summary(
+                "the lemma's claim by its tree",
+                v,
+                &counts,
+                self.lemma_uses,
             ));
         }
         if let Some(l) = &b.lemma {
@@ -614,15 +610,11 @@ impl<'a> Checker<'a> {
             let mut out = Vec::new();
             let v = self.check_tree(t, "", &mut out, &mut counts);
             rep.steps.extend(out);
-            rep.summary = Some(format!(
-                "{}: Black, to move, wins ({} black node(s), {} white node(s), {} precluding analyses, {} case(s), {} leaves, {} lemma instance(s))",
-                if v == StepVerdict::Verified { "proved" } else { "not proved" },
-                counts.black_nodes,
-                counts.white_nodes,
-                counts.precludes,
-                counts.cases,
-                counts.leaves,
-                self.lemma_uses
+            rep.summary = Some(tree_summary(
+                "Black, to move, wins",
+                v,
+                &counts,
+                self.lemma_uses,
             ));
         } else if self.lemma_uses > 0 {
             rep.summary = Some(format!("{} lemma instance(s)", self.lemma_uses));
@@ -1693,4 +1685,18 @@ fn norm_pairs(c: &Claim) -> Vec<(crate::board::Cell, crate::board::Cell)> {
     v.sort();
     v.dedup();
     v
+}
+
+/// The one-line summary of a checked tree: what it shows, and its size.
+fn tree_summary(what: &str, v: StepVerdict, c: &tree::TreeCounts, lemma_uses: usize) -> String {
+    format!(
+        "{}: {what} ({} black node(s), {} white node(s), {} precluding analyses, {} case(s), {} leaves, {} lemma instance(s))",
+        if v == StepVerdict::Verified { "proved" } else { "not proved" },
+        c.black_nodes,
+        c.white_nodes,
+        c.precludes,
+        c.cases,
+        c.leaves,
+        lemma_uses
+    )
 }

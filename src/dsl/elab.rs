@@ -285,6 +285,25 @@ impl Elab {
         Some(c)
     }
 
+    /// Declares in `local` every move alias (`name = cell`) of the tree `roots`; one name for two
+    /// different moves is an error.
+    fn declare_aliases(&mut self, local: &mut Scope, roots: &[ast::TreeNode]) {
+        let mut aliases = Vec::new();
+        collect_aliases(roots, &mut |n: &Name, cell: &Name| {
+            aliases.push((n.clone(), cell.clone()));
+        });
+        for (n, cell) in &aliases {
+            if let Some(c) = self.resolve_cell(cell, Some(local), "a move") {
+                if local.cells.get(&n.text).is_some_and(|(c0, _)| *c0 != c) {
+                    let msg = format!("`{}` names two different moves", n.text);
+                    self.err("hexp::duplicate-name", msg, n.span, "again here");
+                } else if !local.cells.contains_key(&n.text) {
+                    self.declare(local, n, c);
+                }
+            }
+        }
+    }
+
     fn declare(&mut self, scope: &mut Scope, n: &Name, c: Cell) {
         if self.looks_like_cell(&n.text) {
             let msg = format!(
@@ -1046,20 +1065,7 @@ impl Elab {
                     );
                     None
                 } else {
-                    let mut aliases = Vec::new();
-                    collect_aliases(std::slice::from_ref(node), &mut |n: &Name, cell: &Name| {
-                        aliases.push((n.clone(), cell.clone()));
-                    });
-                    for (n, cell) in &aliases {
-                        if let Some(c) = self.resolve_cell(cell, Some(&local), "a move") {
-                            if local.cells.get(&n.text).is_some_and(|(c0, _)| *c0 != c) {
-                                let msg = format!("`{}` names two different moves", n.text);
-                                self.err("hexp::duplicate-name", msg, n.span, "again here");
-                            } else if !local.cells.contains_key(&n.text) {
-                                self.declare(&mut local, n, c);
-                            }
-                        }
-                    }
+                    self.declare_aliases(&mut local, std::slice::from_ref(node));
                     self.tree(
                         std::slice::from_ref(node),
                         position.clone(),
@@ -1278,20 +1284,7 @@ impl Elab {
             stone_spans: self.global.stone_spans.clone(),
             ..Scope::default()
         };
-        let mut aliases = Vec::new();
-        collect_aliases(&s.body, &mut |n: &Name, cell: &Name| {
-            aliases.push((n.clone(), cell.clone()));
-        });
-        for (n, cell) in &aliases {
-            if let Some(c) = self.resolve_cell(cell, Some(&local), "a move") {
-                if local.cells.get(&n.text).is_some_and(|(c0, _)| *c0 != c) {
-                    let msg = format!("`{}` names two different moves", n.text);
-                    self.err("hexp::duplicate-name", msg, n.span, "again here");
-                } else if !local.cells.contains_key(&n.text) {
-                    self.declare(&mut local, n, c);
-                }
-            }
-        }
+        self.declare_aliases(&mut local, &s.body);
         for st in &s.setup {
             self.setup(&mut local, st);
         }

@@ -1033,18 +1033,7 @@ mod tests {
     use crate::board::Notation;
 
     fn position(side: u32, moves: &str) -> Position {
-        let b = Board::square(side).unwrap();
-        let mut p = Position::empty(b);
-        for (k, m) in moves.split_whitespace().enumerate() {
-            let c = b.parse_cell(m, Notation::Letters).unwrap();
-            let who = if k % 2 == 0 {
-                Colour::Black
-            } else {
-                Colour::White
-            };
-            p.play(who, c).unwrap();
-        }
-        p
+        Position::from_moves(Board::square(side).unwrap(), moves, Notation::Letters).unwrap()
     }
 
     fn sorted(v: Vec<Connection>) -> Vec<(bool, usize, usize, Vec<usize>)> {

@@ -110,8 +110,9 @@ fn the_exported_six_by_six_centre_proof_passes_the_checker() {
     check_committed("6x6-c3.hexp");
 }
 
-/// The emitter writes proof-set pruning: 5×5 c2 (261 tree nodes) has `| *` cases, passes the
-/// checker, and fails once the stars are removed (they are load-bearing).
+/// The emitter writes proof-set pruning: 5×5 c2 has `| *` cases (how many depends on the
+/// solver's pruning: 2 since capture domination and the VSC limit of 16), passes the checker,
+/// and fails once the stars are removed (they are load-bearing).
 #[test]
 fn emitted_star_cases_are_needed_and_checked() {
     let dir = std::env::temp_dir().join(format!("hexproof-emit-{}", std::process::id()));
@@ -124,7 +125,7 @@ fn emitted_star_cases_are_needed_and_checked() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(text.matches(" | *").count() >= 5, "{text}");
+    assert!(text.matches(" | *").count() >= 1, "{text}");
     assert_eq!(run(&text).report.exit_code, 0);
     let bare = run(&text.replace(" | *", ""));
     assert_eq!(bare.report.exit_code, 1);

@@ -441,12 +441,7 @@ impl<'a> Checker<'a> {
                 SearchOut {
                     verdict: o.verdict,
                     report: SearchReport {
-                        verdict: match o.verdict {
-                            Verdict::Holds => "holds",
-                            Verdict::Fails => "fails",
-                            Verdict::Undecided => "undecided",
-                        }
-                        .into(),
+                        verdict: verdict_word(o.verdict).into(),
                         nodes: o.nodes,
                         micros: o.micros as u64,
                         refutation: o
@@ -512,12 +507,7 @@ impl<'a> Checker<'a> {
                     SearchOut {
                         verdict: o.verdict,
                         report: SearchReport {
-                            verdict: match o.verdict {
-                                Verdict::Holds => "holds",
-                                Verdict::Fails => "fails",
-                                Verdict::Undecided => "undecided",
-                            }
-                            .into(),
+                            verdict: verdict_word(o.verdict).into(),
                             nodes: o.stats.nodes,
                             micros: o.stats.micros as u64,
                             refutation: o
@@ -1699,4 +1689,13 @@ fn tree_summary(what: &str, v: StepVerdict, c: &tree::TreeCounts, lemma_uses: us
         c.leaves,
         lemma_uses
     )
+}
+
+/// The word a search report uses for a verdict.
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "holds",
+        Verdict::Fails => "fails",
+        Verdict::Undecided => "undecided",
+    }
 }

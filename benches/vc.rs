@@ -13,7 +13,7 @@
 //! number) overrides the VSC soft limit.
 
 use criterion::{criterion_group, BatchSize, Criterion};
-use hexproof::board::{Board, Colour, Notation};
+use hexproof::board::{Board, Cell, Colour, Notation};
 use hexproof::position::Position;
 use hexproof::vc::{Variant, VcBudget, VcParams, VcSet};
 use std::hint::black_box;
@@ -22,6 +22,21 @@ use std::time::Duration;
 const FIXTURE: &str = include_str!("../tests/fixtures/olympiad-2011-positions.txt");
 
 /// The empty 11×11 board and the Table II positions, with their move lists.
+/// A game's position before its last move, that move, and who played it (Black first).
+fn before_last_move(b: &Board, pos: &Position, moves: &[String]) -> (Position, Cell, Colour) {
+    let last = b
+        .parse_cell(moves.last().unwrap(), Notation::Letters)
+        .unwrap();
+    let mover = if moves.len() % 2 == 1 {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    let mut before = pos.clone();
+    before.clear(last);
+    (before, last, mover)
+}
+
 fn positions() -> Vec<(String, Position, Vec<String>)> {
     let b = Board::square(11).unwrap();
     let mut out = vec![("empty".to_string(), Position::empty(b), Vec::new())];
@@ -216,16 +231,7 @@ fn report_incremental() {
     eprintln!("| position | colour | mover | play() | play_undoable() + unplay() | rebuild | VCs after play / rebuild |");
     eprintln!("|---|---|---|---:|---:|---:|---:|");
     for (name, pos, moves) in positions().into_iter().filter(|p| !p.2.is_empty()) {
-        let last = b
-            .parse_cell(moves.last().unwrap(), Notation::Letters)
-            .unwrap();
-        let mover = if moves.len() % 2 == 1 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        let mut before = pos.clone();
-        before.clear(last);
+        let (before, last, mover) = before_last_move(&b, &pos, &moves);
         for colour in [Colour::Black, Colour::White] {
             let mut v = VcSet::new(colour, params(Variant::Fast));
             let mut times = Vec::new();
@@ -384,16 +390,7 @@ fn incremental(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2));
     let b = Board::square(11).unwrap();
     for (name, pos, moves) in positions().into_iter().filter(|p| !p.2.is_empty()) {
-        let last = b
-            .parse_cell(moves.last().unwrap(), Notation::Letters)
-            .unwrap();
-        let mover = if moves.len() % 2 == 1 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        let mut before = pos.clone();
-        before.clear(last);
+        let (before, last, mover) = before_last_move(&b, &pos, &moves);
         for colour in [Colour::Black, Colour::White] {
             group.bench_function(format!("fast/{name}/{colour}/incremental"), |bch| {
                 bch.iter_batched(

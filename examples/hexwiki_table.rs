@@ -24,6 +24,9 @@ fn main() {
     if let Some(p) = var("HEXPROOF_ORACLE_PLIES") {
         params.top_plies = p;
     }
+    if let Some(c) = var("HEXPROOF_ORACLE_SUB_CARRIER") {
+        params.sub_min_carrier = c;
+    }
     if let Some(c) = var("HEXPROOF_ORACLE_CARRIER") {
         params.min_carrier = c;
     }
@@ -35,6 +38,9 @@ fn main() {
     }
     if let Ok(Ok(n)) = std::env::var("HEXPROOF_ORACLE_FIRST").map(|v| v.parse::<u64>()) {
         params.first_nodes = n;
+    }
+    if std::env::var("HEXPROOF_ORACLE_SEEDS").as_deref() == Ok("large") {
+        params.seeds = &hexproof::search::oracle::LARGE_SEEDS;
     }
     if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
         params = OracleParams::OFF;

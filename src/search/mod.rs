@@ -429,7 +429,11 @@ impl Builder<'_, '_> {
         let sub = SubGame::new(position, g.to_cells(carrier), claim).ok()?;
         let mut budget = *self.budget;
         budget.time = budget.time.map(|t| t.saturating_sub(self.start.elapsed()));
-        let outcome = decide_with(&sub, &budget, self.params).ok()?;
+        let params = OracleParams {
+            min_carrier: self.params.min_carrier.min(self.params.sub_min_carrier),
+            ..*self.params
+        };
+        let outcome = decide_with(&sub, &budget, &params).ok()?;
         let cert = outcome
             .certificate
             .filter(|_| outcome.verdict == Verdict::Holds)?;

@@ -59,6 +59,17 @@ pub struct OracleParams {
     /// Search nodes with the oracle before `search::decide_with` restarts without it
     /// (`u64::MAX`: never).
     pub first_nodes: u64,
+    /// The HexWiki one-stone edge templates the engine is seeded with (both mirror images;
+    /// Henderson, Arneson & Hayward 2009 §3: templates as precomputed VCs). Larger seeds let
+    /// the engine see 5th- and 6th-row structure (a V1a behind an intrusion) that the default
+    /// II–IV1b cannot; the search never trusts them (see the module docs).
+    pub seeds: &'static [&'static str],
+    /// [`OracleParams::min_carrier`] inside the sub-searches that prove the engine's
+    /// connections for a certificate (`search::Builder`): the engine derived such a
+    /// connection from smaller ones, and the sub-search re-derives it fastest with the engine
+    /// on, however small its carrier (measured on V1b: a 31-cell VC found by the engine was
+    /// undecided after 50 k nodes with the engine off there).
+    pub sub_min_carrier: u32,
 }
 
 impl Default for OracleParams {
@@ -70,6 +81,8 @@ impl Default for OracleParams {
             owner_semis: true,
             pass_too: false,
             first_nodes: DEFAULT_FIRST_NODES,
+            seeds: &DEFAULT_SEEDS,
+            sub_min_carrier: DEFAULT_SUB_MIN_CARRIER,
         }
     }
 }
@@ -83,6 +96,8 @@ impl OracleParams {
         owner_semis: false,
         pass_too: false,
         first_nodes: u64::MAX,
+        seeds: &DEFAULT_SEEDS,
+        sub_min_carrier: u32::MAX,
     };
 
     /// Consult it at every node of every sub-game (for tests).
@@ -93,7 +108,37 @@ impl OracleParams {
         owner_semis: true,
         pass_too: false,
         first_nodes: u64::MAX,
+        seeds: &DEFAULT_SEEDS,
+        sub_min_carrier: 0,
     };
+}
+
+/// The engine's default seeds ([`crate::vc::seed::DEFAULT_SEED_NAMES`]).
+pub const DEFAULT_SEEDS: [&str; 5] = crate::vc::seed::DEFAULT_SEED_NAMES;
+
+/// The default seeds plus IV1d and V1a, the 5th- and 6th-row known sub-connections of rule 6.
+pub const LARGE_SEEDS: [&str; 7] = ["II", "III1a", "III1b", "IV1a", "IV1b", "IV1d", "V1a"];
+
+/// Seed templates by name list, parsed once per list.
+fn seeds_for(names: &'static [&'static str]) -> Vec<crate::vc::seed::SeedTemplate> {
+    use std::sync::{Mutex, OnceLock};
+    type Cache = Mutex<Vec<(&'static [&'static str], Vec<crate::vc::seed::SeedTemplate>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    static ALL: OnceLock<Vec<crate::templates::EdgeTemplate>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, v)) = c.iter().find(|(k, _)| *k == names) {
+        return v.clone();
+    }
+    let all = ALL.get_or_init(|| {
+        crate::templates::EdgeTemplate::parse_list(include_str!(
+            "../../tests/fixtures/edge-templates-hexwiki.json"
+        ))
+        .unwrap_or_default()
+    });
+    let v = crate::vc::seed::seeds_from(all, names);
+    c.push((names, v.clone()));
+    v
 }
 
 /// The default of [`OracleParams::top_plies`] (measured: BENCHMARKS.md, "Exact local
@@ -103,6 +148,9 @@ pub const DEFAULT_TOP_PLIES: u32 = 4;
 /// The default of [`OracleParams::first_nodes`] (V1a needs 0.5 k with rule 9; IV1c needs
 /// 3.8 M without it and over 10 M with it).
 pub const DEFAULT_FIRST_NODES: u64 = 200_000;
+
+/// The default of [`OracleParams::sub_min_carrier`].
+pub const DEFAULT_SUB_MIN_CARRIER: u32 = 0;
 
 /// The default of [`OracleParams::min_carrier`].
 pub const DEFAULT_MIN_CARRIER: u32 = 32;
@@ -132,6 +180,8 @@ pub struct Oracle {
     /// [`OracleParams::pass_too`].
     pub pass_too: bool,
     cache: HashMap<(Set, Set), Option<Answer>>,
+    /// Nodes where a semi-connection on the whole carrier was dropped.
+    full_semi: hashbrown::HashSet<(Set, Set)>,
     /// Engine builds done.
     pub calls: u64,
 }
@@ -168,6 +218,7 @@ impl Oracle {
             base.play(colour, c).ok()?;
         }
         let mut vp = VcParams::new(Variant::Fast);
+        vp.seeds = seeds_for(params.seeds);
         // A connection budget, no wall-clock limit: the answer (and so the search) must not
         // depend on the machine's load.
         vp.budget = VcBudget {
@@ -183,6 +234,7 @@ impl Oracle {
             owner_semis: params.owner_semis,
             pass_too: params.pass_too,
             cache: HashMap::new(),
+            full_semi: hashbrown::HashSet::new(),
             calls: 0,
         })
     }
@@ -201,6 +253,7 @@ impl Oracle {
         let mut pos = self.base.clone();
         let ok = super::local::bits(b).all(|i| pos.play(self.owner, g.cells[i]).is_ok())
             && super::local::bits(w).all(|i| pos.play(self.owner.opponent(), g.cells[i]).is_ok());
+        let mut full_semi = false;
         let answer = if ok {
             self.vs.rebuild(&pos);
             let mut ans = Answer {
@@ -224,6 +277,8 @@ impl Oracle {
                         ans.must &= s;
                         ans.union |= s;
                         ans.semis.push(s);
+                    } else if s & !e == 0 {
+                        full_semi = true;
                     }
                 }
             }
@@ -232,7 +287,18 @@ impl Oracle {
             None
         };
         self.cache.insert((b, w), answer.clone());
+        if full_semi {
+            self.full_semi.insert((b, w));
+        }
         answer
+    }
+
+    /// Whether [`Oracle::at`] found, at (b, w), a semi-connection whose carrier is the whole
+    /// sub-game carrier (dropped from its answer: see the module docs). The engine then
+    /// knows a winning first move that the search must find by itself; rule 10 of
+    /// [`super::solver`] looks for it with the engine.
+    pub fn full_semi_at(&self, b: Set, w: Set) -> bool {
+        self.full_semi.contains(&(b, w))
     }
 }
 

@@ -27,6 +27,10 @@
 //!    semi-connection wins too; at opponent-to-move nodes the semi-connections restrict the
 //!    opponent to their intersection (mustplay) in place of the pass move of rule 3. See
 //!    [`super::oracle`] for why this is exact and how the certificate is still kernel-checked.
+//! 10. **The engine's key move.** Where rule 9 had to drop a semi-connection because its
+//!    carrier is the whole sub-game (the root of the sub-search that proves a connection), the
+//!    owner's candidates are probed with the engine one ply down: a VC after move c wins
+//!    (see [`Solver::oracle_key`]).
 //!
 //! Move ordering (it changes speed, never the value): owner replies are tried killer-first
 //! (the reply that answered the previous intrusion at the parent, and the pass reply), then by
@@ -120,6 +124,41 @@ impl<'a> Solver<'a> {
         let e = self.g.all & !b & !w;
         let g = self.g;
         self.oracle.as_mut()?.at(g, b, w, e)
+    }
+
+    /// Rule 10 at the owner-to-move node (b, w) with dead cells `dead` and the owner's
+    /// candidate moves `order`: when the engine found a semi-connection whose carrier is the
+    /// whole sub-game carrier (so rule 9 had to drop it), try each candidate c and ask the
+    /// engine, at the opponent-to-move child (dead cells filled for the opponent, as the
+    /// search itself does), for a VC inside the remaining carrier. Such a VC wins the child
+    /// (rule 9) and so the node, with proof set VC ∪ {c}; both are stored, so that the
+    /// certificate proves the VC by its own, smaller search. Exact: it only finds wins that
+    /// rule 9 would find one ply further down (Pawlewicz et al.: a VSC's key turns it into a
+    /// VC; Henderson, Arneson & Hayward 2009 §2). Without it the key is only found when the
+    /// move ordering happens to try it among the first [`BEAM`] replies of a bounded round.
+    fn oracle_key(&mut self, b: Set, w: Set, dead: Set, order: &[u8]) -> Option<Res> {
+        if !self.oracle.as_ref()?.full_semi_at(b, w) {
+            return None;
+        }
+        for &c in order {
+            let c = c as usize;
+            let (cb, cw) = (b | 1 << c, w | dead);
+            let Some(vc) = self.oracle_at(cb, cw).and_then(|a| a.vc) else {
+                continue;
+            };
+            self.store_opp(
+                cb,
+                cw,
+                Entry::Win {
+                    proof: vc,
+                    mv: NO_MOVE,
+                },
+            );
+            let proof = vc | 1 << c;
+            self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
+            return Some(Res::Win(proof));
+        }
+        None
     }
 
     /// Transposition-table size.
@@ -610,6 +649,12 @@ impl<'a> Solver<'a> {
                 self.store_owner(b, w, Entry::Win { proof, mv: NO_MOVE });
                 return Res::Win(proof);
             }
+        }
+        // Rule 10: the engine knows a winning first move here (a semi-connection on the
+        // whole carrier, which rule 9 cannot use): find it by asking the engine, after each
+        // owner move, for a VC inside the rest.
+        if let Some(r) = self.oracle_key(b, w, e & !useful, &order[..k]) {
+            return r;
         }
         if depth == 0 {
             self.store_owner(b, w, Entry::Shallow { depth });

@@ -79,6 +79,8 @@ pub struct Stats {
     pub micros: u128,
     /// Connection-engine builds of the oracle (rule 9), this search only.
     pub oracle_calls: u64,
+    /// Owner-to-move nodes won by the engine's key move (rule 10), this search only.
+    pub oracle_keys: u64,
 }
 
 /// A move of a refuting line.
@@ -157,6 +159,7 @@ pub fn decide_with(
     let mut o2 = decide_once(game, &rest, &OracleParams::OFF, start)?;
     o2.stats.nodes += o.stats.nodes;
     o2.stats.oracle_calls += o.stats.oracle_calls;
+    o2.stats.oracle_keys += o.stats.oracle_keys;
     Ok(o2)
 }
 
@@ -235,6 +238,7 @@ fn decide_once(
     outcome.stats.nodes = solver.nodes;
     outcome.stats.tt_entries = solver.tt_len();
     outcome.stats.oracle_calls = solver.oracle.as_ref().map_or(0, |o| o.calls);
+    outcome.stats.oracle_keys = solver.oracle_keys;
     outcome.stats.micros = start.elapsed().as_micros();
     Ok(outcome)
 }

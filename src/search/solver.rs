@@ -98,6 +98,8 @@ pub struct Solver<'a> {
     beam: u32,
     /// Rule 9: the VC engine's connections at large opponent-to-move nodes.
     pub oracle: Option<super::oracle::Oracle>,
+    /// Owner-to-move nodes won by rule 10 (the engine's key move).
+    pub oracle_keys: u64,
 }
 
 impl<'a> Solver<'a> {
@@ -116,6 +118,7 @@ impl<'a> Solver<'a> {
             exact_round: true,
             beam: u32::MAX,
             oracle: None,
+            oracle_keys: 0,
         }
     }
 
@@ -156,6 +159,7 @@ impl<'a> Solver<'a> {
             );
             let proof = vc | 1 << c;
             self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
+            self.oracle_keys += 1;
             return Some(Res::Win(proof));
         }
         None

@@ -1829,7 +1829,7 @@ fn generator_statistics() {
 
 /// Rule 10 of the search (the engine's key move, where rule 9 drops a semi-connection whose
 /// carrier is the whole sub-game) is exercised by the oracle properties above, and it does
-/// fire: over 600 random owner-first instances with the oracle at every node, each checked
+/// fire: over 3000 random owner-first instances with the oracle at every node, each checked
 /// like the properties (verdict = reference, kernel-accepted certificate), some node is won
 /// by it. Fails if rule 10 is dead code or unsound on these instances.
 #[test]
@@ -1838,7 +1838,7 @@ fn rule_10_fires_and_agrees_with_reference() {
     use std::sync::atomic::{AtomicU64, Ordering};
     let keys = AtomicU64::new(0);
     let owner_first = AtomicU64::new(0);
-    let mut runner = TestRunner::new(config(600));
+    let mut runner = TestRunner::new(config(3000));
     let strategy = prop_oneof![instances(3..=7, 12, 10), whole_boards(10), near_templates()];
     runner
         .run(&strategy, |mut inst| {

@@ -22,6 +22,7 @@ import sys
 HX = "target/release/hexproof"
 EASY_NODES = 60000  # budget of one "easy answer" search
 LEAF_NODES = 60000  # budget of a leaf search
+CERT_LEAF_NODES = 100000  # budget of a leaf or analysis search in a tree read from a certificate
 HARD_NODES = 1500000  # budget of the search for a hard White move's answer
 MAX_DEPTH = 12
 
@@ -63,10 +64,40 @@ class Explorer:
         self.log = log
         self.fallback = []  # Black answers to try when a White move has no hint
         self.only_case = None  # --case W: explore only the root case W (runs in parallel)
+        self.cert_nodes = 0  # --certificate N: a root case's subtree from one big search
+
+    def from_certificate(self, black, white, region, depth):
+        """The subtree after a root case from the certificate of one search of the whole
+        claim (budget --certificate N nodes), read by tools/noshita8_cert.py: Black's
+        answers are the certificate's, and the tree stops where small searches settle."""
+        import os
+        import tempfile
+        import noshita8_cert as nc
+        fd, path = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        try:
+            cmd = [HX, "verify", "--board", "8x8", "--notation", "digits", "--json",
+                   "--black", " ".join(sorted(black)), "--white", " ".join(sorted(white)),
+                   "--nodes", str(self.cert_nodes), "--time", "100000", "--certificate", path,
+                   "--carrier", " ".join(sorted(region)), self.vclaim]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            r = json.loads(p.stdout)
+            self.log(f"whole search after {sorted(white)}: {r['verdict']}, {r['nodes']} nodes")
+            if r["verdict"] != "holds":
+                return None
+            cert = nc.Cert(path)
+        finally:
+            os.remove(path)
+        b = nc.Builder(cert, self.claim, self.vclaim, set(region), CERT_LEAF_NODES, self.log)
+        out = b.node(set(black), set(white), cert.expand(cert.root), depth)
+        self.log(json.dumps(nc.STATS))
+        return out
 
     def node(self, black, white, region, moves, depth):
         """A White-to-move node: returns hexp text lines (the node's body) or None."""
         ind = "  " * (depth + 3)
+        if depth == 1 and self.cert_nodes:
+            return self.from_certificate(black, white, region, depth)
         r = {"verdict": "skip"} if depth == 0 and self.only_case else \
             verify(self.vclaim, black, white, region, LEAF_NODES)
         if r["verdict"] == "holds":
@@ -147,6 +178,8 @@ def lemma_tree(name, title, comment, stones, region, claim, hints, log, fallback
     e.fallback = fallback
     if "--case" in sys.argv:
         e.only_case = sys.argv[sys.argv.index("--case") + 1]
+    if "--certificate" in sys.argv:
+        e.cert_nodes = int(sys.argv[sys.argv.index("--certificate") + 1])
     body = e.node(black, set(), set(region), [], 0)
     if body is None:
         return None
@@ -229,6 +262,33 @@ def assemble(folder):
     return head + cases + tail
 
 
+U8_CASES = ["45", "55", "46", "37", "47", "28", "38", "48"]  # Lemma 2's eight cases, in its order
+
+
+def assemble_u8(folder):
+    """U8's branches as lemmas `U8wNN` (from FOLDER/u8_NN.hexp), then the lemma U8 itself: the
+    root White node of FOLDER/u8_easy.hexp (every White move but the eight, answered by B46)
+    and one case per branch, whose leaf is the branch lemma."""
+    import os
+    out = sublemmas(folder, U8_CASES)
+    lines = open(os.path.join(folder, "u8_easy.hexp")).read().splitlines()
+    i = lines.index("      white {")
+    j = len(lines) - 1 - lines[::-1].index("      }")
+    k = next(n for n, l in enumerate(lines) if l.startswith("// Lemma 2:"))
+    carrier = next(l for l in lines if l.strip().startswith("carrier ["))
+    cells = carrier.strip()[len("carrier ["):-1].split()
+    out += ["// Lemma 2 (U8, Fig. 32): every White move but Noshita's eight is answered by B46",
+            "// (\"in other cases B46 suffices\"); the eight are the branch lemmas above."]
+    out += lines[k:i + 1] + lines[i + 1:j]
+    for w in U8_CASES:
+        branch = open(os.path.join(folder, f"u8_{w}.hexp")).read().splitlines()
+        m = next(l for l in branch if l.startswith(f"        case {w} => black ")).split("black ")[1].split()[0]
+        rest = [c for c in cells if c not in (w, m)]
+        out.append(f"        case {w} => black {m} {{ x - b | y - b on [{' '.join(rest)}] by U8w{w} }}")
+    out += lines[j:]
+    return out
+
+
 def sublemmas(folder, whites):
     """U8's branches as lemmas of their own (when the whole tree is not finished): for each
     root case `case W => black M { BODY }` of FOLDER/u8_W.hexp, the lemma "after W W, B M:
@@ -296,6 +356,8 @@ def main():
     if "--assemble-partial" in sys.argv:
         k = sys.argv.index("--assemble-partial")
         out += sublemmas(sys.argv[k + 1], sys.argv[k + 2].split(","))
+    if "--assemble-u8" in sys.argv:
+        out += assemble_u8(sys.argv[sys.argv.index("--assemble-u8") + 1])
     if "--assemble" in sys.argv:
         out += assemble(sys.argv[sys.argv.index("--assemble") + 1])
     print("\n".join(out))

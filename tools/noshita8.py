@@ -246,6 +246,29 @@ lemma HT "HT-lemma (Fig. 34): the hypertrapezoid" {
 """
 
 
+AB_T = """// Lemma 3 (AB-property for the T-lemma, Fig. 37 upper left): x = B33 has x - t on the
+// empty T area (8 cells), and "if White occupies A, then Black occupies B". The figure is
+// lost; A = 51 and B = 42 are read off the proof's text: "For White A, Black moves at B. This
+// forces White to move at 41 [B42 threatens 41] and then Black moves at 22 [bridges to x and to
+// the top]. For White playing at B, Black moves at 32, leaving A empty. For W41 as well as other
+// white moves, Black moves at B." The guarantee is checked by the exact guarantee game, and the
+// report says whether it also holds across two areas (docs/SEMANTICS.md "AB-property").
+lemma ABT "AB-property for the T-lemma (Lemma 3, Fig. 37 upper left)" {
+  black 33 as x
+  carrier [21 31 41 51 22 32 42 23]
+  claim t - x
+  guarantee white 51 => black 42
+}
+// Noshita's line in the proof of Lemma 3: after W51 (A) B42 (B) W41 B22, t - x on the rest.
+lemma ABTline "Lemma 3's line: W51 B42 W41 B22" {
+  black 33 as x, 42, 22
+  white 51, 41
+  carrier [21 31 32 23]
+  claim t - x
+}
+"""
+
+
 def assemble(folder):
     """The U8 lemma from the per-case runs (`--only U8 --case W > FOLDER/u8_W.hexp`, run in
     parallel): the root's cases of every file, in the order easy, 45, 55, 46, 37, 47, 28, 38, 48."""
@@ -356,6 +379,8 @@ def main():
     if "--assemble-partial" in sys.argv:
         k = sys.argv.index("--assemble-partial")
         out += sublemmas(sys.argv[k + 1], sys.argv[k + 2].split(","))
+    if only in (None, "HT", "assemble", "STHT"):
+        out += AB_T.splitlines()
     if "--assemble-u8" in sys.argv:
         out += assemble_u8(sys.argv[sys.argv.index("--assemble-u8") + 1])
     if "--assemble" in sys.argv:

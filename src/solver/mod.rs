@@ -109,6 +109,8 @@ pub struct SolveParams {
     /// with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787 with
     /// 8 / 16 / none, and 16 was the fastest in CPU time).
     pub semi_limit: Option<usize>,
+    /// Most stones for an incremental connection update ([`eval::Evaluator::max_update_stones`]).
+    pub update_stones: usize,
     /// The persistent database of solved positions ([`db`]), shared by threads.
     pub db: Option<std::sync::Arc<db::SolvedDb>>,
 }
@@ -143,6 +145,7 @@ impl Default for SolveParams {
             vc_variant: Variant::Fast,
             order: Ordering::Resistance,
             semi_limit: Some(SOLVER_SEMI_LIMIT),
+            update_stones: eval::MAX_UPDATE_STONES,
             db: None,
         }
     }
@@ -287,6 +290,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     let f = params.features;
     let mut eval = Evaluator::new(params.vc_params(), f.vcs, f.vcs && f.mustplay);
     eval.incremental = f.incremental;
+    eval.max_update_stones = params.update_stones;
     let mut d = Dfpn::new(
         eval,
         Table::new(params.tt_entries),

@@ -16,11 +16,13 @@
 //! other build is skipped. The order changes the cost, never the answer (a node decided by
 //! one side's connections cannot be decided the other way: connections are sound).
 //!
-//! With [`Evaluator::incremental`], a colour's connections are carried over from the last
-//! position built when the new one only adds a few stones (the search usually evaluates a
-//! child right after its parent): [`VcSet::play`] updates them stone by stone (Anshelevich
-//! §6), instead of a rebuild. Only a complete build is carried over; the update is as sound
-//! as a build.
+//! With [`Evaluator::incremental`], each colour's engine follows the search path instead of
+//! rebuilding: it undoes its saved states back to the nearest built ancestor of the node and
+//! plays the missing stones ([`VcSet::play_undoable`], Anshelevich §6), or rebuilds without
+//! losing the path ([`VcSet::rebuild_undoable`]) when more than
+//! [`Evaluator::max_update_stones`] are missing. The update is as sound as a build. On 7×7 it
+//! is no faster overall (BENCHMARKS.md, "Incremental connections along the search path"), so
+//! it is off by default.
 
 use crate::board::{CellSet, Colour};
 use crate::position::Position;

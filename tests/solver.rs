@@ -128,7 +128,8 @@ fn small_boards_agree_with_the_exact_search() {
 
 /// Random mid-game positions on 4×4 and 5×5 (2 to 7 stones, either player to move): the
 /// solver with every pruning on, and with capture-domination pruning off and on its own
-/// (with proof sets off, which it interacts with), agrees with the exact search.
+/// (with proof sets off, which it interacts with), and with incremental connection updates,
+/// agrees with the exact search.
 #[test]
 fn random_positions_agree_with_the_exact_search() {
     let mut rng = rng::Rng(0x5eed_7001);
@@ -137,8 +138,18 @@ fn random_positions_agree_with_the_exact_search() {
     no_dom.features.dominated = false;
     let mut dom_only = SolveParams::default();
     dom_only.features.proof_sets = false;
+    // Connections updated along the search path with undo, one stone per update and up to
+    // eight (the rest rebuilt without losing the path).
+    let incremental = |stones: usize| {
+        let mut p = SolveParams::default();
+        p.features.incremental = true;
+        p.update_stones = stones;
+        p
+    };
+    let (incr1, incr8) = (incremental(1), incremental(8));
     let mut checked = 0;
     let mut dominated_pruned = 0;
+    let mut updates = 0;
     while checked < 60 {
         let n = 4 + (checked % 2) as u32;
         let b = Board::square(n).unwrap();
@@ -160,9 +171,10 @@ fn random_positions_agree_with_the_exact_search() {
             Colour::White
         };
         let exact = exact_black_wins(&p, to_move);
-        for params in [&full, &no_dom, &dom_only] {
+        for params in [&full, &no_dom, &dom_only, &incr1, &incr8] {
             let o = solver::solve(&p, to_move, params).unwrap();
             dominated_pruned += o.profile.dominated_pruned;
+            updates += o.profile.vc_updates;
             assert_ne!(o.winner, Winner::Undecided, "{p:?}");
             assert_eq!(
                 o.winner == Winner::Black,
@@ -173,8 +185,9 @@ fn random_positions_agree_with_the_exact_search() {
         }
         checked += 1;
     }
-    // The pruning under test was exercised.
+    // The pruning and the updates under test were exercised.
     assert!(dominated_pruned > 0);
+    assert!(updates > 0);
 }
 
 #[test]

@@ -90,10 +90,18 @@ pub struct SolveArgs {
     /// fill-in would give to the mover is skipped).
     #[arg(long)]
     no_dominated: bool,
-    /// Update the previous position's connections (`VcSet::play`) instead of rebuilding
-    /// when only stones were added (off by default: slower in nodes on 7x7, see BENCHMARKS).
-    #[arg(long)]
+    /// Update the connections along the search path (`VcSet::play_undoable`, undone on the
+    /// way back) instead of rebuilding them at every node.
+    #[arg(long, conflicts_with = "fresh_builds")]
     incremental: bool,
+    /// Rebuild both colours' connections from scratch at every node (no incremental
+    /// updates): slower, for cross-checking verdicts.
+    #[arg(long)]
+    fresh_builds: bool,
+    /// Most stones added since the nearest built ancestor for an incremental update (more:
+    /// a rebuild).
+    #[arg(long, default_value_t = solver::eval::MAX_UPDATE_STONES, value_name = "N")]
+    update_stones: usize,
     /// A database file (redb) of solved positions with few stones, read and extended by
     /// this run (created if missing): later runs and other openings look them up.
     #[arg(long, value_name = "FILE")]
@@ -221,8 +229,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             proof_sets: !a.no_proof_sets,
             rotation: !a.no_rotation,
             dominated: !a.no_dominated,
-            incremental: a.incremental,
+            incremental: (Features::ALL.incremental || a.incremental) && !a.fresh_builds,
         },
+        update_stones: a.update_stones,
         ..SolveParams::default()
     };
     Ok(Setup {

@@ -16,11 +16,13 @@
 //! other build is skipped. The order changes the cost, never the answer (a node decided by
 //! one side's connections cannot be decided the other way: connections are sound).
 //!
-//! With [`Evaluator::incremental`], a colour's connections are carried over from the last
-//! position built when the new one only adds a few stones (the search usually evaluates a
-//! child right after its parent): [`VcSet::play`] updates them stone by stone (Anshelevich
-//! §6), instead of a rebuild. Only a complete build is carried over; the update is as sound
-//! as a build.
+//! With [`Evaluator::incremental`], each colour's engine follows the search path instead of
+//! rebuilding: it undoes its saved states back to the nearest built ancestor of the node and
+//! plays the missing stones ([`VcSet::play_undoable`], Anshelevich §6), or rebuilds without
+//! losing the path ([`VcSet::rebuild_undoable`]) when more than
+//! [`Evaluator::max_update_stones`] are missing. The update is as sound as a build. On 7×7 it
+//! is no faster overall (BENCHMARKS.md, "Incremental connections along the search path"), so
+//! it is off by default.
 
 use crate::board::{CellSet, Colour};
 use crate::position::Position;
@@ -45,8 +47,8 @@ pub enum Eval {
     },
 }
 
-/// Most stones added since the last build for an incremental update (more: rebuild).
-const MAX_UPDATE_STONES: usize = 8;
+/// The default of [`Evaluator::max_update_stones`].
+pub const MAX_UPDATE_STONES: usize = 3;
 
 /// Counters of the evaluations made (for the profile in `hexproof solve --json`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -67,6 +69,50 @@ pub struct EvalStats {
     pub losses: u64,
 }
 
+/// True when the stones of `a` are a subset of those of `b` (same board).
+fn below(a: &Position, b: &Position) -> bool {
+    a.board() == b.board()
+        && a.stones(Colour::Black).is_subset(&b.stones(Colour::Black))
+        && a.stones(Colour::White).is_subset(&b.stones(Colour::White))
+}
+
+/// Brings `v` to `pos` along the search path: undoes its saved states
+/// ([`VcSet::unplay`]) back to the deepest completely built position below `pos` (the
+/// search is depth first, so that is the nearest ancestor on the path), then plays the
+/// missing stones with [`VcSet::play_undoable`], the opponent's first (they only remove
+/// connections) and its own last (they never break one). When there are more than
+/// `max_stones` of them, or a play stopped early (a win before the last stone, or the
+/// budget), it rebuilds at `pos` instead, keeping the path ([`VcSet::rebuild_undoable`]).
+/// Returns true for an update, false for a rebuild. An update is as sound as a build
+/// (`tests/vc_undo.rs` checks that an undone update restores the engine exactly).
+fn sync(v: &mut VcSet, pos: &Position, max_stones: usize) -> bool {
+    while !(v.status() == Status::Complete && below(v.position(), pos)) {
+        if !v.unplay() {
+            v.rebuild(pos);
+            return false;
+        }
+    }
+    let own = v.colour();
+    let old = v.position();
+    let add_own = pos.stones(own) - old.stones(own);
+    let add_opp = pos.stones(own.opponent()) - old.stones(own.opponent());
+    if add_own.len() + add_opp.len() > max_stones {
+        v.rebuild_undoable(pos);
+        return false;
+    }
+    let stones = add_opp
+        .iter()
+        .map(|c| (own.opponent(), c))
+        .chain(add_own.iter().map(|c| (own, c)));
+    for (colour, cell) in stones {
+        if v.status() != Status::Complete || v.play_undoable(colour, cell).is_err() {
+            v.rebuild_undoable(pos);
+            return false;
+        }
+    }
+    true
+}
+
 /// Builds both colours' connections, reusing their storage between positions.
 pub struct Evaluator {
     black: VcSet,
@@ -80,6 +126,9 @@ pub struct Evaluator {
     pub use_mustplay: bool,
     /// Update the last connections instead of rebuilding when only stones were added.
     pub incremental: bool,
+    /// Most stones added since the nearest built ancestor for an incremental update (more:
+    /// rebuild). An update costs about half a build per stone on 7×7, so only a few pay.
+    pub max_update_stones: usize,
     built: [bool; 2],
     /// Counters.
     pub stats: EvalStats,
@@ -115,6 +164,7 @@ impl Evaluator {
             use_vcs,
             use_mustplay,
             incremental: true,
+            max_update_stones: MAX_UPDATE_STONES,
             built: [false; 2],
             stats: EvalStats::default(),
         }
@@ -142,29 +192,11 @@ impl Evaluator {
             Colour::Black => &mut self.black,
             Colour::White => &mut self.white,
         };
-        let mut updated = false;
-        if self.incremental && self.built[i] && v.status() == Status::Complete {
-            let old = v.position();
-            let (ob, ow) = (old.stones(Colour::Black), old.stones(Colour::White));
-            let (nb, nw) = (pos.stones(Colour::Black), pos.stones(Colour::White));
-            if old.board() == pos.board()
-                && ob.is_subset(&nb)
-                && ow.is_subset(&nw)
-                && (nb - ob).len() + (nw - ow).len() <= MAX_UPDATE_STONES
-            {
-                updated = true;
-                for (c, cells) in [(Colour::Black, nb - ob), (Colour::White, nw - ow)] {
-                    for cell in cells.iter() {
-                        if !updated || v.status() != Status::Complete || v.play(c, cell).is_err() {
-                            updated = false;
-                        }
-                    }
-                }
+        if self.incremental && self.built[i] {
+            if sync(v, pos, self.max_update_stones) {
+                self.stats.updates += 1;
+                self.stats.update_time += t.elapsed();
             }
-        }
-        if updated {
-            self.stats.updates += 1;
-            self.stats.update_time += t.elapsed();
         } else {
             v.rebuild(pos);
         }

@@ -66,9 +66,11 @@ pub struct Features {
     /// Capture-domination pruning (§3) from the children's fill-in
     /// ([`dfpn`]'s `prune_dominated`).
     pub dominated: bool,
-    /// Incremental connection updates along the search path ([`eval`]). Off by default: on
-    /// 7×7 an update costs about 2/3 of a rebuild, and the updated (limited FastVC) sets are
-    /// weaker than rebuilt ones, so the search needs more nodes (7×7 f2: 1 266 against 780).
+    /// Incremental connection updates along the search path, with undo ([`eval`]). Off by
+    /// default: on 7×7 an update of one stone costs about half a rebuild, a child adds 1–6
+    /// stones (move and fill-in), and the updated (limited FastVC) sets are a little weaker,
+    /// so it saves no time overall (e1: 2.0 s user without, 2.0–2.8 s with, by the stone
+    /// limit; c1 6.6 s against 7.3–7.7 s).
     pub incremental: bool,
 }
 
@@ -109,6 +111,8 @@ pub struct SolveParams {
     /// with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787 with
     /// 8 / 16 / none, and 16 was the fastest in CPU time).
     pub semi_limit: Option<usize>,
+    /// Most stones for an incremental connection update ([`eval::Evaluator::max_update_stones`]).
+    pub update_stones: usize,
     /// The persistent database of solved positions ([`db`]), shared by threads.
     pub db: Option<std::sync::Arc<db::SolvedDb>>,
 }
@@ -143,6 +147,7 @@ impl Default for SolveParams {
             vc_variant: Variant::Fast,
             order: Ordering::Resistance,
             semi_limit: Some(SOLVER_SEMI_LIMIT),
+            update_stones: eval::MAX_UPDATE_STONES,
             db: None,
         }
     }
@@ -287,6 +292,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     let f = params.features;
     let mut eval = Evaluator::new(params.vc_params(), f.vcs, f.vcs && f.mustplay);
     eval.incremental = f.incremental;
+    eval.max_update_stones = params.update_stones;
     let mut d = Dfpn::new(
         eval,
         Table::new(params.tt_entries),

@@ -92,6 +92,28 @@ impl<const W: usize> Engine<W> {
         Ok(())
     }
 
+    /// [`Engine::rebuild`], saving the state before it for [`Engine::unplay`] (a search that
+    /// rebuilds at a node it could not reach by updates keeps its path).
+    pub(crate) fn rebuild_undoable(&mut self, position: &Position) {
+        let fresh = self.pool.pop().unwrap_or_default();
+        let saved = Saved {
+            position: self.position.clone(),
+            eps: self.eps.clone(),
+            rk: self.rk.clone(),
+            kidx: self.kidx.clone(),
+            adj_k: self.adj_k.clone(),
+            universe: self.universe,
+            border_eps: self.border_eps,
+            store: std::mem::replace(&mut self.store, fresh),
+            status: self.status,
+            stats: self.stats,
+            hs_max_gen: self.hs_max_gen,
+            won: self.won,
+        };
+        self.history.push(saved);
+        self.rebuild(position);
+    }
+
     /// Restores the state before the newest [`Engine::play_undoable`]; false if there is none.
     pub(crate) fn unplay(&mut self) -> bool {
         let Some(s) = self.history.pop() else {

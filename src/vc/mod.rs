@@ -977,6 +977,16 @@ impl VcSet {
         with_engine!(&mut self.inner, e => e.unplay())
     }
 
+    /// [`VcSet::rebuild`] that [`VcSet::unplay`] can undo (the saved states are kept), for a
+    /// depth-first search that must rebuild at a node of its path. Same board only;
+    /// otherwise a plain rebuild.
+    pub fn rebuild_undoable(&mut self, position: &Position) {
+        if self.position().board() != position.board() {
+            return self.rebuild(position);
+        }
+        with_engine!(&mut self.inner, e => e.rebuild_undoable(position))
+    }
+
     /// Number of [`VcSet::play_undoable`] calls that [`VcSet::unplay`] can still undo.
     pub fn undo_depth(&self) -> usize {
         with_engine!(&self.inner, e => e.history.len())

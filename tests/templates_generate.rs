@@ -167,3 +167,45 @@ fn seeding_with_hexwiki_changes_nothing_but_provenance() {
         .iter()
         .all(|r| r.provenance.source == "generated-from-seed"));
 }
+
+/// `--seeds-only`: the seeds are decided and shrunk (a seed's one-cell removals are searched
+/// first, in parallel), nothing else is enumerated, and the result is incomplete. A seed with a
+/// spare cell comes out as the template inside it. The checkpoint keeps the failing removals
+/// and the minimal sets found, so a rerun (e.g. with a larger budget) needs no search.
+#[test]
+fn seeds_only_certifies_the_seeds_and_checkpoints_their_removals() {
+    let grid = Grid::new(3, 4, 7).unwrap();
+    let iii1a = hexwiki_one_stone()
+        .into_iter()
+        .find(|t| t.0 == "III1a")
+        .unwrap()
+        .2;
+    let mut padded = iii1a.clone();
+    padded.push([4, -1]);
+    assert!(!iii1a.contains(&[4, -1]) && grid.cells.contains(&[4, -1]));
+    let dir = std::env::temp_dir().join(format!("hexproof-seeds-only-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("row3.checkpoint");
+    let _ = std::fs::remove_file(&cp);
+    let mut o = opts();
+    o.seeds = vec![padded];
+    o.seeds_only = true;
+    o.checkpoint = Some(cp.clone());
+    let first = enumerate(&grid, &o).unwrap();
+    assert!(!first.complete);
+    // III1a is chiral: both mirror images, and nothing else.
+    assert_eq!(first.minimal.len(), 2);
+    assert!(first
+        .minimal
+        .iter()
+        .all(|&m| canonical(&grid.rcs(m), 3).0 == iii1a));
+    assert_eq!(first.seeded.len(), 1);
+    // The seed, and at least its 8 one-cell removals.
+    assert!(first.searches >= 9, "{} searches", first.searches);
+    let text = std::fs::read_to_string(&cp).unwrap();
+    assert!(text.contains("\"fails\""), "{text}");
+    let again = enumerate(&grid, &o).unwrap();
+    assert_eq!(again.searches, 0, "everything is known from the checkpoint");
+    assert_eq!(again.minimal, first.minimal);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,7 +5,8 @@
 use hexproof::templates::generate::{
     build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid,
 };
-use hexproof::templates::library::{canonical, mirror, Record, Symmetry};
+use hexproof::search::Budget;
+use hexproof::templates::library::{canonical, mirror, MinimalityTag, Record, Symmetry};
 
 #[path = "common/templates.rs"]
 mod common_templates;
@@ -23,7 +24,7 @@ fn regenerate_as_shipped(rows: std::ops::RangeInclusive<i32>) {
     for (_, f) in lib
         .files
         .iter()
-        .filter(|(_, f)| f.stones == 1 && rows.contains(&f.row))
+        .filter(|(_, f)| f.stones == 1 && f.complete && rows.contains(&f.row))
     {
         let grid = Grid::new(f.row, f.region.height, f.region.width).unwrap();
         let en = enumerate(&grid, &opts()).unwrap();
@@ -86,6 +87,58 @@ fn generator_rediscovers_hexwiki_templates_in_their_own_regions() {
         found.push(name);
     }
     assert_eq!(found, ["II", "III1a", "III1b", "IV1a", "IV1b"]);
+}
+
+/// The same for the larger HexWiki templates the shipped seeds-only files certify (V1a, 34
+/// cells: its one-cell removals take about 60 M nodes in all, some minutes of CPU), plus
+/// IV1c and IV1d when shipped:
+/// `cargo test --release --test templates_generate -- --ignored large_hexwiki`.
+#[test]
+#[ignore]
+fn large_hexwiki_templates_are_rediscovered_in_their_own_regions() {
+    let lib = library();
+    let big = Budget::nodes(200_000_000);
+    for (name, row, carrier) in hexwiki_one_stone() {
+        if carrier.len() <= 22 || lib.find(&name).is_none() {
+            continue;
+        }
+        let mut cells = carrier.clone();
+        cells.extend(carrier.iter().map(|&c| mirror(c, row)));
+        let grid = Grid::with_cells(row, cells).unwrap();
+        let en = enumerate(&grid, &GenOptions::new(big)).unwrap();
+        assert!(en.complete, "{name}: enumeration incomplete");
+        assert!(
+            en.minimal
+                .iter()
+                .any(|&m| canonical(&grid.rcs(m), row).0 == carrier),
+            "{name} was not rediscovered in its own region"
+        );
+    }
+}
+
+/// Files written with `--seeds-only` (regions too large to enumerate) are marked incomplete;
+/// each of their records is a HexWiki template, under its name and with HexWiki's exact cells,
+/// its minimality decided by search (`minimal`, never `minimum`). V1a is one of them.
+#[test]
+fn seeded_files_hold_hexwiki_templates_by_name() {
+    let lib = library();
+    let wiki = hexwiki_one_stone();
+    let mut seen = Vec::new();
+    for (path, f) in lib.files.iter().filter(|(_, f)| f.stones == 1 && !f.complete) {
+        for r in &f.templates {
+            let (name, _, carrier) = wiki
+                .iter()
+                .find(|t| t.1 == r.row && t.2 == r.carrier)
+                .unwrap_or_else(|| panic!("{}: {} is not HexWiki's", path.display(), r.name));
+            assert_eq!(&r.name, name);
+            assert_eq!(r.provenance.hexwiki.as_deref(), Some(name.as_str()));
+            assert_eq!(&r.carrier, carrier);
+            assert_eq!(r.provenance.source, "generated-from-seed");
+            assert_eq!(r.minimality, MinimalityTag::Minimal);
+            seen.push(name.clone());
+        }
+    }
+    assert!(seen.iter().any(|n| n == "V1a"), "{seen:?}");
 }
 
 #[test]

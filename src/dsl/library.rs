@@ -21,7 +21,7 @@ use crate::templates::library::{ClaimTag, LibraryFile, Record};
 use crate::templates::EdgeTemplate;
 
 /// The library files, embedded.
-pub const FILES: [(&str, &str); 5] = [
+pub const FILES: [(&str, &str); 6] = [
     (
         "templates/row2.json",
         include_str!("../../templates/row2.json"),
@@ -33,6 +33,10 @@ pub const FILES: [(&str, &str); 5] = [
     (
         "templates/row4.json",
         include_str!("../../templates/row4.json"),
+    ),
+    (
+        "templates/row5.json",
+        include_str!("../../templates/row5.json"),
     ),
     (
         "templates/row3s2.json",

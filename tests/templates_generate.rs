@@ -2,10 +2,10 @@
 //! stable, and seeding changes nothing but provenance. Minimality and matching of the shipped
 //! library are in tests/templates_props.rs.
 
+use hexproof::search::Budget;
 use hexproof::templates::generate::{
     build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid,
 };
-use hexproof::search::Budget;
 use hexproof::templates::library::{canonical, mirror, MinimalityTag, Record, Symmetry};
 
 #[path = "common/templates.rs"]
@@ -124,7 +124,11 @@ fn seeded_files_hold_hexwiki_templates_by_name() {
     let lib = library();
     let wiki = hexwiki_one_stone();
     let mut seen = Vec::new();
-    for (path, f) in lib.files.iter().filter(|(_, f)| f.stones == 1 && !f.complete) {
+    for (path, f) in lib
+        .files
+        .iter()
+        .filter(|(_, f)| f.stones == 1 && !f.complete)
+    {
         for r in &f.templates {
             let (name, _, carrier) = wiki
                 .iter()

@@ -4,7 +4,8 @@
 //! Each record becomes a lemma named as in the library (`II`, `III1a`, …; a `-` of a
 //! generated name becomes `_`, since names are words: `III2-8-e011` is `III2_8_e011`): its
 //! stones and carrier drawn at Black's top edge of the file's board, as far left as they fit,
-//! with the record's claim (goal stone − top). The checker certifies it with the record's stored kernel
+//! with the record's claim (goal stone − top; a two-stone template's helper is a stone of the
+//! lemma's position too). The checker certifies it with the record's stored kernel
 //! certificate, decoded onto these very cells and re-checked by the kernel (no search); a
 //! step then places it like any lemma (`docs/SEMANTICS.md`, "Lemma use"). A record wider or
 //! deeper than the board is left out.

@@ -730,7 +730,10 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     // Transversal → number of budget levels at which it was undecided.
     let mut attempts: BTreeMap<u128, usize> = BTreeMap::new();
     let mut complete = true;
-    while !opts.seeds_only {
+    loop {
+        if opts.seeds_only {
+            break;
+        }
         bar.set_length(tr.len() as u64);
         bar.set_position(tr.iter().filter(|t| tested.contains(t)).count() as u64);
         bar.set_message(format!(

@@ -53,6 +53,31 @@ fn bad_input_is_one_line_and_exit_2() {
         vec!["templates", "generate", "--row", "3", "--quick=-1"],
         vec!["templates", "match", "--board", "9x9", "--moves", "z99"],
         vec!["templates", "verify", "--dir", "/nonexistent/dir"],
+        // Seeds: unknown, too large for the region, seeds-only without seeds, with two
+        // stones; an output stem that is a path.
+        vec!["templates", "generate", "--row", "4", "--seed", "IV1z"],
+        vec![
+            "templates",
+            "generate",
+            "--row",
+            "4",
+            "--width",
+            "8",
+            "--seed",
+            "IV1c",
+        ],
+        vec!["templates", "generate", "--row", "4", "--seeds-only"],
+        vec![
+            "templates",
+            "generate",
+            "--row",
+            "3",
+            "--stones",
+            "2",
+            "--seed",
+            "III1a",
+        ],
+        vec!["templates", "generate", "--row", "3", "--out", "../x"],
     ] {
         let (code, _, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {err}");

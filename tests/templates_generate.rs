@@ -5,7 +5,7 @@
 use hexproof::templates::generate::{
     build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid,
 };
-use hexproof::templates::library::{canonical, mirror, Record, Symmetry};
+use hexproof::templates::library::{canonical, mirror, MinimalityTag, Record, Symmetry};
 
 #[path = "common/templates.rs"]
 mod common_templates;
@@ -23,7 +23,7 @@ fn regenerate_as_shipped(rows: std::ops::RangeInclusive<i32>) {
     for (_, f) in lib
         .files
         .iter()
-        .filter(|(_, f)| f.stones == 1 && rows.contains(&f.row))
+        .filter(|(_, f)| f.stones == 1 && f.complete && rows.contains(&f.row))
     {
         let grid = Grid::new(f.row, f.region.height, f.region.width).unwrap();
         let en = enumerate(&grid, &opts()).unwrap();
@@ -86,6 +86,37 @@ fn generator_rediscovers_hexwiki_templates_in_their_own_regions() {
         found.push(name);
     }
     assert_eq!(found, ["II", "III1a", "III1b", "IV1a", "IV1b"]);
+}
+
+/// Files written with `--seeds-only` (regions too large to enumerate) are marked incomplete;
+/// each of their records is a HexWiki template, under its name and with HexWiki's exact cells,
+/// its minimality decided by search (`minimal`, never `minimum`). V1a is one of them; its
+/// minimality is re-confirmed by search in the ignored `every_large_template_is_minimal_by_search`
+/// of tests/templates_props.rs (some minutes of CPU: its 34 removals take 59.8 M nodes).
+#[test]
+fn seeded_files_hold_hexwiki_templates_by_name() {
+    let lib = library();
+    let wiki = hexwiki_one_stone();
+    let mut seen = Vec::new();
+    for (path, f) in lib
+        .files
+        .iter()
+        .filter(|(_, f)| f.stones == 1 && !f.complete)
+    {
+        for r in &f.templates {
+            let (name, _, carrier) = wiki
+                .iter()
+                .find(|t| t.1 == r.row && t.2 == r.carrier)
+                .unwrap_or_else(|| panic!("{}: {} is not HexWiki's", path.display(), r.name));
+            assert_eq!(&r.name, name);
+            assert_eq!(r.provenance.hexwiki.as_deref(), Some(name.as_str()));
+            assert_eq!(&r.carrier, carrier);
+            assert_eq!(r.provenance.source, "generated-from-seed");
+            assert_eq!(r.minimality, MinimalityTag::Minimal);
+            seen.push(name.clone());
+        }
+    }
+    assert!(seen.iter().any(|n| n == "V1a"), "{seen:?}");
 }
 
 #[test]
@@ -166,4 +197,46 @@ fn seeding_with_hexwiki_changes_nothing_but_provenance() {
         .templates
         .iter()
         .all(|r| r.provenance.source == "generated-from-seed"));
+}
+
+/// `--seeds-only`: the seeds are decided and shrunk (a seed's one-cell removals are searched
+/// first, in parallel), nothing else is enumerated, and the result is incomplete. A seed with a
+/// spare cell comes out as the template inside it. The checkpoint keeps the failing removals
+/// and the minimal sets found, so a rerun (e.g. with a larger budget) needs no search.
+#[test]
+fn seeds_only_certifies_the_seeds_and_checkpoints_their_removals() {
+    let grid = Grid::new(3, 4, 7).unwrap();
+    let iii1a = hexwiki_one_stone()
+        .into_iter()
+        .find(|t| t.0 == "III1a")
+        .unwrap()
+        .2;
+    let mut padded = iii1a.clone();
+    padded.push([4, -1]);
+    assert!(!iii1a.contains(&[4, -1]) && grid.cells.contains(&[4, -1]));
+    let dir = std::env::temp_dir().join(format!("hexproof-seeds-only-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("row3.checkpoint");
+    let _ = std::fs::remove_file(&cp);
+    let mut o = opts();
+    o.seeds = vec![padded];
+    o.seeds_only = true;
+    o.checkpoint = Some(cp.clone());
+    let first = enumerate(&grid, &o).unwrap();
+    assert!(!first.complete);
+    // III1a is chiral: both mirror images, and nothing else.
+    assert_eq!(first.minimal.len(), 2);
+    assert!(first
+        .minimal
+        .iter()
+        .all(|&m| canonical(&grid.rcs(m), 3).0 == iii1a));
+    assert_eq!(first.seeded.len(), 1);
+    // The seed, and at least its 8 one-cell removals.
+    assert!(first.searches >= 9, "{} searches", first.searches);
+    let text = std::fs::read_to_string(&cp).unwrap();
+    assert!(text.contains("\"fails\""), "{text}");
+    let again = enumerate(&grid, &o).unwrap();
+    assert_eq!(again.searches, 0, "everything is known from the checkpoint");
+    assert_eq!(again.minimal, first.minimal);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -126,6 +126,20 @@ pub struct GenerateArgs {
     /// re-decided and shrunk by search first; marked `generated-from-seed`).
     #[arg(long)]
     seed_hexwiki: bool,
+    /// Start from these HexWiki one-stone templates of the row (names, comma-separated, e.g.
+    /// `IV1c,IV1d`), like --seed-hexwiki but only these; a name that is not a one-stone
+    /// template of the row, or does not fit the region, is an error.
+    #[arg(long, value_delimiter = ',')]
+    seed: Vec<String>,
+    /// Only decide and shrink the seeds (the one-cell removals of each run in parallel), no
+    /// enumeration: certifies known templates, with their minimality decided by search, in a
+    /// region too large to enumerate. The file is marked incomplete.
+    #[arg(long)]
+    seeds_only: bool,
+    /// Write `DIR/OUT.json` instead of `DIR/rowK.json` (`rowKs2.json` for two stones); the
+    /// checkpoint is `DIR/OUT.checkpoint`.
+    #[arg(long)]
+    out: Option<String>,
 }
 
 /// Re-check every library entry with the kernel alone (no search); exit 1 if any fails.
@@ -247,7 +261,42 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
         return fail_input(&format!("cannot create {}: {e}", a.dir.display()));
     }
-    let checkpoint = a.dir.join(format!("row{}.checkpoint", a.row));
+    let stem = a.out.clone().unwrap_or_else(|| format!("row{}", a.row));
+    if stem.is_empty() || stem.contains(['/', '\\']) || stem.starts_with('.') {
+        return fail_input(&format!("--out {stem:?} must be a plain file stem"));
+    }
+    let wiki: Vec<(String, i32, Vec<hexproof::templates::Rc>)> = hexwiki_one_stone()
+        .into_iter()
+        .filter(|t| t.1 == a.row)
+        .collect();
+    let mut seeds = Vec::new();
+    for name in &a.seed {
+        match wiki.iter().find(|t| t.0 == *name) {
+            Some(t) if t.2.iter().all(|rc| grid.cells.contains(rc)) => seeds.push(t.2.clone()),
+            Some(_) => {
+                return fail_input(&format!(
+                    "seed {name} does not fit the region {}x{}",
+                    height, width
+                ))
+            }
+            None => {
+                return fail_input(&format!(
+                    "seed {name} is not a HexWiki one-stone template of row {}",
+                    a.row
+                ))
+            }
+        }
+    }
+    if a.seed_hexwiki {
+        seeds.extend(wiki.iter().map(|t| t.2.clone()));
+    }
+    if a.seeds_only && seeds.is_empty() {
+        return fail_input("--seeds-only needs --seed or --seed-hexwiki");
+    }
+    if a.stones == 2 && (!seeds.is_empty() || a.seeds_only) {
+        return fail_input("seeds are one-stone templates: not with --stones 2");
+    }
+    let checkpoint = a.dir.join(format!("{stem}.checkpoint"));
     if a.fresh {
         let _ = std::fs::remove_file(&checkpoint);
     }
@@ -269,15 +318,8 @@ fn run_generate(a: GenerateArgs) -> u8 {
         checkpoint: Some(checkpoint.clone()),
         progress: !a.quiet,
         batch: 64,
-        seeds: if a.seed_hexwiki {
-            hexwiki_one_stone()
-                .into_iter()
-                .filter(|t| t.1 == a.row)
-                .map(|t| t.2)
-                .collect()
-        } else {
-            Vec::new()
-        },
+        seeds,
+        seeds_only: a.seeds_only,
     };
     if a.stones == 2 {
         return generate_two_stone(&a, &grid, &opts, start);
@@ -301,7 +343,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
             return EXIT_FAILS;
         }
     };
-    let out = match write_library_file(&a.dir, &format!("row{}", a.row), &file) {
+    let out = match write_library_file(&a.dir, &stem, &file) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -384,7 +426,8 @@ fn generate_two_stone(a: &GenerateArgs, grid: &Grid, opts: &GenOptions, start: I
             return EXIT_FAILS;
         }
     };
-    let out = match write_library_file(&a.dir, &format!("row{}s2", a.row), &file) {
+    let stem = a.out.clone().unwrap_or_else(|| format!("row{}s2", a.row));
+    let out = match write_library_file(&a.dir, &stem, &file) {
         Ok(p) => p,
         Err(code) => return code,
     };

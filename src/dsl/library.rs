@@ -1,9 +1,11 @@
 //! `use templates`: the certified edge-template library (`templates/*.json`,
 //! [`crate::templates::library`]) as lemmas of a `.hexp` file (docs/LANGUAGE.md §10).
 //!
-//! Each record becomes a lemma named as in the library (`II`, `III1a`, …): its stones and
-//! carrier drawn at Black's top edge of the file's board, as far left as they fit, with the
-//! record's claim (goal stone − top). The checker certifies it with the record's stored kernel
+//! Each record becomes a lemma named as in the library (`II`, `III1a`, …; a `-` of a
+//! generated name becomes `_`, since names are words: `III2-8-e011` is `III2_8_e011`): its
+//! stones and carrier drawn at Black's top edge of the file's board, as far left as they fit,
+//! with the record's claim (goal stone − top; a two-stone template's helper is a stone of the
+//! lemma's position too). The checker certifies it with the record's stored kernel
 //! certificate, decoded onto these very cells and re-checked by the kernel (no search); a
 //! step then places it like any lemma (`docs/SEMANTICS.md`, "Lemma use"). A record wider or
 //! deeper than the board is left out.
@@ -20,7 +22,7 @@ use crate::templates::library::{ClaimTag, LibraryFile, Record};
 use crate::templates::EdgeTemplate;
 
 /// The library files, embedded.
-pub const FILES: [(&str, &str); 3] = [
+pub const FILES: [(&str, &str); 6] = [
     (
         "templates/row2.json",
         include_str!("../../templates/row2.json"),
@@ -32,6 +34,18 @@ pub const FILES: [(&str, &str); 3] = [
     (
         "templates/row4.json",
         include_str!("../../templates/row4.json"),
+    ),
+    (
+        "templates/row5.json",
+        include_str!("../../templates/row5.json"),
+    ),
+    (
+        "templates/row3s2.json",
+        include_str!("../../templates/row3s2.json"),
+    ),
+    (
+        "templates/row4s2.json",
+        include_str!("../../templates/row4s2.json"),
     ),
 ];
 
@@ -51,6 +65,12 @@ pub fn template_lemmas(board: Board, notation: Notation, span: Span) -> Vec<Bloc
         .into_iter()
         .filter_map(|r| template_lemma(r, board, notation, span))
         .collect()
+}
+
+/// The lemma name of a library record: its name with `-` (not a word character of the
+/// language) replaced by `_`.
+pub fn lemma_name(record_name: &str) -> String {
+    record_name.replace('-', "_")
 }
 
 fn template_lemma(r: Record, board: Board, notation: Notation, span: Span) -> Option<Block> {
@@ -92,7 +112,7 @@ fn template_lemma(r: Record, board: Board, notation: Notation, span: Span) -> Op
     };
     Some(Block {
         kind: BlockKind::Lemma,
-        name: Some(r.name.clone()),
+        name: Some(lemma_name(&r.name)),
         title: Some(format!("edge template {} (template library)", r.name)),
         span,
         head: span,

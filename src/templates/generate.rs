@@ -359,6 +359,14 @@ struct Learnt {
 }
 
 impl Learnt {
+    /// Adds what another task learnt.
+    fn absorb(&mut self, other: Learnt) {
+        self.searches += other.searches;
+        self.memo_hits += other.memo_hits;
+        self.holds.extend(other.holds);
+        self.fails.extend(other.fails);
+    }
+
     /// Answers from the memo if it can, else searches and records the verdict.
     fn ask(
         &mut self,
@@ -419,6 +427,10 @@ pub struct Checkpoint {
     pub minimal: Vec<String>,
     /// Transversals whose complement was decided false (hex masks).
     pub tested: Vec<String>,
+    /// Other carriers decided false (hex masks), e.g. the one-cell removals of a seed: kept so
+    /// a resumed run (perhaps with a larger budget) searches only what is still undecided.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fails: Vec<String>,
 }
 
 /// Options of [`enumerate`].
@@ -443,6 +455,10 @@ pub struct GenOptions {
     /// ignored). Each is decided and shrunk to a minimal set by search before the loop, so a
     /// wrong seed costs time, never soundness or completeness.
     pub seeds: Vec<Vec<Rc>>,
+    /// Stop after the seeds: only decide and shrink them (the result is incomplete unless the
+    /// loop would have had nothing to do). Used to certify known templates in a region too
+    /// large to enumerate.
+    pub seeds_only: bool,
 }
 
 impl GenOptions {
@@ -456,6 +472,7 @@ impl GenOptions {
             progress: false,
             batch: 64,
             seeds: Vec::new(),
+            seeds_only: false,
         }
     }
 }
@@ -522,6 +539,86 @@ enum Decided {
     Undecided,
 }
 
+/// Writes the checkpoint of `opts` (if any): the family, the transversals of `tr` decided
+/// false, and the failing carriers of the memo that are not complements of those.
+fn write_checkpoint(
+    opts: &GenOptions,
+    grid: &Grid,
+    family: &[u128],
+    tr: &[u128],
+    tested: &HashSet<u128>,
+    memo: &Memo,
+) -> Result<(), String> {
+    let Some(path) = &opts.checkpoint else {
+        return Ok(());
+    };
+    let tested: Vec<u128> = tr.iter().copied().filter(|t| tested.contains(t)).collect();
+    let all = grid.all();
+    let cp = Checkpoint {
+        region: [grid.row, grid.height, grid.width],
+        helpers: grid.helpers.clone(),
+        minimal: family.iter().map(|&m| hex(m)).collect(),
+        tested: tested.iter().map(|&t| hex(t)).collect(),
+        fails: memo
+            .fails
+            .iter()
+            .filter(|&&f| !tested.iter().any(|&t| all & !t == f))
+            .map(|&f| hex(f))
+            .collect(),
+    };
+    let text = serde_json::to_string(&cp).expect("checkpoints serialise");
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Shrinks a seed's winning carrier `p` (a known template, so most likely minimal already):
+/// first every one-cell removal of `p` is searched, in parallel; if all fail, `p` is minimal
+/// and no further search is needed, else the plain [`shrink`] continues from the proof set of
+/// a removal that holds. Returns the minimal carrier (`None` if a search was undecided) and
+/// what the searches learnt, undecided or not.
+fn shrink_seed(
+    grid: &Grid,
+    memo: &Memo,
+    p: u128,
+    budget: &Budget,
+    deadline: Option<Instant>,
+) -> (Option<u128>, Learnt) {
+    let cells: Vec<usize> = bits(p).collect();
+    let answers: Vec<(Answer, Learnt)> = cells
+        .par_iter()
+        .map(|&c| {
+            let mut l = Learnt::default();
+            let a = l.ask(grid, memo, p & !(1 << c), budget, deadline);
+            (a, l)
+        })
+        .collect();
+    let mut learnt = Learnt::default();
+    let mut smaller = None;
+    let mut undecided = false;
+    for (a, l) in answers {
+        learnt.absorb(l);
+        match a {
+            Answer::Holds(q) => smaller = smaller.or(Some(q)),
+            Answer::Undecided => undecided = true,
+            Answer::Fails => {}
+        }
+    }
+    match smaller {
+        None if undecided => (None, learnt),
+        None => (Some(p), learnt),
+        Some(q) => {
+            // Some removal holds: p is not minimal; shrink on from q (the memo does not know
+            // this round's verdicts, so the learnt ones are consulted through a local memo).
+            let mut local = Memo::default();
+            local.holds.clone_from(&memo.holds);
+            local.fails.clone_from(&memo.fails);
+            learnt.holds.iter().for_each(|&h| local.add_hold(grid, h));
+            learnt.fails.iter().for_each(|&f| local.add_fail(grid, f));
+            let m = shrink(grid, &local, &mut learnt, q, budget, deadline);
+            (m, learnt)
+        }
+    }
+}
+
 /// Enumerates every minimal carrier of the region (see the module docs).
 ///
 /// Beyond plain dualize-and-advance (the module docs), the loop
@@ -544,6 +641,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     let all = grid.all();
     let mut family: Vec<u128> = Vec::new();
     let mut tested: HashSet<u128> = HashSet::new();
+    let mut known_fails: Vec<u128> = Vec::new();
     if let Some(path) = &opts.checkpoint {
         if let Ok(text) = std::fs::read_to_string(path) {
             let cp: Checkpoint = serde_json::from_str(&text)
@@ -560,11 +658,21 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             for s in &cp.tested {
                 tested.insert(unhex(s)?);
             }
+            for s in &cp.fails {
+                known_fails.push(unhex(s)?);
+            }
         }
     }
     let mut memo = Memo::default();
     for &t in &tested {
         memo.add_fail(grid, all & !t);
+    }
+    for &f in &known_fails {
+        memo.add_fail(grid, f);
+    }
+    // The minimal sets of a checkpoint hold: a resumed seed needs no search.
+    for &m in &family {
+        memo.add_hold(grid, m);
     }
     let mut saved: u64 = 0;
     let mut seeded = Vec::new();
@@ -578,7 +686,9 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         let mask = idx.iter().fold(0u128, |m, &i| m | 1 << i);
         let mut learnt = Learnt::default();
         if let Answer::Holds(p) = learnt.ask(grid, &memo, mask, &opts.budget, opts.deadline) {
-            if let Some(m) = shrink(grid, &memo, &mut learnt, p, &opts.budget, opts.deadline) {
+            let (m, removals) = shrink_seed(grid, &memo, p, &opts.budget, opts.deadline);
+            learnt.absorb(removals);
+            if let Some(m) = m {
                 for x in [m, grid.mirror_mask(m)] {
                     if !family.contains(&x) {
                         family.push(x);
@@ -599,6 +709,11 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     for i in 0..family.len() {
         berge(&family[..=i], &mut tr, family[i]);
     }
+    if !opts.seeds.is_empty() {
+        // Whatever the seeds' one-cell removals decided is kept even if a seed stayed
+        // undecided, so a rerun with a larger budget repeats only the undecided searches.
+        write_checkpoint(opts, grid, &family, &tr, &tested, &memo)?;
+    }
     let bar = if opts.progress {
         let b = indicatif::ProgressBar::new(tr.len() as u64);
         b.set_style(
@@ -616,6 +731,9 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     let mut attempts: BTreeMap<u128, usize> = BTreeMap::new();
     let mut complete = true;
     loop {
+        if opts.seeds_only {
+            break;
+        }
         bar.set_length(tr.len() as u64);
         bar.set_position(tr.iter().filter(|t| tested.contains(t)).count() as u64);
         bar.set_message(format!(
@@ -706,21 +824,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
                 }
             }
         }
-        if let Some(path) = &opts.checkpoint {
-            let cp = Checkpoint {
-                region: [grid.row, grid.height, grid.width],
-                helpers: grid.helpers.clone(),
-                minimal: family.iter().map(|&m| hex(m)).collect(),
-                tested: tr
-                    .iter()
-                    .filter(|t| tested.contains(t))
-                    .map(|&t| hex(t))
-                    .collect(),
-            };
-            let text = serde_json::to_string(&cp).expect("checkpoints serialise");
-            std::fs::write(path, text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+        write_checkpoint(opts, grid, &family, &tr, &tested, &memo)?;
     }
     bar.finish_and_clear();
     let undecided = tr

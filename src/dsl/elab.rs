@@ -1526,14 +1526,9 @@ impl Elab {
                 };
                 let Some(target) = target else {
                     let msg = format!("unknown shared position `{}`", g.text);
-                    let d = Diag::error(
-                        self.file,
-                        "hexp::unknown-name",
-                        msg,
-                        g.span,
-                        "not defined",
-                    )
-                    .with_help(format!(
+                    let d =
+                        Diag::error(self.file, "hexp::unknown-name", msg, g.span, "not defined")
+                            .with_help(format!(
                         "define it after the tree: `position {} black [..] white [..] {{ .. }}`",
                         g.text
                     ));

@@ -597,3 +597,33 @@ fn heavy_proofs_sampled_mutants() {
         accepted.join("\n")
     );
 }
+
+/// The shared positions of proofs/examples/hex3-shared.hexp are mutated (their stone lists,
+/// the `goto`s' targets, the replies leading to them) and every such mutant is rejected, each
+/// by a failed step (a `goto` that no longer reaches its position), not as bad input.
+#[test]
+fn shared_positions_are_mutated() {
+    let f = std::path::Path::new("proofs/examples/hex3-shared.hexp");
+    let src = std::fs::read_to_string(f).unwrap();
+    let ms = mutants(&src);
+    let shared: Vec<&Mutant> = ms
+        .iter()
+        .filter(|m| m.what.contains("shared position") || m.what.contains("goto"))
+        .collect();
+    // P and Q: 3 + 2 stones each; two gotos to each, sent to the other.
+    assert_eq!(
+        shared.len(),
+        14,
+        "{:?}",
+        shared.iter().map(|m| &m.what).collect::<Vec<_>>()
+    );
+    for m in shared {
+        let c = check_source("hex3-shared.hexp", &m.text, &Options::default());
+        assert_eq!(c.report.exit_code, 1, "{}: {}", m.what, c.human());
+        assert!(
+            c.human().contains("reaches a different position"),
+            "{}",
+            m.what
+        );
+    }
+}

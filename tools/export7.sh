@@ -16,14 +16,18 @@ echo "| position | --emit-leaf-max | nodes written | emit CPU | check CPU | verd
 echo "| --- | --- | --- | --- | --- | --- |"
 for m in $OPENINGS; do
   f=proofs/solver/7x7-$m.hexp
-  e=$( { /usr/bin/time -f "%U" "$H" solve --board 7x7 --moves "$m" --emit-leaf-max "$LM" \
-        --emit-proof "$f" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  T=$(mktemp)
+  /usr/bin/time -f "%U" -o "$T" "$H" solve --board 7x7 --moves "$m" --emit-leaf-max "$LM" \
+    --emit-proof "$f" >/dev/null 2>&1
+  e=$(tail -1 "$T")
   if [ ! -s "$f" ]; then
     echo "| 7×7 $m | $LM | no proof written | $e s | — | — |"
     continue
   fi
   n=$(grep -o '^// [0-9]* nodes' "$f" | grep -o '[0-9]*')
-  c=$( { /usr/bin/time -f "%U" "$H" check --no-search --time 3600 "$f" > "$f.check.txt" 2>&1; } 2>&1 | tail -1)
-  v=$(tail -1 "$f.check.txt" | sed 's/.*— //')
+  /usr/bin/time -f "%U" -o "$T" "$H" check --no-search --time 3600 "$f" > "$T.out" 2>&1
+  c=$(tail -1 "$T")
+  v=$(tail -1 "$T.out" | sed 's/.*— //')
+  rm -f "$T" "$T.out"
   echo "| 7×7 $m | $LM | $n | $e s | $c s | $v |"
 done

@@ -1379,3 +1379,44 @@ lemma E {
 ";
     bad_input(lemma, "hexp::goto");
 }
+
+/// `goto P under rot180`: after white c1, black b1, white b3, black a3 the position is P
+/// (Black b2 c1 b3, White b1 a3) turned by 180° on 3×3 (b2 fixed, c1 ↔ a3, b1 ↔ b3).
+fn shared_rotated() -> String {
+    SHARED.replace(
+        "case c1 => black b1 { t - b on [a3, b3] by search }",
+        "case c1 => black b1 {
+      white {
+        case b3 | * => black a3 goto P under rot180
+        case a3 => black b3 { t - b on [] by search }
+      }
+    }",
+    )
+}
+
+#[test]
+fn goto_under_rot180_reaches_the_turned_position() {
+    let c = verified(&shared_rotated());
+    let gotos = reports_of(&c, "goto");
+    assert_eq!(gotos.len(), 3);
+    assert!(
+        gotos.iter().any(|g| g.claim.contains("P turned by 180°")),
+        "{}",
+        c.human()
+    );
+    // Without the rotation the same branch reaches another position.
+    let plain = shared_rotated().replace("goto P under rot180", "goto P");
+    let c = run(&plain);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(c.human().contains("reaches a different position"));
+    // A rotation where none is needed is wrong too.
+    let turned = SHARED.replace("black b3 goto P\n", "black b3 goto P under rot180\n");
+    let c = run(&turned);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(c.human().contains("P turned by 180°"), "{}", c.human());
+    // Only rot180.
+    bad_input(
+        &shared_rotated().replace("under rot180", "under mirror"),
+        "hexp::goto",
+    );
+}

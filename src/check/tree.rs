@@ -408,6 +408,7 @@ impl<'a> Checker<'a> {
             }
             TreeNode::Goto {
                 target,
+                rotated,
                 position,
                 span,
             } => {
@@ -457,22 +458,27 @@ impl<'a> Checker<'a> {
                         (StepVerdict::Failed, empty)
                     }
                 };
+                // `under rot180`: P turned by 180° (docs/SEMANTICS.md, "Shared positions").
+                let turn = |s: CellSet| if *rotated { rot180(position, s) } else { s };
+                let pname = if *rotated {
+                    format!("{} turned by 180°", b.name)
+                } else {
+                    b.name.clone()
+                };
                 let mut diffs = Vec::new();
                 for c in [Colour::Black, Colour::White] {
                     let here = position.stones(c);
-                    let there = b.position.stones(c);
+                    let there = turn(b.position.stones(c));
                     if here - there != CellSet::EMPTY {
                         diffs.push(format!(
-                            "{c} {} here but not in {}",
+                            "{c} {} here but not in {pname}",
                             names.set(&(here - there)),
-                            b.name
                         ));
                     }
                     if there - here != CellSet::EMPTY {
                         diffs.push(format!(
-                            "{c} {} in {} but not here",
+                            "{c} {} in {pname} but not here",
                             names.set(&(there - here)),
-                            b.name
                         ));
                     }
                 }
@@ -500,10 +506,10 @@ impl<'a> Checker<'a> {
                     }
                     v = worst(v, bv);
                 }
-                let claim = format!("{} (line {line}): the same position", b.name);
+                let claim = format!("{pname} (line {line}): the same position");
                 out.push(self.node_report(*span, "goto", claim, v, reasons, Vec::new(), start));
                 let k = if v == StepVerdict::Verified {
-                    bk & empty
+                    turn(bk) & empty
                 } else {
                     empty
                 };
@@ -716,4 +722,18 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+/// The image of `s` under the 180° rotation of `pos`'s board (cell (x, y) to
+/// (cols − 1 − x, rows − 1 − y)): it maps the board onto itself, each colour's pair of borders
+/// onto itself, and adjacency onto adjacency, so it is a symmetry of the game.
+fn rot180(pos: &Position, s: CellSet) -> CellSet {
+    let b = pos.board();
+    let (w, h) = (b.cols(), b.rows());
+    s.iter()
+        .map(|c| {
+            let (x, y) = c.coords();
+            Cell::at(w - 1 - x, h - 1 - y)
+        })
+        .collect()
 }

@@ -478,6 +478,8 @@ pub enum TreeNode {
         body: Vec<TreeNode>,
         /// `goto NAME`: what follows is the shared position NAME.
         goto: Option<Name>,
+        /// `goto NAME under SYM`: the symmetry word (only `rot180` is accepted).
+        goto_under: Option<Name>,
         /// Where.
         span: Span,
     },

@@ -1480,6 +1480,7 @@ impl Elab {
                 body,
                 span,
                 goto,
+                goto_under,
                 ..
             } = first
             else {
@@ -1535,9 +1536,22 @@ impl Elab {
                     self.diags.push(d);
                     return None;
                 };
+                let rotated = match goto_under {
+                    None => false,
+                    Some(u) if u.text == "rot180" => true,
+                    Some(u) => {
+                        let msg = format!(
+                            "`goto {} under {}`: a shared position may only be turned by rot180",
+                            g.text, u.text
+                        );
+                        self.err("hexp::goto", msg, u.span, "not rot180");
+                        return None;
+                    }
+                };
                 self.goto_edges.push((self.in_shared, target, g.span));
                 TreeNode::Goto {
                     target,
+                    rotated,
                     position: after,
                     span: g.span,
                 }

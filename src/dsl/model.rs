@@ -392,6 +392,8 @@ pub enum TreeNode {
     Goto {
         /// The index of the shared position in [`Block::shared`].
         target: usize,
+        /// `under rot180`: this position is the shared one turned by 180°.
+        rotated: bool,
         /// The position reached (White to move).
         position: Position,
         /// Where (the `goto NAME` words).

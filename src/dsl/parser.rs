@@ -1006,12 +1006,15 @@ fn tree_node(p: Pair<Rule>) -> TreeNode {
             let mut names = Vec::new();
             let mut body = Vec::new();
             let mut goto = None;
+            let mut goto_under = None;
             for q in p.into_inner() {
                 match q.as_rule() {
                     Rule::name => names.push(name(q)),
                     Rule::tree_body => body = tree_body(q),
                     Rule::goto_ref => {
-                        goto = q.into_inner().find(|r| r.as_rule() == Rule::name).map(name)
+                        let mut it = q.into_inner().filter(|r| r.as_rule() == Rule::name);
+                        goto = it.next().map(name);
+                        goto_under = it.next().map(name);
                     }
                     _ => {}
                 }
@@ -1022,6 +1025,7 @@ fn tree_node(p: Pair<Rule>) -> TreeNode {
                 alias: it.next(),
                 body,
                 goto,
+                goto_under,
                 span: sp,
             }
         }

@@ -24,8 +24,9 @@
 //! colour); a position reached by two or more branches becomes a shared position
 //! `position Pn black [..] white [..] { .. }` after the tree, and each branch ends in
 //! `black M goto Pn` (docs/SEMANTICS.md, "Shared positions": the checker verifies it once
-//! and checks that each reference reaches exactly that position). Positions only grow along
-//! a branch, so the references are acyclic.
+//! and checks that each reference reaches exactly that position). A position whose 180° image
+//! was met before (the solver's table merges those too) refers to it as `goto Pn under
+//! rot180`. Positions only grow along a branch, so the references are acyclic.
 //!
 //! A win of White is written for the transposed board with the colours swapped (a symmetry of
 //! Hex), since a strategy proves a win of Black: the emitter follows the solver's own search
@@ -33,7 +34,7 @@
 //! writing.
 
 use super::dfpn::Dfpn;
-use super::tt::INF;
+use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
@@ -102,6 +103,7 @@ pub fn emit_solved(
         swapped,
         nodes: Vec::new(),
         memo: HashMap::new(),
+        rot: Symmetry::new(pos.board()),
         count: 0,
         leaf_max,
     };
@@ -126,7 +128,7 @@ pub fn emit_solved(
             (s, e.white(&q)?.0)
         }
         None => {
-            let (mv, id, _) = e.black(&setup)?;
+            let (mv, id, _, _) = e.black(&setup)?;
             (mv, id)
         }
     };
@@ -149,12 +151,14 @@ enum Node {
     },
 }
 
-/// A case of a White node: the loser's move, `| *`, the winner's reply and the node after it.
+/// A case of a White node: the loser's move, `| *`, the winner's reply and the node after it
+/// (`rotated`: the position after the reply is that node's turned by 180°).
 struct CaseOut {
     w: Cell,
     rest: bool,
     reply: Cell,
     child: usize,
+    rotated: bool,
 }
 
 /// One loser-to-move position: its stones (winner, loser), node, proof set, references.
@@ -174,6 +178,8 @@ struct Emitter<'b, 'a> {
     nodes: Vec<Entry>,
     /// Loser-to-move positions already emitted: (winner's stones, loser's stones) → node.
     memo: HashMap<(CellSet, CellSet), usize>,
+    /// The 180° rotation of the solved board (a position whose image was emitted refers to it).
+    rot: Symmetry,
     count: usize,
     leaf_max: usize,
 }
@@ -213,7 +219,7 @@ impl Emitter<'_, '_> {
 
     /// Proves: the winner to move in `q` wins. Returns its move, the node after it and the
     /// proof set (the move and its node's set), as the checker computes it.
-    fn black(&mut self, q: &Position) -> Result<(Cell, usize, CellSet), String> {
+    fn black(&mut self, q: &Position) -> Result<(Cell, usize, bool, CellSet), String> {
         self.tick()?;
         let w = self.winner;
         let f = self.d.filled(q, w);
@@ -233,20 +239,26 @@ impl Emitter<'_, '_> {
         let mv = mv.ok_or("no confirmed winning move")?;
         let mut q2 = q.clone();
         q2.play(w, mv).map_err(|e| e.to_string())?;
-        let (id, k) = self.white(&q2)?;
-        Ok((mv, id, k | CellSet::single(mv)))
+        let (id, rotated, k) = self.white(&q2)?;
+        Ok((mv, id, rotated, k | CellSet::single(mv)))
     }
 
     /// Proves: the loser to move in `q` loses; returns its node and proof set (docs/SEMANTICS.md,
     /// "Proof-set pruning in a tree"): a leaf's carrier; at a White node the precluding
     /// carriers with their moves and every reply's set. A position met before is not proved
     /// again: its node gets one more reference.
-    fn white(&mut self, q: &Position) -> Result<(usize, CellSet), String> {
+    fn white(&mut self, q: &Position) -> Result<(usize, bool, CellSet), String> {
         let (w, l) = (self.winner, self.winner.opponent());
         let key = (q.stones(w), q.stones(l));
         if let Some(&id) = self.memo.get(&key) {
             self.nodes[id].refs += 1;
-            return Ok((id, self.nodes[id].k));
+            return Ok((id, false, self.nodes[id].k));
+        }
+        // Its 180° image met before: `goto Pn under rot180`, with the image of Pn's proof set.
+        let image = (self.rot.set(key.0), self.rot.set(key.1));
+        if let Some(&id) = self.memo.get(&image) {
+            self.nodes[id].refs += 1;
+            return Ok((id, true, self.rot.set(self.nodes[id].k)));
         }
         self.tick()?;
         let (node, k) = self.prove_white(q)?;
@@ -258,7 +270,7 @@ impl Emitter<'_, '_> {
             refs: 1,
         });
         self.memo.insert(key, id);
-        Ok((id, k))
+        Ok((id, false, k))
     }
 
     fn prove_white(&mut self, q: &Position) -> Result<(Node, CellSet), String> {
@@ -325,7 +337,7 @@ impl Emitter<'_, '_> {
             }
             let mut q2 = q.clone();
             q2.play(l, m).map_err(|e| e.to_string())?;
-            let (reply, child, kc) = self.black(&q2)?;
+            let (reply, child, rotated, kc) = self.black(&q2)?;
             left.remove(m);
             let rest = !(left - kc).is_empty();
             left &= kc;
@@ -335,6 +347,7 @@ impl Emitter<'_, '_> {
                 rest,
                 reply,
                 child,
+                rotated,
             });
         }
         Ok((Node::White { precludes, cases }, k))
@@ -466,7 +479,8 @@ impl Emitter<'_, '_> {
                             queue.push(c.child);
                             next
                         });
-                        let _ = writeln!(out, "{head} goto P{n}");
+                        let under = if c.rotated { " under rot180" } else { "" };
+                        let _ = writeln!(out, "{head} goto P{n}{under}");
                     } else {
                         let _ = writeln!(out, "{head} {{");
                         self.write_node(c.child, ind + 2, out, names, queue);

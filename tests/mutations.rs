@@ -12,7 +12,10 @@
 //! - in a lemma diagram, each `*` becomes `.` (one carrier cell fewer);
 //! - in a strategy: drop each case, drop each precluding analysis, change each Black reply to
 //!   each neighbouring cell, the step mutations above on its leaves and analyses, and a
-//!   file-level White stone on a carrier cell.
+//!   file-level White stone on a carrier cell;
+//! - in a strategy's shared positions (`position P black [..] white [..] { .. }`): the tree
+//!   mutations above inside their bodies, each stone dropped from their lists, and each
+//!   `goto P` sent to another shared position.
 
 use hexproof::check::{check_source, Options};
 use hexproof::dsl::ast::{
@@ -43,13 +46,18 @@ struct TreeWalk {
     precludes: Vec<Span>,
     replies: Vec<hexproof::dsl::ast::Name>,
     steps: Vec<hexproof::dsl::ast::StepAst>,
+    /// `goto P`: the name P.
+    gotos: Vec<hexproof::dsl::ast::Name>,
 }
 
 impl TreeWalk {
     fn walk(&mut self, nodes: &[TreeNode]) {
         for n in nodes {
             match n {
-                TreeNode::Black { body, .. } => self.walk(body),
+                TreeNode::Black { body, goto, .. } => {
+                    self.gotos.extend(goto.iter().cloned());
+                    self.walk(body)
+                }
                 TreeNode::White {
                     precludes, cases, ..
                 } => {
@@ -120,6 +128,32 @@ fn mutants(src: &str) -> Vec<Mutant> {
         let Statement::Strategy(s) = st else { continue };
         let mut tw = TreeWalk::default();
         tw.walk(&s.body);
+        for sh in &s.shared {
+            tw.walk(&sh.body);
+            // Each stone dropped from the shared position's lists.
+            for list in sh.black.iter().chain(sh.white.iter()) {
+                for k in 0..list.items.len() {
+                    push(
+                        format!(
+                            "line {}: shared position {} without {}",
+                            at(list.span),
+                            sh.name.text,
+                            list.items[k].text
+                        ),
+                        splice(src, list.span, &without(list, k)),
+                    );
+                }
+            }
+        }
+        // Each `goto` sent to another shared position.
+        for g in &tw.gotos {
+            for sh in s.shared.iter().filter(|sh| sh.name.text != g.text) {
+                push(
+                    format!("line {}: goto {} → {}", at(g.span), g.text, sh.name.text),
+                    splice(src, g.span, &sh.name.text),
+                );
+            }
+        }
         for sp in &tw.cases {
             push(
                 format!("line {}: case dropped", at(*sp)),
@@ -175,6 +209,9 @@ fn mutants(src: &str) -> Vec<Mutant> {
             Statement::Strategy(s) => {
                 let mut tw = TreeWalk::default();
                 tw.walk(&s.body);
+                for sh in &s.shared {
+                    tw.walk(&sh.body);
+                }
                 Some((tw.steps.into_iter().map(BlockItem::Step).collect(), s.span))
             }
             _ => None,
@@ -559,4 +596,34 @@ fn heavy_proofs_sampled_mutants() {
         "mutants accepted:\n{}",
         accepted.join("\n")
     );
+}
+
+/// The shared positions of proofs/examples/hex3-shared.hexp are mutated (their stone lists,
+/// the `goto`s' targets, the replies leading to them) and every such mutant is rejected, each
+/// by a failed step (a `goto` that no longer reaches its position), not as bad input.
+#[test]
+fn shared_positions_are_mutated() {
+    let f = std::path::Path::new("proofs/examples/hex3-shared.hexp");
+    let src = std::fs::read_to_string(f).unwrap();
+    let ms = mutants(&src);
+    let shared: Vec<&Mutant> = ms
+        .iter()
+        .filter(|m| m.what.contains("shared position") || m.what.contains("goto"))
+        .collect();
+    // P and Q: 3 + 2 stones each; two gotos to each, sent to the other.
+    assert_eq!(
+        shared.len(),
+        14,
+        "{:?}",
+        shared.iter().map(|m| &m.what).collect::<Vec<_>>()
+    );
+    for m in shared {
+        let c = check_source("hex3-shared.hexp", &m.text, &Options::default());
+        assert_eq!(c.report.exit_code, 1, "{}: {}", m.what, c.human());
+        assert!(
+            c.human().contains("reaches a different position"),
+            "{}",
+            m.what
+        );
+    }
 }

@@ -58,6 +58,8 @@ fn walk(node: &TreeNode, text: &str, out: &mut Vec<(usize, Position)>) {
             let line = text[..span.start].matches('\n').count() + 1;
             out.push((line, position.clone()));
         }
+        // Noshita's trees share no positions.
+        TreeNode::Goto { .. } => {}
     }
 }
 

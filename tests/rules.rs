@@ -1185,3 +1185,240 @@ fn lemma_tree_proves_only_vcs() {
     let src = TREE_LEMMA.replace("claim x - b\n", "claim x - b first black\n");
     bad_input(&src, "hexp::lemma-tree");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shared positions (docs/SEMANTICS.md, "Shared positions"): `position P black [..] white [..]
+// { .. }` proved once, `black M goto P` from every branch that reaches exactly P.
+
+/// 3×3, Black b2: White's b1 and a3 in either order reach P (Black b2 c1 b3, White b1 a3).
+const SHARED: &str = "board 3x3
+strategy {
+  black b2
+  white {
+    case b1 | * => black c1 {
+      white {
+        case a3 | * => black b3 goto P
+        case b3 => black a3 { t - b on [] by search }
+      }
+    }
+    case c1 => black b1 { t - b on [a3, b3] by search }
+    case a3 | * => black b3 {
+      white {
+        case b1 | * => black c1 goto P
+        case c1 => black b1 { t - b on [] by search }
+      }
+    }
+    case b3 => black a3 { t - b on [b1, c1] by search }
+  }
+  position P black [b2, c1, b3] white [b1, a3] {
+    t - b on [] by search
+  }
+}
+";
+
+/// The reports of rule `rule` (e.g. `goto`, `shared position`), in order.
+fn reports_of<'c>(c: &'c Checked, rule: &str) -> Vec<&'c StepReport> {
+    c.report
+        .files
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.steps.iter())
+        .filter(|s| s.rule == rule)
+        .collect()
+}
+
+#[test]
+fn shared_position_is_checked_once_for_both_orders() {
+    let c = verified(SHARED);
+    let sm = c.report.files[0].blocks[0].summary.clone().unwrap();
+    assert!(
+        sm.contains("1 shared position(s), 2 goto(s)") && sm.contains("5 leaves"),
+        "{sm}"
+    );
+    let gotos = reports_of(&c, "goto");
+    assert_eq!(gotos.len(), 2);
+    assert!(gotos.iter().all(|g| g.verdict == StepVerdict::Verified));
+    let sp = reports_of(&c, "shared position");
+    assert_eq!(sp.len(), 1);
+    assert!(sp[0].claim.contains("2 reference(s)"), "{}", sp[0].claim);
+}
+
+#[test]
+fn goto_to_a_different_position_fails() {
+    // After white c1 Black answers b1, not c1: the position is not P.
+    let src = SHARED.replace(
+        "case c1 => black b1 { t - b on [] by search }",
+        "case c1 => black b1 goto P",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let bad: Vec<_> = reports_of(&c, "goto")
+        .into_iter()
+        .filter(|g| g.verdict == StepVerdict::Failed)
+        .collect();
+    assert_eq!(bad.len(), 1, "{}", c.human());
+    assert_eq!(
+        conditions(bad[0]),
+        vec!["reaches the shared position".to_string()]
+    );
+    assert!(
+        bad[0].reasons[0]
+            .message
+            .contains("black [b1] here but not in P"),
+        "{}",
+        c.human()
+    );
+    // The two good references still hold: P itself is fine.
+    assert_eq!(
+        reports_of(&c, "shared position")[0].verdict,
+        StepVerdict::Verified
+    );
+}
+
+#[test]
+fn goto_with_a_wrong_stone_list_fails_every_reference() {
+    // P declared without White's a3: no branch reaches it.
+    let src = SHARED.replace("white [b1, a3] {", "white [b1] {");
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let gotos = reports_of(&c, "goto");
+    assert_eq!(gotos.len(), 2);
+    for g in gotos {
+        assert_eq!(g.verdict, StepVerdict::Failed);
+        assert!(conditions(g).contains(&"reaches the shared position".to_string()));
+    }
+}
+
+#[test]
+fn a_broken_shared_position_fails_every_proof_that_uses_it() {
+    // P's proof leaves White's moves unanswered (a White node without cases).
+    let src = SHARED.replace(
+        "position P black [b2, c1, b3] white [b1, a3] {\n    t - b on [] by search",
+        "position P black [b2, c1, b3] white [b1, a3] {\n    white { case a1 => black a2 { t - b on [] by search } }",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let gotos = reports_of(&c, "goto");
+    assert_eq!(gotos.len(), 2);
+    for g in &gotos {
+        assert_eq!(g.verdict, StepVerdict::Failed);
+        assert_eq!(conditions(g), vec!["shared position won".to_string()]);
+    }
+    let sp = reports_of(&c, "shared position");
+    assert_eq!(sp[0].verdict, StepVerdict::Failed);
+    // The reason inside P: a White move without a case.
+    let white = reports_of(&c, "white node");
+    assert!(
+        white.iter().any(|w| w.verdict == StepVerdict::Failed
+            && conditions(w).contains(&"every White move has a case".to_string())),
+        "{}",
+        c.human()
+    );
+    let sm = c.report.files[0].blocks[0].summary.clone().unwrap();
+    assert!(sm.starts_with("not proved"), "{sm}");
+}
+
+#[test]
+fn an_unused_broken_shared_position_still_fails() {
+    let src = SHARED.replace(
+        "  position P",
+        "  position R black [a1] white [a2] {\n    white { }\n  }\n  position P",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let sp = reports_of(&c, "shared position");
+    assert_eq!(sp[0].verdict, StepVerdict::Failed);
+    assert!(sp[0].notes.iter().any(|n| n.contains("no `goto`")));
+}
+
+#[test]
+fn a_cycle_of_gotos_is_bad_input() {
+    let src = SHARED.replace(
+        "  position P black [b2, c1, b3] white [b1, a3] {\n    t - b on [] by search\n  }",
+        "  position P black [b2, c1, b3] white [b1, a3] {
+    white { case a1 => black c3 goto Q }
+  }
+  position Q black [b2, c1, b3, c3] white [b1, a3, a1] {
+    white { case a2 => black c2 goto P }
+  }",
+    );
+    let c = bad_input(&src, "hexp::goto-cycle");
+    assert!(c.human().contains("P → Q → P"), "{}", c.human());
+}
+
+#[test]
+fn shared_position_names_are_checked() {
+    bad_input(
+        &SHARED.replace("black b3 goto P", "black b3 goto X"),
+        "hexp::unknown-name",
+    );
+    let twice = SHARED.replace(
+        "  position P",
+        "  position P black [a1] {\n    t - b on [] by search\n  }\n  position P",
+    );
+    bad_input(&twice, "hexp::duplicate-position");
+    // A shared position's stone on an occupied cell.
+    bad_input(
+        &SHARED.replace(
+            "black [b2, c1, b3] white [b1, a3]",
+            "black [b2, c1, b3] white [b1, b2]",
+        ),
+        "hexp::occupied",
+    );
+    // A lemma's tree has no shared positions.
+    let lemma = "board 4x4
+lemma E {
+  black b3 as x
+  carrier [a4, b4]
+  claim x - b
+  proof {
+    white {
+      case a4 => black b4 goto P
+      case b4 => black a4 { x - b on [] by search }
+    }
+  }
+}
+";
+    bad_input(lemma, "hexp::goto");
+}
+
+/// `goto P under rot180`: after white c1, black b1, white b3, black a3 the position is P
+/// (Black b2 c1 b3, White b1 a3) turned by 180° on 3×3 (b2 fixed, c1 ↔ a3, b1 ↔ b3).
+fn shared_rotated() -> String {
+    SHARED.replace(
+        "case c1 => black b1 { t - b on [a3, b3] by search }",
+        "case c1 => black b1 {
+      white {
+        case b3 | * => black a3 goto P under rot180
+        case a3 => black b3 { t - b on [] by search }
+      }
+    }",
+    )
+}
+
+#[test]
+fn goto_under_rot180_reaches_the_turned_position() {
+    let c = verified(&shared_rotated());
+    let gotos = reports_of(&c, "goto");
+    assert_eq!(gotos.len(), 3);
+    assert!(
+        gotos.iter().any(|g| g.claim.contains("P turned by 180°")),
+        "{}",
+        c.human()
+    );
+    // Without the rotation the same branch reaches another position.
+    let plain = shared_rotated().replace("goto P under rot180", "goto P");
+    let c = run(&plain);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(c.human().contains("reaches a different position"));
+    // A rotation where none is needed is wrong too.
+    let turned = SHARED.replace("black b3 goto P\n", "black b3 goto P under rot180\n");
+    let c = run(&turned);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(c.human().contains("P turned by 180°"), "{}", c.human());
+    // Only rot180.
+    bad_input(
+        &shared_rotated().replace("under rot180", "under mirror"),
+        "hexp::goto",
+    );
+}

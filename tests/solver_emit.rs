@@ -104,10 +104,35 @@ fn the_exported_six_by_six_a1_proof_passes_the_checker() {
     check_committed("6x6-a1.hexp");
 }
 
+/// The 6×6 a1 export is a DAG (shared positions for its transpositions), and its `goto`s are
+/// load-bearing: a shared position with one stone fewer is reached by no branch.
 #[test]
-#[ignore = "about 20 s CPU (a minute or more on a loaded machine): 9 310 steps"]
+fn the_exported_shared_positions_are_checked() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver/6x6-a1.hexp");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(" goto P1\n"), "no shared position");
+    let i = text.find("  position P1 black [").unwrap() + "  position P1 black [".len();
+    let j = text[i..].find(", ").unwrap() + i + 2;
+    let broken = format!("{}{}", &text[..i], &text[j..]);
+    let opts = Options {
+        search_rule_steps: false,
+        ..Options::default()
+    };
+    let c = check_source("6x6-a1.hexp", &broken, &opts);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(c.human().contains("reaches a different position"));
+}
+
+#[test]
+#[ignore = "about 13 s CPU (a minute or more on a loaded machine): 2 883 steps"]
 fn the_exported_six_by_six_centre_proof_passes_the_checker() {
     check_committed("6x6-c3.hexp");
+}
+
+#[test]
+#[ignore = "about 29 s CPU (two minutes or more on a loaded machine): 13 888 steps"]
+fn the_exported_six_by_six_f1_proof_passes_the_checker() {
+    check_committed("6x6-f1.hexp");
 }
 
 /// The emitter writes proof-set pruning: 5×5 c2 has `| *` cases (how many depends on the

@@ -598,7 +598,7 @@ impl<'a> Checker<'a> {
         } else if let Some(t) = &b.tree {
             let mut counts = tree::TreeCounts::default();
             let mut out = Vec::new();
-            let v = self.check_tree(t, "", &mut out, &mut counts);
+            let v = self.check_strategy(t, &b.shared, &mut out, &mut counts);
             rep.steps.extend(out);
             rep.summary = Some(tree_summary(
                 "Black, to move, wins",
@@ -1688,7 +1688,15 @@ fn tree_summary(what: &str, v: StepVerdict, c: &tree::TreeCounts, lemma_uses: us
         c.cases,
         c.leaves,
         lemma_uses
-    )
+    ) + &if c.shared + c.gotos > 0 {
+        // Shared positions (docs/SEMANTICS.md, "Shared positions"), each counted once.
+        format!(
+            "; {} shared position(s), {} goto(s)",
+            c.shared, c.gotos
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// The word a search report uses for a verdict.

@@ -14,7 +14,7 @@ use super::{Checker, SearchOut, Status};
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::Claim;
 use crate::dsl::ast::Span;
-use crate::dsl::model::{Step, TreeNode};
+use crate::dsl::model::{SharedPosition, Step, TreeNode};
 use crate::position::Position;
 use crate::search::Verdict;
 use std::time::Instant;
@@ -37,6 +37,40 @@ pub(super) struct TreeCounts {
     pub leaves: usize,
     pub precludes: usize,
     pub cases: usize,
+    /// Shared positions (each checked once) and `goto`s referring to them.
+    pub shared: usize,
+    pub gotos: usize,
+}
+
+/// What the checker knows of one shared position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SharedState {
+    Unchecked,
+    /// Being checked: a `goto` to it now would close a cycle.
+    Checking,
+    /// Checked: its verdict and proof set.
+    Done(StepVerdict, CellSet),
+}
+
+/// The shared positions of the strategy being checked (docs/SEMANTICS.md, "Shared
+/// positions"): each is checked once, at its first reference, and its verdict and proof set
+/// answer every reference that reaches exactly its position.
+struct Sharing<'a> {
+    blocks: &'a [SharedPosition],
+    state: Vec<SharedState>,
+    outs: Vec<Vec<StepReport>>,
+    refs: Vec<usize>,
+}
+
+impl<'a> Sharing<'a> {
+    fn new(blocks: &'a [SharedPosition]) -> Self {
+        Sharing {
+            blocks,
+            state: vec![SharedState::Unchecked; blocks.len()],
+            outs: vec![Vec::new(); blocks.len()],
+            refs: vec![0; blocks.len()],
+        }
+    }
 }
 
 fn worst(a: StepVerdict, b: StepVerdict) -> StepVerdict {
@@ -236,7 +270,80 @@ impl<'a> Checker<'a> {
         out: &mut Vec<StepReport>,
         counts: &mut TreeCounts,
     ) -> StepVerdict {
-        self.check_subtree(node, context, out, counts).0
+        let mut sh = Sharing::new(&[]);
+        self.check_subtree(node, context, out, counts, &mut sh).0
+    }
+
+    /// Checks a strategy's tree with its shared positions: each shared position once (at its
+    /// first `goto`, or at the end when nothing refers to it), its reports after the tree's
+    /// under a `shared position` line. The verdict is the worst of the tree's and of every
+    /// shared position's (an unused but broken one is still a false statement of the file).
+    pub(super) fn check_strategy(
+        &mut self,
+        node: &'a TreeNode,
+        shared: &'a [SharedPosition],
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+    ) -> StepVerdict {
+        let mut sh = Sharing::new(shared);
+        let mut v = self.check_subtree(node, "", out, counts, &mut sh).0;
+        for i in 0..shared.len() {
+            if sh.state[i] == SharedState::Unchecked {
+                self.check_shared(i, counts, &mut sh);
+            }
+        }
+        let names = self.names();
+        for (i, b) in shared.iter().enumerate() {
+            let SharedState::Done(bv, _) = sh.state[i] else {
+                continue;
+            };
+            v = worst(v, bv);
+            let base = &self.position;
+            let added = |c: Colour| b.position.stones(c) - base.stones(c);
+            let claim = format!(
+                "{}: black {} white {} added, White to move; {} reference(s)",
+                b.name,
+                names.set(&added(Colour::Black)),
+                names.set(&added(Colour::White)),
+                sh.refs[i]
+            );
+            let mut reasons = Vec::new();
+            if bv != StepVerdict::Verified {
+                reasons.push(self.reason(
+                    "tree",
+                    "shared position won",
+                    format!("shared position {} is not shown won", b.name),
+                    vec![self.place(b.head, "not shown won")],
+                ));
+            }
+            let notes = if sh.refs[i] == 0 {
+                vec!["no `goto` refers to it".to_string()]
+            } else {
+                Vec::new()
+            };
+            out.push(self.node_report(
+                b.head,
+                "shared position",
+                claim,
+                bv,
+                reasons,
+                notes,
+                Instant::now(),
+            ));
+            out.append(&mut sh.outs[i]);
+        }
+        v
+    }
+
+    /// Checks shared position `i` (once); its reports go to `sh.outs[i]`.
+    fn check_shared(&mut self, i: usize, counts: &mut TreeCounts, sh: &mut Sharing<'a>) {
+        counts.shared += 1;
+        sh.state[i] = SharedState::Checking;
+        let tree = &sh.blocks[i].tree;
+        let mut o = Vec::new();
+        let (v, k) = self.check_subtree(tree, "", &mut o, counts, sh);
+        sh.outs[i] = o;
+        sh.state[i] = SharedState::Done(v, k);
     }
 
     /// [`Self::check_tree`], also returning the node's **proof set** K: the cells Black's
@@ -251,6 +358,7 @@ impl<'a> Checker<'a> {
         context: &str,
         out: &mut Vec<StepReport>,
         counts: &mut TreeCounts,
+        sh: &mut Sharing<'a>,
     ) -> (StepVerdict, CellSet) {
         let start = Instant::now();
         let names = self.names();
@@ -270,7 +378,7 @@ impl<'a> Checker<'a> {
                     Vec::new(),
                     start,
                 ));
-                let (mut v, k) = self.check_subtree(next, "", out, counts);
+                let (mut v, k) = self.check_subtree(next, "", out, counts, sh);
                 let mut reasons = Vec::new();
                 if let Some(g) = &self.goal {
                     if !g.carrier.contains(*cell) {
@@ -297,6 +405,115 @@ impl<'a> Checker<'a> {
                 out[at] =
                     self.node_report(*span, "black move", claim, v, reasons, Vec::new(), start);
                 (v, k | CellSet::single(*cell))
+            }
+            TreeNode::Goto {
+                target,
+                rotated,
+                position,
+                span,
+            } => {
+                // `goto P` (docs/SEMANTICS.md, "Shared positions"): P's proof answers here when
+                // P is exactly this position (the same stones of each colour, White to move
+                // in both); its verdict and proof set are P's, computed once.
+                counts.gotos += 1;
+                let empty = position.empty_cells();
+                let mut reasons = Vec::new();
+                let Some(b) = sh.blocks.get(*target) else {
+                    reasons.push(self.reason(
+                        "tree",
+                        "shared position exists",
+                        "no such shared position in this tree".into(),
+                        vec![self.place(*span, "unknown")],
+                    ));
+                    let r = self.node_report(
+                        *span,
+                        "goto",
+                        String::new(),
+                        StepVerdict::Failed,
+                        reasons,
+                        Vec::new(),
+                        start,
+                    );
+                    out.push(r);
+                    return (StepVerdict::Failed, empty);
+                };
+                sh.refs[*target] += 1;
+                if sh.state[*target] == SharedState::Unchecked {
+                    self.check_shared(*target, counts, sh);
+                }
+                let mut v = StepVerdict::Verified;
+                let line = self.at(b.span).line;
+                let (bv, bk) = match sh.state[*target] {
+                    SharedState::Done(bv, bk) => (bv, bk),
+                    _ => {
+                        reasons.push(self.reason(
+                            "tree",
+                            "references are acyclic",
+                            format!(
+                                "goto {} is reached while {} itself is being checked: the references form a cycle",
+                                b.name, b.name
+                            ),
+                            vec![self.place(*span, "cycle")],
+                        ));
+                        (StepVerdict::Failed, empty)
+                    }
+                };
+                // `under rot180`: P turned by 180° (docs/SEMANTICS.md, "Shared positions").
+                let turn = |s: CellSet| if *rotated { rot180(position, s) } else { s };
+                let pname = if *rotated {
+                    format!("{} turned by 180°", b.name)
+                } else {
+                    b.name.clone()
+                };
+                let mut diffs = Vec::new();
+                for c in [Colour::Black, Colour::White] {
+                    let here = position.stones(c);
+                    let there = turn(b.position.stones(c));
+                    if here - there != CellSet::EMPTY {
+                        diffs.push(format!(
+                            "{c} {} here but not in {pname}",
+                            names.set(&(here - there)),
+                        ));
+                    }
+                    if there - here != CellSet::EMPTY {
+                        diffs.push(format!(
+                            "{c} {} in {pname} but not here",
+                            names.set(&(there - here)),
+                        ));
+                    }
+                }
+                if !diffs.is_empty() {
+                    reasons.push(self.reason(
+                        "tree",
+                        "reaches the shared position",
+                        format!(
+                            "goto {} reaches a different position: {}",
+                            b.name,
+                            diffs.join("; ")
+                        ),
+                        vec![self.place(*span, "a different position")],
+                    ));
+                    v = StepVerdict::Failed;
+                }
+                if bv != StepVerdict::Verified {
+                    if reasons.is_empty() {
+                        reasons.push(self.reason(
+                            "tree",
+                            "shared position won",
+                            format!("shared position {} (line {line}) is not shown won", b.name),
+                            vec![self.place(*span, "not shown won")],
+                        ));
+                    }
+                    v = worst(v, bv);
+                }
+                let claim = format!("{pname} (line {line}): the same position");
+                out.push(self.node_report(*span, "goto", claim, v, reasons, Vec::new(), start));
+                let k = if v == StepVerdict::Verified {
+                    turn(bk) & empty
+                } else {
+                    empty
+                };
+                (v, k)
             }
             TreeNode::Leaf {
                 position,
@@ -437,7 +654,7 @@ impl<'a> Checker<'a> {
                 for c in cases {
                     counts.cases += 1;
                     let ctx = format!("white {} → ", names.name(c.white));
-                    let (cv, ck) = self.check_subtree(&c.reply, &ctx, out, counts);
+                    let (cv, ck) = self.check_subtree(&c.reply, &ctx, out, counts, sh);
                     v = worst(v, cv);
                     let ck = if cv == StepVerdict::Verified {
                         ck
@@ -505,4 +722,18 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+/// The image of `s` under the 180° rotation of `pos`'s board (cell (x, y) to
+/// (cols − 1 − x, rows − 1 − y)): it maps the board onto itself, each colour's pair of borders
+/// onto itself, and adjacency onto adjacency, so it is a symmetry of the game.
+fn rot180(pos: &Position, s: CellSet) -> CellSet {
+    let b = pos.board();
+    let (w, h) = (b.cols(), b.rows());
+    s.iter()
+        .map(|c| {
+            let (x, y) = c.coords();
+            Cell::at(w - 1 - x, h - 1 - y)
+        })
+        .collect()
 }

@@ -273,13 +273,16 @@ pub fn run_solve(a: SolveArgs) -> u8 {
         return run_openings(&a, &s);
     }
     let board = *s.position.board();
-    let out = match solver::solve(&s.position, s.to_move, &s.params) {
-        Ok(o) => o,
+    // With --emit-proof the search is kept: the proof is written from its table (one solve).
+    let start = std::time::Instant::now();
+    let mut search = solver::make_search(&s.params, s.params.order.order(), start);
+    let out = match solver::check_position(&s.position) {
+        Ok(()) => solver::solve_in(&mut search, &s.position, s.to_move, start),
         Err(e) => return fail_input(&e.to_string()),
     };
     let mut proof_note = None;
     if let (Some(path), true) = (&a.emit_proof, out.winner != Winner::Undecided) {
-        match emit::emit_with(&s.position, s.to_move, &s.params, a.emit_leaf_max) {
+        match emit::emit_solved(&mut search, &s.position, s.to_move, a.emit_leaf_max) {
             Ok(text) => {
                 if let Err(e) = std::fs::write(path, text) {
                     return fail_input(&format!("cannot write {}: {e}", path.display()));

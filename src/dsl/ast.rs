@@ -442,6 +442,25 @@ pub struct Strategy {
     pub setup: Vec<Setup>,
     /// The tree.
     pub body: Vec<TreeNode>,
+    /// `position NAME black [..] white [..] { .. }`: shared positions, after the tree.
+    pub shared: Vec<SharedPosition>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `position NAME black [..] white [..] { .. }`: a position shared by several branches of a
+/// strategy (the strategy's position plus these stones, White to move), proved once; a
+/// `black M goto NAME` refers to it (docs/SEMANTICS.md, "Shared positions").
+#[derive(Clone, Debug)]
+pub struct SharedPosition {
+    /// Its name.
+    pub name: Name,
+    /// The Black stones added to the strategy's position.
+    pub black: Option<CellList>,
+    /// The White stones added to the strategy's position.
+    pub white: Option<CellList>,
+    /// The proof (White to move): a White node or a leaf's steps.
+    pub body: Vec<TreeNode>,
     /// Where.
     pub span: Span,
 }
@@ -457,6 +476,10 @@ pub enum TreeNode {
         alias: Option<Name>,
         /// What follows.
         body: Vec<TreeNode>,
+        /// `goto NAME`: what follows is the shared position NAME.
+        goto: Option<Name>,
+        /// `goto NAME under SYM`: the symmetry word (only `rot180` is accepted).
+        goto_under: Option<Name>,
         /// Where.
         span: Span,
     },

@@ -40,6 +40,12 @@ struct Elab {
     diags: Vec<Diag>,
     global: Scope,
     lemmas: LemmaTable,
+    /// While elaborating a strategy: its shared positions' names (`goto NAME`).
+    gotos: Option<HashMap<String, usize>>,
+    /// While elaborating a shared position: its index (the source of its `goto` edges).
+    in_shared: Option<usize>,
+    /// `goto` edges of the strategy being elaborated: (from shared position, to, where).
+    goto_edges: Vec<(Option<usize>, usize, Span)>,
 }
 
 /// Elaborates one parsed file. `imported` holds the lemmas of the files it uses.
@@ -98,6 +104,9 @@ pub fn elaborate(
         diags,
         global: Scope::default(),
         lemmas: imported.clone(),
+        gotos: None,
+        in_shared: None,
+        goto_edges: Vec::new(),
     };
     // Lemma names first, so blocks may refer to lemmas defined later in the file.
     for st in &ast.statements {
@@ -1208,6 +1217,7 @@ impl Elab {
             names: self.names_for(&local),
             steps,
             tree,
+            shared: Vec::new(),
             lemma: claim.map(|c| LemmaInfo {
                 claim: c,
                 has_proof: l.proof.is_some() || l.tree.is_some(),
@@ -1271,6 +1281,7 @@ impl Elab {
             steps,
             lemma: None,
             tree: None,
+            shared: Vec::new(),
             unsupported: Vec::new(),
         })
     }
@@ -1285,6 +1296,9 @@ impl Elab {
             ..Scope::default()
         };
         self.declare_aliases(&mut local, &s.body);
+        for sh in &s.shared {
+            self.declare_aliases(&mut local, &sh.body);
+        }
         for st in &s.setup {
             self.setup(&mut local, st);
         }
@@ -1292,7 +1306,37 @@ impl Elab {
             return None;
         }
         let position = Position::new(self.board, self.global.black, self.global.white).ok()?;
+        // Shared positions: names first, so that any branch may refer to any of them.
+        let mut names: HashMap<String, usize> = HashMap::new();
+        for (i, sh) in s.shared.iter().enumerate() {
+            if let Some(&j) = names.get(&sh.name.text) {
+                let msg = format!("shared position `{}` is defined twice", sh.name.text);
+                let d = Diag::error(
+                    self.file,
+                    "hexp::duplicate-position",
+                    msg,
+                    sh.name.span,
+                    "again here",
+                )
+                .with_label(s.shared[j].name.span, "first defined here");
+                self.diags.push(d);
+            } else {
+                names.insert(sh.name.text.clone(), i);
+            }
+        }
+        self.gotos = Some(names);
+        self.goto_edges.clear();
         let tree = self.tree(&s.body, position.clone(), true, &local, s.span);
+        let mut shared = Vec::new();
+        for (i, sh) in s.shared.iter().enumerate() {
+            self.in_shared = Some(i);
+            if let Some(p) = self.shared_position(sh, &position, &local) {
+                shared.push(p);
+            }
+        }
+        self.in_shared = None;
+        self.gotos = None;
+        self.goto_cycles(&s.shared);
         if self.diags.len() > before {
             return None;
         }
@@ -1311,8 +1355,101 @@ impl Elab {
             steps: Vec::new(),
             lemma: None,
             tree,
+            shared,
             unsupported: Vec::new(),
         })
+    }
+
+    /// Elaborates `position NAME black [..] white [..] { .. }`: the strategy's position `base`
+    /// with the listed stones, White to move.
+    fn shared_position(
+        &mut self,
+        sh: &ast::SharedPosition,
+        base: &Position,
+        local: &Scope,
+    ) -> Option<SharedPosition> {
+        let before = self.diags.len();
+        let mut pos = base.clone();
+        for (list, colour) in [(&sh.black, Colour::Black), (&sh.white, Colour::White)] {
+            let Some(list) = list else { continue };
+            for it in &list.items {
+                let Some(c) = self.resolve_cell(it, Some(local), "a stone") else {
+                    continue;
+                };
+                if let Some(col) = pos.colour_at(c) {
+                    let msg = format!(
+                        "shared position `{}` puts a {colour} stone on {}, which already holds a {col} stone",
+                        sh.name.text,
+                        self.cell_text(c)
+                    );
+                    self.err("hexp::occupied", msg, it.span, "occupied");
+                    continue;
+                }
+                pos.play(colour, c).ok()?;
+            }
+        }
+        if self.diags.len() > before {
+            return None;
+        }
+        let tree = self.tree(&sh.body, pos.clone(), false, local, sh.span)?;
+        Some(SharedPosition {
+            name: sh.name.text.clone(),
+            span: sh.span,
+            head: Span::new(sh.span.start, sh.name.span.end),
+            position: pos,
+            tree,
+        })
+    }
+
+    /// Rejects a cycle of `goto`s between shared positions (bad input: a cycle would let a
+    /// position "prove" itself). Positions only grow along a branch, so a checked reference
+    /// can never close a cycle; this names the mistake before anything is checked.
+    fn goto_cycles(&mut self, shared: &[ast::SharedPosition]) {
+        let n = shared.len();
+        let mut next: Vec<Vec<(usize, Span)>> = vec![Vec::new(); n];
+        for &(from, to, sp) in &self.goto_edges {
+            if let Some(f) = from {
+                next[f].push((to, sp));
+            }
+        }
+        // Iterative depth-first search: 0 unvisited, 1 on the stack, 2 done.
+        let mut state = vec![0u8; n];
+        for root in 0..n {
+            if state[root] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+            state[root] = 1;
+            while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+                if let Some(&(w, sp)) = next[v].get(*k) {
+                    *k += 1;
+                    match state[w] {
+                        0 => {
+                            state[w] = 1;
+                            stack.push((w, 0));
+                        }
+                        1 => {
+                            let from = stack.iter().position(|&(u, _)| u == w).unwrap_or(0);
+                            let mut path: Vec<&str> = stack[from..]
+                                .iter()
+                                .map(|&(u, _)| shared[u].name.text.as_str())
+                                .collect();
+                            path.push(shared[w].name.text.as_str());
+                            let msg = format!(
+                                "shared positions refer to each other in a cycle: {}",
+                                path.join(" → ")
+                            );
+                            self.err("hexp::goto-cycle", msg, sp, "closes the cycle");
+                            return;
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[v] = 2;
+                    stack.pop();
+                }
+            }
+        }
     }
 
     /// Elaborates a tree body in `pos`; `black_to_move` says whose turn it is.
@@ -1339,7 +1476,12 @@ impl Elab {
         };
         if black_to_move {
             let ast::TreeNode::Black {
-                cell, body, span, ..
+                cell,
+                body,
+                span,
+                goto,
+                goto_under,
+                ..
             } = first
             else {
                 self.err(
@@ -1361,7 +1503,59 @@ impl Elab {
                 return None;
             }
             after.play(Colour::Black, c).ok()?;
-            let next = if body.is_empty() {
+            let next = if let Some(g) = goto {
+                if let Some(extra) = items.get(1) {
+                    self.err(
+                        "hexp::tree-shape",
+                        "nothing may follow `black MOVE goto NAME`",
+                        span_of(extra),
+                        "unexpected",
+                    );
+                    return None;
+                }
+                let target = match self.gotos.as_ref() {
+                    None => {
+                        self.err(
+                            "hexp::goto",
+                            "`goto` refers to a shared position of a strategy; a lemma's tree has none",
+                            g.span,
+                            "not in a strategy",
+                        );
+                        return None;
+                    }
+                    Some(m) => m.get(&g.text).copied(),
+                };
+                let Some(target) = target else {
+                    let msg = format!("unknown shared position `{}`", g.text);
+                    let d =
+                        Diag::error(self.file, "hexp::unknown-name", msg, g.span, "not defined")
+                            .with_help(format!(
+                        "define it after the tree: `position {} black [..] white [..] {{ .. }}`",
+                        g.text
+                    ));
+                    self.diags.push(d);
+                    return None;
+                };
+                let rotated = match goto_under {
+                    None => false,
+                    Some(u) if u.text == "rot180" => true,
+                    Some(u) => {
+                        let msg = format!(
+                            "`goto {} under {}`: a shared position may only be turned by rot180",
+                            g.text, u.text
+                        );
+                        self.err("hexp::goto", msg, u.span, "not rot180");
+                        return None;
+                    }
+                };
+                self.goto_edges.push((self.in_shared, target, g.span));
+                TreeNode::Goto {
+                    target,
+                    rotated,
+                    position: after,
+                    span: g.span,
+                }
+            } else if body.is_empty() {
                 self.tree(&items[1..], after, false, local, *span)?
             } else {
                 if let Some(extra) = items.get(1) {

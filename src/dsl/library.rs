@@ -131,6 +131,7 @@ fn template_lemma(r: Record, board: Board, notation: Notation, span: Span) -> Op
             }),
         }),
         tree: None,
+        shared: Vec::new(),
         unsupported: Vec::new(),
     })
 }

@@ -66,6 +66,8 @@ pub struct Block {
     pub lemma: Option<LemmaInfo>,
     /// For a strategy: its proof tree (Black to move at the root).
     pub tree: Option<TreeNode>,
+    /// For a strategy: its shared positions, referred to by [`TreeNode::Goto`].
+    pub shared: Vec<SharedPosition>,
     /// Constructs the checker does not handle yet: (where, what).
     pub unsupported: Vec<(Span, String)>,
 }
@@ -385,6 +387,18 @@ pub enum TreeNode {
         /// One entry per White move named in a `case`.
         cases: Vec<Case>,
     },
+    /// White to move: `goto NAME`, the shared position `shared[target]` of the strategy must
+    /// be exactly this position (docs/SEMANTICS.md, "Shared positions").
+    Goto {
+        /// The index of the shared position in [`Block::shared`].
+        target: usize,
+        /// `under rot180`: this position is the shared one turned by 180°.
+        rotated: bool,
+        /// The position reached (White to move).
+        position: Position,
+        /// Where (the `goto NAME` words).
+        span: Span,
+    },
     /// White to move; the steps must derive Black's `t - b`.
     Leaf {
         /// The position.
@@ -394,6 +408,22 @@ pub enum TreeNode {
         /// The derivation.
         steps: Vec<Step>,
     },
+}
+
+/// `position NAME black [..] white [..] { .. }`: a White-to-move position of a strategy with
+/// its proof, checked once however many `goto NAME` refer to it.
+#[derive(Clone, Debug)]
+pub struct SharedPosition {
+    /// Its name.
+    pub name: String,
+    /// The whole block.
+    pub span: Span,
+    /// `position NAME` (where to point at it).
+    pub head: Span,
+    /// The position: the strategy's with the listed stones (White to move).
+    pub position: Position,
+    /// Its proof (a White node or a leaf).
+    pub tree: TreeNode,
 }
 
 /// A precluding analysis: a fictitious Black move and a derivation of `t - b` after it.

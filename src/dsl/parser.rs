@@ -137,6 +137,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::at_clause | Rule::kw_at => "`at`",
         Rule::kw_is => "`is`",
         Rule::kw_as => "`as`",
+        Rule::goto_ref | Rule::kw_goto => "`goto`",
+        Rule::shared_pos | Rule::kw_position => "`position`",
         _ => return None,
     })
 }
@@ -939,14 +941,55 @@ fn build_strategy(p: Pair<Rule>) -> Strategy {
         .map(build_setup)
         .collect();
     let body = items
-        .into_iter()
+        .iter()
         .find(|q| q.as_rule() == Rule::tree_body)
+        .cloned()
         .map(tree_body)
         .unwrap_or_default();
+    let shared = items
+        .into_iter()
+        .filter(|q| q.as_rule() == Rule::shared_pos)
+        .map(shared_position)
+        .collect();
     Strategy {
         name: n,
         title,
         setup,
+        body,
+        shared,
+        span: sp,
+    }
+}
+
+fn shared_position(p: Pair<Rule>) -> SharedPosition {
+    let sp = span(&p);
+    let mut n = None;
+    let mut lists = Vec::new();
+    let mut colours = Vec::new();
+    let mut body = Vec::new();
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::name => n = Some(name(q)),
+            Rule::kw_black => colours.push(true),
+            Rule::kw_white => colours.push(false),
+            Rule::cell_list => lists.push(cell_list(q)),
+            Rule::tree_body => body = tree_body(q),
+            _ => {}
+        }
+    }
+    let mut black = None;
+    let mut white = None;
+    for (is_black, l) in colours.into_iter().zip(lists) {
+        if is_black {
+            black = Some(l);
+        } else {
+            white = Some(l);
+        }
+    }
+    SharedPosition {
+        name: n.expect("shared position name"),
+        black,
+        white,
         body,
         span: sp,
     }
@@ -962,10 +1005,17 @@ fn tree_node(p: Pair<Rule>) -> TreeNode {
         Rule::black_move => {
             let mut names = Vec::new();
             let mut body = Vec::new();
+            let mut goto = None;
+            let mut goto_under = None;
             for q in p.into_inner() {
                 match q.as_rule() {
                     Rule::name => names.push(name(q)),
                     Rule::tree_body => body = tree_body(q),
+                    Rule::goto_ref => {
+                        let mut it = q.into_inner().filter(|r| r.as_rule() == Rule::name);
+                        goto = it.next().map(name);
+                        goto_under = it.next().map(name);
+                    }
                     _ => {}
                 }
             }
@@ -974,6 +1024,8 @@ fn tree_node(p: Pair<Rule>) -> TreeNode {
                 cell: it.next().expect("black move cell"),
                 alias: it.next(),
                 body,
+                goto,
+                goto_under,
                 span: sp,
             }
         }

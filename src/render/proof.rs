@@ -468,6 +468,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
             TreeNode::Leaf { span, .. } => (*span, "leaf"),
             TreeNode::White { span, .. } => (*span, "white node"),
             TreeNode::Black { span, .. } => (*span, "black move"),
+            TreeNode::Goto { span, .. } => (*span, "goto"),
         };
         if let Some(r) = self.report(next_span, next_rule) {
             it.claim = r.claim.clone();
@@ -520,7 +521,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
                     survivors.len()
                 ));
             }
-            TreeNode::Black { .. } => {}
+            TreeNode::Black { .. } | TreeNode::Goto { .. } => {}
         }
         if let Some(w) = white {
             f.caption.insert(

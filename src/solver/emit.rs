@@ -2,7 +2,8 @@
 //!
 //! The solver's word is not final: the exported tree is re-proved by the checker, whose leaves
 //! and precluding analyses are decided by the exact search under the certificate kernel.
-//! The tree follows the search on the *real* positions (not the filled ones):
+//! The tree follows the search on the *real* positions (not the filled ones). Below, the
+//! winner is "Black" (see the end for a win of White):
 //!
 //! - at a White-to-move position whose fill-in gives Black a winning VC on carrier C, a
 //!   **leaf** `t - b on [C ∪ B] by search`, where B are the cells the fill-in gave Black
@@ -17,18 +18,32 @@
 //!   those moves are refuted by the same reply (proof-set pruning, §5; docs/SEMANTICS.md,
 //!   "Proof-set pruning in a tree").
 //!
+//! **Transpositions are written once.** The solver's search is a DAG (its table merges
+//! positions reached in different move orders) while a tree writes every transposition
+//! again. The emitter keeps one node per White-to-move position (the exact stones of each
+//! colour); a position reached by two or more branches becomes a shared position
+//! `position Pn black [..] white [..] { .. }` after the tree, and each branch ends in
+//! `black M goto Pn` (docs/SEMANTICS.md, "Shared positions": the checker verifies it once
+//! and checks that each reference reaches exactly that position). A position whose 180° image
+//! was met before (the solver's table merges those too) refers to it as `goto Pn under
+//! rot180`. Positions only grow along a branch, so the references are acyclic.
+//!
 //! A win of White is written for the transposed board with the colours swapped (a symmetry of
-//! Hex), since a strategy proves a win of Black.
+//! Hex), since a strategy proves a win of Black: the emitter follows the solver's own search
+//! (White as the winner, so the table of the solve is reused) and maps every cell when
+//! writing.
 
 use super::dfpn::Dfpn;
-use super::tt::INF;
+use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Instant;
 
-/// Most nodes (black moves + white nodes + leaves) in an exported tree.
+/// Most nodes (black moves + white nodes + leaves, each shared position counted once) in an
+/// exported proof.
 pub const MAX_TREE_NODES: usize = 200_000;
 
 /// Node budget of the exact search that finds a VSC's key for a precluding analysis.
@@ -55,82 +70,69 @@ pub fn emit_with(
     let start = Instant::now();
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
-    let (pn, dn) = d.mid(&filled, to_move, INF, INF);
-    let black_wins = match (to_move, pn, dn) {
-        (Colour::Black, 0, _) | (Colour::White, _, 0) => true,
-        (Colour::White, 0, _) | (Colour::Black, _, 0) => false,
+    d.mid(&filled, to_move, INF, INF);
+    emit_solved(&mut d, pos, to_move, leaf_max)
+}
+
+/// Writes the win at `pos` from a search `d` that has already solved it (as
+/// [`super::solve_in`] leaves it): the emitter follows that search's table, so the root is not
+/// solved twice.
+pub fn emit_solved(
+    d: &mut Dfpn,
+    pos: &Position,
+    to_move: Colour,
+    leaf_max: usize,
+) -> Result<String, String> {
+    let filled = d.filled(pos, to_move);
+    let e = d.entry(&filled, to_move);
+    let winner = match (e.pn, e.dn) {
+        (0, _) => to_move,
+        (_, 0) => to_move.opponent(),
         _ => return Err("the solver could not decide the position within its budget".into()),
     };
-    let (p, tm, swapped) = if black_wins {
-        (pos.clone(), to_move, false)
+    let swapped = winner == Colour::White;
+    let board = if swapped {
+        pos.board().transposed()
     } else {
-        (swap_colours(pos), to_move.opponent(), true)
+        *pos.board()
     };
-    let board = *p.board();
     let mut e = Emitter {
         d,
-        out: String::new(),
         board,
+        winner,
+        swapped,
+        nodes: Vec::new(),
+        memo: HashMap::new(),
+        rot: Symmetry::new(pos.board()),
         count: 0,
         leaf_max,
     };
-    let (setup, first): (Position, Option<Cell>) = match tm {
-        Colour::Black => (p.clone(), None),
-        Colour::White => {
-            // Unplay one black stone: Black "moves" there first.
-            let s = p
-                .stones(Colour::Black)
-                .iter()
-                .last()
-                .ok_or("White to move on an empty board is not a Hex position")?;
-            let mut q = p.clone();
-            q.clear(s);
-            (q, Some(s))
-        }
+    // The strategy starts with the winner to move: when the loser is to move, one stone of
+    // the winner is unplayed and becomes the winner's first move.
+    let (setup, first): (Position, Option<Cell>) = if to_move == winner {
+        (pos.clone(), None)
+    } else {
+        let s = pos
+            .stones(winner)
+            .iter()
+            .last()
+            .ok_or("the loser to move on an empty board is not a Hex position")?;
+        let mut q = pos.clone();
+        q.clear(s);
+        (q, Some(s))
     };
-    let name = |c: Cell| board.cell_name(c, Notation::Letters);
-    let mut head = String::new();
-    let _ = writeln!(
-        head,
-        "// Emitted by `hexproof solve --emit-proof`: {} wins{}.",
-        if black_wins { "Black" } else { "White" },
-        if swapped {
-            " (written for the transposed board with the colours swapped, so Black's strategy below is White's)"
-        } else {
-            ""
-        }
-    );
-    let _ = writeln!(head, "// Check it with `hexproof check FILE`.\n");
-    let _ = writeln!(
-        head,
-        "board {}x{} notation letters",
-        board.cols(),
-        board.rows()
-    );
-    for colour in [Colour::Black, Colour::White] {
-        let stones: Vec<String> = setup.stones(colour).iter().map(name).collect();
-        if !stones.is_empty() {
-            let _ = writeln!(head, "{} {}", colour.name(), stones.join(", "));
-        }
-    }
-    let _ = writeln!(head, "\nstrategy solved \"Black, to move, wins\" {{");
-    match first {
+    let (mv, root) = match first {
         Some(s) => {
-            let _ = writeln!(e.out, "  black {} {{", name(s));
-            e.white(&p, 2)?;
-            let _ = writeln!(e.out, "  }}");
+            let mut q = setup.clone();
+            q.play(winner, s).map_err(|e| e.to_string())?;
+            (s, e.white(&q)?.0)
         }
         None => {
-            e.black(&p, 1)?;
+            let (mv, id, _, _) = e.black(&setup)?;
+            (mv, id)
         }
-    }
-    let _ = writeln!(e.out, "}}");
-    let _ = writeln!(
-        e.out,
-        "// {} tree nodes (Black moves, White nodes, leaves).",
-        e.count
-    );
-    Ok(head + &e.out)
+    };
+    Ok(e.write(&setup, mv, root))
 }
 
 /// `pos` transposed with the colours exchanged ([`Position::colours_swapped`]).
@@ -138,94 +140,168 @@ pub fn swap_colours(pos: &Position) -> Position {
     pos.colours_swapped()
 }
 
-struct Emitter<'a> {
-    d: Dfpn<'a>,
-    out: String,
+/// A loser-to-move position of the proof DAG.
+enum Node {
+    /// The winner's connection on these cells.
+    Leaf(CellSet),
+    /// Precluding analyses (key, carrier) and cases.
+    White {
+        precludes: Vec<(Cell, CellSet)>,
+        cases: Vec<CaseOut>,
+    },
+}
+
+/// A case of a White node: the loser's move, `| *`, the winner's reply and the node after it
+/// (`rotated`: the position after the reply is that node's turned by 180°).
+struct CaseOut {
+    w: Cell,
+    rest: bool,
+    reply: Cell,
+    child: usize,
+    rotated: bool,
+}
+
+/// One loser-to-move position: its stones (winner, loser), node, proof set, references.
+struct Entry {
+    stones: (CellSet, CellSet),
+    node: Node,
+    k: CellSet,
+    refs: usize,
+}
+
+struct Emitter<'b, 'a> {
+    d: &'b mut Dfpn<'a>,
+    /// The board as written (transposed when White wins).
     board: Board,
+    winner: Colour,
+    swapped: bool,
+    nodes: Vec<Entry>,
+    /// Loser-to-move positions already emitted: (winner's stones, loser's stones) → node.
+    memo: HashMap<(CellSet, CellSet), usize>,
+    /// The 180° rotation of the solved board (a position whose image was emitted refers to it).
+    rot: Symmetry,
     count: usize,
     leaf_max: usize,
 }
 
-impl Emitter<'_> {
+impl Emitter<'_, '_> {
+    /// A cell as written (transposed when White wins).
+    fn map(&self, c: Cell) -> Cell {
+        if self.swapped {
+            let (x, y) = c.coords();
+            Cell::at(y, x)
+        } else {
+            c
+        }
+    }
+
     fn name(&self, c: Cell) -> String {
-        self.board.cell_name(c, Notation::Letters)
+        self.board.cell_name(self.map(c), Notation::Letters)
     }
 
     fn list(&self, s: CellSet) -> String {
-        let v: Vec<String> = s.iter().map(|c| self.name(c)).collect();
+        let mut v: Vec<Cell> = s.iter().map(|c| self.map(c)).collect();
+        v.sort();
+        let v: Vec<String> = v
+            .into_iter()
+            .map(|c| self.board.cell_name(c, Notation::Letters))
+            .collect();
         format!("[{}]", v.join(", "))
     }
 
     fn tick(&mut self) -> Result<(), String> {
         self.count += 1;
         if self.count > MAX_TREE_NODES {
-            return Err(format!("the proof tree exceeds {MAX_TREE_NODES} nodes"));
+            return Err(format!("the proof exceeds {MAX_TREE_NODES} nodes"));
         }
         Ok(())
     }
 
-    /// Proves and writes: Black to move in `q` wins. Returns the proof set of the written
-    /// subtree (the move and its White node's set), as the checker computes it.
-    fn black(&mut self, q: &Position, ind: usize) -> Result<CellSet, String> {
+    /// Proves: the winner to move in `q` wins. Returns its move, the node after it and the
+    /// proof set (the move and its node's set), as the checker computes it.
+    fn black(&mut self, q: &Position) -> Result<(Cell, usize, bool, CellSet), String> {
         self.tick()?;
-        let f = self.d.filled(q, Colour::Black);
-        let (pn, _) = self.d.mid(&f, Colour::Black, INF, INF);
+        let w = self.winner;
+        let f = self.d.filled(q, w);
+        let (pn, _) = self.d.mid(&f, w, INF, INF);
         if pn != 0 {
             return Err(format!(
-                "the solver could not prove Black's win in a sub-position ({} nodes)",
+                "the solver could not prove the win in a sub-position ({} nodes)",
                 self.d.nodes
             ));
         }
-        let e = self.d.entry(&f, Colour::Black);
+        let e = self.d.entry(&f, w);
         let mv = match e.best {
             Some(m) => Some(m),
-            None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
-            None => confirmed_move(&mut self.d, &f, Colour::Black, e.moves),
+            None if f.winner() == Some(w) => q.empty_cells().first(),
+            None => confirmed_move(self.d, &f, w, e.moves),
         };
-        let mv = mv.ok_or("no confirmed winning move for Black")?;
-        let pad = "  ".repeat(ind);
-        let _ = writeln!(self.out, "{pad}black {} {{", self.name(mv));
+        let mv = mv.ok_or("no confirmed winning move")?;
         let mut q2 = q.clone();
-        q2.play(Colour::Black, mv).map_err(|e| e.to_string())?;
-        let k = self.white(&q2, ind + 1)?;
-        let _ = writeln!(self.out, "{pad}}}");
-        Ok(k | CellSet::single(mv))
+        q2.play(w, mv).map_err(|e| e.to_string())?;
+        let (id, rotated, k) = self.white(&q2)?;
+        Ok((mv, id, rotated, k | CellSet::single(mv)))
     }
 
-    /// Writes a leaf: Black's `t - b` on `carrier` by the exact search.
-    fn leaf(&mut self, carrier: CellSet, pad: &str) -> CellSet {
-        let _ = writeln!(self.out, "{pad}t - b on {} by search", self.list(carrier));
-        carrier
-    }
-
-    /// Proves and writes: White to move in `q` loses. Returns the proof set of the written
-    /// subtree (docs/SEMANTICS.md, "Proof-set pruning in a tree"): a leaf's carrier; at a
-    /// White node the precluding carriers with their moves and every reply's set.
-    fn white(&mut self, q: &Position, ind: usize) -> Result<CellSet, String> {
-        self.tick()?;
-        let pad = "  ".repeat(ind);
-        let f = self.d.filled(q, Colour::White);
-        let given = f.stones(Colour::Black) - q.stones(Colour::Black);
-        if f.winner() == Some(Colour::Black) {
-            return Ok(self.leaf(given, &pad));
+    /// Proves: the loser to move in `q` loses; returns its node and proof set (docs/SEMANTICS.md,
+    /// "Proof-set pruning in a tree"): a leaf's carrier; at a White node the precluding
+    /// carriers with their moves and every reply's set. A position met before is not proved
+    /// again: its node gets one more reference.
+    fn white(&mut self, q: &Position) -> Result<(usize, bool, CellSet), String> {
+        let (w, l) = (self.winner, self.winner.opponent());
+        let key = (q.stones(w), q.stones(l));
+        if let Some(&id) = self.memo.get(&key) {
+            self.nodes[id].refs += 1;
+            return Ok((id, false, self.nodes[id].k));
         }
-        let (black_vcs, _) = self.d.eval.build_full(&f);
-        let vcs = black_vcs.winning_vcs();
-        // Black's winning VSCs in the filled position.
-        let mut semis = black_vcs.winning_vscs();
+        // Its 180° image met before: `goto Pn under rot180`, with the image of Pn's proof set.
+        let image = (self.rot.set(key.0), self.rot.set(key.1));
+        if let Some(&id) = self.memo.get(&image) {
+            self.nodes[id].refs += 1;
+            return Ok((id, true, self.rot.set(self.nodes[id].k)));
+        }
+        self.tick()?;
+        let (node, k) = self.prove_white(q)?;
+        let id = self.nodes.len();
+        self.nodes.push(Entry {
+            stones: key,
+            node,
+            k,
+            refs: 1,
+        });
+        self.memo.insert(key, id);
+        Ok((id, false, k))
+    }
+
+    fn prove_white(&mut self, q: &Position) -> Result<(Node, CellSet), String> {
+        let (w, l) = (self.winner, self.winner.opponent());
+        let f = self.d.filled(q, l);
+        let given = f.stones(w) - q.stones(w);
+        if f.winner() == Some(w) {
+            return Ok((Node::Leaf(given), given));
+        }
+        let (black_vcs, white_vcs) = self.d.eval.build_full(&f);
+        let vcs = if w == Colour::Black {
+            black_vcs
+        } else {
+            white_vcs
+        };
+        // The winner's winning VSCs in the filled position.
+        let mut semis = vcs.winning_vscs();
         if let Some(c) = vcs
+            .winning_vcs()
             .into_iter()
             .map(|c| c | given)
             .filter(|c| c.len() <= self.leaf_max)
             .min_by_key(|c| c.len())
         {
-            return Ok(self.leaf(c, &pad));
+            return Ok((Node::Leaf(c), c));
         }
         semis.sort_by_key(|s| s.len());
-        let _ = writeln!(self.out, "{pad}white {{");
         let empty = q.empty_cells();
         let mut k = CellSet::EMPTY;
-        // Mustplay: each small winning VSC of Black, as a precluding analysis.
+        let mut precludes = Vec::new();
+        // Mustplay: each small winning VSC, as a precluding analysis.
         let mut left = empty;
         for s in semis
             .into_iter()
@@ -236,17 +312,11 @@ impl Emitter<'_> {
             }
             // A VSC whose key the exact search cannot find quickly would be as slow for the
             // checker to verify: leave its moves to the cases.
-            let Some(z) = key_move_within(&f, Colour::Black, s, KEY_NODES) else {
+            let Some(z) = key_move_within(&f, w, s, KEY_NODES) else {
                 continue;
             };
             let carrier = (s - CellSet::single(z)) | given;
-            let _ = writeln!(self.out, "{pad}  preclude by {} {{", self.name(z));
-            let _ = writeln!(
-                self.out,
-                "{pad}    t - b on {} by search",
-                self.list(carrier)
-            );
-            let _ = writeln!(self.out, "{pad}  }}");
+            precludes.push((z, carrier));
             let keep = carrier | CellSet::single(z);
             left &= keep;
             k |= keep & empty;
@@ -254,35 +324,171 @@ impl Emitter<'_> {
         // The moves left, in the solver's order; each reply's proof set refutes every move
         // outside it (`| *`, proof-set pruning, Henderson, Arneson & Hayward 2009 §5).
         let mut order = Vec::new();
-        self.d.order.scores(&f, Colour::White, left, &mut order);
+        self.d.order.scores(&f, l, left, &mut order);
         // Cells the fill-in gave a colour are not scored on `f`: they come last.
         let scored: CellSet = order.iter().map(|&(_, c)| c).collect();
         order.sort_unstable();
         let mut moves: Vec<Cell> = order.into_iter().map(|(_, c)| c).collect();
         moves.extend((left - scored).iter());
-        for w in moves {
-            if !left.contains(w) {
+        let mut cases = Vec::new();
+        for m in moves {
+            if !left.contains(m) {
                 continue;
             }
             let mut q2 = q.clone();
-            q2.play(Colour::White, w).map_err(|e| e.to_string())?;
-            let outer = std::mem::take(&mut self.out);
-            let kc = self.black(&q2, ind + 1);
-            let inner = std::mem::replace(&mut self.out, outer);
-            let kc = kc?;
-            left.remove(w);
-            let rest = if (left - kc).is_empty() { "" } else { " | *" };
+            q2.play(l, m).map_err(|e| e.to_string())?;
+            let (reply, child, rotated, kc) = self.black(&q2)?;
+            left.remove(m);
+            let rest = !(left - kc).is_empty();
             left &= kc;
             k |= kc & empty;
-            // `black` writes its own indentation; strip it for the `case` line.
-            let _ = write!(
-                self.out,
-                "{pad}  case {}{rest} => {}",
-                self.name(w),
-                inner.trim_start()
-            );
+            cases.push(CaseOut {
+                w: m,
+                rest,
+                reply,
+                child,
+                rotated,
+            });
         }
-        let _ = writeln!(self.out, "{pad}}}");
-        Ok(k)
+        Ok((Node::White { precludes, cases }, k))
+    }
+
+    /// The whole file: header, the tree from the root (the winner plays `mv` in `setup`, then
+    /// node `root`), and every node referred to twice or more as a shared position.
+    fn write(&self, setup: &Position, mv: Cell, root: usize) -> String {
+        let (w, l) = (self.winner, self.winner.opponent());
+        let mut head = String::new();
+        let _ = writeln!(
+            head,
+            "// Emitted by `hexproof solve --emit-proof`: {} wins{}.",
+            if self.swapped { "White" } else { "Black" },
+            if self.swapped {
+                " (written for the transposed board with the colours swapped, so Black's strategy below is White's)"
+            } else {
+                ""
+            }
+        );
+        let _ = writeln!(head, "// Check it with `hexproof check FILE`.\n");
+        let _ = writeln!(
+            head,
+            "board {}x{} notation letters",
+            self.board.cols(),
+            self.board.rows()
+        );
+        for (colour, as_written) in [(w, "black"), (l, "white")] {
+            let s = setup.stones(colour);
+            if !s.is_empty() {
+                let v = self.list(s);
+                let _ = writeln!(head, "{as_written} {}", &v[1..v.len() - 1]);
+            }
+        }
+        let _ = writeln!(head, "\nstrategy solved \"Black, to move, wins\" {{");
+        let mut out = head;
+        let mut names: HashMap<usize, usize> = HashMap::new();
+        let mut queue: Vec<usize> = Vec::new();
+        let _ = writeln!(out, "  black {} {{", self.name(mv));
+        self.write_node(root, 2, &mut out, &mut names, &mut queue);
+        let _ = writeln!(out, "  }}");
+        // Shared positions, in the order they are first referred to.
+        let mut i = 0;
+        while i < queue.len() {
+            let id = queue[i];
+            i += 1;
+            let (sw, sl) = self.nodes[id].stones;
+            let _ = writeln!(
+                out,
+                "  position P{} black {} white {} {{",
+                names[&id],
+                self.list(sw - setup.stones(w)),
+                self.list(sl - setup.stones(l))
+            );
+            self.write_node(id, 2, &mut out, &mut names, &mut queue);
+            let _ = writeln!(out, "  }}");
+        }
+        let _ = writeln!(out, "}}");
+        let refs: usize = self
+            .nodes
+            .iter()
+            .filter(|n| n.refs >= 2)
+            .map(|n| n.refs)
+            .sum();
+        let _ = writeln!(
+            out,
+            "// {} nodes (Black moves, White nodes, leaves); {} shared position(s), {refs} goto(s).",
+            self.count,
+            queue.len(),
+        );
+        let _ = writeln!(
+            out,
+            "// Written as a plain tree: {} White-to-move nodes instead of {}.",
+            self.unfolded(root),
+            self.nodes.len()
+        );
+        out
+    }
+
+    /// How many loser-to-move nodes the proof would have written as a plain tree (saturating).
+    fn unfolded(&self, root: usize) -> u64 {
+        let mut memo: Vec<Option<u64>> = vec![None; self.nodes.len()];
+        // Children have larger positions, and were pushed before their parents: the node
+        // list is in post-order, so one pass from the start fills every child first.
+        for id in 0..self.nodes.len() {
+            let n = match &self.nodes[id].node {
+                Node::Leaf(_) => 1,
+                Node::White { cases, .. } => cases.iter().fold(1u64, |a, c| {
+                    a.saturating_add(memo[c.child].expect("children come first"))
+                }),
+            };
+            memo[id] = Some(n);
+        }
+        memo[root].unwrap_or(0)
+    }
+
+    /// Writes node `id` at depth `ind`; a case leading to a node referred to twice or more
+    /// ends in `goto Pn` (the node is queued to be written once, as shared position Pn).
+    fn write_node(
+        &self,
+        id: usize,
+        ind: usize,
+        out: &mut String,
+        names: &mut HashMap<usize, usize>,
+        queue: &mut Vec<usize>,
+    ) {
+        let pad = "  ".repeat(ind);
+        match &self.nodes[id].node {
+            Node::Leaf(c) => {
+                let _ = writeln!(out, "{pad}t - b on {} by search", self.list(*c));
+            }
+            Node::White { precludes, cases } => {
+                let _ = writeln!(out, "{pad}white {{");
+                for &(z, carrier) in precludes {
+                    let _ = writeln!(out, "{pad}  preclude by {} {{", self.name(z));
+                    let _ = writeln!(out, "{pad}    t - b on {} by search", self.list(carrier));
+                    let _ = writeln!(out, "{pad}  }}");
+                }
+                for c in cases {
+                    let rest = if c.rest { " | *" } else { "" };
+                    let head = format!(
+                        "{pad}  case {}{rest} => black {}",
+                        self.name(c.w),
+                        self.name(c.reply)
+                    );
+                    if self.nodes[c.child].refs >= 2 {
+                        let next = names.len() + 1;
+                        let n = *names.entry(c.child).or_insert_with(|| {
+                            queue.push(c.child);
+                            next
+                        });
+                        let under = if c.rotated { " under rot180" } else { "" };
+                        let _ = writeln!(out, "{head} goto P{n}{under}");
+                    } else {
+                        let _ = writeln!(out, "{head} {{");
+                        self.write_node(c.child, ind + 2, out, names, queue);
+                        let _ = writeln!(out, "{pad}  }}");
+                    }
+                }
+                let _ = writeln!(out, "{pad}}}");
+            }
+        }
     }
 }

@@ -319,6 +319,12 @@ pub fn solve_with(
     check_position(pos)?;
     let start = Instant::now();
     let mut d = make_search(params, order, start);
+    Ok(solve_in(&mut d, pos, to_move, start))
+}
+
+/// Solves `pos` with the search `d` (made by [`make_search`] at `start`), which keeps its
+/// table: [`emit::emit_solved`] then writes the proof from it without solving again.
+pub fn solve_in(d: &mut Dfpn, pos: &Position, to_move: Colour, start: Instant) -> SolveOutcome {
     let root = d.filled(pos, to_move);
     let (pn, dn) = d.mid(&root, to_move, INF, INF);
     let winner = if pn == 0 {
@@ -329,7 +335,7 @@ pub fn solve_with(
         Winner::Undecided
     };
     let winning_move = if pn == 0 {
-        winning_move(&mut d, pos, &root, to_move)
+        winning_move(d, pos, &root, to_move)
     } else {
         None
     };
@@ -338,7 +344,7 @@ pub fn solve_with(
             eprintln!("hexproof: {e}");
         }
     }
-    Ok(SolveOutcome {
+    SolveOutcome {
         winner,
         to_move,
         winning_move,
@@ -346,8 +352,8 @@ pub fn solve_with(
         vc_decided: d.vc_decided,
         tt_entries: d.tt.len(),
         micros: start.elapsed().as_micros() as u64,
-        profile: Profile::of(&d),
-    })
+        profile: Profile::of(d),
+    }
 }
 
 /// A winning move at a won root `root` (the filled form of `pos`); `None` only if none could

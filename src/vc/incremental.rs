@@ -65,13 +65,9 @@ pub(crate) struct Saved<const W: usize> {
 use super::store::unslot;
 
 impl<const W: usize> Engine<W> {
-    /// [`Engine::play_incremental`], saving the state before it for [`Engine::unplay`].
-    pub(crate) fn play_undoable(
-        &mut self,
-        colour: Colour,
-        cell: Cell,
-    ) -> Result<(), PositionError> {
-        let mut saved = Saved {
+    /// The engine's state with `store` as its connection store, for the undo stack.
+    fn saved(&self, store: Store<W>) -> Saved<W> {
+        Saved {
             position: self.position.clone(),
             eps: self.eps.clone(),
             rk: self.rk.clone(),
@@ -79,12 +75,21 @@ impl<const W: usize> Engine<W> {
             adj_k: self.adj_k.clone(),
             universe: self.universe,
             border_eps: self.border_eps,
-            store: Store::default(),
+            store,
             status: self.status,
             stats: self.stats,
             hs_max_gen: self.hs_max_gen,
             won: self.won,
-        };
+        }
+    }
+
+    /// [`Engine::play_incremental`], saving the state before it for [`Engine::unplay`].
+    pub(crate) fn play_undoable(
+        &mut self,
+        colour: Colour,
+        cell: Cell,
+    ) -> Result<(), PositionError> {
+        let mut saved = self.saved(Store::default());
         if let Some(old) = self.play_inner(colour, cell, true)? {
             saved.store = old;
         }
@@ -96,20 +101,8 @@ impl<const W: usize> Engine<W> {
     /// rebuilds at a node it could not reach by updates keeps its path).
     pub(crate) fn rebuild_undoable(&mut self, position: &Position) {
         let fresh = self.pool.pop().unwrap_or_default();
-        let saved = Saved {
-            position: self.position.clone(),
-            eps: self.eps.clone(),
-            rk: self.rk.clone(),
-            kidx: self.kidx.clone(),
-            adj_k: self.adj_k.clone(),
-            universe: self.universe,
-            border_eps: self.border_eps,
-            store: std::mem::replace(&mut self.store, fresh),
-            status: self.status,
-            stats: self.stats,
-            hs_max_gen: self.hs_max_gen,
-            won: self.won,
-        };
+        let old = std::mem::replace(&mut self.store, fresh);
+        let saved = self.saved(old);
         self.history.push(saved);
         self.rebuild(position);
     }

@@ -128,8 +128,8 @@ fn small_boards_agree_with_the_exact_search() {
 
 /// Random mid-game positions on 4×4 and 5×5 (2 to 7 stones, either player to move): the
 /// solver with every pruning on, and with capture-domination pruning off and on its own
-/// (with proof sets off, which it interacts with), and with incremental connection updates,
-/// agrees with the exact search.
+/// (with proof sets off, which it interacts with), with incremental connection updates, and
+/// with vulnerable-cell pruning or decompositions on their own, agrees with the exact search.
 #[test]
 fn random_positions_agree_with_the_exact_search() {
     let mut rng = rng::Rng(0x5eed_7001);
@@ -147,9 +147,19 @@ fn random_positions_agree_with_the_exact_search() {
         p
     };
     let (incr1, incr8) = (incremental(1), incremental(8));
+    // Vulnerable-cell pruning with proof sets and without capture domination (their lost
+    // nodes keep proof sets), and the decompositions alone.
+    let mut vul_only = SolveParams::default();
+    vul_only.features.dominated = false;
+    vul_only.features.decompose = false;
+    let mut dec_only = SolveParams::default();
+    dec_only.features.dominated = false;
+    dec_only.features.vulnerable = false;
     let mut checked = 0;
     let mut dominated_pruned = 0;
     let mut updates = 0;
+    let mut vulnerable_pruned = 0;
+    let mut region_filled = 0;
     while checked < 60 {
         let n = 4 + (checked % 2) as u32;
         let b = Board::square(n).unwrap();
@@ -171,9 +181,13 @@ fn random_positions_agree_with_the_exact_search() {
             Colour::White
         };
         let exact = exact_black_wins(&p, to_move);
-        for params in [&full, &no_dom, &dom_only, &incr1, &incr8] {
+        for params in [
+            &full, &no_dom, &dom_only, &incr1, &incr8, &vul_only, &dec_only,
+        ] {
             let o = solver::solve(&p, to_move, params).unwrap();
             dominated_pruned += o.profile.dominated_pruned;
+            vulnerable_pruned += o.profile.vulnerable_pruned;
+            region_filled += o.profile.region_filled;
             updates += o.profile.vc_updates;
             assert_ne!(o.winner, Winner::Undecided, "{p:?}");
             assert_eq!(
@@ -188,6 +202,8 @@ fn random_positions_agree_with_the_exact_search() {
     // The pruning and the updates under test were exercised.
     assert!(dominated_pruned > 0);
     assert!(updates > 0);
+    assert!(vulnerable_pruned > 0, "vulnerable pruning never fired");
+    assert!(region_filled > 0, "no region was filled");
 }
 
 #[test]

@@ -90,6 +90,14 @@ pub struct SolveArgs {
     /// fill-in would give to the mover is skipped).
     #[arg(long)]
     no_dominated: bool,
+    /// Ablation: no vulnerable-cell pruning (a move that some reply of the opponent makes
+    /// dead is skipped).
+    #[arg(long)]
+    no_vulnerable: bool,
+    /// Ablation: no decompositions (regions cut off by opposite-colour bridges: dead ones, and
+    /// ones with a bridge between their two groups of one colour, are filled in).
+    #[arg(long)]
+    no_decompose: bool,
     /// Update the connections along the search path (`VcSet::play_undoable`, undone on the
     /// way back) instead of rebuilding them at every node.
     #[arg(long, conflicts_with = "fresh_builds")]
@@ -229,6 +237,8 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             proof_sets: !a.no_proof_sets,
             rotation: !a.no_rotation,
             dominated: !a.no_dominated,
+            vulnerable: !a.no_vulnerable,
+            decompose: !a.no_decompose,
             incremental: (Features::ALL.incremental || a.incremental) && !a.fresh_builds,
         },
         update_stones: a.update_stones,

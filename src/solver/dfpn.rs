@@ -45,10 +45,12 @@
 //!   it). Cells given to the loser need not be added: the loser playing there is just a
 //!   loser's move the filled strategy already answers.
 
+use super::decompose::split;
 use super::eval::{Eval, Evaluator};
-use super::inferior::{fill_in, InferiorRules};
+use super::inferior::{fill_in, geometry, InferiorRules};
 use super::order::MoveOrder;
 use super::tt::{Entry, Key, Symmetry, Table, INF};
+use super::vulnerable::killer;
 use crate::board::Colour;
 use crate::board::{Cell, CellSet};
 use crate::position::Position;
@@ -78,6 +80,16 @@ pub struct Dfpn<'a> {
     pub dominated: bool,
     /// Moves pruned as dominated (counted at each expansion).
     pub dominated_pruned: u64,
+    /// Vulnerable-cell pruning on ([`super::vulnerable`]).
+    pub vulnerable: bool,
+    /// Moves pruned as vulnerable (counted at each expansion).
+    pub vulnerable_pruned: u64,
+    /// Cells filled as regions ([`super::decompose`]) in the children made at expansions.
+    pub region_filled: u64,
+    /// Splits of the search into two halves (Theorem 1) on ([`super::decompose`]).
+    pub decompose: bool,
+    /// Nodes searched as two halves.
+    pub splits: u64,
     /// Nodes evaluated (connection builds for both colours).
     pub nodes: u64,
     /// Most nodes.
@@ -186,6 +198,11 @@ impl<'a> Dfpn<'a> {
             rotation: true,
             dominated: true,
             dominated_pruned: 0,
+            vulnerable: true,
+            vulnerable_pruned: 0,
+            region_filled: 0,
+            decompose: true,
+            splits: 0,
             db: None,
             db_hits: 0,
             nodes: 0,
@@ -358,17 +375,43 @@ impl<'a> Dfpn<'a> {
             return (entry.pn, entry.dn);
         }
         let opp = to_move.opponent();
+        if self.decompose {
+            let geo = geometry(pos.board());
+            let (b, w) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+            if let Some((side1, side2)) = split(&geo, b, w, opp) {
+                self.splits += 1;
+                return self.mid_split(pos, to_move, [side1, side2], th_pn, th_dn);
+            }
+        }
         // Children in heuristic order (ties in the selection go to the earlier one).
         self.scratch.clear();
         let mut scratch = std::mem::take(&mut self.scratch);
         self.order.scores(pos, to_move, entry.moves, &mut scratch);
         scratch.sort_unstable();
+        // Vulnerable moves (a reply kills them) are not searched; their cells and killers
+        // join a lost node's proof set ([`super::vulnerable`]).
+        let mut vulnerable = CellSet::EMPTY;
+        if self.vulnerable {
+            let geo = geometry(pos.board());
+            let (b, w) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+            let before = scratch.len();
+            scratch.retain(|&(_, c)| match killer(&geo, b, w, c, to_move) {
+                Some(k) => {
+                    vulnerable.insert(c);
+                    vulnerable.insert(k);
+                    false
+                }
+                None => true,
+            });
+            self.vulnerable_pruned += (before - scratch.len()) as u64;
+        }
         let mut kids: Vec<Child> = Vec::with_capacity(scratch.len());
         let t = Instant::now();
         for &(_, mv) in &scratch {
             let mut p = pos.clone();
             p.play(to_move, mv).expect("moves are empty cells");
-            fill_in(&mut p, self.rules, opp);
+            let f = fill_in(&mut p, self.rules, opp);
+            self.region_filled += f.regions.len() as u64;
             kids.push(Child {
                 mv,
                 pos: p,
@@ -433,7 +476,7 @@ impl<'a> Dfpn<'a> {
                 // set is derived (all empty cells, so it prunes nothing).
                 pos.empty_cells()
             } else if dn == 0 {
-                let mut s = entry.proof;
+                let mut s = entry.proof | vulnerable;
                 for k in kids.iter().filter(|k| !pruned(k)) {
                     s |= k.proof;
                 }
@@ -475,6 +518,77 @@ impl<'a> Dfpn<'a> {
             if cpn == 0 || cdn == 0 {
                 kids[best].proof = self.child_proof(pos, &kid_pos, opp, cpn);
             }
+        }
+    }
+
+    /// [`Dfpn::mid`] at a node that splits for the opponent ([`super::decompose`],
+    /// "Splits"): half i is `pos` with the other side filled with the opponent's stones; the
+    /// player to move wins iff it wins one half (same player to move), so pn is the least pn
+    /// of the halves and dn the sum of their dn.
+    fn mid_split(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        sides: [CellSet; 2],
+        th_pn: u32,
+        th_dn: u32,
+    ) -> (u32, u32) {
+        let x = to_move.opponent();
+        let entry = self.entry(pos, to_move);
+        let halves: Vec<Position> = (0..2)
+            .map(|i| {
+                let mut p = pos.clone();
+                for c in sides[1 - i].iter() {
+                    p.play(x, c).expect("sides are empty cells");
+                }
+                fill_in(&mut p, self.rules, to_move);
+                p
+            })
+            .collect();
+        loop {
+            let mut v = [(1u32, 1u32); 2];
+            for i in 0..2 {
+                let e = self.entry(&halves[i], to_move);
+                v[i] = (e.pn, e.dn);
+            }
+            let pn = v[0].0.min(v[1].0);
+            let dn = v[0].1.saturating_add(v[1].1).min(INF);
+            let (best, proof) = if pn == 0 {
+                let i = if v[0].0 == 0 { 0 } else { 1 };
+                let e = self.entry(&halves[i], to_move);
+                let proof = lift(e.proof, pos, &halves[i], to_move);
+                (e.best, proof)
+            } else if dn == 0 {
+                let mut proof = CellSet::EMPTY;
+                for i in 0..2 {
+                    let e = self.entry(&halves[i], to_move);
+                    proof |= lift(e.proof, pos, &halves[i], x) & sides[i];
+                }
+                (None, proof)
+            } else {
+                (None, entry.proof)
+            };
+            self.store(
+                pos,
+                to_move,
+                Entry {
+                    pn,
+                    dn,
+                    moves: entry.moves,
+                    best,
+                    proof,
+                },
+            );
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
+                return (pn, dn);
+            }
+            let i = if v[0].0 <= v[1].0 { 0 } else { 1 };
+            let pn2 = v[1 - i].0;
+            let eps = ((pn2 as f64) * (1.0 + self.epsilon)).ceil();
+            let grow = if eps >= INF as f64 { INF } else { eps as u32 };
+            let child_th_pn = th_pn.min(grow.max(pn2.saturating_add(1))).min(INF);
+            let child_th_dn = (th_dn - dn).saturating_add(v[i].1).min(INF);
+            self.mid(&halves[i], to_move, child_th_pn, child_th_dn);
         }
     }
 

@@ -37,6 +37,9 @@ pub struct InferiorRules {
     pub dead: bool,
     /// Fill captured pairs.
     pub captured: bool,
+    /// Fill regions cut off by opposite-colour bridges ([`super::decompose`]): dead regions,
+    /// and regions with a bridge between their two groups of one colour (Theorem 2).
+    pub decompose: bool,
 }
 
 impl InferiorRules {
@@ -44,11 +47,13 @@ impl InferiorRules {
     pub const ALL: InferiorRules = InferiorRules {
         dead: true,
         captured: true,
+        decompose: true,
     };
     /// Everything off.
     pub const NONE: InferiorRules = InferiorRules {
         dead: false,
         captured: false,
+        decompose: false,
     };
 }
 
@@ -61,6 +66,9 @@ pub struct Filled {
     pub black_captured: CellSet,
     /// White-captured cells filled white.
     pub white_captured: CellSet,
+    /// Cells filled as regions ([`super::decompose`]), dead or captured (also in the sets
+    /// above).
+    pub regions: CellSet,
 }
 
 /// The cell geometry of one board, precomputed: the board's cells and each cell's (and
@@ -96,6 +104,11 @@ impl Geometry {
                 board.border_cells(Colour::White),
             ],
         }
+    }
+
+    /// The board's cells.
+    pub fn cells(&self) -> CellSet {
+        self.cells
     }
 
     /// The board.
@@ -137,8 +150,9 @@ impl Geometry {
         })
     }
 
+    /// The cells `colour` owns: its stones and its two borders.
     #[inline]
-    fn owned(&self, colour: Colour, black: CellSet, white: CellSet) -> CellSet {
+    pub fn owned(&self, colour: Colour, black: CellSet, white: CellSet) -> CellSet {
         match colour {
             Colour::Black => black | self.borders[0],
             Colour::White => white | self.borders[1],
@@ -177,7 +191,7 @@ impl Geometry {
 
     /// True when empty `cell` is dead with `black`, `white` stones and an extra `extra.1`
     /// stone on `extra.0`.
-    fn dead(
+    pub fn dead(
         &self,
         black: CellSet,
         white: CellSet,
@@ -246,7 +260,7 @@ pub fn is_captured_pair(pos: &Position, colour: Colour, a: Cell, b: Cell) -> boo
 /// position is won.
 pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> Filled {
     let mut filled = Filled::default();
-    if !rules.dead && !rules.captured {
+    if !rules.dead && !rules.captured && !rules.decompose {
         return filled;
     }
     let geo = geometry(pos.board());
@@ -295,6 +309,35 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
                             continue 'pairs;
                         }
                     }
+                }
+            }
+        }
+        if rules.decompose {
+            for colour in [Colour::Black, Colour::White] {
+                let (dead, captured) = super::decompose::regions(&geo, black, white, colour);
+                if !dead.is_empty() {
+                    if dead_to_black {
+                        black |= dead;
+                    } else {
+                        white |= dead;
+                    }
+                    filled.dead |= dead;
+                    filled.regions |= dead;
+                    changed = true;
+                }
+                if !captured.is_empty() {
+                    match colour {
+                        Colour::Black => {
+                            black |= captured;
+                            filled.black_captured |= captured;
+                        }
+                        Colour::White => {
+                            white |= captured;
+                            filled.white_captured |= captured;
+                        }
+                    }
+                    filled.regions |= captured;
+                    changed = true;
                 }
             }
         }

@@ -6,6 +6,8 @@
 //! - [`eval`]: a position decided by virtual connections (winning VSC of the player to move,
 //!   winning VC of the opponent), and the mustplay (§2);
 //! - [`inferior`]: dead cells, captured pairs, fill-in (§3);
+//! - [`vulnerable`]: vulnerable cells, pruned at expansion (§3);
+//! - [`decompose`]: regions cut off by opposite-colour bridges, filled in (§4, Theorem 2);
 //! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there), with proof-set
 //!   and capture-domination pruning (§3, derived from the children's fill-in);
 //! - [`tt`]: the bounded transposition table;
@@ -21,12 +23,14 @@
 //! is [`Winner::Undecided`]. The exported proof is checked independently by the checker.
 
 pub mod db;
+pub mod decompose;
 pub mod dfpn;
 pub mod emit;
 pub mod eval;
 pub mod inferior;
 pub mod order;
 pub mod tt;
+pub mod vulnerable;
 
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
@@ -66,6 +70,12 @@ pub struct Features {
     /// Capture-domination pruning (§3) from the children's fill-in
     /// ([`dfpn`]'s `prune_dominated`).
     pub dominated: bool,
+    /// Vulnerable-cell pruning (§3): a move that some reply makes dead is not searched
+    /// ([`vulnerable`]).
+    pub vulnerable: bool,
+    /// Decompositions (§4): regions cut off by opposite-colour bridges are filled in
+    /// ([`decompose`]).
+    pub decompose: bool,
     /// Incremental connection updates along the search path, with undo ([`eval`]). Off by
     /// default: on 7×7 an update of one stone costs about half a rebuild, a child adds 1–6
     /// stones (move and fill-in), and the updated (limited FastVC) sets are a little weaker,
@@ -84,6 +94,8 @@ impl Features {
         proof_sets: true,
         rotation: true,
         dominated: true,
+        vulnerable: true,
+        decompose: true,
         incremental: false,
     };
 }
@@ -168,6 +180,7 @@ impl SolveParams {
         InferiorRules {
             dead: self.features.dead,
             captured: self.features.captured,
+            decompose: self.features.decompose,
         }
     }
 }
@@ -247,6 +260,13 @@ pub struct Profile {
     pub dominated_pruned: u64,
     /// Positions answered by the database (`--db`).
     pub db_hits: u64,
+    /// Moves pruned as vulnerable (at each expansion).
+    pub vulnerable_pruned: u64,
+    /// Cells filled as regions cut off by opposite-colour bridges, in the children made at
+    /// expansions.
+    pub region_filled: u64,
+    /// Nodes searched as two halves (decompositions, Theorem 1).
+    pub splits: u64,
 }
 
 impl Profile {
@@ -262,6 +282,9 @@ impl Profile {
             proof_set_pruned: d.pruned,
             dominated_pruned: d.dominated_pruned,
             db_hits: d.db_hits,
+            vulnerable_pruned: d.vulnerable_pruned,
+            region_filled: d.region_filled,
+            splits: d.splits,
         }
     }
 }
@@ -304,6 +327,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.proof_sets = f.proof_sets;
     d.rotation = f.rotation;
     d.dominated = f.dominated;
+    d.vulnerable = f.vulnerable;
+    d.decompose = f.decompose;
     d.db = params.db.clone();
     d.deadline = params.time.map(|t| start + t);
     d

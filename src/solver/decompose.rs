@@ -113,6 +113,26 @@ pub fn regions(geo: &Geometry, black: CellSet, white: CellSet, p: Colour) -> (Ce
     (dead, captured)
 }
 
+/// True when empty `c` lies in a region (for either colour: the cuts are the same) that
+/// touches at most one group of Black or at most one group of White: a dead region, so `c`
+/// is dead (module docs).
+pub fn in_dead_region(geo: &Geometry, black: CellSet, white: CellSet, c: Cell) -> bool {
+    let empty = geo.cells() - black - white;
+    let (bo, wo) = (
+        geo.owned(Colour::Black, black, white),
+        geo.owned(Colour::White, black, white),
+    );
+    let region = region_of(geo, c, empty, bo, wo);
+    let around = neighbours_of(geo, region);
+    [bo, wo].into_iter().any(|own| {
+        let touching = around & own;
+        match touching.first() {
+            None => true,
+            Some(first) => (touching - geo.component(first, own)).is_empty(),
+        }
+    })
+}
+
 /// A split of the game for `x` (Theorem 1, in the form proved in the module docs, "Splits"):
 /// the empty cells on the side of `x`'s first border and on the side of its second border of
 /// an `x` group G that every `x` winning path must pass, or `None`.

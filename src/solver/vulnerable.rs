@@ -4,8 +4,9 @@
 //!
 //! # Why pruning every vulnerable move is sound
 //!
-//! Deadness here is the neighbourhood-clique test of [`super::inferior`], which proves real
-//! deadness (the colour of c never changes the winner of any completion). Real deadness is
+//! Deadness here is the neighbourhood-clique test of [`super::inferior`], or membership of a
+//! dead region ([`super::decompose`]); both prove real deadness (the colour of c never
+//! changes the winner of any completion). Real deadness is
 //! monotone: more stones of either colour keep a dead cell dead. Let V be the P-vulnerable
 //! empty cells of a position S (P to move, not yet won), each c with a killer k(c) found in S.
 //!
@@ -45,7 +46,10 @@
 //! Only the killers that can change the clique test are tried: the empty neighbours of c and
 //! the empty neighbours of the Q chains (and Q borders) touching c. A Q stone elsewhere
 //! changes neither colour's usable neighbours of c nor how Q's neighbouring chains merge.
+//! The same cells are tried, second, as replies closing a dead region around c (a subset of
+//! the possible killers for regions: fewer prunings, never a wrong one).
 
+use super::decompose::in_dead_region;
 use super::inferior::Geometry;
 use crate::board::{Cell, CellSet, Colour};
 
@@ -76,9 +80,20 @@ pub fn killer(
     }
     let mut candidates = zone & empty;
     candidates.remove(c);
-    candidates
+    if let Some(k) = candidates
         .iter()
         .find(|&k| geo.dead(black, white, c, Some((k, q))))
+    {
+        return Some(k);
+    }
+    // Then a reply that closes a dead region around c (super::decompose).
+    candidates.iter().find(|&k| {
+        let (b, w) = match q {
+            Colour::Black => (black | CellSet::single(k), white),
+            Colour::White => (black, white | CellSet::single(k)),
+        };
+        in_dead_region(geo, b, w, c)
+    })
 }
 
 #[cfg(test)]
@@ -121,7 +136,15 @@ mod tests {
                     match killer(&geo, bl, wh, c, mover) {
                         Some(k) => {
                             found += 1;
-                            assert!(is_dead_with(&p, c, Some((k, mover.opponent()))));
+                            let q = mover.opponent();
+                            let mut after = p.clone();
+                            after.play(q, k).unwrap();
+                            let (b2, w2) =
+                                (after.stones(Colour::Black), after.stones(Colour::White));
+                            assert!(
+                                is_dead_with(&p, c, Some((k, q)))
+                                    || in_dead_region(&geo, b2, w2, c)
+                            );
                         }
                         None => assert!(!any, "{p:?} {c:?} {mover}"),
                     }

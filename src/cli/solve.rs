@@ -18,8 +18,11 @@ use std::time::{Duration, Instant};
 /// Henderson, Arneson & Hayward, "Solving 8x8 Hex" (IJCAI 2009): positions are decided by
 /// virtual connections (the player to move has a winning VSC, or the opponent a winning VC),
 /// only the mustplay (cells in every carrier of the opponent's winning VSCs) is searched, and
-/// dead cells and captured pairs are filled in. Every answer is proved; when the budget runs
-/// out the answer is "undecided" (exit 3).
+/// dead cells and captured pairs are filled in. Moves into vulnerable cells (a reply of the
+/// opponent makes them dead) are skipped; regions cut off by opposite-colour bridges are
+/// filled in when dead or held by a bridge, and a position whose groups split the board into
+/// two independent halves is searched as the two halves (§4 of the paper). Every answer is
+/// proved; when the budget runs out the answer is "undecided" (exit 3).
 ///
 /// The position is reached by --moves, alternating and starting with Black. With
 /// --openings all, each cell of the empty board is tried as Black's first move (White then to

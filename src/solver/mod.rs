@@ -19,7 +19,9 @@
 //!
 //! A position is reported won or lost only when the search proved it: every leaf is either a
 //! won board or a connection built by the VC engine (whose AND/OR rules are sound), and every
-//! pruning (mustplay, fill-in) preserves the game value. When the budget runs out the answer
+//! pruning (mustplay, fill-in, region fill-in) preserves the game value, or keeps a winning
+//! move whenever there is one (capture domination, vulnerable cells), and a split node is
+//! decided by its two halves exactly (Theorem 1, [`decompose`]). When the budget runs out the answer
 //! is [`Winner::Undecided`]. The exported proof is checked independently by the checker.
 
 pub mod db;

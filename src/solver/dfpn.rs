@@ -39,7 +39,11 @@
 //! - a node decided by connections: the winning carrier (a won board: empty);
 //! - a won node: its winning child's set (the winning move included);
 //! - a lost node: the union of its searched children's sets and of the opponent's VSC
-//!   carriers that cut its moves down to the mustplay ([`super::eval::mustplay_cover`]);
+//!   carriers that cut its moves down to the mustplay ([`super::eval::mustplay_cover`]), and
+//!   of each vulnerable move skipped with its killer ([`super::vulnerable`]); no set (all
+//!   empty cells) when capture domination skipped a move;
+//! - a split node ([`super::decompose`], Theorem 1): a won one has the set of the half it
+//!   wins; a lost one the union of each half's set restricted to that half's side;
 //! - a child is searched in its filled form: its set, seen from the parent, also gets the
 //!   cells the fill-in gave the winner (captured cells it answers in, dead cells given to
 //!   it). Cells given to the loser need not be added: the loser playing there is just a

@@ -150,7 +150,7 @@ pub fn split(
     let mut left = own;
     while let Some(c) = left.first() {
         let g = geo.component(c, own);
-        left = left - g;
+        left -= g;
         groups.push(g);
     }
     if groups.len() > 64 {
@@ -233,7 +233,7 @@ fn region_of(geo: &Geometry, start: Cell, empty: CellSet, own: CellSet, opp: Cel
         let mut next = CellSet::EMPTY;
         for r in frontier.iter() {
             let nr = geo.nbrs(r);
-            for e in (nr & empty - region - next).iter() {
+            for e in (nr & (empty - region - next)).iter() {
                 let common = nr & geo.nbrs(e);
                 if (common & own).is_empty() || (common & opp).is_empty() {
                     next.insert(e);

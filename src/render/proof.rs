@@ -748,12 +748,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
             it.depth = depth + 1;
             it.rule = "preclude".into();
             if let Some(r) = pr {
-                it.verdict = r.verdict;
-                it.claim = r.claim.clone();
-                it.basis = r.basis.clone();
-                it.micros = r.micros;
-                it.notes = r.notes.clone();
-                it.reasons = reasons(r);
+                fill_from(&mut it, r);
             }
             for s in &p.steps {
                 if let Some(r) = self.step_report(s) {
@@ -803,12 +798,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
         let mut it = self.empty_item(id, "position", heading, r.map_or(0, |r| r.at.line));
         it.rule = "shared position".into();
         if let Some(r) = r {
-            it.verdict = r.verdict;
-            it.claim = r.claim.clone();
-            it.basis = r.basis.clone();
-            it.micros = r.micros;
-            it.notes = r.notes.clone();
-            it.reasons = reasons(r);
+            fill_from(&mut it, r);
         }
         let mut f = Figure::new(&sh.position, names.notation);
         f.labels = named_cells(names, &sh.position);
@@ -827,6 +817,16 @@ impl<'a, 'i> Ctx<'a, 'i> {
             self.white_items(&sh.tree, &path, 0);
         }
     }
+}
+
+/// An item's verdict, claim, basis, time, notes and reasons from its node's report.
+fn fill_from(it: &mut Item, r: &StepReport) {
+    it.verdict = r.verdict;
+    it.claim = r.claim.clone();
+    it.basis = r.basis.clone();
+    it.micros = r.micros;
+    it.notes = r.notes.clone();
+    it.reasons = reasons(r);
 }
 
 /// The image of `s` under the 180° rotation of `pos`'s board, as the checker turns a shared

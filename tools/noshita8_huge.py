@@ -53,7 +53,8 @@ def encode(carrier):
     empty (or None)."""
     cells = [f"{i}{j}" for j in range(1, 9) for i in range(1, 9)]
     near_goal = lambda n: n[1] == "1" or X in nb(n) or Y in nb(n)
-    harmless = lambda c: all(near_goal(n) for n in nb(c) if n in carrier)
+    # (a Black stone on the bottom row would join its neighbours to b: never harmless)
+    harmless = lambda c: c[1] != "8" and all(near_goal(n) for n in nb(c) if n in carrier)
     for c in CHAIN:
         if c in carrier or not harmless(c):
             sys.exit(f"cell {c} of the chain to the top is in the carrier or touches it")

@@ -87,3 +87,69 @@ fn u8_branches_are_the_papers_cases() {
     }
     assert_eq!(seen, PAPER.len(), "one branch lemma per case of the paper");
 }
+
+/// The huge lemma (Fig. 33): its carrier is every cell outside the S-lemma's x − y (44 53), the
+/// T-lemma's y − t above 43 and the stones, but 62 and 83 (our reading of Noshita's n and p);
+/// its tree answers W55 by B45 as Noshita's U8 does.
+#[test]
+fn huge_lemma_carrier_and_root_answers() {
+    let module = module();
+    let block = module
+        .blocks
+        .iter()
+        .find(|b| b.kind == BlockKind::Lemma && b.name.as_deref() == Some("Huge"))
+        .expect("lemma Huge is in the file");
+    let lemma = block.lemma.as_ref().expect("a lemma");
+    let mut carrier: Vec<String> = lemma
+        .claim
+        .carrier
+        .iter()
+        .map(|c| block.names.name(c))
+        .collect();
+    carrier.sort();
+    let outside = "44 53 31 41 51 61 32 42 52 33 54 43 62 83";
+    let mut want: Vec<String> = (1..=8)
+        .flat_map(|r| (1..=8).map(move |c| format!("{c}{r}")))
+        .filter(|c| !outside.split(' ').any(|o| o == c))
+        .collect();
+    want.sort();
+    assert_eq!(carrier, want);
+    let Some(TreeNode::White { cases, .. }) = &block.tree else {
+        panic!("Huge is proved by a tree whose root is a White node")
+    };
+    let answer = |w: &str| {
+        cases.iter().find_map(|c| {
+            let TreeNode::Black { cell, .. } = &c.reply else {
+                return None;
+            };
+            (block.names.name(c.white) == w).then(|| block.names.name(*cell))
+        })
+    };
+    assert_eq!(answer("55").as_deref(), Some("45"), "Noshita's W55 → B45");
+    assert_eq!(answer("46").as_deref(), Some("27"), "the answer to W46");
+}
+
+/// The sub-game of the huge lemma as a Hex position (tools/noshita8_huge.py): outside the
+/// carrier, Black on 53 52 51 (joining x = 54 and y = 43 to the top) and on cells that touch
+/// only carrier cells already next to the goal, White elsewhere, one dead cell left empty.
+/// Black wins it, White to move, iff the lemma holds. The moves below are the script's
+/// encodings (`--probe`): our first guess (rows 5–8, 14 24 34 64 74 84, 11 21 12 22 13 23,
+/// 44 cells) is false, White winning by 55 (e5); the file's carrier is true.
+#[test]
+fn huge_lemma_first_guess_fails_and_the_files_carrier_holds() {
+    let solve = |moves: &str| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexproof"))
+            .args(["solve", "--board", "8x8", "--moves", moves, "--json"])
+            .args(["--nodes", "200000"])
+            .output()
+            .expect("the binary runs");
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let guess = solve("e4 c1 d3 c2 e3 c3 e2 g3 e1 h3 d1 d4 f1 f2 g1 g2 h1 h2 d2");
+    assert_eq!(guess["to_move"], "white");
+    assert_eq!(guess["winner"], "white", "{guess}");
+    assert_eq!(guess["winning_move"], "e5", "{guess}");
+    let file = solve("e4 c1 d3 c2 e3 f2 e2 c3 e1 h3 d1 d4 f1");
+    assert_eq!(file["to_move"], "white");
+    assert_eq!(file["winner"], "black", "{file}");
+}

@@ -274,3 +274,100 @@ fn the_file_given_comes_first_then_the_files_it_uses() {
     assert_eq!(v["files"][0]["sections"][0]["items"][0]["id"], "d");
     assert_eq!(v["files"][1]["sections"][0]["items"][0]["id"], "edge");
 }
+
+/// The items of a render as (id, heading) pairs, and the JSON.
+fn items_of(file: &str) -> (Vec<(String, String)>, serde_json::Value) {
+    let (code, json, err) = hexproof(&["render", file, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let items = v["files"][0]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["items"].as_array().unwrap().iter())
+        .map(|i| {
+            assert_eq!(i["verdict"], "verified", "{i}");
+            (
+                i["id"].as_str().unwrap().to_string(),
+                i["heading"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (items, v)
+}
+
+fn svg_of(file: &str, item: &str) -> String {
+    let (code, svg, err) = hexproof(&["render", file, "--svg", "-", "--item", item]);
+    assert_eq!(code, 0, "{err}");
+    svg
+}
+
+#[test]
+fn a_lemma_tree_is_drawn_node_by_node() {
+    let f = "tests/fixtures/render/lemma-tree.hexp";
+    let (items, _) = items_of(f);
+    let want = [
+        ("Z", "lemma Z — the ziggurat by a tree"),
+        ("Z/preclude-c3", "preclude by c3"),
+        ("Z/c3", "white c3 | * → black b3"),
+        ("Z/b4", "white b4 → black d3"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(items, want);
+    // The lemma's figure dots White's moves that have a case (c3 and b4).
+    let lemma = svg_of(f, "Z");
+    assert!(
+        lemma.contains("dots: White's 2 move(s) with a case"),
+        "{lemma}"
+    );
+    // A leaf shades the carrier of the lemma's claim it derives.
+    let leaf = svg_of(f, "Z/b4");
+    assert!(
+        leaf.contains("shaded: carrier of the claim (4 cells)"),
+        "{leaf}"
+    );
+    // The star case says what it also answers: every move outside {b3, a4, b4}.
+    let star = svg_of(f, "Z/c3");
+    assert!(
+        star.contains("also answers every White move outside its proof set (3 cells)"),
+        "{star}"
+    );
+    insta::assert_snapshot!("lemma_tree_star_case_svg", star);
+}
+
+#[test]
+fn shared_positions_and_gotos_are_drawn() {
+    let f = "proofs/examples/hex3-shared.hexp";
+    let (items, _) = items_of(f);
+    let ids: Vec<&str> = items.iter().map(|(i, _)| i.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "centre",
+            "centre/b1",
+            "centre/b1/a3",
+            "centre/b1/b3",
+            "centre/c1",
+            "centre/a3",
+            "centre/a3/b1",
+            "centre/a3/c1",
+            "centre/b3",
+            "centre/b3/b1",
+            "centre/b3/c1",
+            "centre/position-P",
+            "centre/position-Q"
+        ]
+    );
+    assert_eq!(items[1].1, "white b1 | * → black c1");
+    assert_eq!(items[11].1, "position P");
+    let goto = svg_of(f, "centre/b1/a3");
+    assert!(
+        goto.contains("then: the shared position P (line 35)"),
+        "{goto}"
+    );
+    let p = svg_of(f, "centre/position-P");
+    assert!(p.contains("rings: the 5 stone(s) the position adds"), "{p}");
+}

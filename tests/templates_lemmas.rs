@@ -63,7 +63,7 @@ fn every_lemma_of_proofs_is_recorded() {
         }
     }
     assert_eq!(n, lf.lemmas.len());
-    assert_eq!(n, 28);
+    assert_eq!(n, 31);
 }
 
 /// Every kernel-re-checked record verifies (certificate and source). The checker re-run of the
@@ -73,7 +73,7 @@ fn every_lemma_of_proofs_is_recorded() {
 fn every_kernel_record_verifies() {
     let ls = lemmas();
     let kernel: Vec<&LemmaRecord> = ls.iter().filter(|r| r.recheck == Recheck::Kernel).collect();
-    assert_eq!(kernel.len(), 21);
+    assert_eq!(kernel.len(), 23);
     let mut cache = Vec::new();
     for r in kernel {
         verify_lemma(r, &root(), &mut cache, &Options::default())
@@ -206,6 +206,6 @@ fn verify_command_names_a_tampered_lemma() {
         stdout.contains("FAILED") && stdout.contains("noshita-7x7-lemmas/U1:"),
         "{stdout}"
     );
-    assert!(stdout.contains("20 lemmas verified"), "{stdout}");
+    assert!(stdout.contains("22 lemmas verified"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }

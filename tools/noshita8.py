@@ -203,8 +203,9 @@ HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 pr
 // White's moves into the carrier and Black's answers (lemma trees, docs/SEMANTICS.md "Lemma
 // trees"), each leaf a small claim the exact search settles at once. U8's branches W37, W47,
 // W48 are read from the certificate of one big search each (tools/noshita8_cert.py): mostly
-// precluding analyses. Not here (docs/noshita.md, "Still open on 8x8"): the huge lemma
-// (Fig. 33), Figs. 36, 38, 39 and Fig. 37's lower right.
+// precluding analyses. The huge lemma (Fig. 33) is read from the whole-board solver's proof
+// (tools/noshita8_huge.py); Fig. 36's two areas are proved, its last step is not expressible.
+// Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38, 39 and Fig. 37's lower right.
 
 board 8x8 notation digits
 """
@@ -270,6 +271,44 @@ lemma ABTline "Lemma 3's line: W51 B42 W41 B22" {
   carrier [21 31 32 23]
   claim t - x
 }
+"""
+
+
+FIG36 = """// Fig. 36 (after B54 W37 B46 W63 and the fictitious B53, White to move; x = B54, y = B46):
+// "We have t-x | t-y | t-b in the left area, and x-b | y-b | t-b in the right area. Hence we
+// have t-b, since x-y." The figure is lost; the two areas were found with the whole-board
+// solver on encoded sub-games (docs/noshita.md, "Fig. 36") and are proved here by search. The
+// last step is not in the file: x - y (the bridge 45 55) would have to serve both unions at
+// once (turning t - y into t - x *and* y - b into x - b), which rules (1) and (2) cannot
+// express (the gap of case g.t on 7x7); no one-pair part holds alone (t - x, t - y on the left,
+// x - b, y - b on the right all fail). `hexproof solve` confirms the position is won (197 nodes).
+lemma Fig36L "Fig. 36, the left area: t - x | t - y | t - b" {
+  black 54 as x, 46 as y, 53
+  white 37, 63
+  carrier [21 31 41 51 61 22 32 42 52 23 33 43 34 44 25 35 26 36 17 27 18]
+  claim t - x | t - y | t - b
+}
+lemma Fig36R "Fig. 36, the right area: x - b | y - b | t - b" {
+  black 54 as x, 46 as y, 53
+  white 37, 63
+  carrier [71 81 62 72 82 73 83 64 74 84 65 75 85 56 66 76 86 47 57 67 77 87 38 48 58 68 78 88]
+  claim x - b | y - b | t - b
+}
+"""
+
+
+HUGE = """// The huge lemma (Fig. 33): x - b | y - b | t - b for x = B54, y = B43, "without including n
+// and p" (two of White's second moves) in the supporting set, beside the S-lemma's x - y (44,
+// 53) and the T-lemma's y - t (31 41 51 61 32 42 52 33). The figure is lost. Our first guess,
+// the carrier without any cell of rows 1-3 right of the T area (44 cells), is FALSE: White
+// wins it by W55 (`hexproof solve` on the position that encodes the sub-game,
+// tools/noshita8_huge.py --probe, tests/noshita8.rs). Here the carrier is every other cell but
+// 62 and 83 (our reading of n and p; 63 is in it, as W63 = node r survives the root
+// analysis); 63 73 72 81 are each needed. The tree is the solver's proof of the encoded game,
+// translated by tools/noshita8_huge.py (shared positions inlined); the checker re-checks it in
+// the sub-game itself. Root: W55 -> B45 (as in U8), W46 -> B27 (the paper leaves its "superb
+// move" for W46 to the reader; B27 is the solver's), W37 -> B66, W47 -> B27, W48 -> B67; every
+// other White move is precluded (docs/noshita.md, "The huge lemma").
 """
 
 
@@ -387,6 +426,12 @@ def main():
         out += AB_T.splitlines()
     if "--assemble-u8" in sys.argv:
         out += assemble_u8(sys.argv[sys.argv.index("--assemble-u8") + 1])
+    if only in (None, "HT", "assemble", "STHT") or "--huge" in sys.argv:
+        out += FIG36.splitlines()
+    if "--huge" in sys.argv:
+        # The huge lemma from `tools/noshita8_huge.py --carrier ... > FILE`.
+        out += HUGE.splitlines()
+        out += open(sys.argv[sys.argv.index("--huge") + 1]).read().splitlines() + [""]
     if "--assemble" in sys.argv:
         out += assemble(sys.argv[sys.argv.index("--assemble") + 1])
     print("\n".join(out))

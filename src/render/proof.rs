@@ -15,7 +15,9 @@ use super::svg::Figure;
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::check::report::{FileReport, Report, StepReport, StepVerdict};
 use crate::dsl::ast::Span;
-use crate::dsl::model::{Block, BlockKind, CellNames, Program, Step, TreeNode};
+use crate::dsl::model::{
+    Block, BlockKind, Case, CellNames, Program, SharedPosition, Step, TreeNode,
+};
 use crate::position::Position;
 use serde::Serialize;
 
@@ -306,8 +308,28 @@ impl<'a, 'i> Ctx<'a, 'i> {
     /// The carrier of the winning connection a list of steps establishes: the last verified
     /// Black `t - b`, else the last attempted one (as the checker picks it), and whether it is
     /// verified.
+    /// In a lemma tree (docs/SEMANTICS.md, "Lemma trees") the winning step is a Black VC or
+    /// union in the lemma's carrier that joins the claim's ends; the drawing takes the last
+    /// such step.
     fn win_carrier(&self, steps: &[Step]) -> Option<(CellSet, bool)> {
-        let wins: Vec<&Step> = steps.iter().filter(|s| is_win(s)).collect();
+        let lemma = match (&self.block.kind, &self.block.lemma) {
+            (BlockKind::Lemma, Some(l)) => Some(l.claim.carrier),
+            _ => None,
+        };
+        let wins: Vec<&Step> = steps
+            .iter()
+            .filter(|s| match lemma {
+                Some(c) => {
+                    let cl = &s.fact.claim;
+                    cl.owner == Colour::Black
+                        && !cl.owner_first
+                        && !s.fact.conj
+                        && !cl.pairs.is_empty()
+                        && s.fact.carrier.is_subset(&c)
+                }
+                None => is_win(s),
+            })
+            .collect();
         let ok = |s: &&Step| {
             self.step_report(s)
                 .is_some_and(|r| r.verdict == StepVerdict::Verified)
@@ -374,9 +396,24 @@ impl<'a, 'i> Ctx<'a, 'i> {
                     f.caption
                         .push(format!("claim: {}", names.claim(&l.claim.claim)));
                 }
+                // A lemma proved by a tree (docs/SEMANTICS.md, "Lemma trees"): its root White
+                // node is drawn on the lemma's figure (White's moves left by the precluding
+                // analyses dotted), its cases and analyses as items below it.
+                if let Some(t @ TreeNode::White { .. }) = &b.tree {
+                    let survivors = self.survivors(t);
+                    f.dots = survivors;
+                    f.caption.push(format!(
+                        "proved by a tree; dots: White's {} move(s) with a case",
+                        survivors.len()
+                    ));
+                }
                 f.title = it.heading.clone();
                 it.svg = f.svg();
                 self.items.push(it);
+                if let Some(t @ TreeNode::White { .. }) = &b.tree {
+                    let base = self.base_name();
+                    self.white_items(t, &base, 0);
+                }
             }
             BlockKind::Derive => {
                 let id = self.unique(self.base_name());
@@ -416,17 +453,20 @@ impl<'a, 'i> Ctx<'a, 'i> {
                 self.items.push(it);
             }
             BlockKind::Strategy => {
+                let base = self.base_name();
                 if let Some(t) = &b.tree {
-                    let base = self.base_name();
                     self.tree_items(t, &base, None, 0);
+                }
+                for (i, sh) in b.shared.iter().enumerate() {
+                    self.shared_items(i, sh, &base);
                 }
             }
         }
     }
 
     /// Items of a tree node: a Black move (with the node after it) and the precluding
-    /// analyses below it, depth first. `white` is the White case move leading here.
-    fn tree_items(&mut self, node: &'a TreeNode, path: &str, white: Option<Cell>, depth: usize) {
+    /// analyses and cases below it, depth first. `case` is the White case leading here.
+    fn tree_items(&mut self, node: &'a TreeNode, path: &str, case: Option<&Case>, depth: usize) {
         let b = self.block;
         let names = &b.names;
         let TreeNode::Black {
@@ -438,10 +478,16 @@ impl<'a, 'i> Ctx<'a, 'i> {
         else {
             return;
         };
+        let white = case.map(|c| c.white);
+        let star = if case.is_some_and(|c| c.rest) {
+            " | *"
+        } else {
+            ""
+        };
         let id = self.unique(path.to_string());
         let heading = match white {
             Some(w) => format!(
-                "white {} → black {}",
+                "white {}{star} → black {}",
                 move_name(names, w),
                 move_name(names, *cell)
             ),
@@ -485,43 +531,14 @@ impl<'a, 'i> Ctx<'a, 'i> {
                 ));
             }
         }
-        match next.as_ref() {
-            TreeNode::Leaf { steps, .. } => {
-                for s in steps {
-                    if let Some(r) = self.step_report(s) {
-                        it.nodes += search_nodes(r);
-                        it.steps.push(row(r));
-                    }
-                }
-                if let Some((c, ok)) = self.win_carrier(steps) {
-                    f.carrier = c;
-                    f.caption.push(format!(
-                        "shaded: carrier of t - b ({} cells){}",
-                        c.len(),
-                        if ok { "" } else { ", not verified" }
-                    ));
-                }
-            }
-            TreeNode::White {
-                position: wpos,
-                precludes,
-                ..
-            } => {
-                let mut survivors = wpos.empty_cells();
-                for p in precludes {
-                    if let Some((c, true)) = self.win_carrier(&p.steps) {
-                        let mut keep = c;
-                        keep.insert(p.z);
-                        survivors &= keep;
-                    }
-                }
-                f.dots = survivors;
-                f.caption.push(format!(
-                    "dots: White's {} move(s) left by the precluding analyses",
-                    survivors.len()
-                ));
-            }
-            TreeNode::Black { .. } | TreeNode::Goto { .. } => {}
+        self.draw_next(&mut f, &mut it, next);
+        if let Some(c) = case.filter(|c| c.rest) {
+            let k = self.proof_set(&c.reply, 0);
+            f.caption.push(format!(
+                "| *: black {} also answers every White move outside its proof set ({} cells)",
+                move_name(names, *cell),
+                k.len()
+            ));
         }
         if let Some(w) = white {
             f.caption.insert(
@@ -539,61 +556,290 @@ impl<'a, 'i> Ctx<'a, 'i> {
         f.title = it.heading.clone();
         it.svg = f.svg();
         self.items.push(it);
-        if let TreeNode::White {
-            precludes, cases, ..
-        } = next.as_ref()
-        {
-            let board = *b.position.board();
-            for p in precludes {
-                let z = board.cell_name(p.z, names.notation);
-                let pid = self.unique(format!("{path}/preclude-{z}"));
-                let heading = format!("preclude by {}", move_name(names, p.z));
-                let pr = self.report(p.span, "preclude");
-                let mut it = self.empty_item(pid, "preclude", heading, pr.map_or(0, |r| r.at.line));
-                it.depth = depth + 1;
-                it.rule = "preclude".into();
-                if let Some(r) = pr {
-                    it.verdict = r.verdict;
-                    it.claim = r.claim.clone();
-                    it.basis = r.basis.clone();
-                    it.micros = r.micros;
-                    it.notes = r.notes.clone();
-                    it.reasons = reasons(r);
-                }
-                for s in &p.steps {
+        if let TreeNode::White { .. } = next.as_ref() {
+            self.white_items(next, path, depth);
+        }
+    }
+
+    /// What a figure shows of the White-to-move node `next`: a leaf's winning carrier shaded,
+    /// a White node's surviving moves dotted, a `goto`'s shared position named.
+    fn draw_next(&self, f: &mut Figure, it: &mut Item, next: &'a TreeNode) {
+        let names = &self.block.names;
+        match next {
+            TreeNode::Leaf { steps, .. } => {
+                for s in steps {
                     if let Some(r) = self.step_report(s) {
                         it.nodes += search_nodes(r);
                         it.steps.push(row(r));
                     }
                 }
-                let mut f = Figure::new(&p.position, names.notation);
-                f.labels = named_cells(names, &p.position);
-                f.ghost = Some(p.z);
-                if !f.labels.iter().any(|(c, _)| *c == p.z) {
-                    f.labels.push((p.z, names.name(p.z)));
-                }
-                f.caption.push(format!(
-                    "dashed: fictitious black {}",
-                    move_name(names, p.z)
-                ));
-                if let Some((c, ok)) = self.win_carrier(&p.steps) {
+                if let Some((c, ok)) = self.win_carrier(steps) {
                     f.carrier = c;
                     f.caption.push(format!(
-                        "shaded: carrier of t - b ({} cells){}",
+                        "shaded: carrier of {} ({} cells){}",
+                        self.goal_name(),
                         c.len(),
                         if ok { "" } else { ", not verified" }
                     ));
                 }
-                f.title = it.heading.clone();
-                it.svg = f.svg();
-                self.items.push(it);
             }
-            for c in cases {
-                let w = board.cell_name(c.white, names.notation);
-                self.tree_items(&c.reply, &format!("{path}/{w}"), Some(c.white), depth + 1);
+            TreeNode::White { .. } => {
+                let survivors = self.survivors(next);
+                f.dots = survivors;
+                f.caption.push(format!(
+                    "dots: White's {} move(s) left by the precluding analyses",
+                    survivors.len()
+                ));
+            }
+            TreeNode::Goto {
+                target, rotated, ..
+            } => {
+                if let Some(sh) = self.block.shared.get(*target) {
+                    let line = self.report(sh.head, "shared position").map(|r| r.at.line);
+                    f.caption.push(format!(
+                        "then: the shared position {}{}{}",
+                        sh.name,
+                        if *rotated { " turned by 180°" } else { "" },
+                        line.map_or(String::new(), |l| format!(" (line {l})"))
+                    ));
+                    let _ = names;
+                }
+            }
+            TreeNode::Black { .. } => {}
+        }
+    }
+
+    /// `t - b` in a strategy; the lemma's claim in a lemma tree.
+    fn goal_name(&self) -> &'static str {
+        if self.block.kind == BlockKind::Lemma {
+            "the claim"
+        } else {
+            "t - b"
+        }
+    }
+
+    /// White's moves at a White node that have a case: the empty cells (of the lemma's
+    /// carrier, in a lemma tree) outside every verified precluding analysis's carrier and
+    /// fictitious move and outside every `| *` case's proof set, as the checker computes them.
+    fn survivors(&self, node: &'a TreeNode) -> CellSet {
+        let TreeNode::White {
+            position,
+            precludes,
+            cases,
+            ..
+        } = node
+        else {
+            return CellSet::EMPTY;
+        };
+        let mut survivors = self.empty_here(position);
+        for p in precludes {
+            if let Some((c, true)) = self.win_carrier(&p.steps) {
+                let mut keep = c;
+                keep.insert(p.z);
+                survivors &= keep;
+            }
+        }
+        for c in cases.iter().filter(|c| c.rest) {
+            survivors &= self.proof_set(&c.reply, 0) | CellSet::single(c.white);
+        }
+        survivors
+    }
+
+    /// The empty cells White may play at a node: of the lemma's carrier in a lemma tree.
+    fn empty_here(&self, position: &crate::position::Position) -> CellSet {
+        let empty = position.empty_cells();
+        match (&self.block.kind, &self.block.lemma) {
+            (BlockKind::Lemma, Some(l)) => empty & l.claim.carrier,
+            _ => empty,
+        }
+    }
+
+    /// The proof set of a verified subtree (the cells its proof depends on), as the checker
+    /// computes it for `| *` cases (src/check/tree.rs, `check_subtree`); a node the report
+    /// does not show verified counts as all its empty cells.
+    fn proof_set(&self, node: &'a TreeNode, depth: usize) -> CellSet {
+        let ok = |span: Span, rule: &str| {
+            self.report(span, rule)
+                .is_some_and(|r| r.verdict == StepVerdict::Verified)
+        };
+        match node {
+            TreeNode::Black {
+                cell,
+                span,
+                next,
+                position,
+            } => {
+                let k = if ok(*span, "black move") {
+                    self.proof_set(next, depth + 1)
+                } else {
+                    position.empty_cells()
+                };
+                k | CellSet::single(*cell)
+            }
+            TreeNode::Leaf {
+                position, steps, ..
+            } => match self.win_carrier(steps) {
+                Some((c, true)) => c & position.empty_cells(),
+                _ => position.empty_cells(),
+            },
+            TreeNode::White {
+                position,
+                span,
+                precludes,
+                cases,
+            } => {
+                let empty = self.empty_here(position);
+                if !ok(*span, "white node") {
+                    return position.empty_cells();
+                }
+                let mut k = CellSet::EMPTY;
+                for p in precludes {
+                    match self.win_carrier(&p.steps) {
+                        Some((c, true)) => {
+                            let mut keep = c;
+                            keep.insert(p.z);
+                            k |= keep & empty;
+                        }
+                        _ => k = empty,
+                    }
+                }
+                for c in cases {
+                    k |= self.proof_set(&c.reply, depth + 1) & empty;
+                }
+                k
+            }
+            TreeNode::Goto {
+                target,
+                rotated,
+                position,
+                span,
+            } => {
+                let empty = position.empty_cells();
+                match self.block.shared.get(*target) {
+                    // Depth-limited: shared positions refer to each other acyclically.
+                    Some(sh) if ok(*span, "goto") && depth < 10_000 => {
+                        let k = self.proof_set(&sh.tree, depth + 1);
+                        let k = if *rotated { rot180(position, k) } else { k };
+                        k & empty
+                    }
+                    _ => empty,
+                }
             }
         }
     }
+
+    /// The items of a White node's precluding analyses and cases (`path` names the node).
+    fn white_items(&mut self, node: &'a TreeNode, path: &str, depth: usize) {
+        let b = self.block;
+        let names = &b.names;
+        let TreeNode::White {
+            precludes, cases, ..
+        } = node
+        else {
+            return;
+        };
+        let board = *b.position.board();
+        for p in precludes {
+            let z = board.cell_name(p.z, names.notation);
+            let pid = self.unique(format!("{path}/preclude-{z}"));
+            let heading = format!("preclude by {}", move_name(names, p.z));
+            let pr = self.report(p.span, "preclude");
+            let mut it = self.empty_item(pid, "preclude", heading, pr.map_or(0, |r| r.at.line));
+            it.depth = depth + 1;
+            it.rule = "preclude".into();
+            if let Some(r) = pr {
+                fill_from(&mut it, r);
+            }
+            for s in &p.steps {
+                if let Some(r) = self.step_report(s) {
+                    it.nodes += search_nodes(r);
+                    it.steps.push(row(r));
+                }
+            }
+            let mut f = Figure::new(&p.position, names.notation);
+            f.labels = named_cells(names, &p.position);
+            f.ghost = Some(p.z);
+            if !f.labels.iter().any(|(c, _)| *c == p.z) {
+                f.labels.push((p.z, names.name(p.z)));
+            }
+            f.caption.push(format!(
+                "dashed: fictitious black {}",
+                move_name(names, p.z)
+            ));
+            if let Some((c, ok)) = self.win_carrier(&p.steps) {
+                f.carrier = c;
+                f.caption.push(format!(
+                    "shaded: carrier of {} ({} cells){}",
+                    self.goal_name(),
+                    c.len(),
+                    if ok { "" } else { ", not verified" }
+                ));
+            }
+            f.title = it.heading.clone();
+            it.svg = f.svg();
+            self.items.push(it);
+        }
+        for c in cases {
+            let w = board.cell_name(c.white, names.notation);
+            self.tree_items(&c.reply, &format!("{path}/{w}"), Some(c), depth + 1);
+        }
+    }
+
+    /// A shared position (`position P black [..] white [..] { .. }`, docs/SEMANTICS.md
+    /// "Shared positions"): one item for the position (its added stones ringed, what its proof
+    /// shows drawn as after a Black move), then its analyses and cases.
+    fn shared_items(&mut self, _i: usize, sh: &'a SharedPosition, base: &str) {
+        let b = self.block;
+        let names = &b.names;
+        let path = format!("{base}/position-{}", sh.name);
+        let id = self.unique(path.clone());
+        let heading = format!("position {}", sh.name);
+        let r = self.report(sh.head, "shared position");
+        let mut it = self.empty_item(id, "position", heading, r.map_or(0, |r| r.at.line));
+        it.rule = "shared position".into();
+        if let Some(r) = r {
+            fill_from(&mut it, r);
+        }
+        let mut f = Figure::new(&sh.position, names.notation);
+        f.labels = named_cells(names, &sh.position);
+        let added = (sh.position.stones(Colour::Black) - b.position.stones(Colour::Black))
+            | (sh.position.stones(Colour::White) - b.position.stones(Colour::White));
+        f.rings = added;
+        f.caption.push(format!(
+            "rings: the {} stone(s) the position adds; White to move",
+            added.len()
+        ));
+        self.draw_next(&mut f, &mut it, &sh.tree);
+        f.title = it.heading.clone();
+        it.svg = f.svg();
+        self.items.push(it);
+        if let TreeNode::White { .. } = &sh.tree {
+            self.white_items(&sh.tree, &path, 0);
+        }
+    }
+}
+
+/// An item's verdict, claim, basis, time, notes and reasons from its node's report.
+fn fill_from(it: &mut Item, r: &StepReport) {
+    it.verdict = r.verdict;
+    it.claim = r.claim.clone();
+    it.basis = r.basis.clone();
+    it.micros = r.micros;
+    it.notes = r.notes.clone();
+    it.reasons = reasons(r);
+}
+
+/// The image of `s` under the 180° rotation of `pos`'s board, as the checker turns a shared
+/// position for `goto P under rot180`.
+fn rot180(pos: &Position, s: CellSet) -> CellSet {
+    let b = pos.board();
+    let (w, h) = (b.cols(), b.rows());
+    s.iter()
+        .map(|c| {
+            let (x, y) = c.coords();
+            Cell::at(w - 1 - x, h - 1 - y)
+        })
+        .collect()
 }
 
 /// Labels the claim's on-board endpoints (stones or empty cells) that carry no label yet.

@@ -209,3 +209,49 @@ fn verify_command_names_a_tampered_lemma() {
     assert!(stdout.contains("20 lemmas verified"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A lemma proved by a tree gets a kernel certificate composed from the tree
+/// (src/templates/tree_cert.rs), and the kernel, not the composition, is what makes it count:
+/// U8w55's tree composes to a certificate the kernel accepts on the lemma's sub-game, and the
+/// same tree with White's move 36 left unanswered (its case dropped) composes to one the
+/// kernel rejects. The shipped record of U8w55 is re-checked by its certificate.
+#[test]
+fn tree_certificates_are_composed_and_kernel_checked() {
+    use hexproof::templates::tree_cert::compose;
+    let file = "proofs/noshita-8x8-lemmas.hexp";
+    let cf = checked_lemmas(&root(), file, None).unwrap();
+    let block = cf.program.modules[cf.module]
+        .blocks
+        .iter()
+        .find(|b| b.name.as_deref() == Some("U8w55"))
+        .unwrap();
+    let rec = lemmas()
+        .into_iter()
+        .find(|r| r.name == "noshita-8x8-lemmas/U8w55")
+        .unwrap();
+    assert_eq!(rec.recheck, Recheck::Kernel);
+    let (game, _, _) = rec.sub_game().unwrap();
+    let tree = block.tree.as_ref().expect("U8w55 is proved by a tree");
+    let budget = common_templates::budget();
+    let known = std::collections::HashMap::new();
+    let c = compose(&game, tree, &known, &budget).unwrap();
+    assert!(c.searches > 0);
+    hexproof::kernel::check(&game, &c.certificate).expect("the composed certificate");
+    let mut cut = tree.clone();
+    let hexproof::dsl::model::TreeNode::White { cases, .. } = &mut cut else {
+        panic!("a White root")
+    };
+    // W36 (c6) is answered by B46 alone: every other answer's carrier holds c6.
+    let board = hexproof::board::Board::parse("8x8").unwrap();
+    let dropped = board
+        .parse_cell("c6", hexproof::board::Notation::Letters)
+        .unwrap();
+    let before = cases.len();
+    cases.retain(|c| c.white != dropped);
+    assert_eq!(cases.len(), before - 1);
+    let c = compose(&game, &cut, &known, &budget).unwrap();
+    assert!(
+        hexproof::kernel::check(&game, &c.certificate).is_err(),
+        "White's {dropped:?} is unanswered"
+    );
+}

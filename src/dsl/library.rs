@@ -22,7 +22,7 @@ use crate::templates::library::{ClaimTag, LibraryFile, Record};
 use crate::templates::EdgeTemplate;
 
 /// The library files, embedded.
-pub const FILES: [(&str, &str); 7] = [
+pub const FILES: [(&str, &str); 8] = [
     (
         "templates/row2.json",
         include_str!("../../templates/row2.json"),
@@ -34,6 +34,10 @@ pub const FILES: [(&str, &str); 7] = [
     (
         "templates/row4.json",
         include_str!("../../templates/row4.json"),
+    ),
+    (
+        "templates/row4-5x14.json",
+        include_str!("../../templates/row4-5x14.json"),
     ),
     (
         "templates/row5.json",

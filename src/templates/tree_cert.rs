@@ -11,9 +11,10 @@
 //!
 //! Nothing here is trusted: a composition that is wrong in any way (a case missing, a leaf
 //! whose carrier meets an intrusion it should answer) is rejected by the kernel, and the
-//! record then keeps `recheck: checker`. Only the shapes below are composed; precluding
-//! analyses, shared positions, multi-step derivations and lemma uses under a symmetry make
-//! [`compose`] give up (an error, not a wrong certificate).
+//! record then keeps `recheck: checker`. Precluding analyses (`preclude by z { .. }`: an
+//! option `(z, the derivation's certificate)`) are composed like cases; shared positions,
+//! multi-step derivations and lemma uses under a symmetry make [`compose`] give up (an error,
+//! not a wrong certificate).
 
 use crate::board::{Cell, CellSet};
 use crate::claim::SubGame;
@@ -134,10 +135,17 @@ impl Composer<'_> {
                 cases,
                 ..
             } => {
-                if !precludes.is_empty() {
-                    return Err("precluding analyses are not composed".into());
-                }
                 let mut options: Vec<Reply> = Vec::new();
+                // `preclude by z { .. }`: Black's fictitious z and the claim derived after it
+                // answer every White move outside z and that derivation's carrier: an option
+                // (z, the derivation's certificate) like any case.
+                for p in precludes {
+                    let next = self.leaf(&p.position, &p.steps)?;
+                    let r = Reply { reply: p.z, next };
+                    if !options.contains(&r) {
+                        options.push(r);
+                    }
+                }
                 for case in cases {
                     let TreeNode::Black {
                         cell, next, span, ..

@@ -72,6 +72,10 @@ pub struct ImportProofsArgs {
     /// Budget of each certificate search: maximum nodes.
     #[arg(long, default_value_t = 20_000_000)]
     nodes: u64,
+    /// Largest certificate stored (nodes); a lemma whose certificate is larger is re-checked
+    /// by the checker instead (Noshita's U8 composes to about a million nodes, 60 MB of JSON).
+    #[arg(long, default_value_t = 60_000)]
+    max_certificate_nodes: usize,
 }
 
 /// Enumerate every minimal one-stone edge template of a row inside a region, prove each
@@ -648,7 +652,13 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
     files.sort();
     let start = Instant::now();
     let opts = hexproof::check::Options::default();
-    let imported = match lemma_records(&a.root, &files, &opts, &Budget::nodes(a.nodes)) {
+    let imported = match lemma_records(
+        &a.root,
+        &files,
+        &opts,
+        &Budget::nodes(a.nodes),
+        a.max_certificate_nodes,
+    ) {
         Ok(v) => v,
         Err(e) => return fail_input(&e),
     };

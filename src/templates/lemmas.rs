@@ -306,13 +306,16 @@ pub struct Imported {
 }
 
 /// Records of every lemma of `files` (paths relative to `root`) that the checker verifies; a
-/// kernel certificate is made by `budget`-bounded exact search when the claim has a
-/// certificate form, else the record is re-checked by the checker.
+/// kernel certificate is composed from the lemma's proof tree ([`compose`]) or made by
+/// `budget`-bounded exact search when the claim has a certificate form, else the record is
+/// re-checked by the checker. A certificate of more than `max_cert_nodes` nodes is not stored
+/// (the file would grow by megabytes per lemma): that record too is re-checked by the checker.
 pub fn lemma_records(
     root: &Path,
     files: &[String],
     opts: &Options,
     budget: &Budget,
+    max_cert_nodes: usize,
 ) -> Result<Vec<Imported>, String> {
     let mut out = Vec::new();
     for file in files {
@@ -364,6 +367,21 @@ pub fn lemma_records(
                     }
                 };
                 match (verdict, cert) {
+                    (Verdict::Holds, Some(cert)) if cert.nodes.len() > max_cert_nodes => {
+                        note = format!(
+                            "re-checked by the checker (its certificate, {} nodes, {how}, is over the {max_cert_nodes}-node cap)",
+                            cert.nodes.len()
+                        );
+                        known.insert(
+                            rec.lemma.clone(),
+                            KnownLemma {
+                                position: game.position().clone(),
+                                carrier: game.carrier(),
+                                pairs: game.claim().pairs.clone(),
+                                certificate: cert,
+                            },
+                        );
+                    }
                     (Verdict::Holds, Some(cert)) => {
                         let board = *game.board();
                         let mut ends: Vec<Cell> = Vec::new();

@@ -73,7 +73,7 @@ fn every_lemma_of_proofs_is_recorded() {
 fn every_kernel_record_verifies() {
     let ls = lemmas();
     let kernel: Vec<&LemmaRecord> = ls.iter().filter(|r| r.recheck == Recheck::Kernel).collect();
-    assert_eq!(kernel.len(), 21);
+    assert_eq!(kernel.len(), 23);
     let mut cache = Vec::new();
     for r in kernel {
         verify_lemma(r, &root(), &mut cache, &Options::default())
@@ -206,15 +206,14 @@ fn verify_command_names_a_tampered_lemma() {
         stdout.contains("FAILED") && stdout.contains("noshita-7x7-lemmas/U1:"),
         "{stdout}"
     );
-    assert!(stdout.contains("20 lemmas verified"), "{stdout}");
+    assert!(stdout.contains("22 lemmas verified"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A lemma proved by a tree gets a kernel certificate composed from the tree
 /// (src/templates/tree_cert.rs), and the kernel, not the composition, is what makes it count:
 /// U8w55's tree composes to a certificate the kernel accepts on the lemma's sub-game, and the
-/// same tree with White's move 36 left unanswered (its case dropped) composes to one the
-/// kernel rejects. The shipped record of U8w55 is re-checked by its certificate.
+/// same tree cut down to its first `case` group composes to one the kernel rejects. The shipped record of U8w55 is re-checked by its certificate.
 #[test]
 fn tree_certificates_are_composed_and_kernel_checked() {
     use hexproof::templates::tree_cert::compose;
@@ -241,17 +240,25 @@ fn tree_certificates_are_composed_and_kernel_checked() {
     let hexproof::dsl::model::TreeNode::White { cases, .. } = &mut cut else {
         panic!("a White root")
     };
-    // W36 (c6) is answered by B46 alone: every other answer's carrier holds c6.
-    let board = hexproof::board::Board::parse("8x8").unwrap();
-    let dropped = board
-        .parse_cell("c6", hexproof::board::Notation::Letters)
-        .unwrap();
-    let before = cases.len();
-    cases.retain(|c| c.white != dropped);
-    assert_eq!(cases.len(), before - 1);
+    // Only the first case group (Black 37 against 32 White moves): White's 37 itself, among
+    // others, is then unanswered. (Dropping a single case is not enough in general: a leaf
+    // certificate's carrier is its search's proof set, often smaller than the stated leaf
+    // carrier, so another answer may well cover the dropped move — the kernel decides.)
+    let first = cases[0].reply.clone();
+    cases.retain(|c| same_reply(&c.reply, &first));
+    assert!(cases.len() > 1);
     let c = compose(&game, &cut, &known, &budget).unwrap();
     assert!(
         hexproof::kernel::check(&game, &c.certificate).is_err(),
-        "White's {dropped:?} is unanswered"
+        "one answer cannot meet every White move"
     );
+}
+
+/// Two case replies written once (`case a | b => black X { .. }`): the same source place.
+fn same_reply(a: &hexproof::dsl::model::TreeNode, b: &hexproof::dsl::model::TreeNode) -> bool {
+    use hexproof::dsl::model::TreeNode;
+    match (a, b) {
+        (TreeNode::Black { span: x, .. }, TreeNode::Black { span: y, .. }) => x == y,
+        _ => false,
+    }
 }

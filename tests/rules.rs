@@ -866,8 +866,9 @@ fn library_templates_are_placed_like_lemmas() {
 
 #[test]
 fn the_embedded_library_parses() {
-    // Rows 2–4 (5), row 5 (V1a), two-stone rows 3 (85) and 4 (130).
-    assert_eq!(hexproof::dsl::library::records().len(), 221);
+    // Rows 2–4 (5), IV1c and IV1d (5×14 seeds), row 5 (V1a), two-stone rows 3 (85) and 4
+    // (130), and IV2n's minimal sub-template (4×12 seed).
+    assert_eq!(hexproof::dsl::library::records().len(), 224);
 }
 
 // ---------------------------------------------------------------------------------------------

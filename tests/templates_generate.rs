@@ -90,9 +90,11 @@ fn generator_rediscovers_hexwiki_templates_in_their_own_regions() {
 
 /// Files written with `--seeds-only` (regions too large to enumerate) are marked incomplete;
 /// each of their records is a HexWiki template, under its name and with HexWiki's exact cells,
-/// its minimality decided by search (`minimal`, never `minimum`). V1a is one of them; its
-/// minimality is re-confirmed by search in the ignored `every_large_template_is_minimal_by_search`
-/// of tests/templates_props.rs (some minutes of CPU: its 34 removals take 59.8 M nodes).
+/// its minimality decided by search (`minimal`, never `minimum`) or, when some one-cell
+/// removal stayed over budget, recorded as `unknown`. V1a (row 5) and IV1c, IV1d (row 4, the
+/// 5×14 region) are among them; the minimality of those that claim it is re-confirmed by
+/// search in the ignored `every_large_template_is_minimal_by_search` of
+/// tests/templates_props.rs (some minutes of CPU: V1a's 34 removals take 59.8 M nodes).
 #[test]
 fn seeded_files_hold_hexwiki_templates_by_name() {
     let lib = library();
@@ -112,11 +114,20 @@ fn seeded_files_hold_hexwiki_templates_by_name() {
             assert_eq!(r.provenance.hexwiki.as_deref(), Some(name.as_str()));
             assert_eq!(&r.carrier, carrier);
             assert_eq!(r.provenance.source, "generated-from-seed");
-            assert_eq!(r.minimality, MinimalityTag::Minimal);
+            assert!(
+                matches!(
+                    r.minimality,
+                    MinimalityTag::Minimal | MinimalityTag::Unknown
+                ),
+                "{}",
+                r.name
+            );
             seen.push(name.clone());
         }
     }
-    assert!(seen.iter().any(|n| n == "V1a"), "{seen:?}");
+    for must in ["V1a", "IV1c", "IV1d"] {
+        assert!(seen.iter().any(|n| n == must), "{must}: {seen:?}");
+    }
 }
 
 #[test]

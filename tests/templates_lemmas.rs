@@ -209,3 +209,56 @@ fn verify_command_names_a_tampered_lemma() {
     assert!(stdout.contains("22 lemmas verified"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A lemma proved by a tree gets a kernel certificate composed from the tree
+/// (src/templates/tree_cert.rs), and the kernel, not the composition, is what makes it count:
+/// U8w55's tree composes to a certificate the kernel accepts on the lemma's sub-game, and the
+/// same tree cut down to its first `case` group composes to one the kernel rejects. The shipped record of U8w55 is re-checked by its certificate.
+#[test]
+fn tree_certificates_are_composed_and_kernel_checked() {
+    use hexproof::templates::tree_cert::compose;
+    let file = "proofs/noshita-8x8-lemmas.hexp";
+    let cf = checked_lemmas(&root(), file, None).unwrap();
+    let block = cf.program.modules[cf.module]
+        .blocks
+        .iter()
+        .find(|b| b.name.as_deref() == Some("U8w55"))
+        .unwrap();
+    let rec = lemmas()
+        .into_iter()
+        .find(|r| r.name == "noshita-8x8-lemmas/U8w55")
+        .unwrap();
+    assert_eq!(rec.recheck, Recheck::Kernel);
+    let (game, _, _) = rec.sub_game().unwrap();
+    let tree = block.tree.as_ref().expect("U8w55 is proved by a tree");
+    let budget = common_templates::budget();
+    let known = std::collections::HashMap::new();
+    let c = compose(&game, tree, &known, &budget).unwrap();
+    assert!(c.searches > 0);
+    hexproof::kernel::check(&game, &c.certificate).expect("the composed certificate");
+    let mut cut = tree.clone();
+    let hexproof::dsl::model::TreeNode::White { cases, .. } = &mut cut else {
+        panic!("a White root")
+    };
+    // Only the first case group (Black 37 against 32 White moves): White's 37 itself, among
+    // others, is then unanswered. (Dropping a single case is not enough in general: a leaf
+    // certificate's carrier is its search's proof set, often smaller than the stated leaf
+    // carrier, so another answer may well cover the dropped move — the kernel decides.)
+    let first = cases[0].reply.clone();
+    cases.retain(|c| same_reply(&c.reply, &first));
+    assert!(cases.len() > 1);
+    let c = compose(&game, &cut, &known, &budget).unwrap();
+    assert!(
+        hexproof::kernel::check(&game, &c.certificate).is_err(),
+        "one answer cannot meet every White move"
+    );
+}
+
+/// Two case replies written once (`case a | b => black X { .. }`): the same source place.
+fn same_reply(a: &hexproof::dsl::model::TreeNode, b: &hexproof::dsl::model::TreeNode) -> bool {
+    use hexproof::dsl::model::TreeNode;
+    match (a, b) {
+        (TreeNode::Black { span: x, .. }, TreeNode::Black { span: y, .. }) => x == y,
+        _ => false,
+    }
+}

@@ -12,7 +12,7 @@
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::position::Position;
 use hexproof::search::{decide, Budget, Verdict};
-use hexproof::templates::library::{mirror, Record, Symmetry};
+use hexproof::templates::library::{mirror, MinimalityTag, Record, Symmetry};
 use hexproof::templates::matching;
 use hexproof::templates::EdgeTemplate;
 use proptest::prelude::*;
@@ -52,6 +52,12 @@ fn fast(r: &&Record) -> bool {
     r.size() <= FAST
 }
 
+/// Records whose minimality the library claims (`minimal` or `minimum`); a seeded record whose
+/// one-cell removals were not all decided says `unknown` and is only required to hold.
+fn claims_minimal(r: &&Record) -> bool {
+    r.minimality != MinimalityTag::Unknown
+}
+
 /// Every record holds on its carrier and fails without any one carrier cell (canonical
 /// placement, exact search).
 fn assert_minimal<'a>(records: impl Iterator<Item = &'a Record>, budget: Budget) -> usize {
@@ -79,14 +85,22 @@ fn assert_minimal<'a>(records: impl Iterator<Item = &'a Record>, budget: Budget)
 #[test]
 fn every_generated_template_is_minimal_by_search() {
     let lib = library();
-    assert!(assert_minimal(lib.records().filter(fast), budget()) >= 5);
+    assert!(assert_minimal(lib.records().filter(fast).filter(claims_minimal), budget()) >= 5);
+    // Only seeded records too large to settle may leave minimality open.
+    for r in lib.records().filter(|r| !claims_minimal(r)) {
+        assert_eq!(r.provenance.source, "generated-from-seed", "{}", r.name);
+        assert!(!fast(&r), "{}: small enough to settle", r.name);
+    }
 }
 
 #[test]
 #[ignore]
 fn every_large_template_is_minimal_by_search() {
     let lib = library();
-    assert_minimal(lib.records().filter(|r| !fast(r)), large_budget());
+    assert_minimal(
+        lib.records().filter(|r| !fast(r)).filter(claims_minimal),
+        large_budget(),
+    );
 }
 
 /// Places `r` (or its mirror image) at `border` with its column 0 at `offset` on a random

@@ -2,6 +2,7 @@
 //! of rows 3 and 4, and the shipped files hold every one of them that fits their region, under
 //! HexWiki's name.
 
+use hexproof::search::{decide, Verdict};
 use hexproof::templates::generate::{enumerate, hexwiki_templates, region_cells, GenOptions, Grid};
 use hexproof::templates::library::{canonical_template, mirror};
 use hexproof::templates::two_stone::{helper_essential, helper_positions};
@@ -81,8 +82,8 @@ fn shipped_two_stone_files_name_every_hexwiki_template_that_fits() {
         let (_, f) = lib
             .files
             .iter()
-            .find(|(_, f)| f.row == row && f.stones == 2)
-            .unwrap_or_else(|| panic!("no two-stone file for row {row}"));
+            .find(|(_, f)| f.row == row && f.stones == 2 && f.complete)
+            .unwrap_or_else(|| panic!("no complete two-stone file for row {row}"));
         let region = region_cells(row, f.region.height, f.region.width);
         let fits = |cells: &[Rc]| cells.iter().all(|c| region.contains(c));
         for (name, r, stones, carrier) in wiki.iter().filter(|t| t.1 == row) {
@@ -176,4 +177,61 @@ fn two_stone_templates_are_lemmas_of_use_templates() {
         let c = check_source("t.hexp", &without, &Options::default());
         assert_ne!(c.report.exit_code, 0, "{without}");
     }
+}
+
+/// IV2n (24 cells, row 4) needs a 4×12 region, too large to enumerate; it is certified from a
+/// seed (`generate --row 4 --height 4 --width 12 --stones 2 --seed IV2n --seeds-only`). The
+/// seed holds, but it is not minimal for the goal stone: the generator shrinks it to a
+/// 22-cell carrier inside it (HexWiki's note says the template connects *both* stones; the
+/// two cells under the helper are not needed to connect the goal stone alone). The shipped
+/// record is that carrier; here it is checked to lie inside IV2n with IV2n's stones, to hold
+/// with IV2n's own carrier too, to fail without any one of its cells, and to need its helper —
+/// all by exact search.
+#[test]
+fn iv2n_is_shipped_as_its_minimal_sub_template() {
+    let lib = library();
+    let (_, iv2n_stones, iv2n) = hexwiki_two_stone()
+        .into_iter()
+        .find(|t| t.0 == "IV2n")
+        .map(|t| (t.1, t.2, t.3))
+        .expect("IV2n is in the fixture");
+    let (_, f) = lib
+        .files
+        .iter()
+        .find(|(_, f)| f.row == 4 && f.stones == 2 && !f.complete)
+        .expect("the seeded row-4 two-stone file");
+    assert_eq!((f.region.height, f.region.width), (4, 12));
+    let rec = f
+        .templates
+        .iter()
+        .find(|r| r.stones == iv2n_stones && r.carrier.iter().all(|c| iv2n.contains(c)))
+        .expect("a record inside IV2n with its stones");
+    assert_eq!(rec.provenance.source, "generated-from-seed");
+    assert_eq!(rec.carrier.len(), 22);
+    assert_eq!(rec.provenance.hexwiki, None, "not IV2n's exact cells");
+    let region = Grid::new(4, 4, 12).unwrap();
+    let grid = Grid::with_helpers(4, region.cells.clone(), vec![iv2n_stones[1]]).unwrap();
+    let mask = |cells: &[Rc]| {
+        cells.iter().fold(0u128, |m, rc| {
+            m | 1 << grid.cells.iter().position(|x| x == rc).unwrap()
+        })
+    };
+    let holds = |m: u128| decide(&grid.game(m), &budget()).unwrap().verdict;
+    assert_eq!(holds(mask(&iv2n)), Verdict::Holds, "IV2n itself holds");
+    let m = mask(&rec.carrier);
+    assert_eq!(holds(m), Verdict::Holds);
+    for i in 0..128 {
+        if m >> i & 1 == 1 {
+            assert_eq!(
+                holds(m & !(1 << i)),
+                Verdict::Fails,
+                "cell {:?}",
+                grid.cells[i]
+            );
+        }
+    }
+    assert_eq!(
+        helper_essential(&region, iv2n_stones[1], &rec.carrier, &budget()),
+        Some(true)
+    );
 }

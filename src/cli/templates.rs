@@ -7,12 +7,15 @@ use hexproof::board::{Board, Colour};
 use hexproof::position::Position;
 use hexproof::search::Budget;
 use hexproof::templates::draw;
-use hexproof::templates::generate::{build_file, enumerate, hexwiki_one_stone, GenOptions, Grid};
+use hexproof::templates::generate::{
+    build_file, enumerate, hexwiki_one_stone, hexwiki_templates, GenOptions, Grid,
+};
 use hexproof::templates::lemmas::{format_lemma_file, lemma_records, verify_lemma, LemmaFile};
 use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
 use hexproof::templates::matching;
 use hexproof::templates::two_stone::{
     build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
+    seed_checkpoint, seed_two_stone,
 };
 use serde_json::json;
 use std::path::PathBuf;
@@ -69,6 +72,10 @@ pub struct ImportProofsArgs {
     /// Budget of each certificate search: maximum nodes.
     #[arg(long, default_value_t = 20_000_000)]
     nodes: u64,
+    /// Largest certificate stored (nodes); a lemma whose certificate is larger is re-checked
+    /// by the checker instead (Noshita's U8 composes to about a million nodes, 60 MB of JSON).
+    #[arg(long, default_value_t = 60_000)]
+    max_certificate_nodes: usize,
 }
 
 /// Enumerate every minimal one-stone edge template of a row inside a region, prove each
@@ -269,6 +276,9 @@ fn run_generate(a: GenerateArgs) -> u8 {
         .into_iter()
         .filter(|t| t.1 == a.row)
         .collect();
+    if a.stones == 2 {
+        return run_generate_two_stone(&a, &grid, width, height);
+    }
     let mut seeds = Vec::new();
     for name in &a.seed {
         match wiki.iter().find(|t| t.0 == *name) {
@@ -293,37 +303,14 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if a.seeds_only && seeds.is_empty() {
         return fail_input("--seeds-only needs --seed or --seed-hexwiki");
     }
-    if a.stones == 2 && (!seeds.is_empty() || a.seeds_only) {
-        return fail_input("seeds are one-stone templates: not with --stones 2");
-    }
     let checkpoint = a.dir.join(format!("{stem}.checkpoint"));
     if a.fresh {
         let _ = std::fs::remove_file(&checkpoint);
     }
-    let budget = Budget {
-        nodes: a.nodes,
-        time: Some(Duration::from_secs_f64(a.time)),
-        ..Budget::default()
+    let Some((opts, start)) = gen_options(&a, seeds, Some(checkpoint.clone())) else {
+        return fail_input("time budgets must be positive");
     };
-    let start = Instant::now();
-    let quick = (a.quick > 0.0 && a.quick < a.time).then(|| Budget {
-        nodes: ((a.nodes as f64) * a.quick / a.time).max(1.0) as u64,
-        time: Some(Duration::from_secs_f64(a.quick)),
-        ..Budget::default()
-    });
-    let opts = GenOptions {
-        budget,
-        quick,
-        deadline: a.max_seconds.map(|s| start + Duration::from_secs_f64(s)),
-        checkpoint: Some(checkpoint.clone()),
-        progress: !a.quiet,
-        batch: 64,
-        seeds,
-        seeds_only: a.seeds_only,
-    };
-    if a.stones == 2 {
-        return generate_two_stone(&a, &grid, &opts, start);
-    }
+    let budget = opts.budget;
     eprintln!(
         "row {}: region height {} width {} ({} cells)",
         a.row,
@@ -399,11 +386,98 @@ fn write_library_file(
 }
 
 /// `generate --stones 2`: every canonical helper position, then one certified file.
-fn generate_two_stone(a: &GenerateArgs, grid: &Grid, opts: &GenOptions, start: Instant) -> u8 {
+/// The generator's options from the command line (budgets, deadline, seeds), and the start
+/// time; `None` when a time budget is not positive.
+fn gen_options(
+    a: &GenerateArgs,
+    seeds: Vec<Vec<hexproof::templates::Rc>>,
+    checkpoint: Option<PathBuf>,
+) -> Option<(GenOptions, Instant)> {
+    if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
+        return None;
+    }
+    let budget = Budget {
+        nodes: a.nodes,
+        time: Some(Duration::from_secs_f64(a.time)),
+        ..Budget::default()
+    };
+    let start = Instant::now();
+    let quick = (a.quick > 0.0 && a.quick < a.time).then(|| Budget {
+        nodes: ((a.nodes as f64) * a.quick / a.time).max(1.0) as u64,
+        time: Some(Duration::from_secs_f64(a.quick)),
+        ..Budget::default()
+    });
+    let opts = GenOptions {
+        budget,
+        quick,
+        deadline: a.max_seconds.map(|s| start + Duration::from_secs_f64(s)),
+        checkpoint,
+        progress: !a.quiet,
+        batch: 64,
+        seeds,
+        seeds_only: a.seeds_only,
+    };
+    Some((opts, start))
+}
+
+/// `generate --stones 2`: the whole enumeration, or with `--seed NAMES --seeds-only` only
+/// HexWiki's named two-stone templates certified in the region ([`seed_two_stone`]).
+fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32) -> u8 {
+    if a.seed_hexwiki {
+        return fail_input("--seed-hexwiki is for one stone; name two-stone seeds with --seed");
+    }
+    if a.seed.is_empty() != !a.seeds_only {
+        return fail_input(
+            "with --stones 2, seeds need --seeds-only and --seeds-only needs --seed",
+        );
+    }
+    let mut seeds = Vec::new();
+    for name in &a.seed {
+        let t = hexwiki_templates()
+            .into_iter()
+            .find(|t| t.0 == *name && t.1 == a.row && t.2.len() == 2);
+        match t {
+            Some((_, _, stones, carrier))
+                if carrier
+                    .iter()
+                    .chain(&stones[1..])
+                    .all(|rc| grid.cells.contains(rc)) =>
+            {
+                seeds.push((stones[1], carrier))
+            }
+            Some(_) => {
+                return fail_input(&format!(
+                    "seed {name} does not fit the region {height}x{width}"
+                ))
+            }
+            None => {
+                return fail_input(&format!(
+                    "seed {name} is not a HexWiki two-stone template of row {}",
+                    a.row
+                ))
+            }
+        }
+    }
+    let Some((opts, start)) = gen_options(a, Vec::new(), None) else {
+        return fail_input("time budgets must be positive");
+    };
+    generate_two_stone(a, grid, &opts, start, &seeds)
+}
+
+fn generate_two_stone(
+    a: &GenerateArgs,
+    grid: &Grid,
+    opts: &GenOptions,
+    start: Instant,
+    seeds: &[(hexproof::templates::Rc, Vec<hexproof::templates::Rc>)],
+) -> u8 {
     let positions = helper_positions(grid);
     if a.fresh {
         for h in &positions {
             let _ = std::fs::remove_file(helper_checkpoint(&a.dir, a.row, *h));
+        }
+        for (h, _) in seeds {
+            let _ = std::fs::remove_file(seed_checkpoint(&a.dir, a.row, *h));
         }
     }
     eprintln!(
@@ -414,7 +488,12 @@ fn generate_two_stone(a: &GenerateArgs, grid: &Grid, opts: &GenOptions, start: I
         grid.cells.len(),
         positions.len()
     );
-    let run = match enumerate_two_stone(grid, opts, Some(&a.dir)) {
+    let run = if seeds.is_empty() {
+        enumerate_two_stone(grid, opts, Some(&a.dir))
+    } else {
+        seed_two_stone(grid, seeds, opts, Some(&a.dir))
+    };
+    let run = match run {
         Ok(r) => r,
         Err(e) => return fail_input(&e),
     };
@@ -439,13 +518,14 @@ fn generate_two_stone(a: &GenerateArgs, grid: &Grid, opts: &GenOptions, start: I
     for hr in &run.helpers {
         let en = &hr.enumeration;
         println!(
-            "  helper [{}, {}]: {} minimal carriers ({} with the helper essential, {} without, {} undecided); {} searches ({} answered without one), {} transversals; {}, {:.1} s",
+            "  helper [{}, {}]: {} minimal carriers ({} with the helper essential, {} without, {} undecided; {} of open minimality); {} searches ({} answered without one), {} transversals; {}, {:.1} s",
             hr.helper[0],
             hr.helper[1],
             en.minimal.len(),
             hr.templates.len(),
             hr.inessential,
             hr.undecided,
+            hr.open.len(),
             en.searches,
             en.saved,
             en.transversals,
@@ -572,7 +652,13 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
     files.sort();
     let start = Instant::now();
     let opts = hexproof::check::Options::default();
-    let imported = match lemma_records(&a.root, &files, &opts, &Budget::nodes(a.nodes)) {
+    let imported = match lemma_records(
+        &a.root,
+        &files,
+        &opts,
+        &Budget::nodes(a.nodes),
+        a.max_certificate_nodes,
+    ) {
         Ok(v) => v,
         Err(e) => return fail_input(&e),
     };

@@ -22,7 +22,7 @@ use crate::templates::library::{ClaimTag, LibraryFile, Record};
 use crate::templates::EdgeTemplate;
 
 /// The library files, embedded.
-pub const FILES: [(&str, &str); 6] = [
+pub const FILES: [(&str, &str); 8] = [
     (
         "templates/row2.json",
         include_str!("../../templates/row2.json"),
@@ -36,6 +36,10 @@ pub const FILES: [(&str, &str); 6] = [
         include_str!("../../templates/row4.json"),
     ),
     (
+        "templates/row4-5x14.json",
+        include_str!("../../templates/row4-5x14.json"),
+    ),
+    (
         "templates/row5.json",
         include_str!("../../templates/row5.json"),
     ),
@@ -46,6 +50,10 @@ pub const FILES: [(&str, &str); 6] = [
     (
         "templates/row4s2.json",
         include_str!("../../templates/row4s2.json"),
+    ),
+    (
+        "templates/row4s2-4x12.json",
+        include_str!("../../templates/row4s2-4x12.json"),
     ),
 ];
 

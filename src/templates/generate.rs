@@ -495,6 +495,11 @@ pub struct Enumeration {
     pub undecided: usize,
     /// Minimal sets that came from seeds.
     pub seeded: Vec<u128>,
+    /// Seeds that hold (a certificate can be made) but whose minimality stayed undecided: no
+    /// one-cell removal was found to hold, and some removal was over budget. Only filled with
+    /// [`GenOptions::seeds_only`]; they are shipped with `minimality: unknown`, never counted
+    /// among the minimal sets.
+    pub unsettled: Vec<u128>,
 }
 
 fn hex(m: u128) -> String {
@@ -573,15 +578,16 @@ fn write_checkpoint(
 /// Shrinks a seed's winning carrier `p` (a known template, so most likely minimal already):
 /// first every one-cell removal of `p` is searched, in parallel; if all fail, `p` is minimal
 /// and no further search is needed, else the plain [`shrink`] continues from the proof set of
-/// a removal that holds. Returns the minimal carrier (`None` if a search was undecided) and
-/// what the searches learnt, undecided or not.
+/// a removal that holds. Returns the minimal carrier (`None` if a search was undecided), the
+/// seed's proof set when no removal held but some was undecided (its minimality unsettled),
+/// and what the searches learnt, undecided or not.
 fn shrink_seed(
     grid: &Grid,
     memo: &Memo,
     p: u128,
     budget: &Budget,
     deadline: Option<Instant>,
-) -> (Option<u128>, Learnt) {
+) -> (Option<u128>, Option<u128>, Learnt) {
     let cells: Vec<usize> = bits(p).collect();
     let answers: Vec<(Answer, Learnt)> = cells
         .par_iter()
@@ -603,8 +609,8 @@ fn shrink_seed(
         }
     }
     match smaller {
-        None if undecided => (None, learnt),
-        None => (Some(p), learnt),
+        None if undecided => (None, Some(p), learnt),
+        None => (Some(p), None, learnt),
         Some(q) => {
             // Some removal holds: p is not minimal; shrink on from q (the memo does not know
             // this round's verdicts, so the learnt ones are consulted through a local memo).
@@ -614,7 +620,7 @@ fn shrink_seed(
             learnt.holds.iter().for_each(|&h| local.add_hold(grid, h));
             learnt.fails.iter().for_each(|&f| local.add_fail(grid, f));
             let m = shrink(grid, &local, &mut learnt, q, budget, deadline);
-            (m, learnt)
+            (m, None, learnt)
         }
     }
 }
@@ -676,6 +682,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     }
     let mut saved: u64 = 0;
     let mut seeded = Vec::new();
+    let mut unsettled = Vec::new();
     let mut searches: u64 = 0;
     for seed in &opts.seeds {
         let idx: Option<Vec<usize>> = seed
@@ -686,8 +693,11 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         let mask = idx.iter().fold(0u128, |m, &i| m | 1 << i);
         let mut learnt = Learnt::default();
         if let Answer::Holds(p) = learnt.ask(grid, &memo, mask, &opts.budget, opts.deadline) {
-            let (m, removals) = shrink_seed(grid, &memo, p, &opts.budget, opts.deadline);
+            let (m, open, removals) = shrink_seed(grid, &memo, p, &opts.budget, opts.deadline);
             learnt.absorb(removals);
+            if opts.seeds_only {
+                unsettled.extend(open);
+            }
             if let Some(m) = m {
                 for x in [m, grid.mirror_mask(m)] {
                     if !family.contains(&x) {
@@ -842,6 +852,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         transversals: tr.len(),
         undecided,
         seeded,
+        unsettled,
     })
 }
 
@@ -976,14 +987,29 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
         height: grid.height,
         width: grid.width,
     };
+    // Seeds whose minimality stayed undecided: shipped (they hold), marked `unknown`.
+    let open: BTreeMap<(usize, Vec<Rc>), ()> = en
+        .unsettled
+        .iter()
+        .map(|&m| canonical(&grid.rcs(m), grid.row).0)
+        .filter(|c| !classes.contains_key(&(c.len(), c.clone())))
+        .map(|c| ((c.len(), c), ()))
+        .collect();
     let mut templates = Vec::new();
-    for (size, carrier) in classes.into_keys() {
-        let source = if seeded.contains(&carrier) {
+    for (carrier, known) in open
+        .into_keys()
+        .map(|(_, c)| (c, false))
+        .chain(classes.into_keys().map(|(_, c)| (c, true)))
+    {
+        let size = carrier.len();
+        let source = if !known || seeded.contains(&carrier) {
             "generated-from-seed"
         } else {
             "generated"
         };
-        let minimality = if en.complete && Some(size) == min_size {
+        let minimality = if !known {
+            MinimalityTag::Unknown
+        } else if en.complete && Some(size) == min_size {
             MinimalityTag::Minimum
         } else {
             MinimalityTag::Minimal
@@ -998,6 +1024,7 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
             budget,
         )?);
     }
+    templates.sort_by(|a, b| (a.carrier.len(), &a.carrier).cmp(&(b.carrier.len(), &b.carrier)));
     Ok(LibraryFile {
         row: grid.row,
         stones: 1,

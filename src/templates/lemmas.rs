@@ -21,6 +21,7 @@
 //! proof it cites.
 
 use super::library::{decode_certificate, encode_certificate, fnv64, Frame, StoredCert};
+use super::tree_cert::{compose, KnownLemma};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::check::report::StepVerdict;
 use crate::check::{check_program, Options};
@@ -31,6 +32,7 @@ use crate::kernel;
 use crate::position::Position;
 use crate::search::{decide, Budget, Verdict};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -304,18 +306,23 @@ pub struct Imported {
 }
 
 /// Records of every lemma of `files` (paths relative to `root`) that the checker verifies; a
-/// kernel certificate is made by `budget`-bounded exact search when the claim has a
-/// certificate form, else the record is re-checked by the checker.
+/// kernel certificate is composed from the lemma's proof tree ([`compose`]) or made by
+/// `budget`-bounded exact search when the claim has a certificate form, else the record is
+/// re-checked by the checker. A certificate of more than `max_cert_nodes` nodes is not stored
+/// (the file would grow by megabytes per lemma): that record too is re-checked by the checker.
 pub fn lemma_records(
     root: &Path,
     files: &[String],
     opts: &Options,
     budget: &Budget,
+    max_cert_nodes: usize,
 ) -> Result<Vec<Imported>, String> {
     let mut out = Vec::new();
     for file in files {
         let cf = checked_lemmas(root, file, Some(opts))?;
         let module = &cf.program.modules[cf.module];
+        // The certificates of this file's lemmas so far, for leaves `by NAME` of later trees.
+        let mut known: HashMap<String, KnownLemma> = HashMap::new();
         for &(bi, verdict) in &cf.verdicts {
             let block = &module.blocks[bi];
             let Some(mut rec) = stated(file, block) else {
@@ -336,8 +343,45 @@ pub fn lemma_records(
             let note;
             if rec.claim != LemmaClaim::Conj && info.assumes.is_empty() {
                 let (game, carrier, _) = rec.sub_game()?;
-                let o = decide(&game, budget).map_err(|e| e.to_string())?;
-                match (o.verdict, o.certificate) {
+                // A lemma proved by a tree: its certificate is composed from the tree (leaf
+                // searches are small) and checked by the kernel; else the whole claim is
+                // searched.
+                let composed = block.tree.as_ref().and_then(|t| {
+                    let c = compose(&game, t, &known, budget).ok()?;
+                    kernel::check(&game, &c.certificate).ok()?;
+                    Some(c)
+                });
+                let (verdict, cert, how) = match composed {
+                    Some(c) => (
+                        Verdict::Holds,
+                        Some(c.certificate),
+                        format!(
+                            "composed from the proof tree: {} leaf searches, {} earlier lemmas",
+                            c.searches, c.lemma_leaves
+                        ),
+                    ),
+                    None => {
+                        let o = decide(&game, budget).map_err(|e| e.to_string())?;
+                        let how = format!("{} search nodes", o.stats.nodes);
+                        (o.verdict, o.certificate, how)
+                    }
+                };
+                match (verdict, cert) {
+                    (Verdict::Holds, Some(cert)) if cert.nodes.len() > max_cert_nodes => {
+                        note = format!(
+                            "re-checked by the checker (its certificate, {} nodes, {how}, is over the {max_cert_nodes}-node cap)",
+                            cert.nodes.len()
+                        );
+                        known.insert(
+                            rec.lemma.clone(),
+                            KnownLemma {
+                                position: game.position().clone(),
+                                carrier: game.carrier(),
+                                pairs: game.claim().pairs.clone(),
+                                certificate: cert,
+                            },
+                        );
+                    }
                     (Verdict::Holds, Some(cert)) => {
                         let board = *game.board();
                         let mut ends: Vec<Cell> = Vec::new();
@@ -358,10 +402,15 @@ pub fn lemma_records(
                             .map(|&c| board.cell_name(c, Notation::Letters))
                             .collect();
                         rec.recheck = Recheck::Kernel;
-                        note = format!(
-                            "kernel certificate, {} nodes ({} search nodes)",
-                            cert.nodes.len(),
-                            o.stats.nodes
+                        note = format!("kernel certificate, {} nodes ({how})", cert.nodes.len());
+                        known.insert(
+                            rec.lemma.clone(),
+                            KnownLemma {
+                                position: game.position().clone(),
+                                carrier: game.carrier(),
+                                pairs: game.claim().pairs.clone(),
+                                certificate: cert,
+                            },
                         );
                     }
                     (v, _) => {

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod lemmas;
 pub mod library;
 pub mod matching;
+pub mod tree_cert;
 pub mod two_stone;
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};

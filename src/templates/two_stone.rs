@@ -44,6 +44,9 @@ pub struct HelperRun {
     pub inessential: usize,
     /// Essential-helper tests that were undecided.
     pub undecided: usize,
+    /// Seeds (only with [`GenOptions::seeds_only`]) that hold with an essential helper but
+    /// whose minimality stayed undecided (edge-relative, sorted): shipped as `unknown`.
+    pub open: Vec<Vec<Rc>>,
     /// Wall seconds.
     pub seconds: f64,
 }
@@ -55,6 +58,8 @@ pub struct TwoStoneRun {
     pub helpers: Vec<HelperRun>,
     /// True when every helper's enumeration and every essential-helper test was decided.
     pub complete: bool,
+    /// True for [`seed_two_stone`]: the records come from seeds.
+    pub seeded: bool,
 }
 
 /// The helper positions of a region: its cells on rows 1..=`row`, one per mirror pair (the
@@ -127,6 +132,7 @@ pub fn enumerate_two_stone(
                 templates,
                 inessential,
                 undecided,
+                open: Vec::new(),
                 seconds: start.elapsed().as_secs_f64(),
             })
         })
@@ -136,7 +142,69 @@ pub fn enumerate_two_stone(
     let complete = helpers
         .iter()
         .all(|r| r.enumeration.complete && r.undecided == 0);
-    Ok(TwoStoneRun { helpers, complete })
+    Ok(TwoStoneRun {
+        helpers,
+        complete,
+        seeded: false,
+    })
+}
+
+/// Checkpoint file of one two-stone seed's helper position ([`seed_two_stone`]).
+pub fn seed_checkpoint(dir: &Path, row: i32, helper: Rc) -> PathBuf {
+    dir.join(format!(
+        "row{row}s2-seed-h{}_{}.checkpoint",
+        helper[0], helper[1]
+    ))
+}
+
+/// Certifies known two-stone templates (HexWiki's, as seeds: `(helper, carrier)` in the
+/// region's coordinates) in a region too large to enumerate, the way `--seeds-only` does for
+/// one stone ([`super::generate::enumerate`] with [`GenOptions::seeds_only`]): each seed is
+/// decided by exact search on the grid with its helper stone, its one-cell removals are
+/// searched (all fail: minimal; one holds: shrunk on to a minimal carrier; some undecided:
+/// minimality open), and the helper must be essential ([`helper_essential`]). The run is
+/// never complete (nothing is enumerated).
+pub fn seed_two_stone(
+    region: &Grid,
+    seeds: &[(Rc, Vec<Rc>)],
+    opts: &GenOptions,
+    checkpoint_dir: Option<&Path>,
+) -> Result<TwoStoneRun, String> {
+    if !region.helpers.is_empty() {
+        return Err("the region must not hold helper stones already".into());
+    }
+    let mut helpers = Vec::new();
+    for (h, carrier) in seeds {
+        let start = Instant::now();
+        let grid = Grid::with_helpers(region.row, region.cells.clone(), vec![*h])?;
+        let mut o = opts.clone();
+        o.progress = false;
+        o.seeds = vec![carrier.clone()];
+        o.seeds_only = true;
+        o.checkpoint = checkpoint_dir.map(|d| seed_checkpoint(d, region.row, *h));
+        let en = enumerate(&grid, &o)?;
+        let (templates, inessential, undecided) = essential(region, &grid, &en, &opts.budget, *h);
+        let open_en = Enumeration {
+            minimal: en.unsettled.clone(),
+            ..en.clone()
+        };
+        let (open, open_inessential, open_undecided) =
+            essential(region, &grid, &open_en, &opts.budget, *h);
+        helpers.push(HelperRun {
+            helper: *h,
+            enumeration: en,
+            templates,
+            inessential: inessential + open_inessential,
+            undecided: undecided + open_undecided,
+            open,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(TwoStoneRun {
+        helpers,
+        complete: false,
+        seeded: true,
+    })
 }
 
 /// Whether helper `h` is essential to the two-stone carrier `carrier` (edge-relative cells of
@@ -180,33 +248,47 @@ fn essential(
 
 /// Turns a two-stone run into a library file: one certified record per template class
 /// ([`certified_record`]), sorted by carrier size, then stones and carrier. Minimality is
-/// `minimal` (inclusion-minimal for its stones, helper essential).
+/// `minimal` (inclusion-minimal for its stones, helper essential), or `unknown` for a seed
+/// whose one-cell removals were not all decided.
 pub fn build_two_stone_file(
     region: &Grid,
     run: &TwoStoneRun,
     budget: &Budget,
 ) -> Result<LibraryFile, String> {
-    let mut classes: BTreeMap<(usize, Vec<Rc>, Vec<Rc>), ()> = BTreeMap::new();
+    // Value: whether the minimality is settled (an open seed never overrides a minimal one).
+    let mut classes: BTreeMap<(usize, Vec<Rc>, Vec<Rc>), bool> = BTreeMap::new();
     for hr in &run.helpers {
-        for carrier in &hr.templates {
+        let all = hr.templates.iter().map(|c| (c, true));
+        for (carrier, settled) in all.chain(hr.open.iter().map(|c| (c, false))) {
             let (stones, carrier, _) =
                 canonical_template(&[[region.row, 0], hr.helper], carrier, region.row);
-            classes.insert((carrier.len(), stones, carrier), ());
+            *classes
+                .entry((carrier.len(), stones, carrier))
+                .or_insert(settled) |= settled;
         }
     }
     let reg = Region {
         height: region.height,
         width: region.width,
     };
+    let source = if run.seeded {
+        "generated-from-seed"
+    } else {
+        "generated"
+    };
     let templates = classes
-        .into_keys()
-        .map(|(_, stones, carrier)| {
+        .into_iter()
+        .map(|((_, stones, carrier), settled)| {
             certified_record(
                 region.row,
                 stones,
                 carrier,
-                MinimalityTag::Minimal,
-                "generated",
+                if settled {
+                    MinimalityTag::Minimal
+                } else {
+                    MinimalityTag::Unknown
+                },
+                source,
                 &reg,
                 budget,
             )

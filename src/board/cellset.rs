@@ -124,6 +124,20 @@ impl CellSet {
 
     /// Iterates the elements in increasing index order.
     #[inline]
+    /// The set turned by 180° on `board`: cell (x, y) goes to (cols − 1 − x, rows − 1 − y).
+    /// It maps the board onto itself, each colour's pair of borders onto itself and adjacency
+    /// onto adjacency, so it is a symmetry of the game (`goto P under rot180`). The cells
+    /// must lie on `board`.
+    pub fn rotated180(&self, board: &super::Board) -> CellSet {
+        let (w, h) = (board.cols(), board.rows());
+        self.iter()
+            .map(|c| {
+                let (x, y) = c.coords();
+                Cell::at(w - 1 - x, h - 1 - y)
+            })
+            .collect()
+    }
+
     pub fn iter(&self) -> CellSetIter {
         CellSetIter {
             words: self.words,

@@ -459,7 +459,13 @@ impl<'a> Checker<'a> {
                     }
                 };
                 // `under rot180`: P turned by 180° (docs/SEMANTICS.md, "Shared positions").
-                let turn = |s: CellSet| if *rotated { rot180(position, s) } else { s };
+                let turn = |s: CellSet| {
+                    if *rotated {
+                        s.rotated180(position.board())
+                    } else {
+                        s
+                    }
+                };
                 let pname = if *rotated {
                     format!("{} turned by 180°", b.name)
                 } else {
@@ -722,18 +728,4 @@ impl<'a> Checker<'a> {
             }
         }
     }
-}
-
-/// The image of `s` under the 180° rotation of `pos`'s board (cell (x, y) to
-/// (cols − 1 − x, rows − 1 − y)): it maps the board onto itself, each colour's pair of borders
-/// onto itself, and adjacency onto adjacency, so it is a symmetry of the game.
-fn rot180(pos: &Position, s: CellSet) -> CellSet {
-    let b = pos.board();
-    let (w, h) = (b.cols(), b.rows());
-    s.iter()
-        .map(|c| {
-            let (x, y) = c.coords();
-            Cell::at(w - 1 - x, h - 1 - y)
-        })
-        .collect()
 }

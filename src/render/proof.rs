@@ -719,7 +719,11 @@ impl<'a, 'i> Ctx<'a, 'i> {
                     // Depth-limited: shared positions refer to each other acyclically.
                     Some(sh) if ok(*span, "goto") && depth < 10_000 => {
                         let k = self.proof_set(&sh.tree, depth + 1);
-                        let k = if *rotated { rot180(position, k) } else { k };
+                        let k = if *rotated {
+                            k.rotated180(position.board())
+                        } else {
+                            k
+                        };
                         k & empty
                     }
                     _ => empty,
@@ -827,19 +831,6 @@ fn fill_from(it: &mut Item, r: &StepReport) {
     it.micros = r.micros;
     it.notes = r.notes.clone();
     it.reasons = reasons(r);
-}
-
-/// The image of `s` under the 180° rotation of `pos`'s board, as the checker turns a shared
-/// position for `goto P under rot180`.
-fn rot180(pos: &Position, s: CellSet) -> CellSet {
-    let b = pos.board();
-    let (w, h) = (b.cols(), b.rows());
-    s.iter()
-        .map(|c| {
-            let (x, y) = c.coords();
-            Cell::at(w - 1 - x, h - 1 - y)
-        })
-        .collect()
 }
 
 /// Labels the claim's on-board endpoints (stones or empty cells) that carry no label yet.

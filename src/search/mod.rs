@@ -156,7 +156,12 @@ pub fn decide_with(
         nodes: budget.nodes.saturating_sub(o.stats.nodes),
         ..*budget
     };
-    let mut o2 = decide_once(game, &rest, &OracleParams::OFF, start)?;
+    let off = OracleParams {
+        widen_plies: params.widen_plies,
+        widen_first: params.widen_first,
+        ..OracleParams::OFF
+    };
+    let mut o2 = decide_once(game, &rest, &off, start)?;
     o2.stats.nodes += o.stats.nodes;
     o2.stats.oracle_calls += o.stats.oracle_calls;
     o2.stats.oracle_keys += o.stats.oracle_keys;
@@ -174,6 +179,10 @@ fn decide_once(
     let owner = game.claim().owner;
     let mut solver = Solver::new(&g, limits(budget, start));
     solver.oracle = oracle::Oracle::new(game, params);
+    if params.widen_plies > 0 {
+        solver.widen_min_empty = (g.n as u32 + 1).saturating_sub(params.widen_plies);
+        solver.widen_first = params.widen_first.max(1);
+    }
     let owner_first = game.claim().owner_first;
     let res = if g.joined_at_start {
         Res::Win(0)

@@ -70,6 +70,12 @@ pub struct OracleParams {
     /// on, however small its carrier (measured on V1b: a 31-cell VC found by the engine was
     /// undecided after 50 k nodes with the engine off there).
     pub sub_min_carrier: u32,
+    /// Rule 11 of the search (not the oracle's, but set with it): in the exact round, at
+    /// nodes within this many moves of the sub-game's root, children are searched with node
+    /// budgets that double every round (`Solver::budgeted`); 0 switches it off.
+    pub widen_plies: u32,
+    /// Rule 11's first per-child node budget.
+    pub widen_first: u64,
 }
 
 impl Default for OracleParams {
@@ -83,6 +89,8 @@ impl Default for OracleParams {
             first_nodes: DEFAULT_FIRST_NODES,
             seeds: &DEFAULT_SEEDS,
             sub_min_carrier: DEFAULT_SUB_MIN_CARRIER,
+            widen_plies: DEFAULT_WIDEN_PLIES,
+            widen_first: DEFAULT_WIDEN_FIRST,
         }
     }
 }
@@ -98,6 +106,8 @@ impl OracleParams {
         first_nodes: u64::MAX,
         seeds: &DEFAULT_SEEDS,
         sub_min_carrier: u32::MAX,
+        widen_plies: DEFAULT_WIDEN_PLIES,
+        widen_first: DEFAULT_WIDEN_FIRST,
     };
 
     /// Consult it at every node of every sub-game (for tests).
@@ -110,6 +120,8 @@ impl OracleParams {
         first_nodes: u64::MAX,
         seeds: &DEFAULT_SEEDS,
         sub_min_carrier: 0,
+        widen_plies: DEFAULT_WIDEN_PLIES,
+        widen_first: DEFAULT_WIDEN_FIRST,
     };
 }
 
@@ -151,6 +163,12 @@ pub const DEFAULT_FIRST_NODES: u64 = 200_000;
 
 /// The default of [`OracleParams::sub_min_carrier`].
 pub const DEFAULT_SUB_MIN_CARRIER: u32 = 0;
+
+/// The default of [`OracleParams::widen_plies`].
+pub const DEFAULT_WIDEN_PLIES: u32 = 6;
+
+/// The default of [`OracleParams::widen_first`].
+pub const DEFAULT_WIDEN_FIRST: u64 = 256;
 
 /// The default of [`OracleParams::min_carrier`].
 pub const DEFAULT_MIN_CARRIER: u32 = 32;

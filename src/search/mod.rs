@@ -81,6 +81,8 @@ pub struct Stats {
     pub oracle_calls: u64,
     /// Owner-to-move nodes won by the engine's key move (rule 10), this search only.
     pub oracle_keys: u64,
+    /// Child searches stopped by a node budget of rule 11 (and resumed later).
+    pub widen_stops: u64,
 }
 
 /// A move of a refuting line.
@@ -165,6 +167,7 @@ pub fn decide_with(
     o2.stats.nodes += o.stats.nodes;
     o2.stats.oracle_calls += o.stats.oracle_calls;
     o2.stats.oracle_keys += o.stats.oracle_keys;
+    o2.stats.widen_stops += o.stats.widen_stops;
     Ok(o2)
 }
 
@@ -248,6 +251,7 @@ fn decide_once(
     outcome.stats.tt_entries = solver.tt_len();
     outcome.stats.oracle_calls = solver.oracle.as_ref().map_or(0, |o| o.calls);
     outcome.stats.oracle_keys = solver.oracle_keys;
+    outcome.stats.widen_stops = solver.widen_stops;
     outcome.stats.micros = start.elapsed().as_micros();
     Ok(outcome)
 }

@@ -31,6 +31,12 @@
 //!    carrier is the whole sub-game (the root of the sub-search that proves a connection), the
 //!    owner's candidates are probed with the engine one ply down: a VC after move c wins
 //!    (see [`Solver::oracle_key`]).
+//! 11. **Iterative widening by node budgets** near the root of the sub-game (within
+//!    `OracleParams::widen_plies` moves): each child (owner reply or opponent intrusion) is
+//!    first searched with a node budget; children whose budget ran out are searched again
+//!    after their siblings, with twice the budget, and such owner nodes try every reply
+//!    even in the bounded rounds of rule 8 (no beam). It only reorders the search (see
+//!    [`Solver::budgeted`], after Nagai's df-pn thresholds); every answer is still exact.
 //!
 //! Move ordering (it changes speed, never the value): owner replies are tried killer-first
 //! (the reply that answered the previous intrusion at the parent, and the pass reply), then by
@@ -105,11 +111,12 @@ pub struct Solver<'a> {
     soft_limit: u64,
     /// Set when the real budget (nodes, deadline) ran out, not only a rule-11 limit.
     hard_aborted: bool,
-    /// Rule 11 applies at exact-round nodes with at least this many empty cells
-    /// (`u32::MAX`: never).
+    /// Rule 11 applies at nodes with at least this many empty cells (`u32::MAX`: never).
     pub widen_min_empty: u32,
     /// Rule 11: the first per-child node budget (doubled every round).
     pub widen_first: u64,
+    /// Child searches stopped by a rule-11 budget (and resumed later).
+    pub widen_stops: u64,
 }
 
 impl<'a> Solver<'a> {
@@ -133,6 +140,7 @@ impl<'a> Solver<'a> {
             hard_aborted: false,
             widen_min_empty: u32::MAX,
             widen_first: 1,
+            widen_stops: 0,
         }
     }
 
@@ -983,6 +991,7 @@ impl<'a> Solver<'a> {
         self.soft_limit = outer;
         if r == Res::Unknown && !self.hard_aborted && self.nodes <= outer {
             self.aborted = false;
+            self.widen_stops += 1;
             return None;
         }
         Some(r)

@@ -161,6 +161,7 @@ pub fn decide_with(
     let off = OracleParams {
         widen_plies: params.widen_plies,
         widen_first: params.widen_first,
+        widen_opp: params.widen_opp,
         ..OracleParams::OFF
     };
     let mut o2 = decide_once(game, &rest, &off, start)?;
@@ -185,6 +186,7 @@ fn decide_once(
     if params.widen_plies > 0 {
         solver.widen_min_empty = (g.n as u32 + 1).saturating_sub(params.widen_plies);
         solver.widen_first = params.widen_first.max(1);
+        solver.widen_opp = params.widen_opp;
     }
     let owner_first = game.claim().owner_first;
     let res = if g.joined_at_start {

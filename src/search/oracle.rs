@@ -76,6 +76,9 @@ pub struct OracleParams {
     pub widen_plies: u32,
     /// Rule 11's first per-child node budget.
     pub widen_first: u64,
+    /// Whether rule 11 also budgets the opponent's intrusions (otherwise only the owner's
+    /// replies).
+    pub widen_opp: bool,
 }
 
 impl Default for OracleParams {
@@ -91,6 +94,7 @@ impl Default for OracleParams {
             sub_min_carrier: DEFAULT_SUB_MIN_CARRIER,
             widen_plies: DEFAULT_WIDEN_PLIES,
             widen_first: DEFAULT_WIDEN_FIRST,
+            widen_opp: true,
         }
     }
 }
@@ -108,6 +112,7 @@ impl OracleParams {
         sub_min_carrier: u32::MAX,
         widen_plies: DEFAULT_WIDEN_PLIES,
         widen_first: DEFAULT_WIDEN_FIRST,
+        widen_opp: true,
     };
 
     /// Consult it at every node of every sub-game (for tests).
@@ -122,6 +127,7 @@ impl OracleParams {
         sub_min_carrier: 0,
         widen_plies: DEFAULT_WIDEN_PLIES,
         widen_first: DEFAULT_WIDEN_FIRST,
+        widen_opp: true,
     };
 }
 

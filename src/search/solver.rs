@@ -117,6 +117,8 @@ pub struct Solver<'a> {
     pub widen_first: u64,
     /// Child searches stopped by a rule-11 budget (and resumed later).
     pub widen_stops: u64,
+    /// Whether rule 11 budgets the opponent's intrusions too.
+    pub widen_opp: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -141,6 +143,7 @@ impl<'a> Solver<'a> {
             widen_min_empty: u32::MAX,
             widen_first: 1,
             widen_stops: 0,
+            widen_opp: true,
         }
     }
 
@@ -897,7 +900,7 @@ impl<'a> Solver<'a> {
         // opponent wants to play").
         let mut first = killer;
         // Rule 11: near the root, each intrusion first gets a node budget.
-        let widen = e.count_ones() >= self.widen_min_empty;
+        let widen = self.widen_opp && e.count_ones() >= self.widen_min_empty;
         let mut budget = self.widen_first;
         let mut pending: Set = 0;
         loop {

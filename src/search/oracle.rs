@@ -170,8 +170,12 @@ pub const DEFAULT_FIRST_NODES: u64 = 200_000;
 /// The default of [`OracleParams::sub_min_carrier`].
 pub const DEFAULT_SUB_MIN_CARRIER: u32 = 0;
 
-/// The default of [`OracleParams::widen_plies`].
-pub const DEFAULT_WIDEN_PLIES: u32 = 6;
+/// The default of [`OracleParams::widen_plies`]: off. Measured (BENCHMARKS.md, "Exact local
+/// search", rule 11): at 6 plies it costs the decided templates 1.2–11× their nodes (IV1d
+/// 128 k → 1.47 M, V1a 457 → 3.9 k, IV2n 5.4 k → 74 k), and on the hard sub-games of VI2a it
+/// helps only at some settings (one 34-cell sub-game: 1.05 M nodes at 3 plies, undecided at
+/// 3 M with 1 or 5).
+pub const DEFAULT_WIDEN_PLIES: u32 = 0;
 
 /// The default of [`OracleParams::widen_first`].
 pub const DEFAULT_WIDEN_FIRST: u64 = 256;

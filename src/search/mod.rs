@@ -162,6 +162,7 @@ pub fn decide_with(
         widen_plies: params.widen_plies,
         widen_first: params.widen_first,
         widen_opp: params.widen_opp,
+        widen_skip: params.widen_skip,
         ..OracleParams::OFF
     };
     let mut o2 = decide_once(game, &rest, &off, start)?;
@@ -187,6 +188,7 @@ fn decide_once(
         solver.widen_min_empty = (g.n as u32 + 1).saturating_sub(params.widen_plies);
         solver.widen_first = params.widen_first.max(1);
         solver.widen_opp = params.widen_opp;
+        solver.widen_max_empty = (g.n as u32).saturating_sub(params.widen_skip);
     }
     let owner_first = game.claim().owner_first;
     let res = if g.joined_at_start {

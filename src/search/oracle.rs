@@ -76,6 +76,9 @@ pub struct OracleParams {
     pub widen_plies: u32,
     /// Rule 11's first per-child node budget.
     pub widen_first: u64,
+    /// Rule 11 skips the first this many plies (the root and, say, the hard intrusion under
+    /// it stay depth-first): it applies from ply `widen_skip` to ply `widen_plies − 1`.
+    pub widen_skip: u32,
     /// Whether rule 11 also budgets the opponent's intrusions (otherwise only the owner's
     /// replies).
     pub widen_opp: bool,
@@ -95,6 +98,7 @@ impl Default for OracleParams {
             widen_plies: DEFAULT_WIDEN_PLIES,
             widen_first: DEFAULT_WIDEN_FIRST,
             widen_opp: true,
+            widen_skip: 0,
         }
     }
 }
@@ -113,6 +117,7 @@ impl OracleParams {
         widen_plies: DEFAULT_WIDEN_PLIES,
         widen_first: DEFAULT_WIDEN_FIRST,
         widen_opp: true,
+        widen_skip: 0,
     };
 
     /// Consult it at every node of every sub-game (for tests).
@@ -128,6 +133,7 @@ impl OracleParams {
         widen_plies: DEFAULT_WIDEN_PLIES,
         widen_first: DEFAULT_WIDEN_FIRST,
         widen_opp: true,
+        widen_skip: 0,
     };
 }
 

@@ -119,6 +119,8 @@ pub struct Solver<'a> {
     pub widen_stops: u64,
     /// Whether rule 11 budgets the opponent's intrusions too.
     pub widen_opp: bool,
+    /// Rule 11 applies at nodes with at most this many empty cells.
+    pub widen_max_empty: u32,
 }
 
 impl<'a> Solver<'a> {
@@ -144,6 +146,7 @@ impl<'a> Solver<'a> {
             widen_first: 1,
             widen_stops: 0,
             widen_opp: true,
+            widen_max_empty: u32::MAX,
         }
     }
 
@@ -704,7 +707,7 @@ impl<'a> Solver<'a> {
         let mut shallow = false;
         let mut tries = 0;
         // Rule 11: near the root, each reply first gets a node budget.
-        let widen = e.count_ones() >= self.widen_min_empty;
+        let widen = self.widens(e);
         let mut budget = self.widen_first;
         let mut pending: Set = 0;
         let mut first_round = true;
@@ -900,7 +903,7 @@ impl<'a> Solver<'a> {
         // opponent wants to play").
         let mut first = killer;
         // Rule 11: near the root, each intrusion first gets a node budget.
-        let widen = self.widen_opp && e.count_ones() >= self.widen_min_empty;
+        let widen = self.widen_opp && self.widens(e);
         let mut budget = self.widen_first;
         let mut pending: Set = 0;
         loop {
@@ -974,6 +977,11 @@ impl<'a> Solver<'a> {
     ) -> Result<(), Res> {
         let res = self.owner_node(b, w | 1 << x, *killer, depth);
         self.answered(res, b, w, x, depth, must, union, answered, killer)
+    }
+
+    /// Whether rule 11 applies at a node with empty cells `e`.
+    fn widens(&self, e: Set) -> bool {
+        (self.widen_min_empty..=self.widen_max_empty).contains(&e.count_ones())
     }
 
     /// Rule 11 (iterative widening by node budgets): runs the child search `f` with at most

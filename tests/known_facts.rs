@@ -536,3 +536,48 @@ fn rule_11_widening_keeps_verdicts() {
         assert!(stops > 0, "rule 11 never stopped a child search");
     }
 }
+
+/// VI2a's hard intrusion (BENCHMARKS.md, "Rule 11 … and VI2a's hard intrusion"): on the
+/// bottom edge of 11×11, after White's h7 (template cell [5, 1], touching both stones) and
+/// Black's g7 ([5, 2]), Black still connects (White to move, 35 cells). Decided with rule 11
+/// at the first 3 plies and the oracle on throughout with `LARGE_SEEDS`, as
+/// `WIDEN=3 ONLY=g7 cargo run --release --example intrusions -- VI2a 60000000 w:h7` runs it:
+/// holds in 27 654 175 nodes, 86 s CPU (about 10 minutes of wall time on the loaded 2-core
+/// machine). Slow, so ignored: `cargo test --release --test known_facts -- --ignored
+/// vi2a_after_h7_g7`.
+#[test]
+#[ignore]
+fn vi2a_after_h7_g7_holds() {
+    use hexproof::board::{Border, Notation};
+    use hexproof::search::oracle::LARGE_SEEDS;
+    use hexproof::templates::EdgeTemplate;
+    let all = EdgeTemplate::parse_list(include_str!("fixtures/edge-templates-hexwiki.json"))
+        .expect("the fixture parses");
+    let t = all.iter().find(|t| t.name == "VI2a").expect("VI2a");
+    let g = t.place_fitting(Border::Bottom).expect("it fits");
+    let mut pos = g.position().clone();
+    let mut carrier = g.carrier();
+    for (colour, name) in [(Colour::White, "h7"), (Colour::Black, "g7")] {
+        let c = pos.board().parse_cell(name, Notation::Letters).unwrap();
+        assert!(carrier.contains(c), "{name} is a carrier cell");
+        pos.play(colour, c).unwrap();
+        carrier.remove(c);
+    }
+    let game = SubGame::new(pos, carrier, g.claim().clone()).unwrap();
+    let params = OracleParams {
+        first_nodes: u64::MAX,
+        seeds: &LARGE_SEEDS,
+        widen_plies: 3,
+        ..OracleParams::default()
+    };
+    let budget = Budget {
+        nodes: 60_000_000,
+        time: None,
+        max_entries: 4_000_000,
+    };
+    let o = decide_with(&game, &budget, &params).unwrap();
+    println!("{:?} {} nodes", o.verdict, o.stats.nodes);
+    assert_eq!(o.verdict, Verdict::Holds);
+    let cert = o.certificate.as_ref().expect("a certificate");
+    assert!(kernel::check(&game, cert).is_ok());
+}

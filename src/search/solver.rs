@@ -28,15 +28,15 @@
 //!    opponent to their intersection (mustplay) in place of the pass move of rule 3. See
 //!    [`super::oracle`] for why this is exact and how the certificate is still kernel-checked.
 //! 10. **The engine's key move.** Where rule 9 had to drop a semi-connection because its
-//!    carrier is the whole sub-game (the root of the sub-search that proves a connection), the
-//!    owner's candidates are probed with the engine one ply down: a VC after move c wins
-//!    (see [`Solver::oracle_key`]).
+//!     carrier is the whole sub-game (the root of the sub-search that proves a connection), the
+//!     owner's candidates are probed with the engine one ply down: a VC after move c wins
+//!     (see [`Solver::oracle_key`]).
 //! 11. **Iterative widening by node budgets** near the root of the sub-game (within
-//!    `OracleParams::widen_plies` moves): each child (owner reply or opponent intrusion) is
-//!    first searched with a node budget; children whose budget ran out are searched again
-//!    after their siblings, with twice the budget, and such owner nodes try every reply
-//!    even in the bounded rounds of rule 8 (no beam). It only reorders the search (see
-//!    [`Solver::budgeted`], after Nagai's df-pn thresholds); every answer is still exact.
+//!     `OracleParams::widen_plies` moves): each child (owner reply or opponent intrusion) is
+//!     first searched with a node budget; children whose budget ran out are searched again
+//!     after their siblings, with twice the budget, and such owner nodes try every reply
+//!     even in the bounded rounds of rule 8 (no beam). It only reorders the search (see
+//!     [`Solver::budgeted`], after Nagai's df-pn thresholds); every answer is still exact.
 //!
 //! Move ordering (it changes speed, never the value): owner replies are tried killer-first
 //! (the reply that answered the previous intrusion at the parent, and the pass reply), then by

@@ -542,8 +542,8 @@ fn rule_11_widening_keeps_verdicts() {
 /// Black's g7 ([5, 2]), Black still connects (White to move, 35 cells). Decided with rule 11
 /// at the first 3 plies and the oracle on throughout with `LARGE_SEEDS`, as
 /// `WIDEN=3 ONLY=g7 cargo run --release --example intrusions -- VI2a 60000000 w:h7` runs it:
-/// holds in 27 654 175 nodes, 86 s CPU (about 10 minutes of wall time on the loaded 2-core
-/// machine). Slow, so ignored: `cargo test --release --test known_facts -- --ignored
+/// holds in 27 654 175 nodes, 85 s CPU (2–10 minutes of wall time on the loaded 2-core
+/// machine, 0.55 GB). Slow, so ignored: `cargo test --release --test known_facts -- --ignored
 /// vi2a_after_h7_g7`.
 #[test]
 #[ignore]

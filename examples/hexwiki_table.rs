@@ -45,6 +45,17 @@ fn main() {
     if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
         params = OracleParams::OFF;
     }
+    // Rule 11 of the search: HEXPROOF_WIDEN_PLIES=N (0: off), HEXPROOF_WIDEN_FIRST=N,
+    // HEXPROOF_WIDEN_SKIP=N.
+    if let Some(p) = var("HEXPROOF_WIDEN_PLIES") {
+        params.widen_plies = p;
+    }
+    if let Ok(Ok(n)) = std::env::var("HEXPROOF_WIDEN_FIRST").map(|v| v.parse::<u64>()) {
+        params.widen_first = n;
+    }
+    if let Some(p) = var("HEXPROOF_WIDEN_SKIP") {
+        params.widen_skip = p;
+    }
     let only: Vec<String> = std::env::args().skip(2).collect();
     for t in all
         .iter()

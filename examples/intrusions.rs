@@ -10,7 +10,8 @@
 //! Black's replies (each a VC claim, White to move). Environment: `ONLY=c1,c2` keeps only
 //! those moves; `MIN=N` consults the VC-engine oracle (rule 9) at every node with at least N
 //! empty cells; `SEEDS=default` seeds it with II–IV1b only (default here: with IV1d and V1a
-//! as well, `search::oracle::LARGE_SEEDS`). The oracle is never switched off mid-search
+//! as well, `search::oracle::LARGE_SEEDS`); `WIDEN=N` and `WIDEN_FIRST=N` set rule 11
+//! (`OracleParams::widen_plies`, `widen_first`; `WIDEN=0` switches it off, `WIDEN_OPP=0` keeps it to the owner's replies, `WIDEN_SKIP=N` leaves the first N plies depth-first). The oracle is never switched off mid-search
 //! (`first_nodes` unlimited).
 //!
 //! Every answer is exact (the search's verdict, "holds" only after the kernel accepted the
@@ -51,6 +52,18 @@ fn main() {
     }
     if let Ok(m) = std::env::var("MIN") {
         params.min_empty = m.parse().ok();
+    }
+    if let Ok(m) = std::env::var("WIDEN") {
+        params.widen_plies = m.parse().unwrap_or(params.widen_plies);
+    }
+    if let Ok(m) = std::env::var("WIDEN_FIRST") {
+        params.widen_first = m.parse().unwrap_or(params.widen_first);
+    }
+    if let Ok(m) = std::env::var("WIDEN_SKIP") {
+        params.widen_skip = m.parse().unwrap_or(params.widen_skip);
+    }
+    if std::env::var("WIDEN_OPP").as_deref() == Ok("0") {
+        params.widen_opp = false;
     }
     if let Ok(m) = std::env::var("SUBMIN") {
         params.sub_min_carrier = m.parse().unwrap_or(params.sub_min_carrier);

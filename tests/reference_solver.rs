@@ -1179,6 +1179,22 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(config(1000))]
+
+    /// Item 1 with rule 11 (iterative widening by node budgets) at every node with one-node
+    /// first budgets, so that child searches are stopped and resumed everywhere: same
+    /// verdicts as plain minimax, kernel-accepted certificates, with the oracle off and at
+    /// every node.
+    #[test]
+    fn decide_with_widening_agrees_with_reference(inst in prop_oneof![instances(3..=7, 12, 10), whole_boards(10)]) {
+        for base in [OracleParams::OFF, OracleParams::EVERYWHERE] {
+            let params = OracleParams { widen_plies: 1_000, widen_first: 1, ..base };
+            check_against(&inst, false, &params)?;
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(config(3000))]
 
     /// Item 1 on edge templates and their near-misses, on every edge, for both colours.

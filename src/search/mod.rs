@@ -81,6 +81,8 @@ pub struct Stats {
     pub oracle_calls: u64,
     /// Owner-to-move nodes won by the engine's key move (rule 10), this search only.
     pub oracle_keys: u64,
+    /// Child searches stopped by a node budget of rule 11 (and resumed later).
+    pub widen_stops: u64,
 }
 
 /// A move of a refuting line.
@@ -156,10 +158,18 @@ pub fn decide_with(
         nodes: budget.nodes.saturating_sub(o.stats.nodes),
         ..*budget
     };
-    let mut o2 = decide_once(game, &rest, &OracleParams::OFF, start)?;
+    let off = OracleParams {
+        widen_plies: params.widen_plies,
+        widen_first: params.widen_first,
+        widen_opp: params.widen_opp,
+        widen_skip: params.widen_skip,
+        ..OracleParams::OFF
+    };
+    let mut o2 = decide_once(game, &rest, &off, start)?;
     o2.stats.nodes += o.stats.nodes;
     o2.stats.oracle_calls += o.stats.oracle_calls;
     o2.stats.oracle_keys += o.stats.oracle_keys;
+    o2.stats.widen_stops += o.stats.widen_stops;
     Ok(o2)
 }
 
@@ -174,6 +184,12 @@ fn decide_once(
     let owner = game.claim().owner;
     let mut solver = Solver::new(&g, limits(budget, start));
     solver.oracle = oracle::Oracle::new(game, params);
+    if params.widen_plies > 0 {
+        solver.widen_min_empty = (g.n as u32 + 1).saturating_sub(params.widen_plies);
+        solver.widen_first = params.widen_first.max(1);
+        solver.widen_opp = params.widen_opp;
+        solver.widen_max_empty = (g.n as u32).saturating_sub(params.widen_skip);
+    }
     let owner_first = game.claim().owner_first;
     let res = if g.joined_at_start {
         Res::Win(0)
@@ -239,6 +255,7 @@ fn decide_once(
     outcome.stats.tt_entries = solver.tt_len();
     outcome.stats.oracle_calls = solver.oracle.as_ref().map_or(0, |o| o.calls);
     outcome.stats.oracle_keys = solver.oracle_keys;
+    outcome.stats.widen_stops = solver.widen_stops;
     outcome.stats.micros = start.elapsed().as_micros();
     Ok(outcome)
 }

@@ -70,6 +70,18 @@ pub struct OracleParams {
     /// on, however small its carrier (measured on V1b: a 31-cell VC found by the engine was
     /// undecided after 50 k nodes with the engine off there).
     pub sub_min_carrier: u32,
+    /// Rule 11 of the search (not the oracle's, but set with it): in the exact round, at
+    /// nodes within this many moves of the sub-game's root, children are searched with node
+    /// budgets that double every round (`Solver::budgeted`); 0 switches it off.
+    pub widen_plies: u32,
+    /// Rule 11's first per-child node budget.
+    pub widen_first: u64,
+    /// Rule 11 skips the first this many plies (the root and, say, the hard intrusion under
+    /// it stay depth-first): it applies from ply `widen_skip` to ply `widen_plies − 1`.
+    pub widen_skip: u32,
+    /// Whether rule 11 also budgets the opponent's intrusions (otherwise only the owner's
+    /// replies).
+    pub widen_opp: bool,
 }
 
 impl Default for OracleParams {
@@ -83,6 +95,10 @@ impl Default for OracleParams {
             first_nodes: DEFAULT_FIRST_NODES,
             seeds: &DEFAULT_SEEDS,
             sub_min_carrier: DEFAULT_SUB_MIN_CARRIER,
+            widen_plies: DEFAULT_WIDEN_PLIES,
+            widen_first: DEFAULT_WIDEN_FIRST,
+            widen_opp: true,
+            widen_skip: 0,
         }
     }
 }
@@ -98,6 +114,10 @@ impl OracleParams {
         first_nodes: u64::MAX,
         seeds: &DEFAULT_SEEDS,
         sub_min_carrier: u32::MAX,
+        widen_plies: DEFAULT_WIDEN_PLIES,
+        widen_first: DEFAULT_WIDEN_FIRST,
+        widen_opp: true,
+        widen_skip: 0,
     };
 
     /// Consult it at every node of every sub-game (for tests).
@@ -110,6 +130,10 @@ impl OracleParams {
         first_nodes: u64::MAX,
         seeds: &DEFAULT_SEEDS,
         sub_min_carrier: 0,
+        widen_plies: DEFAULT_WIDEN_PLIES,
+        widen_first: DEFAULT_WIDEN_FIRST,
+        widen_opp: true,
+        widen_skip: 0,
     };
 }
 
@@ -151,6 +175,16 @@ pub const DEFAULT_FIRST_NODES: u64 = 200_000;
 
 /// The default of [`OracleParams::sub_min_carrier`].
 pub const DEFAULT_SUB_MIN_CARRIER: u32 = 0;
+
+/// The default of [`OracleParams::widen_plies`]: off. Measured (BENCHMARKS.md, "Exact local
+/// search", rule 11): at 6 plies it costs the decided templates 1.2–11× their nodes (IV1d
+/// 128 k → 1.47 M, V1a 457 → 3.9 k, IV2n 5.4 k → 74 k), and on the hard sub-games of VI2a it
+/// helps only at some settings (one 34-cell sub-game: 1.05 M nodes at 3 plies, undecided at
+/// 3 M with 1 or 5).
+pub const DEFAULT_WIDEN_PLIES: u32 = 0;
+
+/// The default of [`OracleParams::widen_first`].
+pub const DEFAULT_WIDEN_FIRST: u64 = 256;
 
 /// The default of [`OracleParams::min_carrier`].
 pub const DEFAULT_MIN_CARRIER: u32 = 32;

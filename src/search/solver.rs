@@ -28,9 +28,15 @@
 //!    opponent to their intersection (mustplay) in place of the pass move of rule 3. See
 //!    [`super::oracle`] for why this is exact and how the certificate is still kernel-checked.
 //! 10. **The engine's key move.** Where rule 9 had to drop a semi-connection because its
-//!    carrier is the whole sub-game (the root of the sub-search that proves a connection), the
-//!    owner's candidates are probed with the engine one ply down: a VC after move c wins
-//!    (see [`Solver::oracle_key`]).
+//!     carrier is the whole sub-game (the root of the sub-search that proves a connection), the
+//!     owner's candidates are probed with the engine one ply down: a VC after move c wins
+//!     (see [`Solver::oracle_key`]).
+//! 11. **Iterative widening by node budgets** near the root of the sub-game (within
+//!     `OracleParams::widen_plies` moves): each child (owner reply or opponent intrusion) is
+//!     first searched with a node budget; children whose budget ran out are searched again
+//!     after their siblings, with twice the budget, and such owner nodes try every reply
+//!     even in the bounded rounds of rule 8 (no beam). It only reorders the search (see
+//!     [`Solver::budgeted`], after Nagai's df-pn thresholds); every answer is still exact.
 //!
 //! Move ordering (it changes speed, never the value): owner replies are tried killer-first
 //! (the reply that answered the previous intrusion at the parent, and the pass reply), then by
@@ -100,6 +106,21 @@ pub struct Solver<'a> {
     pub oracle: Option<super::oracle::Oracle>,
     /// Owner-to-move nodes won by rule 10 (the engine's key move).
     pub oracle_keys: u64,
+    /// Rule 11: the node count at which the current budgeted child search stops
+    /// (`u64::MAX`: none).
+    soft_limit: u64,
+    /// Set when the real budget (nodes, deadline) ran out, not only a rule-11 limit.
+    hard_aborted: bool,
+    /// Rule 11 applies at nodes with at least this many empty cells (`u32::MAX`: never).
+    pub widen_min_empty: u32,
+    /// Rule 11: the first per-child node budget (doubled every round).
+    pub widen_first: u64,
+    /// Child searches stopped by a rule-11 budget (and resumed later).
+    pub widen_stops: u64,
+    /// Whether rule 11 budgets the opponent's intrusions too.
+    pub widen_opp: bool,
+    /// Rule 11 applies at nodes with at most this many empty cells.
+    pub widen_max_empty: u32,
 }
 
 impl<'a> Solver<'a> {
@@ -119,6 +140,13 @@ impl<'a> Solver<'a> {
             beam: u32::MAX,
             oracle: None,
             oracle_keys: 0,
+            soft_limit: u64::MAX,
+            hard_aborted: false,
+            widen_min_empty: u32::MAX,
+            widen_first: 1,
+            widen_stops: 0,
+            widen_opp: true,
+            widen_max_empty: u32::MAX,
         }
     }
 
@@ -174,11 +202,16 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         if self.nodes > self.limits.nodes {
             self.aborted = true;
+            self.hard_aborted = true;
+        }
+        if self.nodes > self.soft_limit {
+            self.aborted = true;
         }
         if self.nodes & 1023 == 0 {
             if let Some(d) = self.limits.deadline {
                 if Instant::now() >= d {
                     self.aborted = true;
+                    self.hard_aborted = true;
                 }
             }
             if self.tt_len() > self.limits.max_entries {
@@ -673,38 +706,74 @@ impl<'a> Solver<'a> {
         let mut next_hint = NO_MOVE;
         let mut shallow = false;
         let mut tries = 0;
-        while cands != 0 {
-            // Bounded rounds only look for wins, so they may try just the best few replies.
-            if tries >= self.beam {
-                shallow = true;
+        // Rule 11: near the root, each reply first gets a node budget.
+        let widen = self.widens(e);
+        let mut budget = self.widen_first;
+        let mut pending: Set = 0;
+        let mut first_round = true;
+        loop {
+            while cands != 0 {
+                // Bounded rounds only look for wins, so they may try just the best few replies
+                // (counted in the first round only; under rule 11 all replies, each with its
+                // node budget: the winning reply is often not among the best few by the
+                // ordering).
+                if first_round && !widen {
+                    if tries >= self.beam {
+                        shallow = true;
+                        break;
+                    }
+                    tries += 1;
+                }
+                let c = if hint != NO_MOVE && cands >> hint & 1 == 1 {
+                    hint as usize
+                } else {
+                    bits(cands).min_by_key(|&c| scores[c]).unwrap()
+                };
+                if first_try == NO_MOVE {
+                    first_try = c as u8;
+                }
+                cands &= !(1 << c);
+                // The lookahead above already found no chain after c: the child skips that
+                // test.
+                let (cb, cw) = (b | 1 << c, w | dead);
+                let res = if widen && (cands | pending) != 0 {
+                    match self.budgeted(budget, |s| {
+                        s.opp_node_inner(cb, cw, next_hint, depth - 1, false)
+                    }) {
+                        Some(r) => r,
+                        None => {
+                            pending |= 1 << c;
+                            continue;
+                        }
+                    }
+                } else {
+                    self.opp_node_inner(cb, cw, next_hint, depth - 1, false)
+                };
+                match res {
+                    Res::Win(p) => {
+                        let proof = p | 1 << c;
+                        self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
+                        return Res::Win(proof);
+                    }
+                    Res::Loss(q) => {
+                        // Rule 5 (dual proof sets): owner moves outside q lose as well.
+                        cands &= q;
+                        pending &= q;
+                        disproof |= q | 1 << c;
+                        next_hint = self.opp_move(cb, cw);
+                    }
+                    Res::Shallow => shallow = true,
+                    Res::Unknown => return Res::Unknown,
+                }
+            }
+            if pending == 0 {
                 break;
             }
-            tries += 1;
-            let c = if hint != NO_MOVE && cands >> hint & 1 == 1 {
-                hint as usize
-            } else {
-                bits(cands).min_by_key(|&c| scores[c]).unwrap()
-            };
-            if first_try == NO_MOVE {
-                first_try = c as u8;
-            }
-            // The lookahead above already found no chain after c: the child skips that test.
-            match self.opp_node_inner(b | 1 << c, w | dead, next_hint, depth - 1, false) {
-                Res::Win(p) => {
-                    let proof = p | 1 << c;
-                    self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
-                    return Res::Win(proof);
-                }
-                Res::Loss(q) => {
-                    // Rule 5 (dual proof sets): owner moves outside q lose as well.
-                    cands &= q;
-                    disproof |= q | 1 << c;
-                    next_hint = self.opp_move(b | 1 << c, w | dead);
-                }
-                Res::Shallow => shallow = true,
-                Res::Unknown => return Res::Unknown,
-            }
-            cands &= !(1 << c);
+            // Rule 11: the next round, with twice the budget, for the replies still open.
+            cands = pending;
+            pending = 0;
+            first_round = false;
+            budget = budget.saturating_mul(2);
         }
         if shallow {
             self.store_owner(b, w, Entry::Shallow { depth });
@@ -833,25 +902,51 @@ impl<'a> Solver<'a> {
         // The owner's own key move is the opponent's first candidate ("play where your
         // opponent wants to play").
         let mut first = killer;
-        while must != 0 {
-            let x = if first != NO_MOVE && must >> first & 1 == 1 {
-                first as usize
-            } else {
-                bits(must).min_by_key(|&c| scores[c]).unwrap()
-            };
-            first = NO_MOVE;
-            if let Err(r) = self.intrude(
-                b,
-                w,
-                x,
-                depth,
-                &mut must,
-                &mut union,
-                &mut answered,
-                &mut killer,
-            ) {
-                return r;
+        // Rule 11: near the root, each intrusion first gets a node budget.
+        let widen = self.widen_opp && self.widens(e);
+        let mut budget = self.widen_first;
+        let mut pending: Set = 0;
+        loop {
+            while must & !pending != 0 {
+                let todo = must & !pending;
+                let x = if first != NO_MOVE && todo >> first & 1 == 1 {
+                    first as usize
+                } else {
+                    bits(todo).min_by_key(|&c| scores[c]).unwrap()
+                };
+                first = NO_MOVE;
+                let res = if widen && must.count_ones() > 1 {
+                    let k = killer;
+                    match self.budgeted(budget, |s| s.owner_node(b, w | 1 << x, k, depth)) {
+                        Some(r) => r,
+                        None => {
+                            pending |= 1 << x;
+                            continue;
+                        }
+                    }
+                } else {
+                    self.owner_node(b, w | 1 << x, killer, depth)
+                };
+                if let Err(r) = self.answered(
+                    res,
+                    b,
+                    w,
+                    x,
+                    depth,
+                    &mut must,
+                    &mut union,
+                    &mut answered,
+                    &mut killer,
+                ) {
+                    return r;
+                }
             }
+            if pending & must == 0 {
+                break;
+            }
+            // Rule 11: the next round, with twice the budget, for the intrusions still open.
+            pending = 0;
+            budget = budget.saturating_mul(2);
         }
         union |= needed_semis(&semis, answered);
         self.store_opp(
@@ -880,7 +975,55 @@ impl<'a> Solver<'a> {
         answered: &mut Set,
         killer: &mut u8,
     ) -> Result<(), Res> {
-        match self.owner_node(b, w | 1 << x, *killer, depth) {
+        let res = self.owner_node(b, w | 1 << x, *killer, depth);
+        self.answered(res, b, w, x, depth, must, union, answered, killer)
+    }
+
+    /// Whether rule 11 applies at a node with empty cells `e`.
+    fn widens(&self, e: Set) -> bool {
+        (self.widen_min_empty..=self.widen_max_empty).contains(&e.count_ones())
+    }
+
+    /// Rule 11 (iterative widening by node budgets): runs the child search `f` with at most
+    /// `budget` more nodes; `None` when only that budget ran out (the child stays open and
+    /// is searched again, with a larger budget, after its siblings). A depth-first search
+    /// commits to its first candidate until that candidate is decided, so a wrong first
+    /// reply near the root must be refuted completely (often millions of nodes) before the
+    /// right one is tried; budgets spread the effort over the siblings, as the thresholds of
+    /// df-pn do (Nagai, *Df-pn algorithm for searching AND/OR trees and its applications*,
+    /// 2002, §3: a child is searched until its threshold is exceeded, then its siblings get
+    /// their turn), with node counts in place of proof numbers. Exact: it only changes the
+    /// order in which children are searched; every answer is still given by rules 1–10, and
+    /// what a stopped child learnt stays in the table (its decided sub-trees).
+    fn budgeted(&mut self, budget: u64, f: impl FnOnce(&mut Self) -> Res) -> Option<Res> {
+        let outer = self.soft_limit;
+        self.soft_limit = outer.min(self.nodes.saturating_add(budget));
+        let r = f(self);
+        self.soft_limit = outer;
+        if r == Res::Unknown && !self.hard_aborted && self.nodes <= outer {
+            self.aborted = false;
+            self.widen_stops += 1;
+            return None;
+        }
+        Some(r)
+    }
+
+    /// Rule 4 at an opponent-to-move node, after the owner's search of intrusion `x` gave
+    /// `res` (see [`Solver::intrude`]).
+    #[allow(clippy::too_many_arguments)]
+    fn answered(
+        &mut self,
+        res: Res,
+        b: Set,
+        w: Set,
+        x: usize,
+        depth: u8,
+        must: &mut Set,
+        union: &mut Set,
+        answered: &mut Set,
+        killer: &mut u8,
+    ) -> Result<(), Res> {
+        match res {
             Res::Win(p) => {
                 *must &= p;
                 *union |= p;

@@ -38,6 +38,7 @@ use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
+use crate::vc::explain::{explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Instant;
@@ -106,6 +107,8 @@ pub fn emit_solved(
         rot: Symmetry::new(pos.board()),
         count: 0,
         leaf_max,
+        derived: 0,
+        searched: 0,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -142,11 +145,12 @@ pub fn swap_colours(pos: &Position) -> Position {
 
 /// A loser-to-move position of the proof DAG.
 enum Node {
-    /// The winner's connection on these cells.
-    Leaf(CellSet),
-    /// Precluding analyses (key, carrier) and cases.
+    /// The winner's connection on these cells, as a derivation when the explainer found one
+    /// (else decided by the checker's search).
+    Leaf(CellSet, Option<Derivation>),
+    /// Precluding analyses (key, carrier, derivation) and cases.
     White {
-        precludes: Vec<(Cell, CellSet)>,
+        precludes: Vec<(Cell, CellSet, Option<Derivation>)>,
         cases: Vec<CaseOut>,
     },
 }
@@ -182,6 +186,9 @@ struct Emitter<'b, 'a> {
     rot: Symmetry,
     count: usize,
     leaf_max: usize,
+    /// Derivations written, and leaves or precluding carriers left to the search.
+    derived: usize,
+    searched: usize,
 }
 
 impl Emitter<'_, '_> {
@@ -278,7 +285,7 @@ impl Emitter<'_, '_> {
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
         if f.winner() == Some(w) {
-            return Ok((Node::Leaf(given), given));
+            return Ok((Node::Leaf(given, None), given));
         }
         let (black_vcs, white_vcs) = self.d.eval.build_full(&f);
         let vcs = if w == Colour::Black {
@@ -288,14 +295,20 @@ impl Emitter<'_, '_> {
         };
         // The winner's winning VSCs in the filled position.
         let mut semis = vcs.winning_vscs();
-        if let Some(c) = vcs
-            .winning_vcs()
-            .into_iter()
-            .map(|c| c | given)
-            .filter(|c| c.len() <= self.leaf_max)
-            .min_by_key(|c| c.len())
-        {
-            return Ok((Node::Leaf(c), c));
+        // A winning VC: written as its derivation when the explainer finds one inside the
+        // carrier (any size), else as a search leaf when it is small enough.
+        let mut wins: Vec<CellSet> = vcs.winning_vcs().into_iter().map(|c| c | given).collect();
+        wins.sort_by_key(|c| c.len());
+        for &c in &wins {
+            if let Some(d) = explained(q, w, c) {
+                self.derived += 1;
+                let k = d.carrier();
+                return Ok((Node::Leaf(k, Some(d)), k));
+            }
+        }
+        if let Some(&c) = wins.first().filter(|c| c.len() <= self.leaf_max) {
+            self.searched += 1;
+            return Ok((Node::Leaf(c, None), c));
         }
         semis.sort_by_key(|s| s.len());
         let empty = q.empty_cells();
@@ -303,20 +316,31 @@ impl Emitter<'_, '_> {
         let mut precludes = Vec::new();
         // Mustplay: each small winning VSC, as a precluding analysis.
         let mut left = empty;
-        for s in semis
-            .into_iter()
-            .filter(|s| (*s | given).len() <= self.leaf_max + 1)
-        {
+        for s in semis {
             if (s & left) == left {
                 continue; // would not shrink the moves left
             }
-            // A VSC whose key the exact search cannot find quickly would be as slow for the
-            // checker to verify: leave its moves to the cases.
+            // A VSC whose key the exact search cannot find quickly is left to the cases.
             let Some(z) = key_move_within(&f, w, s, KEY_NODES) else {
                 continue;
             };
             let carrier = (s - CellSet::single(z)) | given;
-            precludes.push((z, carrier));
+            // With the fictitious stone on Z, the VC's derivation; else a search of the
+            // carrier if it is small enough; else the moves are left to the cases.
+            let mut qz = q.clone();
+            qz.play(w, z).map_err(|e| e.to_string())?;
+            let (carrier, d) = match explained(&qz, w, carrier) {
+                Some(d) => {
+                    self.derived += 1;
+                    (d.carrier(), Some(d))
+                }
+                None if carrier.len() <= self.leaf_max => {
+                    self.searched += 1;
+                    (carrier, None)
+                }
+                None => continue,
+            };
+            precludes.push((z, carrier, d));
             let keep = carrier | CellSet::single(z);
             left &= keep;
             k |= keep & empty;
@@ -382,6 +406,9 @@ impl Emitter<'_, '_> {
                 let _ = writeln!(head, "{as_written} {}", &v[1..v.len() - 1]);
             }
         }
+        if self.uses_templates() {
+            let _ = writeln!(head, "use templates");
+        }
         let _ = writeln!(head, "\nstrategy solved \"Black, to move, wins\" {{");
         let mut out = head;
         let mut names: HashMap<usize, usize> = HashMap::new();
@@ -420,11 +447,91 @@ impl Emitter<'_, '_> {
         );
         let _ = writeln!(
             out,
+            "// {} connection(s) written as AND/OR derivations, {} left to the search.",
+            self.derived, self.searched,
+        );
+        let _ = writeln!(
+            out,
             "// Written as a plain tree: {} White-to-move nodes instead of {}.",
             self.unfolded(root),
             self.nodes.len()
         );
         out
+    }
+
+    /// True when some derivation uses an edge template (then the file needs `use templates`).
+    fn uses_templates(&self) -> bool {
+        let uses = |d: &Option<Derivation>| {
+            d.as_ref()
+                .is_some_and(|d| d.facts.iter().any(|f| matches!(f.why, Why::Template(_))))
+        };
+        self.nodes.iter().any(|n| match &n.node {
+            Node::Leaf(_, d) => uses(d),
+            Node::White { precludes, .. } => precludes.iter().any(|(_, _, d)| uses(d)),
+        })
+    }
+
+    /// An end of a derivation's fact as written: `t`/`b` for the winner's borders (White's
+    /// left and right become the top and bottom on the transposed board), else the cell.
+    fn end(&self, c: Cell) -> String {
+        match c.as_border() {
+            Some(b) if b == self.winner.borders()[0] => "t".into(),
+            Some(_) => "b".into(),
+            None => self.name(c),
+        }
+    }
+
+    /// A fact of a derivation as a triple `(x, [..], y) VC`.
+    fn triple(&self, f: &ExplainedFact) -> String {
+        format!(
+            "({}, {}, {})",
+            self.end(f.x),
+            self.list(f.carrier),
+            self.end(f.y)
+        )
+    }
+
+    /// A leaf (or the body of a precluding analysis): the winner's VC on `c` — its AND/OR
+    /// derivation, one labelled step per rule application (base facts written inline as
+    /// premises), the last step concluding `t - b`; without one, `t - b on [c] by search`.
+    fn write_leaf(&self, c: CellSet, d: Option<&Derivation>, pad: &str, out: &mut String) {
+        let Some(d) = d.filter(|d| d.facts.last().is_some_and(|g| g.why != Why::Base)) else {
+            let _ = writeln!(out, "{pad}t - b on {} by search", self.list(c));
+            return;
+        };
+        let premise = |i: usize| -> String {
+            let f = &d.facts[i];
+            if f.why == Why::Base {
+                self.triple(f)
+            } else {
+                format!("s_{i}")
+            }
+        };
+        let last = d.facts.len() - 1;
+        for (i, f) in d.facts.iter().enumerate() {
+            let kind = if f.semi { "VSC" } else { "VC" };
+            // The goal is written (t, C, b) so that it reads `t - b`.
+            let text = if i == last && f.x.as_border() != Some(self.winner.borders()[0]) {
+                format!(
+                    "({}, {}, {})",
+                    self.end(f.y),
+                    self.list(f.carrier),
+                    self.end(f.x)
+                )
+            } else {
+                self.triple(f)
+            };
+            let by = match &f.why {
+                Why::Base => continue,
+                Why::Template(name) => name.clone(),
+                Why::And(a, b, _) => format!("AND {} {}", premise(*a), premise(*b)),
+                Why::Or(v) => {
+                    let v: Vec<String> = v.iter().map(|&a| premise(a)).collect();
+                    format!("OR {}", v.join(" "))
+                }
+            };
+            let _ = writeln!(out, "{pad}s_{i}: {text} {kind} by {by}");
+        }
     }
 
     /// How many loser-to-move nodes the proof would have written as a plain tree (saturating).
@@ -434,7 +541,7 @@ impl Emitter<'_, '_> {
         // list is in post-order, so one pass from the start fills every child first.
         for id in 0..self.nodes.len() {
             let n = match &self.nodes[id].node {
-                Node::Leaf(_) => 1,
+                Node::Leaf(..) => 1,
                 Node::White { cases, .. } => cases.iter().fold(1u64, |a, c| {
                     a.saturating_add(memo[c.child].expect("children come first"))
                 }),
@@ -456,14 +563,12 @@ impl Emitter<'_, '_> {
     ) {
         let pad = "  ".repeat(ind);
         match &self.nodes[id].node {
-            Node::Leaf(c) => {
-                let _ = writeln!(out, "{pad}t - b on {} by search", self.list(*c));
-            }
+            Node::Leaf(c, d) => self.write_leaf(*c, d.as_ref(), &pad, out),
             Node::White { precludes, cases } => {
                 let _ = writeln!(out, "{pad}white {{");
-                for &(z, carrier) in precludes {
-                    let _ = writeln!(out, "{pad}  preclude by {} {{", self.name(z));
-                    let _ = writeln!(out, "{pad}    t - b on {} by search", self.list(carrier));
+                for (z, carrier, d) in precludes {
+                    let _ = writeln!(out, "{pad}  preclude by {} {{", self.name(*z));
+                    self.write_leaf(*carrier, d.as_ref(), &format!("{pad}    "), out);
                     let _ = writeln!(out, "{pad}  }}");
                 }
                 for c in cases {
@@ -491,4 +596,9 @@ impl Emitter<'_, '_> {
             }
         }
     }
+}
+
+/// The winner's VC in `q` inside `area`, as a derivation by the explainer (src/vc/explain.rs).
+fn explained(q: &Position, w: Colour, area: CellSet) -> Option<Derivation> {
+    explain_win(q, w, area, ExplainLimits::default())
 }

@@ -50,6 +50,9 @@ pub const MAX_TREE_NODES: usize = 200_000;
 /// Node budget of the exact search that finds a VSC's key for a precluding analysis.
 pub const KEY_NODES: u64 = 30_000;
 
+/// How many of a position's winning VCs (smallest first) the explainer tries.
+pub const EXPLAIN_TRIES: usize = 3;
+
 /// Largest leaf or precluding carrier written (cells): the checker decides each by the exact
 /// search, which is quick up to about this size on 7×7; a larger connection is split into
 /// White's moves and Black's replies instead.
@@ -299,7 +302,7 @@ impl Emitter<'_, '_> {
         // carrier (any size), else as a search leaf when it is small enough.
         let mut wins: Vec<CellSet> = vcs.winning_vcs().into_iter().map(|c| c | given).collect();
         wins.sort_by_key(|c| c.len());
-        for &c in &wins {
+        for &c in wins.iter().take(EXPLAIN_TRIES) {
             if let Some(d) = explained(q, w, c) {
                 self.derived += 1;
                 let k = d.carrier();

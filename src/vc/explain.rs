@@ -44,7 +44,7 @@ impl Default for ExplainLimits {
         ExplainLimits {
             list_max: 16,
             or_max: 4,
-            work: 2_000_000,
+            work: 300_000,
         }
     }
 }
@@ -128,7 +128,11 @@ struct Search<'a> {
     /// Is the endpoint a group of the owner (a coloured AND midpoint)?
     coloured: Vec<bool>,
     lists: Vec<Lists>,
+    /// For each endpoint, the endpoints it has a VC with (in the order first found).
+    vc_nbrs: Vec<Vec<u16>>,
     arena: Vec<Rec>,
+    /// Scratch for the AND rule (no allocation per combination).
+    scratch: Vec<(u128, usize)>,
     queue: std::collections::VecDeque<usize>,
     goal: (u16, u16),
     work: u64,
@@ -171,9 +175,14 @@ impl Search<'_> {
             why,
         });
         let p = self.pair_mut(a, b);
+        let first = p.fulls.is_empty();
         p.fulls.retain(|&(f, _)| f & c != c);
         p.semis.retain(|&(s, _)| s & c != c);
         p.fulls.push((c, id));
+        if first {
+            self.vc_nbrs[a as usize].push(b);
+            self.vc_nbrs[b as usize].push(a);
+        }
         self.queue.push_back(id);
         Some(id)
     }
@@ -207,14 +216,17 @@ impl Search<'_> {
     /// VSCs containing it, each shrinking the running intersection, whose intersection is
     /// empty gives a VC on their union. Returns the goal VC's index once found.
     fn or_rule(&mut self, x: u16, y: u16, id: usize) -> Option<usize> {
+        let c = self.arena[id].carrier;
         let semis: Vec<(u128, usize)> = self
             .pair(x.min(y), x.max(y))
             .semis
             .iter()
             .copied()
-            .filter(|&(_, i)| i != id)
+            .filter(|&(s, i)| i != id && s & c != c)
             .collect();
-        let c = self.arena[id].carrier;
+        if semis.is_empty() {
+            return None;
+        }
         let mut chosen = vec![id];
         self.or_rec(x, y, &semis, 0, c, c, &mut chosen)
     }
@@ -271,8 +283,11 @@ impl Search<'_> {
         let ubit = self.loc[u as usize].map_or(0, |l| 1u128 << l);
         let xbit = self.loc[x as usize].map_or(0, |l| 1u128 << l);
         let coloured = self.coloured[u as usize];
-        for z in 0..self.n() as u16 {
-            if z == x || z == u {
+        let mut k = 0;
+        while k < self.vc_nbrs[u as usize].len() {
+            let z = self.vc_nbrs[u as usize][k];
+            k += 1;
+            if z == x {
                 continue;
             }
             if let Some(l) = self.loc[z as usize] {
@@ -281,15 +296,20 @@ impl Search<'_> {
                 }
             }
             let (a, b) = (u.min(z), u.max(z));
-            let others: Vec<(u128, usize)> = self.pair(a, b).fulls.clone();
-            for (d, j) in others {
-                self.work += 1;
-                if self.work > self.limits.work {
-                    return None;
-                }
-                if d & c != 0 || d & xbit != 0 {
-                    continue; // A ∩ B = ∅, x ∉ B
-                }
+            let mut others = std::mem::take(&mut self.scratch);
+            others.clear();
+            others.extend(
+                self.pair(a, b)
+                    .fulls
+                    .iter()
+                    .filter(|&&(d, _)| d & c == 0 && d & xbit == 0), // A ∩ B = ∅, x ∉ B
+            );
+            self.work += others.len() as u64 + 1;
+            if self.work > self.limits.work {
+                self.scratch = others;
+                return None;
+            }
+            for &(d, j) in &others {
                 if coloured {
                     if let Some(g) = self.add_full(x, z, c | d, RecWhy::And(id, j, u)) {
                         if self.is_goal(x, z) {
@@ -303,6 +323,7 @@ impl Search<'_> {
                     }
                 }
             }
+            self.scratch = others;
         }
         None
     }
@@ -379,7 +400,9 @@ pub fn explain_win(
         loc,
         coloured,
         lists: vec![Lists::default(); n * n],
+        vc_nbrs: vec![Vec::new(); n],
         arena: Vec::new(),
+        scratch: Vec::new(),
         queue: Default::default(),
         goal: (g1.min(g2), g1.max(g2)),
         work: 0,

@@ -70,12 +70,25 @@ pub fn emit_with(
     params: &SolveParams,
     leaf_max: usize,
 ) -> Result<String, String> {
+    emit_opts(pos, to_move, params, leaf_max, true)
+}
+
+/// [`emit_with`], with (`derive`) or without AND/OR derivations: without, every leaf and
+/// precluding carrier is written `by search` (at most `leaf_max` cells), as before the
+/// explainer — kept to compare the two and to test the tree alone.
+pub fn emit_opts(
+    pos: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+    leaf_max: usize,
+    derive: bool,
+) -> Result<String, String> {
     super::check_position(pos).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
     d.mid(&filled, to_move, INF, INF);
-    emit_solved(&mut d, pos, to_move, leaf_max)
+    emit_solved_opts(&mut d, pos, to_move, leaf_max, derive)
 }
 
 /// Writes the win at `pos` from a search `d` that has already solved it (as
@@ -86,6 +99,17 @@ pub fn emit_solved(
     pos: &Position,
     to_move: Colour,
     leaf_max: usize,
+) -> Result<String, String> {
+    emit_solved_opts(d, pos, to_move, leaf_max, true)
+}
+
+/// [`emit_solved`], with or without derivations (see [`emit_opts`]).
+pub fn emit_solved_opts(
+    d: &mut Dfpn,
+    pos: &Position,
+    to_move: Colour,
+    leaf_max: usize,
+    derive: bool,
 ) -> Result<String, String> {
     let filled = d.filled(pos, to_move);
     let e = d.entry(&filled, to_move);
@@ -110,6 +134,7 @@ pub fn emit_solved(
         rot: Symmetry::new(pos.board()),
         count: 0,
         leaf_max,
+        derive,
         derived: 0,
         searched: 0,
     };
@@ -189,6 +214,8 @@ struct Emitter<'b, 'a> {
     rot: Symmetry,
     count: usize,
     leaf_max: usize,
+    /// Write connections as derivations when the explainer finds them?
+    derive: bool,
     /// Derivations written, and leaves or precluding carriers left to the search.
     derived: usize,
     searched: usize,
@@ -303,7 +330,7 @@ impl Emitter<'_, '_> {
         let mut wins: Vec<CellSet> = vcs.winning_vcs().into_iter().map(|c| c | given).collect();
         wins.sort_by_key(|c| c.len());
         for &c in wins.iter().take(EXPLAIN_TRIES) {
-            if let Some(d) = explained(q, w, c) {
+            if let Some(d) = self.explained(q, w, c) {
                 self.derived += 1;
                 let k = d.carrier();
                 return Ok((Node::Leaf(k, Some(d)), k));
@@ -332,7 +359,7 @@ impl Emitter<'_, '_> {
             // carrier if it is small enough; else the moves are left to the cases.
             let mut qz = q.clone();
             qz.play(w, z).map_err(|e| e.to_string())?;
-            let (carrier, d) = match explained(&qz, w, carrier) {
+            let (carrier, d) = match self.explained(&qz, w, carrier) {
                 Some(d) => {
                     self.derived += 1;
                     (d.carrier(), Some(d))
@@ -460,6 +487,15 @@ impl Emitter<'_, '_> {
             self.nodes.len()
         );
         out
+    }
+
+    /// The winner's VC in `q` inside `area`, as a derivation by the explainer
+    /// (src/vc/explain.rs), unless derivations are off.
+    fn explained(&self, q: &Position, w: Colour, area: CellSet) -> Option<Derivation> {
+        if !self.derive {
+            return None;
+        }
+        explain_win(q, w, area, ExplainLimits::default())
     }
 
     /// True when some derivation uses an edge template (then the file needs `use templates`).
@@ -599,9 +635,4 @@ impl Emitter<'_, '_> {
             }
         }
     }
-}
-
-/// The winner's VC in `q` inside `area`, as a derivation by the explainer (src/vc/explain.rs).
-fn explained(q: &Position, w: Colour, area: CellSet) -> Option<Derivation> {
-    explain_win(q, w, area, ExplainLimits::default())
 }

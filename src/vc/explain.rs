@@ -88,7 +88,10 @@ pub struct Derivation {
 impl Derivation {
     /// The goal's carrier.
     pub fn carrier(&self) -> CellSet {
-        self.facts.last().map(|f| f.carrier).unwrap_or(CellSet::EMPTY)
+        self.facts
+            .last()
+            .map(|f| f.carrier)
+            .unwrap_or(CellSet::EMPTY)
     }
 
     /// Rule steps (facts that are not base facts).
@@ -316,8 +319,7 @@ impl Search<'_> {
                             return Some(g);
                         }
                     }
-                } else if let Some(s) = self.add_semi(x, z, c | d | ubit, RecWhy::And(id, j, u))
-                {
+                } else if let Some(s) = self.add_semi(x, z, c | d | ubit, RecWhy::And(id, j, u)) {
                     if let Some(g) = self.or_rule(x, z, s) {
                         return Some(g);
                     }
@@ -574,9 +576,7 @@ mod tests {
                     assert_eq!(f.semi, p.colour_at(*u).is_none());
                 }
                 Why::Or(v) => {
-                    let inter = v
-                        .iter()
-                        .fold(f.carrier, |a, &i| a & d.facts[i].carrier);
+                    let inter = v.iter().fold(f.carrier, |a, &i| a & d.facts[i].carrier);
                     assert!(inter.is_empty());
                     let union = v
                         .iter()
@@ -602,7 +602,9 @@ mod tests {
     #[test]
     fn no_win_for_a_blocked_owner() {
         let p = pos(3, &["b2"], &["a3", "b3", "c3"]);
-        assert!(explain_win(&p, Colour::Black, p.empty_cells(), ExplainLimits::default()).is_none());
+        assert!(
+            explain_win(&p, Colour::Black, p.empty_cells(), ExplainLimits::default()).is_none()
+        );
     }
 
     #[test]

@@ -38,7 +38,7 @@ use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
-use crate::vc::explain::{explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
+use crate::vc::explain::{explain_key, explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Instant;
@@ -350,9 +350,22 @@ impl Emitter<'_, '_> {
             if (s & left) == left {
                 continue; // would not shrink the moves left
             }
-            // A VSC whose key the exact search cannot find quickly is left to the cases.
-            let Some(z) = key_move_within(&f, w, s, KEY_NODES) else {
-                continue;
+            // The key: from the explainer's VSC (an AND through an empty cell), else by the
+            // exact search when the carrier is small; a VSC without one is left to the cases.
+            let z = if self.derive {
+                explain_key(q, w, s | given, ExplainLimits::default())
+            } else {
+                None
+            };
+            let z = match z {
+                Some(z) => z,
+                None if (s | given).len() <= self.leaf_max + 1 => {
+                    match key_move_within(&f, w, s, KEY_NODES) {
+                        Some(z) => z,
+                        None => continue,
+                    }
+                }
+                None => continue,
             };
             let carrier = (s - CellSet::single(z)) | given;
             // With the fictitious stone on Z, the VC's derivation; else a search of the

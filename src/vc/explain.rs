@@ -138,6 +138,8 @@ struct Search<'a> {
     scratch: Vec<(u128, usize)>,
     queue: std::collections::VecDeque<usize>,
     goal: (u16, u16),
+    /// Stop at the first VSC of the goal pair (to find a key) instead of a VC?
+    semi_goal: bool,
     work: u64,
     names: &'a [SeedTemplate],
 }
@@ -320,6 +322,9 @@ impl Search<'_> {
                         }
                     }
                 } else if let Some(s) = self.add_semi(x, z, c | d | ubit, RecWhy::And(id, j, u)) {
+                    if self.semi_goal && self.is_goal(x, z) {
+                        return Some(s);
+                    }
                     if let Some(g) = self.or_rule(x, z, s) {
                         return Some(g);
                     }
@@ -339,6 +344,35 @@ pub fn explain_win(
     owner: Colour,
     area: CellSet,
     limits: ExplainLimits,
+) -> Option<Derivation> {
+    run(position, owner, area, limits, false)
+}
+
+/// A key of a winning VSC of `owner` inside `area`: the empty cell `u` of the first VSC
+/// `(t, A ∪ {u} ∪ B, b)` this H-search makes by the AND rule from VCs `(t, A, u)` and
+/// `(u, B, b)`. With a stone of `owner` on `u` those two VCs give a winning VC on `A ∪ B`
+/// (the AND rule through a group): the precluding analysis of the mustplay (Henderson,
+/// Arneson & Hayward 2009 §2). `None` when none is found within `limits`.
+pub fn explain_key(
+    position: &Position,
+    owner: Colour,
+    area: CellSet,
+    limits: ExplainLimits,
+) -> Option<Cell> {
+    let d = run(position, owner, area, limits, true)?;
+    let g = d.facts.last()?;
+    match g.why {
+        Why::And(_, _, u) if g.semi => Some(u),
+        _ => None,
+    }
+}
+
+fn run(
+    position: &Position,
+    owner: Colour,
+    area: CellSet,
+    limits: ExplainLimits,
+    semi_goal: bool,
 ) -> Option<Derivation> {
     let board = position.board();
     let empty = position.empty_cells() & area;
@@ -384,6 +418,9 @@ pub fn explain_win(
             .fold(0u128, |a, (i, _)| a | (1u128 << i))
     };
     if g1 == g2 {
+        if semi_goal {
+            return None;
+        }
         return Some(Derivation {
             facts: vec![ExplainedFact {
                 x: b1,
@@ -407,6 +444,7 @@ pub fn explain_win(
         scratch: Vec::new(),
         queue: Default::default(),
         goal: (g1.min(g2), g1.max(g2)),
+        semi_goal,
         work: 0,
         names: &templates,
     };

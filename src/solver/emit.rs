@@ -163,6 +163,12 @@ pub fn emit_solved_opts(
             (mv, id)
         }
     };
+    if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
+        eprintln!(
+            "explain (calls, found, work) for VCs and keys: {:?}",
+            crate::vc::explain::counters()
+        );
+    }
     Ok(e.write(&setup, mv, root))
 }
 

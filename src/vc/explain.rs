@@ -367,12 +367,49 @@ pub fn explain_key(
     }
 }
 
+/// Work counters (calls, successes, rule applications) of [`explain_win`] and
+/// [`explain_key`] since the start of the process: `(calls, found, work)` per kind.
+pub fn counters() -> [(u64, u64, u64); 2] {
+    use std::sync::atomic::Ordering::Relaxed;
+    let g = |i: usize| {
+        (
+            COUNTERS[i][0].load(Relaxed),
+            COUNTERS[i][1].load(Relaxed),
+            COUNTERS[i][2].load(Relaxed),
+        )
+    };
+    [g(0), g(1)]
+}
+
+static COUNTERS: [[std::sync::atomic::AtomicU64; 3]; 2] = [
+    [const { std::sync::atomic::AtomicU64::new(0) }; 3],
+    [const { std::sync::atomic::AtomicU64::new(0) }; 3],
+];
+
 fn run(
     position: &Position,
     owner: Colour,
     area: CellSet,
     limits: ExplainLimits,
     semi_goal: bool,
+) -> Option<Derivation> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut work = 0;
+    let r = run_inner(position, owner, area, limits, semi_goal, &mut work);
+    let c = &COUNTERS[semi_goal as usize];
+    c[0].fetch_add(1, Relaxed);
+    c[1].fetch_add(r.is_some() as u64, Relaxed);
+    c[2].fetch_add(work, Relaxed);
+    r
+}
+
+fn run_inner(
+    position: &Position,
+    owner: Colour,
+    area: CellSet,
+    limits: ExplainLimits,
+    semi_goal: bool,
+    work_done: &mut u64,
 ) -> Option<Derivation> {
     let board = position.board();
     let empty = position.empty_cells() & area;
@@ -504,6 +541,7 @@ fn run(
             continue; // replaced by a smaller carrier since
         }
         found = s.and_from(id, x, y).or_else(|| s.and_from(id, y, x));
+        *work_done = s.work;
         if s.work > s.limits.work {
             return None;
         }

@@ -1,17 +1,24 @@
 //! Exporting a solved win as a `.hexp` strategy (docs/LANGUAGE.md §9) for `hexproof check`.
 //!
-//! The solver's word is not final: the exported tree is re-proved by the checker, whose leaves
-//! and precluding analyses are decided by the exact search under the certificate kernel.
-//! The tree follows the search on the *real* positions (not the filled ones). Below, the
-//! winner is "Black" (see the end for a win of White):
+//! The solver's word is not final: the exported tree is re-proved by the checker. The tree
+//! follows the search on the *real* positions (not the filled ones). Below, the winner is
+//! "Black" (see the end for a win of White):
 //!
 //! - at a White-to-move position whose fill-in gives Black a winning VC on carrier C, a
-//!   **leaf** `t - b on [C ∪ B] by search`, where B are the cells the fill-in gave Black
-//!   (dead cells and Black-captured pairs: inside the sub-game they stay dead, or Black
-//!   answers inside the pair, so the local claim holds);
-//! - otherwise a **White node**: every winning VSC of Black (carrier S, key Z found by the
-//!   exact search within [`KEY_NODES`]) becomes `preclude by Z { t - b on [S \ Z ∪ B] by
-//!   search }` (the mustplay, Henderson, Arneson & Hayward 2009 §2); each White move left
+//!   **leaf**: Black's connection written as its **AND/OR derivation** (Anshelevich's rules,
+//!   base facts = adjacency, lemma uses of the certified edge templates via `use templates`),
+//!   found by the explainer ([`crate::vc::explain`]) inside C ∪ B in the real position, where
+//!   B are the cells the fill-in gave Black. The checker verifies it rule by rule, so its size
+//!   does not matter. When the explainer finds none (it has no counterpart of fill-in, and
+//!   bounds its OR rule), the leaf is `t - b on [C ∪ B] by search` if it has at most
+//!   `leaf_max` cells (dead cells and Black-captured pairs: inside the sub-game they stay
+//!   dead, or Black answers inside the pair, so the local claim holds), else the position is
+//!   split into a White node;
+//! - otherwise a **White node**: every winning VSC of Black (carrier S) whose key Z the
+//!   explainer finds (an AND through the empty cell Z; for small carriers also the exact
+//!   search within [`KEY_NODES`]) becomes `preclude by Z { … }` with the derivation of the
+//!   VC that the fictitious stone on Z gives (or `t - b on [S \ Z ∪ B] by search` if small)
+//!   (the mustplay, Henderson, Arneson & Hayward 2009 §2); each White move left
 //!   over, in the solver's move order, gets a `case`, answered by the solver's winning move.
 //!   When the reply's proof set K (the cells its subtree may occupy, computed as the checker
 //!   does) leaves out some of the moves still to answer, the case is written `case w | * =>`:
@@ -53,9 +60,9 @@ pub const KEY_NODES: u64 = 30_000;
 /// How many of a position's winning VCs (smallest first) the explainer tries.
 pub const EXPLAIN_TRIES: usize = 3;
 
-/// Largest leaf or precluding carrier written (cells): the checker decides each by the exact
-/// search, which is quick up to about this size on 7×7; a larger connection is split into
-/// White's moves and Black's replies instead.
+/// Largest leaf or precluding carrier written `by search` (cells) when the explainer finds no
+/// derivation: the checker decides each by the exact search, which is quick up to about this
+/// size on 7×7; a larger connection is split into White's moves and Black's replies instead.
 pub const LEAF_MAX: usize = 22;
 
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.

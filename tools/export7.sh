@@ -7,7 +7,7 @@
 # Default: leaf size 22 (the largest connection left to the checker's search when the
 # explainer finds no AND/OR derivation; derived ones have any size) and the Black-winning
 # openings c2 f2 b3 c3 e3 c4 d4 (the centre) with their 180-degree images. Run it on a quiet
-# machine: the centre alone took over 12 CPU-minutes to emit at hand-off (the explainer's
+# machine: the centre alone ran over 19 CPU-minutes without finishing at hand-off (the explainer's
 # failed attempts dominate). Not used by the build or the tests.
 set -u
 H=${HEXPROOF:-target/release/hexproof}

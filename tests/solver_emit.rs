@@ -135,25 +135,99 @@ fn the_exported_six_by_six_f1_proof_passes_the_checker() {
     check_committed("6x6-f1.hexp");
 }
 
-/// The emitter writes proof-set pruning: 5×5 c2 has `| *` cases (how many depends on the
-/// solver's pruning: 2 since capture domination and the VSC limit of 16), passes the checker,
-/// and fails once the stars are removed (they are load-bearing).
+/// The emitter writes proof-set pruning: 5×5 c2, written with search leaves only (no
+/// derivations: their larger leaves leave no move to prune there), has `| *` cases, passes
+/// the checker, and fails once the stars are removed (they are load-bearing).
 #[test]
 fn emitted_star_cases_are_needed_and_checked() {
-    let dir = std::env::temp_dir().join(format!("hexproof-emit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("5x5-c2.hexp");
-    let out = hexproof()
-        .args(["solve", "--board", "5x5", "--moves", "c2", "--emit-proof"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = std::fs::read_to_string(&file).unwrap();
+    use hexproof::board::{Board, Colour, Notation};
+    use hexproof::position::Position;
+    use hexproof::solver::{emit, SolveParams};
+    let b = Board::square(5).unwrap();
+    let mut p = Position::empty(b);
+    p.play(
+        Colour::Black,
+        b.parse_cell("c2", Notation::Letters).unwrap(),
+    )
+    .unwrap();
+    let text = emit::emit_opts(
+        &p,
+        Colour::White,
+        &SolveParams::default(),
+        emit::LEAF_MAX,
+        false,
+    )
+    .unwrap();
+    assert!(!text.contains(" by AND ") && !text.contains("use templates"));
     assert!(text.matches(" | *").count() >= 1, "{text}");
     assert_eq!(run(&text).report.exit_code, 0);
     let bare = run(&text.replace(" | *", ""));
     assert_eq!(bare.report.exit_code, 1);
     assert!(bare.human().contains("has no case"));
-    let _ = std::fs::remove_file(&file);
+}
+
+/// The committed 6×6 a1 proof, checked by rule only after `edit` (its derivation steps are
+/// then decided by their rules' side conditions, not by search).
+fn a1_edited(edit: impl Fn(&str) -> String) -> Checked {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver/6x6-a1.hexp");
+    let text = std::fs::read_to_string(path).unwrap();
+    let edited = edit(&text);
+    assert_ne!(edited, text, "the edit changed nothing");
+    let opts = Options {
+        search_rule_steps: false,
+        ..Options::default()
+    };
+    check_source("6x6-a1.hexp", &edited, &opts)
+}
+
+/// Replaces the first line of `text` containing `pat` by `f(line)`.
+fn edit_first_line(text: &str, pat: &str, f: impl Fn(&str) -> String) -> String {
+    let i = text
+        .find(pat)
+        .unwrap_or_else(|| panic!("no {pat:?} in the proof"));
+    let start = text[..i].rfind('\n').map_or(0, |j| j + 1);
+    let end = text[i..].find('\n').map_or(text.len(), |j| i + j);
+    format!("{}{}{}", &text[..start], f(&text[start..end]), &text[end..])
+}
+
+/// The emitter writes leaves and precluding carriers as AND/OR derivations
+/// (src/vc/explain.rs) with lemma uses of the template library: the proof says so, and its
+/// derivations are load-bearing — an OR whose semi-connections share a cell fails for that
+/// reason, an AND through an empty cell stated as a VC fails for that reason, and a
+/// template placed where it does not fit fails its placement.
+#[test]
+fn exported_derivation_steps_are_checked_by_their_rules() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver/6x6-a1.hexp");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("use templates\n"));
+    for rule in ["by AND", "by OR", "by II\n", "by III1a\n"] {
+        assert!(text.contains(rule), "no step {rule:?}");
+    }
+    // OR with one semi-connection twice: its carrier is the intersection.
+    let c = a1_edited(|t| {
+        edit_first_line(t, "VC by OR s_", |l| {
+            let (head, prem) = l.split_once(" by OR ").unwrap();
+            let first = prem.split(' ').next().unwrap();
+            format!("{head} by OR {first} {first}")
+        })
+    });
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(
+        c.human().contains("the carriers' intersection is"),
+        "{}",
+        c.human()
+    );
+    // AND through an empty cell gives only a VSC.
+    let c =
+        a1_edited(|t| edit_first_line(t, "VSC by AND", |l| l.replace("VSC by AND", "VC by AND")));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(
+        c.human().contains("so AND gives only a VSC"),
+        "{}",
+        c.human()
+    );
+    // The bridge to the edge (II) cannot stand in for the ziggurat (III1a).
+    let c = a1_edited(|t| edit_first_line(t, "VC by III1a", |l| l.replace("by III1a", "by II")));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(c.human().contains("lemma II"), "{}", c.human());
 }

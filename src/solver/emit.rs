@@ -1,17 +1,24 @@
 //! Exporting a solved win as a `.hexp` strategy (docs/LANGUAGE.md §9) for `hexproof check`.
 //!
-//! The solver's word is not final: the exported tree is re-proved by the checker, whose leaves
-//! and precluding analyses are decided by the exact search under the certificate kernel.
-//! The tree follows the search on the *real* positions (not the filled ones). Below, the
-//! winner is "Black" (see the end for a win of White):
+//! The solver's word is not final: the exported tree is re-proved by the checker. The tree
+//! follows the search on the *real* positions (not the filled ones). Below, the winner is
+//! "Black" (see the end for a win of White):
 //!
 //! - at a White-to-move position whose fill-in gives Black a winning VC on carrier C, a
-//!   **leaf** `t - b on [C ∪ B] by search`, where B are the cells the fill-in gave Black
-//!   (dead cells and Black-captured pairs: inside the sub-game they stay dead, or Black
-//!   answers inside the pair, so the local claim holds);
-//! - otherwise a **White node**: every winning VSC of Black (carrier S, key Z found by the
-//!   exact search within [`KEY_NODES`]) becomes `preclude by Z { t - b on [S \ Z ∪ B] by
-//!   search }` (the mustplay, Henderson, Arneson & Hayward 2009 §2); each White move left
+//!   **leaf**: Black's connection written as its **AND/OR derivation** (Anshelevich's rules,
+//!   base facts = adjacency, lemma uses of the certified edge templates via `use templates`),
+//!   found by the explainer ([`crate::vc::explain`]) inside C ∪ B in the real position, where
+//!   B are the cells the fill-in gave Black. The checker verifies it rule by rule, so its size
+//!   does not matter. When the explainer finds none (it has no counterpart of fill-in, and
+//!   bounds its OR rule), the leaf is `t - b on [C ∪ B] by search` if it has at most
+//!   `leaf_max` cells (dead cells and Black-captured pairs: inside the sub-game they stay
+//!   dead, or Black answers inside the pair, so the local claim holds), else the position is
+//!   split into a White node;
+//! - otherwise a **White node**: every winning VSC of Black (carrier S) whose key Z the
+//!   explainer finds (an AND through the empty cell Z; for small carriers also the exact
+//!   search within [`KEY_NODES`]) becomes `preclude by Z { … }` with the derivation of the
+//!   VC that the fictitious stone on Z gives (or `t - b on [S \ Z ∪ B] by search` if small)
+//!   (the mustplay, Henderson, Arneson & Hayward 2009 §2); each White move left
 //!   over, in the solver's move order, gets a `case`, answered by the solver's winning move.
 //!   When the reply's proof set K (the cells its subtree may occupy, computed as the checker
 //!   does) leaves out some of the moves still to answer, the case is written `case w | * =>`:
@@ -38,6 +45,7 @@ use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
+use crate::vc::explain::{explain_key, explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Instant;
@@ -49,9 +57,12 @@ pub const MAX_TREE_NODES: usize = 200_000;
 /// Node budget of the exact search that finds a VSC's key for a precluding analysis.
 pub const KEY_NODES: u64 = 30_000;
 
-/// Largest leaf or precluding carrier written (cells): the checker decides each by the exact
-/// search, which is quick up to about this size on 7×7; a larger connection is split into
-/// White's moves and Black's replies instead.
+/// How many of a position's winning VCs (smallest first) the explainer tries.
+pub const EXPLAIN_TRIES: usize = 3;
+
+/// Largest leaf or precluding carrier written `by search` (cells) when the explainer finds no
+/// derivation: the checker decides each by the exact search, which is quick up to about this
+/// size on 7×7; a larger connection is split into White's moves and Black's replies instead.
 pub const LEAF_MAX: usize = 22;
 
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
@@ -66,12 +77,25 @@ pub fn emit_with(
     params: &SolveParams,
     leaf_max: usize,
 ) -> Result<String, String> {
+    emit_opts(pos, to_move, params, leaf_max, true)
+}
+
+/// [`emit_with`], with (`derive`) or without AND/OR derivations: without, every leaf and
+/// precluding carrier is written `by search` (at most `leaf_max` cells), as before the
+/// explainer — kept to compare the two and to test the tree alone.
+pub fn emit_opts(
+    pos: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+    leaf_max: usize,
+    derive: bool,
+) -> Result<String, String> {
     super::check_position(pos).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
     d.mid(&filled, to_move, INF, INF);
-    emit_solved(&mut d, pos, to_move, leaf_max)
+    emit_solved_opts(&mut d, pos, to_move, leaf_max, derive)
 }
 
 /// Writes the win at `pos` from a search `d` that has already solved it (as
@@ -82,6 +106,17 @@ pub fn emit_solved(
     pos: &Position,
     to_move: Colour,
     leaf_max: usize,
+) -> Result<String, String> {
+    emit_solved_opts(d, pos, to_move, leaf_max, true)
+}
+
+/// [`emit_solved`], with or without derivations (see [`emit_opts`]).
+pub fn emit_solved_opts(
+    d: &mut Dfpn,
+    pos: &Position,
+    to_move: Colour,
+    leaf_max: usize,
+    derive: bool,
 ) -> Result<String, String> {
     let filled = d.filled(pos, to_move);
     let e = d.entry(&filled, to_move);
@@ -106,6 +141,9 @@ pub fn emit_solved(
         rot: Symmetry::new(pos.board()),
         count: 0,
         leaf_max,
+        derive,
+        derived: 0,
+        searched: 0,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -132,6 +170,12 @@ pub fn emit_solved(
             (mv, id)
         }
     };
+    if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
+        eprintln!(
+            "explain (calls, found, work) for VCs and keys: {:?}",
+            crate::vc::explain::counters()
+        );
+    }
     Ok(e.write(&setup, mv, root))
 }
 
@@ -142,11 +186,12 @@ pub fn swap_colours(pos: &Position) -> Position {
 
 /// A loser-to-move position of the proof DAG.
 enum Node {
-    /// The winner's connection on these cells.
-    Leaf(CellSet),
-    /// Precluding analyses (key, carrier) and cases.
+    /// The winner's connection on these cells, as a derivation when the explainer found one
+    /// (else decided by the checker's search).
+    Leaf(CellSet, Option<Derivation>),
+    /// Precluding analyses (key, carrier, derivation) and cases.
     White {
-        precludes: Vec<(Cell, CellSet)>,
+        precludes: Vec<(Cell, CellSet, Option<Derivation>)>,
         cases: Vec<CaseOut>,
     },
 }
@@ -182,6 +227,11 @@ struct Emitter<'b, 'a> {
     rot: Symmetry,
     count: usize,
     leaf_max: usize,
+    /// Write connections as derivations when the explainer finds them?
+    derive: bool,
+    /// Derivations written, and leaves or precluding carriers left to the search.
+    derived: usize,
+    searched: usize,
 }
 
 impl Emitter<'_, '_> {
@@ -278,7 +328,7 @@ impl Emitter<'_, '_> {
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
         if f.winner() == Some(w) {
-            return Ok((Node::Leaf(given), given));
+            return Ok((Node::Leaf(given, None), given));
         }
         let (black_vcs, white_vcs) = self.d.eval.build_full(&f);
         let vcs = if w == Colour::Black {
@@ -288,14 +338,20 @@ impl Emitter<'_, '_> {
         };
         // The winner's winning VSCs in the filled position.
         let mut semis = vcs.winning_vscs();
-        if let Some(c) = vcs
-            .winning_vcs()
-            .into_iter()
-            .map(|c| c | given)
-            .filter(|c| c.len() <= self.leaf_max)
-            .min_by_key(|c| c.len())
-        {
-            return Ok((Node::Leaf(c), c));
+        // A winning VC: written as its derivation when the explainer finds one inside the
+        // carrier (any size), else as a search leaf when it is small enough.
+        let mut wins: Vec<CellSet> = vcs.winning_vcs().into_iter().map(|c| c | given).collect();
+        wins.sort_by_key(|c| c.len());
+        for &c in wins.iter().take(EXPLAIN_TRIES) {
+            if let Some(d) = self.explained(q, w, c) {
+                self.derived += 1;
+                let k = d.carrier();
+                return Ok((Node::Leaf(k, Some(d)), k));
+            }
+        }
+        if let Some(&c) = wins.first().filter(|c| c.len() <= self.leaf_max) {
+            self.searched += 1;
+            return Ok((Node::Leaf(c, None), c));
         }
         semis.sort_by_key(|s| s.len());
         let empty = q.empty_cells();
@@ -303,20 +359,44 @@ impl Emitter<'_, '_> {
         let mut precludes = Vec::new();
         // Mustplay: each small winning VSC, as a precluding analysis.
         let mut left = empty;
-        for s in semis
-            .into_iter()
-            .filter(|s| (*s | given).len() <= self.leaf_max + 1)
-        {
+        for s in semis {
             if (s & left) == left {
                 continue; // would not shrink the moves left
             }
-            // A VSC whose key the exact search cannot find quickly would be as slow for the
-            // checker to verify: leave its moves to the cases.
-            let Some(z) = key_move_within(&f, w, s, KEY_NODES) else {
-                continue;
+            // The key: from the explainer's VSC (an AND through an empty cell), else by the
+            // exact search when the carrier is small; a VSC without one is left to the cases.
+            let z = if self.derive {
+                explain_key(q, w, s | given, ExplainLimits::default())
+            } else {
+                None
+            };
+            let z = match z {
+                Some(z) => z,
+                None if (s | given).len() <= self.leaf_max + 1 => {
+                    match key_move_within(&f, w, s, KEY_NODES) {
+                        Some(z) => z,
+                        None => continue,
+                    }
+                }
+                None => continue,
             };
             let carrier = (s - CellSet::single(z)) | given;
-            precludes.push((z, carrier));
+            // With the fictitious stone on Z, the VC's derivation; else a search of the
+            // carrier if it is small enough; else the moves are left to the cases.
+            let mut qz = q.clone();
+            qz.play(w, z).map_err(|e| e.to_string())?;
+            let (carrier, d) = match self.explained(&qz, w, carrier) {
+                Some(d) => {
+                    self.derived += 1;
+                    (d.carrier(), Some(d))
+                }
+                None if carrier.len() <= self.leaf_max => {
+                    self.searched += 1;
+                    (carrier, None)
+                }
+                None => continue,
+            };
+            precludes.push((z, carrier, d));
             let keep = carrier | CellSet::single(z);
             left &= keep;
             k |= keep & empty;
@@ -382,6 +462,9 @@ impl Emitter<'_, '_> {
                 let _ = writeln!(head, "{as_written} {}", &v[1..v.len() - 1]);
             }
         }
+        if self.uses_templates() {
+            let _ = writeln!(head, "use templates");
+        }
         let _ = writeln!(head, "\nstrategy solved \"Black, to move, wins\" {{");
         let mut out = head;
         let mut names: HashMap<usize, usize> = HashMap::new();
@@ -420,11 +503,100 @@ impl Emitter<'_, '_> {
         );
         let _ = writeln!(
             out,
+            "// {} connection(s) written as AND/OR derivations, {} left to the search.",
+            self.derived, self.searched,
+        );
+        let _ = writeln!(
+            out,
             "// Written as a plain tree: {} White-to-move nodes instead of {}.",
             self.unfolded(root),
             self.nodes.len()
         );
         out
+    }
+
+    /// The winner's VC in `q` inside `area`, as a derivation by the explainer
+    /// (src/vc/explain.rs), unless derivations are off.
+    fn explained(&self, q: &Position, w: Colour, area: CellSet) -> Option<Derivation> {
+        if !self.derive {
+            return None;
+        }
+        explain_win(q, w, area, ExplainLimits::default())
+    }
+
+    /// True when some derivation uses an edge template (then the file needs `use templates`).
+    fn uses_templates(&self) -> bool {
+        let uses = |d: &Option<Derivation>| {
+            d.as_ref()
+                .is_some_and(|d| d.facts.iter().any(|f| matches!(f.why, Why::Template(_))))
+        };
+        self.nodes.iter().any(|n| match &n.node {
+            Node::Leaf(_, d) => uses(d),
+            Node::White { precludes, .. } => precludes.iter().any(|(_, _, d)| uses(d)),
+        })
+    }
+
+    /// An end of a derivation's fact as written: `t`/`b` for the winner's borders (White's
+    /// left and right become the top and bottom on the transposed board), else the cell.
+    fn end(&self, c: Cell) -> String {
+        match c.as_border() {
+            Some(b) if b == self.winner.borders()[0] => "t".into(),
+            Some(_) => "b".into(),
+            None => self.name(c),
+        }
+    }
+
+    /// A fact of a derivation as a triple `(x, [..], y) VC`.
+    fn triple(&self, f: &ExplainedFact) -> String {
+        format!(
+            "({}, {}, {})",
+            self.end(f.x),
+            self.list(f.carrier),
+            self.end(f.y)
+        )
+    }
+
+    /// A leaf (or the body of a precluding analysis): the winner's VC on `c` — its AND/OR
+    /// derivation, one labelled step per rule application (base facts written inline as
+    /// premises), the last step concluding `t - b`; without one, `t - b on [c] by search`.
+    fn write_leaf(&self, c: CellSet, d: Option<&Derivation>, pad: &str, out: &mut String) {
+        let Some(d) = d.filter(|d| d.facts.last().is_some_and(|g| g.why != Why::Base)) else {
+            let _ = writeln!(out, "{pad}t - b on {} by search", self.list(c));
+            return;
+        };
+        let premise = |i: usize| -> String {
+            let f = &d.facts[i];
+            if f.why == Why::Base {
+                self.triple(f)
+            } else {
+                format!("s_{i}")
+            }
+        };
+        let last = d.facts.len() - 1;
+        for (i, f) in d.facts.iter().enumerate() {
+            let kind = if f.semi { "VSC" } else { "VC" };
+            // The goal is written (t, C, b) so that it reads `t - b`.
+            let text = if i == last && f.x.as_border() != Some(self.winner.borders()[0]) {
+                format!(
+                    "({}, {}, {})",
+                    self.end(f.y),
+                    self.list(f.carrier),
+                    self.end(f.x)
+                )
+            } else {
+                self.triple(f)
+            };
+            let by = match &f.why {
+                Why::Base => continue,
+                Why::Template(name) => name.clone(),
+                Why::And(a, b, _) => format!("AND {} {}", premise(*a), premise(*b)),
+                Why::Or(v) => {
+                    let v: Vec<String> = v.iter().map(|&a| premise(a)).collect();
+                    format!("OR {}", v.join(" "))
+                }
+            };
+            let _ = writeln!(out, "{pad}s_{i}: {text} {kind} by {by}");
+        }
     }
 
     /// How many loser-to-move nodes the proof would have written as a plain tree (saturating).
@@ -434,7 +606,7 @@ impl Emitter<'_, '_> {
         // list is in post-order, so one pass from the start fills every child first.
         for id in 0..self.nodes.len() {
             let n = match &self.nodes[id].node {
-                Node::Leaf(_) => 1,
+                Node::Leaf(..) => 1,
                 Node::White { cases, .. } => cases.iter().fold(1u64, |a, c| {
                     a.saturating_add(memo[c.child].expect("children come first"))
                 }),
@@ -456,14 +628,12 @@ impl Emitter<'_, '_> {
     ) {
         let pad = "  ".repeat(ind);
         match &self.nodes[id].node {
-            Node::Leaf(c) => {
-                let _ = writeln!(out, "{pad}t - b on {} by search", self.list(*c));
-            }
+            Node::Leaf(c, d) => self.write_leaf(*c, d.as_ref(), &pad, out),
             Node::White { precludes, cases } => {
                 let _ = writeln!(out, "{pad}white {{");
-                for &(z, carrier) in precludes {
-                    let _ = writeln!(out, "{pad}  preclude by {} {{", self.name(z));
-                    let _ = writeln!(out, "{pad}    t - b on {} by search", self.list(carrier));
+                for (z, carrier, d) in precludes {
+                    let _ = writeln!(out, "{pad}  preclude by {} {{", self.name(*z));
+                    self.write_leaf(*carrier, d.as_ref(), &format!("{pad}    "), out);
                     let _ = writeln!(out, "{pad}  }}");
                 }
                 for c in cases {

@@ -88,6 +88,7 @@
 pub mod bits;
 pub mod combiner;
 pub mod endpoints;
+pub mod explain;
 pub mod fastvc;
 pub mod hsearch;
 pub mod incremental;

@@ -73,7 +73,7 @@ fn every_lemma_of_proofs_is_recorded() {
 fn every_kernel_record_verifies() {
     let ls = lemmas();
     let kernel: Vec<&LemmaRecord> = ls.iter().filter(|r| r.recheck == Recheck::Kernel).collect();
-    assert_eq!(kernel.len(), 23);
+    assert_eq!(kernel.len(), 25);
     let mut cache = Vec::new();
     for r in kernel {
         verify_lemma(r, &root(), &mut cache, &Options::default())

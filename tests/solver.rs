@@ -97,6 +97,57 @@ fn exact_black_wins(p: &Position, to_move: Colour) -> bool {
     out.verdict == Verdict::Holds
 }
 
+/// `stones` stones played alternately (Black first) on random empty cells of an n×n board.
+fn random_position(rng: &mut rng::Rng, n: u32, stones: usize) -> Position {
+    let mut p = Position::empty(Board::square(n).unwrap());
+    let mut colour = Colour::Black;
+    for _ in 0..stones {
+        let empty: Vec<Cell> = p.empty_cells().iter().collect();
+        let c = empty[rng.below(empty.len() as u64) as usize];
+        p.play(colour, c).unwrap();
+        colour = colour.opponent();
+    }
+    p
+}
+
+fn random_side(rng: &mut rng::Rng) -> Colour {
+    if rng.below(2) == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    }
+}
+
+/// Vulnerable-cell pruning with proof sets and without capture domination (their lost nodes
+/// keep proof sets), and the decompositions alone.
+fn vulnerable_and_decompose_only() -> (SolveParams, SolveParams) {
+    let mut vul_only = SolveParams::default();
+    vul_only.features.dominated = false;
+    vul_only.features.decompose = false;
+    let mut dec_only = SolveParams::default();
+    dec_only.features.dominated = false;
+    dec_only.features.vulnerable = false;
+    (vul_only, dec_only)
+}
+
+/// Solves `p` and checks the verdict against the exact search's (`exact`: Black wins).
+fn solve_agreeing(
+    p: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+    exact: bool,
+) -> solver::SolveOutcome {
+    let o = solver::solve(p, to_move, params).unwrap();
+    assert_ne!(o.winner, Winner::Undecided, "{p:?}");
+    assert_eq!(
+        o.winner == Winner::Black,
+        exact,
+        "{p:?} {to_move} {:?}",
+        params.features
+    );
+    o
+}
+
 #[test]
 fn small_boards_agree_with_the_exact_search() {
     let params = SolveParams::default();
@@ -147,14 +198,7 @@ fn random_positions_agree_with_the_exact_search() {
         p
     };
     let (incr1, incr8) = (incremental(1), incremental(8));
-    // Vulnerable-cell pruning with proof sets and without capture domination (their lost
-    // nodes keep proof sets), and the decompositions alone.
-    let mut vul_only = SolveParams::default();
-    vul_only.features.dominated = false;
-    vul_only.features.decompose = false;
-    let mut dec_only = SolveParams::default();
-    dec_only.features.dominated = false;
-    dec_only.features.vulnerable = false;
+    let (vul_only, dec_only) = vulnerable_and_decompose_only();
     let mut checked = 0;
     let mut dominated_pruned = 0;
     let mut updates = 0;
@@ -162,40 +206,21 @@ fn random_positions_agree_with_the_exact_search() {
     let mut region_filled = 0;
     while checked < 60 {
         let n = 4 + (checked % 2) as u32;
-        let b = Board::square(n).unwrap();
-        let mut p = Position::empty(b);
         let stones = 2 + rng.below(6) as usize;
-        let mut colour = Colour::Black;
-        for _ in 0..stones {
-            let empty: Vec<Cell> = p.empty_cells().iter().collect();
-            let c = empty[rng.below(empty.len() as u64) as usize];
-            p.play(colour, c).unwrap();
-            colour = colour.opponent();
-        }
+        let p = random_position(&mut rng, n, stones);
         if p.winner().is_some() {
             continue;
         }
-        let to_move = if rng.below(2) == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
+        let to_move = random_side(&mut rng);
         let exact = exact_black_wins(&p, to_move);
         for params in [
             &full, &no_dom, &dom_only, &incr1, &incr8, &vul_only, &dec_only,
         ] {
-            let o = solver::solve(&p, to_move, params).unwrap();
+            let o = solve_agreeing(&p, to_move, params, exact);
             dominated_pruned += o.profile.dominated_pruned;
             vulnerable_pruned += o.profile.vulnerable_pruned;
             region_filled += o.profile.region_filled;
             updates += o.profile.vc_updates;
-            assert_ne!(o.winner, Winner::Undecided, "{p:?}");
-            assert_eq!(
-                o.winner == Winner::Black,
-                exact,
-                "{n}x{n} {p:?} {to_move} {:?}",
-                params.features
-            );
         }
         checked += 1;
     }
@@ -212,43 +237,19 @@ fn random_positions_agree_with_the_exact_search() {
 fn vulnerable_and_decompositions_agree_with_the_exact_search() {
     let mut rng = rng::Rng(0x5eed_7005);
     let full = SolveParams::default();
-    let mut vul_only = SolveParams::default();
-    vul_only.features.dominated = false;
-    vul_only.features.decompose = false;
-    let mut dec_only = SolveParams::default();
-    dec_only.features.dominated = false;
-    dec_only.features.vulnerable = false;
+    let (vul_only, dec_only) = vulnerable_and_decompose_only();
     let (mut vulnerable, mut regions, mut splits) = (0, 0, 0);
     let mut checked = 0;
     while checked < 16 {
-        let b = Board::square(5).unwrap();
-        let mut p = Position::empty(b);
         let stones = 1 + rng.below(4) as usize;
-        let mut colour = Colour::Black;
-        for _ in 0..stones {
-            let empty: Vec<Cell> = p.empty_cells().iter().collect();
-            let c = empty[rng.below(empty.len() as u64) as usize];
-            p.play(colour, c).unwrap();
-            colour = colour.opponent();
-        }
-        let to_move = if rng.below(2) == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
+        let p = random_position(&mut rng, 5, stones);
+        let to_move = random_side(&mut rng);
         let exact = exact_black_wins(&p, to_move);
         for params in [&full, &vul_only, &dec_only] {
-            let o = solver::solve(&p, to_move, params).unwrap();
+            let o = solve_agreeing(&p, to_move, params, exact);
             vulnerable += o.profile.vulnerable_pruned;
             regions += o.profile.region_filled;
             splits += o.profile.splits;
-            assert_ne!(o.winner, Winner::Undecided, "{p:?}");
-            assert_eq!(
-                o.winner == Winner::Black,
-                exact,
-                "5x5 {p:?} {to_move} {:?}",
-                params.features
-            );
         }
         checked += 1;
     }

@@ -185,6 +185,7 @@ fn verify_command_names_a_tampered_lemma() {
     // Keep the kernel records (fast), and move one carrier cell of U1 with a fresh digest.
     let ls = f["lemmas"].as_array_mut().unwrap();
     ls.retain(|l| l["recheck"] == "kernel");
+    let others = ls.len() - 1;
     let u1 = ls
         .iter_mut()
         .find(|l| l["name"] == "noshita-7x7-lemmas/U1")
@@ -206,7 +207,11 @@ fn verify_command_names_a_tampered_lemma() {
         stdout.contains("FAILED") && stdout.contains("noshita-7x7-lemmas/U1:"),
         "{stdout}"
     );
-    assert!(stdout.contains("22 lemmas verified"), "{stdout}");
+    // Every other kernel record still verifies.
+    assert!(
+        stdout.contains(&format!("{others} lemmas verified")),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

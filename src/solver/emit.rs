@@ -45,7 +45,9 @@ use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;
-use crate::vc::explain::{explain_key, explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
+use crate::vc::explain::{
+    explain_key_vc, explain_win, Derivation, ExplainLimits, ExplainedFact, Why,
+};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Instant;
@@ -144,6 +146,10 @@ pub fn emit_solved_opts(
         derive,
         derived: 0,
         searched: 0,
+        limits: explain_limits(),
+        vc_memo: HashMap::new(),
+        key_memo: HashMap::new(),
+        memo_hits: 0,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -172,12 +178,35 @@ pub fn emit_solved_opts(
     };
     if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
         eprintln!(
-            "explain (calls, found, work) for VCs and keys: {:?}",
-            crate::vc::explain::counters()
+            "explain (calls, found, work) for VCs and keys: {:?}; {} answered from the memo; {} White-to-move nodes",
+            crate::vc::explain::counters(),
+            e.memo_hits,
+            e.nodes.len()
         );
     }
     Ok(e.write(&setup, mv, root))
 }
+
+/// The explainer's bounds: [`ExplainLimits::default`], with the work budget per explanation
+/// from `HEXPROOF_EXPLAIN_WORK` when set (an experiment knob: a smaller budget gives up sooner
+/// and leaves more connections to the search or to splitting; the proof is checked either way).
+fn explain_limits() -> ExplainLimits {
+    let mut l = ExplainLimits::default();
+    if let Some(w) = std::env::var("HEXPROOF_EXPLAIN_WORK")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        l.work = w;
+    }
+    l
+}
+
+/// What an explanation depends on: the owner's stones and the empty cells of the area. The
+/// explainer counts every other cell as the opponent's, so positions that differ only outside
+/// the area (opponent stones, empty cells) get the same answer, and a derivation found for one
+/// reads the same in the other (its facts name only the owner's stones, the borders and cells
+/// of the area).
+type ExplainKey = (CellSet, CellSet);
 
 /// `pos` transposed with the colours exchanged ([`Position::colours_swapped`]).
 pub fn swap_colours(pos: &Position) -> Position {
@@ -232,6 +261,12 @@ struct Emitter<'b, 'a> {
     /// Derivations written, and leaves or precluding carriers left to the search.
     derived: usize,
     searched: usize,
+    /// The explainer's bounds.
+    limits: ExplainLimits,
+    /// Explanations already tried (found or not), within a node and across nodes.
+    vc_memo: HashMap<ExplainKey, Option<Derivation>>,
+    key_memo: HashMap<ExplainKey, Option<(Cell, Derivation)>>,
+    memo_hits: u64,
 }
 
 impl Emitter<'_, '_> {
@@ -363,36 +398,23 @@ impl Emitter<'_, '_> {
             if (s & left) == left {
                 continue; // would not shrink the moves left
             }
-            // The key: from the explainer's VSC (an AND through an empty cell), else by the
-            // exact search when the carrier is small; a VSC without one is left to the cases.
-            let z = if self.derive {
-                explain_key(q, w, s | given, ExplainLimits::default())
-            } else {
-                None
-            };
-            let z = match z {
-                Some(z) => z,
+            // The key and, with the fictitious stone on it, the VC's derivation: both from one
+            // run of the explainer (its VSC is an AND through the empty key); else the key by
+            // the exact search and the carrier left to the checker's search when small; else
+            // the moves are left to the cases.
+            let (z, carrier, d) = match self.explained_key(q, w, s | given) {
+                Some((z, d)) => {
+                    self.derived += 1;
+                    (z, d.carrier(), Some(d))
+                }
                 None if (s | given).len() <= self.leaf_max + 1 => {
                     match key_move_within(&f, w, s, KEY_NODES) {
-                        Some(z) => z,
+                        Some(z) => {
+                            self.searched += 1;
+                            (z, (s - CellSet::single(z)) | given, None)
+                        }
                         None => continue,
                     }
-                }
-                None => continue,
-            };
-            let carrier = (s - CellSet::single(z)) | given;
-            // With the fictitious stone on Z, the VC's derivation; else a search of the
-            // carrier if it is small enough; else the moves are left to the cases.
-            let mut qz = q.clone();
-            qz.play(w, z).map_err(|e| e.to_string())?;
-            let (carrier, d) = match self.explained(&qz, w, carrier) {
-                Some(d) => {
-                    self.derived += 1;
-                    (d.carrier(), Some(d))
-                }
-                None if carrier.len() <= self.leaf_max => {
-                    self.searched += 1;
-                    (carrier, None)
                 }
                 None => continue,
             };
@@ -517,11 +539,39 @@ impl Emitter<'_, '_> {
 
     /// The winner's VC in `q` inside `area`, as a derivation by the explainer
     /// (src/vc/explain.rs), unless derivations are off.
-    fn explained(&self, q: &Position, w: Colour, area: CellSet) -> Option<Derivation> {
+    fn explained(&mut self, q: &Position, w: Colour, area: CellSet) -> Option<Derivation> {
         if !self.derive {
             return None;
         }
-        explain_win(q, w, area, ExplainLimits::default())
+        let key = (q.stones(w), q.empty_cells() & area);
+        if let Some(d) = self.vc_memo.get(&key) {
+            self.memo_hits += 1;
+            return d.clone();
+        }
+        let d = explain_win(q, w, area, self.limits);
+        self.vc_memo.insert(key, d.clone());
+        d
+    }
+
+    /// A key of the winner's VSC in `q` inside `area` with the derivation of the VC a stone
+    /// there gives (src/vc/explain.rs, [`explain_key_vc`]), unless derivations are off.
+    fn explained_key(
+        &mut self,
+        q: &Position,
+        w: Colour,
+        area: CellSet,
+    ) -> Option<(Cell, Derivation)> {
+        if !self.derive {
+            return None;
+        }
+        let key = (q.stones(w), q.empty_cells() & area);
+        if let Some(d) = self.key_memo.get(&key) {
+            self.memo_hits += 1;
+            return d.clone();
+        }
+        let d = explain_key_vc(q, w, area, self.limits);
+        self.key_memo.insert(key, d.clone());
+        d
     }
 
     /// True when some derivation uses an edge template (then the file needs `use templates`).

@@ -24,9 +24,44 @@
 //! pruned to the facts it needs, in dependency order. Carriers are bitsets over the area's
 //! empty cells (`u128`), so the area holds at most 128 cells.
 
-use super::seed::{self, SeedTemplate};
-use crate::board::{Border, Cell, CellSet, Colour};
+use super::seed::{self, SeedInstance, SeedTemplate};
+use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::position::Position;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::OnceLock;
+
+/// The seed templates, parsed once per process (the embedded library does not change).
+fn seeds() -> &'static [SeedTemplate] {
+    static SEEDS: OnceLock<Vec<SeedTemplate>> = OnceLock::new();
+    SEEDS.get_or_init(seed::default_seeds)
+}
+
+/// Every placement of the seeds along `owner`'s borders on `board` (with the seed's index),
+/// computed once per board size and colour (per thread): an explanation only filters them.
+fn placements(board: &Board, owner: Colour) -> Rc<Vec<(usize, SeedInstance)>> {
+    type Key = (u8, u8, bool);
+    thread_local! {
+        static PLACED: RefCell<HashMap<Key, Rc<Vec<(usize, SeedInstance)>>>> =
+            RefCell::new(HashMap::new());
+    }
+    let key = (board.cols(), board.rows(), owner == Colour::Black);
+    PLACED.with(|m| {
+        m.borrow_mut()
+            .entry(key)
+            .or_insert_with(|| {
+                let mut v = Vec::new();
+                for (t, tpl) in seeds().iter().enumerate() {
+                    for inst in seed::instances(board, owner, std::slice::from_ref(tpl)) {
+                        v.push((t, inst));
+                    }
+                }
+                Rc::new(v)
+            })
+            .clone()
+    })
+}
 
 /// Bounds of one explanation.
 #[derive(Clone, Copy, Debug)]
@@ -136,6 +171,9 @@ struct Search<'a> {
     arena: Vec<Rec>,
     /// Scratch for the AND rule (no allocation per combination).
     scratch: Vec<(u128, usize)>,
+    /// Scratch for the OR rule: the pair's other VSCs, and the VSCs chosen so far.
+    or_scratch: Vec<(u128, usize)>,
+    chosen: Vec<usize>,
     queue: std::collections::VecDeque<usize>,
     goal: (u16, u16),
     /// Stop at the first VSC of the goal pair (to find a key) instead of a VC?
@@ -222,18 +260,25 @@ impl Search<'_> {
     /// empty gives a VC on their union. Returns the goal VC's index once found.
     fn or_rule(&mut self, x: u16, y: u16, id: usize) -> Option<usize> {
         let c = self.arena[id].carrier;
-        let semis: Vec<(u128, usize)> = self
-            .pair(x.min(y), x.max(y))
-            .semis
-            .iter()
-            .copied()
-            .filter(|&(s, i)| i != id && s & c != c)
-            .collect();
-        if semis.is_empty() {
-            return None;
+        let mut semis = std::mem::take(&mut self.or_scratch);
+        semis.clear();
+        semis.extend(
+            self.pair(x.min(y), x.max(y))
+                .semis
+                .iter()
+                .copied()
+                .filter(|&(s, i)| i != id && s & c != c),
+        );
+        let mut r = None;
+        if !semis.is_empty() {
+            let mut chosen = std::mem::take(&mut self.chosen);
+            chosen.clear();
+            chosen.push(id);
+            r = self.or_rec(x, y, &semis, 0, c, c, &mut chosen);
+            self.chosen = chosen;
         }
-        let mut chosen = vec![id];
-        self.or_rec(x, y, &semis, 0, c, c, &mut chosen)
+        self.or_scratch = semis;
+        r
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -367,6 +412,30 @@ pub fn explain_key(
     }
 }
 
+/// [`explain_key`] with the proof that goes with it: the key `u` and the derivation, in
+/// `position` plus a stone of `owner` on `u`, of the winning VC on `A ∪ B` — the same facts
+/// (none of their carriers holds `u`, an end of both premises, so each step reads the same with
+/// the stone there: base facts stay adjacent, no AND runs through `u`) and, last, the AND of
+/// `(t, A, u)` and `(u, B, b)` through the now black `u` (a VC, Anshelevich's AND rule, case
+/// i). One H-search gives both the precluding key and its analysis (Henderson, Arneson &
+/// Hayward 2009 §2), instead of a second search in the position with the stone.
+pub fn explain_key_vc(
+    position: &Position,
+    owner: Colour,
+    area: CellSet,
+    limits: ExplainLimits,
+) -> Option<(Cell, Derivation)> {
+    let mut d = run(position, owner, area, limits, true)?;
+    let g = d.facts.last_mut()?;
+    let u = match g.why {
+        Why::And(_, _, u) if g.semi && position.colour_at(u).is_none() => u,
+        _ => return None,
+    };
+    g.semi = false;
+    g.carrier.remove(u);
+    Some((u, d))
+}
+
 /// Work counters (calls, successes, rule applications) of [`explain_win`] and
 /// [`explain_key`] since the start of the process: `(calls, found, work)` per kind.
 pub fn counters() -> [(u64, u64, u64); 2] {
@@ -469,7 +538,7 @@ fn run_inner(
         });
     }
     let n = reps.len();
-    let templates = seed::default_seeds();
+    let templates = seeds();
     let mut s = Search {
         limits,
         reps,
@@ -479,11 +548,13 @@ fn run_inner(
         vc_nbrs: vec![Vec::new(); n],
         arena: Vec::new(),
         scratch: Vec::new(),
+        or_scratch: Vec::new(),
+        chosen: Vec::new(),
         queue: Default::default(),
         goal: (g1.min(g2), g1.max(g2)),
         semi_goal,
         work: 0,
-        names: &templates,
+        names: templates,
     };
     // Base facts: adjacent endpoints.
     let mut found = None;
@@ -504,8 +575,8 @@ fn run_inner(
     // Edge templates that fit: no opponent stone on them, their empty cells in the area;
     // the anchor is an endpoint (a stone of the owner or an empty cell of the area).
     let opp = position.stones(owner.opponent());
-    for (t, tpl) in templates.iter().enumerate() {
-        for inst in seed::instances(board, owner, std::slice::from_ref(tpl)) {
+    for &(t, inst) in placements(board, owner).iter() {
+        {
             if opp.contains(inst.anchor) || !inst.carrier.is_disjoint(&opp) {
                 continue;
             }
@@ -681,6 +752,22 @@ mod tests {
         assert!(
             explain_win(&p, Colour::Black, p.empty_cells(), ExplainLimits::default()).is_none()
         );
+    }
+
+    #[test]
+    fn a_key_comes_with_the_vc_its_stone_gives() {
+        // Empty 3x3: Black has no VC (White moving first wins) but a VSC; its key u and the
+        // derivation replay in the position with a Black stone on u, ending in a VC.
+        let p = pos(3, &[], &[]);
+        let l = ExplainLimits::default();
+        assert!(explain_win(&p, Colour::Black, p.empty_cells(), l).is_none());
+        let (u, d) = explain_key_vc(&p, Colour::Black, p.empty_cells(), l).expect("a VSC");
+        let mut pu = p.clone();
+        pu.play(Colour::Black, u).unwrap();
+        replay(&pu, &d);
+        let g = d.facts.last().unwrap();
+        assert!(!g.semi && !g.carrier.contains(u));
+        assert!(matches!(g.why, Why::And(_, _, m) if m == u));
     }
 
     #[test]

@@ -16,8 +16,10 @@
 //! - the **AND rule**: VCs `(x, A, u)` and `(u, B, y)` with `A ∩ B = ∅`, `x ∉ B`, `y ∉ A` give
 //!   the VC `(x, A ∪ B, y)` when `u` is a group of the owner, the VSC `(x, A ∪ {u} ∪ B, y)`
 //!   when `u` is an empty cell;
-//! - the **OR rule**: VSCs `(x, A_k, y)` with `⋂ A_k = ∅` give the VC `(x, ⋃ A_k, y)` (at most
-//!   [`ExplainLimits::or_max`] of them, each shrinking the running intersection).
+//! - the **OR rule**: VSCs `(x, A_k, y)` with `⋂ A_k = ∅` give the VC `(x, ⋃ A_k, y)`: first
+//!   the small unions (at most [`ExplainLimits::or_max`] VSCs, each shrinking the running
+//!   intersection), else the greedy sum of all the pair's VSCs (any number of them), and
+//!   nothing at all — no search — when the intersection of all of them is not empty.
 //!
 //! Every stored connection keeps its provenance (the premises it was made from), and
 //! [`explain_win`] returns the derivation of the first winning VC (border to border) found,
@@ -270,13 +272,41 @@ impl Search<'_> {
                 .filter(|&(s, i)| i != id && s & c != c),
         );
         let mut r = None;
-        if !semis.is_empty() {
-            let mut chosen = std::mem::take(&mut self.chosen);
-            chosen.clear();
-            chosen.push(id);
-            r = self.or_rec(x, y, &semis, 0, c, c, &mut chosen);
-            self.chosen = chosen;
+        // Greedy sum first (Pawlewicz et al. 2015, §V-D3): take each VSC that shrinks the
+        // running intersection. It ends empty exactly when the intersection of all of them
+        // is empty (a VSC skipped contained the running intersection, which only shrinks);
+        // when it does not, no subset can have an empty intersection and the OR rule has
+        // nothing to give, so the bounded search below is skipped.
+        let (mut inter, mut union) = (c, c);
+        let mut chosen = std::mem::take(&mut self.chosen);
+        chosen.clear();
+        chosen.push(id);
+        self.work += semis.len() as u64;
+        for &(s2, i) in &semis {
+            if inter & s2 != inter {
+                inter &= s2;
+                union |= s2;
+                chosen.push(i);
+                if inter == 0 {
+                    break;
+                }
+            }
         }
+        if inter == 0 {
+            let greedy = chosen.clone();
+            chosen.truncate(1);
+            // Small unions of at most `or_max` VSCs first, then the greedy one (any number of
+            // VSCs: the OR rule has no upper bound; it is kept only if no smaller VC is).
+            r = self.or_rec(x, y, &semis, 0, c, c, &mut chosen);
+            if r.is_none() && self.work <= self.limits.work {
+                if let Some(g) = self.add_full(x, y, union, RecWhy::Or(greedy)) {
+                    if self.is_goal(x, y) {
+                        r = Some(g);
+                    }
+                }
+            }
+        }
+        self.chosen = chosen;
         self.or_scratch = semis;
         r
     }

@@ -5,31 +5,50 @@
 #   sh tools/export7.sh [LEAF_MAX] [OPENING...]
 #
 # Default: leaf size 22 (the largest connection left to the checker's search when the
-# explainer finds no AND/OR derivation; derived ones have any size) and the Black-winning
-# openings c2 f2 b3 c3 e3 c4 d4 (the centre) with their 180-degree images. Run it on a quiet
-# machine: the centre alone ran over 19 CPU-minutes without finishing at hand-off (the explainer's
-# failed attempts dominate). Not used by the build or the tests.
+# explainer finds no AND/OR derivation; derived ones have any size) and the openings the
+# solver needs fewest nodes for: d4 (the centre), f2, e3, c4, b3 (Black wins) and e1, f1, d1
+# (White wins, written colour-swapped on the transposed board). A Black-winning opening's
+# 180-degree image is written from its proof by tools/rot180_proof.py (`goto P0 under
+# rot180`) and checked too (IMAGES=0 to skip). Solver flags: the defaults (every pruning
+# feature on). Each proof is checked with `hexproof check --no-search` (rule steps decided by
+# their rules, `by search` leaves by the exact search; no confirming search per node). Run it
+# under `nice`; not used by the build or the tests.
 set -u
 H=${HEXPROOF:-target/release/hexproof}
 LM=${1:-22}
 [ $# -gt 0 ] && shift
-OPENINGS=${*:-"d4 c2 e6 f2 b6 b3 f5 c3 e5 e3 c5 c4 e4"}
-echo "| position | --emit-leaf-max | nodes written | emit CPU | check CPU | verdict |"
-echo "| --- | --- | --- | --- | --- | --- |"
+OPENINGS=${*:-"d4 f2 e3 c4 e1 f1 d1 b3"}
+IMAGES=${IMAGES:-1}
+echo "| position | --emit-leaf-max | nodes written | shared / gotos | derived / by search | file size | emit CPU | check CPU | verdict |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+check_row() { # FILE LABEL EMIT_CPU
+  T=$(mktemp)
+  /usr/bin/time -f "%U" -o "$T" "$H" check --no-search --time 3600 "$1" > "$T.out" 2>&1
+  c=$(tail -1 "$T")
+  v=$(tail -1 "$T.out" | sed 's/.*— //')
+  steps=$(tail -1 "$T.out" | grep -o '[0-9]* step(s)' | head -1)
+  n=$(grep -o '^// [0-9]* nodes' "$1" | grep -o '[0-9]*')
+  sh=$(grep -o '[0-9]* shared position(s), [0-9]* goto(s)' "$1" | sed 's/ shared position(s), / \/ /; s/ goto(s)//')
+  dv=$(grep -o '[0-9]* connection(s) written as AND/OR derivations, [0-9]* left' "$1" | sed 's/ connection(s) written as AND\/OR derivations, / \/ /; s/ left//')
+  sz=$(wc -c < "$1")
+  rm -f "$T" "$T.out"
+  echo "| 7×7 $2 | $LM | $n | $sh | $dv | $sz B | $3 | $c s | $v ($steps) |"
+}
 for m in $OPENINGS; do
   f=proofs/solver/7x7-$m.hexp
   T=$(mktemp)
   /usr/bin/time -f "%U" -o "$T" "$H" solve --board 7x7 --moves "$m" --emit-leaf-max "$LM" \
     --emit-proof "$f" >/dev/null 2>&1
-  e=$(tail -1 "$T")
+  e="$(tail -1 "$T") s"
+  rm -f "$T"
   if [ ! -s "$f" ]; then
-    echo "| 7×7 $m | $LM | no proof written | $e s | — | — |"
+    echo "| 7×7 $m | $LM | no proof written | — | — | — | $e | — | — |"
     continue
   fi
-  n=$(grep -o '^// [0-9]* nodes' "$f" | grep -o '[0-9]*')
-  /usr/bin/time -f "%U" -o "$T" "$H" check --no-search --time 3600 "$f" > "$T.out" 2>&1
-  c=$(tail -1 "$T")
-  v=$(tail -1 "$T.out" | sed 's/.*— //')
-  rm -f "$T" "$T.out"
-  echo "| 7×7 $m | $LM | $n | $e s | $c s | $v |"
+  check_row "$f" "$m" "$e"
+  if [ "$IMAGES" = 1 ] && ! grep -q '^white ' "$f" && [ "$m" != d4 ]; then
+    img=$(python3 tools/rot180_proof.py "$f" | grep -o '^  black [a-g][0-9] goto' | awk '{print $2}')
+    python3 tools/rot180_proof.py "$f" > "proofs/solver/7x7-$img.hexp"
+    check_row "proofs/solver/7x7-$img.hexp" "$img (image of $m)" "—"
+  fi
 done

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Writes the proof of a one-stone opening's 180-degree image from the opening's own proof.
+
+    python3 tools/rot180_proof.py proofs/solver/7x7-f2.hexp > proofs/solver/7x7-b6.hexp
+
+The input must be a `hexproof solve --emit-proof` file for a Black-winning opening: no setup
+stones, the tree starting `black M { ... }`. The output plays the image M' of M and ends in
+`black M' goto P0 under rot180`, where the shared position `P0 black [M]` holds the original
+tree unchanged (docs/SEMANTICS.md, "Shared positions": the checker verifies P0 once and that
+the position after M' is P0 turned by 180 degrees; a 180-degree turn maps every play of Hex
+onto one with the same winner). `hexproof check` decides the result; this script proves
+nothing. A White-winning opening is written with its stone in the setup, so it has no such
+image (emit the image with `hexproof solve` instead).
+"""
+import re
+import sys
+
+
+def image(cell, cols, rows):
+    m = re.fullmatch(r"([a-z])(\d+)", cell)
+    if not m:
+        sys.exit(f"not a cell: {cell}")
+    x = ord(m.group(1)) - ord("a")
+    y = int(m.group(2)) - 1
+    return f"{chr(ord('a') + cols - 1 - x)}{rows - y}"
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    lines = open(sys.argv[1]).read().split("\n")
+    board = next((l for l in lines if l.startswith("board ")), None)
+    m = board and re.fullmatch(r"board (\d+)x(\d+) notation letters", board)
+    if not m:
+        sys.exit("no `board CxR notation letters` line")
+    cols, rows = int(m.group(1)), int(m.group(2))
+    if any(l.startswith(("black ", "white ")) for l in lines):
+        sys.exit("the proof has setup stones: only a Black-winning opening has this image")
+    try:
+        i = lines.index('strategy solved "Black, to move, wins" {')
+    except ValueError:
+        sys.exit("no `strategy solved` block")
+    root = re.fullmatch(r"  black ([a-z]\d+) \{", lines[i + 1])
+    if not root:
+        sys.exit("the strategy does not start with `black M {`")
+    mv = root.group(1)
+    img = image(mv, cols, rows)
+    out = [
+        f"// The 180-degree image of {sys.argv[1].split('/')[-1]} (opening {mv}): Black opens "
+        f"{img}, and the position after it is P0 (Black {mv}) turned by 180 degrees; P0 holds "
+        "that proof's tree unchanged. Written by tools/rot180_proof.py."
+    ]
+    out += lines[: i + 1]
+    out.append(f"  black {img} goto P0 under rot180")
+    out.append(f"  position P0 black [{mv}] {{")
+    out += lines[i + 2 :]
+    sys.stdout.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

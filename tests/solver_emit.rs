@@ -231,3 +231,37 @@ fn exported_derivation_steps_are_checked_by_their_rules() {
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
     assert!(c.human().contains("lemma II"), "{}", c.human());
 }
+
+/// A Black-winning opening's 180° image, written by `tools/rot180_proof.py` as `black c4 goto
+/// P0 under rot180` with the opening's own proof as P0 (5×5 c2 and its image c4): both pass,
+/// and the image fails once its first move is not the image of the opening.
+#[test]
+fn an_opening_image_reuses_the_opening_proof_under_rot180() {
+    check_committed("5x5-c2.hexp");
+    check_committed("5x5-c4.hexp");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver/5x5-c4.hexp");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("  black c4 goto P0 under rot180\n  position P0 black [c2] {\n"));
+    let c = run(&text.replace("black c4 goto P0", "black c3 goto P0"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert!(c.human().contains("reaches a different position"));
+}
+
+/// Every committed 7×7 opening proof (`proofs/solver/7x7-*.hexp`, written by
+/// `tools/export7.sh`; figures in BENCHMARKS.md, "Exported proofs") passes
+/// `hexproof check --no-search`.
+#[test]
+#[ignore = "minutes of CPU: see BENCHMARKS.md, \"Exported proofs\", for each file's check time"]
+fn the_exported_seven_by_seven_proofs_pass_the_checker() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("7x7-") && n.ends_with(".hexp"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no 7x7 proof committed");
+    for n in &names {
+        check_committed(n);
+    }
+}

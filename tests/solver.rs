@@ -199,6 +199,14 @@ fn random_positions_agree_with_the_exact_search() {
     };
     let (incr1, incr8) = (incremental(1), incremental(8));
     let (vul_only, dec_only) = vulnerable_and_decompose_only();
+    // Proof-set reduction off, and children searched before their siblings are evaluated
+    // (a larger initial disproof number).
+    let mut no_reduction = SolveParams::default();
+    no_reduction.features.reduction = false;
+    let deep = SolveParams {
+        child_dn: 8,
+        ..SolveParams::default()
+    };
     let mut checked = 0;
     let mut dominated_pruned = 0;
     let mut updates = 0;
@@ -214,7 +222,15 @@ fn random_positions_agree_with_the_exact_search() {
         let to_move = random_side(&mut rng);
         let exact = exact_black_wins(&p, to_move);
         for params in [
-            &full, &no_dom, &dom_only, &incr1, &incr8, &vul_only, &dec_only,
+            &full,
+            &no_dom,
+            &dom_only,
+            &incr1,
+            &incr8,
+            &vul_only,
+            &dec_only,
+            &no_reduction,
+            &deep,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
             dominated_pruned += o.profile.dominated_pruned;
@@ -462,6 +478,14 @@ fn cli_json_and_openings() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["openings"].as_array().unwrap().len(), 16);
     assert_eq!(v["undecided"], 0);
+    // The queue handed each searched opening to one thread, which timed it.
+    assert_eq!(v["solved"], 8);
+    assert!(v["cpu_seconds"].as_f64().unwrap() > 0.0);
+    assert!(v["openings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|o| o["cpu_seconds"].as_f64().is_some()));
     // Every 4x4 opening's winner agrees with the exact search.
     for o in v["openings"].as_array().unwrap() {
         let name = o["opening"].as_str().unwrap();

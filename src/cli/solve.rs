@@ -6,7 +6,6 @@ use hexproof::board::{Board, Colour, Notation};
 use hexproof::position::Position;
 use hexproof::solver::{self, emit, Features, SolveOutcome, SolveParams, Winner};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -53,7 +52,8 @@ pub struct SolveArgs {
     /// Solve every one-stone opening instead ("all").
     #[arg(long, value_name = "all")]
     openings: Option<String>,
-    /// Threads for --openings (one opening per thread).
+    /// Threads for --openings: each thread takes the next opening from a queue, openings
+    /// nearest an edge (the slowest on 7×7) first.
     #[arg(long, default_value_t = 1, value_name = "N")]
     threads: usize,
     /// Budget: most nodes (position evaluations) per position.
@@ -101,6 +101,15 @@ pub struct SolveArgs {
     /// ones with a bridge between their two groups of one colour, are filled in).
     #[arg(long)]
     no_decompose: bool,
+    /// Ablation: no proof-set reduction (Theorem 3: a solved node's proof set loses the
+    /// cells that become dead or loser-captured once the loser holds every cell outside it).
+    #[arg(long)]
+    no_proof_set_reduction: bool,
+    /// Initial disproof number of a child not yet evaluated: 1 evaluates every child of a
+    /// node before going deeper; larger values go deeper into a child with a narrow
+    /// mustplay first (a search parameter only, sound for any value).
+    #[arg(long, default_value_t = solver::DEFAULT_CHILD_DN, value_name = "N")]
+    child_dn: u32,
     /// Update the connections along the search path (`VcSet::play_undoable`, undone on the
     /// way back) instead of rebuilding them at every node.
     #[arg(long, conflicts_with = "fresh_builds")]
@@ -192,6 +201,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
+    if a.child_dn == 0 {
+        return Err("--child-dn must be at least 1".into());
+    }
     if let Some(o) = &a.openings {
         if o != "all" {
             return Err(format!("--openings '{o}': only 'all' is supported"));
@@ -243,7 +255,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             vulnerable: !a.no_vulnerable,
             decompose: !a.no_decompose,
             incremental: (Features::ALL.incremental || a.incremental) && !a.fresh_builds,
+            reduction: !a.no_proof_set_reduction,
         },
+        child_dn: a.child_dn,
         update_stones: a.update_stones,
         ..SolveParams::default()
     };
@@ -361,13 +375,6 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         ProgressStyle::with_template("{bar:40} {pos}/{len} openings, {elapsed} {msg}")
             .expect("valid template"),
     );
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads)
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => return fail_input(&format!("cannot start {} threads: {e}", a.threads)),
-    };
     // With rotation transpositions on, an opening and its 180° image have the same winner
     // (the rotation keeps each player's borders): solve the first of each pair only.
     let rotate = |c: hexproof::board::Cell| {
@@ -375,76 +382,102 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         hexproof::board::Cell::at(board.cols() - 1 - x, board.rows() - 1 - y)
     };
     let use_rotation = s.params.features.rotation;
-    let solved: Vec<_> = cells
+    let mut solved: Vec<_> = cells
         .iter()
         .copied()
         .filter(|&c| !use_rotation || c.index() <= rotate(c).index())
         .collect();
+    // Openings in the columns next to White's edges first, the middle rows before the
+    // corners: on 7×7 these are the long searches (a4, a3, a2, g2, g1 and b4, b2 took
+    // 30–140 CPU-s each, the rest under 30), and a queue that starts the long jobs first
+    // keeps both threads busy to the end.
+    let key = |c: hexproof::board::Cell| {
+        let (x, y) = c.coords();
+        let col = x.min(board.cols() - 1 - x);
+        let row = y.min(board.rows() - 1 - y);
+        (col, std::cmp::Reverse(row), c.index())
+    };
+    solved.sort_by_key(|&c| key(c));
     let bar_len = solved.len() as u64;
     bar.set_length(bar_len);
-    let solved_results: Vec<_> = pool.install(|| {
-        solved
-            .par_iter()
-            .map(|&c| {
-                let mut p = Position::empty(board);
-                p.play(Colour::Black, c).expect("empty board");
-                let o = solver::solve(&p, Colour::White, &s.params).expect("one stone is legal");
-                let line = format!(
-                    "{}: {} ({} nodes, {:.2} s)",
-                    board.cell_name(c, s.notation),
-                    winner_name(o.winner),
-                    o.nodes,
-                    o.micros as f64 / 1e6
-                );
-                if !a.json {
-                    if bar.is_hidden() {
-                        eprintln!("{line}");
-                    } else {
-                        bar.println(line);
-                    }
-                }
-                bar.inc(1);
-                (c, o)
-            })
-            .collect()
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::new());
+    let worker = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(&c) = solved.get(i) else {
+            return;
+        };
+        let mut p = Position::empty(board);
+        p.play(Colour::Black, c).expect("empty board");
+        let cpu0 = hexproof::player::clock::thread_cpu_time();
+        let o = solver::solve(&p, Colour::White, &s.params).expect("one stone is legal");
+        let cpu = (hexproof::player::clock::thread_cpu_time() - cpu0).as_secs_f64();
+        let line = format!(
+            "{}: {} ({} nodes, {:.2} s, {cpu:.2} CPU-s)",
+            board.cell_name(c, s.notation),
+            winner_name(o.winner),
+            o.nodes,
+            o.micros as f64 / 1e6
+        );
+        if !a.json {
+            if bar.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                bar.println(line);
+            }
+        }
+        bar.inc(1);
+        if let Ok(mut d) = done.lock() {
+            d.push((c, o, cpu));
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..a.threads {
+            scope.spawn(worker);
+        }
     });
+    let solved_results: Vec<(hexproof::board::Cell, SolveOutcome, f64)> = match done.into_inner() {
+        Ok(d) => d,
+        Err(_) => return fail_input("a solver thread failed"),
+    };
     bar.finish_and_clear();
-    // Every opening: solved, or the image of a solved one (`by_rotation`).
-    let results: Vec<(hexproof::board::Cell, SolveOutcome, bool)> = cells
+    // Every opening: solved, or the image of a solved one (`by_rotation`), with the CPU
+    // seconds of the thread that solved it.
+    let results: Vec<(hexproof::board::Cell, SolveOutcome, bool, f64)> = cells
         .iter()
         .map(|&c| {
-            if let Some((_, o)) = solved_results.iter().find(|(x, _)| *x == c) {
-                (c, o.clone(), false)
-            } else {
-                let (_, o) = solved_results
-                    .iter()
-                    .find(|(x, _)| *x == rotate(c))
-                    .expect("the image was solved");
-                (c, o.clone(), true)
-            }
+            let by_rotation = !solved_results.iter().any(|(x, _, _)| *x == c);
+            let image = if by_rotation { rotate(c) } else { c };
+            let (_, o, cpu) = solved_results
+                .iter()
+                .find(|(x, _, _)| *x == image)
+                .expect("the opening or its image was solved");
+            (c, o.clone(), by_rotation, *cpu)
         })
         .collect();
     let wall = start.elapsed().as_secs_f64();
-    let nodes: u64 = solved_results.iter().map(|(_, o)| o.nodes).sum();
-    let cpu_seconds: f64 = solved_results
+    let nodes: u64 = solved_results.iter().map(|(_, o, _)| o.nodes).sum();
+    let wall_sum: f64 = solved_results
         .iter()
-        .map(|(_, o)| o.micros as f64 / 1e6)
+        .map(|(_, o, _)| o.micros as f64 / 1e6)
         .sum();
+    let cpu_seconds: f64 = solved_results.iter().map(|(_, _, cpu)| cpu).sum();
     let undecided = results
         .iter()
-        .filter(|(_, o, _)| o.winner == Winner::Undecided)
+        .filter(|(_, o, _, _)| o.winner == Winner::Undecided)
         .count();
     let black_wins = results
         .iter()
-        .filter(|(_, o, _)| o.winner == Winner::Black)
+        .filter(|(_, o, _, _)| o.winner == Winner::Black)
         .count();
     if a.json {
         let rows: Vec<_> = results
             .iter()
-            .map(|(c, o, by_rotation)| {
+            .map(|(c, o, by_rotation, cpu)| {
                 let mut v = outcome_json(o, &board, s.notation);
                 v["opening"] = json!(board.cell_name(*c, s.notation));
                 v["by_rotation"] = json!(by_rotation);
+                v["cpu_seconds"] = json!(cpu);
                 if *by_rotation {
                     v["winning_move"] = json!(o
                         .winning_move
@@ -460,7 +493,8 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             "undecided": undecided,
             "nodes": nodes,
             "solved": solved_results.len(),
-            "sum_seconds": cpu_seconds,
+            "sum_seconds": wall_sum,
+            "cpu_seconds": cpu_seconds,
             "wall_seconds": wall,
             "threads": a.threads,
         }));
@@ -476,7 +510,7 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
                 let cell = hexproof::board::Cell::at(col, r);
                 let o = &results
                     .iter()
-                    .find(|(c, _, _)| *c == cell)
+                    .find(|(c, _, _, _)| *c == cell)
                     .expect("every cell")
                     .1;
                 line.push(match o.winner {
@@ -493,7 +527,7 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             results.len()
         );
         println!(
-            "{} openings searched ({} by rotation); nodes: {nodes} in total, {cpu_seconds:.2} s summed over openings, wall {wall:.2} s with {} thread(s)",
+            "{} openings searched ({} by rotation); nodes: {nodes} in total, {cpu_seconds:.2} CPU-s ({wall_sum:.2} s wall) summed over openings, wall {wall:.2} s with {} thread(s)",
             solved_results.len(),
             results.len() - solved_results.len(),
             a.threads

@@ -48,6 +48,20 @@
 //!   cells the fill-in gave the winner (captured cells it answers in, dead cells given to
 //!   it). Cells given to the loser need not be added: the loser playing there is just a
 //!   loser's move the filled strategy already answers.
+//!
+//! Every set is then **reduced** before it is stored (Theorem 3, [`super::proof_set`]; off
+//! with [`Dfpn::reduction`] = false): cells that become dead or loser-captured once the
+//! loser holds everything outside the set are dropped.
+//!
+//! # Children not yet evaluated
+//!
+//! A child is evaluated (its connections built) only when the search selects it. Until then
+//! it gets pn = 1 and dn = [`Dfpn::child_dn`]. With 1 (the classic initialisation) every
+//! child of an expanded node is evaluated before any grandchild, since an unevaluated child
+//! looks at least as promising as any evaluated one; a larger value lets the search go
+//! deeper into an evaluated child whose mustplay is narrow (disproof number below it) before
+//! paying for its siblings' evaluations. Initial values steer the search only: a node is
+//! proved or disproved by evaluated leaves alone, so any positive value is sound.
 
 use super::decompose::split;
 use super::eval::{Eval, Evaluator};
@@ -108,6 +122,13 @@ pub struct Dfpn<'a> {
     pub pruned: u64,
     /// Time in fill-in.
     pub fill_time: Duration,
+    /// Proof-set reduction on ([`super::proof_set`], Theorem 3).
+    pub reduction: bool,
+    /// Cells removed from proof sets by the reduction.
+    pub reduced_cells: u64,
+    /// Initial disproof number of a child not yet evaluated (see the module docs; at
+    /// least 1).
+    pub child_dn: u32,
     sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
@@ -216,6 +237,9 @@ impl<'a> Dfpn<'a> {
             vc_decided: 0,
             pruned: 0,
             fill_time: Duration::ZERO,
+            reduction: true,
+            reduced_cells: 0,
+            child_dn: 1,
             sym: None,
             scratch: Vec::new(),
         }
@@ -267,7 +291,22 @@ impl<'a> Dfpn<'a> {
         })
     }
 
-    fn store(&mut self, pos: &Position, to_move: Colour, e: Entry) {
+    fn store(&mut self, pos: &Position, to_move: Colour, mut e: Entry) {
+        if self.reduction && (e.pn == 0 || e.dn == 0) {
+            let winner = if e.pn == 0 {
+                to_move
+            } else {
+                to_move.opponent()
+            };
+            let r = super::proof_set::reduce(pos, winner, e.proof);
+            self.reduced_cells += (e.proof & pos.empty_cells()).len() as u64 - r.len() as u64;
+            e.proof = r;
+        }
+        self.store_as_is(pos, to_move, e);
+    }
+
+    /// [`Dfpn::store`] without proof-set reduction.
+    fn store_as_is(&mut self, pos: &Position, to_move: Colour, e: Entry) {
         let (key, rotated) = self.key(pos, to_move);
         let e = match (rotated, &self.sym) {
             (true, Some(s)) => s.entry(e),
@@ -315,7 +354,7 @@ impl<'a> Dfpn<'a> {
             return e;
         }
         if let Some(e) = self.db_entry(pos, to_move) {
-            self.store(pos, to_move, e);
+            self.store_as_is(pos, to_move, e);
             return e;
         }
         self.nodes += 1;
@@ -420,7 +459,7 @@ impl<'a> Dfpn<'a> {
                 mv,
                 pos: p,
                 pn: 1,
-                dn: 1,
+                dn: self.child_dn.max(1),
                 proof: CellSet::EMPTY,
             });
         }

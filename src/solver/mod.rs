@@ -10,6 +10,7 @@
 //! - [`decompose`]: regions cut off by opposite-colour bridges, filled in (§4, Theorem 2);
 //! - [`dfpn`]: the search, a DFPN with the 1+ε trick (why DFPN: see there), with proof-set
 //!   and capture-domination pruning (§3, derived from the children's fill-in);
+//! - [`proof_set`]: proof-set reduction (§5, Theorem 3);
 //! - [`tt`]: the bounded transposition table;
 //! - [`db`]: the persistent database of solved positions with few stones (§6);
 //! - [`order`]: move ordering and its hook for an evaluation function;
@@ -31,6 +32,7 @@ pub mod emit;
 pub mod eval;
 pub mod inferior;
 pub mod order;
+pub mod proof_set;
 pub mod tt;
 pub mod vulnerable;
 
@@ -53,6 +55,9 @@ pub const MAX_CELLS: usize = 81;
 
 /// The solver's default [`SolveParams::semi_limit`].
 pub const SOLVER_SEMI_LIMIT: usize = 16;
+
+/// The default [`SolveParams::child_dn`].
+pub const DEFAULT_CHILD_DN: u32 = 1;
 
 /// Which parts of the solver are on (for ablation, like the paper's Fig. 14).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +89,10 @@ pub struct Features {
     /// so it saves no time overall (e1: 2.0 s user without, 2.0–2.8 s with, by the stone
     /// limit; c1 6.6 s against 7.3–7.7 s).
     pub incremental: bool,
+    /// Proof-set reduction (§5, Theorem 3, [`proof_set`]): a solved node's proof set loses
+    /// the cells that become dead or loser-captured once the loser holds every cell outside
+    /// it.
+    pub reduction: bool,
 }
 
 impl Features {
@@ -99,6 +108,7 @@ impl Features {
         vulnerable: true,
         decompose: true,
         incremental: false,
+        reduction: true,
     };
 }
 
@@ -129,6 +139,9 @@ pub struct SolveParams {
     pub update_stones: usize,
     /// The persistent database of solved positions ([`db`]), shared by threads.
     pub db: Option<std::sync::Arc<db::SolvedDb>>,
+    /// Initial disproof number of a child not yet evaluated ([`dfpn`], "Children not yet
+    /// evaluated"); 1 evaluates every child of a node before going deeper.
+    pub child_dn: u32,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -163,6 +176,7 @@ impl Default for SolveParams {
             semi_limit: Some(SOLVER_SEMI_LIMIT),
             update_stones: eval::MAX_UPDATE_STONES,
             db: None,
+            child_dn: DEFAULT_CHILD_DN,
         }
     }
 }
@@ -269,6 +283,8 @@ pub struct Profile {
     pub region_filled: u64,
     /// Nodes searched as two halves (decompositions, Theorem 1).
     pub splits: u64,
+    /// Cells removed from solved nodes' proof sets by proof-set reduction (Theorem 3).
+    pub proof_set_reduced: u64,
 }
 
 impl Profile {
@@ -287,6 +303,7 @@ impl Profile {
             vulnerable_pruned: d.vulnerable_pruned,
             region_filled: d.region_filled,
             splits: d.splits,
+            proof_set_reduced: d.reduced_cells,
         }
     }
 }
@@ -331,6 +348,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.dominated = f.dominated;
     d.vulnerable = f.vulnerable;
     d.decompose = f.decompose;
+    d.reduction = f.reduction;
+    d.child_dn = params.child_dn.max(1);
     d.db = params.db.clone();
     d.deadline = params.time.map(|t| start + t);
     d

@@ -204,7 +204,8 @@ HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 pr
 // trees"), each leaf a small claim the exact search settles at once. U8's branches W37, W47,
 // W48 are read from the certificate of one big search each (tools/noshita8_cert.py): mostly
 // precluding analyses. The huge lemma (Fig. 33) is read from the whole-board solver's proof
-// (tools/noshita8_huge.py); Fig. 36's two areas are proved, its last step is not expressible.
+// (tools/noshita8_huge.py); Fig. 36 is proved: its two areas, then its last step by the rule
+// "several lemmas in one step".
 // Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38, 39 and Fig. 37's lower right.
 
 board 8x8 notation digits
@@ -278,10 +279,12 @@ FIG36 = """// Fig. 36 (after B54 W37 B46 W63 and the fictitious B53, White to mo
 // "We have t-x | t-y | t-b in the left area, and x-b | y-b | t-b in the right area. Hence we
 // have t-b, since x-y." The figure is lost; the two areas were found with the whole-board
 // solver on encoded sub-games (docs/noshita.md, "Fig. 36") and are proved here by search. The
-// last step is not in the file: x - y (the bridge 45 55) would have to serve both unions at
-// once (turning t - y into t - x *and* y - b into x - b), which rules (1) and (2) cannot
-// express (the gap of case g.t on 7x7); no one-pair part holds alone (t - x, t - y on the left,
-// x - b, y - b on the right all fail). `hexproof solve` confirms the position is won (197 nodes).
+// last step, "hence t-b, since x-y", is the rule "several lemmas in one step" (docs/SEMANTICS.md):
+// x - y (the bridge 45 55, Fig36S) serves both unions at once (turning t - y into t - x *and*
+// y - b into x - b), which rules (1) and (2) alone cannot express (the gap of case g.t on 7x7);
+// every choice of one pair per lemma joins t to b. No one-pair part holds alone (t - x, t - y
+// on the left, x - b, y - b on the right all fail). `hexproof solve` confirms the position is
+// won (197 nodes).
 lemma Fig36L "Fig. 36, the left area: t - x | t - y | t - b" {
   black 54 as x, 46 as y, 53
   white 37, 63
@@ -293,6 +296,18 @@ lemma Fig36R "Fig. 36, the right area: x - b | y - b | t - b" {
   white 37, 63
   carrier [71 81 62 72 82 73 83 64 74 84 65 75 85 56 66 76 86 47 57 67 77 87 38 48 58 68 78 88]
   claim x - b | y - b | t - b
+}
+lemma Fig36S "Fig. 36, the bridge x - y" {
+  black 54 as x, 46 as y, 53
+  white 37, 63
+  carrier [45 55]
+  claim x - y
+}
+// Fig. 36's last step: "Hence we have t-b, since x-y" (51 cells: the two areas and the bridge).
+derive Fig36 "Fig. 36: t - b" {
+  black 54 as x, 46 as y, 53
+  white 37, 63
+  t - b on [21 31 41 51 61 22 32 42 52 23 33 43 34 44 25 35 26 36 17 27 18 71 81 62 72 82 73 83 64 74 84 65 75 85 56 66 76 86 47 57 67 77 87 38 48 58 68 78 88 45 55] by Fig36L, Fig36R, Fig36S
 }
 """
 

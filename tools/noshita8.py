@@ -206,7 +206,8 @@ HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 pr
 // precluding analyses. The huge lemma (Fig. 33) is read from the whole-board solver's proof
 // (tools/noshita8_huge.py); Fig. 36 is proved: its two areas, then its last step by the rule
 // "several lemmas in one step".
-// Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38, 39 and Fig. 37's lower right.
+// Fig. 37's lower right (at the end) is our reconstruction; its AB guarantee is checked outside
+// the checker (21 cells). Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38 and 39.
 
 board 8x8 notation digits
 """
@@ -324,6 +325,37 @@ HUGE = """// The huge lemma (Fig. 33): x - b | y - b | t - b for x = B54, y = B4
 // the sub-game itself. Root: W55 -> B45 (as in U8), W46 -> B27 (the paper leaves its "superb
 // move" for W46 to the reader; B27 is the solver's), W37 -> B66, W47 -> B27, W48 -> B67; every
 // other White move is precluded (docs/noshita.md, "The huge lemma").
+"""
+
+
+FIG37R = """// Fig. 37 lower right: "let x and y be B54 and B37 ... We have x-y | x-b and AB-property. ...
+// The proof is similar to the above." The figure (area, A, B) is lost; ours (docs/noshita.md,
+// "Fig. 37 lower right"): the carrier is the only minimal one our searches found below and right
+// of x (`hexproof minimize` on rows 4-8 and twelve random greedy orders all give these 21
+// cells); A = 46 and B = 36 are our reading of Fig. 38 ("If A is White, Black chooses B16,
+// because B is Black": B36 with y lets 16 reach y or b through 26 or 17-18/27). The guarantee
+// is NOT stated here: the exact guarantee game of the checker stops at 16 cells (this carrier
+// has 21); tools/noshita8_ab.py plays it (same rules, 1.9 million positions) and finds that it
+// holds. What the checker checks: the claim, and the two halves of the guarantee as lemmas:
+// after White's A and Black's B the claim holds on the rest (Fig37Ra), and after White's B,
+// Black's 65 keeps the claim without A (Fig37Rb: "leaving A empty", as in Lemma 3's proof).
+lemma Fig37R "Fig. 37 lower right: x - y | x - b" {
+  black 54 as x, 37 as y
+  carrier [36 45 46 47 48 55 56 57 58 64 65 66 67 68 75 76 77 78 86 87 88]
+  claim x - y | x - b
+}
+lemma Fig37Ra "Fig. 37 lower right after White A (46) and Black B (36)" {
+  black 54 as x, 37 as y, 36
+  white 46
+  carrier [45 47 48 55 56 57 58 64 65 66 67 68 75 76 77 78 86 87 88]
+  claim x - y | x - b
+}
+lemma Fig37Rb "Fig. 37 lower right after White B (36) and Black 65: A (46) not needed" {
+  black 54 as x, 37 as y, 65
+  white 36
+  carrier [45 47 48 55 56 57 58 64 66 67 68 75 76 77 78 86 87 88]
+  claim x - y | x - b
+}
 """
 
 
@@ -449,6 +481,8 @@ def main():
         out += open(sys.argv[sys.argv.index("--huge") + 1]).read().splitlines() + [""]
     if "--assemble" in sys.argv:
         out += assemble(sys.argv[sys.argv.index("--assemble") + 1])
+    if only in (None, "HT", "assemble", "STHT") or "--huge" in sys.argv:
+        out += FIG37R.splitlines()  # Fig. 37 lower right: tools/noshita8_ab.py, docs/noshita.md
     print("\n".join(out))
 
 

@@ -27,6 +27,27 @@ fn module() -> hexproof::dsl::model::Module {
     program.modules.into_iter().last().expect("a module")
 }
 
+/// The lemma NAME of the file and its carrier's cell names, sorted.
+fn lemma_carrier<'a>(
+    module: &'a hexproof::dsl::model::Module,
+    name: &str,
+) -> (&'a hexproof::dsl::model::Block, Vec<String>) {
+    let block = module
+        .blocks
+        .iter()
+        .find(|b| b.kind == BlockKind::Lemma && b.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("lemma {name} is in the file"));
+    let lemma = block.lemma.as_ref().expect("a lemma");
+    let mut carrier: Vec<String> = lemma
+        .claim
+        .carrier
+        .iter()
+        .map(|c| block.names.name(c))
+        .collect();
+    carrier.sort();
+    (block, carrier)
+}
+
 /// Lemma U8 (the whole tree): every root case answers as the paper.
 #[test]
 fn u8_answers_whites_moves_as_lemma_2_does() {
@@ -94,19 +115,7 @@ fn u8_branches_are_the_papers_cases() {
 #[test]
 fn huge_lemma_carrier_and_root_answers() {
     let module = module();
-    let block = module
-        .blocks
-        .iter()
-        .find(|b| b.kind == BlockKind::Lemma && b.name.as_deref() == Some("Huge"))
-        .expect("lemma Huge is in the file");
-    let lemma = block.lemma.as_ref().expect("a lemma");
-    let mut carrier: Vec<String> = lemma
-        .claim
-        .carrier
-        .iter()
-        .map(|c| block.names.name(c))
-        .collect();
-    carrier.sort();
+    let (block, carrier) = lemma_carrier(&module, "Huge");
     let outside = "44 53 31 41 51 61 32 42 52 33 54 43 62 83";
     let mut want: Vec<String> = (1..=8)
         .flat_map(|r| (1..=8).map(move |c| format!("{c}{r}")))
@@ -183,19 +192,7 @@ fn verdict(black: &str, white: &str, carrier: &[&str], claim: &str) -> String {
 #[test]
 fn fig37_lower_right_carrier_is_minimal() {
     let module = module();
-    let block = module
-        .blocks
-        .iter()
-        .find(|b| b.kind == BlockKind::Lemma && b.name.as_deref() == Some("Fig37R"))
-        .expect("lemma Fig37R is in the file");
-    let lemma = block.lemma.as_ref().expect("a lemma");
-    let mut carrier: Vec<String> = lemma
-        .claim
-        .carrier
-        .iter()
-        .map(|c| block.names.name(c))
-        .collect();
-    carrier.sort();
+    let (_, carrier) = lemma_carrier(&module, "Fig37R");
     let want = "36 45 46 47 48 55 56 57 58 64 65 66 67 68 75 76 77 78 86 87 88";
     assert_eq!(carrier.join(" "), want);
     let cells: Vec<&str> = want.split(' ').collect();

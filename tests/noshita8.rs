@@ -27,6 +27,27 @@ fn module() -> hexproof::dsl::model::Module {
     program.modules.into_iter().last().expect("a module")
 }
 
+/// The lemma NAME of the file and its carrier's cell names, sorted.
+fn lemma_carrier<'a>(
+    module: &'a hexproof::dsl::model::Module,
+    name: &str,
+) -> (&'a hexproof::dsl::model::Block, Vec<String>) {
+    let block = module
+        .blocks
+        .iter()
+        .find(|b| b.kind == BlockKind::Lemma && b.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("lemma {name} is in the file"));
+    let lemma = block.lemma.as_ref().expect("a lemma");
+    let mut carrier: Vec<String> = lemma
+        .claim
+        .carrier
+        .iter()
+        .map(|c| block.names.name(c))
+        .collect();
+    carrier.sort();
+    (block, carrier)
+}
+
 /// Lemma U8 (the whole tree): every root case answers as the paper.
 #[test]
 fn u8_answers_whites_moves_as_lemma_2_does() {
@@ -94,19 +115,7 @@ fn u8_branches_are_the_papers_cases() {
 #[test]
 fn huge_lemma_carrier_and_root_answers() {
     let module = module();
-    let block = module
-        .blocks
-        .iter()
-        .find(|b| b.kind == BlockKind::Lemma && b.name.as_deref() == Some("Huge"))
-        .expect("lemma Huge is in the file");
-    let lemma = block.lemma.as_ref().expect("a lemma");
-    let mut carrier: Vec<String> = lemma
-        .claim
-        .carrier
-        .iter()
-        .map(|c| block.names.name(c))
-        .collect();
-    carrier.sort();
+    let (block, carrier) = lemma_carrier(&module, "Huge");
     let outside = "44 53 31 41 51 61 32 42 52 33 54 43 62 83";
     let mut want: Vec<String> = (1..=8)
         .flat_map(|r| (1..=8).map(move |c| format!("{c}{r}")))
@@ -152,4 +161,55 @@ fn huge_lemma_first_guess_fails_and_the_files_carrier_holds() {
     let file = solve("e4 c1 d3 c2 e3 f2 e2 c3 e1 h3 d1 d4 f1");
     assert_eq!(file["to_move"], "white");
     assert_eq!(file["winner"], "black", "{file}");
+}
+
+/// `hexproof verify --json` of a Black claim on 8x8 (Noshita's digits) with a node budget:
+/// the verdict ("holds", "fails" or "undecided").
+fn verdict(black: &str, white: &str, carrier: &[&str], claim: &str) -> String {
+    let carrier = carrier.join(" ");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hexproof"));
+    cmd.args(["verify", "--board", "8x8", "--notation", "digits", "--json"])
+        .args([
+            "--black",
+            black,
+            "--carrier",
+            &carrier,
+            "--nodes",
+            "2000000",
+        ]);
+    if !white.is_empty() {
+        cmd.args(["--white", white]);
+    }
+    let out = cmd.arg(claim).output().expect("the binary runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    v["verdict"].as_str().expect("a verdict").to_string()
+}
+
+/// Fig. 37 lower right (our reconstruction, docs/noshita.md): the file's carrier of
+/// `x - y | x - b` (x = B54, y = B37) is the 21 cells below and right of x, and it is
+/// minimal — without any one of its cells the claim fails (so A = 46 and B = 36 are inside
+/// it, and every White move there needs an answer). Also: rows 5–8 alone do not carry it.
+#[test]
+fn fig37_lower_right_carrier_is_minimal() {
+    let module = module();
+    let (_, carrier) = lemma_carrier(&module, "Fig37R");
+    let want = "36 45 46 47 48 55 56 57 58 64 65 66 67 68 75 76 77 78 86 87 88";
+    assert_eq!(carrier.join(" "), want);
+    let cells: Vec<&str> = want.split(' ').collect();
+    let claim = "54 - 37 | 54 - b";
+    assert_eq!(verdict("54 37", "", &cells, claim), "holds");
+    for drop in &cells {
+        let rest: Vec<&str> = cells.iter().copied().filter(|c| c != drop).collect();
+        assert_eq!(
+            verdict("54 37", "", &rest, claim),
+            "fails",
+            "without {drop}"
+        );
+    }
+    let rows_5_to_8: Vec<String> = (5..=8)
+        .flat_map(|r| (1..=8).map(move |c| format!("{c}{r}")))
+        .filter(|c| c != "37")
+        .collect();
+    let rows: Vec<&str> = rows_5_to_8.iter().map(String::as_str).collect();
+    assert_eq!(verdict("54 37", "", &rows, claim), "fails");
 }

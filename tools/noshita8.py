@@ -204,8 +204,10 @@ HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 pr
 // trees"), each leaf a small claim the exact search settles at once. U8's branches W37, W47,
 // W48 are read from the certificate of one big search each (tools/noshita8_cert.py): mostly
 // precluding analyses. The huge lemma (Fig. 33) is read from the whole-board solver's proof
-// (tools/noshita8_huge.py); Fig. 36's two areas are proved, its last step is not expressible.
-// Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38, 39 and Fig. 37's lower right.
+// (tools/noshita8_huge.py); Fig. 36 is proved: its two areas, then its last step by the rule
+// "several lemmas in one step".
+// Fig. 37's lower right (at the end) is our reconstruction; its AB guarantee is checked outside
+// the checker (21 cells). Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38 and 39.
 
 board 8x8 notation digits
 """
@@ -278,10 +280,12 @@ FIG36 = """// Fig. 36 (after B54 W37 B46 W63 and the fictitious B53, White to mo
 // "We have t-x | t-y | t-b in the left area, and x-b | y-b | t-b in the right area. Hence we
 // have t-b, since x-y." The figure is lost; the two areas were found with the whole-board
 // solver on encoded sub-games (docs/noshita.md, "Fig. 36") and are proved here by search. The
-// last step is not in the file: x - y (the bridge 45 55) would have to serve both unions at
-// once (turning t - y into t - x *and* y - b into x - b), which rules (1) and (2) cannot
-// express (the gap of case g.t on 7x7); no one-pair part holds alone (t - x, t - y on the left,
-// x - b, y - b on the right all fail). `hexproof solve` confirms the position is won (197 nodes).
+// last step, "hence t-b, since x-y", is the rule "several lemmas in one step" (docs/SEMANTICS.md):
+// x - y (the bridge 45 55, Fig36S) serves both unions at once (turning t - y into t - x *and*
+// y - b into x - b), which rules (1) and (2) alone cannot express (the gap of case g.t on 7x7);
+// every choice of one pair per lemma joins t to b. No one-pair part holds alone (t - x, t - y
+// on the left, x - b, y - b on the right all fail). `hexproof solve` confirms the position is
+// won (197 nodes).
 lemma Fig36L "Fig. 36, the left area: t - x | t - y | t - b" {
   black 54 as x, 46 as y, 53
   white 37, 63
@@ -293,6 +297,18 @@ lemma Fig36R "Fig. 36, the right area: x - b | y - b | t - b" {
   white 37, 63
   carrier [71 81 62 72 82 73 83 64 74 84 65 75 85 56 66 76 86 47 57 67 77 87 38 48 58 68 78 88]
   claim x - b | y - b | t - b
+}
+lemma Fig36S "Fig. 36, the bridge x - y" {
+  black 54 as x, 46 as y, 53
+  white 37, 63
+  carrier [45 55]
+  claim x - y
+}
+// Fig. 36's last step: "Hence we have t-b, since x-y" (51 cells: the two areas and the bridge).
+derive Fig36 "Fig. 36: t - b" {
+  black 54 as x, 46 as y, 53
+  white 37, 63
+  t - b on [21 31 41 51 61 22 32 42 52 23 33 43 34 44 25 35 26 36 17 27 18 71 81 62 72 82 73 83 64 74 84 65 75 85 56 66 76 86 47 57 67 77 87 38 48 58 68 78 88 45 55] by Fig36L, Fig36R, Fig36S
 }
 """
 
@@ -309,6 +325,37 @@ HUGE = """// The huge lemma (Fig. 33): x - b | y - b | t - b for x = B54, y = B4
 // the sub-game itself. Root: W55 -> B45 (as in U8), W46 -> B27 (the paper leaves its "superb
 // move" for W46 to the reader; B27 is the solver's), W37 -> B66, W47 -> B27, W48 -> B67; every
 // other White move is precluded (docs/noshita.md, "The huge lemma").
+"""
+
+
+FIG37R = """// Fig. 37 lower right: "let x and y be B54 and B37 ... We have x-y | x-b and AB-property. ...
+// The proof is similar to the above." The figure (area, A, B) is lost; ours (docs/noshita.md,
+// "Fig. 37 lower right"): the carrier is the only minimal one our searches found below and right
+// of x (`hexproof minimize` on rows 4-8 and twelve random greedy orders all give these 21
+// cells); A = 46 and B = 36 are our reading of Fig. 38 ("If A is White, Black chooses B16,
+// because B is Black": B36 with y lets 16 reach y or b through 26 or 17-18/27). The guarantee
+// is NOT stated here: the exact guarantee game of the checker stops at 16 cells (this carrier
+// has 21); tools/noshita8_ab.py plays it (same rules, 1.9 million positions) and finds that it
+// holds. What the checker checks: the claim, and the two halves of the guarantee as lemmas:
+// after White's A and Black's B the claim holds on the rest (Fig37Ra), and after White's B,
+// Black's 65 keeps the claim without A (Fig37Rb: "leaving A empty", as in Lemma 3's proof).
+lemma Fig37R "Fig. 37 lower right: x - y | x - b" {
+  black 54 as x, 37 as y
+  carrier [36 45 46 47 48 55 56 57 58 64 65 66 67 68 75 76 77 78 86 87 88]
+  claim x - y | x - b
+}
+lemma Fig37Ra "Fig. 37 lower right after White A (46) and Black B (36)" {
+  black 54 as x, 37 as y, 36
+  white 46
+  carrier [45 47 48 55 56 57 58 64 65 66 67 68 75 76 77 78 86 87 88]
+  claim x - y | x - b
+}
+lemma Fig37Rb "Fig. 37 lower right after White B (36) and Black 65: A (46) not needed" {
+  black 54 as x, 37 as y, 65
+  white 36
+  carrier [45 47 48 55 56 57 58 64 66 67 68 75 76 77 78 86 87 88]
+  claim x - y | x - b
+}
 """
 
 
@@ -434,6 +481,8 @@ def main():
         out += open(sys.argv[sys.argv.index("--huge") + 1]).read().splitlines() + [""]
     if "--assemble" in sys.argv:
         out += assemble(sys.argv[sys.argv.index("--assemble") + 1])
+    if only in (None, "HT", "assemble", "STHT") or "--huge" in sys.argv:
+        out += FIG37R.splitlines()  # Fig. 37 lower right: tools/noshita8_ab.py, docs/noshita.md
     print("\n".join(out))
 
 

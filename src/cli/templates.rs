@@ -72,9 +72,10 @@ pub struct ImportProofsArgs {
     /// Budget of each certificate search: maximum nodes.
     #[arg(long, default_value_t = 20_000_000)]
     nodes: u64,
-    /// Largest certificate stored (nodes); a lemma whose certificate is larger is re-checked
-    /// by the checker instead (Noshita's U8 composes to about a million nodes, 60 MB of JSON).
-    #[arg(long, default_value_t = 60_000)]
+    /// Largest certificate stored (nodes, after shrinking); a lemma whose certificate is
+    /// larger is re-checked by the checker instead (Noshita's U8 composes to about a million
+    /// nodes, 60 MB of JSON, before shrinking).
+    #[arg(long, default_value_t = 100_000)]
     max_certificate_nodes: usize,
 }
 
@@ -143,6 +144,12 @@ pub struct GenerateArgs {
     /// region too large to enumerate. The file is marked incomplete.
     #[arg(long)]
     seeds_only: bool,
+    /// Ask the whole-board solver first, with this node budget, whether a carrier fails
+    /// (one-stone templates; the sub-game encoded as a Hex position, docs/templates.md
+    /// "Refutations by the whole-board solver"): its refutations are exact and often far
+    /// cheaper than the local search's. 0: off.
+    #[arg(long, default_value_t = 0)]
+    solver_nodes: u64,
     /// Write `DIR/OUT.json` instead of `DIR/rowK.json` (`rowKs2.json` for two stones); the
     /// checkpoint is `DIR/OUT.checkpoint`.
     #[arg(long)]
@@ -255,10 +262,11 @@ fn run_generate(a: GenerateArgs) -> u8 {
     // Default: the smallest width ≥ 2·ROW + 1 with the parity of ROW.
     let width = a.width.unwrap_or(2 * a.row + 1 + (a.row % 2 == 0) as i32);
     let height = a.height.unwrap_or(a.row);
-    let grid = match Grid::new(a.row, height, width) {
+    let mut grid = match Grid::new(a.row, height, width) {
         Ok(g) => g,
         Err(e) => return fail_input(&e),
     };
+    grid.solver = (a.solver_nodes > 0).then_some(a.solver_nodes);
     if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
         return fail_input("time budgets must be positive");
     }

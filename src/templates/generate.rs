@@ -68,6 +68,9 @@ pub struct Grid {
     /// The owner's helper stones besides the goal stone `[row, 0]` (none for one-stone
     /// templates); they are not region cells.
     pub helpers: Vec<Rc>,
+    /// Node budget of the whole-board solver ([`super::whole_board`]), asked before the local
+    /// search whether a carrier fails (one-stone regions only); `None`: not used.
+    pub solver: Option<u64>,
     board_cells: Vec<Cell>,
     position: Position,
     stone: Cell,
@@ -206,6 +209,7 @@ impl Grid {
             cells,
             mirror: mirror_idx,
             helpers,
+            solver: None,
             board_cells,
             position,
             stone,
@@ -328,6 +332,22 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
             return Answer::Undecided;
         }
         budget.time = Some(budget.time.map_or(left, |t| t.min(left)));
+    }
+    if let (Some(nodes), true) = (grid.solver, grid.helpers.is_empty()) {
+        // A refutation by the whole-board solver is exact (super::whole_board); a win there
+        // still needs the local search for its proof set and certificate.
+        let t = Instant::now();
+        let verdict = super::whole_board::solve([grid.row, 0], &grid.rcs(mask), nodes);
+        if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
+            eprintln!(
+                "solver: {} cells, {verdict:?}, {:.2} s",
+                mask.count_ones(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if verdict == Some(false) {
+            return Answer::Fails;
+        }
     }
     let outcome = decide(&grid.game(mask), &budget);
     let answer = match &outcome {

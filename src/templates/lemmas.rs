@@ -20,7 +20,8 @@
 //! to state exactly its board, stones, claim and carrier, so a record cannot drift from the
 //! proof it cites.
 
-use super::library::{decode_certificate, encode_certificate, fnv64, Frame, StoredCert};
+use super::cert_shrink::shrink;
+use super::library::{decode_certificate, encode_certificate_compact, fnv64, Frame, StoredCert};
 use super::tree_cert::{compose, KnownLemma};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::check::report::StepVerdict;
@@ -366,6 +367,21 @@ pub fn lemma_records(
                         (o.verdict, o.certificate, how)
                     }
                 };
+                // Shrunk (src/templates/cert_shrink.rs) when the kernel accepts the result.
+                let (cert, how) = match cert {
+                    Some(c) => {
+                        let small = shrink(&game, &c);
+                        if small.nodes.len() <= c.nodes.len()
+                            && kernel::check(&game, &small).is_ok()
+                        {
+                            let how = format!("{how}; shrunk from {} nodes", c.nodes.len());
+                            (Some(small), how)
+                        } else {
+                            (Some(c), how)
+                        }
+                    }
+                    None => (None, how),
+                };
                 match (verdict, cert) {
                     (Verdict::Holds, Some(cert)) if cert.nodes.len() > max_cert_nodes => {
                         note = format!(
@@ -396,7 +412,7 @@ pub fn lemma_records(
                             }
                         }
                         ends.sort();
-                        rec.certificate = Some(encode_certificate(&cert, &carrier, &ends)?);
+                        rec.certificate = Some(encode_certificate_compact(&cert, &carrier, &ends)?);
                         rec.ends = ends
                             .iter()
                             .map(|&c| board.cell_name(c, Notation::Letters))

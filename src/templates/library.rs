@@ -89,9 +89,15 @@ pub struct Provenance {
 /// edge, `−2 − j` the stone `stones[j]`. A node with neither `or` nor `and` is `Joined`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredNode {
-    /// Owner stones added (mask).
+    /// Owner stones added (mask). Empty (left out) in a compact certificate when it is the
+    /// derived value: for an or-node the union of its next nodes' stones minus their replies,
+    /// else no stones ([`encode_certificate_compact`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub s: String,
-    /// Carrier (mask).
+    /// Carrier (mask). Empty (left out) when it is the derived value: for an or-node the union
+    /// of `{reply} ∪ next carrier` over its options, for an and-node the union of its
+    /// children's carriers, for a joined node no cells.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub c: String,
     /// Goal pair (codes), for sub-connections.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -359,6 +365,56 @@ pub fn encode_certificate(
     })
 }
 
+/// The stones and carrier a compact certificate leaves out for a node of `kind` whose
+/// children are among `earlier` (see [`StoredNode`]); `None` when a child comes later.
+fn derived(earlier: &[Node], kind: &NodeKind) -> Option<(CellSet, CellSet)> {
+    let get = |i: u32| earlier.get(i as usize);
+    match kind {
+        NodeKind::Joined => Some((CellSet::EMPTY, CellSet::EMPTY)),
+        NodeKind::Or(rs) => {
+            let (mut stones, mut carrier) = (CellSet::EMPTY, CellSet::EMPTY);
+            for r in rs {
+                let next = get(r.next)?;
+                let mut s = next.stones;
+                s.remove(r.reply);
+                stones |= s;
+                carrier |= next.carrier;
+                carrier.insert(r.reply);
+            }
+            Some((stones, carrier))
+        }
+        NodeKind::And(cs) => {
+            let mut carrier = CellSet::EMPTY;
+            for &c in cs {
+                carrier |= get(c)?.carrier;
+            }
+            Some((CellSet::EMPTY, carrier))
+        }
+    }
+}
+
+/// [`encode_certificate`], leaving out every node's stones and carrier where they are the
+/// derived values ([`StoredNode`]): for certificates whose children come before their parents
+/// (as [`super::cert_shrink::shrink`] makes them), most nodes then store only their replies.
+pub fn encode_certificate_compact(
+    cert: &Certificate,
+    carrier: &[Cell],
+    stones: &[Cell],
+) -> Result<StoredCert, String> {
+    let mut sc = encode_certificate(cert, carrier, stones)?;
+    for (i, n) in cert.nodes.iter().enumerate() {
+        if let Some((ds, dc)) = derived(&cert.nodes[..i], &n.kind) {
+            if ds == n.stones {
+                sc.nodes[i].s.clear();
+            }
+            if dc == n.carrier {
+                sc.nodes[i].c.clear();
+            }
+        }
+    }
+    Ok(sc)
+}
+
 /// Decodes a stored certificate onto the board cells of the carrier and stones lists.
 pub fn decode_certificate(
     sc: &StoredCert,
@@ -388,7 +444,7 @@ pub fn decode_certificate(
                 .ok_or_else(|| format!("no carrier cell {k}"))
         }
     };
-    let mut nodes = Vec::with_capacity(sc.nodes.len());
+    let mut nodes: Vec<Node> = Vec::with_capacity(sc.nodes.len());
     for (id, sn) in sc.nodes.iter().enumerate() {
         let goal = match sn.g {
             Some([a, z]) => Some((cell(a)?, cell(z)?)),
@@ -409,9 +465,19 @@ pub fn decode_certificate(
             (None, Some(cs)) => NodeKind::And(cs.clone()),
             _ => return Err(format!("node {id} is both an or-node and an and-node")),
         };
+        let (stones, carrier) = if sn.s.is_empty() || sn.c.is_empty() {
+            let (ds, dc) = derived(&nodes, &kind)
+                .ok_or_else(|| format!("node {id}: a field left out, but a child comes later"))?;
+            (
+                if sn.s.is_empty() { ds } else { set(&sn.s)? },
+                if sn.c.is_empty() { dc } else { set(&sn.c)? },
+            )
+        } else {
+            (set(&sn.s)?, set(&sn.c)?)
+        };
         nodes.push(Node {
-            stones: set(&sn.s)?,
-            carrier: set(&sn.c)?,
+            stones,
+            carrier,
             goal,
             kind,
         });

@@ -10,6 +10,7 @@
 //! kernel re-check), [`generate`] (exhaustive enumeration of minimal templates), [`matching`]
 //! (instances on a position) and [`draw`] (ASCII and SVG diagrams). Schema: docs/templates.md.
 
+pub mod cert_shrink;
 pub mod draw;
 pub mod generate;
 pub mod lemmas;
@@ -17,6 +18,7 @@ pub mod library;
 pub mod matching;
 pub mod tree_cert;
 pub mod two_stone;
+pub mod whole_board;
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, ClaimError, SubGame};

@@ -1,0 +1,113 @@
+//! A one-stone edge template's sub-game as a whole-board Hex position, for the solver
+//! (docs/templates.md, "Refutations by the whole-board solver").
+//!
+//! The claim "stone S − the edge, on carrier C, White first" is a plain Hex game once every
+//! cell outside C is filled (the idea of tools/noshita8_huge.py for Noshita's huge lemma):
+//!
+//! - the template's edge is the board's top edge: `[r, c]` is board column `c − lo`, row
+//!   `r − 1` (`[r, c]`'s neighbours `[r+1, c−1]`, `[r+1, c]` are the board's);
+//! - S is joined to the bottom edge by Black stones outside C: a chain from a cell above S
+//!   straight down to the last row (below the template's rows, so that no carrier cell
+//!   touches the bottom edge, which is part of S's group), and every cell below the
+//!   template's rows whose carrier neighbours are all neighbours of S;
+//! - every other cell outside C is White; White is to move.
+//!
+//! Then Black joins top and bottom iff Black joins S to the edge in the sub-game: the Black
+//! stones outside C form groups whose carrier neighbours are S's own (so taking a carrier cell
+//! next to them is taking a cell next to S), and none of them touches the top edge (all lie
+//! below the template's first row, and the cells of the template's rows outside C are White);
+//! a Black path from top to bottom must therefore enter those groups from a Black carrier cell
+//! next to S, and its carrier part joins S to the edge. Conversely S's connection to the edge
+//! plus the chain is such a path. Since the positions agree on every carrier cell, the games
+//! are the same game, and the solver's verdict (an exact DFPN search, every answer proved) is
+//! the sub-game's. [`encode`] returns `None` when there is no such chain (both cells above S
+//! in C, or the chain's column meeting C) or the board would exceed the solver's 81 cells.
+
+use super::Rc;
+use crate::board::{Board, CellSet, Colour};
+use crate::position::Position;
+use crate::solver::{self, SolveParams, Winner};
+
+/// Largest board the solver takes (cells).
+const MAX_CELLS: i32 = 81;
+
+fn neighbours([r, c]: Rc) -> [Rc; 6] {
+    [
+        [r, c - 1],
+        [r, c + 1],
+        [r - 1, c],
+        [r - 1, c + 1],
+        [r + 1, c - 1],
+        [r + 1, c],
+    ]
+}
+
+/// The whole-board position of the sub-game "stone − edge on `carrier`, White first" (see the
+/// module docs); White is to move in it. `None` when it cannot be encoded.
+pub fn encode(stone: Rc, carrier: &[Rc]) -> Option<Position> {
+    let in_c = |p: Rc| carrier.contains(&p);
+    let rows = carrier.iter().map(|p| p[0]).chain([stone[0]]).max()?;
+    let lo = carrier.iter().map(|p| p[1]).chain([stone[1]]).min()?;
+    let hi = carrier.iter().map(|p| p[1]).chain([stone[1]]).max()?;
+    let stone_nb: Vec<Rc> = neighbours(stone).into_iter().filter(|&p| in_c(p)).collect();
+    let harmless = |p: Rc| {
+        neighbours(p)
+            .into_iter()
+            .all(|q| !in_c(q) || stone_nb.contains(&q))
+    };
+    let start = [[stone[0] + 1, stone[1] - 1], [stone[0] + 1, stone[1]]]
+        .into_iter()
+        .find(|&p| !in_c(p) && harmless(p))?;
+    // The chain runs straight down from `start` to the last row, which lies below the
+    // template's rows: the bottom edge belongs to S's group, so no carrier cell may touch it.
+    let height = (rows + 1).max(start[0]);
+    let chain: Vec<Rc> = (start[0]..=height).map(|r| [r, start[1]]).collect();
+    if chain.iter().any(|&p| in_c(p) || !harmless(p)) {
+        return None;
+    }
+    let (lo, hi) = (lo.min(start[1]), hi.max(start[1]));
+    let width = hi - lo + 1;
+    if width * height > MAX_CELLS {
+        return None;
+    }
+    let board = Board::new(width as u32, height as u32).ok()?;
+    let at = |[r, c]: Rc| board.cell(c - lo, r - 1);
+    let (mut black, mut white) = (CellSet::EMPTY, CellSet::EMPTY);
+    for r in 1..=height {
+        for c in lo..=hi {
+            let p = [r, c];
+            let cell = at(p)?;
+            if in_c(p) {
+                continue;
+            }
+            if p == stone || chain.contains(&p) || (r > rows && harmless(p)) {
+                black.insert(cell);
+            } else {
+                white.insert(cell);
+            }
+        }
+    }
+    Position::new(board, black, white).ok()
+}
+
+/// The solver's verdict on the sub-game (`Some(true)`: Black joins the stone to the edge,
+/// `Some(false)`: White prevents it), within `nodes`; `None` when undecided or not encodable.
+pub fn solve(stone: Rc, carrier: &[Rc], nodes: u64) -> Option<bool> {
+    let pos = encode(stone, carrier)?;
+    let params = SolveParams {
+        nodes,
+        ..SolveParams::default()
+    };
+    match solver::solve(&pos, Colour::White, &params) {
+        Ok(o) => match o.winner {
+            Winner::Black => Some(true),
+            Winner::White => Some(false),
+            Winner::Undecided => None,
+        },
+        // Already won: by Black when S's group already touches the top (S on row 1), by
+        // White when White's stones outside C already cut S off; either way the sub-game's
+        // verdict (the module docs' equivalence holds for finished games too).
+        Err(solver::SolveError::AlreadyWon(c)) => Some(c == Colour::Black),
+        Err(_) => None,
+    }
+}

@@ -1,17 +1,24 @@
 //! Checking a lemma's AB guarantee (Noshita 2005, §4; docs/SEMANTICS.md "AB-property"):
 //! the owner has one strategy for the lemma's sub-game (opponent first) that wins its claim
 //! and answers the opponent's A, while B is empty, with B. Exact minimax over the carrier,
-//! with a memo; carriers larger than [`MAX_CELLS`] are left undecided.
+//! with a memo; carriers larger than [`MAX_CELLS`], and games that need more than
+//! [`MAX_POSITIONS`] memoised positions, are left undecided (a budget, not a guess).
 
 use crate::board::{Cell, CellSet};
 use crate::claim::Claim;
 use crate::position::Position;
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
-/// Largest carrier searched.
-pub const MAX_CELLS: usize = 16;
+/// Largest carrier searched (the games' positions are bit masks: the assisted game adds A and
+/// B, so 24 bits of a `u32`).
+pub const MAX_CELLS: usize = 22;
 
-/// The verdict: `Some(true)` the guarantee holds, `Some(false)` it does not, `None` too large.
+/// The budget: most positions memoised in one game (about 20 bytes each). Noshita's Fig. 37
+/// lower-right guarantee (21 cells) needs about 1.9 million.
+pub const MAX_POSITIONS: usize = 8_000_000;
+
+/// The verdict: `Some(true)` the guarantee holds, `Some(false)` it does not, `None` too large
+/// or over the [`MAX_POSITIONS`] budget.
 pub fn guarantee_holds(
     pos: &Position,
     carrier: CellSet,
@@ -69,8 +76,10 @@ fn guarantee_game(
         ib,
         interface,
         memo: HashMap::new(),
+        over_budget: false,
     };
-    Some(g.win(0, 0))
+    let v = g.win(0, 0);
+    (!g.over_budget).then_some(v)
 }
 
 struct Game<'a> {
@@ -82,6 +91,8 @@ struct Game<'a> {
     ib: usize,
     interface: bool,
     memo: HashMap<(u32, u32), bool>,
+    /// Set when the memo outgrew [`MAX_POSITIONS`]: every value computed since is void.
+    over_budget: bool,
 }
 
 impl Game<'_> {
@@ -101,6 +112,11 @@ impl Game<'_> {
     fn win(&mut self, mine: u32, theirs: u32) -> bool {
         if let Some(&v) = self.memo.get(&(mine, theirs)) {
             return v;
+        }
+        if self.over_budget || self.memo.len() >= MAX_POSITIONS {
+            // Unwind quickly; the caller discards the verdict.
+            self.over_budget = true;
+            return false;
         }
         let v = self.win_inner(mine, theirs);
         self.memo.insert((mine, theirs), v);
@@ -189,12 +205,14 @@ pub fn assisted_holds(
         base,
         pairs: claim.pairs.clone(),
         memo: HashMap::new(),
+        over_budget: false,
     };
-    Some(if claim.owner_first {
+    let v = if claim.owner_first {
         g.joined(0) || g.owner_moves(0, 0)
     } else {
         g.win(0, 0)
-    })
+    };
+    (!g.over_budget).then_some(v)
 }
 
 /// The assisted game: bits `0..n` are the carrier, bit `n` is A, bit `n + 1` is B.
@@ -205,6 +223,8 @@ struct Assisted<'a> {
     base: CellSet,
     pairs: Vec<(Cell, Cell)>,
     memo: HashMap<(u32, u32), bool>,
+    /// As in [`Game`]: the budget ran out and the values are void.
+    over_budget: bool,
 }
 
 impl Assisted<'_> {
@@ -234,6 +254,11 @@ impl Assisted<'_> {
     fn win(&mut self, mine: u32, theirs: u32) -> bool {
         if let Some(&v) = self.memo.get(&(mine, theirs)) {
             return v;
+        }
+        if self.over_budget || self.memo.len() >= MAX_POSITIONS {
+            // Unwind quickly; the caller discards the verdict.
+            self.over_budget = true;
+            return false;
         }
         let v = self.win_inner(mine, theirs);
         self.memo.insert((mine, theirs), v);

@@ -1319,8 +1319,9 @@ impl<'a> Checker<'a> {
                     "assisted game",
                     "decided",
                     format!(
-                        "the carrier has more than {} cells: the assisted game is not searched",
-                        ab::MAX_CELLS
+                        "the carrier has more than {} cells, or the assisted game needs more than {} positions: not decided",
+                        ab::MAX_CELLS,
+                        ab::MAX_POSITIONS
                     ),
                     vec![self.place(f.span, "undecided")],
                 ));
@@ -1448,10 +1449,14 @@ impl<'a> Checker<'a> {
                             owner.opponent(),
                             owner.opponent()
                         )),
-                        _ => notes.push(format!(
+                        Some(false) => notes.push(format!(
                             "not usable across two areas: after {} {b}, {} {a} still needs an answer here",
                             owner.opponent(),
                             owner.opponent()
+                        )),
+                        None => notes.push(format!(
+                            "use across two areas not decided (over {} positions): treat it as not usable",
+                            ab::MAX_POSITIONS
                         )),
                     }
                     StepVerdict::Verified
@@ -1474,8 +1479,9 @@ impl<'a> Checker<'a> {
                         "AB guarantee",
                         "decided",
                         format!(
-                            "the carrier has more than {} cells: the guarantee is not searched",
-                            ab::MAX_CELLS
+                            "the carrier has more than {} cells, or the guarantee game needs more than {} positions: not decided",
+                            ab::MAX_CELLS,
+                            ab::MAX_POSITIONS
                         ),
                         vec![self.place(g.span, "undecided")],
                     ));

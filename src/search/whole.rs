@@ -185,33 +185,44 @@ impl Builder<'_, '_, '_> {
     }
 
     /// The solver says White, moving first, wins: its move w, then the exact search on the
-    /// claim after w (Black to move) must say "fails" too.
+    /// claim after w (Black to move) must say "fails" too; failing that (no move named, or
+    /// the search undecided), the exact search on the claim itself.
     fn confirm_fails(&mut self, f: &Position, out: &mut Outcome) {
+        let carrier = self.game.carrier();
         let e = self.d.entry(f, Colour::White);
-        let w = e
-            .best
-            .or_else(|| solver::confirmed_move(self.d, f, Colour::White, e.moves))
-            .and_then(|c| self.enc.to_original(c));
-        let Some(w) = w.filter(|&w| self.game.carrier().contains(w)) else {
-            return;
-        };
-        let Ok(g) = self.sub_game(CellSet::EMPTY, CellSet::single(w)) else {
-            return;
-        };
-        let g = g.with_owner_first(true);
-        let Ok(o) = decide(&g, &Budget::nodes(self.params.leaf_nodes.max(1_000_000))) else {
-            return;
-        };
-        self.report.leaf_searches += 1;
-        self.report.leaf_nodes += o.stats.nodes;
-        if o.verdict == Verdict::Fails {
-            out.verdict = Verdict::Fails;
-            out.refutation = std::iter::once(Move {
-                colour: Colour::White,
-                cell: w,
-            })
-            .chain(o.refutation)
-            .collect();
+        let w = match e.best {
+            Some(m) => Some(m),
+            None if f.winner() == Some(Colour::White) => f.empty_cells().first(),
+            None => solver::confirmed_move(self.d, f, Colour::White, e.moves),
+        }
+        .and_then(|c| self.enc.to_original(c))
+        .filter(|&w| carrier.contains(w));
+        let budget = Budget::nodes(self.params.leaf_nodes.max(1_000_000));
+        if let Some(w) = w {
+            if let Ok(g) = self.sub_game(CellSet::EMPTY, CellSet::single(w)) {
+                if let Ok(o) = decide(&g.with_owner_first(true), &budget) {
+                    self.report.leaf_searches += 1;
+                    self.report.leaf_nodes += o.stats.nodes;
+                    if o.verdict == Verdict::Fails {
+                        out.verdict = Verdict::Fails;
+                        out.refutation = std::iter::once(Move {
+                            colour: Colour::White,
+                            cell: w,
+                        })
+                        .chain(o.refutation)
+                        .collect();
+                        return;
+                    }
+                }
+            }
+        }
+        if let Ok(o) = decide(self.game, &budget) {
+            self.report.leaf_searches += 1;
+            self.report.leaf_nodes += o.stats.nodes;
+            if o.verdict == Verdict::Fails {
+                out.verdict = Verdict::Fails;
+                out.refutation = o.refutation;
+            }
         }
     }
 
@@ -377,4 +388,95 @@ impl Builder<'_, '_, '_> {
         self.memo.insert((black, white), id);
         Ok(id)
     }
+}
+
+/// Which engine `verify` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The exact local search ([`super::decide`]).
+    Local,
+    /// The whole-board engine ([`decide_whole`]).
+    Solver,
+    /// The local search with a share of the budget, then the whole-board engine when it is
+    /// undecided.
+    Auto,
+}
+
+impl Engine {
+    /// Parses `local`, `solver` or `auto`.
+    pub fn parse(s: &str) -> Result<Engine, String> {
+        match s {
+            "local" => Ok(Engine::Local),
+            "solver" => Ok(Engine::Solver),
+            "auto" => Ok(Engine::Auto),
+            _ => Err(format!(
+                "unknown engine {s:?} (expected local, solver or auto)"
+            )),
+        }
+    }
+}
+
+/// The verdict of [`decide_engine`] and who gave it.
+#[derive(Clone, Debug)]
+pub struct EngineOutcome {
+    /// The outcome (nodes: both engines' together).
+    pub outcome: Outcome,
+    /// The engine whose answer this is (with `Auto`: the local search unless it was
+    /// undecided and the solver ran).
+    pub decided_by: Engine,
+    /// The whole-board engine's report, when it ran.
+    pub whole: Option<WholeReport>,
+}
+
+/// Decides `game` with `engine`. With [`Engine::Auto`] the local search gets at most
+/// `local_nodes` of the budget's nodes; when it is undecided the whole-board engine gets the
+/// rest (nodes and time).
+pub fn decide_engine(
+    game: &SubGame,
+    budget: &Budget,
+    engine: Engine,
+    local_nodes: u64,
+    params: &WholeParams,
+) -> Result<EngineOutcome, crate::claim::ClaimError> {
+    let start = Instant::now();
+    if engine == Engine::Solver {
+        let (o, r) = decide_whole(game, budget, params);
+        return Ok(EngineOutcome {
+            outcome: o,
+            decided_by: Engine::Solver,
+            whole: Some(r),
+        });
+    }
+    let local_budget = match engine {
+        Engine::Auto => Budget {
+            nodes: budget.nodes.min(local_nodes),
+            ..*budget
+        },
+        _ => *budget,
+    };
+    let local = decide(game, &local_budget)?;
+    if engine == Engine::Local
+        || local.verdict != Verdict::Undecided
+        || local.kernel_error.is_some()
+    {
+        return Ok(EngineOutcome {
+            outcome: local,
+            decided_by: Engine::Local,
+            whole: None,
+        });
+    }
+    let rest = Budget {
+        nodes: budget.nodes.saturating_sub(local.stats.nodes).max(1),
+        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+        ..*budget
+    };
+    let (mut o, r) = decide_whole(game, &rest, params);
+    o.stats.nodes += local.stats.nodes;
+    o.stats.micros = start.elapsed().as_micros();
+    Ok(EngineOutcome {
+        outcome: o,
+        decided_by: Engine::Solver,
+        whole: Some(r),
+    })
 }

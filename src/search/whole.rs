@@ -141,6 +141,13 @@ pub fn decide_whole(
     (out, report)
 }
 
+/// Progress on stderr when `HEXPROOF_WHOLE_TRACE` is set (for measuring where time goes).
+fn trace(msg: impl FnOnce() -> String) {
+    if std::env::var_os("HEXPROOF_WHOLE_TRACE").is_some() {
+        eprintln!("whole: {}", msg());
+    }
+}
+
 struct Builder<'g, 'b, 'a> {
     game: &'g SubGame,
     enc: &'g Encoded,
@@ -159,6 +166,7 @@ impl Builder<'_, '_, '_> {
         let to_move = self.enc.to_move;
         let f = self.d.filled(&self.enc.position, to_move);
         let (pn, dn) = self.d.mid(&f, to_move, INF, INF);
+        trace(|| format!("root: pn {pn} dn {dn}, {} solver nodes", self.d.nodes));
         let black_wins = if to_move == Colour::Black {
             pn == 0
         } else {
@@ -310,6 +318,15 @@ impl Builder<'_, '_, '_> {
         let o = decide(&g, &Budget::nodes(self.params.leaf_nodes)).map_err(|e| e.to_string())?;
         self.report.leaf_searches += 1;
         self.report.leaf_nodes += o.stats.nodes;
+        trace(|| {
+            format!(
+                "leaf on {} cells: {:?}, {} nodes, {:.0} ms",
+                carrier.len(),
+                o.verdict,
+                o.stats.nodes,
+                o.stats.micros as f64 / 1e3
+            )
+        });
         let (Verdict::Holds, Some(cert)) = (o.verdict, o.certificate) else {
             return Ok(None);
         };
@@ -362,6 +379,18 @@ impl Builder<'_, '_, '_> {
         }
         // An or-node over White's intrusions, guided by the solver.
         let (_, dn) = self.d.mid(&f, Colour::White, INF, INF);
+        trace(|| {
+            format!(
+                "expand {} Black + {} White stones, {} cells left; {} solver nodes, {} leaf searches ({} nodes), {} certificate nodes",
+                black.len(),
+                white.len(),
+                rest.len(),
+                self.d.nodes,
+                self.report.leaf_searches,
+                self.report.leaf_nodes,
+                self.nodes.len()
+            )
+        });
         if dn != 0 {
             return Err(format!(
                 "the solver did not prove White's loss after {} nodes",

@@ -149,6 +149,7 @@ fn encoding_and_engine_agree_with_local_search() {
         leaf_nodes: 100_000,
         max_certificate_nodes: 100_000,
         tt_entries: 10_000,
+        ..WholeParams::default()
     };
     let result = runner.run(&instances(), |inst| {
         let Some(game) = sub_game(&inst) else {

@@ -42,6 +42,9 @@ pub struct WholeParams {
     pub max_certificate_nodes: usize,
     /// Transposition-table entries of the solver.
     pub tt_entries: usize,
+    /// A leaf search on all the cells left is tried when the solver's proof set failed only
+    /// if at most this many are left.
+    pub rest_leaf_max: usize,
 }
 
 impl Default for WholeParams {
@@ -50,6 +53,7 @@ impl Default for WholeParams {
             leaf_nodes: 20_000,
             max_certificate_nodes: 2_000_000,
             tt_entries: 2_000_000,
+            rest_leaf_max: 24,
         }
     }
 }
@@ -282,7 +286,7 @@ impl Builder<'_, '_, '_> {
         let mv = match e.best {
             Some(m) => Some(m),
             None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
-            None => solver::confirmed_move(self.d, &f, Colour::Black, e.moves),
+            None => self.winning_move_in(&f, e.moves),
         }
         .ok_or("no confirmed winning move")?;
         let r = self
@@ -293,6 +297,30 @@ impl Builder<'_, '_, '_> {
             return Err("a winning move outside the carrier".into());
         }
         Ok(r)
+    }
+
+    /// A move of Black in filled `f` (Black to move, won by a connection on `carrier`) after
+    /// which the solver proves White's loss: first by the connections alone, then by search
+    /// (the solver's budget bounds both; unlike [`solver::confirmed_move`], no exact local
+    /// search of the whole board).
+    fn winning_move_in(&mut self, f: &Position, carrier: CellSet) -> Option<Cell> {
+        let cells = carrier & f.empty_cells();
+        let lost_after = |d: &mut Dfpn, c: Cell, search: bool| -> bool {
+            let mut child = f.clone();
+            if child.play(Colour::Black, c).is_err() {
+                return false;
+            }
+            let g = d.filled(&child, Colour::White);
+            if search {
+                d.mid(&g, Colour::White, INF, INF).1 == 0
+            } else {
+                d.entry(&g, Colour::White).dn == 0
+            }
+        };
+        cells
+            .iter()
+            .find(|&c| lost_after(self.d, c, false))
+            .or_else(|| cells.iter().find(|&c| lost_after(self.d, c, true)))
     }
 
     fn push(&mut self, n: Node) -> Result<NodeId, String> {
@@ -366,11 +394,13 @@ impl Builder<'_, '_, '_> {
             }
             _ => rest,
         };
+        // (The whole rest only when it is small or the solver knows nothing smaller: on a
+        // large rest a bounded search rarely succeeds where the solver's proof set failed.)
         let mut id = None;
         if proof != rest {
             id = self.leaf(black, white, proof)?;
         }
-        if id.is_none() {
+        if id.is_none() && (proof == rest || rest.len() <= self.params.rest_leaf_max) {
             id = self.leaf(black, white, rest)?;
         }
         if let Some(id) = id {

@@ -12,7 +12,8 @@
 //!
 //! - The **window**: rows at distance `0..=D` from b, where `D` is one more than the largest
 //!   distance of a cell of C or a Black cell (so the window's far border F' touches none of
-//!   them and is new), or the whole board when that does not fit (then F' = F); columns from
+//!   them and is new), or the whole board when that does not fit or when F is an endpoint
+//!   (then F' = F); columns from
 //!   the leftmost to the rightmost cell of C, of the Black cells and of H. Hex adjacency is
 //!   invariant under translation and Black's connections never use White's borders, so the
 //!   window is the board up to a translation, with b kept in place.
@@ -149,7 +150,8 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
         .map(depth)
         .max()
         .unwrap_or(0);
-    let (d, far_is_new) = if max_depth + 1 < rows {
+    // (When G holds F itself, F must stay where it is: the window is the whole depth.)
+    let (d, far_is_new) = if max_depth + 1 < rows && !g.contains(far) {
         (max_depth + 1, true)
     } else {
         (rows - 1, false)

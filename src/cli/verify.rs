@@ -8,7 +8,8 @@ use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::position::Position;
 use hexproof::render::ascii::sub_game_diagram;
-use hexproof::search::{decide, minimize_with, Budget, Minimality, Outcome, Verdict};
+use hexproof::search::whole::{decide_engine, Engine, WholeParams};
+use hexproof::search::{minimize_with, Budget, Minimality, Outcome, Verdict};
 use serde_json::json;
 use std::time::Duration;
 
@@ -70,6 +71,17 @@ pub struct VerifyArgs {
     /// name) to this JSON file when the claim holds.
     #[arg(long, value_name = "FILE")]
     certificate: Option<std::path::PathBuf>,
+    /// Which engine decides: `local` (the exact local search), `solver` (the claim encoded as
+    /// a whole-board Hex position, decided by the DFPN solver, its win rebuilt as a
+    /// certificate that the kernel checks; Black's claims of one group or cell to a border
+    /// only) or `auto` (local first, with at most --local-nodes nodes, then the solver on the
+    /// rest of the budget when undecided). Whichever engine answers, "holds" means the kernel
+    /// accepted a certificate.
+    #[arg(long, default_value = "auto", value_name = "ENGINE")]
+    engine: String,
+    /// With `--engine auto`: the local search's share of --nodes.
+    #[arg(long, default_value_t = 2_000_000, value_name = "NODES")]
+    local_nodes: u64,
 }
 
 /// Find a minimal carrier for a claim inside a region, and say whether it is minimum.
@@ -221,6 +233,21 @@ fn print_outcome(s: &Setup, o: &Outcome) {
     );
 }
 
+/// Which engine answered, for the text report.
+fn engine_line(eo: &hexproof::search::whole::EngineOutcome) -> String {
+    match (&eo.decided_by, &eo.whole) {
+        (Engine::Solver, Some(w)) => match (&w.not_applicable, &w.failure) {
+            (Some(m), _) => format!("solver not applicable ({m})"),
+            (None, Some(m)) => format!("solver, {} solver nodes; no certificate: {m}", w.solver_nodes),
+            (None, None) => format!(
+                "solver (whole-board DFPN on {} empty cells, {} solver nodes, {} leaf searches of {} nodes)",
+                w.encoded_empty, w.solver_nodes, w.leaf_searches, w.leaf_nodes
+            ),
+        },
+        _ => "local search".to_string(),
+    }
+}
+
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     c.next()
@@ -242,10 +269,21 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
-    let o = match decide(&s.game, &s.budget) {
+    let engine = match Engine::parse(&a.engine) {
+        Ok(e) => e,
+        Err(e) => return fail_input(&e),
+    };
+    let eo = match decide_engine(
+        &s.game,
+        &s.budget,
+        engine,
+        a.local_nodes,
+        &WholeParams::default(),
+    ) {
         Ok(o) => o,
         Err(e) => return fail_input(&e.to_string()),
     };
+    let o = &eo.outcome;
     if let (Some(path), Some(cert), Verdict::Holds) = (&a.certificate, &o.certificate, o.verdict) {
         let text = serde_json::to_string_pretty(&certificate_json(&s, cert))
             .expect("JSON values always serialise");
@@ -254,9 +292,22 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
         }
     }
     if s.json {
-        print_json(&outcome_json(&s, &o));
+        let mut v = outcome_json(&s, o);
+        v["engine"] = json!(eo.decided_by);
+        if let Some(w) = &eo.whole {
+            v["solver"] = json!({
+                "not_applicable": w.not_applicable,
+                "solver_nodes": w.solver_nodes,
+                "leaf_searches": w.leaf_searches,
+                "leaf_nodes": w.leaf_nodes,
+                "encoded_empty_cells": w.encoded_empty,
+                "failure": w.failure,
+            });
+        }
+        print_json(&v);
     } else {
-        print_outcome(&s, &o);
+        print_outcome(&s, o);
+        println!("engine:  {}", engine_line(&eo));
     }
     exit_for(o.verdict)
 }

@@ -5,10 +5,12 @@
 //! verdict is [`Verdict::Holds`] only when the kernel accepted it. A loss comes with the
 //! opponent's refuting line. Running out of budget gives [`Verdict::Undecided`].
 
+pub mod encode;
 pub mod local;
 mod minimize;
 pub mod oracle;
 pub mod solver;
+pub mod whole;
 
 pub use minimize::{minimize, minimize_with, Minimality, MinimizeReport, MAX_SUBSETS};
 pub use oracle::OracleParams;

@@ -1,0 +1,62 @@
+//! The whole-board engine (`search::whole`) on HexWiki templates: each template on the bottom
+//! edge of the smallest board that holds it (as `examples/hexwiki_table.rs`), encoded
+//! (`search::encode`), solved, and proved to the kernel.
+//!
+//! `cargo run --release --example solver_probe -- NAME[,NAME…] NODES [--ascii]`
+use hexproof::board::{Border, Notation};
+use hexproof::search::encode::encode;
+use hexproof::search::whole::{decide_whole, WholeParams};
+use hexproof::search::Budget;
+use hexproof::templates::EdgeTemplate;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 2 {
+        eprintln!("usage: solver_probe NAME[,NAME…] NODES [--ascii]");
+        std::process::exit(2);
+    }
+    let Ok(nodes) = args[1].parse::<u64>() else {
+        eprintln!("error: NODES must be a number, got {:?}", args[1]);
+        std::process::exit(2);
+    };
+    let all = EdgeTemplate::parse_list(include_str!(
+        "../tests/fixtures/edge-templates-hexwiki.json"
+    ))
+    .expect("the fixture parses");
+    for name in args[0].split(',') {
+        let Some(t) = all.iter().find(|t| t.name == name) else {
+            eprintln!("error: no template named {name:?}");
+            std::process::exit(2);
+        };
+        let g = t.place_fitting(Border::Bottom).expect("fits");
+        if args.iter().any(|a| a == "--ascii") {
+            match encode(&g) {
+                Ok(e) => println!("{}", e.position.to_ascii(Notation::Letters)),
+                Err(m) => println!("{name}: not applicable: {m}"),
+            }
+        }
+        let start = Instant::now();
+        let (o, r) = decide_whole(&g, &Budget::nodes(nodes), &WholeParams::default());
+        println!(
+            "{name}: {:?}, {} encoded empty cells, {} solver nodes, {} leaf searches ({} nodes), \
+             {} certificate nodes, {:.1} s wall{}{}{}",
+            o.verdict,
+            r.encoded_empty,
+            r.solver_nodes,
+            r.leaf_searches,
+            r.leaf_nodes,
+            o.stats.certificate_nodes,
+            start.elapsed().as_secs_f64(),
+            r.not_applicable
+                .map(|m| format!(", not applicable: {m}"))
+                .unwrap_or_default(),
+            r.failure
+                .map(|m| format!(", failure: {m}"))
+                .unwrap_or_default(),
+            o.kernel_error
+                .map(|m| format!(", kernel error: {m:?}"))
+                .unwrap_or_default(),
+        );
+    }
+}

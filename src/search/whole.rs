@@ -1,0 +1,541 @@
+//! The whole-board engine: a claim decided by the solver on its encoding, then proved to the
+//! kernel.
+//!
+//! [`super::encode`] turns the sub-game into a whole-board position that Black wins iff the
+//! claim holds; the DFPN solver ([`crate::solver`], Henderson, Arneson & Hayward 2009: VC-based
+//! win detection, mustplay, inferior cells, decompositions) decides that position. Its answer
+//! is **not** trusted:
+//!
+//! - **Holds** only after [`crate::kernel::check`] accepted a certificate built here from the
+//!   solver's proof. At a White-to-move position (Black's stones and White's stones added so
+//!   far) the exact local search is tried first, with a small node budget, on the solver's
+//!   proof set and then on the whole remaining carrier; its certificate is embedded (a leaf:
+//!   typically the VC that closed the solver's node). Otherwise the node becomes an or-node
+//!   (the kernel's OR rule, Anshelevich 2002 §4): for a White intrusion w, Black's reply r is
+//!   the solver's winning move after w (confirmed by the solver) and the node after (r, w) is
+//!   built recursively; further intrusions are taken only inside the intersection of the
+//!   options' sets `{r} ∪ carrier` (proof-set pruning, Henderson et al. 2009 §4), so the node
+//!   is complete when that intersection is empty.
+//! - **Fails** only when the exact local search confirms it: the solver's winning White move
+//!   w, then the local search on the claim after w with Black to move must answer "fails"
+//!   (its refuting line follows w). Otherwise undecided.
+//! - Everything else (not applicable, budget out, a step the solver cannot confirm) is
+//!   undecided. Every step has a budget: the solver's nodes and wall time, each leaf search's
+//!   nodes, and the certificate's size.
+
+use super::encode::{encode, Encoded};
+use super::{decide, Budget, Move, Outcome, Stats, Verdict};
+use crate::board::{Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Reply};
+use crate::position::Position;
+use crate::solver::{self, dfpn::Dfpn, tt::INF, SolveParams};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Budgets of the whole-board engine.
+#[derive(Clone, Copy, Debug)]
+pub struct WholeParams {
+    /// Node budget of each leaf's exact local search.
+    pub leaf_nodes: u64,
+    /// Most certificate nodes built (leaves' nodes included).
+    pub max_certificate_nodes: usize,
+    /// Transposition-table entries of the solver.
+    pub tt_entries: usize,
+    /// A leaf search on all the cells left is tried when the solver's proof set failed only
+    /// if at most this many are left.
+    pub rest_leaf_max: usize,
+}
+
+impl Default for WholeParams {
+    fn default() -> Self {
+        WholeParams {
+            leaf_nodes: 20_000,
+            max_certificate_nodes: 2_000_000,
+            tt_entries: 2_000_000,
+            rest_leaf_max: 24,
+        }
+    }
+}
+
+/// What the engine did besides the verdict.
+#[derive(Clone, Debug, Default)]
+pub struct WholeReport {
+    /// Why the encoding does not apply (then the verdict is undecided).
+    pub not_applicable: Option<String>,
+    /// Solver nodes (position evaluations).
+    pub solver_nodes: u64,
+    /// Exact local searches run for leaves, and their nodes.
+    pub leaf_searches: u64,
+    /// Search nodes of those leaves.
+    pub leaf_nodes: u64,
+    /// Why a win of the solver did not become a certificate, if it did not.
+    pub failure: Option<String>,
+    /// Empty cells of the encoded position.
+    pub encoded_empty: usize,
+}
+
+/// Decides `game` with the whole-board engine within `budget` (its nodes and time bound the
+/// solver; see the module docs for when each verdict is given).
+pub fn decide_whole(
+    game: &SubGame,
+    budget: &Budget,
+    params: &WholeParams,
+) -> (Outcome, WholeReport) {
+    let start = Instant::now();
+    let mut report = WholeReport::default();
+    let mut out = Outcome {
+        verdict: Verdict::Undecided,
+        certificate: None,
+        verified: None,
+        refutation: Vec::new(),
+        stats: Stats::default(),
+        kernel_error: None,
+        proof_set: CellSet::EMPTY,
+    };
+    let enc = match encode(game) {
+        Ok(e) => e,
+        Err(m) => {
+            report.not_applicable = Some(m);
+            return (out, report);
+        }
+    };
+    report.encoded_empty = enc.position.empty_cells().len();
+    let sp = SolveParams {
+        nodes: budget.nodes,
+        time: budget.time,
+        tt_entries: params.tt_entries,
+        ..SolveParams::default()
+    };
+    let mut d = solver::make_search(&sp, sp.order.order(), start);
+    let mut b = Builder {
+        game,
+        enc: &enc,
+        d: &mut d,
+        nodes: Vec::new(),
+        memo: HashMap::new(),
+        params: *params,
+        report: &mut report,
+    };
+    let result = b.run(&mut out);
+    let nodes = std::mem::take(&mut b.nodes);
+    let solver_nodes = b.d.nodes;
+    drop(b);
+    report.solver_nodes = solver_nodes;
+    match result {
+        Ok(Some((first, root))) => {
+            let cert = Certificate { nodes, first, root };
+            match kernel::check(game, &cert) {
+                Ok(v) => {
+                    out.verdict = Verdict::Holds;
+                    out.verified = Some(v);
+                    out.proof_set = cert.nodes[cert.root as usize].carrier
+                        | first.map(CellSet::single).unwrap_or_default();
+                }
+                Err(e) => out.kernel_error = Some(e),
+            }
+            out.stats.certificate_nodes = cert.nodes.len();
+            out.certificate = Some(cert);
+        }
+        Ok(None) => {}
+        Err(m) => report.failure = Some(m),
+    }
+    out.stats.nodes = report.solver_nodes + report.leaf_nodes;
+    out.stats.micros = start.elapsed().as_micros();
+    (out, report)
+}
+
+/// Progress on stderr when `HEXPROOF_WHOLE_TRACE` is set (for measuring where time goes).
+fn trace(msg: impl FnOnce() -> String) {
+    if std::env::var_os("HEXPROOF_WHOLE_TRACE").is_some() {
+        eprintln!("whole: {}", msg());
+    }
+}
+
+struct Builder<'g, 'b, 'a> {
+    game: &'g SubGame,
+    enc: &'g Encoded,
+    d: &'b mut Dfpn<'a>,
+    nodes: Vec<Node>,
+    /// White-to-move positions built: (Black's added stones, White's) → node.
+    memo: HashMap<(CellSet, CellSet), NodeId>,
+    params: WholeParams,
+    report: &'b mut WholeReport,
+}
+
+impl Builder<'_, '_, '_> {
+    /// Solves the root. `Ok(Some((first move, root)))`: a certificate to check; `Ok(None)`:
+    /// no win (the outcome says fails or undecided).
+    fn run(&mut self, out: &mut Outcome) -> Result<Option<(Option<Cell>, NodeId)>, String> {
+        let to_move = self.enc.to_move;
+        let f = self.d.filled(&self.enc.position, to_move);
+        let (pn, dn) = self.d.mid(&f, to_move, INF, INF);
+        trace(|| format!("root: pn {pn} dn {dn}, {} solver nodes", self.d.nodes));
+        let black_wins = if to_move == Colour::Black {
+            pn == 0
+        } else {
+            dn == 0
+        };
+        let white_wins = if to_move == Colour::Black {
+            dn == 0
+        } else {
+            pn == 0
+        };
+        if black_wins {
+            if to_move == Colour::Black {
+                let r = self.black_reply(CellSet::EMPTY, CellSet::EMPTY)?;
+                let root = self.white(CellSet::single(r), CellSet::EMPTY)?;
+                return Ok(Some((Some(r), root)));
+            }
+            let root = self.white(CellSet::EMPTY, CellSet::EMPTY)?;
+            return Ok(Some((None, root)));
+        }
+        if white_wins && to_move == Colour::White {
+            self.confirm_fails(&f, out);
+        }
+        Ok(None)
+    }
+
+    /// The solver says White, moving first, wins: its move w, then the exact search on the
+    /// claim after w (Black to move) must say "fails" too; failing that (no move named, or
+    /// the search undecided), the exact search on the claim itself.
+    fn confirm_fails(&mut self, f: &Position, out: &mut Outcome) {
+        let carrier = self.game.carrier();
+        let e = self.d.entry(f, Colour::White);
+        let w = match e.best {
+            Some(m) => Some(m),
+            None if f.winner() == Some(Colour::White) => f.empty_cells().first(),
+            None => solver::confirmed_move(self.d, f, Colour::White, e.moves),
+        }
+        .and_then(|c| self.enc.to_original(c))
+        .filter(|&w| carrier.contains(w));
+        let budget = Budget::nodes(self.params.leaf_nodes.max(1_000_000));
+        if let Some(w) = w {
+            if let Ok(g) = self.sub_game(CellSet::EMPTY, CellSet::single(w)) {
+                if let Ok(o) = decide(&g.with_owner_first(true), &budget) {
+                    self.report.leaf_searches += 1;
+                    self.report.leaf_nodes += o.stats.nodes;
+                    if o.verdict == Verdict::Fails {
+                        out.verdict = Verdict::Fails;
+                        out.refutation = std::iter::once(Move {
+                            colour: Colour::White,
+                            cell: w,
+                        })
+                        .chain(o.refutation)
+                        .collect();
+                        return;
+                    }
+                }
+            }
+        }
+        if let Ok(o) = decide(self.game, &budget) {
+            self.report.leaf_searches += 1;
+            self.report.leaf_nodes += o.stats.nodes;
+            if o.verdict == Verdict::Fails {
+                out.verdict = Verdict::Fails;
+                out.refutation = o.refutation;
+            }
+        }
+    }
+
+    /// The sub-game after Black's `black` and White's `white` (original cells of the carrier),
+    /// White to move.
+    fn sub_game(&self, black: CellSet, white: CellSet) -> Result<SubGame, String> {
+        let p = self.game.position();
+        let pos = Position::new(
+            *p.board(),
+            p.stones(Colour::Black) | black,
+            p.stones(Colour::White) | white,
+        )
+        .map_err(|e| e.to_string())?;
+        SubGame::new(
+            pos,
+            self.game.carrier() - black - white,
+            Claim {
+                owner_first: false,
+                ..self.game.claim().clone()
+            },
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// The encoded position after the added stones.
+    fn encoded(&self, black: CellSet, white: CellSet) -> Result<Position, String> {
+        let p = &self.enc.position;
+        Position::new(
+            *p.board(),
+            p.stones(Colour::Black) | self.enc.set_to_window(black),
+            p.stones(Colour::White) | self.enc.set_to_window(white),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// Black's winning move (an original cell of the carrier) after the added stones, Black to
+    /// move, as the solver proves it.
+    fn black_reply(&mut self, black: CellSet, white: CellSet) -> Result<Cell, String> {
+        let q = self.encoded(black, white)?;
+        let f = self.d.filled(&q, Colour::Black);
+        let (pn, _) = self.d.mid(&f, Colour::Black, INF, INF);
+        if pn != 0 {
+            return Err(format!(
+                "the solver did not prove Black's win after {} nodes",
+                self.d.nodes
+            ));
+        }
+        let e = self.d.entry(&f, Colour::Black);
+        let mv = match e.best {
+            Some(m) => Some(m),
+            None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
+            None => self.winning_move_in(&f, e.moves),
+        }
+        .ok_or("no confirmed winning move")?;
+        let r = self
+            .enc
+            .to_original(mv)
+            .ok_or("a winning move outside the window")?;
+        if !(self.game.carrier() - black - white).contains(r) {
+            return Err("a winning move outside the carrier".into());
+        }
+        Ok(r)
+    }
+
+    /// A move of Black in filled `f` (Black to move, won by a connection on `carrier`) after
+    /// which the solver proves White's loss: first by the connections alone, then by search
+    /// (the solver's budget bounds both; unlike [`solver::confirmed_move`], no exact local
+    /// search of the whole board).
+    fn winning_move_in(&mut self, f: &Position, carrier: CellSet) -> Option<Cell> {
+        let cells = carrier & f.empty_cells();
+        let lost_after = |d: &mut Dfpn, c: Cell, search: bool| -> bool {
+            let mut child = f.clone();
+            if child.play(Colour::Black, c).is_err() {
+                return false;
+            }
+            let g = d.filled(&child, Colour::White);
+            if search {
+                d.mid(&g, Colour::White, INF, INF).1 == 0
+            } else {
+                d.entry(&g, Colour::White).dn == 0
+            }
+        };
+        cells
+            .iter()
+            .find(|&c| lost_after(self.d, c, false))
+            .or_else(|| cells.iter().find(|&c| lost_after(self.d, c, true)))
+    }
+
+    fn push(&mut self, n: Node) -> Result<NodeId, String> {
+        if self.nodes.len() >= self.params.max_certificate_nodes {
+            return Err(format!(
+                "the certificate exceeds {} nodes",
+                self.params.max_certificate_nodes
+            ));
+        }
+        self.nodes.push(n);
+        Ok((self.nodes.len() - 1) as NodeId)
+    }
+
+    /// A leaf by the exact local search on `carrier` (inside the remaining carrier).
+    fn leaf(
+        &mut self,
+        black: CellSet,
+        white: CellSet,
+        carrier: CellSet,
+    ) -> Result<Option<NodeId>, String> {
+        let g = self.sub_game(black, white)?.with_carrier(carrier);
+        let Ok(g) = g else { return Ok(None) };
+        let o = decide(&g, &Budget::nodes(self.params.leaf_nodes)).map_err(|e| e.to_string())?;
+        self.report.leaf_searches += 1;
+        self.report.leaf_nodes += o.stats.nodes;
+        trace(|| {
+            format!(
+                "leaf on {} cells: {:?}, {} nodes, {:.0} ms",
+                carrier.len(),
+                o.verdict,
+                o.stats.nodes,
+                o.stats.micros as f64 / 1e3
+            )
+        });
+        let (Verdict::Holds, Some(cert)) = (o.verdict, o.certificate) else {
+            return Ok(None);
+        };
+        if cert.first.is_some() {
+            return Ok(None);
+        }
+        let off = self.nodes.len() as NodeId;
+        for n in &cert.nodes {
+            let mut m = n.clone();
+            m.stones = m.stones | black;
+            match &mut m.kind {
+                NodeKind::Joined => {}
+                NodeKind::Or(opts) => opts.iter_mut().for_each(|o| o.next += off),
+                NodeKind::And(kids) => kids.iter_mut().for_each(|k| *k += off),
+            }
+            self.push(m)?;
+        }
+        Ok(Some(cert.root + off))
+    }
+
+    /// Proves the White-to-move position after the added stones; returns its node.
+    fn white(&mut self, black: CellSet, white: CellSet) -> Result<NodeId, String> {
+        if let Some(&id) = self.memo.get(&(black, white)) {
+            return Ok(id);
+        }
+        let rest = self.game.carrier() - black - white;
+        let q = self.encoded(black, white)?;
+        let f = self.d.filled(&q, Colour::White);
+        // Leaves: the solver's proof set first (when it knows one), then all that is left.
+        let proof = match self.d.lookup(&f, Colour::White) {
+            Some(e) if e.dn == 0 => {
+                e.proof
+                    .iter()
+                    .filter_map(|c| self.enc.to_original(c))
+                    .collect::<CellSet>()
+                    & rest
+            }
+            _ => rest,
+        };
+        // (The whole rest only when it is small or the solver knows nothing smaller: on a
+        // large rest a bounded search rarely succeeds where the solver's proof set failed.)
+        let mut id = None;
+        if proof != rest {
+            id = self.leaf(black, white, proof)?;
+        }
+        if id.is_none() && (proof == rest || rest.len() <= self.params.rest_leaf_max) {
+            id = self.leaf(black, white, rest)?;
+        }
+        if let Some(id) = id {
+            self.memo.insert((black, white), id);
+            return Ok(id);
+        }
+        // An or-node over White's intrusions, guided by the solver.
+        let (_, dn) = self.d.mid(&f, Colour::White, INF, INF);
+        trace(|| {
+            format!(
+                "expand {} Black + {} White stones, {} cells left; {} solver nodes, {} leaf searches ({} nodes), {} certificate nodes",
+                black.len(),
+                white.len(),
+                rest.len(),
+                self.d.nodes,
+                self.report.leaf_searches,
+                self.report.leaf_nodes,
+                self.nodes.len()
+            )
+        });
+        if dn != 0 {
+            return Err(format!(
+                "the solver did not prove White's loss after {} nodes",
+                self.d.nodes
+            ));
+        }
+        let mut open = rest;
+        let mut options: Vec<Reply> = Vec::new();
+        let mut carrier = CellSet::EMPTY;
+        while let Some(w) = open.first() {
+            let r = self.black_reply(black, white | CellSet::single(w))?;
+            let next = self.white(black | CellSet::single(r), white | CellSet::single(w))?;
+            let set = self.nodes[next as usize].carrier | CellSet::single(r);
+            open = open & set;
+            carrier = carrier | set;
+            options.push(Reply { reply: r, next });
+        }
+        let id = self.push(Node {
+            stones: black,
+            carrier,
+            goal: None,
+            kind: NodeKind::Or(options),
+        })?;
+        self.memo.insert((black, white), id);
+        Ok(id)
+    }
+}
+
+/// Which engine `verify` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The exact local search ([`super::decide`]).
+    Local,
+    /// The whole-board engine ([`decide_whole`]).
+    Solver,
+    /// The local search with a share of the budget, then the whole-board engine when it is
+    /// undecided.
+    Auto,
+}
+
+impl Engine {
+    /// Parses `local`, `solver` or `auto`.
+    pub fn parse(s: &str) -> Result<Engine, String> {
+        match s {
+            "local" => Ok(Engine::Local),
+            "solver" => Ok(Engine::Solver),
+            "auto" => Ok(Engine::Auto),
+            _ => Err(format!(
+                "unknown engine {s:?} (expected local, solver or auto)"
+            )),
+        }
+    }
+}
+
+/// The verdict of [`decide_engine`] and who gave it.
+#[derive(Clone, Debug)]
+pub struct EngineOutcome {
+    /// The outcome (nodes: both engines' together).
+    pub outcome: Outcome,
+    /// The engine whose answer this is (with `Auto`: the local search unless it was
+    /// undecided and the solver ran).
+    pub decided_by: Engine,
+    /// The whole-board engine's report, when it ran.
+    pub whole: Option<WholeReport>,
+}
+
+/// Decides `game` with `engine`. With [`Engine::Auto`] the local search gets at most
+/// `local_nodes` of the budget's nodes; when it is undecided the whole-board engine gets the
+/// rest (nodes and time).
+pub fn decide_engine(
+    game: &SubGame,
+    budget: &Budget,
+    engine: Engine,
+    local_nodes: u64,
+    params: &WholeParams,
+) -> Result<EngineOutcome, crate::claim::ClaimError> {
+    let start = Instant::now();
+    if engine == Engine::Solver {
+        let (o, r) = decide_whole(game, budget, params);
+        return Ok(EngineOutcome {
+            outcome: o,
+            decided_by: Engine::Solver,
+            whole: Some(r),
+        });
+    }
+    let local_budget = match engine {
+        Engine::Auto => Budget {
+            nodes: budget.nodes.min(local_nodes),
+            ..*budget
+        },
+        _ => *budget,
+    };
+    let local = decide(game, &local_budget)?;
+    if engine == Engine::Local
+        || local.verdict != Verdict::Undecided
+        || local.kernel_error.is_some()
+    {
+        return Ok(EngineOutcome {
+            outcome: local,
+            decided_by: Engine::Local,
+            whole: None,
+        });
+    }
+    let rest = Budget {
+        nodes: budget.nodes.saturating_sub(local.stats.nodes).max(1),
+        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+        ..*budget
+    };
+    let (mut o, r) = decide_whole(game, &rest, params);
+    o.stats.nodes += local.stats.nodes;
+    o.stats.micros = start.elapsed().as_micros();
+    Ok(EngineOutcome {
+        outcome: o,
+        decided_by: Engine::Solver,
+        whole: Some(r),
+    })
+}

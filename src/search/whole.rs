@@ -525,8 +525,16 @@ pub fn decide_engine(
             whole: None,
         });
     }
+    if budget.nodes <= local.stats.nodes {
+        // The whole budget went to the local search: undecided, as asked.
+        return Ok(EngineOutcome {
+            outcome: local,
+            decided_by: Engine::Local,
+            whole: None,
+        });
+    }
     let rest = Budget {
-        nodes: budget.nodes.saturating_sub(local.stats.nodes).max(1),
+        nodes: budget.nodes - local.stats.nodes,
         time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
         ..*budget
     };

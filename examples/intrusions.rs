@@ -16,25 +16,15 @@
 //!
 //! Every answer is exact (the search's verdict, "holds" only after the kernel accepted the
 //! certificate); "Undecided" means the node budget ran out.
+#[path = "common/args.rs"]
+mod args;
+use args::probe_args;
 use hexproof::board::{Border, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::search::{decide_with, oracle, Budget, OracleParams};
-use hexproof::templates::EdgeTemplate;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 2 {
-        eprintln!("usage: intrusions NAME NODES [w:CELL|b:CELL …]");
-        std::process::exit(2);
-    }
-    let Ok(nodes) = args[1].parse::<u64>() else {
-        eprintln!("error: NODES must be a number, got {:?}", args[1]);
-        std::process::exit(2);
-    };
-    let all = EdgeTemplate::parse_list(include_str!(
-        "../tests/fixtures/edge-templates-hexwiki.json"
-    ))
-    .expect("the fixture parses");
+    let (args, nodes, all) = probe_args("intrusions NAME NODES [w:CELL|b:CELL …]");
     let Some(t) = all.iter().find(|t| t.name == args[0]) else {
         eprintln!("error: no template named {:?}", args[0]);
         std::process::exit(2);

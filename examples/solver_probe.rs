@@ -3,27 +3,17 @@
 //! (`search::encode`), solved, and proved to the kernel.
 //!
 //! `cargo run --release --example solver_probe -- NAME[,NAME…] NODES [--ascii]`
+#[path = "common/args.rs"]
+mod args;
+use args::probe_args;
 use hexproof::board::{Border, Notation};
 use hexproof::search::encode::encode;
 use hexproof::search::whole::{decide_whole, WholeParams};
 use hexproof::search::Budget;
-use hexproof::templates::EdgeTemplate;
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 2 {
-        eprintln!("usage: solver_probe NAME[,NAME…] NODES [--ascii]");
-        std::process::exit(2);
-    }
-    let Ok(nodes) = args[1].parse::<u64>() else {
-        eprintln!("error: NODES must be a number, got {:?}", args[1]);
-        std::process::exit(2);
-    };
-    let all = EdgeTemplate::parse_list(include_str!(
-        "../tests/fixtures/edge-templates-hexwiki.json"
-    ))
-    .expect("the fixture parses");
+    let (args, nodes, all) = probe_args("solver_probe NAME[,NAME…] NODES [--ascii]");
     for name in args[0].split(',') {
         let Some(t) = all.iter().find(|t| t.name == name) else {
             eprintln!("error: no template named {name:?}");

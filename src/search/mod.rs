@@ -116,6 +116,21 @@ pub struct Outcome {
     pub proof_set: CellSet,
 }
 
+impl Outcome {
+    /// Nothing decided yet: the start of every engine's outcome.
+    pub fn undecided() -> Outcome {
+        Outcome {
+            verdict: Verdict::Undecided,
+            certificate: None,
+            verified: None,
+            refutation: Vec::new(),
+            stats: Stats::default(),
+            kernel_error: None,
+            proof_set: CellSet::EMPTY,
+        }
+    }
+}
+
 fn limits(budget: &Budget, start: Instant) -> Limits {
     Limits {
         nodes: budget.nodes,
@@ -200,15 +215,7 @@ fn decide_once(
     } else {
         solver.opp_to_move(0, 0, NONE)
     };
-    let mut outcome = Outcome {
-        verdict: Verdict::Undecided,
-        certificate: None,
-        verified: None,
-        refutation: Vec::new(),
-        stats: Stats::default(),
-        kernel_error: None,
-        proof_set: CellSet::EMPTY,
-    };
+    let mut outcome = Outcome::undecided();
     match res {
         Res::Unknown | Res::Shallow => {}
         Res::Loss(_) => {

@@ -24,7 +24,7 @@
 //!   nodes, and the certificate's size.
 
 use super::encode::{encode, Encoded};
-use super::{decide, Budget, Move, Outcome, Stats, Verdict};
+use super::{decide, Budget, Move, Outcome, Verdict};
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
 use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Reply};
@@ -84,15 +84,7 @@ pub fn decide_whole(
 ) -> (Outcome, WholeReport) {
     let start = Instant::now();
     let mut report = WholeReport::default();
-    let mut out = Outcome {
-        verdict: Verdict::Undecided,
-        certificate: None,
-        verified: None,
-        refutation: Vec::new(),
-        stats: Stats::default(),
-        kernel_error: None,
-        proof_set: CellSet::EMPTY,
-    };
+    let mut out = Outcome::undecided();
     let enc = match encode(game) {
         Ok(e) => e,
         Err(m) => {

@@ -388,15 +388,7 @@ pub fn lemma_records(
                             "re-checked by the checker (its certificate, {} nodes, {how}, is over the {max_cert_nodes}-node cap)",
                             cert.nodes.len()
                         );
-                        known.insert(
-                            rec.lemma.clone(),
-                            KnownLemma {
-                                position: game.position().clone(),
-                                carrier: game.carrier(),
-                                pairs: game.claim().pairs.clone(),
-                                certificate: cert,
-                            },
-                        );
+                        known.insert(rec.lemma.clone(), KnownLemma::of(&game, cert));
                     }
                     (Verdict::Holds, Some(cert)) => {
                         let board = *game.board();
@@ -419,15 +411,7 @@ pub fn lemma_records(
                             .collect();
                         rec.recheck = Recheck::Kernel;
                         note = format!("kernel certificate, {} nodes ({how})", cert.nodes.len());
-                        known.insert(
-                            rec.lemma.clone(),
-                            KnownLemma {
-                                position: game.position().clone(),
-                                carrier: game.carrier(),
-                                pairs: game.claim().pairs.clone(),
-                                certificate: cert,
-                            },
-                        );
+                        known.insert(rec.lemma.clone(), KnownLemma::of(&game, cert));
                     }
                     (v, _) => {
                         note = format!("re-checked by the checker (search: {v:?})");

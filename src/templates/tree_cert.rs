@@ -37,6 +37,18 @@ pub struct KnownLemma {
     pub certificate: Certificate,
 }
 
+impl KnownLemma {
+    /// A verified lemma's sub-game with its certificate.
+    pub fn of(game: &SubGame, certificate: Certificate) -> KnownLemma {
+        KnownLemma {
+            position: game.position().clone(),
+            carrier: game.carrier(),
+            pairs: game.claim().pairs.clone(),
+            certificate,
+        }
+    }
+}
+
 /// What [`compose`] built.
 #[derive(Clone, Debug)]
 pub struct Composed {

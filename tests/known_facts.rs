@@ -449,13 +449,9 @@ fn templates_with_the_oracle_at_every_node() {
     }
 }
 
-/// The restart of `decide_with` (`OracleParams::first_nodes`): when the search with the
-/// oracle is still undecided after that many nodes, it starts again without it on the rest of
-/// the budget. With one node for the first phase, IVa and the ziggurat still hold and the
-/// ziggurat minus a cell still fails (after the restart, with the nodes of both phases
-/// counted).
-#[test]
-fn restart_without_the_oracle() {
+/// IV1a and the ziggurat (both hold) and the ziggurat minus a cell (fails): the small facts
+/// that pin each optional rule of the search to the plain verdicts.
+fn iva_ziggurat_and_short() -> [(Fact, Verdict); 3] {
     let iva = fact(
         "7x7",
         "b4",
@@ -464,15 +460,27 @@ fn restart_without_the_oracle() {
     );
     let z = fact("7x7", "d5", "c5 b6 c6 d6 a7 b7 c7 d7", "d5 - b");
     let short = fact("7x7", "d5", "c5 b6 c6 d6 a7 b7 c7", "d5 - b");
+    [
+        (iva, Verdict::Holds),
+        (z, Verdict::Holds),
+        (short, Verdict::Fails),
+    ]
+}
+
+/// The restart of `decide_with` (`OracleParams::first_nodes`): when the search with the
+/// oracle is still undecided after that many nodes, it starts again without it on the rest of
+/// the budget. With one node for the first phase, IVa and the ziggurat still hold and the
+/// ziggurat minus a cell still fails (after the restart, with the nodes of both phases
+/// counted).
+#[test]
+fn restart_without_the_oracle() {
+    let facts = iva_ziggurat_and_short();
     let params = OracleParams {
         first_nodes: 1,
         ..OracleParams::EVERYWHERE
     };
-    for (f, want) in [
-        (&iva, Verdict::Holds),
-        (&z, Verdict::Holds),
-        (&short, Verdict::Fails),
-    ] {
+    for (f, want) in &facts {
+        let want = *want;
         let game = f.game();
         let plain = decide_with(&game, &budget(), &OracleParams::OFF).unwrap();
         let o = decide_with(&game, &budget(), &params).unwrap();
@@ -497,14 +505,7 @@ fn restart_without_the_oracle() {
 /// stop child searches (so the rule really ran), and the verdicts equal rule 11 switched off.
 #[test]
 fn rule_11_widening_keeps_verdicts() {
-    let iva = fact(
-        "7x7",
-        "b4",
-        "c4 a3 b3 c3 d3 e3 a2 b2 c2 d2 e2 f2 a1 b1 c1 d1 e1 f1 g1",
-        "b4 - t",
-    );
-    let z = fact("7x7", "d5", "c5 b6 c6 d6 a7 b7 c7 d7", "d5 - b");
-    let short = fact("7x7", "d5", "c5 b6 c6 d6 a7 b7 c7", "d5 - b");
+    let facts = iva_ziggurat_and_short();
     for base in [OracleParams::OFF, OracleParams::EVERYWHERE] {
         let widened = OracleParams {
             widen_plies: 1_000,
@@ -516,11 +517,8 @@ fn rule_11_widening_keeps_verdicts() {
             ..base
         };
         let mut stops = 0;
-        for (f, want) in [
-            (&iva, Verdict::Holds),
-            (&z, Verdict::Holds),
-            (&short, Verdict::Fails),
-        ] {
+        for (f, want) in &facts {
+            let want = *want;
             let game = f.game();
             let o = decide_with(&game, &budget(), &widened).unwrap();
             assert_eq!(o.verdict, want, "{}", f.describe());

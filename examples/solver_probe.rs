@@ -30,13 +30,19 @@ fn main() {
         let (o, r) = decide_whole(&g, &Budget::nodes(nodes), &WholeParams::default());
         println!(
             "{name}: {:?}, {} encoded empty cells, {} solver nodes, {} leaf searches ({} nodes), \
-             {} certificate nodes, {:.1} s wall{}{}{}",
+             {} certificate nodes ({} derivation leaves of {} explainer calls, {} nodes from them, \
+             {} from searched leaves, {} shared), {:.1} s wall{}{}{}",
             o.verdict,
             r.encoded_empty,
             r.solver_nodes,
             r.leaf_searches,
             r.leaf_nodes,
             o.stats.certificate_nodes,
+            r.derived_leaves,
+            r.explain_calls,
+            r.derived_nodes,
+            r.searched_nodes,
+            r.shared_hits,
             start.elapsed().as_secs_f64(),
             r.not_applicable
                 .map(|m| format!(", not applicable: {m}"))

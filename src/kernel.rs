@@ -67,7 +67,7 @@ use serde::{Deserialize, Serialize};
 pub type NodeId = u32;
 
 /// One owner reply in an or-node.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Reply {
     /// The owner's answer.
     pub reply: Cell,
@@ -76,7 +76,7 @@ pub struct Reply {
 }
 
 /// What a node says (see the module docs).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub enum NodeKind {
     /// A goal pair is joined.
     Joined,
@@ -87,7 +87,7 @@ pub enum NodeKind {
 }
 
 /// One certificate node.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Node {
     /// Owner stones added so far (inside the claim's carrier).
     pub stones: CellSet,

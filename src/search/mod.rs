@@ -5,6 +5,7 @@
 //! verdict is [`Verdict::Holds`] only when the kernel accepted it. A loss comes with the
 //! opponent's refuting line. Running out of budget gives [`Verdict::Undecided`].
 
+pub mod derived;
 pub mod encode;
 pub mod local;
 mod minimize;

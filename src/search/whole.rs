@@ -23,6 +23,7 @@
 //!   undecided. Every step has a budget: the solver's nodes and wall time, each leaf search's
 //!   nodes, and the certificate's size.
 
+use super::derived::{self, DerivedStats};
 use super::encode::{encode, Encoded};
 use super::{decide, Budget, Move, Outcome, Verdict};
 use crate::board::{Cell, CellSet, Colour};
@@ -30,6 +31,7 @@ use crate::claim::{Claim, SubGame};
 use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Reply};
 use crate::position::Position;
 use crate::solver::{self, dfpn::Dfpn, tt::INF, SolveParams};
+use crate::vc::explain::{explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -45,6 +47,9 @@ pub struct WholeParams {
     /// A leaf search on all the cells left is tried when the solver's proof set failed only
     /// if at most this many are left.
     pub rest_leaf_max: usize,
+    /// Whether a White-to-move position is first tried as a derivation leaf: Black's VC found
+    /// by the explainer's H-search and translated rule by rule ([`super::derived`]).
+    pub derive: bool,
 }
 
 impl Default for WholeParams {
@@ -54,6 +59,7 @@ impl Default for WholeParams {
             max_certificate_nodes: 2_000_000,
             tt_entries: 2_000_000,
             rest_leaf_max: 24,
+            derive: true,
         }
     }
 }
@@ -73,6 +79,16 @@ pub struct WholeReport {
     pub failure: Option<String>,
     /// Empty cells of the encoded position.
     pub encoded_empty: usize,
+    /// Leaves written as H-search derivations ([`super::derived`]), and explainer calls.
+    pub derived_leaves: u64,
+    /// Explainer calls (successful or not).
+    pub explain_calls: u64,
+    /// Certificate nodes that came from derivation leaves (before sharing).
+    pub derived_nodes: u64,
+    /// Certificate nodes that came from local-search leaves (before sharing).
+    pub searched_nodes: u64,
+    /// Nodes pushed that were already stored (hash-consing hits).
+    pub shared_hits: u64,
 }
 
 /// Decides `game` with the whole-board engine within `budget` (its nodes and time bound the
@@ -106,6 +122,7 @@ pub fn decide_whole(
         d: &mut d,
         nodes: Vec::new(),
         memo: HashMap::new(),
+        interned: HashMap::new(),
         params: *params,
         report: &mut report,
     };
@@ -151,6 +168,9 @@ struct Builder<'g, 'b, 'a> {
     nodes: Vec<Node>,
     /// White-to-move positions built: (Black's added stones, White's) → node.
     memo: HashMap<(CellSet, CellSet), NodeId>,
+    /// Every node stored, once (hash-consing: identical sub-strategies reached from several
+    /// leaves or transpositions are one node of the DAG).
+    interned: HashMap<Node, NodeId>,
     params: WholeParams,
     report: &'b mut WholeReport,
 }
@@ -315,15 +335,159 @@ impl Builder<'_, '_, '_> {
             .or_else(|| cells.iter().find(|&c| lost_after(self.d, c, true)))
     }
 
+    /// Stores `n` (or finds it stored already: an identical node is the same assertion, and
+    /// an and-node's children keep smaller indices, since the stored copy came first).
     fn push(&mut self, n: Node) -> Result<NodeId, String> {
+        if let Some(&id) = self.interned.get(&n) {
+            self.report.shared_hits += 1;
+            return Ok(id);
+        }
         if self.nodes.len() >= self.params.max_certificate_nodes {
             return Err(format!(
                 "the certificate exceeds {} nodes",
                 self.params.max_certificate_nodes
             ));
         }
+        let id = self.nodes.len() as NodeId;
+        self.interned.insert(n.clone(), id);
         self.nodes.push(n);
-        Ok((self.nodes.len() - 1) as NodeId)
+        Ok(id)
+    }
+
+    /// Splices `cert` (a certificate of the sub-game after Black's `black` and White's
+    /// stones, checked by the kernel there) into the certificate: Black's stones `black`
+    /// become extra owner stones of every node. Children are stored before their parents
+    /// (post-order), so hash-consing can map every reference. Returns the root's node.
+    fn embed(&mut self, cert: &Certificate, black: CellSet) -> Result<NodeId, String> {
+        let n = cert.nodes.len();
+        let mut done: Vec<Option<NodeId>> = vec![None; n];
+        let kids = |k: &NodeKind| -> Vec<NodeId> {
+            match k {
+                NodeKind::Joined => Vec::new(),
+                NodeKind::Or(rs) => rs.iter().map(|r| r.next).collect(),
+                NodeKind::And(cs) => cs.clone(),
+            }
+        };
+        let mut stack = vec![(cert.root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            let i = id as usize;
+            if i >= n {
+                return Err("a leaf certificate refers to a missing node".into());
+            }
+            if done[i].is_some() {
+                continue;
+            }
+            let node = &cert.nodes[i];
+            if !expanded {
+                stack.push((id, true));
+                for k in kids(&node.kind) {
+                    if done.get(k as usize).is_some_and(|d| d.is_none()) {
+                        stack.push((k, false));
+                    }
+                }
+                continue;
+            }
+            let map = |k: NodeId| done.get(k as usize).copied().flatten();
+            let kind = match &node.kind {
+                NodeKind::Joined => NodeKind::Joined,
+                NodeKind::Or(rs) => NodeKind::Or(
+                    rs.iter()
+                        .map(|r| {
+                            map(r.next).map(|next| Reply {
+                                reply: r.reply,
+                                next,
+                            })
+                        })
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or("a cycle in a leaf certificate")?,
+                ),
+                NodeKind::And(cs) => NodeKind::And(
+                    cs.iter()
+                        .map(|&c| map(c))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or("a cycle in a leaf certificate")?,
+                ),
+            };
+            done[i] = Some(self.push(Node {
+                stones: node.stones | black,
+                carrier: node.carrier,
+                goal: node.goal,
+                kind,
+            })?);
+        }
+        done[cert.root as usize].ok_or_else(|| "an empty leaf certificate".into())
+    }
+
+    /// A leaf by the explainer: Black's VC in the encoded position after the added stones,
+    /// as an H-search derivation, translated to kernel nodes ([`super::derived`]) and checked
+    /// by the kernel on its own before it is spliced in.
+    fn derived_leaf(&mut self, black: CellSet, white: CellSet) -> Result<Option<NodeId>, String> {
+        if !self.params.derive || self.game.claim().pairs.len() != 1 {
+            return Ok(None);
+        }
+        let q = self.encoded(black, white)?;
+        self.report.explain_calls += 1;
+        let Some(d) = explain_win(&q, Colour::Black, q.empty_cells(), ExplainLimits::default())
+        else {
+            return Ok(None);
+        };
+        let Some(d) = self.to_original(d) else {
+            return Ok(None);
+        };
+        let g = self.sub_game(black, white)?;
+        let mut stats = DerivedStats::default();
+        let cert = derived::certificate(&g, &d, &mut stats);
+        self.report.leaf_searches += stats.template_searches;
+        self.report.leaf_nodes += stats.template_nodes;
+        let Ok(cert) = cert else { return Ok(None) };
+        if let Err(e) = kernel::check(&g, &cert) {
+            trace(|| format!("derivation leaf refused by the kernel: {e}"));
+            return Ok(None);
+        }
+        self.report.derived_leaves += 1;
+        self.report.derived_nodes += cert.nodes.len() as u64;
+        trace(|| {
+            format!(
+                "derived leaf: {} facts, {} nodes",
+                d.facts.len(),
+                cert.nodes.len()
+            )
+        });
+        self.embed(&cert, black).map(Some)
+    }
+
+    /// A derivation of the encoded position in the claim's cells: window cells become
+    /// original cells, the goal border stays, and the far border (whose Black group is the
+    /// claim's end, the chain H and the far border) becomes the claim's other end. `None`
+    /// when a cell has no original (the kernel would refuse the leaf anyway).
+    fn to_original(&self, d: Derivation) -> Option<Derivation> {
+        let &[(a, z)] = self.game.claim().pairs.as_slice() else {
+            return None;
+        };
+        let end = |c: Cell| -> Option<Cell> {
+            match c.as_border() {
+                Some(_) if c == a || c == z => Some(c),
+                Some(_) => Some(if a.is_border() { z } else { a }),
+                None => self.enc.to_original(c),
+            }
+        };
+        let set = |s: CellSet| -> Option<CellSet> {
+            s.iter().map(|c| self.enc.to_original(c)).collect()
+        };
+        let mut facts = Vec::with_capacity(d.facts.len());
+        for f in d.facts {
+            facts.push(ExplainedFact {
+                x: end(f.x)?,
+                y: end(f.y)?,
+                carrier: set(f.carrier)?,
+                semi: f.semi,
+                why: match f.why {
+                    Why::And(p, q, u) => Why::And(p, q, end(u)?),
+                    w => w,
+                },
+            });
+        }
+        Some(Derivation { facts })
     }
 
     /// A leaf by the exact local search on `carrier` (inside the remaining carrier).
@@ -336,6 +500,7 @@ impl Builder<'_, '_, '_> {
         let g = self.sub_game(black, white)?.with_carrier(carrier);
         let Ok(g) = g else { return Ok(None) };
         let o = decide(&g, &Budget::nodes(self.params.leaf_nodes)).map_err(|e| e.to_string())?;
+        let before = self.nodes.len();
         self.report.leaf_searches += 1;
         self.report.leaf_nodes += o.stats.nodes;
         trace(|| {
@@ -353,18 +518,16 @@ impl Builder<'_, '_, '_> {
         if cert.first.is_some() {
             return Ok(None);
         }
-        let off = self.nodes.len() as NodeId;
-        for n in &cert.nodes {
-            let mut m = n.clone();
-            m.stones = m.stones | black;
-            match &mut m.kind {
-                NodeKind::Joined => {}
-                NodeKind::Or(opts) => opts.iter_mut().for_each(|o| o.next += off),
-                NodeKind::And(kids) => kids.iter_mut().for_each(|k| *k += off),
-            }
-            self.push(m)?;
-        }
-        Ok(Some(cert.root + off))
+        let id = self.embed(&cert, black)?;
+        self.report.searched_nodes += (self.nodes.len() - before) as u64;
+        trace(|| {
+            format!(
+                "  its certificate: {} nodes, {} new",
+                cert.nodes.len(),
+                self.nodes.len() - before
+            )
+        });
+        Ok(Some(id))
     }
 
     /// Proves the White-to-move position after the added stones; returns its node.
@@ -388,8 +551,8 @@ impl Builder<'_, '_, '_> {
         };
         // (The whole rest only when it is small or the solver knows nothing smaller: on a
         // large rest a bounded search rarely succeeds where the solver's proof set failed.)
-        let mut id = None;
-        if proof != rest {
+        let mut id = self.derived_leaf(black, white)?;
+        if id.is_none() && proof != rest {
             id = self.leaf(black, white, proof)?;
         }
         if id.is_none() && (proof == rest || rest.len() <= self.params.rest_leaf_max) {

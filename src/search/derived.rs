@@ -1,0 +1,228 @@
+//! An H-search derivation as a kernel certificate.
+//!
+//! The explainer ([`crate::vc::explain`]) proves a connection by Anshelevich's rules
+//! (*A hierarchical approach to computer Hex*, AI 134 (2002), §4 and Appendix A): base facts
+//! (adjacency), edge templates, the AND rule and the OR rule. Each rule is already one of the
+//! kernel's node kinds (`src/kernel.rs`), so a derivation becomes a certificate with about one
+//! node per fact, no search and no new kernel rule:
+//!
+//! - a **base fact** `(x, ∅, y)` is a `Joined` node with goal `(x, y)`;
+//! - the **AND rule through a group** `u`: VCs `(x, A, u)`, `(u, B, y)`, `A ∩ B = ∅`, give the
+//!   VC `(x, A ∪ B, y)`: an and-node whose children are the two VCs with goals `(x, u)` and
+//!   `(u, y)` (the kernel's condition 4: disjoint carriers, chained through the group `u`);
+//! - the **AND rule through an empty cell** `u` gives the VSC `(x, A ∪ {u} ∪ B, y)` with key
+//!   `u`; it is only used inside an OR, as the option "reply `u`, then the and-node of the two
+//!   VCs, with a stone on `u`" (their carriers avoid `u`, an end of both, so they read the
+//!   same with the stone there);
+//! - the **OR rule**: VSCs `(x, S_k, y)` with `⋂ S_k = ∅` give the VC `(x, ⋃ S_k, y)`: an
+//!   or-node with one option per VSC (condition 3: the intersection of the options'
+//!   `{reply} ∪ next.carrier` is exactly `⋂ S_k`);
+//! - an **edge template** (a seed of [`crate::vc::seed`], at most 22 cells) is proved by the
+//!   exact local search on its carrier ([`super::decide`], a few nodes) and its certificate is
+//!   spliced in with the template's goal.
+//!
+//! Nothing here is trusted: the caller checks the result with [`crate::kernel::check`]
+//! before it uses it (and falls back to a search when the kernel refuses it).
+
+use super::{decide, Budget, Verdict};
+use crate::board::{Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::kernel::{Certificate, Node, NodeId, NodeKind, Reply};
+use crate::position::Position;
+use crate::vc::explain::{Derivation, Why};
+use std::collections::HashMap;
+
+/// Node budget of the local search that proves one edge template (II–IV1b need at most a
+/// few dozen).
+pub const TEMPLATE_NODES: u64 = 20_000;
+
+/// What the translation of one derivation cost.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DerivedStats {
+    /// Local searches run for edge-template facts.
+    pub template_searches: u64,
+    /// Their search nodes.
+    pub template_nodes: u64,
+}
+
+/// The certificate of `game` (opponent first) read off `d`, a derivation in `game`'s cells
+/// whose last fact joins the ends of `game`'s claim pair, or why it could not be built.
+/// Check the result with the kernel before using it.
+pub fn certificate(
+    game: &SubGame,
+    d: &Derivation,
+    stats: &mut DerivedStats,
+) -> Result<Certificate, String> {
+    if game.claim().owner_first || d.facts.is_empty() {
+        return Err("not an opponent-first claim with a derivation".into());
+    }
+    let mut t = Translator {
+        game,
+        d,
+        nodes: Vec::new(),
+        memo: HashMap::new(),
+        stats,
+    };
+    let root = t.fact(d.facts.len() - 1, CellSet::EMPTY, None)?;
+    Ok(Certificate {
+        nodes: t.nodes,
+        first: None,
+        root,
+    })
+}
+
+type Goal = Option<(Cell, Cell)>;
+
+struct Translator<'a> {
+    game: &'a SubGame,
+    d: &'a Derivation,
+    nodes: Vec<Node>,
+    /// (fact, owner stones, goal) → node: a fact used twice in the same context is one node.
+    memo: HashMap<(usize, CellSet, Goal), NodeId>,
+    stats: &'a mut DerivedStats,
+}
+
+impl Translator<'_> {
+    fn push(&mut self, n: Node) -> NodeId {
+        self.nodes.push(n);
+        (self.nodes.len() - 1) as NodeId
+    }
+
+    /// The ends of premise `i` with `u` second: `(other end, u)`.
+    fn towards(&self, i: usize, u: Cell) -> Result<(Cell, Cell), String> {
+        let f = &self.d.facts[i];
+        if f.y == u {
+            Ok((f.x, u))
+        } else if f.x == u {
+            Ok((f.y, u))
+        } else {
+            Err(format!("premise {i} does not end at the AND's midpoint"))
+        }
+    }
+
+    /// The and-node of the AND rule's two premises `a`, `b` through `u` (a group, or an
+    /// empty cell already in `stones`).
+    fn and(
+        &mut self,
+        (a, b, u): (usize, usize, Cell),
+        stones: CellSet,
+        carrier: CellSet,
+        goal: Goal,
+    ) -> Result<NodeId, String> {
+        let (xa, _) = self.towards(a, u)?;
+        let (yb, _) = self.towards(b, u)?;
+        let ka = self.fact(a, stones, Some((xa, u)))?;
+        let kb = self.fact(b, stones, Some((u, yb)))?;
+        Ok(self.push(Node {
+            stones,
+            carrier,
+            goal,
+            kind: NodeKind::And(vec![ka, kb]),
+        }))
+    }
+
+    /// The node of fact `i` (a VC) with the owner's extra `stones` and `goal` (`None`: the
+    /// claim's pair, for the last fact and the or-options under it).
+    fn fact(&mut self, i: usize, stones: CellSet, goal: Goal) -> Result<NodeId, String> {
+        if let Some(&id) = self.memo.get(&(i, stones, goal)) {
+            return Ok(id);
+        }
+        let f = &self.d.facts[i];
+        if f.semi {
+            return Err(format!("fact {i}: a VSC used as a VC"));
+        }
+        let carrier = f.carrier;
+        let id = match &f.why {
+            Why::Base => self.push(Node {
+                stones,
+                carrier: CellSet::EMPTY,
+                goal,
+                kind: NodeKind::Joined,
+            }),
+            Why::Template(_) => self.template(f.x, f.y, carrier, stones, goal)?,
+            &Why::And(a, b, u) => self.and((a, b, u), stones, carrier, goal)?,
+            Why::Or(semis) => {
+                let mut options = Vec::with_capacity(semis.len());
+                for &s in semis {
+                    let g = &self.d.facts[s];
+                    let (true, &Why::And(a, b, u)) = (g.semi, &g.why) else {
+                        return Err(format!("fact {i}: an OR premise that is not a VSC"));
+                    };
+                    let mut next_carrier = g.carrier;
+                    next_carrier.remove(u);
+                    let next = self.and(
+                        (a, b, u),
+                        stones | CellSet::single(u),
+                        next_carrier,
+                        goal,
+                    )?;
+                    options.push(Reply { reply: u, next });
+                }
+                self.push(Node {
+                    stones,
+                    carrier,
+                    goal,
+                    kind: NodeKind::Or(options),
+                })
+            }
+        };
+        self.memo.insert((i, stones, goal), id);
+        Ok(id)
+    }
+
+    /// An edge template `(x, carrier, y)`: the local search's certificate of it, with the
+    /// owner's extra `stones` added and the goal set.
+    fn template(
+        &mut self,
+        x: Cell,
+        y: Cell,
+        carrier: CellSet,
+        stones: CellSet,
+        goal: Goal,
+    ) -> Result<NodeId, String> {
+        let p = self.game.position();
+        let pos = Position::new(
+            *p.board(),
+            p.stones(Colour::Black) | stones,
+            p.stones(Colour::White),
+        )
+        .map_err(|e| e.to_string())?;
+        let claim = Claim {
+            owner: self.game.claim().owner,
+            pairs: vec![(x, y)],
+            owner_first: false,
+        };
+        let g = SubGame::new(pos, carrier, claim).map_err(|e| e.to_string())?;
+        let o = decide(&g, &Budget::nodes(TEMPLATE_NODES)).map_err(|e| e.to_string())?;
+        self.stats.template_searches += 1;
+        self.stats.template_nodes += o.stats.nodes;
+        let (Verdict::Holds, Some(cert)) = (o.verdict, o.certificate) else {
+            return Err("an edge template the search did not prove".into());
+        };
+        if cert.first.is_some() {
+            return Err("an edge template proved by moving first".into());
+        }
+        let off = self.nodes.len() as NodeId;
+        for n in cert.nodes {
+            let mut m = n;
+            m.stones = m.stones | stones;
+            // Single goals inside (and-node children) stay; the template's own goal is
+            // `goal` (`None` only for the last fact: then the claim's pair is `(x, y)`).
+            if m.goal.is_none() {
+                m.goal = goal;
+            }
+            shift(&mut m.kind, off);
+            self.nodes.push(m);
+        }
+        Ok(cert.root + off)
+    }
+}
+
+/// Adds `off` to every node a node refers to (splicing a certificate after `off` others).
+pub fn shift(kind: &mut NodeKind, off: NodeId) {
+    match kind {
+        NodeKind::Joined => {}
+        NodeKind::Or(opts) => opts.iter_mut().for_each(|o| o.next += off),
+        NodeKind::And(kids) => kids.iter_mut().for_each(|k| *k += off),
+    }
+}

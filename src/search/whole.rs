@@ -31,6 +31,7 @@ use crate::claim::{Claim, SubGame};
 use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Reply};
 use crate::position::Position;
 use crate::solver::{self, dfpn::Dfpn, tt::INF, SolveParams};
+use crate::templates::cert_shrink;
 use crate::vc::explain::{explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -133,7 +134,7 @@ pub fn decide_whole(
     report.solver_nodes = solver_nodes;
     match result {
         Ok(Some((first, root))) => {
-            let cert = Certificate { nodes, first, root };
+            let cert = compact(game, Certificate { nodes, first, root });
             match kernel::check(game, &cert) {
                 Ok(v) => {
                     out.verdict = Verdict::Holds;
@@ -152,6 +153,18 @@ pub fn decide_whole(
     out.stats.nodes = report.solver_nodes + report.leaf_nodes;
     out.stats.micros = start.elapsed().as_micros();
     (out, report)
+}
+
+/// `cert` (accepted by the kernel for `game`) shrunk by [`cert_shrink::shrink`] (fewer
+/// options, smaller carriers and stones, identical nodes once) when the kernel accepts the
+/// smaller one too; else `cert` itself.
+fn compact(game: &SubGame, cert: Certificate) -> Certificate {
+    let small = cert_shrink::shrink(game, &cert);
+    if small.nodes.len() < cert.nodes.len() && kernel::check(game, &small).is_ok() {
+        small
+    } else {
+        cert
+    }
 }
 
 /// Progress on stderr when `HEXPROOF_WHOLE_TRACE` is set (for measuring where time goes).
@@ -444,6 +457,7 @@ impl Builder<'_, '_, '_> {
             trace(|| format!("derivation leaf refused by the kernel: {e}"));
             return Ok(None);
         }
+        let cert = compact(&g, cert);
         self.report.derived_leaves += 1;
         self.report.derived_nodes += cert.nodes.len() as u64;
         trace(|| {
@@ -518,6 +532,7 @@ impl Builder<'_, '_, '_> {
         if cert.first.is_some() {
             return Ok(None);
         }
+        let cert = compact(&g, cert);
         let id = self.embed(&cert, black)?;
         self.report.searched_nodes += (self.nodes.len() - before) as u64;
         trace(|| {

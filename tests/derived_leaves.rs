@@ -1,0 +1,124 @@
+//! Derivation leaves (`search::derived`): an H-search derivation of the explainer
+//! (`vc::explain`) written as kernel nodes, and the whole-board engine that uses them.
+//!
+//! - the translation of a derivation is accepted by the kernel, and single-edit tamperings
+//!   of it (an OR option dropped, a base fact's stone taken away, an AND's children made to
+//!   overlap) are rejected, each for its own reason;
+//! - small HexWiki templates (fixture: tests/fixtures/edge-templates-hexwiki.json) forced
+//!   through the whole-board engine hold, kernel-checked, with at least one derivation leaf.
+
+use hexproof::board::{Board, Border, CellSet, Colour, Notation};
+use hexproof::claim::{Claim, SubGame};
+use hexproof::kernel::{self, Certificate, KernelError, NodeKind};
+use hexproof::position::Position;
+use hexproof::search::derived::{certificate, DerivedStats};
+use hexproof::search::whole::{decide_whole, WholeParams};
+use hexproof::search::{Budget, Verdict};
+use hexproof::templates::EdgeTemplate;
+use hexproof::vc::explain::{explain_win, ExplainLimits};
+
+/// `t - b` on an n×n board with Black stones `black`, carrier = every empty cell; the
+/// explainer's derivation of Black's win translated to a certificate.
+fn derived(n: u32, black: &[&str]) -> (SubGame, Certificate) {
+    let board = Board::square(n).unwrap();
+    let stones: CellSet = black
+        .iter()
+        .map(|c| board.parse_cell(c, Notation::Letters).unwrap())
+        .collect();
+    let p = Position::new(board, stones, CellSet::EMPTY).unwrap();
+    let [t, b] = Colour::Black.borders().map(hexproof::board::Cell::border);
+    let game = SubGame::new(
+        p.clone(),
+        p.empty_cells(),
+        Claim {
+            owner: Colour::Black,
+            pairs: vec![(t, b)],
+            owner_first: false,
+        },
+    )
+    .unwrap();
+    let d = explain_win(&p, Colour::Black, p.empty_cells(), ExplainLimits::default())
+        .expect("a derivation");
+    let cert = certificate(&game, &d, &mut DerivedStats::default()).expect("a translation");
+    (game, cert)
+}
+
+#[test]
+fn a_derivation_is_a_certificate_the_kernel_accepts() {
+    for (n, black) in [
+        (3, &["b2"][..]),
+        (4, &["b2", "c3"][..]),
+        (5, &["c2", "c4"][..]),
+    ] {
+        let (game, cert) = derived(n, black);
+        kernel::check(&game, &cert).unwrap_or_else(|e| panic!("{n}x{n} {black:?}: {e}"));
+    }
+}
+
+#[test]
+fn tampered_derivations_are_rejected() {
+    let (game, cert) = derived(3, &["b2"]);
+    kernel::check(&game, &cert).unwrap();
+    let or_nodes: Vec<usize> = (0..cert.nodes.len())
+        .filter(|&i| matches!(&cert.nodes[i].kind, NodeKind::Or(r) if r.len() > 1))
+        .collect();
+    assert!(!or_nodes.is_empty(), "the two bridges are OR rules");
+    // An OR option dropped: an intrusion has no answer.
+    for &i in &or_nodes {
+        let mut bad = cert.clone();
+        if let NodeKind::Or(r) = &mut bad.nodes[i].kind {
+            r.pop();
+        }
+        assert!(
+            matches!(kernel::check(&game, &bad), Err(KernelError::Unanswered(id, _)) if id as usize == i),
+            "{:?}",
+            kernel::check(&game, &bad)
+        );
+    }
+    // A base fact whose key stone is taken away: its goal end is not an owner cell.
+    let joined = (0..cert.nodes.len())
+        .find(|&i| {
+            cert.nodes[i].kind == NodeKind::Joined && !cert.nodes[i].stones.is_empty()
+        })
+        .expect("a base fact at a key");
+    let mut bad = cert.clone();
+    bad.nodes[joined].stones = CellSet::EMPTY;
+    assert!(matches!(
+        kernel::check(&game, &bad),
+        Err(KernelError::GoalNotOwned(_) | KernelError::NotJoined(_))
+    ));
+    // An AND whose second child is the first again: the carriers overlap.
+    let (game, cert) = derived(5, &["c2", "c4"]);
+    let and = (0..cert.nodes.len())
+        .find(|&i| {
+            matches!(&cert.nodes[i].kind,
+                NodeKind::And(k) if k.len() == 2 && !cert.nodes[k[0] as usize].carrier.is_empty())
+        })
+        .expect("an AND rule of two VCs with carriers");
+    let mut bad = cert.clone();
+    if let NodeKind::And(k) = &mut bad.nodes[and].kind {
+        k[1] = k[0];
+    }
+    assert!(matches!(
+        kernel::check(&game, &bad),
+        Err(KernelError::BadAnd(id, m)) if id as usize == and && m.contains("overlap")
+    ));
+}
+
+#[test]
+fn small_templates_hold_through_the_whole_board_engine() {
+    let all = EdgeTemplate::parse_list(include_str!("fixtures/edge-templates-hexwiki.json"))
+        .expect("the fixture parses");
+    let mut derived_leaves = 0;
+    for name in ["III1a", "IV1a", "IV2n"] {
+        let t = all.iter().find(|t| t.name == name).unwrap();
+        let g = t.place_fitting(Border::Bottom).expect("fits");
+        let (o, r) = decide_whole(&g, &Budget::nodes(2_000_000), &WholeParams::default());
+        assert_eq!(o.verdict, Verdict::Holds, "{name}: {r:?}");
+        let cert = o.certificate.as_ref().expect("a certificate");
+        kernel::check(&g, cert).expect("kernel-checked");
+        derived_leaves += r.derived_leaves;
+    }
+    assert!(derived_leaves > 0);
+}
+

@@ -166,7 +166,7 @@ pub enum KernelError {
 }
 
 /// True when some pair is joined by `owned` (a flood fill over board adjacency).
-fn joined(game: &SubGame, pairs: &[(Cell, Cell)], owned: &CellSet) -> bool {
+pub fn joined(game: &SubGame, pairs: &[(Cell, Cell)], owned: &CellSet) -> bool {
     let board = game.board();
     pairs.iter().any(|&(a, b)| {
         let mut seen = CellSet::single(a);
@@ -183,6 +183,24 @@ fn joined(game: &SubGame, pairs: &[(Cell, Cell)], owned: &CellSet) -> bool {
         }
         false
     })
+}
+
+/// Condition 4's chain: the goals `ends` of an and-node's children, in order, lead from one
+/// end of a pair of `pairs` to the other, consecutive links meeting in one component of
+/// `owned` (the node's owner cells).
+pub fn chained(
+    game: &SubGame,
+    pairs: &[(Cell, Cell)],
+    ends: &[(Cell, Cell)],
+    owned: &CellSet,
+) -> bool {
+    let meet = |x: Cell, y: Cell| joined(game, &[(x, y)], owned);
+    !ends.is_empty()
+        && ends.windows(2).all(|w| meet(w[0].1, w[1].0))
+        && pairs.iter().any(|&(a, z)| {
+            let (s, e) = (ends[0].0, ends[ends.len() - 1].1);
+            (meet(a, s) && meet(e, z)) || (meet(z, s) && meet(e, a))
+        })
 }
 
 /// Checks `cert` against `game` and, if every condition holds, returns the [`Verified`] claim.
@@ -286,15 +304,7 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
                     used |= child.carrier;
                     ends.push(goal);
                 }
-                // Consecutive links meet in one owner component of this node.
-                let meet = |x: Cell, y: Cell| joined(game, &[(x, y)], &owned);
-                let chained = !ends.is_empty()
-                    && ends.windows(2).all(|w| meet(w[0].1, w[1].0))
-                    && pairs.iter().any(|&(a, z)| {
-                        let (s, e) = (ends[0].0, ends[ends.len() - 1].1);
-                        (meet(a, s) && meet(e, z)) || (meet(z, s) && meet(e, a))
-                    });
-                if !chained {
+                if !chained(game, pairs, &ends, &owned) {
                     return Err(KernelError::BadAnd(id, "the children's goals do not chain from one end of a goal pair to the other"));
                 }
             }

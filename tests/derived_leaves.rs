@@ -77,9 +77,7 @@ fn tampered_derivations_are_rejected() {
     }
     // A base fact whose key stone is taken away: its goal end is not an owner cell.
     let joined = (0..cert.nodes.len())
-        .find(|&i| {
-            cert.nodes[i].kind == NodeKind::Joined && !cert.nodes[i].stones.is_empty()
-        })
+        .find(|&i| cert.nodes[i].kind == NodeKind::Joined && !cert.nodes[i].stones.is_empty())
         .expect("a base fact at a key");
     let mut bad = cert.clone();
     bad.nodes[joined].stones = CellSet::EMPTY;
@@ -121,4 +119,3 @@ fn small_templates_hold_through_the_whole_board_engine() {
     }
     assert!(derived_leaves > 0);
 }
-

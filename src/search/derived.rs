@@ -150,12 +150,8 @@ impl Translator<'_> {
                     };
                     let mut next_carrier = g.carrier;
                     next_carrier.remove(u);
-                    let next = self.and(
-                        (a, b, u),
-                        stones | CellSet::single(u),
-                        next_carrier,
-                        goal,
-                    )?;
+                    let next =
+                        self.and((a, b, u), stones | CellSet::single(u), next_carrier, goal)?;
                     options.push(Reply { reply: u, next });
                 }
                 self.push(Node {

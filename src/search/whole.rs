@@ -421,14 +421,73 @@ impl Builder<'_, '_, '_> {
                         .ok_or("a cycle in a leaf certificate")?,
                 ),
             };
+            let stones = self.needed(node.stones | black, node.goal, &kind);
             done[i] = Some(self.push(Node {
-                stones: node.stones | black,
+                stones,
                 carrier: node.carrier,
                 goal: node.goal,
                 kind,
             })?);
         }
         done[cert.root as usize].ok_or_else(|| "an empty leaf certificate".into())
+    }
+
+    /// The owner stones of `stones` that a node of `kind` with `goal` needs, its children
+    /// (stored) having theirs already: a goal end that is a stone; for an or-node, what its
+    /// options' next nodes assume besides the reply; for an and-node, its children's stones
+    /// and those the chain of their goals runs through; for `Joined`, those that join the
+    /// goal. The last two are greedy (each other stone dropped if the condition still holds).
+    /// Fewer stones make the same sub-strategy, reached with different stones elsewhere on
+    /// the board, one node (and the kernel's conditions 3–5 hold as before: see
+    /// [`crate::kernel`]).
+    fn needed(&self, stones: CellSet, goal: Option<(Cell, Cell)>, kind: &NodeKind) -> CellSet {
+        let base = self.game.owner_cells();
+        let single;
+        let pairs: &[(Cell, Cell)] = match goal {
+            Some(p) => {
+                single = [p];
+                &single
+            }
+            None => &self.game.claim().pairs,
+        };
+        let mut need: CellSet = goal
+            .map(|(a, z)| [a, z].into_iter().collect())
+            .unwrap_or_default();
+        let holds: Box<dyn Fn(&CellSet) -> bool + '_> = match kind {
+            NodeKind::Joined => {
+                Box::new(|s: &CellSet| kernel::joined(self.game, pairs, &(base | *s)))
+            }
+            NodeKind::Or(rs) => {
+                for r in rs {
+                    let mut s = self.nodes[r.next as usize].stones;
+                    s.remove(r.reply);
+                    need |= s;
+                }
+                return stones & need;
+            }
+            NodeKind::And(kids) => {
+                let ends: Vec<(Cell, Cell)> = kids
+                    .iter()
+                    .filter_map(|&k| self.nodes[k as usize].goal)
+                    .collect();
+                for &k in kids {
+                    need |= self.nodes[k as usize].stones;
+                }
+                Box::new(move |s: &CellSet| kernel::chained(self.game, pairs, &ends, &(base | *s)))
+            }
+        };
+        let mut kept = stones;
+        if !holds(&kept) {
+            return stones;
+        }
+        for c in (stones - need).iter() {
+            let mut without = kept;
+            without.remove(c);
+            if holds(&without) {
+                kept = without;
+            }
+        }
+        kept
     }
 
     /// A leaf by the explainer: Black's VC in the encoded position after the added stones,
@@ -485,9 +544,8 @@ impl Builder<'_, '_, '_> {
                 None => self.enc.to_original(c),
             }
         };
-        let set = |s: CellSet| -> Option<CellSet> {
-            s.iter().map(|c| self.enc.to_original(c)).collect()
-        };
+        let set =
+            |s: CellSet| -> Option<CellSet> { s.iter().map(|c| self.enc.to_original(c)).collect() };
         let mut facts = Vec::with_capacity(d.facts.len());
         for f in d.facts {
             facts.push(ExplainedFact {

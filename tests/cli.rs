@@ -586,3 +586,17 @@ fn closed_stdout_pipe_is_not_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "stderr: {stderr}");
 }
+
+/// The ziggurat forced through the whole-board engine (`--engine solver`): the claim encoded
+/// as a whole-board position, solved, and rebuilt as a certificate the kernel accepts (here
+/// from the explainer's derivation: `search::derived`).
+#[test]
+fn verify_ziggurat_with_the_solver_engine() {
+    let r = hexproof(&with(ZIGGURAT, &["--engine", "solver", "--json"]));
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("stdout is JSON");
+    assert_eq!(v["verdict"], "holds");
+    assert_eq!(v["kernel_accepted"], true);
+    assert_eq!(v["engine"], "solver");
+    assert!(v["solver"]["derived_leaves"].as_u64().unwrap() >= 1, "{v}");
+}

@@ -240,8 +240,8 @@ fn engine_line(eo: &hexproof::search::whole::EngineOutcome) -> String {
             (Some(m), _) => format!("solver not applicable ({m})"),
             (None, Some(m)) => format!("solver, {} solver nodes; no certificate: {m}", w.solver_nodes),
             (None, None) => format!(
-                "solver (whole-board DFPN on {} empty cells, {} solver nodes, {} leaf searches of {} nodes)",
-                w.encoded_empty, w.solver_nodes, w.leaf_searches, w.leaf_nodes
+                "solver (whole-board DFPN on {} empty cells, {} solver nodes, {} derivation leaves, {} leaf searches of {} nodes)",
+                w.encoded_empty, w.solver_nodes, w.derived_leaves, w.leaf_searches, w.leaf_nodes
             ),
         },
         _ => "local search".to_string(),
@@ -301,6 +301,7 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
                 "leaf_searches": w.leaf_searches,
                 "leaf_nodes": w.leaf_nodes,
                 "encoded_empty_cells": w.encoded_empty,
+                "derived_leaves": w.derived_leaves,
                 "failure": w.failure,
             });
         }

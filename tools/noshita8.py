@@ -206,8 +206,7 @@ HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 pr
 // precluding analyses. The huge lemma (Fig. 33) is read from the whole-board solver's proof
 // (tools/noshita8_huge.py); Fig. 36 is proved: its two areas, then its last step by the rule
 // "several lemmas in one step".
-// Fig. 37's lower right (at the end) is our reconstruction; its AB guarantee is checked outside
-// the checker (21 cells). Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38 and 39.
+// Fig. 37's lower right (at the end) is our reconstruction, with its AB guarantee. Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38 and 39.
 
 board 8x8 notation digits
 """
@@ -334,15 +333,16 @@ FIG37R = """// Fig. 37 lower right: "let x and y be B54 and B37 ... We have x-y 
 // of x (`hexproof minimize` on rows 4-8 and twelve random greedy orders all give these 21
 // cells); A = 46 and B = 36 are our reading of Fig. 38 ("If A is White, Black chooses B16,
 // because B is Black": B36 with y lets 16 reach y or b through 26 or 17-18/27). The guarantee
-// is NOT stated here: the exact guarantee game of the checker stops at 16 cells (this carrier
-// has 21); tools/noshita8_ab.py plays it (same rules, 1.9 million positions) and finds that it
-// holds. What the checker checks: the claim, and the two halves of the guarantee as lemmas:
-// after White's A and Black's B the claim holds on the rest (Fig37Ra), and after White's B,
-// Black's 65 keeps the claim without A (Fig37Rb: "leaving A empty", as in Lemma 3's proof).
+// (one strategy that wins and answers every W46, while 36 is empty, by B36) is checked by the
+// exact guarantee game (about 0.9 million positions), and the report says that it is usable
+// across two areas (1.4 million). Its two halves are also lemmas: after White's A and Black's
+// B the claim holds on the rest (Fig37Ra), and after White's B, Black's 65 keeps the claim
+// without A (Fig37Rb: "leaving A empty", as in Lemma 3's proof).
 lemma Fig37R "Fig. 37 lower right: x - y | x - b" {
   black 54 as x, 37 as y
   carrier [36 45 46 47 48 55 56 57 58 64 65 66 67 68 75 76 77 78 86 87 88]
   claim x - y | x - b
+  guarantee white 46 => black 36
 }
 lemma Fig37Ra "Fig. 37 lower right after White A (46) and Black B (36)" {
   black 54 as x, 37 as y, 36

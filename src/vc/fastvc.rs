@@ -38,11 +38,7 @@ impl<const W: usize> Engine<W> {
             if let Some((x, y, c)) = self.qc.pop() {
                 // Line 5; skip VCs removed (as supersets) since they were queued.
                 let p = self.store.pair(x, y);
-                let Some(i) = p
-                    .fulls
-                    .iter()
-                    .position(|e| e.carrier == c && !e.processed)
-                else {
+                let Some(i) = p.fulls.iter().position(|e| e.carrier == c && !e.processed) else {
                     continue;
                 };
                 // Line 6.
@@ -136,8 +132,8 @@ impl<const W: usize> Engine<W> {
             // while they are added, so a carrier containing it now is rejected then too.
             // Fast VSC: TRYADDVSC drops a carrier containing I_c(x, y) once the pair has a VSC
             // (it keeps one; I_c is not changed by adding VSCs).
-            let filter = fast
-                && (u_coloured || (!q.semis.is_empty() && !self.is_border_pair(x, y)));
+            let filter =
+                fast && (u_coloured || (!q.semis.is_empty() && !self.is_border_pair(x, y)));
             let reject = q.full_int;
             for e in &p.fulls {
                 if e.processed && c1x.is_disjoint(&e.carrier) {

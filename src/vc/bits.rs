@@ -184,6 +184,22 @@ pub struct Layout {
 /// Largest number of compact indices that [`Bits<2>`] holds (cells plus four borders).
 pub const NARROW_LIMIT: usize = 128;
 
+/// Largest number of compact indices that [`Bits<1>`] holds (cells plus four borders: up to
+/// 60 cells, so 7×7 and 8×7 but not 8×8).
+pub const TINY_LIMIT: usize = 64;
+
+/// The carrier width in words for `board`: 1, 2 or 6 (the engine that [`super::VcSet`] runs).
+pub fn width_class(board: &Board) -> usize {
+    let n = board.cols() as usize * board.rows() as usize + 4;
+    if n <= TINY_LIMIT {
+        1
+    } else if n <= NARROW_LIMIT {
+        2
+    } else {
+        6
+    }
+}
+
 impl Layout {
     /// The layout of `board`.
     pub fn new(board: &Board) -> Layout {

@@ -38,18 +38,18 @@ impl<const W: usize> Engine<W> {
             if let Some((x, y, c)) = self.qc.pop() {
                 // Line 5; skip VCs removed (as supersets) since they were queued.
                 let p = self.store.pair(x, y);
-                if !p.fulls.iter().any(|e| e.carrier == c && !e.processed) {
+                let Some(i) = p.fulls.iter().position(|e| e.carrier == c && !e.processed) else {
                     continue;
-                }
+                };
                 // Line 6.
                 self.do_and(x, c, y);
                 self.do_and(y, c, x);
-                // Lines 7–8 (DOAND never touches the pair {x, y} itself).
+                // Lines 7–8. DOAND(x, C, y) adds to x–z lists with z ∈ N(y) − C − {x}, so
+                // never to {x, y} itself (z ≠ y): the entry is still at index i.
                 let p = self.store.pair_mut(x, y);
-                if let Some(e) = p.fulls.iter_mut().find(|e| e.carrier == c && !e.processed) {
-                    e.processed = true;
-                    p.full_int_proc &= c;
-                }
+                debug_assert!(p.fulls[i].carrier == c && !p.fulls[i].processed);
+                p.fulls[i].processed = true;
+                p.full_int_proc &= c;
             } else if let Some((x, y)) = self.qs.pop_front() {
                 // Lines 10–12.
                 self.store.pair_mut(x, y).queued = false;
@@ -128,9 +128,19 @@ impl<const W: usize> Engine<W> {
             // Lines 16 and 19 (the u–y list is not modified while we add to x–y: x ≠ u).
             buf.clear();
             self.stats.and_tries += p.fulls.len() as u64;
+            // Fast VC: TRYADDVC keeps only carriers that shrink I_c(x, y), which only shrinks
+            // while they are added, so a carrier containing it now is rejected then too.
+            // Fast VSC: TRYADDVSC drops a carrier containing I_c(x, y) once the pair has a VSC
+            // (it keeps one; I_c is not changed by adding VSCs).
+            let filter =
+                fast && (u_coloured || (!q.semis.is_empty() && !self.is_border_pair(x, y)));
+            let reject = q.full_int;
             for e in &p.fulls {
                 if e.processed && c1x.is_disjoint(&e.carrier) {
                     let c = c1u | e.carrier;
+                    if filter && reject.is_subset(&c) {
+                        continue;
+                    }
                     // (Counting cells is not free: only with a bound.)
                     if size_limit.is_none_or(|l| c.len() <= l) {
                         buf.push(c);

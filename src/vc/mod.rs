@@ -790,8 +790,11 @@ impl<const W: usize> Engine<W> {
     }
 }
 
-/// The two engine widths.
+/// The three engine widths.
 enum Inner {
+    /// Boards with at most [`bits::TINY_LIMIT`] compact indices (up to 7×7 and 8×7): one-word
+    /// carriers, half the memory traffic of two (the solver's 7×7 builds).
+    Tiny(Box<Engine<1>>),
     /// Boards with at most [`bits::NARROW_LIMIT`] compact indices (up to 11×11).
     Narrow(Box<Engine<2>>),
     /// Larger boards (up to 19×19).
@@ -802,6 +805,7 @@ enum Inner {
 macro_rules! with_engine {
     ($inner:expr, $e:ident => $body:expr) => {
         match $inner {
+            Inner::Tiny($e) => $body,
             Inner::Narrow($e) => $body,
             Inner::Wide($e) => $body,
         }
@@ -830,21 +834,22 @@ impl VcSet {
         v
     }
 
-    /// Rebuilds from scratch for `position` (storage is reused while the board's width class
-    /// stays the same).
+    /// Rebuilds from scratch for `position` (storage is reused while the board's width class,
+    /// [`bits::width_class`], stays the same).
     pub fn rebuild(&mut self, position: &Position) {
-        let b = position.board();
-        let narrow = b.cols() as usize * b.rows() as usize + 4 <= bits::NARROW_LIMIT;
-        match (&self.inner, narrow) {
-            (Inner::Narrow(_), false) => {
-                let (c, p) = (self.colour(), self.params().clone());
-                self.inner = Inner::Wide(Box::new(Engine::new(c, p)));
-            }
-            (Inner::Wide(_), true) => {
-                let (c, p) = (self.colour(), self.params().clone());
-                self.inner = Inner::Narrow(Box::new(Engine::new(c, p)));
-            }
-            _ => {}
+        let class = bits::width_class(position.board());
+        let current = match &self.inner {
+            Inner::Tiny(_) => 1,
+            Inner::Narrow(_) => 2,
+            Inner::Wide(_) => 6,
+        };
+        if class != current {
+            let (c, p) = (self.colour(), self.params().clone());
+            self.inner = match class {
+                1 => Inner::Tiny(Box::new(Engine::new(c, p))),
+                2 => Inner::Narrow(Box::new(Engine::new(c, p))),
+                _ => Inner::Wide(Box::new(Engine::new(c, p))),
+            };
         }
         with_engine!(&mut self.inner, e => {
             e.forget_history();
@@ -1078,18 +1083,27 @@ mod tests {
                 for colour in [Colour::Black, Colour::White] {
                     let params = VcParams::new(variant);
                     let mut n = Engine::<2>::new(colour, params.clone());
-                    let mut w = Engine::<6>::new(colour, params);
+                    let mut w = Engine::<6>::new(colour, params.clone());
                     n.rebuild(&p);
                     w.rebuild(&p);
                     assert_eq!(n.counts(), w.counts(), "{side} {moves} {variant} {colour}");
                     assert_eq!(sorted(n.connections()), sorted(w.connections()));
                     assert_eq!(n.status, w.status);
+                    if side <= 7 {
+                        // The one-word engine of the small boards: the same connections.
+                        let mut t = Engine::<1>::new(colour, params);
+                        t.rebuild(&p);
+                        assert_eq!(t.counts(), n.counts(), "{side} {moves} {variant} {colour}");
+                        assert_eq!(sorted(t.connections()), sorted(n.connections()));
+                        assert_eq!(t.status, n.status);
+                    }
                 }
             }
         }
     }
 
-    /// Boards past 11×11 take the six-word engine, and a VcSet moves between the two.
+    /// Boards past 11×11 take the six-word engine, up to 7×7 the one-word one, and a VcSet
+    /// moves between them.
     #[test]
     fn vcset_switches_width_with_the_board() {
         let mut v = VcSet::new(Colour::Black, VcParams::new(Variant::Fast));
@@ -1098,8 +1112,12 @@ mod tests {
         // g7 is the centre stone: bridged/templated to neither side yet, but it has VCs.
         assert!(!v.vcs(Cell::at(6, 6), Cell::at(7, 5)).is_empty());
         v.rebuild(&position(5, "c3"));
-        assert!(matches!(v.inner, Inner::Narrow(_)));
+        assert!(matches!(v.inner, Inner::Tiny(_)));
         // Black's c3 on 5x5 is joined to both sides by edge templates and bridges: a win.
         assert!(!v.winning_vcs().is_empty());
+        v.rebuild(&position(9, "e5"));
+        assert!(matches!(v.inner, Inner::Narrow(_)));
+        v.rebuild(&position(7, "d4"));
+        assert!(matches!(v.inner, Inner::Tiny(_)));
     }
 }

@@ -155,6 +155,10 @@ pub struct GenerateArgs {
     /// The result is then marked incomplete and no template's minimality is claimed.
     #[arg(long, requires = "solver_nodes")]
     trust_solver: bool,
+    /// Questions per round (decided in parallel); the checkpoint is written after each round,
+    /// so a small batch loses less work when a run with expensive questions is stopped.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
     /// Write `DIR/OUT.json` instead of `DIR/rowK.json` (`rowKs2.json` for two stones); the
     /// checkpoint is `DIR/OUT.checkpoint`.
     #[arg(long)]
@@ -435,7 +439,7 @@ fn gen_options(
         deadline: a.max_seconds.map(|s| start + Duration::from_secs_f64(s)),
         checkpoint,
         progress: !a.quiet,
-        batch: 64,
+        batch: a.batch as usize,
         seeds,
         seeds_only: a.seeds_only,
     };

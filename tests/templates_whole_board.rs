@@ -6,7 +6,7 @@
 use hexproof::search::{decide, Budget, Verdict};
 use hexproof::templates::generate::{hexwiki_one_stone, Grid};
 use hexproof::templates::library::{mirror, MinimalityTag};
-use hexproof::templates::whole_board::solve;
+use hexproof::templates::whole_board::{refute_checked, solve, Refutation};
 use hexproof::templates::Rc;
 
 #[path = "common/templates.rs"]
@@ -136,4 +136,29 @@ fn iv1c_is_minimal() {
             "IV1c without {gone:?}"
         );
     }
+}
+
+/// A refutation counts only when the checker re-proves the solver's exported proof: IV1a's
+/// one-cell removals are refuted so (each an exported `.hexp` strategy the checker accepts),
+/// while IV1a itself, which holds, gets no refutation.
+#[test]
+fn checked_refutations_of_iv1a_removals() {
+    let (_, row, carrier) = hexwiki_one_stone()
+        .into_iter()
+        .find(|t| t.0 == "IV1a")
+        .unwrap();
+    assert_eq!(
+        refute_checked([row, 0], &carrier, NODES),
+        Refutation::NotFound
+    );
+    let mut proofs = 0;
+    for gone in [[1, 0], [2, -1], [3, 1], [4, -1]] {
+        assert!(carrier.contains(&gone), "{gone:?}");
+        let c: Vec<Rc> = carrier.iter().copied().filter(|&x| x != gone).collect();
+        match refute_checked([row, 0], &c, NODES) {
+            Refutation::Checked { lines, .. } => proofs += (lines > 0) as usize,
+            other => panic!("IV1a without {gone:?}: {other:?}"),
+        }
+    }
+    assert!(proofs >= 1, "at least one refutation is a checked proof");
 }

@@ -146,10 +146,19 @@ pub struct GenerateArgs {
     seeds_only: bool,
     /// Ask the whole-board solver first, with this node budget, whether a carrier fails
     /// (one-stone templates; the sub-game encoded as a Hex position, docs/templates.md
-    /// "Refutations by the whole-board solver"): its refutations are exact and often far
-    /// cheaper than the local search's. 0: off.
+    /// "Refutations by the whole-board solver"): its refutations are often far cheaper than
+    /// the local search's. Each is used only after the checker has re-proved the solver's
+    /// exported proof of it; otherwise the local search decides. 0: off.
     #[arg(long, default_value_t = 0)]
     solver_nodes: u64,
+    /// Take the solver's refutations on its word, without the checker (much faster: a survey).
+    /// The result is then marked incomplete and no template's minimality is claimed.
+    #[arg(long, requires = "solver_nodes")]
+    trust_solver: bool,
+    /// Questions per round (decided in parallel); the checkpoint is written after each round,
+    /// so a small batch loses less work when a run with expensive questions is stopped.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
     /// Write `DIR/OUT.json` instead of `DIR/rowK.json` (`rowKs2.json` for two stones); the
     /// checkpoint is `DIR/OUT.checkpoint`.
     #[arg(long)]
@@ -267,6 +276,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
         Err(e) => return fail_input(&e),
     };
     grid.solver = (a.solver_nodes > 0).then_some(a.solver_nodes);
+    grid.trust_solver = a.trust_solver;
     if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
         return fail_input("time budgets must be positive");
     }
@@ -311,7 +321,9 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if a.seeds_only && seeds.is_empty() {
         return fail_input("--seeds-only needs --seed or --seed-hexwiki");
     }
-    let checkpoint = a.dir.join(format!("{stem}.checkpoint"));
+    // Refutations on the solver's word must never reach a checked run: their own checkpoint.
+    let trust = if a.trust_solver { ".trusted" } else { "" };
+    let checkpoint = a.dir.join(format!("{stem}{trust}.checkpoint"));
     if a.fresh {
         let _ = std::fs::remove_file(&checkpoint);
     }
@@ -365,6 +377,12 @@ fn run_generate(a: GenerateArgs) -> u8 {
         enum_secs,
         out.display()
     );
+    if en.trusted > 0 {
+        println!(
+            "{} refutations on the whole-board solver's word (--trust-solver): not complete, no minimality claimed",
+            en.trusted
+        );
+    }
     print_records(&file.templates);
     EXIT_HOLDS
 }
@@ -421,7 +439,7 @@ fn gen_options(
         deadline: a.max_seconds.map(|s| start + Duration::from_secs_f64(s)),
         checkpoint,
         progress: !a.quiet,
-        batch: 64,
+        batch: a.batch as usize,
         seeds,
         seeds_only: a.seeds_only,
     };

@@ -108,6 +108,10 @@ pub struct SourceFile {
     pub name: String,
     /// The text.
     pub text: Arc<String>,
+    /// Byte offset of the start of each line (the first is 0), so that [`Sources::line_col`]
+    /// is a binary search: a checker reports the place of every step, and an exported solver
+    /// proof has hundreds of thousands of lines.
+    pub line_starts: Arc<Vec<usize>>,
 }
 
 /// Every loaded file.
@@ -135,9 +139,14 @@ impl fmt::Display for LineCol {
 impl Sources {
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let text: String = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         self.files.push(SourceFile {
             name: name.into(),
-            text: Arc::new(text.into()),
+            text: Arc::new(text),
+            line_starts: Arc::new(line_starts),
         });
         self.files.len() - 1
     }
@@ -159,9 +168,10 @@ impl Sources {
         while !text.is_char_boundary(off) {
             off -= 1;
         }
-        let before = &text[..off];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        // The last line starting at or before `off`.
+        let starts = &self.files[file].line_starts;
+        let line = starts.partition_point(|&st| st <= off);
+        let line_start = starts[line - 1];
         let column = text[line_start..off].chars().count() + 1;
         LineCol { line, column }
     }
@@ -279,5 +289,29 @@ impl Diagnostic for Rendered<'_> {
             })
             .collect();
         Some(Box::new(labels.into_iter()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line index gives the places the plain count of newlines gives.
+    #[test]
+    fn line_col_agrees_with_counting_newlines() {
+        let text = "board 3x3\n\nstrategy {\n  black b2 é\n}\n";
+        let mut s = Sources::default();
+        let f = s.add("t.hexp", text);
+        for off in 0..=text.len() + 2 {
+            let mut o = off.min(text.len());
+            while !text.is_char_boundary(o) {
+                o -= 1;
+            }
+            let before = &text[..o];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            let column = text[start..o].chars().count() + 1;
+            assert_eq!(s.line_col(f, off), LineCol { line, column }, "offset {off}");
+        }
     }
 }

@@ -40,6 +40,7 @@ use super::library::{
     canonical, canonical_template, encode_certificate, fnv64, mirror, roman, verify_record,
     ClaimTag, Frame, LibraryFile, MinimalityTag, Provenance, Record, Region, StoredCert, Symmetry,
 };
+use super::whole_board::Refutation;
 use super::{EdgeTemplate, Rc};
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
@@ -69,8 +70,16 @@ pub struct Grid {
     /// templates); they are not region cells.
     pub helpers: Vec<Rc>,
     /// Node budget of the whole-board solver ([`super::whole_board`]), asked before the local
-    /// search whether a carrier fails (one-stone regions only); `None`: not used.
+    /// search whether a carrier fails (one-stone regions only; a refutation is used only once
+    /// the checker has re-proved its exported proof); `None`: not used.
     pub solver: Option<u64>,
+    /// Take the solver's refutations on its word, without the checker (`generate
+    /// --trust-solver`: a quick survey). Every such refutation is counted in
+    /// [`Grid::trusted`], and an enumeration that used one is never complete and its sets'
+    /// minimality is never claimed ([`build_file`]).
+    pub trust_solver: bool,
+    /// Refutations taken on the solver's word so far (see [`Grid::trust_solver`]).
+    pub trusted: std::sync::Arc<std::sync::atomic::AtomicU64>,
     board_cells: Vec<Cell>,
     position: Position,
     stone: Cell,
@@ -210,6 +219,8 @@ impl Grid {
             mirror: mirror_idx,
             helpers,
             solver: None,
+            trust_solver: false,
+            trusted: Default::default(),
             board_cells,
             position,
             stone,
@@ -334,19 +345,43 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
         budget.time = Some(budget.time.map_or(left, |t| t.min(left)));
     }
     if let (Some(nodes), true) = (grid.solver, grid.helpers.is_empty()) {
-        // A refutation by the whole-board solver is exact (super::whole_board); a win there
+        // A refutation by the whole-board solver counts only once the checker has re-proved
+        // the solver's exported proof (super::whole_board::refute_checked); a win there
         // still needs the local search for its proof set and certificate.
         let t = Instant::now();
-        let verdict = super::whole_board::solve([grid.row, 0], &grid.rcs(mask), nodes);
+        if grid.trust_solver {
+            let verdict = super::whole_board::solve([grid.row, 0], &grid.rcs(mask), nodes);
+            if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
+                eprintln!(
+                    "solver (trusted): {} cells, {verdict:?}, {:.2} s",
+                    mask.count_ones(),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            if verdict == Some(false) {
+                grid.trusted
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return Answer::Fails;
+            }
+        }
+        let r = if grid.trust_solver {
+            Refutation::NotFound
+        } else {
+            super::whole_board::refute_checked([grid.row, 0], &grid.rcs(mask), nodes)
+        };
         if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
             eprintln!(
-                "solver: {} cells, {verdict:?}, {:.2} s",
+                "solver: {} cells, {r:?}, {:.2} s",
                 mask.count_ones(),
                 t.elapsed().as_secs_f64()
             );
         }
-        if verdict == Some(false) {
-            return Answer::Fails;
+        match r {
+            Refutation::Checked { .. } => return Answer::Fails,
+            Refutation::Unconfirmed(e) => {
+                eprintln!("hexproof: a solver refutation was not confirmed ({e}); searching")
+            }
+            Refutation::NotFound => {}
         }
     }
     let outcome = decide(&grid.game(mask), &budget);
@@ -520,6 +555,10 @@ pub struct Enumeration {
     /// [`GenOptions::seeds_only`]; they are shipped with `minimality: unknown`, never counted
     /// among the minimal sets.
     pub unsettled: Vec<u128>,
+    /// Refutations taken on the whole-board solver's word, without the checker
+    /// ([`Grid::trust_solver`]); when there are any, the result is incomplete and no
+    /// minimality is claimed.
+    pub trusted: u64,
 }
 
 fn hex(m: u128) -> String {
@@ -864,6 +903,11 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     if undecided > 0 || tr.iter().any(|t| !tested.contains(t)) {
         complete = false;
     }
+    let trusted = grid.trusted.load(std::sync::atomic::Ordering::Relaxed);
+    if trusted > 0 {
+        // A refutation on the solver's word alone is not an exact answer.
+        complete = false;
+    }
     Ok(Enumeration {
         minimal: family,
         complete,
@@ -873,6 +917,7 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         undecided,
         seeded,
         unsettled,
+        trusted,
     })
 }
 
@@ -1027,7 +1072,7 @@ pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<Libr
         } else {
             "generated"
         };
-        let minimality = if !known {
+        let minimality = if !known || en.trusted > 0 {
             MinimalityTag::Unknown
         } else if en.complete && Some(size) == min_size {
             MinimalityTag::Minimum

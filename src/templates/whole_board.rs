@@ -24,9 +24,12 @@
 //! in C, or the chain's column meeting C) or the board would exceed the solver's 81 cells.
 
 use super::Rc;
-use crate::board::{Board, CellSet, Colour};
+use crate::board::{Board, CellSet, Colour, Notation};
+use crate::check::{check_source, Options};
 use crate::position::Position;
-use crate::solver::{self, SolveParams, Winner};
+use crate::search::Budget;
+use crate::solver::{self, emit, SolveParams, Winner};
+use std::time::Instant;
 
 /// Largest board the solver takes (cells).
 const MAX_CELLS: i32 = 81;
@@ -110,4 +113,128 @@ pub fn solve(stone: Rc, carrier: &[Rc], nodes: u64) -> Option<bool> {
         Err(solver::SolveError::AlreadyWon(c)) => Some(c == Colour::Black),
         Err(_) => None,
     }
+}
+
+/// What [`refute_checked`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refutation {
+    /// White wins, and the checker accepted the solver's exported proof of it (or White has
+    /// already won: S is cut off by the stones outside the carrier, a fact of the board).
+    Checked {
+        /// Solver nodes.
+        nodes: u64,
+        /// Lines of the exported proof (0 when already won).
+        lines: usize,
+    },
+    /// The solver did not find a win of White within its budget (Black wins, undecided, or
+    /// the carrier cannot be encoded): nothing is claimed.
+    NotFound,
+    /// The solver says White wins but its proof could not be exported or did not check: the
+    /// claim is not used (this would be a bug in the solver, the emitter or the checker).
+    Unconfirmed(String),
+}
+
+/// The export of a win may re-solve sub-positions: it gets this many times the solve's node
+/// budget on top of the nodes the solve used.
+pub const EMIT_FACTOR: u64 = 4;
+
+/// The node budget of each search the checker runs on the exported proof (leaves written
+/// `by search`); nodes only, so the verdict does not depend on the machine's load.
+pub const CHECK_NODES: u64 = 20_000_000;
+
+/// A refutation of the sub-game "stone − edge on `carrier`, White first" that does not rest on
+/// the solver's word: the solver (within `nodes`) finds White's win, the win is exported as a
+/// `.hexp` strategy ([`crate::solver::emit`], written for the transposed board with the
+/// colours swapped), the header of that file is compared with the encoded position, and the
+/// checker ([`crate::check`]) re-proves the strategy. Only then is the refutation
+/// [`Refutation::Checked`]; anything else leaves the sub-game undecided for the caller.
+pub fn refute_checked(stone: Rc, carrier: &[Rc], nodes: u64) -> Refutation {
+    let Some(pos) = encode(stone, carrier) else {
+        return Refutation::NotFound;
+    };
+    match solver::check_position(&pos) {
+        Ok(()) => {}
+        // The board is decided without a move: White's stones outside C already cut S off.
+        Err(solver::SolveError::AlreadyWon(Colour::White)) => {
+            return Refutation::Checked { nodes: 0, lines: 0 }
+        }
+        Err(_) => return Refutation::NotFound,
+    }
+    let params = SolveParams {
+        nodes,
+        ..SolveParams::default()
+    };
+    let start = Instant::now();
+    let mut d = solver::make_search(&params, params.order.order(), start);
+    let out = solver::solve_in(&mut d, &pos, Colour::White, start);
+    if out.winner != Winner::White {
+        return Refutation::NotFound;
+    }
+    // The export re-solves sub-positions the table has lost; it gets its own budget.
+    d.max_nodes = d.nodes.saturating_add(nodes.saturating_mul(EMIT_FACTOR));
+    let text = match emit::emit_solved(&mut d, &pos, Colour::White, emit::LEAF_MAX) {
+        Ok(t) => t,
+        Err(e) => return Refutation::Unconfirmed(format!("no proof exported: {e}")),
+    };
+    if let Err(e) = header_matches(&text, &pos.colours_swapped()) {
+        return Refutation::Unconfirmed(e);
+    }
+    let budget = Budget {
+        nodes: CHECK_NODES,
+        time: None,
+        ..Budget::default()
+    };
+    let opts = Options {
+        budget,
+        confirm: budget,
+        // Rule steps are verified by their rules; the second check by search is not needed
+        // for soundness (crate::check) and would dominate the time.
+        search_rule_steps: false,
+    };
+    let checked = check_source("refutation.hexp", &text, &opts);
+    if checked.report.exit_code != 0 {
+        let first = checked
+            .human()
+            .lines()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" / ");
+        return Refutation::Unconfirmed(format!("the checker rejects the proof: {first}"));
+    }
+    Refutation::Checked {
+        nodes: out.nodes,
+        lines: text.lines().count(),
+    }
+}
+
+/// Checks that an exported proof states the position `swapped` (the encoded position
+/// transposed, colours exchanged): its board size and its `black`/`white` stone lines.
+fn header_matches(text: &str, swapped: &Position) -> Result<(), String> {
+    let b = swapped.board();
+    let names = |c: Colour| {
+        let mut v: Vec<_> = swapped.stones(c).iter().collect();
+        v.sort();
+        v.iter()
+            .map(|&x| b.cell_name(x, Notation::Letters))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let head: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("strategy"))
+        .collect();
+    let want_board = format!("board {}x{} notation letters", b.cols(), b.rows());
+    let line = |prefix: &str| {
+        head.iter()
+            .find(|l| l.starts_with(prefix))
+            .map(|l| l[prefix.len()..].to_string())
+            .unwrap_or_default()
+    };
+    if !head.contains(&want_board.as_str())
+        || line("black ") != names(Colour::Black)
+        || line("white ") != names(Colour::White)
+    {
+        return Err("the exported proof states another position".into());
+    }
+    Ok(())
 }

@@ -108,6 +108,10 @@ pub struct SourceFile {
     pub name: String,
     /// The text.
     pub text: Arc<String>,
+    /// Byte offset of each line's start (0 first), so [`Sources::line_col`] is a binary
+    /// search: a diagnostic per step of a large proof (7×7 exports have ~10⁵ steps in a
+    /// 7 MB file) made counting newlines from the start quadratic — 97 % of a check.
+    line_starts: Arc<Vec<usize>>,
 }
 
 /// Every loaded file.
@@ -135,9 +139,14 @@ impl fmt::Display for LineCol {
 impl Sources {
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let text: String = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         self.files.push(SourceFile {
             name: name.into(),
-            text: Arc::new(text.into()),
+            text: Arc::new(text),
+            line_starts: Arc::new(line_starts),
         });
         self.files.len() - 1
     }
@@ -159,9 +168,11 @@ impl Sources {
         while !text.is_char_boundary(off) {
             off -= 1;
         }
-        let before = &text[..off];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        // Lines starting at or before `off` (a line starts after its '\n', so a '\n' at
+        // `off` itself belongs to the line before).
+        let starts = &self.files[file].line_starts;
+        let line = starts.partition_point(|&s| s <= off);
+        let line_start = starts[line - 1];
         let column = text[line_start..off].chars().count() + 1;
         LineCol { line, column }
     }

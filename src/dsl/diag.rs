@@ -292,3 +292,30 @@ impl Diagnostic for Rendered<'_> {
         Some(Box::new(labels.into_iter()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The indexed `line_col` agrees with counting newlines, at every offset (line ends,
+    /// the end of the text, beyond it, inside a multi-byte character).
+    #[test]
+    fn line_col_matches_counting_newlines() {
+        let text = "ab\n\nc·d\ne\n";
+        let mut s = Sources::default();
+        let f = s.add("t", text);
+        for off in 0..text.len() + 3 {
+            let mut o = off.min(text.len());
+            while !text.is_char_boundary(o) {
+                o -= 1;
+            }
+            let before = &text[..o];
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            let want = LineCol {
+                line: before.matches('\n').count() + 1,
+                column: text[start..o].chars().count() + 1,
+            };
+            assert_eq!(s.line_col(f, off), want, "offset {off}");
+        }
+    }
+}

@@ -2,8 +2,9 @@
 //! docs/SEMANTICS.md) accepts exactly what its soundness argument covers, and the committed
 //! 7×7 proofs of `proofs/solver/` pass `hexproof check`.
 //!
-//! Fast by default (a 3×3 tree, one 7×7 proof); the other 7×7 proofs are `#[ignore]`d (times
-//! in BENCHMARKS.md, "Exported proofs"): `cargo test --release --test solver_emit -- --ignored`.
+//! Fast by default (a 3×3 tree, the 5×5 and 6×6 a1 exports); the larger 6×6 and the 7×7
+//! proofs are `#[ignore]`d (times in BENCHMARKS.md, "Exported proofs"):
+//! `cargo test --release --test solver_emit -- --ignored`.
 
 use hexproof::check::{check_source, Checked, Options};
 use std::path::Path;

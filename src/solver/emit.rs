@@ -386,6 +386,15 @@ impl Emitter<'_, '_> {
         }
         if let Some(&c) = wins.first().filter(|c| c.len() <= self.leaf_max) {
             self.searched += 1;
+            if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
+                // Diagnosis: would the explainer derive it with the fill-in as stones?
+                let inf = explain_win(&f, w, c, self.limits).is_some();
+                eprintln!(
+                    "search leaf: {} cells, {} given by the fill-in, derivable in the filled position: {inf}",
+                    c.len(),
+                    given.len()
+                );
+            }
             return Ok((Node::Leaf(c, None), c));
         }
         semis.sort_by_key(|s| s.len());

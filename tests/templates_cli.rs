@@ -42,6 +42,16 @@ fn match_finds_both_colours() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("black III1a e7 - b"), "{out}");
     assert!(out.contains("white III1a g5 - r"), "{out}");
+    // All four edges: Black e3 on row 3 from the top, White c5 on row 3 from the left.
+    let (code, out, _) = run(&["templates", "match", "--board", "9x9", "--moves", "e3 c5"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("black III1a e3 - t"), "{out}");
+    assert!(out.contains("white III1a c5 - l"), "{out}");
+    // A 5th-row template: White i9 on row 5 from the right of 13x13 holds V1a both ways.
+    let (code, out, _) = run(&["templates", "match", "--board", "13x13", "--white", "i9"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("white V1a i9 - r:"), "{out}");
+    assert!(out.contains("white V1a i9 - r (mirrored):"), "{out}");
 }
 
 #[test]
@@ -83,5 +93,51 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("hexproof: error:"), "{args:?}: {err}");
+    }
+}
+
+/// Must-show 2 on the command line: `hexproof templates verify` on a copy of the library with
+/// one stored carrier cell, stone or certificate entry changed exits 1 and names the entry.
+/// (tests/templates_library.rs tries every such edit through the library API.)
+#[test]
+fn verify_names_a_tampered_entry() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let edits: [(&str, fn(&mut serde_json::Value)); 3] = [
+        ("carrier", |t| {
+            let c = &mut t["carrier"][0][1];
+            *c = (c.as_i64().unwrap() - 1).into();
+        }),
+        ("stone", |t| {
+            let c = &mut t["stones"][0][1];
+            *c = (c.as_i64().unwrap() + 1).into();
+        }),
+        ("certificate", |t| {
+            let n = &mut t["certificate"]["nodes"][0]["c"];
+            let m = u128::from_str_radix(n.as_str().unwrap(), 16).unwrap() ^ 1;
+            *n = format!("{m:x}").into();
+        }),
+    ];
+    for (what, edit) in edits {
+        let dir = std::env::temp_dir().join(format!(
+            "hexproof-verify-tamper-{}-{what}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for file in ["row2.json", "row3.json", "row5.json"] {
+            std::fs::copy(src.join(file), dir.join(file)).unwrap();
+        }
+        let path = dir.join("row5.json");
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["templates"][0]["name"], "V1a");
+        edit(&mut v["templates"][0]);
+        std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+        let (code, out, err) = run(&["templates", "verify", "--dir", dir.to_str().unwrap()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(code, 1, "{what}: {out}{err}");
+        let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAILED")).collect();
+        assert_eq!(failed.len(), 1, "{what}: {out}");
+        assert!(failed[0].contains("row5.json: V1a:"), "{what}: {out}");
+        assert!(out.contains("1 failed"), "{what}: {out}");
     }
 }

@@ -155,6 +155,17 @@ pub struct GenerateArgs {
     /// The result is then marked incomplete and no template's minimality is claimed.
     #[arg(long, requires = "solver_nodes")]
     trust_solver: bool,
+    /// How the solver's exported proofs write their leaves: `derive` (AND/OR derivations
+    /// from the explainer, short proofs) or `search` (each leaf `by search`, re-proved by the
+    /// checker's search; no explainer, which can be slow on large carriers such as row 5's).
+    #[arg(long, default_value = "derive", value_parser = ["derive", "search"], requires = "solver_nodes")]
+    solver_leaves: String,
+    /// Let the local search use only its built-in edge templates (known sub-connections,
+    /// src/search/local.rs) of at most this many carrier cells (0: none), so that a template
+    /// the generator finds is not one the search already knew (V1a has 34 cells, IV1d 31).
+    /// Only speed changes: every certificate is kernel-checked either way.
+    #[arg(long)]
+    max_builtin_template: Option<usize>,
     /// Questions per round (decided in parallel); the checkpoint is written after each round,
     /// so a small batch loses less work when a run with expensive questions is stopped.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
@@ -277,6 +288,10 @@ fn run_generate(a: GenerateArgs) -> u8 {
     };
     grid.solver = (a.solver_nodes > 0).then_some(a.solver_nodes);
     grid.trust_solver = a.trust_solver;
+    grid.solver_derive = a.solver_leaves == "derive";
+    if let Some(n) = a.max_builtin_template {
+        hexproof::search::local::set_max_edge_template_cells(n);
+    }
     if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
         return fail_input("time budgets must be positive");
     }

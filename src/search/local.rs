@@ -259,6 +259,19 @@ const EDGE_TEMPLATES: &[EdgeTemplateCells] = &[
     ),
 ];
 
+/// Built-in edge templates ([`EDGE_TEMPLATES`]) with more carrier cells than this are not
+/// used (process-wide; default: all are used). The template generator lowers it so that its
+/// finding of a template does not rest on the search knowing that template already
+/// (`hexproof templates generate --max-builtin-template N`, docs/templates.md).
+static MAX_TEMPLATE_CELLS: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(usize::MAX);
+
+/// Sets the largest built-in edge template (carrier cells) the local search may use; 0 turns
+/// them all off. Only speed depends on it: every certificate is kernel-checked either way.
+pub fn set_max_edge_template_cells(cells: usize) {
+    MAX_TEMPLATE_CELLS.store(cells, std::sync::atomic::Ordering::Relaxed);
+}
+
 impl Local {
     /// Builds the local graph of a sub-game.
     pub fn new(game: &SubGame) -> Result<Local, ClaimError> {
@@ -430,7 +443,8 @@ fn edge_template_links(
                 (Colour::White, _) => (board.cols() as i32 - row, offset - col),
             }
         };
-        for (cells, stone) in EDGE_TEMPLATES {
+        let max_cells = MAX_TEMPLATE_CELLS.load(std::sync::atomic::Ordering::Relaxed);
+        for (cells, stone) in EDGE_TEMPLATES.iter().filter(|t| t.0.len() <= max_cells) {
             for mirror in [false, true] {
                 let tr = |(r, c): (i32, i32)| if mirror { (r, -c - r) } else { (r, c) };
                 let (sr, sc) = tr(*stone);

@@ -78,6 +78,9 @@ pub struct Grid {
     /// [`Grid::trusted`], and an enumeration that used one is never complete and its sets'
     /// minimality is never claimed ([`build_file`]).
     pub trust_solver: bool,
+    /// Write the leaves of the solver's exported proofs as AND/OR derivations (the
+    /// explainer) rather than `by search` (see [`super::whole_board::refute_checked_opts`]).
+    pub solver_derive: bool,
     /// Refutations taken on the solver's word so far (see [`Grid::trust_solver`]).
     pub trusted: std::sync::Arc<std::sync::atomic::AtomicU64>,
     board_cells: Vec<Cell>,
@@ -220,6 +223,7 @@ impl Grid {
             helpers,
             solver: None,
             trust_solver: false,
+            solver_derive: true,
             trusted: Default::default(),
             board_cells,
             position,
@@ -367,7 +371,12 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
         let r = if grid.trust_solver {
             Refutation::NotFound
         } else {
-            super::whole_board::refute_checked([grid.row, 0], &grid.rcs(mask), nodes)
+            super::whole_board::refute_checked_opts(
+                [grid.row, 0],
+                &grid.rcs(mask),
+                nodes,
+                grid.solver_derive,
+            )
         };
         if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
             eprintln!(

@@ -56,7 +56,7 @@ fn built_in_templates_can_be_switched_off() {
     assert!(without_v1a.stats.nodes > 1 && without.stats.nodes > 1);
 }
 
-/// Slow: 90 s CPU (280 s wall at load 10–12), most of it in a few checked refutations of
+/// Slow: 90–99 s CPU (280–320 s wall at load 10–13), most of it in a few checked refutations of
 /// 37-cell carriers whose exported proofs run to 100–300 k lines. Run it with
 /// `cargo test --release --test templates_v1a_independent -- --ignored`.
 #[test]

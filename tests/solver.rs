@@ -274,6 +274,62 @@ fn vulnerable_and_decompositions_agree_with_the_exact_search() {
     assert!(regions + splits > 0, "no decomposition was used");
 }
 
+/// One table of solved positions and evaluations shared by many searches (as `--openings
+/// all` shares it across openings and threads): random sparse 5×5 positions, each followed by
+/// its children, all agree with the exact search, and later searches do use what earlier
+/// ones stored.
+#[test]
+fn searches_sharing_solved_positions_agree_with_the_exact_search() {
+    let mut rng = rng::Rng(0x5eed_7007);
+    let shared = std::sync::Arc::new(solver::shared::SharedSolved::default());
+    let params = SolveParams {
+        shared: Some(shared.clone()),
+        ..SolveParams::default()
+    };
+    let (mut hits, mut evals, mut checked) = (0, 0, 0);
+    for _ in 0..5 {
+        let stones = 1 + rng.below(3) as usize;
+        let p = random_position(&mut rng, 5, stones);
+        let to_move = random_side(&mut rng);
+        let mut positions = vec![(p.clone(), to_move)];
+        let empty: Vec<Cell> = p.empty_cells().iter().collect();
+        for _ in 0..3 {
+            let mut q = p.clone();
+            q.play(to_move, empty[rng.below(empty.len() as u64) as usize])
+                .unwrap();
+            positions.push((q, to_move.opponent()));
+        }
+        // A search of the position cut short leaves open evaluations in the table.
+        let short = SolveParams {
+            nodes: 4,
+            ..params.clone()
+        };
+        if p.winner().is_none() {
+            let o = solver::solve(&p, to_move, &short).unwrap();
+            if o.winner != Winner::Undecided {
+                assert_eq!(o.winner == Winner::Black, exact_black_wins(&p, to_move));
+            }
+        }
+        // The children first, then the position itself, then again its first child.
+        positions.rotate_left(1);
+        positions.push(positions[0].clone());
+        for (q, side) in &positions {
+            if q.winner().is_some() {
+                continue;
+            }
+            let exact = exact_black_wins(q, *side);
+            let o = solve_agreeing(q, *side, &params, exact);
+            hits += o.profile.shared_hits;
+            evals += o.profile.shared_evals;
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} positions, shared: {hits} solved, {evals} evaluations");
+    assert!(hits > 0, "no solved position came from the shared table");
+    assert!(evals > 0, "no evaluation came from the shared table");
+    assert!(!shared.is_empty());
+}
+
 #[test]
 fn six_by_six_sample_matches_published_winners() {
     // Corner, edge and centre openings, both winners.

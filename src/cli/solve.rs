@@ -4,6 +4,7 @@ use super::{fail_input, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
 use hexproof::board::{Board, Colour, Notation};
 use hexproof::position::Position;
+use hexproof::solver::shared::SharedSolved;
 use hexproof::solver::{self, emit, Features, SolveOutcome, SolveParams, Winner};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -145,6 +146,11 @@ pub struct SolveArgs {
     /// limit). Tighter limits make each build cheaper but weaken the mustplay.
     #[arg(long, default_value = "16", value_name = "N|none")]
     vc_semi_limit: String,
+    /// Ablation (--openings all): search each opening with its own table only. By default
+    /// the openings' searches (and threads) share their solved positions with proof sets
+    /// (Black a4, White x, Black d4 is reached from a4 and from d4).
+    #[arg(long)]
+    no_share_openings: bool,
     /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
     #[arg(long, default_value = "letters")]
     notation: String,
@@ -400,6 +406,12 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
     solved.sort_by_key(|&c| key(c));
     let bar_len = solved.len() as u64;
     bar.set_length(bar_len);
+    // Solved positions (with proof sets) shared by all the openings' searches.
+    let shared = (!a.no_share_openings).then(|| std::sync::Arc::new(SharedSolved::default()));
+    let params = SolveParams {
+        shared: shared.clone(),
+        ..s.params.clone()
+    };
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::Mutex::new(Vec::new());
     let worker = || loop {
@@ -410,7 +422,7 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         let mut p = Position::empty(board);
         p.play(Colour::Black, c).expect("empty board");
         let cpu0 = hexproof::player::clock::thread_cpu_time();
-        let o = solver::solve(&p, Colour::White, &s.params).expect("one stone is legal");
+        let o = solver::solve(&p, Colour::White, &params).expect("one stone is legal");
         let cpu = (hexproof::player::clock::thread_cpu_time() - cpu0).as_secs_f64();
         let line = format!(
             "{}: {} ({} nodes, {:.2} s, {cpu:.2} CPU-s)",
@@ -497,6 +509,9 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             "cpu_seconds": cpu_seconds,
             "wall_seconds": wall,
             "threads": a.threads,
+            "shared_entries": shared.as_ref().map(|t| t.len()),
+            "shared_hits": solved_results.iter().map(|(_, o, _)| o.profile.shared_hits).sum::<u64>(),
+            "shared_evals": solved_results.iter().map(|(_, o, _)| o.profile.shared_evals).sum::<u64>(),
         }));
     } else {
         let mut s2 = String::from("  ");

@@ -94,6 +94,12 @@ pub struct Dfpn<'a> {
     pub db: Option<std::sync::Arc<super::db::SolvedDb>>,
     /// Positions answered by the database.
     pub db_hits: u64,
+    /// Solved positions shared with the other searches of the run ([`super::shared`]).
+    pub shared: Option<std::sync::Arc<super::shared::SharedSolved>>,
+    /// Solved positions answered by [`Dfpn::shared`].
+    pub shared_hits: u64,
+    /// Open positions whose evaluation came from [`Dfpn::shared`] (no connection builds).
+    pub shared_evals: u64,
     /// Capture-domination pruning on ([`prune_dominated`]).
     pub dominated: bool,
     /// Moves pruned as dominated (counted at each expansion).
@@ -230,6 +236,9 @@ impl<'a> Dfpn<'a> {
             splits: 0,
             db: None,
             db_hits: 0,
+            shared: None,
+            shared_hits: 0,
+            shared_evals: 0,
             nodes: 0,
             max_nodes: u64::MAX,
             deadline: None,
@@ -284,7 +293,25 @@ impl<'a> Dfpn<'a> {
     /// What the table knows about filled `pos` (without evaluating it).
     pub fn lookup(&mut self, pos: &Position, to_move: Colour) -> Option<Entry> {
         let (key, rotated) = self.key(pos, to_move);
-        let e = *self.tt.get(&key)?;
+        let local = self.tt.get(&key).copied();
+        // A solved entry of another search (or thread) replaces an open local one; a
+        // position new here may have been evaluated by another search.
+        let solved = |e: &Entry| e.pn == 0 || e.dn == 0;
+        let e = match local {
+            Some(e) if solved(&e) => e,
+            _ => match self.shared.as_ref().and_then(|s| s.get(&key)) {
+                Some(e) if solved(&e) || local.is_none() => {
+                    if solved(&e) {
+                        self.shared_hits += 1;
+                    } else {
+                        self.shared_evals += 1;
+                    }
+                    self.tt.put(key, e);
+                    e
+                }
+                _ => local?,
+            },
+        };
         Some(match (rotated, &self.sym) {
             (true, Some(s)) => s.entry(e),
             _ => e,
@@ -320,6 +347,9 @@ impl<'a> Dfpn<'a> {
                 };
                 db.put(pos.board(), &key, s);
             }
+        }
+        if let Some(shared) = &self.shared {
+            shared.put(key, e);
         }
         self.tt.put(key, e);
     }

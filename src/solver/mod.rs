@@ -13,6 +13,7 @@
 //! - [`proof_set`]: proof-set reduction (§5, Theorem 3);
 //! - [`tt`]: the bounded transposition table;
 //! - [`db`]: the persistent database of solved positions with few stones (§6);
+//! - [`shared`]: solved positions (with proof sets) shared by the searches of one run;
 //! - [`order`]: move ordering and its hook for an evaluation function;
 //! - [`emit`]: the win as a `.hexp` strategy for `hexproof check`.
 //!
@@ -33,6 +34,7 @@ pub mod eval;
 pub mod inferior;
 pub mod order;
 pub mod proof_set;
+pub mod shared;
 pub mod tt;
 pub mod vulnerable;
 
@@ -142,6 +144,9 @@ pub struct SolveParams {
     /// Initial disproof number of a child not yet evaluated ([`dfpn`], "Children not yet
     /// evaluated"); 1 evaluates every child of a node before going deeper.
     pub child_dn: u32,
+    /// Solved positions shared with other searches (other openings, other threads) of the
+    /// run ([`shared`]); `None`: this search's own table only.
+    pub shared: Option<std::sync::Arc<shared::SharedSolved>>,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -177,6 +182,7 @@ impl Default for SolveParams {
             update_stones: eval::MAX_UPDATE_STONES,
             db: None,
             child_dn: DEFAULT_CHILD_DN,
+            shared: None,
         }
     }
 }
@@ -276,6 +282,11 @@ pub struct Profile {
     pub dominated_pruned: u64,
     /// Positions answered by the database (`--db`).
     pub db_hits: u64,
+    /// Solved positions answered by the searches of other openings (`--openings all`,
+    /// [`shared`]).
+    pub shared_hits: u64,
+    /// Open positions evaluated by the searches of other openings (no connection builds).
+    pub shared_evals: u64,
     /// Moves pruned as vulnerable (at each expansion).
     pub vulnerable_pruned: u64,
     /// Cells filled as regions cut off by opposite-colour bridges, in the children made at
@@ -300,6 +311,8 @@ impl Profile {
             proof_set_pruned: d.pruned,
             dominated_pruned: d.dominated_pruned,
             db_hits: d.db_hits,
+            shared_hits: d.shared_hits,
+            shared_evals: d.shared_evals,
             vulnerable_pruned: d.vulnerable_pruned,
             region_filled: d.region_filled,
             splits: d.splits,
@@ -351,6 +364,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.reduction = f.reduction;
     d.child_dn = params.child_dn.max(1);
     d.db = params.db.clone();
+    d.shared = params.shared.clone();
     d.deadline = params.time.map(|t| start + t);
     d
 }

@@ -456,6 +456,11 @@ pub fn assisted_holds(
     let mut g = Assisted {
         joiner,
         n,
+        plain: Plain {
+            pos,
+            claim,
+            cells: &cells,
+        },
         memo: HashMap::new(),
         over_budget: false,
         killers: [u8::MAX; 34],
@@ -469,9 +474,11 @@ pub fn assisted_holds(
 }
 
 /// The assisted game: bits `0..n` are the carrier, bit `n` is A, bit `n + 1` is B.
-struct Assisted {
+struct Assisted<'a> {
     joiner: Joiner,
     n: usize,
+    /// The ordinary game, for positions with A and B both taken (no event is left).
+    plain: Plain<'a>,
     memo: HashMap<u64, bool>,
     /// As in [`Game`]: the budget ran out and the values are void.
     over_budget: bool,
@@ -479,7 +486,7 @@ struct Assisted {
     killers: [u8; 34],
 }
 
-impl Assisted {
+impl Assisted<'_> {
     fn all(&self) -> u32 {
         (1u32 << (self.n + 2)) - 1
     }
@@ -518,7 +525,19 @@ impl Assisted {
             self.over_budget = true;
             return false;
         }
-        let v = self.win_inner(mine, theirs, free);
+        // With A and B both taken, no event of the other area is left: the ordinary game.
+        let v = if free >> self.n & 3 == 0 {
+            match self.plain.value(mine, theirs) {
+                Some(Some(v)) => v,
+                Some(None) => self.win_inner(mine, theirs, free),
+                None => {
+                    self.over_budget = true;
+                    return false;
+                }
+            }
+        } else {
+            self.win_inner(mine, theirs, free)
+        };
         self.memo.insert(key(mine, theirs), v);
         v
     }

@@ -213,3 +213,67 @@ fn fig37_lower_right_carrier_is_minimal() {
     let rows: Vec<&str> = rows_5_to_8.iter().map(String::as_str).collect();
     assert_eq!(verdict("54 37", "", &rows, claim), "fails");
 }
+
+/// Fig. 39 lower right (our reconstruction, docs/noshita.md "Fig. 39"): with our stones B55,
+/// B73 and W71, the file's 24-cell carrier of x − b is minimal (without any one cell the claim
+/// fails), and our C = 48 is a real threat: after W48 only 7 Black answers keep x − b, Noshita's
+/// B47 among them, while after W38 (the other cell of the edge bridge) 21 do. Also, the
+/// guarantee checker can say no: with A and B exchanged (`white 47 => black 46`) it fails.
+#[test]
+fn fig39_lower_right_carrier_c_and_guarantee() {
+    let module = module();
+    let (_, carrier) = lemma_carrier(&module, "Fig39R");
+    let want = "38 46 47 48 56 57 58 63 64 65 66 67 68 74 75 76 77 78 83 84 85 86 87 88";
+    assert_eq!(carrier.join(" "), want);
+    let cells: Vec<&str> = want.split(' ').collect();
+    let claim = "54 - b";
+    assert_eq!(verdict("54 55 73", "71", &cells, claim), "holds");
+    for drop in &cells {
+        let rest: Vec<&str> = cells.iter().copied().filter(|c| c != drop).collect();
+        assert_eq!(
+            verdict("54 55 73", "71", &rest, claim),
+            "fails",
+            "without {drop}"
+        );
+    }
+    let answers = |c: &str| -> Vec<String> {
+        cells
+            .iter()
+            .filter(|&&r| r != c)
+            .filter(|&&r| {
+                let rest: Vec<&str> = cells
+                    .iter()
+                    .copied()
+                    .filter(|&x| x != c && x != r)
+                    .collect();
+                verdict(&format!("54 55 73 {r}"), &format!("71 {c}"), &rest, claim) == "holds"
+            })
+            .map(|r| r.to_string())
+            .collect()
+    };
+    assert_eq!(answers("48"), ["38", "47", "57", "58", "67", "76", "85"]);
+    assert_eq!(answers("38").len(), 21);
+    let text = std::fs::read_to_string(FILE).expect("the proof file");
+    let start = text.find("lemma Fig39R ").expect("Fig39R");
+    let end = start + text[start..].find("\n}\n").expect("its end") + 3;
+    let swapped = format!(
+        "board 8x8 notation digits\n{}",
+        text[start..end].replace("white 46 => black 47", "white 47 => black 46")
+    );
+    let dir = std::env::temp_dir().join(format!("fig39-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let path = dir.join("swapped.hexp");
+    std::fs::write(&path, swapped).expect("written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .args(["check", "--no-search"])
+        .arg(&path)
+        .output()
+        .expect("the binary runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

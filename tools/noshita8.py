@@ -206,7 +206,7 @@ HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 pr
 // precluding analyses. The huge lemma (Fig. 33) is read from the whole-board solver's proof
 // (tools/noshita8_huge.py); Fig. 36 is proved: its two areas, then its last step by the rule
 // "several lemmas in one step".
-// Fig. 37's lower right (at the end) is our reconstruction, with its AB guarantee. Not here (docs/noshita.md, "Still open on 8x8"): Figs. 38 and 39.
+// Fig. 37's lower right and Fig. 39's lower right (at the end) are our reconstructions, with their AB guarantees. Not here (docs/noshita.md, "Still open on 8x8"): Fig. 39's upper left and t - b, Fig. 38.
 
 board 8x8 notation digits
 """
@@ -359,6 +359,61 @@ lemma Fig37Rb "Fig. 37 lower right after White B (36) and Black 65: A (46) not n
 """
 
 
+FIG39R = """// Fig. 39 lower right (a descendant of node a; x = B54): "not only x-b but also the following
+// property ... If White occupies A, then Black occupies B and secures B-b (S-lemma) and x-b ...
+// W46(A) B47(B) W56 B66 W65 B84 W75 B85 W76 B86 W78 B77 W68 B67. If White occupies B, then
+// Black occupies 76 for x-b, which makes A and C useless ... If White occupies C, then Black
+// occupies B and secures x-B (S-lemma) and x-b. For any other White move, Black occupies B."
+// OUR RECONSTRUCTION (docs/noshita.md, "Fig. 39"): the figure and node a's line are lost. Noshita's:
+// x = 54, A = 46, B = 47, the line, B76, the S-lemma B - b (the edge bridge 38/48). Ours: the
+// stones 55 (x - B by the S-lemma needs a stone of x's group a bridge from 47: 55, over 46/56 -
+// and White's 56 in the line is exactly that bridge's second cell), 73 (B84 joins x's group only
+// through a stone there: x - 73 over 63/64, 73 - 84 over 74/83), White 71 (B62 ... W61 B52 of
+// the upper-left line needs 71 White, or Black would answer W61 by 71); C = 48 (by search: after
+// W48 only 85 76 47 57 67 38 58 keep x - b, while after W38 21 answers do; both 38 and 48 are
+// "useless" after W47 B76). The carrier is `hexproof minimize`'s, and it is minimum (24 cells).
+// The guarantee and its use across two areas are checked by the exact guarantee games of
+// src/check/ab.rs (positions with A or B taken go to the exact search). The upper-left area and
+// the figure's t - b are NOT done (docs/noshita.md, "Still open on 8x8").
+lemma Fig39R "Fig. 39 lower right: x - b, with A = 46, B = 47" {
+  black 54 as x, 55, 73
+  white 71
+  carrier [63 83 64 74 84 65 75 85 46 56 66 76 86 47 57 67 77 87 38 48 58 68 78 88]
+  claim x - b
+  guarantee white 46 => black 47
+}
+// Noshita's line for White A: after W46 B47 W56 B66 W65 B84 W75 B85 W76 B86 W78 B77 W68 B67.
+lemma Fig39Rline "Fig. 39 lower right: W46(A) B47(B) W56 B66 W65 B84 W75 B85 W76 B86 W78 B77 W68 B67" {
+  black 54 as x, 55, 73, 47, 66, 84, 85, 86, 77, 67
+  white 71, 46, 56, 65, 75, 76, 78, 68
+  carrier [63 83 64 74 57 87 38 48 58 88]
+  claim x - b
+}
+// "If White occupies B, then Black occupies 76 for x-b, which makes A and C useless": after
+// W47 B76 the claim holds without A (46) and C (48).
+lemma Fig39RB "Fig. 39 lower right after White B (47) and Black 76: A and C not needed" {
+  black 54 as x, 55, 73, 76
+  white 71, 47
+  carrier [63 83 64 74 84 65 75 85 56 66 86 57 67 77 87 38 58 68 78 88]
+  claim x - b
+}
+// "If White occupies C, then Black occupies B and secures x-B (S-lemma) and x-b" (C = 48).
+lemma Fig39RC "Fig. 39 lower right after White C (48) and Black B (47)" {
+  black 54 as x, 55, 73, 47
+  white 71, 48
+  carrier [63 83 64 74 84 65 75 85 46 56 66 76 86 57 67 77 87 38 58 68 78 88]
+  claim x - b
+}
+// x - B by the S-lemma: the bridge 55 - 47 over A and 56.
+lemma Fig39RS "Fig. 39 lower right: x - B by the S-lemma" {
+  black 54 as x, 55, 73, 47
+  white 71
+  carrier [46 56]
+  claim x - 47
+}
+"""
+
+
 def assemble(folder):
     """The U8 lemma from the per-case runs (`--only U8 --case W > FOLDER/u8_W.hexp`, run in
     parallel): the root's cases of every file, in the order easy, 45, 55, 46, 37, 47, 28, 38, 48."""
@@ -483,6 +538,7 @@ def main():
         out += assemble(sys.argv[sys.argv.index("--assemble") + 1])
     if only in (None, "HT", "assemble", "STHT") or "--huge" in sys.argv:
         out += FIG37R.splitlines()  # Fig. 37 lower right: tools/noshita8_ab.py, docs/noshita.md
+        out += FIG39R.splitlines()  # Fig. 39 lower right: docs/noshita.md, "Fig. 39"
     print("\n".join(out))
 
 

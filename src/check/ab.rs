@@ -13,12 +13,15 @@
 
 use crate::board::{Cell, CellSet};
 use crate::claim::Claim;
+use crate::claim::SubGame;
 use crate::position::Position;
+use crate::search::{decide, Budget, Verdict};
 use hashbrown::HashMap;
 
 /// Largest carrier searched (the games' positions are bit masks: the assisted game adds A and
-/// B, so 24 bits of a `u32`).
-pub const MAX_CELLS: usize = 22;
+/// B, so 30 bits of a `u32`; the killer table holds 34 depths). Raised from 22 for Noshita's
+/// Fig. 39 lower right (24 cells).
+pub const MAX_CELLS: usize = 28;
 
 /// The budget: most positions memoised in one game (about 20 bytes each). Noshita's Fig. 37
 /// lower-right guarantee (21 cells) memoises about 0.9 million positions, its use across two
@@ -78,6 +81,11 @@ fn guarantee_game(
         ia: ia as u32,
         ib: ib as u32,
         interface,
+        plain: Plain {
+            pos,
+            claim,
+            cells: &cells,
+        },
         memo: HashMap::new(),
         over_budget: false,
         killers: [u8::MAX; 34],
@@ -217,12 +225,14 @@ fn key(mine: u32, theirs: u32) -> u64 {
     (mine as u64) << 32 | theirs as u64
 }
 
-struct Game {
+struct Game<'a> {
     joiner: Joiner,
     full: u32,
     ia: u32,
     ib: u32,
     interface: bool,
+    /// The ordinary game, for positions where A or B is taken.
+    plain: Plain<'a>,
     memo: HashMap<u64, bool>,
     /// Set when the memo outgrew [`MAX_POSITIONS`]: every value computed since is void.
     over_budget: bool,
@@ -233,10 +243,71 @@ struct Game {
     replies: [u8; 32],
 }
 
-impl Game {
+/// Node budget of one ordinary-game search ([`Plain::value`]); beyond it the game is undecided.
+pub const LEAF_NODES: u64 = 2_000_000;
+
+/// The ordinary game of the lemma (no guarantee): once A or B is occupied the guarantee can no
+/// longer be invoked (it needs both empty), so the rest of the guarantee game *is* the lemma's
+/// sub-game on the empty cells, opponent to move, and the project's exact search
+/// ([`crate::search::decide`]: a win comes with a kernel-checked certificate) decides it far
+/// faster than this module's plain minimax. In the interface game, when the opponent holds B
+/// and A is empty, its A is a free stone it may take at any time; that game has the value of
+/// the ordinary game with A the opponent's (it can take A at once; and an owner strategy for
+/// that position, never playing A, wins whenever the opponent takes it). Fig. 39's lower right
+/// (22 cells) needed more than 8 million positions without this, and a few hundred with it.
+struct Plain<'a> {
+    pos: &'a Position,
+    claim: &'a Claim,
+    cells: &'a [Cell],
+}
+
+impl Plain<'_> {
+    /// The ordinary game's value with the owner on `mine`, the opponent on `theirs`, the
+    /// opponent to move; `None` when the search runs out of its [`LEAF_NODES`] budget,
+    /// `Some(None)` when the sub-game rules reject the claim (the caller's minimax decides).
+    fn value(&self, mine: u32, theirs: u32) -> Option<Option<bool>> {
+        let owner = self.claim.owner;
+        let mut pos = self.pos.clone();
+        let mut carrier = CellSet::EMPTY;
+        for (i, &c) in self.cells.iter().enumerate() {
+            if mine >> i & 1 == 1 {
+                if pos.play(owner, c).is_err() {
+                    return Some(None);
+                }
+            } else if theirs >> i & 1 == 1 {
+                if pos.play(owner.opponent(), c).is_err() {
+                    return Some(None);
+                }
+            } else {
+                carrier.insert(c);
+            }
+        }
+        // A claim the sub-game rules reject (e.g. an end inside the carrier, which the games
+        // of this module allow) stays with this module's minimax.
+        // The games here are played opponent first, whatever the lemma's claim says.
+        let claim = Claim {
+            owner_first: false,
+            ..self.claim.clone()
+        };
+        let Ok(game) = SubGame::new(pos, carrier, claim) else {
+            return Some(None);
+        };
+        let Ok(out) = decide(&game, &Budget::nodes(LEAF_NODES)) else {
+            return Some(None);
+        };
+        match out.verdict {
+            Verdict::Holds => Some(Some(true)),
+            Verdict::Fails => Some(Some(false)),
+            Verdict::Undecided => None,
+        }
+    }
+}
+
+impl Game<'_> {
     /// Does the owner win with the opponent to move (the owner has answered every move)?
     /// Positions already joined, or lost even if the owner got every empty cell (the joined
-    /// test is monotone in the owner's cells), are decided at once and not memoised.
+    /// test is monotone in the owner's cells), are decided at once and not memoised; positions
+    /// with A or B occupied are the ordinary game ([`Plain`]).
     fn win(&mut self, mine: u32, theirs: u32) -> bool {
         if self.joiner.joined(mine) {
             return true;
@@ -253,7 +324,25 @@ impl Game {
             self.over_budget = true;
             return false;
         }
-        let v = self.win_inner(mine, theirs, free);
+        let (a_free, b_free) = (free >> self.ia & 1 == 1, free >> self.ib & 1 == 1);
+        let v = if a_free && b_free {
+            self.win_inner(mine, theirs, free)
+        } else {
+            let theirs_a = self.interface && a_free && theirs >> self.ib & 1 == 1;
+            let eff = if theirs_a {
+                theirs | 1 << self.ia
+            } else {
+                theirs
+            };
+            match self.plain.value(mine, eff) {
+                Some(Some(v)) => v,
+                Some(None) => self.win_inner(mine, theirs, free),
+                None => {
+                    self.over_budget = true;
+                    return false;
+                }
+            }
+        };
         self.memo.insert(key(mine, theirs), v);
         v
     }
@@ -367,6 +456,11 @@ pub fn assisted_holds(
     let mut g = Assisted {
         joiner,
         n,
+        plain: Plain {
+            pos,
+            claim,
+            cells: &cells,
+        },
         memo: HashMap::new(),
         over_budget: false,
         killers: [u8::MAX; 34],
@@ -380,9 +474,11 @@ pub fn assisted_holds(
 }
 
 /// The assisted game: bits `0..n` are the carrier, bit `n` is A, bit `n + 1` is B.
-struct Assisted {
+struct Assisted<'a> {
     joiner: Joiner,
     n: usize,
+    /// The ordinary game, for positions with A and B both taken (no event is left).
+    plain: Plain<'a>,
     memo: HashMap<u64, bool>,
     /// As in [`Game`]: the budget ran out and the values are void.
     over_budget: bool,
@@ -390,7 +486,7 @@ struct Assisted {
     killers: [u8; 34],
 }
 
-impl Assisted {
+impl Assisted<'_> {
     fn all(&self) -> u32 {
         (1u32 << (self.n + 2)) - 1
     }
@@ -429,7 +525,19 @@ impl Assisted {
             self.over_budget = true;
             return false;
         }
-        let v = self.win_inner(mine, theirs, free);
+        // With A and B both taken, no event of the other area is left: the ordinary game.
+        let v = if free >> self.n & 3 == 0 {
+            match self.plain.value(mine, theirs) {
+                Some(Some(v)) => v,
+                Some(None) => self.win_inner(mine, theirs, free),
+                None => {
+                    self.over_budget = true;
+                    return false;
+                }
+            }
+        } else {
+            self.win_inner(mine, theirs, free)
+        };
         self.memo.insert(key(mine, theirs), v);
         v
     }

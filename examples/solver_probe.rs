@@ -5,7 +5,8 @@
 //! `cargo run --release --example solver_probe -- NAME[,NAME…] NODES [--ascii]`
 //!
 //! Environment: `HEXPROOF_WHOLE_FILL=full|off` sets the solver's fill-in (default: White's
-//! only; [`WholeParams::fill_in`]); `HEXPROOF_WHOLE_LEAF_NODES=N` sets each leaf search's budget;
+//! only; [`WholeParams::fill_in`]); `HEXPROOF_WHOLE_LEAF_NODES=N` sets each leaf search's budget and
+//! `HEXPROOF_WHOLE_LEAF_MAX=N` the most proof-set cells of a leaf search;
 //! `HEXPROOF_WHOLE_TRACE=1` traces the build.
 #[path = "common/args.rs"]
 mod args;
@@ -37,6 +38,9 @@ fn main() {
             Some("full") => params.fill_in = Fill::Full,
             Some("off") => params.fill_in = Fill::Off,
             _ => {}
+        }
+        if let Some(n) = env("HEXPROOF_WHOLE_LEAF_MAX").and_then(|v| v.parse().ok()) {
+            params.leaf_max_cells = n;
         }
         if let Some(n) = env("HEXPROOF_WHOLE_LEAF_NODES").and_then(|v| v.parse().ok()) {
             params.leaf_nodes = n;

@@ -3,12 +3,17 @@
 //! (`search::encode`), solved, and proved to the kernel.
 //!
 //! `cargo run --release --example solver_probe -- NAME[,NAME…] NODES [--ascii]`
+//!
+//! Environment: `HEXPROOF_WHOLE_FILL=full|off` sets the solver's fill-in (default: White's
+//! only; [`WholeParams::fill_in`]); `HEXPROOF_WHOLE_LEAF_NODES=N` sets each leaf search's budget and
+//! `HEXPROOF_WHOLE_LEAF_MAX=N` the most proof-set cells of a leaf search;
+//! `HEXPROOF_WHOLE_TRACE=1` traces the build.
 #[path = "common/args.rs"]
 mod args;
 use args::probe_args;
 use hexproof::board::{Border, Notation};
 use hexproof::search::encode::encode;
-use hexproof::search::whole::{decide_whole, WholeParams};
+use hexproof::search::whole::{decide_whole, Fill, WholeParams};
 use hexproof::search::Budget;
 use std::time::Instant;
 
@@ -27,7 +32,20 @@ fn main() {
             }
         }
         let start = Instant::now();
-        let (o, r) = decide_whole(&g, &Budget::nodes(nodes), &WholeParams::default());
+        let env = |k: &str| std::env::var(k).ok();
+        let mut params = WholeParams::default();
+        match env("HEXPROOF_WHOLE_FILL").as_deref() {
+            Some("full") => params.fill_in = Fill::Full,
+            Some("off") => params.fill_in = Fill::Off,
+            _ => {}
+        }
+        if let Some(n) = env("HEXPROOF_WHOLE_LEAF_MAX").and_then(|v| v.parse().ok()) {
+            params.leaf_max_cells = n;
+        }
+        if let Some(n) = env("HEXPROOF_WHOLE_LEAF_NODES").and_then(|v| v.parse().ok()) {
+            params.leaf_nodes = n;
+        }
+        let (o, r) = decide_whole(&g, &Budget::nodes(nodes), &params);
         println!(
             "{name}: {:?}, {} encoded empty cells, {} solver nodes, {} leaf searches ({} nodes), \
              {} certificate nodes ({} derivation leaves of {} explainer calls, {} nodes from them, \

@@ -249,9 +249,9 @@ fn hexwiki_templates_up_to_40_cells() {
 /// local search"): IV1c holds (2.3 M nodes in this placement). Each template gets the local
 /// search first (`HEXWIKI_LOCAL_NODES`, default 3 M nodes), then the whole-board engine
 /// (`search::whole`, `Engine::Auto`) on the rest of the budget: VI2a holds that way (the
-/// engine's part: 6.5 s CPU, 5 500 certificate nodes with derivation leaves); V1b, V1c and
-/// VI1a were not finished by it at the last measurement (BENCHMARKS.md, "Smaller
-/// certificates" and "The whole-board engine on the four"). The expected table in the snapshot is HexWiki's
+/// engine's part with fill-in for White only: 2.2 s CPU, 6 801 certificate nodes); V1b, V1c
+/// and VI1a were not finished by it at the last measurement (BENCHMARKS.md, "Fill-in for
+/// White only", "Smaller certificates" and "The whole-board engine on the four"). The expected table in the snapshot is HexWiki's
 /// claim — every template holds — not a measured result, so this test fails until all five
 /// are decided.
 #[test]

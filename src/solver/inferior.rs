@@ -40,6 +40,12 @@ pub struct InferiorRules {
     /// Fill regions cut off by opposite-colour bridges ([`super::decompose`]): dead regions,
     /// and regions with a bridge between their two groups of one colour (Theorem 2).
     pub decompose: bool,
+    /// When set, fill-in gives cells to this colour only: dead cells (either colour is
+    /// exact) and this colour's captured pairs and regions; the other colour's captures stay
+    /// empty. With `Some(White)`, a Black win found in the filled position is a Black win in
+    /// the real one (White's extra stones only take cells from Black), which the whole-board
+    /// engine's certificates need ([`crate::search::whole`]).
+    pub only: Option<Colour>,
 }
 
 impl InferiorRules {
@@ -48,12 +54,14 @@ impl InferiorRules {
         dead: true,
         captured: true,
         decompose: true,
+        only: None,
     };
     /// Everything off.
     pub const NONE: InferiorRules = InferiorRules {
         dead: false,
         captured: false,
         decompose: false,
+        only: None,
     };
 }
 
@@ -266,7 +274,11 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
     let geo = geometry(pos.board());
     let mut black = pos.stones(Colour::Black);
     let mut white = pos.stones(Colour::White);
-    let dead_to_black = for_colour == Colour::White;
+    let dead_to_black = match rules.only {
+        Some(c) => c == Colour::Black,
+        None => for_colour == Colour::White,
+    };
+    let fills = |c: Colour| rules.only.is_none_or(|o| o == c);
     loop {
         let mut changed = false;
         if rules.dead {
@@ -294,7 +306,8 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
                         continue;
                     }
                     for colour in [Colour::Black, Colour::White] {
-                        if geo.dead(black, white, b, Some((a, colour)))
+                        if fills(colour)
+                            && geo.dead(black, white, b, Some((a, colour)))
                             && geo.dead(black, white, a, Some((b, colour)))
                         {
                             let (stones, set) = match colour {
@@ -325,7 +338,7 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
                     filled.regions |= dead;
                     changed = true;
                 }
-                if !captured.is_empty() {
+                if !captured.is_empty() && fills(colour) {
                     match colour {
                         Colour::Black => {
                             black |= captured;
@@ -404,10 +417,21 @@ mod tests {
                         }
                         for to_move in [Colour::Black, Colour::White] {
                             let v = minimax(&p, to_move);
-                            let mut f = p.clone();
-                            fill_in(&mut f, InferiorRules::ALL, to_move);
-                            assert_eq!(minimax(&f, to_move), v, "{p:?} {to_move}");
-                            checked += 1;
+                            for only in [None, Some(Colour::White), Some(Colour::Black)] {
+                                let rules = InferiorRules {
+                                    only,
+                                    ..InferiorRules::ALL
+                                };
+                                let mut f = p.clone();
+                                fill_in(&mut f, rules, to_move);
+                                assert_eq!(minimax(&f, to_move), v, "{p:?} {to_move} {only:?}");
+                                // `only` gives cells to that colour alone.
+                                if let Some(c) = only {
+                                    let o = c.opponent();
+                                    assert_eq!(f.stones(o), p.stones(o), "{p:?} {only:?}");
+                                }
+                                checked += 1;
+                            }
                         }
                     }
                 }

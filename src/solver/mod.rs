@@ -203,6 +203,7 @@ impl SolveParams {
             dead: self.features.dead,
             captured: self.features.captured,
             decompose: self.features.decompose,
+            only: None,
         }
     }
 }

@@ -54,6 +54,7 @@ pub fn reduce(pos: &Position, winner: Colour, s: CellSet) -> CellSet {
         dead: true,
         captured: true,
         decompose: false,
+        only: None,
     };
     // Dead cells are filled with the loser's colour (the opponent of `winner`).
     let f = fill_in(&mut q, rules, winner);

@@ -13,7 +13,13 @@
 //!   bounds its OR rule), the leaf is `t - b on [C ∪ B] by search` if it has at most
 //!   `leaf_max` cells (dead cells and Black-captured pairs: inside the sub-game they stay
 //!   dead, or Black answers inside the pair, so the local claim holds), else the position is
-//!   split into a White node;
+//!   split into a White node. Before falling back to the search, the emitter tries
+//!   **fill-in**: the cells B that the checker's own test justifies (dead cells and regions,
+//!   captured pairs: [`crate::check::fill`], tested in the leaf's restricted position, one at a
+//!   time with the earlier ones applied) are written `fill dead [..]` / `fill captured black
+//!   [a, b]` before the steps, and the explainer derives the connection in the filled
+//!   position (docs/SEMANTICS.md, "Fill-in in a leaf"); a cell the test does not justify is
+//!   never written as a fill. The same for a precluding analysis;
 //! - otherwise a **White node**: every winning VSC of Black (carrier S) whose key Z the
 //!   explainer finds (an AND through the empty cell Z; for small carriers also the exact
 //!   search within [`KEY_NODES`]) becomes `preclude by Z { … }` with the derivation of the
@@ -404,8 +410,10 @@ impl Emitter<'_, '_> {
             if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
                 // Diagnosis: would the explainer derive it with the fill-in as stones?
                 let inf = explain_win(&f, w, c, self.limits).is_some();
+                let (plan, _) = self.fill_plan(q, w, c, given);
+                let justified = plan.iter().fold(0, |a, f| a + f.cells.len());
                 eprintln!(
-                    "search leaf: {} cells, {} given by the fill-in, derivable in the filled position: {inf}",
+                    "search leaf: {} cells, {} given by the fill-in ({justified} justified by the checker's test), derivable in the filled position: {inf}",
                     c.len(),
                     given.len()
                 );
@@ -645,6 +653,23 @@ impl Emitter<'_, '_> {
                         }
                     }
                 }
+            }
+            if found.is_none() {
+                // A dead region: each connected part of what is left, then all of it.
+                let mut parts = Vec::new();
+                let mut rest = left;
+                while let Some(x) = rest.first() {
+                    let part = q.component(x, &left);
+                    rest -= part;
+                    if part.len() > 1 {
+                        parts.push(part);
+                    }
+                }
+                parts.push(left);
+                found = parts
+                    .into_iter()
+                    .find(|&p| !p.is_empty() && dead_violation(&qr, p).is_none())
+                    .map(|p| (false, p));
             }
             let Some((captured, cells)) = found else {
                 break;

@@ -48,6 +48,8 @@ struct TreeWalk {
     steps: Vec<hexproof::dsl::ast::StepAst>,
     /// `goto P`: the name P.
     gotos: Vec<hexproof::dsl::ast::Name>,
+    /// `fill dead [..]` / `fill captured C [..]` statements.
+    fills: Vec<hexproof::dsl::ast::FillAst>,
 }
 
 impl TreeWalk {
@@ -74,6 +76,7 @@ impl TreeWalk {
                     }
                 }
                 TreeNode::Step(s) => self.steps.push(s.clone()),
+                TreeNode::Fill(f) => self.fills.push(f.clone()),
             }
         }
     }
@@ -165,6 +168,34 @@ fn mutants(src: &str) -> Vec<Mutant> {
                 format!("line {}: precluding analysis dropped", at(*sp)),
                 splice(src, *sp, ""),
             );
+        }
+        // Fill-in (docs/SEMANTICS.md, "Fill-in in a leaf"): each fill dropped, each of its
+        // cells moved to each neighbouring cell, a captured pair stated as a dead set.
+        for f in &tw.fills {
+            push(
+                format!("line {}: fill dropped", at(f.span)),
+                splice(src, f.span, ""),
+            );
+            for n in &f.cells.items {
+                for other in neighbours(&n.text) {
+                    push(
+                        format!("line {}: filled cell {} → {other}", at(n.span), n.text),
+                        splice(src, n.span, &other),
+                    );
+                }
+            }
+            if f.captured {
+                let text = &src[f.span.start..f.span.end];
+                let dead = text.replacen("captured black", "dead", 1).replacen(
+                    "captured white",
+                    "dead white",
+                    1,
+                );
+                push(
+                    format!("line {}: captured pair stated as dead", at(f.span)),
+                    splice(src, f.span, &dead),
+                );
+            }
         }
         for n in &tw.replies {
             for other in neighbours(&n.text) {
@@ -625,5 +656,29 @@ fn shared_positions_are_mutated() {
             "{}",
             m.what
         );
+    }
+}
+
+/// The fill-in example (tests/fixtures/fill-captured.hexp, written for this suite: the 3×3
+/// leaf of tests/rules.rs `FILL` inside a White node) is verified, and every mutant of its
+/// fill lines (dropped, a cell moved, a captured pair stated as dead) is rejected.
+#[test]
+fn fill_lines_are_mutated() {
+    let f = std::path::Path::new("tests/fixtures/fill-captured.hexp");
+    let src = std::fs::read_to_string(f).unwrap();
+    let opts = Options {
+        budget: Budget::nodes(200_000),
+        ..Options::default()
+    };
+    let ok = check_source("fill.hexp", &src, &opts);
+    assert_eq!(ok.report.exit_code, 0, "{}", ok.human());
+    let ms: Vec<Mutant> = mutants(&src)
+        .into_iter()
+        .filter(|m| m.what.contains("fill") || m.what.contains("captured"))
+        .collect();
+    assert!(ms.len() >= 5, "{} fill mutants", ms.len());
+    for m in &ms {
+        let c = check_source("fill.hexp", &m.text, &opts);
+        assert_ne!(c.report.exit_code, 0, "accepted: {}\n{}", m.what, m.text);
     }
 }

@@ -1423,3 +1423,115 @@ fn goto_under_rot180_reaches_the_turned_position() {
         "hexp::goto",
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fill-in in a leaf (docs/SEMANTICS.md, "Fill-in in a leaf"): `fill dead [..]` and `fill
+// captured black [a, b]` before a leaf's steps, each tested in the leaf's restricted position.
+
+/// 3×3, Black b2: the pair {b1, c1} joins b2 to the top and is captured by Black; with it
+/// filled, b2 reaches the bottom through the bridge a3/b3.
+const FILL: &str = "board 3x3
+strategy {
+  black b2 {
+    fill captured black [b1, c1]
+    t - b on [a3, b3] by search
+  }
+}
+";
+
+#[test]
+fn captured_pair_fill_is_verified() {
+    let c = verified(FILL);
+    let fills = reports_of(&c, "fill");
+    assert_eq!(fills.len(), 1, "{}", c.human());
+    assert_eq!(fills[0].verdict, StepVerdict::Verified);
+    // The leaf's carrier (its proof set) includes the filled cells.
+    let leaf = &reports_of(&c, "leaf")[0];
+    assert!(
+        leaf.claim.contains("b1") && leaf.claim.contains("c1"),
+        "{}",
+        leaf.claim
+    );
+}
+
+#[test]
+fn fill_of_a_cell_that_is_not_dead_fails() {
+    // b1 alone does not join b2 to the top: White's c1 would cut it (restricted to the leaf's
+    // carrier, c1 is White), so b1 is not dead for Black.
+    let src = FILL.replace(
+        "fill captured black [b1, c1]\n    t - b on [a3, b3] by search",
+        "fill dead [b1]\n    t - b on [a3, b3] by search",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let f = &reports_of(&c, "fill")[0];
+    assert_eq!(f.verdict, StepVerdict::Failed, "{}", c.human());
+    assert_eq!(conditions(f), vec!["dead set".to_string()]);
+}
+
+#[test]
+fn fill_of_a_pair_that_is_not_captured_fails() {
+    // {a3, c1} joins b2 to both borders in the filled position (the leaf holds there), but
+    // with Black on c1, a3 is not dead: White's a3 cuts b2 from the bottom.
+    let src = FILL.replace(
+        "fill captured black [b1, c1]\n    t - b on [a3, b3] by search",
+        "fill captured black [a3, c1]\n    t - b on [] by search",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let f = &reports_of(&c, "fill")[0];
+    assert_eq!(f.verdict, StepVerdict::Failed, "{}", c.human());
+    assert_eq!(conditions(f), vec!["captured pair".to_string()]);
+}
+
+#[test]
+fn fill_in_a_lemma_tree_fails() {
+    // A lemma's tree proves its own claim, not t - b: fill-in is not checked there.
+    let src = TREE_LEMMA.replace(
+        "case a4 => black b4 { x - b on [] by search }",
+        "case a4 => black b4 {\n        fill dead [c4]\n        x - b on [] by search\n      }",
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let f = &reports_of(&c, "fill")[0];
+    assert_eq!(f.verdict, StepVerdict::Failed, "{}", c.human());
+}
+
+#[test]
+fn fill_on_an_occupied_cell_is_bad_input() {
+    bad_input(&FILL.replace("[b1, c1]", "[b1, b2]"), "hexp::occupied-move");
+}
+
+#[test]
+fn captured_fill_names_two_cells() {
+    bad_input(&FILL.replace("[b1, c1]", "[b1, c1, a1]"), "hexp::fill");
+    bad_input(
+        &FILL.replace("fill captured black", "fill captured"),
+        "hexp::fill",
+    );
+}
+
+#[test]
+fn fill_after_a_step_is_bad_input() {
+    let src = FILL.replace(
+        "fill captured black [b1, c1]\n    t - b on [a3, b3] by search",
+        "t - b on [b1, c1, a3, b3] by search\n    fill captured black [b1, c1]",
+    );
+    bad_input(&src, "hexp::tree-shape");
+}
+
+#[test]
+fn a_cell_named_fill_is_still_a_name() {
+    // `fill` is not reserved: a step whose first end is a declared name `fill` still parses.
+    let src = "board 3x3
+cell fill = b2
+strategy {
+  black fill {
+    fill - b on [a3, b3] by search
+    t - b on [b1, c1, a3, b3] by search
+  }
+}
+";
+    let c = run(src);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+}

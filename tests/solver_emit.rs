@@ -252,7 +252,7 @@ fn an_opening_image_reuses_the_opening_proof_under_rot180() {
 /// `tools/export7.sh`; figures in BENCHMARKS.md, "Exported proofs") passes
 /// `hexproof check --no-search`.
 #[test]
-#[ignore = "minutes of CPU per file (BENCHMARKS.md, \"Exported proofs\"); fails while no 7x7 proof is committed"]
+#[ignore = "7x7-d4.hexp alone: 57.5 s CPU, 1.5 GB (BENCHMARKS.md, \"Exported proofs\")"]
 fn the_exported_seven_by_seven_proofs_pass_the_checker() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver");
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -265,4 +265,53 @@ fn the_exported_seven_by_seven_proofs_pass_the_checker() {
     for n in &names {
         check_committed(n);
     }
+}
+
+/// Fill-in in exported leaves (docs/SEMANTICS.md, "Fill-in in a leaf"): 6×6 b2, emitted now
+/// (about 2.4 s CPU), writes over a hundred `fill` lines (dead cells, captured pairs) and
+/// passes `hexproof check --no-search` (about 3 s CPU); without its first fill the leaf's
+/// next fill (a dead cell that was dead only given the captured pair) is rejected.
+#[test]
+fn exported_fill_in_is_checked_and_load_bearing() {
+    let dir = std::env::temp_dir().join(format!("hexproof-fill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("6x6-b2.hexp");
+    let st = hexproof()
+        .args([
+            "solve",
+            "--board",
+            "6x6",
+            "--moves",
+            "b2",
+            "--emit-leaf-max",
+            "22",
+        ])
+        .arg("--emit-proof")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        st.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let fills = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("fill "))
+        .count();
+    assert!(fills >= 20, "only {fills} fill lines");
+    let opts = Options {
+        search_rule_steps: false,
+        ..Options::default()
+    };
+    let c = check_source("6x6-b2.hexp", &text, &opts);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    let i = text.find("fill captured black").expect("a captured pair");
+    let j = text[i..].find('\n').unwrap() + i + 1;
+    let broken = format!("{}{}", &text[..i], &text[j..]);
+    let c = check_source("6x6-b2.hexp", &broken, &opts);
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
 }

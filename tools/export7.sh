@@ -4,9 +4,11 @@
 #
 #   sh tools/export7.sh [LEAF_MAX] [OPENING...]
 #
-# Default: leaf size 40 (the largest connection left to the checker's search when the
-# explainer finds no AND/OR derivation; derived ones have any size; at 22 the d4 tree passed
-# 200 000 nodes, BENCHMARKS.md "Exported proofs") and the openings the
+# Default: leaf size 30 (the largest connection left to the checker's search when the
+# explainer finds no AND/OR derivation, even after fill-in; derived ones have any size; at 22
+# without fill-in the d4 tree passed 200 000 nodes; with fill-in, 40 leaves 17 search leaves
+# of 31-39 cells in d4 and 30 none, for 8 % more nodes; BENCHMARKS.md "Exported proofs") and
+# the openings the
 # solver needs fewest nodes for: d4 (the centre), f2, e3, c4, b3 (Black wins) and e1, f1, d1
 # (White wins, written colour-swapped on the transposed board). A Black-winning opening's
 # 180-degree image is written from its proof by tools/rot180_proof.py (`goto P0 under
@@ -16,7 +18,7 @@
 # under `nice`; not used by the build or the tests.
 set -u
 H=${HEXPROOF:-target/release/hexproof}
-LM=${1:-40}
+LM=${1:-30}
 [ $# -gt 0 ] && shift
 OPENINGS=${*:-"d4 f2 e3 c4 e1 f1 d1 b3"}
 IMAGES=${IMAGES:-1}

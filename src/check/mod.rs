@@ -22,6 +22,7 @@
 pub mod ab;
 pub mod compose;
 pub mod conj;
+pub mod fill;
 pub mod place;
 pub mod report;
 pub mod rules;

@@ -9,12 +9,13 @@
 //! answers z and wins. The moves that survive every verified analysis are
 //! `empty(P) ∩ ⋂ (S_z ∪ {z})`; each needs a case. A leaf derives `t - b` VC (White to move).
 
+use super::fill::{check_fills, FillSpec};
 use super::report::*;
 use super::{Checker, SearchOut, Status};
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::Claim;
 use crate::dsl::ast::Span;
-use crate::dsl::model::{SharedPosition, Step, TreeNode};
+use crate::dsl::model::{Fill, SharedPosition, Step, TreeNode};
 use crate::position::Position;
 use crate::search::Verdict;
 use std::time::Instant;
@@ -114,7 +115,88 @@ impl<'a> Checker<'a> {
 
     /// Checks a derivation of Black's `t - b` VC in `pos`; returns the step reports, the
     /// verdict and the carrier of the established `t - b` (if any).
+    ///
+    /// With fill-in (docs/SEMANTICS.md, "Fill-in in a leaf") the steps are about `pos` with
+    /// the fills applied, each fill is then checked in `pos` restricted to the carrier of the
+    /// established `t - b` and the filled cells, and that union is the returned carrier.
     fn derive_win(
+        &mut self,
+        steps: &'a [Step],
+        fills: &[Fill],
+        pos: &Position,
+        span: Span,
+        what: &str,
+        out: &mut Vec<StepReport>,
+    ) -> (StepVerdict, Option<CellSet>, Vec<Reason>) {
+        if fills.is_empty() {
+            return self.derive_plain(steps, pos, span, what, out);
+        }
+        let start = Instant::now();
+        let mut filled = pos.clone();
+        let mut specs = Vec::new();
+        let mut all = CellSet::EMPTY;
+        for f in fills {
+            for c in f.cells.iter() {
+                // The elaborator placed them in this very position: cannot fail.
+                let _ = filled.play(f.colour, c);
+            }
+            all |= f.cells;
+            specs.push(FillSpec {
+                captured: f.captured,
+                colour: f.colour,
+                cells: f.cells,
+            });
+        }
+        let first = out.len();
+        let (mut v, carrier, mut reasons) = self.derive_plain(steps, &filled, span, what, out);
+        let Some(c) = carrier else {
+            return (v, None, reasons);
+        };
+        let region = c | all;
+        let names = self.names();
+        let failed = if self.goal.is_some() {
+            Some((
+                0,
+                "fill-in is checked only in a strategy's tree (a lemma's tree has its own goal)"
+                    .to_string(),
+            ))
+        } else {
+            check_fills(pos, &specs, region, Colour::Black).err()
+        };
+        for (i, f) in fills.iter().enumerate() {
+            let kind = if f.captured { "captured" } else { "dead" };
+            let claim = format!("fill {kind} {} {}", f.colour, names.set(&f.cells));
+            let (fv, rs) = match &failed {
+                Some((j, why)) if *j == i => (
+                    StepVerdict::Failed,
+                    vec![self.reason(
+                        "fill",
+                        if f.captured {
+                            "captured pair"
+                        } else {
+                            "dead set"
+                        },
+                        format!("{what}: {claim} is not justified: {why}"),
+                        vec![self.place(f.span, "not justified")],
+                    )],
+                ),
+                Some((j, _)) if *j < i => (StepVerdict::Failed, Vec::new()),
+                _ => (StepVerdict::Verified, Vec::new()),
+            };
+            reasons.extend(rs.iter().cloned());
+            // Reported before the steps, in the order written.
+            let r = self.node_report(f.span, "fill", claim, fv, rs, Vec::new(), start);
+            out.insert(first + i, r);
+        }
+        if failed.is_some() {
+            v = StepVerdict::Failed;
+            return (v, None, reasons);
+        }
+        (v, Some(region), reasons)
+    }
+
+    /// [`Self::derive_win`] without fill-in.
+    fn derive_plain(
         &mut self,
         steps: &'a [Step],
         pos: &Position,
@@ -525,6 +607,7 @@ impl<'a> Checker<'a> {
                 position,
                 span,
                 steps,
+                fills,
             } => {
                 counts.leaves += 1;
                 let at = out.len();
@@ -538,7 +621,7 @@ impl<'a> Checker<'a> {
                     start,
                 ));
                 let (v, carrier, reasons) =
-                    self.derive_win(steps, position, *span, "the leaf", out);
+                    self.derive_win(steps, fills, position, *span, "the leaf", out);
                 let claim = match carrier {
                     Some(c) if self.goal.is_some() => {
                         format!("the claim on {} (White to move)", names.set(&c))
@@ -610,7 +693,7 @@ impl<'a> Checker<'a> {
                     ));
                     let what = format!("the precluding analysis by {}", names.name(p.z));
                     let (pv, carrier, reasons) =
-                        self.derive_win(&p.steps, &p.position, p.span, &what, out);
+                        self.derive_win(&p.steps, &p.fills, &p.position, p.span, &what, out);
                     let z_outside = self.goal.as_ref().is_some_and(|g| !g.carrier.contains(p.z));
                     let claim = match carrier {
                         Some(_) if z_outside => {

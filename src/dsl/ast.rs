@@ -495,4 +495,20 @@ pub enum TreeNode {
     },
     /// A step of a leaf or of a precluding analysis.
     Step(StepAst),
+    /// `fill dead [..]` / `fill captured COLOUR [a, b]` at the start of a leaf or precluding
+    /// analysis (docs/SEMANTICS.md, "Fill-in in a leaf").
+    Fill(FillAst),
+}
+
+/// `fill dead [black|white] [..]` or `fill captured black|white [a, b]`.
+#[derive(Clone, Debug)]
+pub struct FillAst {
+    /// `captured` (else `dead`).
+    pub captured: bool,
+    /// The colour written, if any (`dead` defaults to black).
+    pub colour: Option<ColourWord>,
+    /// The cells.
+    pub cells: CellList,
+    /// Where.
+    pub span: Span,
 }

@@ -1464,6 +1464,7 @@ impl Elab {
         let span_of = |n: &ast::TreeNode| match n {
             ast::TreeNode::Black { span, .. } | ast::TreeNode::White { span, .. } => *span,
             ast::TreeNode::Step(s) => s.span,
+            ast::TreeNode::Fill(f) => f.span,
         };
         let Some(first) = items.first() else {
             let msg = if black_to_move {
@@ -1606,12 +1607,13 @@ impl Elab {
                 }
                 let mut after = pos.clone();
                 after.play(Colour::Black, zc).ok()?;
-                let steps = self.tree_steps(body, &after, local, *psp)?;
+                let (fills, steps) = self.tree_steps(body, &after, local, *psp)?;
                 ps.push(Preclude {
                     z: zc,
                     span: *psp,
                     position: after,
                     steps,
+                    fills,
                 });
             }
             let mut cs = Vec::new();
@@ -1672,26 +1674,43 @@ impl Elab {
             span_of(first).start,
             span_of(items.last().expect("non-empty")).end,
         );
-        let steps = self.tree_steps(items, &pos, local, span)?;
+        let (fills, steps) = self.tree_steps(items, &pos, local, span)?;
         Some(TreeNode::Leaf {
             position: pos,
             span,
             steps,
+            fills,
         })
     }
 
-    /// Steps of a leaf or a precluding analysis (White to move in `pos`).
+    /// Steps of a leaf or a precluding analysis (White to move in `pos`), after its fill-in
+    /// statements (docs/SEMANTICS.md, "Fill-in in a leaf"): the steps are elaborated in the
+    /// position with the fills applied; whether each fill is justified is the checker's work.
     fn tree_steps(
         &mut self,
         items: &[ast::TreeNode],
         pos: &Position,
         local: &Scope,
         outer: Span,
-    ) -> Option<Vec<Step>> {
+    ) -> Option<(Vec<Fill>, Vec<Step>)> {
         let mut ss = Vec::new();
+        let mut fills = Vec::new();
+        let mut filled = pos.clone();
         for it in items {
             match it {
                 ast::TreeNode::Step(s) => ss.push(s),
+                ast::TreeNode::Fill(f) => {
+                    if !ss.is_empty() {
+                        self.err(
+                            "hexp::tree-shape",
+                            "fill-in comes before the steps of a leaf",
+                            f.span,
+                            "after a step",
+                        );
+                        return None;
+                    }
+                    fills.push(self.fill(f, &mut filled, local)?);
+                }
                 ast::TreeNode::Black { span, .. } | ast::TreeNode::White { span, .. } => {
                     self.err(
                         "hexp::tree-shape",
@@ -1713,8 +1732,62 @@ impl Elab {
             return None;
         }
         let before = self.diags.len();
-        let steps = self.steps(&ss, pos, local);
-        (self.diags.len() == before).then_some(steps)
+        let steps = self.steps(&ss, &filled, local);
+        (self.diags.len() == before).then_some((fills, steps))
+    }
+
+    /// One `fill` statement, applied to `filled`: its cells must be distinct empty cells (a
+    /// captured set exactly two); `dead` without a colour gives Black.
+    fn fill(&mut self, f: &ast::FillAst, filled: &mut Position, local: &Scope) -> Option<Fill> {
+        let colour = match f.colour {
+            Some(ast::ColourWord::White) => Colour::White,
+            Some(ast::ColourWord::Black) => Colour::Black,
+            None if f.captured => {
+                self.err(
+                    "hexp::fill",
+                    "a captured fill names its captor: `fill captured black [a, b]`",
+                    f.span,
+                    "whose capture?",
+                );
+                return None;
+            }
+            None => Colour::Black,
+        };
+        let mut cells = CellSet::EMPTY;
+        for n in &f.cells.items {
+            let c = self.resolve_cell(n, Some(local), "a filled cell")?;
+            if let Some(col) = filled.colour_at(c) {
+                let msg = format!(
+                    "the filled cell {} already holds a {col} stone",
+                    self.cell_text(c)
+                );
+                self.err("hexp::occupied-move", msg, n.span, "occupied");
+                return None;
+            }
+            if !cells.insert(c) {
+                let msg = format!("the cell {} is filled twice", self.cell_text(c));
+                self.err("hexp::fill", msg, n.span, "again");
+                return None;
+            }
+        }
+        if cells.is_empty() || (f.captured && cells.len() != 2) {
+            let msg = if f.captured {
+                "a captured fill names exactly two cells"
+            } else {
+                "a dead fill names at least one cell"
+            };
+            self.err("hexp::fill", msg, f.cells.span, "here");
+            return None;
+        }
+        for c in cells.iter() {
+            filled.play(colour, c).ok()?;
+        }
+        Some(Fill {
+            captured: f.captured,
+            colour,
+            cells,
+            span: f.span,
+        })
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1839,7 +1912,7 @@ fn collect_aliases(nodes: &[ast::TreeNode], f: &mut dyn FnMut(&Name, &Name)) {
                     collect_aliases(std::slice::from_ref(reply.as_ref()), f);
                 }
             }
-            ast::TreeNode::Step(_) => {}
+            ast::TreeNode::Step(_) | ast::TreeNode::Fill(_) => {}
         }
     }
 }

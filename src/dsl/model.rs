@@ -3,7 +3,7 @@
 
 use super::ast::Span;
 use super::diag::{FileId, Sources};
-use crate::board::{Board, Cell, CellSet, Notation};
+use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::claim::Claim;
 use crate::position::Position;
 use std::collections::HashMap;
@@ -407,7 +407,25 @@ pub enum TreeNode {
         span: Span,
         /// The derivation.
         steps: Vec<Step>,
+        /// Fill-in stated before the steps (applied in order; the steps are about the filled
+        /// position).
+        fills: Vec<Fill>,
     },
+}
+
+/// A fill-in statement of a leaf or precluding analysis (docs/SEMANTICS.md, "Fill-in in a
+/// leaf"): `fill dead [..]` gives a dead set a colour, `fill captured C [a, b]` a pair
+/// captured by C to C.
+#[derive(Clone, Debug)]
+pub struct Fill {
+    /// A captured pair (else a dead set).
+    pub captured: bool,
+    /// The colour the cells receive (a captured pair's captor).
+    pub colour: Colour,
+    /// The cells.
+    pub cells: CellSet,
+    /// Where.
+    pub span: Span,
 }
 
 /// `position NAME black [..] white [..] { .. }`: a White-to-move position of a strategy with
@@ -437,6 +455,8 @@ pub struct Preclude {
     pub position: Position,
     /// The derivation.
     pub steps: Vec<Step>,
+    /// Fill-in stated before the steps.
+    pub fills: Vec<Fill>,
 }
 
 /// One White move of a `case` and Black's reply.

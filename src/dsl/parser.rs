@@ -139,6 +139,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_as => "`as`",
         Rule::goto_ref | Rule::kw_goto => "`goto`",
         Rule::shared_pos | Rule::kw_position => "`position`",
+        Rule::fill_stmt | Rule::fill_word => "`fill`",
+        Rule::fill_kind | Rule::fill_dead | Rule::fill_captured => "`dead` or `captured`",
         _ => return None,
     })
 }
@@ -1071,6 +1073,28 @@ fn tree_node(p: Pair<Rule>) -> TreeNode {
             }
         }
         Rule::step => TreeNode::Step(step(p)),
+        Rule::fill_stmt => {
+            let mut captured = false;
+            let mut col = None;
+            let mut cells = None;
+            for q in p.into_inner() {
+                match q.as_rule() {
+                    Rule::fill_kind => {
+                        captured =
+                            q.into_inner().next().map(|r| r.as_rule()) == Some(Rule::fill_captured)
+                    }
+                    Rule::colour => col = Some(colour(q)),
+                    Rule::cell_list => cells = Some(cell_list(q)),
+                    _ => {}
+                }
+            }
+            TreeNode::Fill(FillAst {
+                captured,
+                colour: col,
+                cells: cells.expect("fill cell list"),
+                span: sp,
+            })
+        }
         r => unreachable!("not a tree node: {r:?}"),
     }
 }

@@ -13,7 +13,13 @@
 //!   bounds its OR rule), the leaf is `t - b on [C ∪ B] by search` if it has at most
 //!   `leaf_max` cells (dead cells and Black-captured pairs: inside the sub-game they stay
 //!   dead, or Black answers inside the pair, so the local claim holds), else the position is
-//!   split into a White node;
+//!   split into a White node. Before falling back to the search, the emitter tries
+//!   **fill-in**: the cells B that the checker's own test justifies (dead cells and regions,
+//!   captured pairs: [`crate::check::fill`], tested in the leaf's restricted position, one at a
+//!   time with the earlier ones applied) are written `fill dead [..]` / `fill captured black
+//!   [a, b]` before the steps, and the explainer derives the connection in the filled
+//!   position (docs/SEMANTICS.md, "Fill-in in a leaf"); a cell the test does not justify is
+//!   never written as a fill. The same for a precluding analysis;
 //! - otherwise a **White node**: every winning VSC of Black (carrier S) whose key Z the
 //!   explainer finds (an AND through the empty cell Z; for small carriers also the exact
 //!   search within [`KEY_NODES`]) becomes `preclude by Z { … }` with the derivation of the
@@ -44,6 +50,7 @@ use super::dfpn::Dfpn;
 use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
+use crate::check::fill::{captured_violation, check_fills, dead_violation, restricted, FillSpec};
 use crate::position::Position;
 use crate::vc::explain::{
     explain_key_vc, explain_win, Derivation, ExplainLimits, ExplainedFact, Why,
@@ -146,6 +153,7 @@ pub fn emit_solved_opts(
         derive,
         derived: 0,
         searched: 0,
+        filled_leaves: 0,
         limits: explain_limits(),
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
@@ -217,10 +225,12 @@ pub fn swap_colours(pos: &Position) -> Position {
 enum Node {
     /// The winner's connection on these cells, as a derivation when the explainer found one
     /// (else decided by the checker's search).
-    Leaf(CellSet, Option<Derivation>),
-    /// Precluding analyses (key, carrier, derivation) and cases.
+    /// With fill-in (docs/SEMANTICS.md, "Fill-in in a leaf"): the fills, written before the
+    /// derivation, which is about the filled position; the carrier includes the filled cells.
+    Leaf(CellSet, Option<Derivation>, Vec<FillSpec>),
+    /// Precluding analyses (key, carrier, derivation, fill-in) and cases.
     White {
-        precludes: Vec<(Cell, CellSet, Option<Derivation>)>,
+        precludes: Vec<(Cell, CellSet, Option<Derivation>, Vec<FillSpec>)>,
         cases: Vec<CaseOut>,
     },
 }
@@ -261,6 +271,8 @@ struct Emitter<'b, 'a> {
     /// Derivations written, and leaves or precluding carriers left to the search.
     derived: usize,
     searched: usize,
+    /// Derivations written with fill-in (included in `derived`).
+    filled_leaves: usize,
     /// The explainer's bounds.
     limits: ExplainLimits,
     /// Explanations already tried (found or not), within a node and across nodes.
@@ -363,7 +375,7 @@ impl Emitter<'_, '_> {
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
         if f.winner() == Some(w) {
-            return Ok((Node::Leaf(given, None), given));
+            return Ok((Node::Leaf(given, None, Vec::new()), given));
         }
         let (black_vcs, white_vcs) = self.d.eval.build_full(&f);
         let vcs = if w == Colour::Black {
@@ -381,7 +393,16 @@ impl Emitter<'_, '_> {
             if let Some(d) = self.explained(q, w, c) {
                 self.derived += 1;
                 let k = d.carrier();
-                return Ok((Node::Leaf(k, Some(d)), k));
+                return Ok((Node::Leaf(k, Some(d), Vec::new()), k));
+            }
+        }
+        // The fill-in the checker can justify (dead cells, captured pairs), then the
+        // derivation in the filled position.
+        for &c in wins.iter().take(EXPLAIN_TRIES) {
+            if let Some((k, d, fills)) = self.explained_filled(q, w, c, given) {
+                self.derived += 1;
+                self.filled_leaves += 1;
+                return Ok((Node::Leaf(k, Some(d), fills), k));
             }
         }
         if let Some(&c) = wins.first().filter(|c| c.len() <= self.leaf_max) {
@@ -389,13 +410,15 @@ impl Emitter<'_, '_> {
             if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
                 // Diagnosis: would the explainer derive it with the fill-in as stones?
                 let inf = explain_win(&f, w, c, self.limits).is_some();
+                let (plan, _) = self.fill_plan(q, w, c, given);
+                let justified = plan.iter().fold(0, |a, f| a + f.cells.len());
                 eprintln!(
-                    "search leaf: {} cells, {} given by the fill-in, derivable in the filled position: {inf}",
+                    "search leaf: {} cells, {} given by the fill-in ({justified} justified by the checker's test), derivable in the filled position: {inf}",
                     c.len(),
                     given.len()
                 );
             }
-            return Ok((Node::Leaf(c, None), c));
+            return Ok((Node::Leaf(c, None, Vec::new()), c));
         }
         semis.sort_by_key(|s| s.len());
         let empty = q.empty_cells();
@@ -411,23 +434,30 @@ impl Emitter<'_, '_> {
             // run of the explainer (its VSC is an AND through the empty key); else the key by
             // the exact search and the carrier left to the checker's search when small; else
             // the moves are left to the cases.
-            let (z, carrier, d) = match self.explained_key(q, w, s | given) {
-                Some((z, d)) => {
+            let explained = match self.explained_key(q, w, s | given) {
+                Some((z, d)) => Some((z, d.carrier(), d, Vec::new())),
+                None => self.explained_key_filled(q, w, s, given),
+            };
+            let (z, carrier, d, fills) = match explained {
+                Some((z, k, d, fills)) => {
                     self.derived += 1;
-                    (z, d.carrier(), Some(d))
+                    if !fills.is_empty() {
+                        self.filled_leaves += 1;
+                    }
+                    (z, k, Some(d), fills)
                 }
                 None if (s | given).len() <= self.leaf_max + 1 => {
                     match key_move_within(&f, w, s, KEY_NODES) {
                         Some(z) => {
                             self.searched += 1;
-                            (z, (s - CellSet::single(z)) | given, None)
+                            (z, (s - CellSet::single(z)) | given, None, Vec::new())
                         }
                         None => continue,
                     }
                 }
                 None => continue,
             };
-            precludes.push((z, carrier, d));
+            precludes.push((z, carrier, d, fills));
             let keep = carrier | CellSet::single(z);
             left &= keep;
             k |= keep & empty;
@@ -537,6 +567,13 @@ impl Emitter<'_, '_> {
             "// {} connection(s) written as AND/OR derivations, {} left to the search.",
             self.derived, self.searched,
         );
+        if self.filled_leaves > 0 {
+            let _ = writeln!(
+                out,
+                "// {} of the derivations follow fill-in (dead cells, captured pairs).",
+                self.filled_leaves
+            );
+        }
         let _ = writeln!(
             out,
             "// Written as a plain tree: {} White-to-move nodes instead of {}.",
@@ -583,6 +620,130 @@ impl Emitter<'_, '_> {
         d
     }
 
+    /// The fill-in of `given` (the cells the solver's fill-in gave the winner) that the
+    /// checker's test justifies in `q` restricted to `region` ([`crate::check::fill`]): dead
+    /// cells one at a time, else captured pairs of adjacent cells, repeated while one is found.
+    /// Returns the fills and the filled position.
+    fn fill_plan(
+        &self,
+        q: &Position,
+        w: Colour,
+        region: CellSet,
+        given: CellSet,
+    ) -> (Vec<FillSpec>, Position) {
+        let mut qr = restricted(q, region, w);
+        let mut filled = q.clone();
+        let mut left = given & q.empty_cells();
+        let mut fills = Vec::new();
+        loop {
+            let mut found = None;
+            for x in left.iter() {
+                if dead_violation(&qr, CellSet::single(x)).is_none() {
+                    found = Some((false, CellSet::single(x)));
+                    break;
+                }
+            }
+            if found.is_none() {
+                'pairs: for x in left.iter() {
+                    for y in (q.board().neighbours(x) & left).iter() {
+                        let p = CellSet::single(x) | CellSet::single(y);
+                        if captured_violation(&qr, p, w).is_none() {
+                            found = Some((true, p));
+                            break 'pairs;
+                        }
+                    }
+                }
+            }
+            if found.is_none() {
+                // A dead region: each connected part of what is left, then all of it.
+                let mut parts = Vec::new();
+                let mut rest = left;
+                while let Some(x) = rest.first() {
+                    let part = q.component(x, &left);
+                    rest -= part;
+                    if part.len() > 1 {
+                        parts.push(part);
+                    }
+                }
+                parts.push(left);
+                found = parts
+                    .into_iter()
+                    .find(|&p| !p.is_empty() && dead_violation(&qr, p).is_none())
+                    .map(|p| (false, p));
+            }
+            let Some((captured, cells)) = found else {
+                break;
+            };
+            for c in cells.iter() {
+                let _ = qr.play(w, c);
+                let _ = filled.play(w, c);
+            }
+            left -= cells;
+            fills.push(FillSpec {
+                captured,
+                colour: w,
+                cells,
+            });
+        }
+        (fills, filled)
+    }
+
+    /// A leaf with fill-in: the winner's VC on `c` (a carrier in the solver's filled position,
+    /// `given` included) derived in the position with the justified fills applied. Returns
+    /// the leaf's carrier (derivation carrier and filled cells), the derivation and the fills,
+    /// after checking the fills as the checker will.
+    fn explained_filled(
+        &mut self,
+        q: &Position,
+        w: Colour,
+        c: CellSet,
+        given: CellSet,
+    ) -> Option<(CellSet, Derivation, Vec<FillSpec>)> {
+        if !self.derive || given.is_empty() {
+            return None;
+        }
+        let (fills, filled) = self.fill_plan(q, w, c | given, given);
+        if fills.is_empty() {
+            return None;
+        }
+        let cells = fills.iter().fold(CellSet::EMPTY, |a, f| a | f.cells);
+        let d = self.explained(&filled, w, (c | given) - cells)?;
+        if d.facts.last().is_none_or(|g| g.why == Why::Base) {
+            return None;
+        }
+        let k = d.carrier() | cells;
+        check_fills(q, &fills, k, w).ok()?;
+        Some((k, d, fills))
+    }
+
+    /// A precluding analysis with fill-in: the key and the VC's derivation found in the
+    /// filled position; the fills are then checked in the position with the key played.
+    fn explained_key_filled(
+        &mut self,
+        q: &Position,
+        w: Colour,
+        s: CellSet,
+        given: CellSet,
+    ) -> Option<(Cell, CellSet, Derivation, Vec<FillSpec>)> {
+        if !self.derive || given.is_empty() {
+            return None;
+        }
+        let (fills, filled) = self.fill_plan(q, w, s | given, given);
+        if fills.is_empty() {
+            return None;
+        }
+        let cells = fills.iter().fold(CellSet::EMPTY, |a, f| a | f.cells);
+        let (z, d) = self.explained_key(&filled, w, (s | given) - cells)?;
+        if d.facts.last().is_none_or(|g| g.why == Why::Base) {
+            return None;
+        }
+        let k = d.carrier() | cells;
+        let mut qz = q.clone();
+        qz.play(w, z).ok()?;
+        check_fills(&qz, &fills, k, w).ok()?;
+        Some((z, k, d, fills))
+    }
+
     /// True when some derivation uses an edge template (then the file needs `use templates`).
     fn uses_templates(&self) -> bool {
         let uses = |d: &Option<Derivation>| {
@@ -590,8 +751,8 @@ impl Emitter<'_, '_> {
                 .is_some_and(|d| d.facts.iter().any(|f| matches!(f.why, Why::Template(_))))
         };
         self.nodes.iter().any(|n| match &n.node {
-            Node::Leaf(_, d) => uses(d),
-            Node::White { precludes, .. } => precludes.iter().any(|(_, _, d)| uses(d)),
+            Node::Leaf(_, d, _) => uses(d),
+            Node::White { precludes, .. } => precludes.iter().any(|(_, _, d, _)| uses(d)),
         })
     }
 
@@ -618,9 +779,32 @@ impl Emitter<'_, '_> {
     /// A leaf (or the body of a precluding analysis): the winner's VC on `c` — its AND/OR
     /// derivation, one labelled step per rule application (base facts written inline as
     /// premises), the last step concluding `t - b`; without one, `t - b on [c] by search`.
-    fn write_leaf(&self, c: CellSet, d: Option<&Derivation>, pad: &str, out: &mut String) {
+    fn write_leaf(
+        &self,
+        c: CellSet,
+        d: Option<&Derivation>,
+        fills: &[FillSpec],
+        pad: &str,
+        out: &mut String,
+    ) {
+        let mut filled = CellSet::EMPTY;
+        for f in fills {
+            let colour = if f.colour == self.winner {
+                "black"
+            } else {
+                "white"
+            };
+            let _ = if f.captured {
+                writeln!(out, "{pad}fill captured {colour} {}", self.list(f.cells))
+            } else if f.colour == self.winner {
+                writeln!(out, "{pad}fill dead {}", self.list(f.cells))
+            } else {
+                writeln!(out, "{pad}fill dead {colour} {}", self.list(f.cells))
+            };
+            filled |= f.cells;
+        }
         let Some(d) = d.filter(|d| d.facts.last().is_some_and(|g| g.why != Why::Base)) else {
-            let _ = writeln!(out, "{pad}t - b on {} by search", self.list(c));
+            let _ = writeln!(out, "{pad}t - b on {} by search", self.list(c - filled));
             return;
         };
         let premise = |i: usize| -> String {
@@ -687,12 +871,12 @@ impl Emitter<'_, '_> {
     ) {
         let pad = "  ".repeat(ind);
         match &self.nodes[id].node {
-            Node::Leaf(c, d) => self.write_leaf(*c, d.as_ref(), &pad, out),
+            Node::Leaf(c, d, f) => self.write_leaf(*c, d.as_ref(), f, &pad, out),
             Node::White { precludes, cases } => {
                 let _ = writeln!(out, "{pad}white {{");
-                for (z, carrier, d) in precludes {
+                for (z, carrier, d, f) in precludes {
                     let _ = writeln!(out, "{pad}  preclude by {} {{", self.name(*z));
-                    self.write_leaf(*carrier, d.as_ref(), &format!("{pad}    "), out);
+                    self.write_leaf(*carrier, d.as_ref(), f, &format!("{pad}    "), out);
                     let _ = writeln!(out, "{pad}  }}");
                 }
                 for c in cases {

@@ -1,0 +1,272 @@
+//! Fill-in in a leaf (docs/SEMANTICS.md, "Fill-in in a leaf"): dead sets and captured pairs
+//! given a colour before a leaf's steps, each justified by a local pattern.
+//!
+//! A set D of empty cells is **dead** when, for each colour X, the X-relevant neighbours of D
+//! (outside D: empty cells, and X's stones and borders taken as their X-chains) are pairwise
+//! adjacent or the same chain — the neighbourhood is a clique for both colours. Then no
+//! minimal winning path of either colour needs a cell of D (a path through D enters from one
+//! neighbour and leaves to another, which can be joined directly), so the winner of every
+//! completion ignores D's colours, and D may be given either colour without changing the value
+//! of the game (Björnsson, Hayward, Johanson & van Rijswijck 2007, dead cells; Henderson,
+//! Arneson & Hayward 2009 §3, fill-in). A pair {a, b} is **captured** by X when with X on b
+//! the cell a is dead and with X on a the cell b is dead: X answers the opponent's move in the
+//! pair with the other cell, after which the opponent's stone is dead (§3, captured cells).
+//!
+//! The tests run in the leaf's *restricted* position: every empty cell outside the leaf's
+//! carrier is a White stone (the proof-set semantics, docs/SEMANTICS.md "Proof-set pruning in
+//! a tree"), and each fill is tested with the earlier fills applied.
+
+use crate::board::{Cell, CellSet, Colour};
+use crate::position::Position;
+
+/// One fill: a dead set given `colour`, or a pair captured by `colour`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FillSpec {
+    /// A captured pair (else a dead set).
+    pub captured: bool,
+    /// The colour the cells receive.
+    pub colour: Colour,
+    /// The cells.
+    pub cells: CellSet,
+}
+
+/// `pos` with every empty cell outside `region` a stone of `owner`'s opponent (White for
+/// Black's leaf).
+pub fn restricted(pos: &Position, region: CellSet, owner: Colour) -> Position {
+    let outside = pos.empty_cells() - region;
+    let (mut black, mut white) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+    match owner {
+        Colour::Black => white |= outside,
+        Colour::White => black |= outside,
+    }
+    Position::new(*pos.board(), black, white).expect("filling empty cells keeps a position valid")
+}
+
+/// The union of the neighbours of the cells of `s` (borders included).
+fn neighbourhood(pos: &Position, s: CellSet) -> CellSet {
+    let mut n = CellSet::EMPTY;
+    for c in s.iter() {
+        n |= pos.board().neighbours(c);
+    }
+    n
+}
+
+/// The clique test for `colour`: two X-relevant neighbours of `d` that are neither the same
+/// X-chain nor adjacent (chains as sets of cells), if any.
+pub fn clique_violation(pos: &Position, d: CellSet, colour: Colour) -> Option<(Cell, Cell)> {
+    let own = pos.owned(colour);
+    let empty = pos.empty_cells();
+    let around = neighbourhood(pos, d) - d;
+    let mut nodes: Vec<(Cell, CellSet)> = Vec::new();
+    for n in around.iter() {
+        let node = if empty.contains(n) {
+            CellSet::single(n)
+        } else if own.contains(n) {
+            pos.component(n, &own)
+        } else {
+            continue; // the opponent's stone or border: never on X's path
+        };
+        if !nodes.iter().any(|(_, s)| *s == node) {
+            nodes.push((n, node));
+        }
+    }
+    for (i, &(a, sa)) in nodes.iter().enumerate() {
+        let na = neighbourhood(pos, sa);
+        for &(b, sb) in &nodes[i + 1..] {
+            if (na & sb).is_empty() {
+                return Some((a, b));
+            }
+        }
+    }
+    None
+}
+
+/// Why `d` (empty cells) is not dead in `pos`, if it is not.
+pub fn dead_violation(pos: &Position, d: CellSet) -> Option<String> {
+    let b = pos.board();
+    if !d.is_subset(&pos.empty_cells()) {
+        return Some("a filled cell is not empty".into());
+    }
+    for colour in [Colour::Black, Colour::White] {
+        if let Some((x, y)) = clique_violation(pos, d, colour) {
+            let name = |c: Cell| b.cell_name(c, crate::board::Notation::Letters);
+            return Some(format!(
+                "{} and {} are neighbours of it that {colour} could join only through it (neither adjacent nor one {colour} chain)",
+                name(x),
+                name(y)
+            ));
+        }
+    }
+    None
+}
+
+/// Why the pair `p` is not captured by `colour` in `pos`, if it is not.
+pub fn captured_violation(pos: &Position, p: CellSet, colour: Colour) -> Option<String> {
+    let cells: Vec<Cell> = p.iter().collect();
+    if cells.len() != 2 {
+        return Some("a captured fill names exactly two cells".into());
+    }
+    if !p.is_subset(&pos.empty_cells()) {
+        return Some("a filled cell is not empty".into());
+    }
+    for (a, b) in [(cells[0], cells[1]), (cells[1], cells[0])] {
+        let mut q = pos.clone();
+        q.play(colour, b).expect("checked empty");
+        if let Some(why) = dead_violation(&q, CellSet::single(a)) {
+            let name = |c: Cell| pos.board().cell_name(c, crate::board::Notation::Letters);
+            return Some(format!(
+                "with {colour} on {}, {} is not dead: {why}",
+                name(b),
+                name(a)
+            ));
+        }
+    }
+    None
+}
+
+/// Checks `fills` in order in `pos` restricted to `region` and the filled cells for `owner`
+/// (the leaf's claimant: every other empty cell is the opponent's), each in the position with
+/// the earlier ones applied. Returns the index of the first unjustified fill and why.
+pub fn check_fills(
+    pos: &Position,
+    fills: &[FillSpec],
+    region: CellSet,
+    owner: Colour,
+) -> Result<(), (usize, String)> {
+    let all = fills.iter().fold(CellSet::EMPTY, |a, f| a | f.cells);
+    let mut q = restricted(pos, region | all, owner);
+    for (i, f) in fills.iter().enumerate() {
+        let why = if f.captured {
+            captured_violation(&q, f.cells, f.colour)
+        } else {
+            dead_violation(&q, f.cells)
+        };
+        if let Some(w) = why {
+            return Err((i, w));
+        }
+        for c in f.cells.iter() {
+            q.play(f.colour, c).expect("checked empty");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Notation};
+
+    fn pos(size: u8, black: &str, white: &str) -> Position {
+        Position::from_names(
+            Board::new(size as u32, size as u32).unwrap(),
+            black,
+            white,
+            Notation::Letters,
+        )
+        .unwrap()
+    }
+
+    fn set(p: &Position, names: &str) -> CellSet {
+        names
+            .split_whitespace()
+            .map(|n| p.board().parse_cell(n, Notation::Letters).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn corner_cell_between_two_black_stones_is_dead() {
+        // a1's neighbours: t, l, b1, a2. With White on b1... use the classic: the acute
+        // corner with its two neighbours of one colour.
+        let p = pos(4, "", "b1 a2");
+        assert!(dead_violation(&p, set(&p, "a1")).is_none());
+    }
+
+    #[test]
+    fn open_cell_is_not_dead() {
+        let p = pos(4, "", "");
+        assert!(dead_violation(&p, set(&p, "b2")).is_some());
+    }
+
+    /// Exact winner with `to_move` to play (memoised minimax; small boards only).
+    fn winner(
+        p: &Position,
+        to_move: Colour,
+        memo: &mut std::collections::HashMap<(CellSet, CellSet, bool), Colour>,
+    ) -> Colour {
+        if let Some(w) = p.winner() {
+            return w;
+        }
+        let key = (
+            p.stones(Colour::Black),
+            p.stones(Colour::White),
+            to_move == Colour::Black,
+        );
+        if let Some(&w) = memo.get(&key) {
+            return w;
+        }
+        let mut best = to_move.opponent();
+        for c in p.empty_cells().iter() {
+            let mut q = p.clone();
+            q.play(to_move, c).unwrap();
+            if winner(&q, to_move.opponent(), memo) == to_move {
+                best = to_move;
+                break;
+            }
+        }
+        memo.insert(key, best);
+        best
+    }
+
+    fn with(p: &Position, cells: CellSet, colour: Colour) -> Position {
+        let mut q = p.clone();
+        for c in cells.iter() {
+            q.play(colour, c).unwrap();
+        }
+        q
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// A dead cell or Black-captured pair the test accepts never changes the exact winner
+        /// (either player to move; a dead cell in either colour) on random 4×4 positions,
+        /// also restricted to a random region (docs/SEMANTICS.md, "Fill-in in a leaf").
+        #[test]
+        fn accepted_fills_keep_the_exact_winner(
+            stones in proptest::collection::vec((0u8..4, 0u8..4, proptest::bool::ANY), 3..9),
+            outside in proptest::collection::vec((0u8..4, 0u8..4), 0..4),
+        ) {
+            let board = Board::new(4, 4).unwrap();
+            let (mut black, mut white) = (CellSet::EMPTY, CellSet::EMPTY);
+            for (x, y, b) in stones {
+                let c = Cell::at(x, y);
+                if black.contains(c) || white.contains(c) { continue; }
+                if b { black.insert(c); } else { white.insert(c); }
+            }
+            let Ok(p) = Position::new(board, black, white) else { return Ok(()); };
+            if p.winner().is_some() { return Ok(()); }
+            let out: CellSet = outside.iter().map(|&(x, y)| Cell::at(x, y)).collect();
+            let p = restricted(&p, p.empty_cells() - out, Colour::Black);
+            if p.winner().is_some() { return Ok(()); }
+            let mut memo = std::collections::HashMap::new();
+            for to_move in [Colour::Black, Colour::White] {
+                let v = winner(&p, to_move, &mut memo);
+                for c in p.empty_cells().iter() {
+                    let d = CellSet::single(c);
+                    if dead_violation(&p, d).is_none() {
+                        for col in [Colour::Black, Colour::White] {
+                            proptest::prop_assert_eq!(winner(&with(&p, d, col), to_move, &mut memo), v);
+                        }
+                    }
+                    for e in (board.neighbours(c) & p.empty_cells()).iter() {
+                        let pair = d | CellSet::single(e);
+                        if captured_violation(&p, pair, Colour::Black).is_none() {
+                            proptest::prop_assert_eq!(
+                                winner(&with(&p, pair, Colour::Black), to_move, &mut memo), v
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

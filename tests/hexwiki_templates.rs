@@ -4,7 +4,7 @@
 //!
 //! Placement (fixture README, "Coordinates"): a template cell `[r, c]` sits on the TOP edge of
 //! a 19×19 board at column `L0 + c`, row `r`, with `L0` chosen so that the template's leftmost
-//! cell lands on column a. Black owns the edge `t`; every template stone is a black stone; the
+//! cell lands on column b (one free column, as `Template::place_fitting` leaves). Black owns the edge `t`; every template stone is a black stone; the
 //! carrier is the template's carrier; the claim is the union over the goal stones
 //! `g1 - t | g2 - t …`, a VC (White moves first). Holes stay empty and outside the carrier.
 //!
@@ -96,7 +96,7 @@ fn templates() -> Vec<Template> {
         .collect()
 }
 
-/// The template on the top edge of a 19×19 board.
+/// The template on the top edge of a 19×19 board, its leftmost cell on column b.
 fn sub_game(t: &Template) -> SubGame {
     let board = Board::square(19).unwrap();
     let all: Vec<(i32, i32)> = t
@@ -106,7 +106,10 @@ fn sub_game(t: &Template) -> SubGame {
         .chain(&t.holes)
         .copied()
         .collect();
-    let l0 = -all.iter().map(|&(_, c)| c).min().unwrap();
+    // One free column on the left, as `Template::place_fitting` leaves: the whole-board
+    // engine's encoding needs room beside the carrier for its harmless chain (with the
+    // carrier on column a it answers "not applicable").
+    let l0 = 1 - all.iter().map(|&(_, c)| c).min().unwrap();
     let place = |&(r, c): &(i32, i32)| -> Cell {
         assert!(r >= 1, "{}: row {r}", t.name);
         board
@@ -207,7 +210,10 @@ fn run(
                     w.solver_nodes,
                     w.leaf_searches,
                     w.leaf_nodes,
-                    w.failure.map(|f| format!(", {f}")).unwrap_or_default()
+                    w.failure
+                        .map(|f| format!(", {f}"))
+                        .or(w.not_applicable.map(|m| format!(", not applicable: {m}")))
+                        .unwrap_or_default()
                 ))
                 .unwrap_or_default()
         );

@@ -355,7 +355,10 @@ impl Game<'_> {
 
     fn win_inner(&mut self, mine: u32, theirs: u32, free: u32) -> bool {
         let d = (mine | theirs).count_ones() as usize;
-        for w in Ordered::new(free, [self.killers[d], u8::MAX]) {
+        // The opponent's A first (A and B are both empty here: the owner's answer is forced,
+        // so one search of the ordinary game settles it), then the last refutation at this
+        // depth. Move ordering only.
+        for w in Ordered::new(free, [self.ia as u8, self.killers[d]]) {
             let t2 = theirs | 1u32 << w;
             let ok = if w == self.ia && free >> self.ib & 1 == 1 {
                 // The guarantee: A is answered by B, and by nothing else.

@@ -682,3 +682,112 @@ fn fill_lines_are_mutated() {
         assert_ne!(c.report.exit_code, 0, "accepted: {}\n{}", m.what, m.text);
     }
 }
+
+/// Mutants of the AB guarantees of Noshita's 8x8 file (issue 5): (lemma, A, B) of a
+/// `guarantee white A => black B` line that must be rejected. The generic mutants above
+/// only touch guarantees that another lemma assumes, and not every exchange is false (ABT's
+/// guarantee holds for all 56 ordered pairs of its T cells, Fig37R's holds with A and B
+/// exchanged, `white 36 => black 46`), so these are chosen, and each is confirmed false here
+/// without the guarantee game: White plays A at once, the mutated guarantee forces Black's B,
+/// and the exact search refutes the claim on the rest of the carrier. ABT has no such mutant.
+const GUARANTEE_MUTANTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "Fig37R",
+        "45",
+        "36",
+        "a wrong A (45: only B55 or B65 keep the claim)",
+    ),
+    ("Fig37R", "46", "47", "a wrong B"),
+    ("Fig37R", "46", "56", "a wrong B"),
+    ("Fig39R", "47", "46", "A and B exchanged"),
+    ("Fig39R", "46", "63", "a wrong B"),
+];
+
+/// Each guarantee mutant of [`GUARANTEE_MUTANTS`], checked on its lemma alone (the lemmas are
+/// self-contained), is rejected by a failed AB-guarantee step; the original lemma verifies.
+/// About 2 s CPU.
+#[test]
+fn noshita_guarantee_mutants_are_rejected() {
+    let src = std::fs::read_to_string("proofs/noshita-8x8-lemmas.hexp").unwrap();
+    let lemma_text = |name: &str| -> String {
+        let start = src
+            .find(&format!("lemma {name} \""))
+            .unwrap_or_else(|| panic!("lemma {name}"));
+        let end = start + src[start..].find("\n}\n").expect("its end") + 3;
+        src[start..end].to_string()
+    };
+    let guarantee_line = |text: &str| -> String {
+        let g = text.find("  guarantee ").expect("a guarantee");
+        let e = g + text[g..].find('\n').unwrap();
+        text[g..e].to_string()
+    };
+    let full = {
+        let mut o = Options::default();
+        o.budget.time = None;
+        o.confirm.time = None;
+        o
+    };
+    let check = |text: &str| {
+        check_source(
+            "mutant.hexp",
+            &format!("board 8x8 notation digits\n{text}"),
+            &full,
+        )
+    };
+    let mut lemmas: Vec<&str> = GUARANTEE_MUTANTS.iter().map(|m| m.0).collect();
+    lemmas.dedup();
+    for name in lemmas {
+        let c = check(&lemma_text(name));
+        assert_eq!(c.report.exit_code, 0, "{name} must verify:\n{}", c.human());
+    }
+    for &(name, a, b, what) in GUARANTEE_MUTANTS {
+        let text = lemma_text(name);
+        let line = guarantee_line(&text);
+        let mutated = text.replace(&line, &format!("  guarantee white {a} => black {b}"));
+        let c = check(&mutated);
+        assert_eq!(
+            c.report.exit_code,
+            1,
+            "{name}, {what}: accepted\n{}",
+            c.human()
+        );
+        assert!(
+            c.human().contains("black has no strategy that wins"),
+            "{name}, {what}: not rejected by the guarantee game\n{}",
+            c.human()
+        );
+        // Confirmed false without the guarantee game: after White's A and Black's B the
+        // lemma's claim on the rest of the carrier fails by search.
+        let has_white = text.lines().any(|l| l.trim_start().starts_with("white "));
+        let mut after = String::new();
+        for l in text.lines() {
+            let t = l.trim_start();
+            if t.starts_with("guarantee ") {
+                continue;
+            } else if t.starts_with("black ") {
+                after += &format!("{l}, {b}\n");
+                if !has_white {
+                    after += &format!("  white {a}\n");
+                }
+            } else if t.starts_with("white ") {
+                after += &format!("{l}, {a}\n");
+            } else if t.starts_with("carrier [") {
+                let cells: Vec<&str> = t["carrier [".len()..t.len() - 1]
+                    .split_whitespace()
+                    .filter(|&c| c != a && c != b)
+                    .collect();
+                after += &format!("  carrier [{}]\n", cells.join(" "));
+            } else {
+                after += &format!("{l}\n");
+            }
+        }
+        let c = check(&after);
+        assert_eq!(
+            c.report.exit_code,
+            1,
+            "{name}, {what}: the claim after W{a} B{b} is not refuted\n{after}\n{}",
+            c.human()
+        );
+        assert!(c.human().contains("refut"), "{}", c.human());
+    }
+}

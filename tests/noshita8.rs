@@ -277,3 +277,129 @@ fn fig39_lower_right_carrier_c_and_guarantee() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// `hexproof` with `args`: (exit code, stdout).
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Fig. 39 upper left (docs/noshita.md, "Fig. 39"): with our stones (B55 B73 W71) the figure's
+/// `t - x | t - b` next to Fig39R cannot be proved by the AB-property. Its assisted game on the
+/// 28 cells tried before is refuted by the checker (White takes B, which Noshita answers in the
+/// lower right, and the upper left fails even with A), and with White on B = 47 the union fails
+/// on every cell outside Fig39R's carrier, plus A: the sub-game encoded as a Hex position
+/// (`tools/noshita8_encode.py --black "54 55 73" --white "71 47" --top t --bottom "b 54 55"
+/// --bottom-chain "56 57 58" --carrier "<the 37 cells>"`) is won by White's 32 (c2), and the
+/// solver's White strategy is re-checked by the checker. Noshita's finishing line (lemma
+/// Fig39Lline) needs the AB-property: without Black on B it fails.
+#[test]
+fn fig39_upper_left_fails_once_white_holds_b() {
+    let dir = std::env::temp_dir().join(format!("fig39ul-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let assisted = dir.join("assisted.hexp");
+    std::fs::write(
+        &assisted,
+        "board 8x8 notation digits\n\
+         lemma Fig39L \"Fig. 39 upper left\" {\n\
+           black 54 as x, 55, 73\n  white 71\n\
+           carrier [31 41 51 61 32 42 52 62 23 33 43 53 14 24 34 44 15 25 35 45 16 26 36 17 27 37 18 28]\n\
+           claim t - x | t - b\n  assume white 46 => black 47\n}\n",
+    )
+    .expect("written");
+    let (code, out) = run(&["check", assisted.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("black cannot win t - x | t - b"), "{out}");
+    // With White on B = 47: the union fails on everything left (and A = 46).
+    let emitted = dir.join("white.hexp");
+    let moves = "e4 g1 e5 d7 g3 f3 e6 h3 e7 f4 e8 g4 h4 c8 f5 g7 g5 h7 h5 d8 f6 f8 g6 g8 h6 h8 f7";
+    let (code, out) = run(&[
+        "solve",
+        "--board",
+        "8x8",
+        "--moves",
+        moves,
+        "--json",
+        "--nodes",
+        "200000",
+        "--emit-proof",
+        emitted.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["winner"], "white", "{v}");
+    assert_eq!(v["winning_move"], "c2", "{v}");
+    let (code, out) = run(&["check", "--no-search", emitted.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    // The encoding: White on every outside cell but the ones listed, Black on x's group joined
+    // to the bottom (56 57 58) and on cells touching no carrier cell; the carrier is the rest.
+    let cell = |m: &str| -> String {
+        let b = m.as_bytes();
+        format!("{}{}", b[0] - b'a' + 1, &m[1..])
+    };
+    let played: Vec<String> = moves.split(' ').map(cell).collect();
+    let mut empty: Vec<String> = (1..=8)
+        .flat_map(|r| (1..=8).map(move |c| format!("{c}{r}")))
+        .filter(|c| !played.contains(c))
+        .collect();
+    empty.sort();
+    let mut want: Vec<&str> = "11 21 31 41 51 61 81 12 22 32 42 52 62 72 82 13 23 33 43 53 14 24 34 44 15 25 35 45 16 26 36 46 17 27 37 18 28"
+        .split(' ')
+        .collect();
+    want.sort();
+    assert_eq!(empty, want);
+    let black: Vec<&String> = played.iter().step_by(2).collect();
+    for s in ["54", "55", "73", "56", "57", "58"] {
+        assert!(black.iter().any(|b| *b == s), "black {s}");
+    }
+    assert!(
+        played.iter().skip(1).step_by(2).any(|w| w == "47"),
+        "white B"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // Noshita's finishing line needs Black on B: without it (A and B not Black's) the union
+    // fails on the cells left.
+    let rest = "11 21 31 41 12 22 72 82 13 23 33 43 53 14 44 15 45 16 26 36 37 28";
+    let cells: Vec<&str> = rest.split(' ').collect();
+    assert_eq!(
+        verdict(
+            "54 55 73 62 52 32 24 25 17 27",
+            "71 81 61 51 42 34 35 18",
+            &cells,
+            "t - 54 | t - b"
+        ),
+        "fails"
+    );
+}
+
+/// Fig. 38 (docs/noshita.md, "Still open on 8x8"): with x = B54 and y = B37 alone, its lower
+/// right's `x - y | x - b` cannot leave out 48 (which "can be precluded in q"): on rows 4-8
+/// without 48 (28 and 38 kept for y - b) White wins by 46 (d6), with 48 Black wins (the
+/// sub-game encoded by `tools/noshita8_encode.py --black "54 37" --top 54 --bottom "b 37"
+/// --top-chain "53 52 51" --bottom-chain 38`; the solver's verdicts, not kernel-checked here).
+#[test]
+fn fig38_lower_right_needs_48_with_x_and_y_alone() {
+    let solve = |moves: &str| -> serde_json::Value {
+        let (_, out) = run(&[
+            "solve", "--board", "8x8", "--moves", moves, "--json", "--nodes", "200000",
+        ]);
+        serde_json::from_str(&out).expect("JSON")
+    };
+    let without = solve(
+        "e4 a3 c7 b3 e3 c3 e2 d3 e1 g3 c8 h3 a1 d8 b1 c2 c1 d2 d1 f2 f1 g2 g1 h2 h1 f3 a2 b8 b2",
+    );
+    assert_eq!(without["to_move"], "white");
+    assert_eq!(without["winner"], "white", "{without}");
+    assert_eq!(without["winning_move"], "d6", "{without}");
+    let with =
+        solve("e4 a3 c7 b3 e3 c3 e2 d3 e1 g3 c8 h3 a1 b2 b1 c2 c1 d2 d1 f2 f1 g2 g1 h2 h1 f3 a2");
+    assert_eq!(with["to_move"], "white");
+    assert_eq!(with["winner"], "black", "{with}");
+}

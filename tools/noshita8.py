@@ -206,7 +206,7 @@ HEADER = """// proofs/noshita-8x8-lemmas.hexp — the lemmas of Noshita's 8x8 pr
 // precluding analyses. The huge lemma (Fig. 33) is read from the whole-board solver's proof
 // (tools/noshita8_huge.py); Fig. 36 is proved: its two areas, then its last step by the rule
 // "several lemmas in one step".
-// Fig. 37's lower right and Fig. 39's lower right (at the end) are our reconstructions, with their AB guarantees. Not here (docs/noshita.md, "Still open on 8x8"): Fig. 39's upper left and t - b, Fig. 38.
+// Fig. 37's lower right and Fig. 39's lower right (at the end) are our reconstructions, with their AB guarantees; Fig. 39's upper left has its finishing line only (its union fails after White's B with our stones). Not here (docs/noshita.md, "Still open on 8x8"): Fig. 39's t - b, Fig. 38 (its lower right needs 48 with x and y alone: see the end).
 
 board 8x8 notation digits
 """
@@ -374,7 +374,7 @@ FIG39R = """// Fig. 39 lower right (a descendant of node a; x = B54): "not only 
 // "useless" after W47 B76). The carrier is `hexproof minimize`'s, and it is minimum (24 cells).
 // The guarantee and its use across two areas are checked by the exact guarantee games of
 // src/check/ab.rs (positions with A or B taken go to the exact search). The upper-left area and
-// the figure's t - b are NOT done (docs/noshita.md, "Still open on 8x8").
+// the figure's t - b are NOT proved: with our stones they cannot be (after Fig39RS, below).
 lemma Fig39R "Fig. 39 lower right: x - b, with A = 46, B = 47" {
   black 54 as x, 55, 73
   white 71
@@ -411,6 +411,44 @@ lemma Fig39RS "Fig. 39 lower right: x - B by the S-lemma" {
   carrier [46 56]
   claim x - 47
 }
+// Fig. 39 upper left: "the sidestepping move-sequence can be dealt with by this AB-property. In
+// this case, after W81 B62 W61 B52 W51 B32 W42, the finishing sequence is B24 W34 B25 W35 B17
+// W18 B27, leading to t - b (or t - x and x - b)." The line works by the AB-property: with White
+// on A (46) and so Black on B (47), B27 has two ways, 28 to the bottom and 37 to B (whose B - b
+// is the S-lemma of Fig39Rline). `hexproof minimize` gives the 8 cells below, and says they are
+// minimum: 31 41 (B32 to the top), 23 33 (B32 - B24), 16 26 (B25 - B17), 37 28 (B27's two ways).
+// Without the AB-property (46, 47 not Black's) t - x | t - b fails on every cell left: White's
+// line W28 B33 W43 B16 W36 (`hexproof verify`).
+lemma Fig39Lline "Fig. 39 upper left: the finishing line, White A and Black B" {
+  black 54 as x, 55, 73, 62, 52, 32, 24, 25, 17, 27, 47
+  white 71, 81, 61, 51, 42, 34, 35, 18, 46
+  carrier [31 41 23 33 16 26 37 28]
+  claim t - b | t - 47
+}
+// NOT PROVED, and with our stones (55, 73, W71) not provable this way: the figure's
+// "t - x | t - b" in the upper left next to Fig39R. Its assisted game (docs/SEMANTICS.md "Use
+// across two areas") must survive White's B, which Noshita answers by B76 in the lower right
+// ("which makes A and C useless"): the upper left then gets A but has lost B. On the 28 cells
+// 31-61 32-62 23-53 14-44 15-45 16-36 17-37 18 28 the assisted game fails at once (src/check/ab.rs,
+// about 1 s): with W47, t - x | t - b on those cells and 46 fails (W43 B52 W51 B53 W61 B42 W41
+// B31 W32). It fails on EVERY area outside Fig39R's carrier: with W47, on all 37 cells left (the
+// 36 above, 81 72 82 11 21 12 22 13, and 46) White wins by W32 (the whole-board solver on the
+// encoded sub-game, tools/noshita8_encode.py; its White strategy, 822 steps, re-checked by
+// `hexproof check`; tests/noshita8.rs). One more Black stone at 52, 25, 33, 43, 53, 34 or 61
+// (among others) would make it hold: Noshita's position (node a's line is in the lost Fig. 31)
+// must hold stones we do not know.
+"""
+
+
+FIG38 = """// Fig. 38 ("descendants of node j and q"; x = B54, y = B37): NOT PROVED. The text names
+// neither j's nor q's moves, so the position's other stones are unknown, and A and B are drawn in
+// the lost figure (our A = 46, B = 36 is Fig37R's reading). With x and y alone: "In the
+// lower-right area we have x-y | x-b and y-b ... This implies that W48 ... can be precluded", so
+// 48 lies outside the supporting set; but x - y | x - b without 48 (28 and 38 left to y - b)
+// fails on rows 4-8, and on rows 4-8 with 13 23 33 63 73 83: White wins by W46 (the whole-board
+// solver on the encoded sub-game, tools/noshita8_encode.py; its White strategy, 42,422 steps,
+// re-checked by `hexproof check`), while with 48 it holds. So Fig. 38's lower right holds
+// stones of j or q that the text does not give (docs/noshita.md, "Still open on 8x8").
 """
 
 
@@ -539,6 +577,7 @@ def main():
     if only in (None, "HT", "assemble", "STHT") or "--huge" in sys.argv:
         out += FIG37R.splitlines()  # Fig. 37 lower right: tools/noshita8_ab.py, docs/noshita.md
         out += FIG39R.splitlines()  # Fig. 39 lower right: docs/noshita.md, "Fig. 39"
+        out += FIG38.splitlines()  # Fig. 38: what can be said (docs/noshita.md)
     print("\n".join(out))
 
 

@@ -67,6 +67,8 @@ pub struct EvalStats {
     pub wins: u64,
     /// Nodes lost by the player to move (by connections).
     pub losses: u64,
+    /// Evaluations made without the win test of the player to move (`skip_own`).
+    pub own_skipped: u64,
 }
 
 /// True when the stones of `a` are a subset of those of `b` (same board).
@@ -213,7 +215,7 @@ impl Evaluator {
     }
 
     /// The win of `colour` to move by its own connections (smallest winning VC, else VSC).
-    fn own_win(&self, colour: Colour) -> Option<CellSet> {
+    fn own_win_of(&self, colour: Colour) -> Option<CellSet> {
         let v = self.set(colour);
         let smallest = |v: Vec<CellSet>| v.into_iter().min_by_key(|c| c.len());
         smallest(v.winning_vcs()).or_else(|| smallest(v.winning_vscs()))
@@ -227,8 +229,30 @@ impl Evaluator {
             .min_by_key(|c| c.len())
     }
 
+    /// The win of `to_move` in `pos` by its connections (a build of its connections only):
+    /// the test [`Evaluator::evaluate_hint`] skips, made later.
+    pub fn own_win(&mut self, pos: &Position, to_move: Colour) -> Option<CellSet> {
+        if !self.use_vcs {
+            return None;
+        }
+        self.build(to_move, pos);
+        let w = self.own_win_of(to_move);
+        if w.is_some() {
+            self.stats.wins += 1;
+        }
+        w
+    }
+
     /// Evaluates `pos` with `to_move` to play.
     pub fn evaluate(&mut self, pos: &Position, to_move: Colour) -> Eval {
+        self.evaluate_hint(pos, to_move, false)
+    }
+
+    /// [`Evaluator::evaluate`]; with `skip_own`, the connections of `to_move` are not built
+    /// (no test for its win: the caller knows it is unlikely, see [`super::dfpn`], "Own wins
+    /// of a child"). Sound either way: a win not detected leaves the node open, to be
+    /// searched.
+    pub fn evaluate_hint(&mut self, pos: &Position, to_move: Colour, skip_own: bool) -> Eval {
         let geo = super::inferior::geometry(pos.board());
         if let Some(w) = geo.winner(pos.stones(Colour::Black), pos.stones(Colour::White)) {
             return if w == to_move {
@@ -246,9 +270,16 @@ impl Evaluator {
         }
         let opp = to_move.opponent();
         let own_first = self.stats.wins >= self.stats.losses;
-        if own_first {
+        if skip_own {
+            self.stats.own_skipped += 1;
+            self.build(opp, pos);
+            if let Some(c) = self.vc_win(opp) {
+                self.stats.losses += 1;
+                return Eval::Loss(c);
+            }
+        } else if own_first {
             self.build(to_move, pos);
-            if let Some(c) = self.own_win(to_move) {
+            if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 self.stats.skipped += 1;
                 return Eval::Win(c);
@@ -266,7 +297,7 @@ impl Evaluator {
                 return Eval::Loss(c);
             }
             self.build(to_move, pos);
-            if let Some(c) = self.own_win(to_move) {
+            if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 return Eval::Win(c);
             }

@@ -72,15 +72,22 @@
 //! empty cells when Y has none). In the child C = P + X at m, Y to move, a winning VSC of Y
 //! (carrier K, m ∉ K) would, if the fill-in gave Y no stone, already be a winning VSC of Y
 //! in P avoiding m (C has the same Y stones, one more X stone and fewer empty cells; an X
-//! stone outside K does not touch Y's strategy on K) — so m would not be in the mustplay. The
-//! search therefore evaluates such a child with the opponent's build only
-//! ([`Evaluator::evaluate_hint`]): X's winning VC or Y's empty mustplay still decide it, and
-//! an open child gets its moves as before. The FastVC engine is not monotone (its acceptance
-//! heuristic and VSC limits depend on the whole board), so it may find in C a Y win it missed
-//! in P; that win then goes undetected at C, and C is searched like any open node: a node
-//! is still decided only by connections built and by its children, so the answer stays
-//! exact. It only changes which nodes are decided by connections (Henderson, Arneson &
-//! Hayward 2009, §2, use the same two tests; this only skips the one the parent answers).
+//! stone outside K does not touch Y's strategy on K) — so m would not be in the mustplay.
+//! Such a child is therefore evaluated with the opponent's build only
+//! ([`Evaluator::evaluate_hint`]): X's winning VC or an empty mustplay still decide it, and
+//! an open child gets its moves and numbers as before, marked
+//! [`Entry::own_untested`]. The skipped test is **made before the node is expanded**
+//! ([`Evaluator::own_win`] in [`Dfpn::mid`]), so a node is never searched below without it;
+//! most evaluated children are never expanded (their siblings decide the parent first), and
+//! they cost one build instead of two.
+//!
+//! Exactness: the FastVC engine is not monotone (its acceptance heuristic and VSC limits
+//! depend on the whole board), so it does find some Y wins in C that it missed in P. Such a
+//! child looks open (pn = 1) to its parent until it is selected; it is selected whenever its
+//! value matters (to prove X's win through it, it must be expanded; to disprove P, every
+//! child must be proved for Y), and then the test decides it exactly as the evaluation would
+//! have. A value is still proved only by connections built and by children, so every answer
+//! is as sound as before; only the order of the search (and so the node count) changes.
 //! Off with [`Dfpn::skip_own_wins`] = false (`--no-skip-own-wins`).
 
 use super::decompose::split;

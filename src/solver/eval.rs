@@ -16,6 +16,10 @@
 //! other build is skipped. The order changes the cost, never the answer (a node decided by
 //! one side's connections cannot be decided the other way: connections are sound).
 //!
+//! At most children the search skips the first test altogether and makes it only if the
+//! node is expanded ([`Evaluator::evaluate_hint`], [`Evaluator::own_win`]; the argument is in
+//! [`super::dfpn`], "Own wins of a child"): one build per node that is never expanded.
+//!
 //! With [`Evaluator::incremental`], each colour's engine follows the search path instead of
 //! rebuilding: it undoes its saved states back to the nearest built ancestor of the node and
 //! plays the missing stones ([`VcSet::play_undoable`], Anshelevich §6), or rebuilds without

@@ -50,8 +50,6 @@ impl<const W: usize> Engine<W> {
                 debug_assert!(p.fulls[i].carrier == c && !p.fulls[i].processed);
                 p.fulls[i].processed = true;
                 p.full_int_proc &= c;
-                let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
-                self.store.link_processed(x, y, rx, ry);
             } else if let Some((x, y)) = self.qs.pop_front() {
                 // Lines 10–12.
                 self.store.pair_mut(x, y).queued = false;
@@ -95,9 +93,7 @@ impl<const W: usize> Engine<W> {
         } else {
             self.store.no_semi[x as usize]
         };
-        // Only ends with a processed u–y VC can give anything (line 19 combines with
-        // processed VCs only): `proc_nbrs` is a superset of them, a subset of `N(u)`.
-        let candidates = (self.store.proc_nbrs[u as usize] & self.store.nbrs[u as usize]) - c1x - closed;
+        let candidates = self.store.nbrs[u as usize] - c1x - closed;
         let fast = self.params.variant == Variant::Fast;
         let limit = self.semi_limit();
         let mut buf = std::mem::take(&mut self.and_buf);

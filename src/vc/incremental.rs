@@ -334,13 +334,9 @@ impl<const W: usize> Engine<W> {
                     self.qs.push_back((i, j));
                 }
             }
-            let any_processed = p.fulls.iter().any(|e| e.processed);
             if !p.fulls.is_empty() {
                 let (ri, rj) = (self.rk[i as usize], self.rk[j as usize]);
                 self.store.link(i, j, ri, rj);
-                if any_processed {
-                    self.store.link_processed(i, j, ri, rj);
-                }
             }
         }
         if hs {

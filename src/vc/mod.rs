@@ -626,8 +626,6 @@ impl<const W: usize> Engine<W> {
             self.qc.push(x, y, c);
         } else {
             self.store.pair_mut(x, y).full_int_proc &= c;
-            let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
-            self.store.link_processed(x, y, rx, ry);
         }
         true
     }

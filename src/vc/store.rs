@@ -216,10 +216,6 @@ pub struct Store<const W: usize> {
     /// Per endpoint x, representatives of the y whose x–y VSC list takes no new carrier
     /// (full under [`super::VcParams::semi_limit`] with `I_s = ∅`, or fast with `I_c = ∅`).
     pub no_semi: Vec<Bits<W>>,
-    /// Per endpoint x, representatives of the y whose x–y list has (or had, since the last
-    /// reset) a *processed* VC: a superset of the y with `I_c^p(x, y)` ≠ universe. Only a
-    /// shortcut for DOAND (a y outside it has no processed VC to combine with).
-    pub proc_nbrs: Vec<Bits<W>>,
     /// Slots with anything stored since the last reset.
     pub touched: Vec<u32>,
     /// The universe (see [`super::endpoints::Endpoints::universe`]).
@@ -286,8 +282,6 @@ impl<const W: usize> Store<W> {
         self.no_vc.resize(n, Bits::EMPTY);
         self.no_semi.clear();
         self.no_semi.resize(n, Bits::EMPTY);
-        self.proc_nbrs.clear();
-        self.proc_nbrs.resize(n, Bits::EMPTY);
         self.total_fulls = 0;
         self.total_semis = 0;
     }
@@ -315,13 +309,6 @@ impl<const W: usize> Store<W> {
     pub fn link(&mut self, i: u16, j: u16, ri: usize, rj: usize) {
         self.nbrs[i as usize].insert(rj);
         self.nbrs[j as usize].insert(ri);
-    }
-
-    /// Records that {i, j} (representatives `ri`, `rj`) has a processed VC.
-    #[inline]
-    pub fn link_processed(&mut self, i: u16, j: u16, ri: usize, rj: usize) {
-        self.proc_nbrs[i as usize].insert(rj);
-        self.proc_nbrs[j as usize].insert(ri);
     }
 
     /// Records that {i, j} has no VC any more.

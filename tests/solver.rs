@@ -207,7 +207,13 @@ fn random_positions_agree_with_the_exact_search() {
         child_dn: 8,
         ..SolveParams::default()
     };
+    // Every node evaluated with both win tests (the default skips the mover's at most
+    // children and makes it at expansion).
+    let mut own_tested = SolveParams::default();
+    own_tested.features.skip_own_wins = false;
     let mut checked = 0;
+    let mut own_skipped = 0;
+    let mut own_tests = 0;
     let mut dominated_pruned = 0;
     let mut updates = 0;
     let mut vulnerable_pruned = 0;
@@ -231,8 +237,11 @@ fn random_positions_agree_with_the_exact_search() {
             &dec_only,
             &no_reduction,
             &deep,
+            &own_tested,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
+            own_skipped += o.profile.own_builds_skipped;
+            own_tests += o.profile.own_tests_at_expansion;
             dominated_pruned += o.profile.dominated_pruned;
             vulnerable_pruned += o.profile.vulnerable_pruned;
             region_filled += o.profile.region_filled;
@@ -241,6 +250,7 @@ fn random_positions_agree_with_the_exact_search() {
         checked += 1;
     }
     // The pruning and the updates under test were exercised.
+    assert!(own_skipped > 0 && own_tests > 0);
     assert!(dominated_pruned > 0);
     assert!(updates > 0);
     let _ = (vulnerable_pruned, region_filled);

@@ -106,6 +106,11 @@ pub struct SolveArgs {
     /// cells that become dead or loser-captured once the loser holds every cell outside it).
     #[arg(long)]
     no_proof_set_reduction: bool,
+    /// Ablation: test the win of the player to move at every node (by default a child whose
+    /// parent's connections found no such win avoiding the move gets one connection build,
+    /// not two).
+    #[arg(long)]
+    no_skip_own_wins: bool,
     /// Initial disproof number of a child not yet evaluated: 1 evaluates every child of a
     /// node before going deeper; larger values go deeper into a child with a narrow
     /// mustplay first (a search parameter only, sound for any value).
@@ -262,6 +267,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             decompose: !a.no_decompose,
             incremental: (Features::ALL.incremental || a.incremental) && !a.fresh_builds,
             reduction: !a.no_proof_set_reduction,
+            skip_own_wins: !a.no_skip_own_wins,
         },
         child_dn: a.child_dn,
         update_stones: a.update_stones,

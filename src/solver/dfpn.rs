@@ -62,6 +62,33 @@
 //! deeper into an evaluated child whose mustplay is narrow (disproof number below it) before
 //! paying for its siblings' evaluations. Initial values steer the search only: a node is
 //! proved or disproved by evaluated leaves alone, so any positive value is sound.
+//!
+//! # Own wins of a child
+//!
+//! An evaluation is two connection builds ([`super::eval`]): the player to move's, to find
+//! its win, and the opponent's, for the opponent's win and the mustplay. At an open node P
+//! with X to move, the opponent Y's connections were built completely, Y has no winning VC,
+//! and every move searched lies in each of Y's winning VSC carriers (the mustplay, §2; all
+//! empty cells when Y has none). In the child C = P + X at m, Y to move, a winning VSC of Y
+//! (carrier K, m ∉ K) would, if the fill-in gave Y no stone, already be a winning VSC of Y
+//! in P avoiding m (C has the same Y stones, one more X stone and fewer empty cells; an X
+//! stone outside K does not touch Y's strategy on K) — so m would not be in the mustplay.
+//! Such a child is therefore evaluated with the opponent's build only
+//! ([`Evaluator::evaluate_hint`]): X's winning VC or an empty mustplay still decide it, and
+//! an open child gets its moves and numbers as before, marked
+//! [`Entry::own_untested`]. The skipped test is **made before the node is expanded**
+//! ([`Evaluator::own_win`] in [`Dfpn::mid`]), so a node is never searched below without it;
+//! most evaluated children are never expanded (their siblings decide the parent first), and
+//! they cost one build instead of two.
+//!
+//! Exactness: the FastVC engine is not monotone (its acceptance heuristic and VSC limits
+//! depend on the whole board), so it does find some Y wins in C that it missed in P. Such a
+//! child looks open (pn = 1) to its parent until it is selected; it is selected whenever its
+//! value matters (to prove X's win through it, it must be expanded; to disprove P, every
+//! child must be proved for Y), and then the test decides it exactly as the evaluation would
+//! have. A value is still proved only by connections built and by children, so every answer
+//! is as sound as before; only the order of the search (and so the node count) changes.
+//! Off with [`Dfpn::skip_own_wins`] = false (`--no-skip-own-wins`).
 
 use super::decompose::split;
 use super::eval::{Eval, Evaluator};
@@ -135,6 +162,11 @@ pub struct Dfpn<'a> {
     /// Initial disproof number of a child not yet evaluated (see the module docs; at
     /// least 1).
     pub child_dn: u32,
+    /// Skip the mover's own win test at a child the parent's connections already answer
+    /// (see the module docs, "Own wins of a child").
+    pub skip_own_wins: bool,
+    /// Win tests made at expansion for nodes evaluated without one.
+    pub own_tests: u64,
     sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
@@ -147,6 +179,9 @@ struct Child {
     dn: u32,
     /// When solved: the proof set of its winner, seen from the parent (see the module docs).
     proof: CellSet,
+    /// The parent's connections found no win for this child's player to move that avoids
+    /// the move, and the fill-in gave that player nothing ("Own wins of a child").
+    skip_own: bool,
 }
 
 /// The key of a (filled) position.
@@ -249,6 +284,8 @@ impl<'a> Dfpn<'a> {
             reduction: true,
             reduced_cells: 0,
             child_dn: 1,
+            skip_own_wins: true,
+            own_tests: 0,
             sym: None,
             scratch: Vec::new(),
         }
@@ -375,11 +412,18 @@ impl<'a> Dfpn<'a> {
             moves: empty,
             best,
             proof: empty,
+            own_untested: false,
         })
     }
 
     /// The table entry of filled `pos`, evaluating it if new.
     pub fn entry(&mut self, pos: &Position, to_move: Colour) -> Entry {
+        self.entry_hint(pos, to_move, false)
+    }
+
+    /// [`Dfpn::entry`]; with `skip_own`, a new position is evaluated without the win test
+    /// of the player to move ("Own wins of a child").
+    fn entry_hint(&mut self, pos: &Position, to_move: Colour, skip_own: bool) -> Entry {
         if let Some(e) = self.lookup(pos, to_move) {
             return e;
         }
@@ -388,7 +432,7 @@ impl<'a> Dfpn<'a> {
             return e;
         }
         self.nodes += 1;
-        let e = match self.eval.evaluate(pos, to_move) {
+        let e = match self.eval.evaluate_hint(pos, to_move, skip_own) {
             Eval::Win(c) => {
                 self.vc_decided += 1;
                 Entry {
@@ -397,6 +441,7 @@ impl<'a> Dfpn<'a> {
                     moves: c,
                     best: None,
                     proof: c,
+                    own_untested: false,
                 }
             }
             Eval::Loss(c) => {
@@ -407,6 +452,7 @@ impl<'a> Dfpn<'a> {
                     moves: c,
                     best: None,
                     proof: c,
+                    own_untested: false,
                 }
             }
             Eval::Open { moves, reason } => Entry {
@@ -415,6 +461,7 @@ impl<'a> Dfpn<'a> {
                 moves,
                 best: None,
                 proof: reason,
+                own_untested: skip_own,
             },
         };
         self.store(pos, to_move, e);
@@ -440,12 +487,46 @@ impl<'a> Dfpn<'a> {
     /// Multiple iterative deepening at filled `pos`: searches until its proof number reaches
     /// `th_pn` or its disproof number `th_dn` (or the budget runs out); returns (pn, dn).
     pub fn mid(&mut self, pos: &Position, to_move: Colour, th_pn: u32, th_dn: u32) -> (u32, u32) {
-        let entry = self.entry(pos, to_move);
+        self.mid_hint(pos, to_move, th_pn, th_dn, false)
+    }
+
+    /// [`Dfpn::mid`], with `skip_own` passed to the evaluation of `pos` if it is new.
+    fn mid_hint(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        th_pn: u32,
+        th_dn: u32,
+        skip_own: bool,
+    ) -> (u32, u32) {
+        let entry = self.entry_hint(pos, to_move, skip_own);
         if entry.pn == 0 || entry.dn == 0 || entry.pn >= th_pn || entry.dn >= th_dn {
             return (entry.pn, entry.dn);
         }
         if !self.budget_left() {
             return (entry.pn, entry.dn);
+        }
+        if entry.own_untested {
+            // The win test skipped at evaluation, made now that the node is expanded.
+            self.own_tests += 1;
+            if let Some(c) = self.eval.own_win(pos, to_move) {
+                self.vc_decided += 1;
+                let e = Entry {
+                    pn: 0,
+                    dn: INF,
+                    moves: c,
+                    best: None,
+                    proof: c,
+                    own_untested: false,
+                };
+                self.store(pos, to_move, e);
+                return (0, INF);
+            }
+            let e = Entry {
+                own_untested: false,
+                ..entry
+            };
+            self.store(pos, to_move, e);
         }
         let opp = to_move.opponent();
         if self.decompose {
@@ -480,17 +561,23 @@ impl<'a> Dfpn<'a> {
         }
         let mut kids: Vec<Child> = Vec::with_capacity(scratch.len());
         let t = Instant::now();
+        // The moves come from this node's evaluation, which built the opponent's
+        // connections completely (an open node): see "Own wins of a child".
+        let opp_stones = pos.stones(opp);
+        let skip_own = self.skip_own_wins && self.eval.use_vcs && self.eval.use_mustplay;
         for &(_, mv) in &scratch {
             let mut p = pos.clone();
             p.play(to_move, mv).expect("moves are empty cells");
             let f = fill_in(&mut p, self.rules, opp);
             self.region_filled += f.regions.len() as u64;
+            let skip_own = skip_own && p.stones(opp) == opp_stones;
             kids.push(Child {
                 mv,
                 pos: p,
                 pn: 1,
                 dn: self.child_dn.max(1),
                 proof: CellSet::EMPTY,
+                skip_own,
             });
         }
         self.fill_time += t.elapsed();
@@ -575,6 +662,7 @@ impl<'a> Dfpn<'a> {
                     moves: entry.moves,
                     best: best_move,
                     proof,
+                    own_untested: false,
                 },
             );
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
@@ -585,7 +673,8 @@ impl<'a> Dfpn<'a> {
             let grow = if eps >= INF as f64 { INF } else { eps as u32 };
             let child_th_dn = th_pn.min(grow.max(dn2.saturating_add(1))).min(INF);
             let kid_pos = kids[best].pos.clone();
-            let (cpn, cdn) = self.mid(&kid_pos, opp, child_th_pn, child_th_dn);
+            let kid_skip = kids[best].skip_own;
+            let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
             kids[best].pn = cpn;
             kids[best].dn = cdn;
             if cpn == 0 || cdn == 0 {
@@ -650,6 +739,7 @@ impl<'a> Dfpn<'a> {
                     moves: entry.moves,
                     best,
                     proof,
+                    own_untested: false,
                 },
             );
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {

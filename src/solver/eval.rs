@@ -16,6 +16,10 @@
 //! other build is skipped. The order changes the cost, never the answer (a node decided by
 //! one side's connections cannot be decided the other way: connections are sound).
 //!
+//! At most children the search skips the first test altogether and makes it only if the
+//! node is expanded ([`Evaluator::evaluate_hint`], [`Evaluator::own_win`]; the argument is in
+//! [`super::dfpn`], "Own wins of a child"): one build per node that is never expanded.
+//!
 //! With [`Evaluator::incremental`], each colour's engine follows the search path instead of
 //! rebuilding: it undoes its saved states back to the nearest built ancestor of the node and
 //! plays the missing stones ([`VcSet::play_undoable`], Anshelevich §6), or rebuilds without
@@ -67,6 +71,8 @@ pub struct EvalStats {
     pub wins: u64,
     /// Nodes lost by the player to move (by connections).
     pub losses: u64,
+    /// Evaluations made without the win test of the player to move (`skip_own`).
+    pub own_skipped: u64,
 }
 
 /// True when the stones of `a` are a subset of those of `b` (same board).
@@ -213,7 +219,7 @@ impl Evaluator {
     }
 
     /// The win of `colour` to move by its own connections (smallest winning VC, else VSC).
-    fn own_win(&self, colour: Colour) -> Option<CellSet> {
+    fn own_win_of(&self, colour: Colour) -> Option<CellSet> {
         let v = self.set(colour);
         let smallest = |v: Vec<CellSet>| v.into_iter().min_by_key(|c| c.len());
         smallest(v.winning_vcs()).or_else(|| smallest(v.winning_vscs()))
@@ -227,8 +233,30 @@ impl Evaluator {
             .min_by_key(|c| c.len())
     }
 
+    /// The win of `to_move` in `pos` by its connections (a build of its connections only):
+    /// the test [`Evaluator::evaluate_hint`] skips, made later.
+    pub fn own_win(&mut self, pos: &Position, to_move: Colour) -> Option<CellSet> {
+        if !self.use_vcs {
+            return None;
+        }
+        self.build(to_move, pos);
+        let w = self.own_win_of(to_move);
+        if w.is_some() {
+            self.stats.wins += 1;
+        }
+        w
+    }
+
     /// Evaluates `pos` with `to_move` to play.
     pub fn evaluate(&mut self, pos: &Position, to_move: Colour) -> Eval {
+        self.evaluate_hint(pos, to_move, false)
+    }
+
+    /// [`Evaluator::evaluate`]; with `skip_own`, the connections of `to_move` are not built
+    /// (no test for its win: the caller knows it is unlikely, see [`super::dfpn`], "Own wins
+    /// of a child"). Sound either way: a win not detected leaves the node open, to be
+    /// searched.
+    pub fn evaluate_hint(&mut self, pos: &Position, to_move: Colour, skip_own: bool) -> Eval {
         let geo = super::inferior::geometry(pos.board());
         if let Some(w) = geo.winner(pos.stones(Colour::Black), pos.stones(Colour::White)) {
             return if w == to_move {
@@ -246,9 +274,16 @@ impl Evaluator {
         }
         let opp = to_move.opponent();
         let own_first = self.stats.wins >= self.stats.losses;
-        if own_first {
+        if skip_own {
+            self.stats.own_skipped += 1;
+            self.build(opp, pos);
+            if let Some(c) = self.vc_win(opp) {
+                self.stats.losses += 1;
+                return Eval::Loss(c);
+            }
+        } else if own_first {
             self.build(to_move, pos);
-            if let Some(c) = self.own_win(to_move) {
+            if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 self.stats.skipped += 1;
                 return Eval::Win(c);
@@ -266,7 +301,7 @@ impl Evaluator {
                 return Eval::Loss(c);
             }
             self.build(to_move, pos);
-            if let Some(c) = self.own_win(to_move) {
+            if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 return Eval::Win(c);
             }

@@ -95,6 +95,10 @@ pub struct Features {
     /// the cells that become dead or loser-captured once the loser holds every cell outside
     /// it.
     pub reduction: bool,
+    /// Skip the win test of the player to move at a child whose parent's connections found
+    /// no such win avoiding the move ([`dfpn`], "Own wins of a child"): one connection build
+    /// instead of two at most nodes.
+    pub skip_own_wins: bool,
 }
 
 impl Features {
@@ -111,6 +115,7 @@ impl Features {
         decompose: true,
         incremental: false,
         reduction: true,
+        skip_own_wins: true,
     };
 }
 
@@ -269,6 +274,11 @@ pub struct Profile {
     pub vc_builds: u64,
     /// Builds skipped because the first build decided the node.
     pub vc_builds_skipped: u64,
+    /// Builds of the mover's connections skipped at children the parent's connections
+    /// answer ([`dfpn`], "Own wins of a child").
+    pub own_builds_skipped: u64,
+    /// Of those, win tests made later, when the node was expanded.
+    pub own_tests_at_expansion: u64,
     /// Builds made as incremental updates of the previous position's connections.
     pub vc_updates: u64,
     /// Milliseconds in connection builds.
@@ -305,6 +315,8 @@ impl Profile {
         Profile {
             vc_builds: s.builds,
             vc_builds_skipped: s.skipped,
+            own_builds_skipped: s.own_skipped,
+            own_tests_at_expansion: d.own_tests,
             vc_updates: s.updates,
             vc_ms: s.vc_time.as_secs_f64() * 1e3,
             vc_update_ms: s.update_time.as_secs_f64() * 1e3,
@@ -363,6 +375,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.vulnerable = f.vulnerable;
     d.decompose = f.decompose;
     d.reduction = f.reduction;
+    d.skip_own_wins = f.skip_own_wins;
     d.child_dn = params.child_dn.max(1);
     d.db = params.db.clone();
     d.shared = params.shared.clone();

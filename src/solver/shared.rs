@@ -152,6 +152,7 @@ mod tests {
             moves: proof,
             best: None,
             proof,
+            own_untested: false,
         }
     }
 

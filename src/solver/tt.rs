@@ -46,6 +46,9 @@ pub struct Entry {
     /// opponent move outside it loses too. An open node: the cells of the winning VSCs of
     /// the player not to move that justify its mustplay (part of the proof set if it loses).
     pub proof: CellSet,
+    /// An open node evaluated without the win test of the player to move ([`super::dfpn`],
+    /// "Own wins of a child"): the test is made before the node is expanded.
+    pub own_untested: bool,
 }
 
 /// The 180° rotation of one board, as a permutation of cell indices.

@@ -410,26 +410,62 @@ impl Emitter<'_, '_> {
         let (w, l) = (self.winner, self.winner.opponent());
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
-        if f.winner() == Some(w) {
+        // The fill-in alone wins: a leaf on the filled cells, when the checker's search
+        // proves it cheaply (7×7 c4 had two such leaves of 28 cells that 20 M nodes did not
+        // decide); else White's moves are answered one by one below.
+        let won = f.winner() == Some(w);
+        if won && self.search_cheap(q, given) {
             return Ok((Node::Leaf(given, None, Vec::new()), given));
         }
-        let (black_vcs, white_vcs) = self.d.eval.build_full(&f);
+        let (semis, wins) = if won {
+            (Vec::new(), Vec::new())
+        } else {
+            self.vcs_of(&f, given)
+        };
+        if let Some(leaf) = self.leaf_from(q, &f, &wins, given) {
+            return Ok(leaf);
+        }
+        self.split(q, &f, semis, given)
+    }
+
+    /// The winner's winning VSCs and VCs (with the fill-in cells `given`, smallest first) in
+    /// the filled position `f` of `q`.
+    fn vcs_of(
+        &mut self,
+        f: &Position,
+        given: CellSet,
+    ) -> (Vec<CellSet>, Vec<CellSet>) {
+        let w = self.winner;
+        let (black_vcs, white_vcs) = self.d.eval.build_full(f);
         let vcs = if w == Colour::Black {
             black_vcs
         } else {
             white_vcs
         };
         // The winner's winning VSCs in the filled position.
-        let mut semis = vcs.winning_vscs();
+        let semis = vcs.winning_vscs();
         // A winning VC: written as its derivation when the explainer finds one inside the
         // carrier (any size), else as a search leaf when it is small enough.
         let mut wins: Vec<CellSet> = vcs.winning_vcs().into_iter().map(|c| c | given).collect();
         wins.sort_by_key(|c| c.len());
+        (semis, wins)
+    }
+
+    /// A leaf closing `q` by one of the winning VCs `wins`: derived, derived after fill-in,
+    /// or `by search` when small and cheap for the checker.
+    fn leaf_from(
+        &mut self,
+        q: &Position,
+        f: &Position,
+        wins: &[CellSet],
+        given: CellSet,
+    ) -> Option<(Node, CellSet)> {
+        let w = self.winner;
         for &c in wins.iter().take(EXPLAIN_TRIES) {
             if let Some(d) = self.explained(q, w, c) {
                 self.derived += 1;
                 let k = d.carrier();
-                return Ok((Node::Leaf(k, Some(d), Vec::new()), k));
+                return Some((Node::Leaf(k, Some(d), Vec::new()), k));
             }
         }
         // The fill-in the checker can justify (dead cells, captured pairs), then the
@@ -438,7 +474,7 @@ impl Emitter<'_, '_> {
             if let Some((k, d, fills)) = self.explained_filled(q, w, c, given) {
                 self.derived += 1;
                 self.filled_leaves += 1;
-                return Ok((Node::Leaf(k, Some(d), fills), k));
+                return Some((Node::Leaf(k, Some(d), fills), k));
             }
         }
         let small: Vec<CellSet> = wins
@@ -451,7 +487,7 @@ impl Emitter<'_, '_> {
             self.searched += 1;
             if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
                 // Diagnosis: would the explainer derive it with the fill-in as stones?
-                let inf = explain_win(&f, w, c, self.limits).is_some();
+                let inf = explain_win(f, w, c, self.limits).is_some();
                 let (plan, _) = self.fill_plan(q, w, c, given);
                 let justified = plan.iter().fold(0, |a, f| a + f.cells.len());
                 eprintln!(
@@ -460,8 +496,21 @@ impl Emitter<'_, '_> {
                     given.len()
                 );
             }
-            return Ok((Node::Leaf(c, None, Vec::new()), c));
+            return Some((Node::Leaf(c, None, Vec::new()), c));
         }
+        None
+    }
+
+    /// A White node for `q` (`f` its filled position): each winning VSC of `semis` whose key
+    /// is found as a precluding analysis, then a case for every move left.
+    fn split(
+        &mut self,
+        q: &Position,
+        f: &Position,
+        mut semis: Vec<CellSet>,
+        given: CellSet,
+    ) -> Result<(Node, CellSet), String> {
+        let (w, l) = (self.winner, self.winner.opponent());
         semis.sort_by_key(|s| s.len());
         let empty = q.empty_cells();
         let mut k = CellSet::EMPTY;
@@ -494,7 +543,7 @@ impl Emitter<'_, '_> {
                         qz.play(w, z).is_ok()
                             && e.search_cheap(&qz, (s - CellSet::single(z)) | given)
                     };
-                    match key_move_within(&f, w, s, KEY_NODES).filter(|&z| cheap(self, z)) {
+                    match key_move_within(f, w, s, KEY_NODES).filter(|&z| cheap(self, z)) {
                         Some(z) => {
                             self.searched += 1;
                             (z, (s - CellSet::single(z)) | given, None, Vec::new())
@@ -512,7 +561,7 @@ impl Emitter<'_, '_> {
         // The moves left, in the solver's order; each reply's proof set refutes every move
         // outside it (`| *`, proof-set pruning, Henderson, Arneson & Hayward 2009 §5).
         let mut order = Vec::new();
-        self.d.order.scores(&f, l, left, &mut order);
+        self.d.order.scores(f, l, left, &mut order);
         // Cells the fill-in gave a colour are not scored on `f`: they come last.
         let scored: CellSet = order.iter().map(|&(_, c)| c).collect();
         order.sort_unstable();

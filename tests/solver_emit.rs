@@ -427,3 +427,9 @@ fn seven_by_seven_f2_and_b6_emitted_now_pass_the_checker() {
 fn seven_by_seven_e3_and_c5_emitted_now_pass_the_checker() {
     emit_and_check_7x7("e3", true);
 }
+
+#[test]
+#[ignore = "emit 103 s + check 31 s CPU, 1.2 GB (White wins; BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_e1_emitted_now_passes_the_checker() {
+    emit_and_check_7x7("e1", false);
+}

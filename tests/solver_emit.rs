@@ -433,3 +433,9 @@ fn seven_by_seven_e3_and_c5_emitted_now_pass_the_checker() {
 fn seven_by_seven_e1_emitted_now_passes_the_checker() {
     emit_and_check_7x7("e1", false);
 }
+
+#[test]
+#[ignore = "emit 180 s + check 78 s CPU, 1.5 GB (White wins; BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_f1_emitted_now_passes_the_checker() {
+    emit_and_check_7x7("f1", false);
+}

@@ -395,10 +395,14 @@ fn emit_and_check_7x7(opening: &str, black_wins: bool) {
             .arg(f)
             .output()
             .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!("{opening}: {e}\n{}", String::from_utf8_lossy(&out.stderr))
-        });
-        assert_eq!(out.status.code(), Some(0), "{opening} ({}): {v:#}", f.display());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{opening}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{opening} ({}): {v:#}",
+            f.display()
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -410,7 +414,11 @@ fn hexproof_image(root: &Path, file: &Path) -> String {
         .arg(file)
         .output()
         .expect("python3");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(" goto P0 under rot180\n"));
     text

@@ -430,11 +430,7 @@ impl Emitter<'_, '_> {
 
     /// The winner's winning VSCs and VCs (with the fill-in cells `given`, smallest first) in
     /// the filled position `f` of `q`.
-    fn vcs_of(
-        &mut self,
-        f: &Position,
-        given: CellSet,
-    ) -> (Vec<CellSet>, Vec<CellSet>) {
+    fn vcs_of(&mut self, f: &Position, given: CellSet) -> (Vec<CellSet>, Vec<CellSet>) {
         let w = self.winner;
         let (black_vcs, white_vcs) = self.d.eval.build_full(f);
         let vcs = if w == Colour::Black {

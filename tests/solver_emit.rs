@@ -315,3 +315,135 @@ fn exported_fill_in_is_checked_and_load_bearing() {
     let c = check_source("6x6-b2.hexp", &broken, &opts);
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
 }
+
+/// Emits 6×6 b2 (`--emit-leaf-max 22`) with `HEXPROOF_LEAF_NODES` set to `leaf_nodes`, and
+/// checks it with every search budgeted to 1 000 nodes; returns the check's exit code.
+fn b2_checked_within_1000_nodes(leaf_nodes: &str) -> u8 {
+    let dir = std::env::temp_dir().join(format!(
+        "hexproof-leafnodes-{}-{leaf_nodes}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("6x6-b2.hexp");
+    let st = hexproof()
+        .env("HEXPROOF_LEAF_NODES", leaf_nodes)
+        .args(["solve", "--board", "6x6", "--moves", "b2"])
+        .args(["--emit-leaf-max", "22", "--emit-proof"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        st.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = Options {
+        budget: hexproof::search::Budget::nodes(1_000),
+        search_rule_steps: false,
+        ..Options::default()
+    };
+    check_source("6x6-b2.hexp", &text, &opts).report.exit_code
+}
+
+/// The emitter's cost test (`src/solver/emit.rs`, `search_cheap`): a connection is written
+/// `by search` only when the checker's own exact search proves it within the emitter's node
+/// budget (else the position is split into White's moves). 6×6 b2 emitted with a budget of
+/// 1 000 nodes checks with every search limited to 1 000 nodes; without the test (budget 0)
+/// the same check leaves leaves undecided. About 4 s CPU in all.
+#[test]
+fn search_leaves_fit_the_emitters_node_budget() {
+    assert_eq!(b2_checked_within_1000_nodes("1000"), 0);
+    assert_ne!(b2_checked_within_1000_nodes("0"), 0);
+}
+
+/// Emits the 7×7 `opening` now (`hexproof solve --board 7x7 --moves OPENING --emit-leaf-max
+/// 30 --emit-proof`, as `tools/export7.sh` does; the files are 40–70 MB, too large to
+/// commit), checks it with `hexproof check --no-search`, and for a Black win also its 180°
+/// image written by `tools/rot180_proof.py`. Figures in BENCHMARKS.md, "Exported proofs".
+fn emit_and_check_7x7(opening: &str, black_wins: bool) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("hexproof-7x7-{opening}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("7x7-{opening}.hexp"));
+    let st = hexproof()
+        .args(["solve", "--board", "7x7", "--moves", opening])
+        .args(["--emit-leaf-max", "30", "--emit-proof"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        st.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.contains("\nwhite "), !black_wins, "{opening}: winner");
+    let mut files = vec![file.clone()];
+    if black_wins {
+        let img = hexproof_image(root, &file);
+        let path = dir.join("image.hexp");
+        std::fs::write(&path, img).unwrap();
+        files.push(path);
+    }
+    for f in &files {
+        let out = hexproof()
+            .args(["check", "--no-search", "--json", "--time", "600"])
+            .arg(f)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{opening}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{opening} ({}): {v:#}",
+            f.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `python3 tools/rot180_proof.py FILE`: the image's proof (`goto P0 under rot180`).
+fn hexproof_image(root: &Path, file: &Path) -> String {
+    let out = Command::new("python3")
+        .arg(root.join("tools/rot180_proof.py"))
+        .arg(file)
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(" goto P0 under rot180\n"));
+    text
+}
+
+#[test]
+#[ignore = "emit 328 s + check 128 s CPU, 3.6 GB; and its image b6 (BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_f2_and_b6_emitted_now_pass_the_checker() {
+    emit_and_check_7x7("f2", true);
+}
+
+#[test]
+#[ignore = "emit 148 s + check 37 s CPU, 2.7 GB; and its image c5 (BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_e3_and_c5_emitted_now_pass_the_checker() {
+    emit_and_check_7x7("e3", true);
+}
+
+#[test]
+#[ignore = "emit 103 s + check 31 s CPU, 1.2 GB (White wins; BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_e1_emitted_now_passes_the_checker() {
+    emit_and_check_7x7("e1", false);
+}
+
+#[test]
+#[ignore = "emit 180 s + check 78 s CPU, 1.5 GB (White wins; BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_f1_emitted_now_passes_the_checker() {
+    emit_and_check_7x7("f1", false);
+}

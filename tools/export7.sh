@@ -1,6 +1,7 @@
 #!/bin/sh
 # Emits and checks 7x7 opening proofs (issue 7): one markdown row per opening for
-# BENCHMARKS.md "Exported proofs", the proofs written to proofs/solver/7x7-OPENING.hexp.
+# BENCHMARKS.md "Exported proofs", the proofs written to $OUT/7x7-OPENING.hexp (OUT defaults
+# to proofs/solver; most 7x7 files are 40-70 MB, too large to commit: OUT=/tmp/x).
 #
 #   sh tools/export7.sh [LEAF_MAX] [OPENING...]
 #
@@ -9,7 +10,9 @@
 # without fill-in the d4 tree passed 200 000 nodes; with fill-in, 40 leaves 17 search leaves
 # of 31-39 cells in d4 and 30 none, for 8 % more nodes; BENCHMARKS.md "Exported proofs") and
 # the openings the
-# solver needs fewest nodes for: d4 (the centre), f2, e3, c4, b3 (Black wins) and e1, f1, d1
+# solver needs fewest nodes for (a connection is written `by search` only if the checker's
+# own search proves it within the emitter's LEAF_NODES, src/solver/emit.rs, else it is split:
+# the check then costs minutes, not hours): d4 (the centre), f2, e3, c4, b3 (Black wins) and e1, f1, d1
 # (White wins, written colour-swapped on the transposed board). A Black-winning opening's
 # 180-degree image is written from its proof by tools/rot180_proof.py (`goto P0 under
 # rot180`) and checked too (IMAGES=0 to skip). Solver flags: the defaults (every pruning
@@ -22,6 +25,7 @@ LM=${1:-30}
 [ $# -gt 0 ] && shift
 OPENINGS=${*:-"d4 f2 e3 c4 e1 f1 d1 b3"}
 IMAGES=${IMAGES:-1}
+OUT=${OUT:-proofs/solver}
 echo "| position | --emit-leaf-max | nodes written | shared / gotos | derived / by search | file size | emit CPU | check CPU | verdict |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 check_row() { # FILE LABEL EMIT_CPU
@@ -38,7 +42,7 @@ check_row() { # FILE LABEL EMIT_CPU
   echo "| 7×7 $2 | $LM | $n | $sh | $dv | $sz B | $3 | $c s | $v ($steps) |"
 }
 for m in $OPENINGS; do
-  f=proofs/solver/7x7-$m.hexp
+  f=$OUT/7x7-$m.hexp
   T=$(mktemp)
   /usr/bin/time -f "%U" -o "$T" "$H" solve --board 7x7 --moves "$m" --emit-leaf-max "$LM" \
     --emit-proof "$f" >/dev/null 2>&1
@@ -51,7 +55,7 @@ for m in $OPENINGS; do
   check_row "$f" "$m" "$e"
   if [ "$IMAGES" = 1 ] && ! grep -q '^white ' "$f" && [ "$m" != d4 ]; then
     img=$(python3 tools/rot180_proof.py "$f" | grep -o '^  black [a-g][0-9] goto' | awk '{print $2}')
-    python3 tools/rot180_proof.py "$f" > "proofs/solver/7x7-$img.hexp"
-    check_row "proofs/solver/7x7-$img.hexp" "$img (image of $m)" "—"
+    python3 tools/rot180_proof.py "$f" > "$OUT/7x7-$img.hexp"
+    check_row "$OUT/7x7-$img.hexp" "$img (image of $m)" "—"
   fi
 done

@@ -12,8 +12,10 @@
 //!   does not matter. When the explainer finds none (it has no counterpart of fill-in, and
 //!   bounds its OR rule), the leaf is `t - b on [C ∪ B] by search` if it has at most
 //!   `leaf_max` cells (dead cells and Black-captured pairs: inside the sub-game they stay
-//!   dead, or Black answers inside the pair, so the local claim holds), else the position is
-//!   split into a White node. Before falling back to the search, the emitter tries
+//!   dead, or Black answers inside the pair, so the local claim holds) *and* the checker's
+//!   exact search proves it within [`LEAF_NODES`] nodes (the emitter runs that very search:
+//!   on 7×7 a quarter of the search leaves cost 0.5–20 s each and were nearly all of a
+//!   check's time), else the position is split into a White node. Before falling back to the search, the emitter tries
 //!   **fill-in**: the cells B that the checker's own test justifies (dead cells and regions,
 //!   captured pairs: [`crate::check::fill`], tested in the leaf's restricted position, one at a
 //!   time with the earlier ones applied) are written `fill dead [..]` / `fill captured black
@@ -51,7 +53,9 @@ use super::tt::{Symmetry, INF};
 use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::check::fill::{captured_violation, check_fills, dead_violation, restricted, FillSpec};
+use crate::claim::{Claim, SubGame};
 use crate::position::Position;
+use crate::search::{decide, Budget, Verdict};
 use crate::vc::explain::{
     explain_key_vc, explain_win, Derivation, ExplainLimits, ExplainedFact, Why,
 };
@@ -158,6 +162,7 @@ pub fn emit_solved_opts(
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
         memo_hits: 0,
+        leaf_nodes: leaf_nodes(),
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -195,9 +200,26 @@ pub fn emit_solved_opts(
     Ok(e.write(&setup, mv, root))
 }
 
+/// Most nodes of the checker's exact search for a connection written `by search` (a leaf or
+/// a precluding carrier); one that needs more is split (see `Emitter::search_cheap`). At most
+/// the checker's first-phase budget ([`crate::search::oracle::DEFAULT_FIRST_NODES`]).
+pub const LEAF_NODES: u64 = 100_000;
+
+/// [`LEAF_NODES`], or `HEXPROOF_LEAF_NODES` when set (an experiment knob; 0 turns the test
+/// off), capped at the checker's first-phase budget.
+fn leaf_nodes() -> u64 {
+    std::env::var("HEXPROOF_LEAF_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(LEAF_NODES)
+        .min(crate::search::oracle::DEFAULT_FIRST_NODES)
+}
+
 /// The explainer's bounds: [`ExplainLimits::default`], with the work budget per explanation
-/// from `HEXPROOF_EXPLAIN_WORK` when set (an experiment knob: a smaller budget gives up sooner
-/// and leaves more connections to the search or to splitting; the proof is checked either way).
+/// from `HEXPROOF_EXPLAIN_WORK`, the list length from `HEXPROOF_EXPLAIN_LIST` and the OR's
+/// size from `HEXPROOF_EXPLAIN_OR` when set (experiment knobs: a smaller budget gives up
+/// sooner and leaves more connections to the search or to splitting; the proof is checked
+/// either way).
 fn explain_limits() -> ExplainLimits {
     let mut l = ExplainLimits::default();
     if let Some(w) = std::env::var("HEXPROOF_EXPLAIN_WORK")
@@ -205,6 +227,18 @@ fn explain_limits() -> ExplainLimits {
         .and_then(|v| v.parse().ok())
     {
         l.work = w;
+    }
+    if let Some(v) = std::env::var("HEXPROOF_EXPLAIN_LIST")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        l.list_max = v;
+    }
+    if let Some(v) = std::env::var("HEXPROOF_EXPLAIN_OR")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        l.or_max = v;
     }
     l
 }
@@ -279,6 +313,8 @@ struct Emitter<'b, 'a> {
     vc_memo: HashMap<ExplainKey, Option<Derivation>>,
     key_memo: HashMap<ExplainKey, Option<(Cell, Derivation)>>,
     memo_hits: u64,
+    /// Node budget of the checker's search that a `by search` leaf must fit in (0: no test).
+    leaf_nodes: u64,
 }
 
 impl Emitter<'_, '_> {
@@ -374,26 +410,58 @@ impl Emitter<'_, '_> {
         let (w, l) = (self.winner, self.winner.opponent());
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
-        if f.winner() == Some(w) {
+        // The fill-in alone wins: a leaf on the filled cells, when the checker's search
+        // proves it cheaply (7×7 c4 had two such leaves of 28 cells that 20 M nodes did not
+        // decide); else White's moves are answered one by one below.
+        let won = f.winner() == Some(w);
+        if won && self.search_cheap(q, given) {
             return Ok((Node::Leaf(given, None, Vec::new()), given));
         }
-        let (black_vcs, white_vcs) = self.d.eval.build_full(&f);
+        let (semis, wins) = if won {
+            (Vec::new(), Vec::new())
+        } else {
+            self.vcs_of(&f, given)
+        };
+        if let Some(leaf) = self.leaf_from(q, &f, &wins, given) {
+            return Ok(leaf);
+        }
+        self.split(q, &f, semis, given)
+    }
+
+    /// The winner's winning VSCs and VCs (with the fill-in cells `given`, smallest first) in
+    /// the filled position `f` of `q`.
+    fn vcs_of(&mut self, f: &Position, given: CellSet) -> (Vec<CellSet>, Vec<CellSet>) {
+        let w = self.winner;
+        let (black_vcs, white_vcs) = self.d.eval.build_full(f);
         let vcs = if w == Colour::Black {
             black_vcs
         } else {
             white_vcs
         };
         // The winner's winning VSCs in the filled position.
-        let mut semis = vcs.winning_vscs();
+        let semis = vcs.winning_vscs();
         // A winning VC: written as its derivation when the explainer finds one inside the
         // carrier (any size), else as a search leaf when it is small enough.
         let mut wins: Vec<CellSet> = vcs.winning_vcs().into_iter().map(|c| c | given).collect();
         wins.sort_by_key(|c| c.len());
+        (semis, wins)
+    }
+
+    /// A leaf closing `q` by one of the winning VCs `wins`: derived, derived after fill-in,
+    /// or `by search` when small and cheap for the checker.
+    fn leaf_from(
+        &mut self,
+        q: &Position,
+        f: &Position,
+        wins: &[CellSet],
+        given: CellSet,
+    ) -> Option<(Node, CellSet)> {
+        let w = self.winner;
         for &c in wins.iter().take(EXPLAIN_TRIES) {
             if let Some(d) = self.explained(q, w, c) {
                 self.derived += 1;
                 let k = d.carrier();
-                return Ok((Node::Leaf(k, Some(d), Vec::new()), k));
+                return Some((Node::Leaf(k, Some(d), Vec::new()), k));
             }
         }
         // The fill-in the checker can justify (dead cells, captured pairs), then the
@@ -402,14 +470,20 @@ impl Emitter<'_, '_> {
             if let Some((k, d, fills)) = self.explained_filled(q, w, c, given) {
                 self.derived += 1;
                 self.filled_leaves += 1;
-                return Ok((Node::Leaf(k, Some(d), fills), k));
+                return Some((Node::Leaf(k, Some(d), fills), k));
             }
         }
-        if let Some(&c) = wins.first().filter(|c| c.len() <= self.leaf_max) {
+        let small: Vec<CellSet> = wins
+            .iter()
+            .copied()
+            .filter(|c| c.len() <= self.leaf_max)
+            .take(EXPLAIN_TRIES)
+            .collect();
+        if let Some(c) = small.into_iter().find(|&c| self.search_cheap(q, c)) {
             self.searched += 1;
             if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
                 // Diagnosis: would the explainer derive it with the fill-in as stones?
-                let inf = explain_win(&f, w, c, self.limits).is_some();
+                let inf = explain_win(f, w, c, self.limits).is_some();
                 let (plan, _) = self.fill_plan(q, w, c, given);
                 let justified = plan.iter().fold(0, |a, f| a + f.cells.len());
                 eprintln!(
@@ -418,8 +492,21 @@ impl Emitter<'_, '_> {
                     given.len()
                 );
             }
-            return Ok((Node::Leaf(c, None, Vec::new()), c));
+            return Some((Node::Leaf(c, None, Vec::new()), c));
         }
+        None
+    }
+
+    /// A White node for `q` (`f` its filled position): each winning VSC of `semis` whose key
+    /// is found as a precluding analysis, then a case for every move left.
+    fn split(
+        &mut self,
+        q: &Position,
+        f: &Position,
+        mut semis: Vec<CellSet>,
+        given: CellSet,
+    ) -> Result<(Node, CellSet), String> {
+        let (w, l) = (self.winner, self.winner.opponent());
         semis.sort_by_key(|s| s.len());
         let empty = q.empty_cells();
         let mut k = CellSet::EMPTY;
@@ -447,7 +534,12 @@ impl Emitter<'_, '_> {
                     (z, k, Some(d), fills)
                 }
                 None if (s | given).len() <= self.leaf_max + 1 => {
-                    match key_move_within(&f, w, s, KEY_NODES) {
+                    let cheap = |e: &Self, z: Cell| {
+                        let mut qz = q.clone();
+                        qz.play(w, z).is_ok()
+                            && e.search_cheap(&qz, (s - CellSet::single(z)) | given)
+                    };
+                    match key_move_within(f, w, s, KEY_NODES).filter(|&z| cheap(self, z)) {
                         Some(z) => {
                             self.searched += 1;
                             (z, (s - CellSet::single(z)) | given, None, Vec::new())
@@ -465,7 +557,7 @@ impl Emitter<'_, '_> {
         // The moves left, in the solver's order; each reply's proof set refutes every move
         // outside it (`| *`, proof-set pruning, Henderson, Arneson & Hayward 2009 §5).
         let mut order = Vec::new();
-        self.d.order.scores(&f, l, left, &mut order);
+        self.d.order.scores(f, l, left, &mut order);
         // Cells the fill-in gave a colour are not scored on `f`: they come last.
         let scored: CellSet = order.iter().map(|&(_, c)| c).collect();
         order.sort_unstable();
@@ -742,6 +834,50 @@ impl Emitter<'_, '_> {
         qz.play(w, z).ok()?;
         check_fills(&qz, &fills, k, w).ok()?;
         Some((z, k, d, fills))
+    }
+
+    /// True when the checker's exact search ([`crate::search::decide`], as `hexproof check`
+    /// runs it on `t - b on [carrier] by search`: the position as written, the loser to move)
+    /// proves the winner's connection in `q` on `carrier` within [`Self::leaf_nodes`] nodes.
+    /// A leaf that needs more is split into the loser's moves and the winner's replies
+    /// instead, whose connections are smaller (or derived): the search's cost grows steeply
+    /// with the carrier, and a few such leaves made most of a 7×7 check (BENCHMARKS.md,
+    /// "Exported proofs"). The budget is at most the checker's first phase
+    /// ([`crate::search::oracle::DEFAULT_FIRST_NODES`]), which runs the same deterministic
+    /// search, so the checker decides the leaf within the same nodes. The checker, not this
+    /// test, decides the leaf.
+    fn search_cheap(&self, q: &Position, carrier: CellSet) -> bool {
+        if self.leaf_nodes == 0 {
+            return true;
+        }
+        // As written: a White win on the transposed board with the colours swapped.
+        let (pos, carrier) = if self.swapped {
+            let t: CellSet = carrier
+                .iter()
+                .map(|c| {
+                    let (x, y) = c.coords();
+                    Cell::at(y, x)
+                })
+                .collect();
+            (q.colours_swapped(), t)
+        } else {
+            (q.clone(), carrier)
+        };
+        let [a, b] = Colour::Black.borders();
+        let claim = Claim {
+            owner: Colour::Black,
+            pairs: vec![(Cell::border(a), Cell::border(b))],
+            owner_first: false,
+        };
+        let Ok(game) = SubGame::new(pos, carrier, claim) else {
+            return false;
+        };
+        let budget = Budget {
+            nodes: self.leaf_nodes,
+            time: None,
+            ..Budget::default()
+        };
+        matches!(decide(&game, &budget), Ok(o) if o.verdict == Verdict::Holds)
     }
 
     /// True when some derivation uses an edge template (then the file needs `use templates`).

@@ -447,3 +447,9 @@ fn seven_by_seven_e1_emitted_now_passes_the_checker() {
 fn seven_by_seven_f1_emitted_now_passes_the_checker() {
     emit_and_check_7x7("f1", false);
 }
+
+#[test]
+#[ignore = "emit 388 s + check 156 s CPU, 4.4 GB; and its image e4 (BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_c4_and_e4_emitted_now_pass_the_checker() {
+    emit_and_check_7x7("c4", true);
+}

@@ -286,7 +286,12 @@ fn hexwiki_templates_slow_and_over_40_cells() {
             for n in &names {
                 assert!(known.contains(n), "HEXWIKI_ONLY: no template named {n:?}");
             }
-            let verdicts = run(|t| names.contains(&t.name), nodes, Engine::Auto, local_nodes);
+            let verdicts = run(
+                |t| names.contains(&t.name),
+                nodes,
+                Engine::Auto,
+                local_nodes,
+            );
             for (name, v) in &verdicts {
                 assert_eq!(*v, "holds", "{name}: HexWiki says it holds");
             }

@@ -453,3 +453,9 @@ fn seven_by_seven_f1_emitted_now_passes_the_checker() {
 fn seven_by_seven_c4_and_e4_emitted_now_pass_the_checker() {
     emit_and_check_7x7("c4", true);
 }
+
+#[test]
+#[ignore = "emit 729 s + check 229 s CPU, about 5 GB, a 211 MB file; and its image f5 (BENCHMARKS.md, \"Exported proofs\")"]
+fn seven_by_seven_b3_and_f5_emitted_now_pass_the_checker() {
+    emit_and_check_7x7("b3", true);
+}

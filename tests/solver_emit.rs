@@ -455,7 +455,7 @@ fn seven_by_seven_c4_and_e4_emitted_now_pass_the_checker() {
 }
 
 #[test]
-#[ignore = "emit 729 s + check 229 s CPU, about 5 GB, a 211 MB file; and its image f5 (BENCHMARKS.md, \"Exported proofs\")"]
+#[ignore = "emit 729 s + check 229 s CPU, 5 GB or more, a 211 MB file; and its image f5 (BENCHMARKS.md, \"Exported proofs\")"]
 fn seven_by_seven_b3_and_f5_emitted_now_pass_the_checker() {
     emit_and_check_7x7("b3", true);
 }

@@ -38,8 +38,9 @@
 //! selected child's proof threshold is th_dn − (open children − 1), the value at which it
 //! would make the node's number reach th_dn. Only the search order changes: dn = 0 still
 //! means every child is proved, and pn = 0 that one child is disproved, so it is as sound
-//! as the sum. On 7×7 it moves single openings by −38 % to +19 % and the total of eleven
-//! heavy openings by −5 % (BENCHMARKS.md, issue 7, branch tree9), so it stays off.
+//! as the sum. On 7×7 it moves single openings by −62 % to +81 % and the total of the 25
+//! searched openings by −5.8 %, with the longest (a4) 19 % bigger, and 6×6 by +6 %
+//! (BENCHMARKS.md, issue 7, branch tree9), so it stays off.
 //!
 //! # Proof sets (Henderson, Arneson & Hayward 2009, §5)
 //!

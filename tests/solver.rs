@@ -211,6 +211,9 @@ fn random_positions_agree_with_the_exact_search() {
     // children and makes it at expansion).
     let mut own_tested = SolveParams::default();
     own_tested.features.skip_own_wins = false;
+    // Weak disproof numbers (max + open children − 1 instead of the sum).
+    let mut weak = SolveParams::default();
+    weak.features.weak_dn = true;
     let mut checked = 0;
     let mut own_skipped = 0;
     let mut own_tests = 0;
@@ -238,6 +241,7 @@ fn random_positions_agree_with_the_exact_search() {
             &no_reduction,
             &deep,
             &own_tested,
+            &weak,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
             own_skipped += o.profile.own_builds_skipped;
@@ -338,6 +342,26 @@ fn searches_sharing_solved_positions_agree_with_the_exact_search() {
     assert!(hits > 0, "no solved position came from the shared table");
     assert!(evals > 0, "no evaluation came from the shared table");
     assert!(!shared.is_empty());
+}
+
+/// Weak disproof numbers (`Features::weak_dn`): the published winners of a few 6×6 openings,
+/// and a different search (node count) than the default sum on each, so the option reaches
+/// the search.
+#[test]
+fn weak_disproof_numbers_match_published_winners_with_another_search() {
+    let t = table(6);
+    let mut weak = SolveParams::default();
+    weak.features.weak_dn = true;
+    let sum = SolveParams::default();
+    for (col, row) in [(0u8, 1u8), (5, 0), (4, 2)] {
+        let p = opening(6, col, row);
+        let w = solver::solve(&p, Colour::White, &weak).unwrap();
+        let s = solver::solve(&p, Colour::White, &sum).unwrap();
+        let black = t[row as usize][col as usize];
+        assert_eq!(w.winner == Winner::Black, black, "{col},{row}");
+        assert_eq!(s.winner, w.winner, "{col},{row}");
+        assert_ne!(w.nodes, s.nodes, "{col},{row}: weak and sum searched alike");
+    }
 }
 
 #[test]

@@ -111,6 +111,10 @@ pub struct SolveArgs {
     /// not two).
     #[arg(long)]
     no_skip_own_wins: bool,
+    /// Weak disproof numbers: a node's disproof number is its children's largest proof
+    /// number plus the number of its other open children, not their sum (Ueda et al. 2008).
+    #[arg(long)]
+    weak_dn: bool,
     /// Initial disproof number of a child not yet evaluated: 1 evaluates every child of a
     /// node before going deeper; larger values go deeper into a child with a narrow
     /// mustplay first (a search parameter only, sound for any value).
@@ -268,6 +272,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             incremental: (Features::ALL.incremental || a.incremental) && !a.fresh_builds,
             reduction: !a.no_proof_set_reduction,
             skip_own_wins: !a.no_skip_own_wins,
+            weak_dn: a.weak_dn,
         },
         child_dn: a.child_dn,
         update_stones: a.update_stones,

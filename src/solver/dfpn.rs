@@ -28,6 +28,20 @@
 //! sum of their proof numbers. Leaves are evaluated by [`super::eval`] (connections) after
 //! fill-in ([`super::inferior`]); an undecided leaf gets pn = 1 and dn = its move count.
 //!
+//! # Weak disproof numbers (off by default)
+//!
+//! The search is on a DAG (transpositions, rotations), and the sum of the children's proof
+//! numbers counts a subtree reached through several moves once per move, overestimating
+//! how hard a node is to disprove. With [`Dfpn::weak_dn`] (`--weak-dn`) a node's disproof
+//! number is instead the largest child proof number plus the number of other open children
+//! (Ueda, Hashimoto, Hashimoto & Iida, *Weak proof-number search*, CG 2008), and the
+//! selected child's proof threshold is th_dn − (open children − 1), the value at which it
+//! would make the node's number reach th_dn. Only the search order changes: dn = 0 still
+//! means every child is proved, and pn = 0 that one child is disproved, so it is as sound
+//! as the sum. On 7×7 it moves single openings by −62 % to +81 % and the total of the 25
+//! searched openings by −5.8 %, with the longest (a4) 19 % bigger, and 6×6 by +6 %
+//! (BENCHMARKS.md, issue 7, branch tree9), so it stays off.
+//!
 //! # Proof sets (Henderson, Arneson & Hayward 2009, §5)
 //!
 //! A solved node keeps its **proof set**: the empty cells its winner's strategy may occupy.
@@ -167,6 +181,10 @@ pub struct Dfpn<'a> {
     pub skip_own_wins: bool,
     /// Win tests made at expansion for nodes evaluated without one.
     pub own_tests: u64,
+    /// Weak proof numbers (Ueda et al. 2008): a node's disproof number is the largest
+    /// child proof number plus the number of other open children, not their sum (which
+    /// counts a subtree reached by transpositions once per parent move).
+    pub weak_dn: bool,
     sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
@@ -286,6 +304,7 @@ impl<'a> Dfpn<'a> {
             child_dn: 1,
             skip_own_wins: true,
             own_tests: 0,
+            weak_dn: false,
             sym: None,
             scratch: Vec::new(),
         }
@@ -610,6 +629,8 @@ impl<'a> Dfpn<'a> {
             let mut dn1 = INF;
             let mut dn2 = INF;
             let mut sum: u64 = 0;
+            let mut max_pn = 0;
+            let mut open: u32 = 0;
             let mut n_pruned = 0;
             for (i, k) in kids.iter().enumerate() {
                 if pruned(k) {
@@ -617,6 +638,10 @@ impl<'a> Dfpn<'a> {
                     continue;
                 }
                 sum += k.pn as u64;
+                if k.pn != 0 {
+                    open += 1;
+                    max_pn = max_pn.max(k.pn);
+                }
                 if k.dn < dn1 || best == usize::MAX {
                     if k.dn < dn1 {
                         dn2 = dn1;
@@ -628,7 +653,13 @@ impl<'a> Dfpn<'a> {
                 }
             }
             let pn = dn1;
-            let dn = sum.min(INF as u64) as u32;
+            let dn = if !self.weak_dn {
+                sum.min(INF as u64) as u32
+            } else if open == 0 {
+                0
+            } else {
+                max_pn.saturating_add(open - 1).min(INF)
+            };
             let proof = if pn == 0 {
                 kids[best].proof
             } else if dn == 0 && dominated {
@@ -668,7 +699,12 @@ impl<'a> Dfpn<'a> {
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
                 return (pn, dn);
             }
-            let child_th_pn = (th_dn - dn).saturating_add(kids[best].pn).min(INF);
+            let child_th_pn = if self.weak_dn {
+                // The child's pn makes the node's dn reach th_dn when it is the largest.
+                (th_dn - (open - 1)).min(INF)
+            } else {
+                (th_dn - dn).saturating_add(kids[best].pn).min(INF)
+            };
             let eps = ((dn2 as f64) * (1.0 + self.epsilon)).ceil();
             let grow = if eps >= INF as f64 { INF } else { eps as u32 };
             let child_th_dn = th_pn.min(grow.max(dn2.saturating_add(1))).min(INF);

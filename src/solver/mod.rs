@@ -99,6 +99,8 @@ pub struct Features {
     /// no such win avoiding the move ([`dfpn`], "Own wins of a child"): one connection build
     /// instead of two at most nodes.
     pub skip_own_wins: bool,
+    /// Weak disproof numbers (max + open children − 1 instead of the sum; [`dfpn`]).
+    pub weak_dn: bool,
 }
 
 impl Features {
@@ -116,6 +118,7 @@ impl Features {
         incremental: false,
         reduction: true,
         skip_own_wins: true,
+        weak_dn: false,
     };
 }
 
@@ -376,6 +379,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.decompose = f.decompose;
     d.reduction = f.reduction;
     d.skip_own_wins = f.skip_own_wins;
+    d.weak_dn = f.weak_dn;
     d.child_dn = params.child_dn.max(1);
     d.db = params.db.clone();
     d.shared = params.shared.clone();

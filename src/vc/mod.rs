@@ -82,7 +82,10 @@
 //! on boards up to 11×11, six beyond ([`VcSet`] picks the width per board). DOAND skips an end
 //! y at once when the x–y lists would reject every carrier it could produce (the fast
 //! variant's `I_c(x, y) = ∅`, a full VSC list, a VC carrier inside C₁), from per-endpoint
-//! bitsets kept by TRYADD ([`store::Store::no_vc`], [`store::Store::no_semi`]).
+//! bitsets kept by TRYADD ([`store::Store::no_vc`], [`store::Store::no_semi`]). With
+//! one-word carriers (boards up to 60 cells) DOAND also takes Algorithm 1's line-15 test for
+//! all ends at once from a per-endpoint index of the processed intersections
+//! ([`store::Store::proc_hit`]) instead of reading one pair record per end.
 //! `BENCHMARKS.md` ("Virtual connections") has the figures.
 
 pub mod bits;

@@ -49,7 +49,9 @@ impl<const W: usize> Engine<W> {
                 let p = self.store.pair_mut(x, y);
                 debug_assert!(p.fulls[i].carrier == c && !p.fulls[i].processed);
                 p.fulls[i].processed = true;
-                p.full_int_proc &= c;
+                let ip = p.full_int_proc & c;
+                let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
+                self.store.set_full_int_proc(x, y, rx, ry, ip);
             } else if let Some((x, y)) = self.qs.pop_front() {
                 // Lines 10–12.
                 self.store.pair_mut(x, y).queued = false;
@@ -93,7 +95,11 @@ impl<const W: usize> Engine<W> {
         } else {
             self.store.no_semi[x as usize]
         };
-        let candidates = self.store.nbrs[u as usize] - c1x - closed;
+        // Line 15 for all ends at once where the store keeps its index (the test in the loop
+        // then always passes; it stays for the other widths).
+        let candidates = self
+            .store
+            .line15(u, &c1x, self.store.nbrs[u as usize] - c1x - closed);
         let fast = self.params.variant == Variant::Fast;
         let limit = self.semi_limit();
         let mut buf = std::mem::take(&mut self.and_buf);
@@ -102,6 +108,7 @@ impl<const W: usize> Engine<W> {
             let p = self.store.pair(u, y);
             // Line 15.
             if !c1x.is_disjoint(&p.full_int_proc) {
+                debug_assert!(!self.store.proc_index, "line-15 index out of step");
                 continue;
             }
             // Every carrier this y gives contains C₁ (∪ {u}): skip y when the x–y lists would

@@ -317,9 +317,11 @@ impl<const W: usize> Engine<W> {
         for k in 0..self.store.touched.len() {
             let s = self.store.touched[k] as usize;
             let (i, j) = unslot(s);
+            let ip = store::intersection(&self.store.pairs[s].fulls, true, u);
+            let (ri, rj) = (self.rk[i as usize], self.rk[j as usize]);
+            self.store.set_full_int_proc(i, j, ri, rj, ip);
             let p = &mut self.store.pairs[s];
             p.full_int = store::intersection(&p.fulls, false, u);
-            p.full_int_proc = store::intersection(&p.fulls, true, u);
             p.semi_int = store::intersection(&p.semis, false, u);
             self.store.total_fulls += p.fulls.len();
             self.store.total_semis += p.semis.len();

@@ -82,7 +82,10 @@
 //! on boards up to 11×11, six beyond ([`VcSet`] picks the width per board). DOAND skips an end
 //! y at once when the x–y lists would reject every carrier it could produce (the fast
 //! variant's `I_c(x, y) = ∅`, a full VSC list, a VC carrier inside C₁), from per-endpoint
-//! bitsets kept by TRYADD ([`store::Store::no_vc`], [`store::Store::no_semi`]).
+//! bitsets kept by TRYADD ([`store::Store::no_vc`], [`store::Store::no_semi`]). With
+//! one-word carriers (boards up to 60 cells) DOAND also takes Algorithm 1's line-15 test for
+//! all ends at once from a per-endpoint index of the processed intersections
+//! ([`store::Store::proc_hit`]) instead of reading one pair record per end.
 //! `BENCHMARKS.md` ("Virtual connections") has the figures.
 
 pub mod bits;
@@ -625,7 +628,9 @@ impl<const W: usize> Engine<W> {
         if !processed {
             self.qc.push(x, y, c);
         } else {
-            self.store.pair_mut(x, y).full_int_proc &= c;
+            let ip = self.store.pair(x, y).full_int_proc & c;
+            let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
+            self.store.set_full_int_proc(x, y, rx, ry, ip);
         }
         true
     }
@@ -645,11 +650,14 @@ impl<const W: usize> Engine<W> {
         if rm.count > 0 {
             p.full_int = store::intersection(&p.fulls, false, u);
             if rm.processed {
-                p.full_int_proc = store::intersection(&p.fulls, true, u);
+                let ip = store::intersection(&p.fulls, true, u);
+                let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);
+                self.store.set_full_int_proc(x, y, rx, ry, ip);
             }
         } else {
             p.full_int &= c;
         }
+        let p = self.store.pair_mut(x, y);
         // A VSC whose carrier contains a VC carrier is a VC, not a VSC (Definition 3).
         let before = p.semis.len();
         if before > 0 {
@@ -1096,6 +1104,38 @@ mod tests {
                         assert_eq!(t.counts(), n.counts(), "{side} {moves} {variant} {colour}");
                         assert_eq!(sorted(t.connections()), sorted(n.connections()));
                         assert_eq!(t.status, n.status);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The one-word engine's line-15 index ([`store::Store::proc_hit`]) matches the pairs'
+    /// `I_c^p` after builds of every variant and after undoable updates and their undos
+    /// (each check recomputes it from the lists).
+    #[test]
+    fn line15_index_stays_in_step() {
+        for (side, moves) in [(5, "c3 b4"), (6, "b2 c4 d3 e2"), (7, "d4 c5 e3 b6 c2")] {
+            let p = position(side, moves);
+            for variant in Variant::ALL {
+                for colour in [Colour::Black, Colour::White] {
+                    let mut t = Engine::<1>::new(colour, VcParams::new(variant));
+                    t.rebuild(&p);
+                    assert!(t.store.proc_index);
+                    let ok = |t: &Engine<1>| t.store.check_proc_index(&t.rk);
+                    assert_eq!(ok(&t), Ok(()), "{side} {moves} {variant} {colour}");
+                    let empty: Vec<Cell> = p.empty_cells().iter().take(3).collect();
+                    for (k, &c) in empty.iter().enumerate() {
+                        let who = if k % 2 == 0 {
+                            colour
+                        } else {
+                            colour.opponent()
+                        };
+                        t.play_undoable(who, c).expect("empty cell");
+                        assert_eq!(ok(&t), Ok(()), "{side} {moves} {variant} {colour} +{k}");
+                    }
+                    while t.unplay() {
+                        assert_eq!(ok(&t), Ok(()), "{side} {moves} {variant} {colour} undo");
                     }
                 }
             }

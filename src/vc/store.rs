@@ -218,6 +218,19 @@ pub struct Store<const W: usize> {
     pub no_semi: Vec<Bits<W>>,
     /// Slots with anything stored since the last reset.
     pub touched: Vec<u32>,
+    /// Whether [`Store::proc_nbrs`] and [`Store::proc_hit`] are kept (one-word carriers only:
+    /// the table is `n × 64` sets).
+    pub proc_index: bool,
+    /// Per endpoint x, representatives of the y with a processed x–y VC
+    /// (`I_c^p(x, y)` is not the universe).
+    pub proc_nbrs: Vec<Bits<W>>,
+    /// Row x, column z (`x * 64 * W + z`): representatives of the y with a processed x–y VC
+    /// and `z ∈ I_c^p(x, y)`. DOAND(x, C₁, u) gets the ends y that pass Algorithm 1's line-15
+    /// test (C₁ ∪ {x} disjoint from `I_c^p(u, y)`) as `proc_nbrs[u]` minus the union of the
+    /// rows `proc_hit[u][z]`, z ∈ C₁ ∪ {x}: a few word operations instead of one scattered
+    /// pair record per y. Kept by [`Store::set_full_int_proc`], the only writer of
+    /// [`Pair::full_int_proc`].
+    pub proc_hit: Vec<Bits<W>>,
     /// The universe (see [`super::endpoints::Endpoints::universe`]).
     pub universe: Bits<W>,
 
@@ -284,6 +297,108 @@ impl<const W: usize> Store<W> {
         self.no_semi.resize(n, Bits::EMPTY);
         self.total_fulls = 0;
         self.total_semis = 0;
+        self.proc_index = W == 1;
+        self.proc_nbrs.clear();
+        self.proc_hit.clear();
+        if self.proc_index {
+            self.proc_nbrs.resize(n, Bits::EMPTY);
+            self.proc_hit.resize(n * 64 * W, Bits::EMPTY);
+        }
+    }
+
+    /// Sets `I_c^p(i, j)` to `new` (`ri`, `rj`: the representatives of i and j) and keeps
+    /// the line-15 index ([`Store::proc_hit`]) in step. `I_c^p` is the universe exactly when
+    /// the pair has no processed VC (a carrier holds empty cells only, never a border).
+    #[inline]
+    pub fn set_full_int_proc(&mut self, i: u16, j: u16, ri: usize, rj: usize, new: Bits<W>) {
+        let s = Self::slot(i, j);
+        let old = self.pairs[s].full_int_proc;
+        if old == new {
+            return;
+        }
+        self.pairs[s].full_int_proc = new;
+        if !self.proc_index {
+            return;
+        }
+        let u = self.universe;
+        let (old_has, new_has) = (old != u, new != u);
+        let old_e = if old_has { old } else { Bits::EMPTY };
+        let new_e = if new_has { new } else { Bits::EMPTY };
+        if old_has != new_has {
+            if new_has {
+                self.proc_nbrs[i as usize].insert(rj);
+                self.proc_nbrs[j as usize].insert(ri);
+            } else {
+                self.proc_nbrs[i as usize].remove(rj);
+                self.proc_nbrs[j as usize].remove(ri);
+            }
+        }
+        let k = 64 * W;
+        let (bi, bj) = (i as usize * k, j as usize * k);
+        for z in (old_e - new_e).iter() {
+            self.proc_hit[bi + z].remove(rj);
+            self.proc_hit[bj + z].remove(ri);
+        }
+        for z in (new_e - old_e).iter() {
+            self.proc_hit[bi + z].insert(rj);
+            self.proc_hit[bj + z].insert(ri);
+        }
+    }
+
+    /// Recomputes the line-15 index from the pairs and compares (tests): `Err` names the
+    /// first difference.
+    pub fn check_proc_index(&self, rk: &[usize]) -> Result<(), String> {
+        if !self.proc_index {
+            return Ok(());
+        }
+        let k = 64 * W;
+        let mut nbrs = vec![Bits::<W>::EMPTY; self.n];
+        let mut hit = vec![Bits::<W>::EMPTY; self.n * k];
+        for j in 1..self.n as u16 {
+            for i in 0..j {
+                let ip = self.pair(i, j).full_int_proc;
+                let want = intersection(&self.pair(i, j).fulls, true, self.universe);
+                if ip != want {
+                    return Err(format!(
+                        "I_c^p({i}, {j}) is {ip:?}, its list gives {want:?}"
+                    ));
+                }
+                if ip == self.universe {
+                    continue;
+                }
+                let (ri, rj) = (rk[i as usize], rk[j as usize]);
+                nbrs[i as usize].insert(rj);
+                nbrs[j as usize].insert(ri);
+                for z in ip.iter() {
+                    hit[i as usize * k + z].insert(rj);
+                    hit[j as usize * k + z].insert(ri);
+                }
+            }
+        }
+        if nbrs != self.proc_nbrs {
+            return Err("proc_nbrs out of step".into());
+        }
+        if hit != self.proc_hit {
+            return Err("proc_hit out of step".into());
+        }
+        Ok(())
+    }
+
+    /// The ends y (representatives) among `candidates` whose u–y pair passes the line-15 test
+    /// of Algorithm 1 for `c1x` = C₁ ∪ {x}: some processed u–y VC exists and `I_c^p(u, y)`
+    /// misses `c1x`. Only with [`Store::proc_index`]; otherwise `candidates` unchanged.
+    #[inline]
+    pub fn line15(&self, u: u16, c1x: &Bits<W>, candidates: Bits<W>) -> Bits<W> {
+        if !self.proc_index {
+            return candidates;
+        }
+        let k = 64 * W;
+        let row = &self.proc_hit[u as usize * k..(u as usize + 1) * k];
+        let mut hit = Bits::EMPTY;
+        for z in c1x.iter() {
+            hit |= row[z];
+        }
+        (candidates & self.proc_nbrs[u as usize]) - hit
     }
 
     /// The lists of {i, j}; marks the pair touched.

@@ -454,14 +454,7 @@ impl<'a> Dfpn<'a> {
         let e = match self.eval.evaluate_hint(pos, to_move, skip_own) {
             Eval::Win(c) => {
                 self.vc_decided += 1;
-                Entry {
-                    pn: 0,
-                    dn: INF,
-                    moves: c,
-                    best: None,
-                    proof: c,
-                    own_untested: false,
-                }
+                Entry::won_by_connection(c)
             }
             Eval::Loss(c) => {
                 self.vc_decided += 1;
@@ -530,14 +523,7 @@ impl<'a> Dfpn<'a> {
             self.own_tests += 1;
             if let Some(c) = self.eval.own_win(pos, to_move) {
                 self.vc_decided += 1;
-                let e = Entry {
-                    pn: 0,
-                    dn: INF,
-                    moves: c,
-                    best: None,
-                    proof: c,
-                    own_untested: false,
-                };
+                let e = Entry::won_by_connection(c);
                 self.store(pos, to_move, e);
                 return (0, INF);
             }

@@ -51,6 +51,20 @@ pub struct Entry {
     pub own_untested: bool,
 }
 
+impl Entry {
+    /// A node the player to move wins by a connection with carrier `c` (its proof set).
+    pub fn won_by_connection(c: CellSet) -> Entry {
+        Entry {
+            pn: 0,
+            dn: INF,
+            moves: c,
+            best: None,
+            proof: c,
+            own_untested: false,
+        }
+    }
+}
+
 /// The 180° rotation of one board, as a permutation of cell indices.
 #[derive(Clone, Debug)]
 pub struct Symmetry {

@@ -8,9 +8,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use hexproof::board::{Board, Border, Notation};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::edge_template::EdgeTemplate;
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
-use hexproof::templates::EdgeTemplate;
 use std::time::Duration;
 
 const TEMPLATES: &str = include_str!("../tests/fixtures/edge-templates-hexwiki.json");

@@ -1,6 +1,6 @@
 //! Criterion benchmark of the solver's connection build (issue 7): one FastVC build of one
 //! colour with the solver's parameters (fast variant, VSC soft limit
-//! [`hexproof::solver::SOLVER_SEMI_LIMIT`], `stop_at_win`), on 7×7 positions of the kind the
+//! [`hexproof::dfpn::SOLVER_SEMI_LIMIT`], `stop_at_win`), on 7×7 positions of the kind the
 //! whole-board solver evaluates (an opening and a few replies; the heavy edge openings a4, g2,
 //! a3, b4 and the centre). A node of `hexproof solve` is two such builds (BENCHMARKS.md,
 //! "Where a node's time goes").
@@ -12,9 +12,9 @@
 
 use criterion::{criterion_group, Criterion};
 use hexproof::board::{Board, Colour, Notation};
+use hexproof::dfpn::SOLVER_SEMI_LIMIT;
 use hexproof::player::clock::thread_cpu_time;
 use hexproof::position::Position;
-use hexproof::solver::SOLVER_SEMI_LIMIT;
 use hexproof::vc::{Variant, VcBudget, VcParams, VcSet};
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! Decides one HexWiki template at all four edges and prints verdicts, nodes and times:
 //! `cargo run --release --example edges -- V1a`.
 use hexproof::board::Border;
-use hexproof::search::{decide, Budget};
-use hexproof::templates::EdgeTemplate;
+use hexproof::edge_template::EdgeTemplate;
+use hexproof::local::{decide, Budget};
 
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "V1a".into());

@@ -1,8 +1,8 @@
 //! Decides every HexWiki edge template (bottom edge, Black) and prints a Markdown table row
 //! per template: `cargo run --release --example hexwiki_table -- [SECONDS] [NAMES…]`.
 use hexproof::board::Border;
-use hexproof::search::{decide_with, Budget, OracleParams};
-use hexproof::templates::EdgeTemplate;
+use hexproof::edge_template::EdgeTemplate;
+use hexproof::local::{decide_with, Budget, OracleParams};
 use std::time::Duration;
 
 fn main() {
@@ -40,7 +40,7 @@ fn main() {
         params.first_nodes = n;
     }
     if std::env::var("HEXPROOF_ORACLE_SEEDS").as_deref() == Ok("large") {
-        params.seeds = &hexproof::search::oracle::LARGE_SEEDS;
+        params.seeds = &hexproof::local::oracle::LARGE_SEEDS;
     }
     if std::env::var("HEXPROOF_ORACLE").as_deref() == Ok("off") {
         params = OracleParams::OFF;

@@ -10,7 +10,7 @@
 //! Black's replies (each a VC claim, White to move). Environment: `ONLY=c1,c2` keeps only
 //! those moves; `MIN=N` consults the VC-engine oracle (rule 9) at every node with at least N
 //! empty cells; `SEEDS=default` seeds it with II–IV1b only (default here: with IV1d and V1a
-//! as well, `search::oracle::LARGE_SEEDS`); `WIDEN=N` and `WIDEN_FIRST=N` set rule 11
+//! as well, `local::oracle::LARGE_SEEDS`); `WIDEN=N` and `WIDEN_FIRST=N` set rule 11
 //! (`OracleParams::widen_plies`, `widen_first`; `WIDEN=0` switches it off, `WIDEN_OPP=0` keeps it to the owner's replies, `WIDEN_SKIP=N` leaves the first N plies depth-first). The oracle is never switched off mid-search
 //! (`first_nodes` unlimited).
 //!
@@ -21,7 +21,7 @@ mod args;
 use args::probe_args;
 use hexproof::board::{Border, Notation};
 use hexproof::claim::{Claim, SubGame};
-use hexproof::search::{decide_with, oracle, Budget, OracleParams};
+use hexproof::local::{decide_with, oracle, Budget, OracleParams};
 
 fn main() {
     let (args, nodes, all) = probe_args("intrusions NAME NODES [w:CELL|b:CELL …]");

@@ -5,7 +5,7 @@
 //! `cargo run --release --example oracle_root -- SEEDS NAME…` with SEEDS a comma-separated
 //! list of HexWiki one-stone templates (`II,III1a,III1b,IV1a,IV1b` is the engine's default).
 use hexproof::board::Border;
-use hexproof::templates::EdgeTemplate;
+use hexproof::edge_template::EdgeTemplate;
 use hexproof::vc::{seed, Variant, VcBudget, VcParams, VcSet};
 use std::time::Instant;
 

@@ -1,6 +1,6 @@
-//! The whole-board engine (`search::whole`) on HexWiki templates: each template on the bottom
+//! The whole-board engine (`local::whole`) on HexWiki templates: each template on the bottom
 //! edge of the smallest board that holds it (as `examples/hexwiki_table.rs`), encoded
-//! (`search::encode`), solved, and proved to the kernel.
+//! (`local::encode`), solved, and proved to the kernel.
 //!
 //! `cargo run --release --example solver_probe -- NAME[,NAME…] NODES [--ascii]`
 //!
@@ -12,9 +12,9 @@
 mod args;
 use args::probe_args;
 use hexproof::board::{Border, Notation};
-use hexproof::search::encode::encode;
-use hexproof::search::whole::{decide_whole, Fill, WholeParams};
-use hexproof::search::Budget;
+use hexproof::engine::encode::encode;
+use hexproof::engine::whole::{decide_whole, Fill, WholeParams};
+use hexproof::local::Budget;
 use std::time::Instant;
 
 fn main() {

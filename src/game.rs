@@ -4,7 +4,7 @@
 //! swaps as the second move, the stone stays where it is, and **White moves again** (the
 //! players, not the stones, change colour; SGF calls this `swap-sides`). A true SGF
 //! `swap-pieces` (stone reflected and recoloured, Black to move) is read from SGF as the
-//! equivalent setup ([`crate::sgf`]).
+//! equivalent setup (`sgf`).
 
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::position::Position;

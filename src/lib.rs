@@ -1,29 +1,62 @@
 //! hexproof: a proof checker and template verifier for the game of Hex.
 //!
-//! Layers, each depending only on those above it in this list (docs/ARCHITECTURE.md):
+//! The modules form layers. A module may use only the modules listed before it here; the
+//! test `architecture` (tests/kernel/architecture.rs) reads every `crate::` path in `src/` and
+//! fails on an upward import. The picture is in docs/ARCHITECTURE.md.
+//!
+//! **Core** — what every verdict finally rests on:
 //! - [`board`]: geometry, cells, `CellSet` bitsets, notation, symmetries;
 //! - [`position`]: stones, chains, winner;
 //! - [`claim`]: sub-games, endpoints, goals (VC, semi, union);
 //! - [`kernel`]: the small certificate checker, the only maker of `Verified` values;
-//! - [`search`]: the exact local search, certificates, carrier minimisation;
+//! - [`render`]: ASCII and SVG board pictures (a leaf every higher layer draws with);
+//! - [`edge_template`]: edge-template shapes and their placement.
+//!
+//! **Search** — clever and therefore suspect; every win it reports is re-checked by the kernel:
+//! - [`vc`]: virtual connections (H-search, FastVC), mustplay, incremental update;
+//! - [`local`]: the exact local search of one sub-game, certificates, carrier minimisation;
+//! - [`templates`]: the certified template library, generation and matching;
+//! - [`eval`]: Anshelevich's electric-circuit evaluation;
+//! - [`dfpn`]: the whole-board DFPN solver with inferior-cell analysis;
+//! - [`engine`]: the whole-board fallback of `verify` (local search undecided → DFPN → kernel).
+//!
+//! **Proof** — the language and the checker:
 //! - [`dsl`]: the proof language — parser, AST, elaboration, diagnostics;
 //! - [`check`]: the proof checker (deduction rules and search, per step) and its report;
-//! - [`vc`]: virtual connections (H-search, FastVC), mustplay, incremental update.
+//! - [`lemmas`]: the lemmas of `proofs/` as certified records;
+//! - [`pages`]: a checked proof as pictures and one HTML page;
+//! - [`prove`]: proofs written by the engine (`solve --emit-proof`) for the checker;
+//! - [`enumerate`]: exhaustive enumeration of minimal edge templates (`templates generate`).
+//!
+//! **Play** — games, players and protocols:
+//! - [`game`], [`sgf`]: game records and SGF;
+//! - [`bidding`]: random-turn and bidding Hex;
+//! - [`player`]: alpha-beta and MCTS players, matches;
+//! - [`gtp`]: the GTP engine (HexGui's dialect), with the bidding extension.
 
-pub mod bidding;
 pub mod board;
-pub mod check;
 pub mod claim;
-pub mod dsl;
-pub mod eval;
-pub mod game;
-pub mod gtp;
+pub mod edge_template;
 pub mod kernel;
-pub mod player;
 pub mod position;
 pub mod render;
-pub mod search;
-pub mod sgf;
-pub mod solver;
+
+pub mod dfpn;
+pub mod engine;
+pub mod eval;
+pub mod local;
 pub mod templates;
 pub mod vc;
+
+pub mod check;
+pub mod dsl;
+pub mod enumerate;
+pub mod lemmas;
+pub mod pages;
+pub mod prove;
+
+pub mod bidding;
+pub mod game;
+pub mod gtp;
+pub mod player;
+pub mod sgf;

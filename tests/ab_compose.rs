@@ -14,8 +14,8 @@ use hexproof::check::ab::{assisted_holds, interface_holds};
 use hexproof::check::compose::{self, Part};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::dsl::model::CellNames;
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 
 const COLS: u8 = 5;
 const ROWS: u8 = 5;

@@ -589,7 +589,7 @@ fn closed_stdout_pipe_is_not_a_panic() {
 
 /// The ziggurat forced through the whole-board engine (`--engine solver`): the claim encoded
 /// as a whole-board position, solved, and rebuilt as a certificate the kernel accepts (here
-/// from the explainer's derivation: `search::derived`).
+/// from the explainer's derivation: `local::derived`).
 #[test]
 fn verify_ziggurat_with_the_solver_engine() {
     let r = hexproof(&with(ZIGGURAT, &["--engine", "solver", "--json"]));

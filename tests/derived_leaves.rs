@@ -1,4 +1,4 @@
-//! Derivation leaves (`search::derived`): an H-search derivation of the explainer
+//! Derivation leaves (`local::derived`): an H-search derivation of the explainer
 //! (`vc::explain`) written as kernel nodes, and the whole-board engine that uses them.
 //!
 //! - the translation of a derivation is accepted by the kernel, and single-edit tamperings
@@ -9,12 +9,12 @@
 
 use hexproof::board::{Board, Border, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::edge_template::EdgeTemplate;
+use hexproof::engine::whole::{decide_whole, WholeParams};
 use hexproof::kernel::{self, Certificate, KernelError, NodeKind};
+use hexproof::local::derived::{certificate, DerivedStats};
+use hexproof::local::{Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::derived::{certificate, DerivedStats};
-use hexproof::search::whole::{decide_whole, WholeParams};
-use hexproof::search::{Budget, Verdict};
-use hexproof::templates::EdgeTemplate;
 use hexproof::vc::explain::{explain_win, ExplainLimits};
 
 /// `t - b` on an n×n board with Black stones `black`, carrier = every empty cell; the

@@ -16,10 +16,10 @@
 
 use hexproof::board::{Board, Cell, CellSet, Colour};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::engine::whole::{decide_engine, Engine, WholeParams};
 use hexproof::kernel;
+use hexproof::local::{Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::whole::{decide_engine, Engine, WholeParams};
-use hexproof::search::{Budget, Verdict};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -255,7 +255,7 @@ fn hexwiki_templates_up_to_40_cells() {
 /// few). Measured (BENCHMARKS.md, "Exact
 /// local search"): IV1c holds (2.3 M nodes in this placement). Each template gets the local
 /// search first (`HEXWIKI_LOCAL_NODES`, default 3 M nodes), then the whole-board engine
-/// (`search::whole`, `Engine::Auto`) on the rest of the budget: VI2a holds that way (the
+/// (`local::whole`, `Engine::Auto`) on the rest of the budget: VI2a holds that way (the
 /// engine's part with fill-in for White only: 2.2 s CPU, 6 801 certificate nodes); so do V1b
 /// (646.8 s CPU), VI1a (1,248.8 s) and V1c (464.7 s), measured by `examples/solver_probe` on
 /// the bottom edge (BENCHMARKS.md, "Fill-in for White only"). The expected table in the

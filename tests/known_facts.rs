@@ -10,8 +10,8 @@
 use hexproof::board::{Board, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::kernel;
+use hexproof::local::{decide, decide_with, Budget, OracleParams, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, decide_with, Budget, OracleParams, Verdict};
 use std::time::Duration;
 
 /// A claim about a position, as text (letters notation).
@@ -547,8 +547,8 @@ fn rule_11_widening_keeps_verdicts() {
 #[ignore]
 fn vi2a_after_h7_g7_holds() {
     use hexproof::board::{Border, Notation};
-    use hexproof::search::oracle::LARGE_SEEDS;
-    use hexproof::templates::EdgeTemplate;
+    use hexproof::edge_template::EdgeTemplate;
+    use hexproof::local::oracle::LARGE_SEEDS;
     let all = EdgeTemplate::parse_list(include_str!("fixtures/edge-templates-hexwiki.json"))
         .expect("the fixture parses");
     let t = all.iter().find(|t| t.name == "VI2a").expect("VI2a");

@@ -3,8 +3,8 @@
 
 use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::local::{decide, minimize, minimize_with, Budget, Minimality, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, minimize, minimize_with, Budget, Minimality, Verdict};
 
 fn game(board: &str, black: &str, region: &str, claim: &str) -> SubGame {
     let b = Board::parse(board).unwrap();

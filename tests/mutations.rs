@@ -22,7 +22,7 @@ use hexproof::dsl::ast::{
     BlockItem, CellList, FactAst, KindWord, Span, Statement, StepBody, TreeNode,
 };
 use hexproof::dsl::parser::parse;
-use hexproof::search::Budget;
+use hexproof::local::Budget;
 
 fn splice(src: &str, span: Span, with: &str) -> String {
     format!("{}{}{}", &src[..span.start], with, &src[span.end..])

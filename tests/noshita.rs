@@ -2,7 +2,7 @@
 //! cross-checks of its leaves, neither of which uses the proof.
 //!
 //! The first (normal suite) solves every leaf position, White to move, with the whole-board
-//! solver (`hexproof::solver`): about 6 s for all 39 distinct leaves.
+//! solver (`hexproof::dfpn`): about 6 s for all 39 distinct leaves.
 //!
 //! The second decides every leaf position by the exact search with the carrier = every empty
 //! cell, i.e. "Black wins this position".
@@ -21,8 +21,8 @@
 use hexproof::board::{Border, Cell, Colour};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::dsl::model::{BlockKind, TreeNode};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 use std::time::Duration;
 
 const FILE: &str = "proofs/noshita-7x7.hexp";
@@ -144,7 +144,7 @@ fn every_leaf_is_won_by_a_whole_board_search() {
 /// connections): independent of the proof and of the checker. Every leaf position, White to
 /// move, must come out as a win for Black.
 fn leaves_by_solver(budget_seconds: u64) -> Vec<String> {
-    use hexproof::solver::{solve, SolveParams, Winner};
+    use hexproof::dfpn::{solve, SolveParams, Winner};
     let mut bad = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
     for (line, p) in leaves() {

@@ -11,10 +11,10 @@
 
 use hexproof::board::{Board, Cell, Colour};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::player::clock::Clock;
 use hexproof::player::{genmove, Config, Decision, Kind};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 use hexproof::vc::{Variant, VcParams, VcSet};
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //!
 //! Everything that decides a game in this file is written from DESIGN.md §2–§3 alone: the
 //! adjacency, the "joined" test and the reference minimax use their own bitmasks (one bit per
-//! cell of a board of at most 7×7, plus the four borders) and nothing from `hexproof::search`
+//! cell of a board of at most 7×7, plus the four borders) and nothing from `hexproof::local`
 //! or `hexproof::kernel`. The library is used only to build the `SubGame` handed to
 //! [`decide`] and to read cell coordinates; a separate test checks that `Board::neighbours`
 //! agrees with the adjacency written here.
@@ -24,8 +24,8 @@
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::kernel::{self, Certificate, NodeKind};
+use hexproof::local::{decide, decide_with, Budget, OracleParams, Outcome, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, decide_with, Budget, OracleParams, Outcome, Verdict};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::collections::HashSet;

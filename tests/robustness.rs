@@ -2,7 +2,7 @@
 //! through parsing, elaboration and checking, ending in a report.
 
 use hexproof::check::{check_source, Options};
-use hexproof::search::Budget;
+use hexproof::local::Budget;
 use proptest::prelude::*;
 
 fn corpus() -> Vec<String> {

@@ -10,8 +10,8 @@ use hexproof::check::rules::{self, Ctx, Input};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::dsl::ast::Span;
 use hexproof::dsl::model::{CellNames, Fact};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 use proptest::prelude::*;
 
 const COLS: u8 = 4;

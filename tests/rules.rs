@@ -4,7 +4,7 @@
 
 use hexproof::check::report::{StepReport, StepVerdict};
 use hexproof::check::{check_source, Checked, Options};
-use hexproof::search::Budget;
+use hexproof::local::Budget;
 
 fn run(src: &str) -> Checked {
     check_source("t.hexp", src, &Options::default())
@@ -868,7 +868,7 @@ fn library_templates_are_placed_like_lemmas() {
 fn the_embedded_library_parses() {
     // Rows 2–4 (5), IV1c and IV1d (5×14 seeds), row 5 (V1a), two-stone rows 3 (85) and 4
     // (130), and IV2n's minimal sub-template (4×12 seed).
-    assert_eq!(hexproof::dsl::library::records().len(), 224);
+    assert_eq!(hexproof::dsl::template_import::records().len(), 224);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -983,8 +983,8 @@ fn conjunction_search_agrees_with_brute_force() {
     use hexproof::board::{Board, CellSet, Colour, Notation};
     use hexproof::check::conj::decide_conj;
     use hexproof::claim::Claim;
+    use hexproof::local::Verdict;
     use hexproof::position::Position;
-    use hexproof::search::Verdict;
     // Plain minimax over the carrier: the owner (Black) must join every pair.
     fn brute(
         pos: &Position,

@@ -7,9 +7,9 @@
 
 use hexproof::board::{Board, Cell, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::dfpn::{self, SolveParams, Winner};
+use hexproof::local::{self, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{self, Budget, Verdict};
-use hexproof::solver::{self, SolveParams, Winner};
 use std::process::Command;
 
 #[path = "common/rng.rs"]
@@ -50,7 +50,7 @@ fn opening(n: u32, col: u8, row: u8) -> Position {
 
 fn solve_opening(n: u32, col: u8, row: u8, params: &SolveParams) -> Winner {
     let p = opening(n, col, row);
-    let o = solver::solve(&p, Colour::White, params).unwrap();
+    let o = dfpn::solve(&p, Colour::White, params).unwrap();
     // Whoever wins, a winning move is reported when the player to move wins.
     if o.winner == Winner::White {
         let m = o.winning_move.expect("a winning move");
@@ -92,7 +92,7 @@ fn exact_black_wins(p: &Position, to_move: Colour) -> bool {
         },
     )
     .unwrap();
-    let out = search::decide(&game, &Budget::nodes(50_000_000)).unwrap();
+    let out = local::decide(&game, &Budget::nodes(50_000_000)).unwrap();
     assert_ne!(out.verdict, Verdict::Undecided);
     out.verdict == Verdict::Holds
 }
@@ -136,8 +136,8 @@ fn solve_agreeing(
     to_move: Colour,
     params: &SolveParams,
     exact: bool,
-) -> solver::SolveOutcome {
-    let o = solver::solve(p, to_move, params).unwrap();
+) -> dfpn::SolveOutcome {
+    let o = dfpn::solve(p, to_move, params).unwrap();
     assert_ne!(o.winner, Winner::Undecided, "{p:?}");
     assert_eq!(
         o.winner == Winner::Black,
@@ -169,7 +169,7 @@ fn small_boards_agree_with_the_exact_search() {
             }
         }
         for (p, to_move) in cases {
-            let o = solver::solve(&p, to_move, &params).unwrap();
+            let o = dfpn::solve(&p, to_move, &params).unwrap();
             assert_ne!(o.winner, Winner::Undecided, "{p:?}");
             let exact = exact_black_wins(&p, to_move);
             assert_eq!(o.winner == Winner::Black, exact, "{n}x{n} {p:?} {to_move}");
@@ -295,7 +295,7 @@ fn vulnerable_and_decompositions_agree_with_the_exact_search() {
 #[test]
 fn searches_sharing_solved_positions_agree_with_the_exact_search() {
     let mut rng = rng::Rng(0x5eed_7007);
-    let shared = std::sync::Arc::new(solver::shared::SharedSolved::default());
+    let shared = std::sync::Arc::new(dfpn::shared::SharedSolved::default());
     let params = SolveParams {
         shared: Some(shared.clone()),
         ..SolveParams::default()
@@ -319,7 +319,7 @@ fn searches_sharing_solved_positions_agree_with_the_exact_search() {
             ..params.clone()
         };
         if p.winner().is_none() {
-            let o = solver::solve(&p, to_move, &short).unwrap();
+            let o = dfpn::solve(&p, to_move, &short).unwrap();
             if o.winner != Winner::Undecided {
                 assert_eq!(o.winner == Winner::Black, exact_black_wins(&p, to_move));
             }
@@ -355,8 +355,8 @@ fn weak_disproof_numbers_match_published_winners_with_another_search() {
     let sum = SolveParams::default();
     for (col, row) in [(0u8, 1u8), (5, 0), (4, 2)] {
         let p = opening(6, col, row);
-        let w = solver::solve(&p, Colour::White, &weak).unwrap();
-        let s = solver::solve(&p, Colour::White, &sum).unwrap();
+        let w = dfpn::solve(&p, Colour::White, &weak).unwrap();
+        let s = dfpn::solve(&p, Colour::White, &sum).unwrap();
         let black = t[row as usize][col as usize];
         assert_eq!(w.winner == Winner::Black, black, "{col},{row}");
         assert_eq!(s.winner, w.winner, "{col},{row}");
@@ -385,7 +385,7 @@ fn seven_by_seven_centre_sample() {
     for w in ["e3", "c4", "e4", "c5"] {
         let b = Board::square(7).unwrap();
         let p = Position::from_names(b, "d4", w, Notation::Letters).unwrap();
-        let o = solver::solve(&p, Colour::Black, &params).unwrap();
+        let o = dfpn::solve(&p, Colour::Black, &params).unwrap();
         assert_eq!(o.winner, Winner::Black, "d4 {w}");
         assert!(o.winning_move.is_some(), "d4 {w}");
     }
@@ -418,7 +418,7 @@ fn budget_exhausted_is_undecided() {
         nodes: 3,
         ..SolveParams::default()
     };
-    let o = solver::solve(&p, Colour::White, &params).unwrap();
+    let o = dfpn::solve(&p, Colour::White, &params).unwrap();
     assert_eq!(o.winner, Winner::Undecided);
     assert_eq!(o.winning_move, None);
 }
@@ -451,11 +451,11 @@ fn fill_in_and_features_do_not_change_winners() {
     for (c, r) in all_cells(5).into_iter().step_by(2) {
         let mut p = Position::empty(b);
         p.play(Colour::Black, Cell::at(c, r)).unwrap();
-        let a = solver::solve(&p, Colour::White, &full).unwrap().winner;
-        let z = solver::solve(&p, Colour::White, &bare).unwrap().winner;
+        let a = dfpn::solve(&p, Colour::White, &full).unwrap().winner;
+        let z = dfpn::solve(&p, Colour::White, &bare).unwrap().winner;
         assert_eq!(a, z, "{:?}", Cell::at(c, r));
         for s in &singles {
-            let y = solver::solve(&p, Colour::White, s).unwrap().winner;
+            let y = dfpn::solve(&p, Colour::White, s).unwrap().winner;
             assert_eq!(a, y, "{:?} {:?}", Cell::at(c, r), s.features);
         }
     }

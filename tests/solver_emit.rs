@@ -142,8 +142,9 @@ fn the_exported_six_by_six_f1_proof_passes_the_checker() {
 #[test]
 fn emitted_star_cases_are_needed_and_checked() {
     use hexproof::board::{Board, Colour, Notation};
+    use hexproof::dfpn::SolveParams;
     use hexproof::position::Position;
-    use hexproof::solver::{emit, SolveParams};
+    use hexproof::prove::emit;
     let b = Board::square(5).unwrap();
     let mut p = Position::empty(b);
     p.play(
@@ -341,7 +342,7 @@ fn b2_checked_within_1000_nodes(leaf_nodes: &str) -> u8 {
     let text = std::fs::read_to_string(&file).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let opts = Options {
-        budget: hexproof::search::Budget::nodes(1_000),
+        budget: hexproof::local::Budget::nodes(1_000),
         search_rule_steps: false,
         ..Options::default()
     };

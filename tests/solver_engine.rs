@@ -1,4 +1,4 @@
-//! The whole-board engine (`search::encode`, `search::whole`) against the exact local search
+//! The whole-board engine (`local::encode`, `local::whole`) against the exact local search
 //! on random small claims of Black (3×3 to 6×6 boards, carriers of up to 10 cells, VC and
 //! semi, endpoints a Black stone, an empty cell or Black's other border):
 //!
@@ -12,10 +12,10 @@
 
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::engine::encode::encode;
+use hexproof::engine::whole::{decide_whole, WholeParams};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::encode::encode;
-use hexproof::search::whole::{decide_whole, WholeParams};
-use hexproof::search::{decide, Budget, Verdict};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use std::cell::Cell as StdCell;

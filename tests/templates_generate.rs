@@ -2,7 +2,7 @@
 //! stable, and seeding changes nothing but provenance. Minimality and matching of the shipped
 //! library are in tests/templates_props.rs.
 
-use hexproof::templates::generate::{
+use hexproof::enumerate::{
     build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid,
 };
 use hexproof::templates::library::{canonical, mirror, MinimalityTag, Record, Symmetry};

@@ -4,7 +4,7 @@
 //! cell, a stone, a pair or a certificate entry makes verification fail and name the record.
 
 use hexproof::check::Options;
-use hexproof::templates::lemmas::{checked_lemmas, verify_lemma, LemmaRecord, Recheck};
+use hexproof::lemmas::{checked_lemmas, verify_lemma, LemmaRecord, Recheck};
 use hexproof::templates::library::decode_certificate;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -244,7 +244,7 @@ fn verify_command_names_a_tampered_lemma() {
 /// same tree cut down to its first `case` group composes to one the kernel rejects. The shipped record of U8w55 is re-checked by its certificate.
 #[test]
 fn tree_certificates_are_composed_and_kernel_checked() {
-    use hexproof::templates::tree_cert::compose;
+    use hexproof::lemmas::tree_cert::compose;
     let file = "proofs/noshita-8x8-lemmas.hexp";
     let cf = checked_lemmas(&root(), file, None).unwrap();
     let block = cf.program.modules[cf.module]

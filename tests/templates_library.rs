@@ -1,7 +1,7 @@
 //! The shipped template library (`templates/`): every entry re-checked by the kernel alone,
 //! tampering detected and attributed to the entry, and the library summary snapshotted.
 
-use hexproof::search::{decide, Budget, Verdict};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::templates::library::{verify_record, Library, Record};
 use std::path::Path;
 

@@ -1,5 +1,5 @@
 //! Properties of the shipped template library (issue 4, must-show 3), each confirmed by the
-//! exact search (`search::decide`), never by the generator's own bookkeeping:
+//! exact search (`local::decide`), never by the generator's own bookkeeping:
 //!
 //! - minimality: every template holds on its carrier and fails once any one carrier cell is
 //!   removed — exhaustively on the canonical placement, and as a proptest at a random edge, a
@@ -10,11 +10,11 @@
 //!   instance found there holds by search.
 
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
+use hexproof::edge_template::EdgeTemplate;
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 use hexproof::templates::library::{mirror, MinimalityTag, Record, Symmetry};
 use hexproof::templates::matching;
-use hexproof::templates::EdgeTemplate;
 use proptest::prelude::*;
 
 #[path = "common/templates.rs"]

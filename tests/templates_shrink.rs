@@ -37,7 +37,7 @@ fn shrunk_lemma_certificates_are_accepted_and_smaller() {
 #[test]
 #[ignore]
 fn reencode_compact() {
-    use hexproof::templates::lemmas::{format_lemma_file, LemmaFile};
+    use hexproof::lemmas::{format_lemma_file, LemmaFile};
     use hexproof::templates::library::encode_certificate_compact;
     let path = std::env::var("HEXPROOF_LEMMA_FILE").expect("HEXPROOF_LEMMA_FILE");
     let text = std::fs::read_to_string(&path).expect("readable");

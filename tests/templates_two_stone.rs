@@ -2,11 +2,11 @@
 //! of rows 3 and 4, and the shipped files hold every one of them that fits their region, under
 //! HexWiki's name.
 
-use hexproof::search::{decide, Verdict};
-use hexproof::templates::generate::{enumerate, hexwiki_templates, region_cells, GenOptions, Grid};
+use hexproof::edge_template::Rc;
+use hexproof::enumerate::two_stone::{helper_essential, helper_positions};
+use hexproof::enumerate::{enumerate, hexwiki_templates, region_cells, GenOptions, Grid};
+use hexproof::local::{decide, Verdict};
 use hexproof::templates::library::{canonical_template, mirror};
-use hexproof::templates::two_stone::{helper_essential, helper_positions};
-use hexproof::templates::Rc;
 
 #[path = "common/templates.rs"]
 mod common_templates;

@@ -13,8 +13,8 @@
 //! with a kernel certificate. The enumeration must be complete and hold exactly V1a and its
 //! mirror image.
 
-use hexproof::search::{decide, local::set_max_edge_template_cells, Budget, Verdict};
-use hexproof::templates::generate::{enumerate, hexwiki_one_stone, GenOptions, Grid};
+use hexproof::enumerate::{enumerate, hexwiki_one_stone, GenOptions, Grid};
+use hexproof::local::{cells::set_max_edge_template_cells, decide, Budget, Verdict};
 use hexproof::templates::library::{canonical, mirror};
 
 /// The switch is process-wide: the tests of this binary take turns.

@@ -3,11 +3,11 @@
 //! search, and it settles IV1c's minimality (its 37 one-cell removals all fail), which the
 //! local search left undecided at 3.5 M nodes per removal.
 
-use hexproof::search::{decide, Budget, Verdict};
-use hexproof::templates::generate::{hexwiki_one_stone, Grid};
+use hexproof::edge_template::Rc;
+use hexproof::enumerate::{hexwiki_one_stone, Grid};
+use hexproof::local::{decide, Budget, Verdict};
+use hexproof::prove::whole_board::{refute_checked, solve, Refutation};
 use hexproof::templates::library::{mirror, MinimalityTag};
-use hexproof::templates::whole_board::{refute_checked, solve, Refutation};
-use hexproof::templates::Rc;
 
 #[path = "common/templates.rs"]
 #[allow(dead_code)]

@@ -33,8 +33,8 @@
 
 use hexproof::board::{Board, Border, Cell, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 use hexproof::vc::{HSearchLimits, Variant, VcParams, VcSet};
 
 const BLACK: &str = "b2 c2 d2 d1 e1 f1 g1 g2 h2 i2";

@@ -11,8 +11,8 @@
 //! search as in `vc_soundness.rs`.
 
 use hexproof::board::{Board, Cell, CellSet, Colour};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 use hexproof::vc::{HSearchLimits, Kind, Variant, VcParams, VcSet};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};

@@ -2,7 +2,7 @@
 //!
 //! On random positions of 5×5 to 7×7 boards, each connection (x, C, y) that H-search or a
 //! FastVC variant stores — base, seeded (edge templates), AND, OR — is handed to the exact
-//! local search ([`hexproof::search::decide`], whose wins are kernel-checked certificates) as
+//! local search ([`hexproof::local::decide`], whose wins are kernel-checked certificates) as
 //! the sub-game on carrier C with the claim `x - y` for the owner: the opponent moving first
 //! for a VC, the owner for a VSC. Empty endpoints count as owner stones, exactly as in the
 //! engine (DESIGN.md §3). Verdicts are cached across variants (the same connection is found by
@@ -12,8 +12,8 @@
 //! find (Anshelevich's Fig. 9), which is not a soundness failure.
 
 use hexproof::board::{Board, Cell, CellSet, Colour};
+use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
-use hexproof::search::{decide, Budget, Verdict};
 use hexproof::vc::{Connection, Kind, Variant, VcParams, VcSet};
 use proptest::prelude::*;
 use std::collections::HashMap;

@@ -1,6 +1,6 @@
 //! The command line shared by the template probes (`intrusions`, `solver_probe`): a template
 //! name (or list), a node budget, then the example's own arguments.
-use hexproof::templates::EdgeTemplate;
+use hexproof::edge_template::EdgeTemplate;
 
 /// The arguments, the node budget (the second argument) and the HexWiki templates
 /// (tests/fixtures/edge-templates-hexwiki.json); exits 2 with `usage` on bad input.

@@ -30,7 +30,7 @@
 //!   loser counts accumulated bit-parallel, standard errors, rayon parallelism and results
 //!   that depend only on the seed, not on the thread count;
 //! - [`Analysis::advice`]: the move and the integer bid `⌊(1/2 − L_H) · chips⌋` (§5 step 3);
-//! - [`gtp`]: GTP extension commands as plain functions, for the future GTP server;
+//! - `gtp::bidding`: GTP extension commands as plain functions, for the future GTP server;
 //! - [`svg`]: an SVG heat map of `L_H`; [`game`]: a terminal bidding game.
 
 pub mod bits;
@@ -39,7 +39,6 @@ mod exact;
 pub mod gale;
 pub mod game;
 pub mod grid;
-pub mod gtp;
 pub mod montecarlo;
 mod richman;
 pub mod svg;

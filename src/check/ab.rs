@@ -14,8 +14,8 @@
 use crate::board::{Cell, CellSet};
 use crate::claim::Claim;
 use crate::claim::SubGame;
+use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
-use crate::search::{decide, Budget, Verdict};
 use hashbrown::HashMap;
 
 /// Largest carrier searched (the games' positions are bit masks: the assisted game adds A and
@@ -254,7 +254,7 @@ pub const LEAF_NODES: u64 = 2_000_000;
 /// The ordinary game of the lemma (no guarantee): once A or B is occupied the guarantee can no
 /// longer be invoked (it needs both empty), so the rest of the guarantee game *is* the lemma's
 /// sub-game on the empty cells, opponent to move, and the project's exact search
-/// ([`crate::search::decide`]: a win comes with a kernel-checked certificate) decides it far
+/// ([`crate::local::decide`]: a win comes with a kernel-checked certificate) decides it far
 /// faster than this module's plain minimax. In the interface game, when the opponent holds B
 /// and A is empty, its A is a free stone it may take at any time; that game has the value of
 /// the ordinary game with A the opponent's (it can take A at once; and an owner strategy for

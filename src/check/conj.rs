@@ -11,15 +11,15 @@
 //! [`decide_conj`] decides it exactly by a small minimax over the carrier (cells as bits of a
 //! `u128`, a transposition table over (owner cells, opponent cells)). As soon as at most one
 //! pair is still unjoined the rest of the game *is* a one-pair connection game, which is handed
-//! to the exact search [`crate::search::decide`] (kernel-checked certificate) on the remaining
+//! to the exact search [`crate::local::decide`] (kernel-checked certificate) on the remaining
 //! empty cells, with the stones played so far. So the only part of a "holds" not covered by a
 //! kernel certificate is this minimax over the first moves, whose code is below.
 
 use crate::board::{CellSet, Colour};
 use crate::claim::{Claim, ClaimError, SubGame};
+use crate::local::cells::{bits, Local, Set};
+use crate::local::{decide, Budget, Move, Verdict};
 use crate::position::Position;
-use crate::search::local::{bits, Local, Set};
-use crate::search::{decide, Budget, Move, Verdict};
 use std::collections::HashMap;
 use std::time::Instant;
 

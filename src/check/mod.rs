@@ -5,7 +5,7 @@
 //!    established — an earlier conclusion of the same block (up to monotonicity: same pairs,
 //!    a carrier inside the premise's, a VC where a VSC is asked), or a base fact (its ends are
 //!    already joined, e.g. adjacent cells with an empty carrier);
-//! 2. by the exhaustive search ([`crate::search::decide`]) of the conclusion's sub-game, whose
+//! 2. by the exhaustive search ([`crate::local::decide`]) of the conclusion's sub-game, whose
 //!    "holds" is backed by a kernel-checked certificate.
 //!
 //! Verdicts: a `by search` step is verified only when the search holds. A rule step is
@@ -36,8 +36,8 @@ use crate::dsl::load::{Loader, RootStatus};
 use crate::dsl::model::{
     Block, BlockKind, CellNames, Fact, Just, LemmaRef, Premise, Program, Step,
 };
+use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
-use crate::search::{decide, Budget, Verdict};
 use report::*;
 use rules::{Ctx, Input, Violation};
 use std::collections::HashMap;

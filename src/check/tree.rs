@@ -16,8 +16,8 @@ use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::Claim;
 use crate::dsl::ast::Span;
 use crate::dsl::model::{Fill, SharedPosition, Step, TreeNode};
+use crate::local::Verdict;
 use crate::position::Position;
-use crate::search::Verdict;
 use std::time::Instant;
 
 /// The claim a lemma's proof tree must reach, on the lemma's carrier (docs/SEMANTICS.md,

@@ -3,7 +3,7 @@
 use super::{fail_input, print_json};
 use clap::Args;
 use hexproof::check::{check_files, Options};
-use hexproof::search::Budget;
+use hexproof::local::Budget;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 
 use super::{fail_input, print_json, EXIT_BAD_INPUT};
 use clap::Args;
-use hexproof::render::proof::{load_and_check, LoadError};
-use hexproof::render::{html, proof::Proof};
+use hexproof::pages::proof::{load_and_check, LoadError};
+use hexproof::pages::{html, proof::Proof};
 use std::path::{Path, PathBuf};
 
 /// Draw a proof file (.hexp) as pictures, with the checker's verdict beside each one.
@@ -57,7 +57,7 @@ fn write_out(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-fn find<'p>(proof: &'p Proof, name: &str) -> Result<&'p hexproof::render::proof::Item, String> {
+fn find<'p>(proof: &'p Proof, name: &str) -> Result<&'p hexproof::pages::proof::Item, String> {
     proof.items().find(|i| i.id == name).ok_or_else(|| {
         let names: Vec<&str> = proof.items().map(|i| i.id.as_str()).collect();
         let shown = names

@@ -3,9 +3,10 @@
 use super::{fail_input, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
 use hexproof::board::{Board, Colour, Notation};
+use hexproof::dfpn::shared::SharedSolved;
+use hexproof::dfpn::{self, Features, SolveOutcome, SolveParams, Winner};
 use hexproof::position::Position;
-use hexproof::solver::shared::SharedSolved;
-use hexproof::solver::{self, emit, Features, SolveOutcome, SolveParams, Winner};
+use hexproof::prove::emit;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::path::PathBuf;
@@ -118,7 +119,7 @@ pub struct SolveArgs {
     /// Initial disproof number of a child not yet evaluated: 1 evaluates every child of a
     /// node before going deeper; larger values go deeper into a child with a narrow
     /// mustplay first (a search parameter only, sound for any value).
-    #[arg(long, default_value_t = solver::DEFAULT_CHILD_DN, value_name = "N")]
+    #[arg(long, default_value_t = dfpn::DEFAULT_CHILD_DN, value_name = "N")]
     child_dn: u32,
     /// Update the connections along the search path (`VcSet::play_undoable`, undone on the
     /// way back) instead of rebuilding them at every node.
@@ -130,14 +131,14 @@ pub struct SolveArgs {
     fresh_builds: bool,
     /// Most stones added since the nearest built ancestor for an incremental update (more:
     /// a rebuild).
-    #[arg(long, default_value_t = solver::eval::MAX_UPDATE_STONES, value_name = "N")]
+    #[arg(long, default_value_t = dfpn::vc_eval::MAX_UPDATE_STONES, value_name = "N")]
     update_stones: usize,
     /// A database file (redb) of solved positions with few stones, read and extended by
     /// this run (created if missing): later runs and other openings look them up.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
     /// Most stones of a position stored in --db.
-    #[arg(long, default_value_t = solver::db::DEFAULT_MAX_STONES, value_name = "N")]
+    #[arg(long, default_value_t = dfpn::db::DEFAULT_MAX_STONES, value_name = "N")]
     db_stones: usize,
     /// Write the win as a .hexp strategy to this file (single position only).
     #[arg(long, value_name = "FILE")]
@@ -201,7 +202,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
     } else {
         Colour::White
     };
-    solver::check_position(&position).map_err(|e| e.to_string())?;
+    dfpn::check_position(&position).map_err(|e| e.to_string())?;
     if let Some(t) = a.time {
         if !t.is_finite() || t <= 0.0 {
             return Err(format!("--time {t} is not a positive number of seconds"));
@@ -233,8 +234,8 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
         }
     }
     let order = match a.order.as_str() {
-        "centre" | "center" => solver::Ordering::Centre,
-        "resistance" => solver::Ordering::Resistance,
+        "centre" | "center" => dfpn::Ordering::Centre,
+        "resistance" => dfpn::Ordering::Resistance,
         o => return Err(format!("--order '{o}': use centre or resistance")),
     };
     let semi_limit = match a.vc_semi_limit.as_str() {
@@ -245,7 +246,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
         ),
     };
     let db = match &a.db {
-        Some(path) => Some(std::sync::Arc::new(solver::db::SolvedDb::open(
+        Some(path) => Some(std::sync::Arc::new(dfpn::db::SolvedDb::open(
             path,
             a.db_stones,
         )?)),
@@ -319,9 +320,9 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     let board = *s.position.board();
     // With --emit-proof the search is kept: the proof is written from its table (one solve).
     let start = std::time::Instant::now();
-    let mut search = solver::make_search(&s.params, s.params.order.order(), start);
-    let out = match solver::check_position(&s.position) {
-        Ok(()) => solver::solve_in(&mut search, &s.position, s.to_move, start),
+    let mut search = dfpn::make_search(&s.params, s.params.order.order(), start);
+    let out = match dfpn::check_position(&s.position) {
+        Ok(()) => dfpn::solve_in(&mut search, &s.position, s.to_move, start),
         Err(e) => return fail_input(&e.to_string()),
     };
     let mut proof_note = None;
@@ -433,7 +434,7 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         let mut p = Position::empty(board);
         p.play(Colour::Black, c).expect("empty board");
         let cpu0 = hexproof::player::clock::thread_cpu_time();
-        let o = solver::solve(&p, Colour::White, &params).expect("one stone is legal");
+        let o = dfpn::solve(&p, Colour::White, &params).expect("one stone is legal");
         let cpu = (hexproof::player::clock::thread_cpu_time() - cpu0).as_secs_f64();
         let line = format!(
             "{}: {} ({} nodes, {:.2} s, {cpu:.2} CPU-s)",

@@ -4,19 +4,19 @@
 use super::{fail_input, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
 use hexproof::board::{Board, Colour};
-use hexproof::position::Position;
-use hexproof::search::Budget;
-use hexproof::templates::draw;
-use hexproof::templates::generate::{
-    build_file, enumerate, hexwiki_one_stone, hexwiki_templates, GenOptions, Grid,
-};
-use hexproof::templates::lemmas::{format_lemma_file, lemma_records, verify_lemma, LemmaFile};
-use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
-use hexproof::templates::matching;
-use hexproof::templates::two_stone::{
+use hexproof::enumerate::two_stone::{
     build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
     seed_checkpoint, seed_two_stone,
 };
+use hexproof::enumerate::{
+    build_file, enumerate, hexwiki_one_stone, hexwiki_templates, GenOptions, Grid,
+};
+use hexproof::lemmas::{format_lemma_file, lemma_records, verify_lemma, LemmaFile};
+use hexproof::local::Budget;
+use hexproof::position::Position;
+use hexproof::templates::draw;
+use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
+use hexproof::templates::matching;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -290,7 +290,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
     grid.trust_solver = a.trust_solver;
     grid.solver_derive = a.solver_leaves == "derive";
     if let Some(n) = a.max_builtin_template {
-        hexproof::search::local::set_max_edge_template_cells(n);
+        hexproof::local::cells::set_max_edge_template_cells(n);
     }
     if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
         return fail_input("time budgets must be positive");
@@ -305,7 +305,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if stem.is_empty() || stem.contains(['/', '\\']) || stem.starts_with('.') {
         return fail_input(&format!("--out {stem:?} must be a plain file stem"));
     }
-    let wiki: Vec<(String, i32, Vec<hexproof::templates::Rc>)> = hexwiki_one_stone()
+    let wiki: Vec<(String, i32, Vec<hexproof::edge_template::Rc>)> = hexwiki_one_stone()
         .into_iter()
         .filter(|t| t.1 == a.row)
         .collect();
@@ -431,7 +431,7 @@ fn write_library_file(
 /// time; `None` when a time budget is not positive.
 fn gen_options(
     a: &GenerateArgs,
-    seeds: Vec<Vec<hexproof::templates::Rc>>,
+    seeds: Vec<Vec<hexproof::edge_template::Rc>>,
     checkpoint: Option<PathBuf>,
 ) -> Option<(GenOptions, Instant)> {
     if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
@@ -510,7 +510,10 @@ fn generate_two_stone(
     grid: &Grid,
     opts: &GenOptions,
     start: Instant,
-    seeds: &[(hexproof::templates::Rc, Vec<hexproof::templates::Rc>)],
+    seeds: &[(
+        hexproof::edge_template::Rc,
+        Vec<hexproof::edge_template::Rc>,
+    )],
 ) -> u8 {
     let positions = helper_positions(grid);
     if a.fresh {

@@ -6,10 +6,10 @@ use super::{
 use clap::Args;
 use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::engine::whole::{decide_engine, Engine, WholeParams};
+use hexproof::local::{minimize_with, Budget, Minimality, Outcome, Verdict};
 use hexproof::position::Position;
 use hexproof::render::ascii::sub_game_diagram;
-use hexproof::search::whole::{decide_engine, Engine, WholeParams};
-use hexproof::search::{minimize_with, Budget, Minimality, Outcome, Verdict};
 use serde_json::json;
 use std::time::Duration;
 
@@ -98,7 +98,7 @@ pub struct MinimizeArgs {
     region: String,
     /// The minimum check tries every carrier one cell smaller than the minimal one found;
     /// skip it when there are more such subsets than this (0 = never check).
-    #[arg(long, default_value_t = hexproof::search::MAX_SUBSETS)]
+    #[arg(long, default_value_t = hexproof::local::MAX_SUBSETS)]
     max_subsets: u64,
 }
 
@@ -234,7 +234,7 @@ fn print_outcome(s: &Setup, o: &Outcome) {
 }
 
 /// Which engine answered, for the text report.
-fn engine_line(eo: &hexproof::search::whole::EngineOutcome) -> String {
+fn engine_line(eo: &hexproof::engine::whole::EngineOutcome) -> String {
     match (&eo.decided_by, &eo.whole) {
         (Engine::Solver, Some(w)) => match (&w.not_applicable, &w.failure) {
             (Some(m), _) => format!("solver not applicable ({m})"),

@@ -138,7 +138,7 @@ pub fn elaborate(
         ast::Statement::UseTemplates(sp) => Some(*sp),
         _ => None,
     }) {
-        for b in super::library::template_lemmas(board, notation, sp) {
+        for b in super::template_import::template_lemmas(board, notation, sp) {
             let n = b.name.clone().expect("a template has a name");
             if let Some(other) = e.lemmas.get(&n) {
                 let msg =

@@ -4,7 +4,7 @@
 //! Three passes, each in its own module:
 //! 1. [`parser`]: text → [`ast`] (pest; spans are byte offsets over the whole file);
 //! 2. [`elab`]: AST → [`model`] (names resolved, diagrams read, claims validated);
-//! 3. checking, in [`crate::check`].
+//! 3. checking, in `check`.
 //!
 //! [`load`] drives passes 1–2 over a file and the files it `use`s; [`diag`] renders every
 //! error with miette (`file:line:column`, snippet, reason).
@@ -12,10 +12,10 @@
 pub mod ast;
 pub mod diag;
 pub mod elab;
-pub mod library;
 pub mod load;
 pub mod model;
 pub mod parser;
+pub mod template_import;
 
 pub use diag::{Diag, FileId, Sources};
 pub use load::{Loaded, Loader, RootStatus};

@@ -1,5 +1,5 @@
 //! The elaborated program: every name resolved to a cell, every claim validated against its
-//! position. This is what the checker (`crate::check`) consumes.
+//! position. This is what the checker (`check`) consumes.
 
 use super::ast::Span;
 use super::diag::{FileId, Sources};

@@ -10,7 +10,7 @@ use super::{parse_colour, Engine};
 use crate::board::{Border, Cell, CellSet, Colour, Notation};
 use crate::claim::{Claim, SubGame};
 use crate::eval::evaluate;
-use crate::search::{decide, Budget, Verdict};
+use crate::local::{decide, Budget, Verdict};
 use crate::vc::{mustplay, seed, Mustplay, VcParams, VcSet};
 use std::time::Duration;
 

@@ -10,9 +10,10 @@
 //! Benzene's meaning: the stone stays and White moves again ([`crate::game`]).
 //!
 //! The command table is [`COMMANDS`]; the analysis commands for HexGui are in [`analyze`],
-//! the bidding extension in [`crate::bidding::gtp`].
+//! the bidding extension in [`crate::gtp::bidding`].
 
 pub mod analyze;
+pub mod bidding;
 
 use crate::board::{Board, Cell, Colour, Notation};
 use crate::game::{colour_letter, Game, Move};
@@ -161,7 +162,7 @@ impl Engine {
     pub fn command_names() -> Vec<&'static str> {
         let mut v: Vec<&str> = COMMANDS.to_vec();
         v.extend(analyze::COMMANDS.iter().copied());
-        v.extend(crate::bidding::gtp::GTP_COMMANDS.iter().copied());
+        v.extend(crate::gtp::bidding::GTP_COMMANDS.iter().copied());
         v
     }
 
@@ -314,13 +315,13 @@ impl Engine {
             "hexgui-analyze_commands" => Ok(format!(
                 "{}\n{}",
                 analyze::HEXGUI_ANALYZE,
-                crate::bidding::gtp::HEXGUI_ANALYZE
+                crate::gtp::bidding::HEXGUI_ANALYZE
             )),
             _ => {
                 if let Some(r) = analyze::dispatch(self, name, args) {
                     return r;
                 }
-                if let Some(r) = crate::bidding::gtp::dispatch(name, self.game.position(), args) {
+                if let Some(r) = crate::gtp::bidding::dispatch(name, self.game.position(), args) {
                     return r;
                 }
                 Err(format!("unknown command: {name}"))

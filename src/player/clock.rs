@@ -9,7 +9,7 @@
 //! off).
 //!
 //! The connection engine and the exact solver take wall-time limits of their own
-//! ([`crate::vc::VcBudget::time`], [`crate::solver::Budget::time`]). Under the CPU clock those
+//! ([`crate::vc::VcBudget::time`], [`crate::dfpn::Budget::time`]). Under the CPU clock those
 //! sub-limits are stretched by [`Deadline::wall_allowance`] (the ratio of wall to CPU time
 //! measured so far in this move, at least 1), so that a loaded machine does not cut them
 //! shorter in CPU terms than an idle one would.

@@ -4,15 +4,15 @@
 //!
 //! A winning VC or VSC found by the connection engine is sound but carries no strategy (VSC
 //! keys are not stored). [`proven_move`] therefore hands each winning carrier, smallest
-//! first, to [`crate::search::decide`] as the sub-game "side joins its borders inside this
+//! first, to [`crate::local::decide`] as the sub-game "side joins its borders inside this
 //! carrier, moving first"; a `Holds` verdict is kernel-checked and its certificate's first
 //! move is played. After the opponent replies inside the carrier the next call finds the
 //! remaining strategy again (from the engine's connections, or from the remembered carrier).
 
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
+use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
-use crate::search::{decide, Budget, Verdict};
 use crate::vc::{mustplay, Mustplay, VcSet};
 use std::time::Duration;
 

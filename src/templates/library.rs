@@ -624,13 +624,13 @@ mod erased {
 }
 
 /// A loaded library: every `row*.json` file of a directory, in name order, and the lemma
-/// records of `proofs.json` ([`super::lemmas`]).
+/// records of `proofs.json` ([`super::lemma_record`]).
 #[derive(Clone, Debug, Default)]
 pub struct Library {
     /// The files and their contents.
     pub files: Vec<(PathBuf, LibraryFile)>,
     /// `proofs.json`, if present: the lemmas proved in `proofs/`.
-    pub lemmas: Option<(PathBuf, super::lemmas::LemmaFile)>,
+    pub lemmas: Option<(PathBuf, super::lemma_record::LemmaFile)>,
 }
 
 /// The name of the lemma file in a library directory.
@@ -652,7 +652,7 @@ impl Library {
             let text = std::fs::read_to_string(&p)
                 .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             if p.file_name().is_some_and(|n| n == LEMMA_FILE) {
-                let f: super::lemmas::LemmaFile = serde_json::from_str(&text)
+                let f: super::lemma_record::LemmaFile = serde_json::from_str(&text)
                     .map_err(|e| format!("{}: not a lemma file: {e}", p.display()))?;
                 lemmas = Some((p, f));
                 continue;

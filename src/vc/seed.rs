@@ -15,8 +15,8 @@
 //! connection the engine reports, seeded ones included, with the exact search.
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};
+use crate::edge_template::EdgeTemplate;
 use crate::position::Position;
-use crate::templates::EdgeTemplate;
 use std::collections::HashSet;
 
 /// The HexWiki transcription (tests/fixtures/edge-templates-hexwiki.json, from

@@ -1,6 +1,6 @@
 //! The shipped library and the search budget shared by the template tests.
 
-use hexproof::search::Budget;
+use hexproof::local::Budget;
 use hexproof::templates::library::Library;
 use std::path::Path;
 use std::time::Duration;

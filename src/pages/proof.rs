@@ -1,6 +1,6 @@
 //! A checked proof file as a list of pictures: one item per lemma, per derivation and per
 //! proof-tree node (each Black move with what follows it, each precluding analysis), each with
-//! its board figure ([`super::svg::Figure`]) and the checker's verdict for it.
+//! its board figure ([`crate::render::svg::Figure`]) and the checker's verdict for it.
 //!
 //! The data come from the elaborated program (`crate::dsl::model`: positions, carriers, marked
 //! cells) and the checker's report (`crate::check::report`: verdicts, rules, search nodes and
@@ -11,7 +11,6 @@
 //! analyses dotted; a precluding analysis shows its fictitious Black stone dashed and the
 //! carrier of the connection it derives.
 
-use super::svg::Figure;
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::check::report::{FileReport, Report, StepReport, StepVerdict};
 use crate::dsl::ast::Span;
@@ -19,6 +18,7 @@ use crate::dsl::model::{
     Block, BlockKind, Case, CellNames, Program, SharedPosition, Step, TreeNode,
 };
 use crate::position::Position;
+use crate::render::svg::Figure;
 use serde::Serialize;
 
 /// One derivation step as a row of an item's table.

@@ -2,7 +2,7 @@
 //! kernel.
 //!
 //! [`super::encode`] turns the sub-game into a whole-board position that Black wins iff the
-//! claim holds; the DFPN solver ([`crate::solver`], Henderson, Arneson & Hayward 2009: VC-based
+//! claim holds; the DFPN solver ([`crate::dfpn`], Henderson, Arneson & Hayward 2009: VC-based
 //! win detection, mustplay, inferior cells, decompositions) decides that position. Its answer
 //! is **not** trusted:
 //!
@@ -10,7 +10,7 @@
 //!   solver's proof. At a White-to-move position (Black's stones and White's stones added so
 //!   far) a leaf is tried first: Black's VC as an H-search derivation of the explainer
 //!   ([`crate::vc::explain`], Anshelevich 2002 §4), written rule by rule as kernel nodes
-//!   ([`super::derived`]: tens of nodes, no search); failing that, the exact local search,
+//!   ([`crate::local::derived`]: tens of nodes, no search); failing that, the exact local search,
 //!   with a small node budget, on the solver's proof set and then on the whole remaining
 //!   carrier. Each leaf is checked by the kernel on its own, shrunk
 //!   ([`crate::templates::cert_shrink`]) and embedded; every embedded node keeps only the
@@ -29,14 +29,14 @@
 //!   undecided. Every step has a budget: the solver's nodes and wall time, each leaf search's
 //!   nodes, and the certificate's size.
 
-use super::derived::{self, DerivedStats};
 use super::encode::{encode, Encoded};
-use super::{decide, Budget, Move, Outcome, Verdict};
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
+use crate::dfpn::{self, mid::Dfpn, tt::INF, SolveParams};
 use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Reply};
+use crate::local::derived::{self, DerivedStats};
+use crate::local::{decide, Budget, Move, Outcome, Verdict};
 use crate::position::Position;
-use crate::solver::{self, dfpn::Dfpn, tt::INF, SolveParams};
 use crate::templates::cert_shrink;
 use crate::vc::explain::{explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
 use std::collections::HashMap;
@@ -55,7 +55,7 @@ pub struct WholeParams {
     /// if at most this many are left.
     pub rest_leaf_max: usize,
     /// Whether a White-to-move position is first tried as a derivation leaf: Black's VC found
-    /// by the explainer's H-search and translated rule by rule ([`super::derived`]).
+    /// by the explainer's H-search and translated rule by rule ([`crate::local::derived`]).
     pub derive: bool,
     /// The solver's fill-in ([`Fill`]).
     pub fill_in: Fill,
@@ -116,7 +116,7 @@ pub struct WholeReport {
     pub failure: Option<String>,
     /// Empty cells of the encoded position.
     pub encoded_empty: usize,
-    /// Leaves written as H-search derivations ([`super::derived`]), and explainer calls.
+    /// Leaves written as H-search derivations ([`crate::local::derived`]), and explainer calls.
     pub derived_leaves: u64,
     /// Explainer calls (successful or not).
     pub explain_calls: u64,
@@ -162,7 +162,7 @@ pub fn decide_whole(
         f.vulnerable = false;
         f.reduction = false;
     }
-    let mut d = solver::make_search(&sp, sp.order.order(), start);
+    let mut d = dfpn::make_search(&sp, sp.order.order(), start);
     if params.fill_in == Fill::White {
         d.rules.only = Some(Colour::White);
     }
@@ -279,7 +279,7 @@ impl Builder<'_, '_, '_> {
         let w = match e.best {
             Some(m) => Some(m),
             None if f.winner() == Some(Colour::White) => f.empty_cells().first(),
-            None => solver::confirmed_move(self.d, f, Colour::White, e.moves),
+            None => dfpn::confirmed_move(self.d, f, Colour::White, e.moves),
         }
         .and_then(|c| self.enc.to_original(c))
         .filter(|&w| carrier.contains(w));
@@ -375,7 +375,7 @@ impl Builder<'_, '_, '_> {
 
     /// A move of Black in filled `f` (Black to move, won by a connection on `carrier`) after
     /// which the solver proves White's loss: first by the connections alone, then by search
-    /// (the solver's budget bounds both; unlike [`solver::confirmed_move`], no exact local
+    /// (the solver's budget bounds both; unlike [`dfpn::confirmed_move`], no exact local
     /// search of the whole board).
     fn winning_move_in(&mut self, f: &Position, carrier: CellSet) -> Option<Cell> {
         let cells = carrier & f.empty_cells();
@@ -540,7 +540,7 @@ impl Builder<'_, '_, '_> {
     }
 
     /// A leaf by the explainer: Black's VC in the encoded position after the added stones,
-    /// as an H-search derivation, translated to kernel nodes ([`super::derived`]) and checked
+    /// as an H-search derivation, translated to kernel nodes ([`crate::local::derived`]) and checked
     /// by the kernel on its own before it is spliced in.
     ///
     /// With [`Fill::White`] the explainer sees the solver's filled position `f` (fewer empty
@@ -749,7 +749,7 @@ impl Builder<'_, '_, '_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
-    /// The exact local search ([`super::decide`]).
+    /// The exact local search ([`crate::local::decide`]).
     Local,
     /// The whole-board engine ([`decide_whole`]).
     Solver,

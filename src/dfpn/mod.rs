@@ -28,28 +28,27 @@
 
 pub mod db;
 pub mod decompose;
-pub mod dfpn;
-pub mod emit;
-pub mod eval;
 pub mod inferior;
+pub mod mid;
 pub mod order;
 pub mod proof_set;
 pub mod shared;
 pub mod tt;
+pub mod vc_eval;
 pub mod vulnerable;
 
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
+use crate::local::{self, Budget};
 use crate::position::Position;
-use crate::search::{self, Budget};
 use crate::vc::{Variant, VcBudget, VcParams};
-use dfpn::Dfpn;
-use eval::Evaluator;
 use inferior::InferiorRules;
+use mid::Dfpn;
 use order::{Centrality, MoveOrder, Resistance};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 use tt::{Table, INF};
+use vc_eval::Evaluator;
 
 /// Largest board the solver accepts (cells); 8×8 = 64 and 9×9 = 81 are allowed, beyond that
 /// a whole-board search is hopeless.
@@ -145,7 +144,7 @@ pub struct SolveParams {
     /// with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787 with
     /// 8 / 16 / none, and 16 was the fastest in CPU time).
     pub semi_limit: Option<usize>,
-    /// Most stones for an incremental connection update ([`eval::Evaluator::max_update_stones`]).
+    /// Most stones for an incremental connection update ([`vc_eval::Evaluator::max_update_stones`]).
     pub update_stones: usize,
     /// The persistent database of solved positions ([`db`]), shared by threads.
     pub db: Option<std::sync::Arc<db::SolvedDb>>,
@@ -187,7 +186,7 @@ impl Default for SolveParams {
             vc_variant: Variant::Fast,
             order: Ordering::Resistance,
             semi_limit: Some(SOLVER_SEMI_LIMIT),
-            update_stones: eval::MAX_UPDATE_STONES,
+            update_stones: vc_eval::MAX_UPDATE_STONES,
             db: None,
             child_dn: DEFAULT_CHILD_DN,
             shared: None,
@@ -401,7 +400,7 @@ pub fn solve_with(
 }
 
 /// Solves `pos` with the search `d` (made by [`make_search`] at `start`), which keeps its
-/// table: [`emit::emit_solved`] then writes the proof from it without solving again.
+/// table: `prove::emit::emit_solved` then writes the proof from it without solving again.
 pub fn solve_in(d: &mut Dfpn, pos: &Position, to_move: Colour, start: Instant) -> SolveOutcome {
     let root = d.filled(pos, to_move);
     let (pn, dn) = d.mid(&root, to_move, INF, INF);
@@ -518,8 +517,8 @@ pub fn key_move_within(
         time: None,
         ..Budget::default()
     };
-    let out = search::decide(&game, &budget).ok()?;
-    if out.verdict != search::Verdict::Holds {
+    let out = local::decide(&game, &budget).ok()?;
+    if out.verdict != local::Verdict::Holds {
         return None;
     }
     out.certificate.and_then(|c| c.first)

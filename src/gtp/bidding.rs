@@ -16,7 +16,7 @@
 //! count and seed are then ignored); larger ones by Monte Carlo with [`GTP_DEFAULT_SAMPLES`]
 //! fillings and seed 1 unless given.
 
-use super::{analyse, Analysis, McConfig};
+use crate::bidding::{analyse, Analysis, McConfig};
 use crate::board::{Colour, Notation};
 use crate::position::Position;
 

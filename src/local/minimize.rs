@@ -139,7 +139,7 @@ fn minimum_check(
     }
     let mut searches = 0;
     let mut idx: Vec<usize> = (0..m).collect();
-    let full = super::local::Local::new(game)?;
+    let full = super::cells::Local::new(game)?;
     loop {
         let subset: CellSet = idx.iter().map(|&i| cells[i]).collect();
         // Cheap filter: the owner must at least be able to join a pair owning all of it.
@@ -148,7 +148,7 @@ fn minimum_check(
         let mask = full.from_cells(&subset);
         let viable = full.joined(mask)
             && (game.claim().owner_first
-                || super::local::bits(mask).all(|x| full.joined(mask & !(1 << x))));
+                || super::cells::bits(mask).all(|x| full.joined(mask & !(1 << x))));
         if viable || m == 0 {
             let g2 = game.with_carrier(subset)?;
             let o = decide(&g2, budget)?;

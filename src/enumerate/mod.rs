@@ -36,16 +36,18 @@
 //! the stone, `W` cells wide on row 1 (`W ≡ K mod 2`) and `H` rows high; it is symmetric
 //! under the edge mirror `[r, c] ↦ [r, K − c − r]`, so `M` is closed under it.
 
-use super::library::{
+pub mod two_stone;
+
+use crate::board::{Board, Border, Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::edge_template::{EdgeTemplate, Rc};
+use crate::local::{decide, Budget, Verdict};
+use crate::position::Position;
+use crate::prove::whole_board::{self, Refutation};
+use crate::templates::library::{
     canonical, canonical_template, encode_certificate, fnv64, mirror, roman, verify_record,
     ClaimTag, Frame, LibraryFile, MinimalityTag, Provenance, Record, Region, StoredCert, Symmetry,
 };
-use super::whole_board::Refutation;
-use super::{EdgeTemplate, Rc};
-use crate::board::{Board, Border, Cell, CellSet, Colour};
-use crate::claim::{Claim, SubGame};
-use crate::position::Position;
-use crate::search::{decide, Budget, Verdict};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
@@ -69,7 +71,7 @@ pub struct Grid {
     /// The owner's helper stones besides the goal stone `[row, 0]` (none for one-stone
     /// templates); they are not region cells.
     pub helpers: Vec<Rc>,
-    /// Node budget of the whole-board solver ([`super::whole_board`]), asked before the local
+    /// Node budget of the whole-board solver ([`crate::prove::whole_board`]), asked before the local
     /// search whether a carrier fails (one-stone regions only; a refutation is used only once
     /// the checker has re-proved its exported proof); `None`: not used.
     pub solver: Option<u64>,
@@ -79,7 +81,7 @@ pub struct Grid {
     /// minimality is never claimed ([`build_file`]).
     pub trust_solver: bool,
     /// Write the leaves of the solver's exported proofs as AND/OR derivations (the
-    /// explainer) rather than `by search` (see [`super::whole_board::refute_checked_opts`]).
+    /// explainer) rather than `by search` (see [`crate::prove::whole_board::refute_checked_opts`]).
     pub solver_derive: bool,
     /// Refutations taken on the solver's word so far (see [`Grid::trust_solver`]).
     pub trusted: std::sync::Arc<std::sync::atomic::AtomicU64>,
@@ -350,11 +352,11 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
     }
     if let (Some(nodes), true) = (grid.solver, grid.helpers.is_empty()) {
         // A refutation by the whole-board solver counts only once the checker has re-proved
-        // the solver's exported proof (super::whole_board::refute_checked); a win there
+        // the solver's exported proof (whole_board::refute_checked); a win there
         // still needs the local search for its proof set and certificate.
         let t = Instant::now();
         if grid.trust_solver {
-            let verdict = super::whole_board::solve([grid.row, 0], &grid.rcs(mask), nodes);
+            let verdict = whole_board::solve([grid.row, 0], &grid.rcs(mask), nodes);
             if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
                 eprintln!(
                     "solver (trusted): {} cells, {verdict:?}, {:.2} s",
@@ -371,7 +373,7 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
         let r = if grid.trust_solver {
             Refutation::NotFound
         } else {
-            super::whole_board::refute_checked_opts(
+            whole_board::refute_checked_opts(
                 [grid.row, 0],
                 &grid.rcs(mask),
                 nodes,

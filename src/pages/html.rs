@@ -3,8 +3,8 @@
 //! closed, every text escaped), so tests can parse it with an XML parser.
 
 use super::proof::{Item, Proof, Section};
-use super::svg::escape;
 use crate::check::report::StepVerdict;
+use crate::render::svg::escape;
 use std::fmt::Write as _;
 
 const CSS: &str = "

@@ -25,7 +25,7 @@
 //!
 //! Proof numbers are from the point of view of the player to move: pn = 0 means it wins,
 //! dn = 0 that it loses. A node's pn is the least disproof number of its children, its dn the
-//! sum of their proof numbers. Leaves are evaluated by [`super::eval`] (connections) after
+//! sum of their proof numbers. Leaves are evaluated by [`super::vc_eval`] (connections) after
 //! fill-in ([`super::inferior`]); an undecided leaf gets pn = 1 and dn = its move count.
 //!
 //! # Weak disproof numbers (off by default)
@@ -53,7 +53,7 @@
 //! - a node decided by connections: the winning carrier (a won board: empty);
 //! - a won node: its winning child's set (the winning move included);
 //! - a lost node: the union of its searched children's sets and of the opponent's VSC
-//!   carriers that cut its moves down to the mustplay ([`super::eval::mustplay_cover`]), and
+//!   carriers that cut its moves down to the mustplay ([`super::vc_eval::mustplay_cover`]), and
 //!   of each vulnerable move skipped with its killer ([`super::vulnerable`]); no set (all
 //!   empty cells) when capture domination skipped a move;
 //! - a split node ([`super::decompose`], Theorem 1): a won one has the set of the half it
@@ -79,7 +79,7 @@
 //!
 //! # Own wins of a child
 //!
-//! An evaluation is two connection builds ([`super::eval`]): the player to move's, to find
+//! An evaluation is two connection builds ([`super::vc_eval`]): the player to move's, to find
 //! its win, and the opponent's, for the opponent's win and the mustplay. At an open node P
 //! with X to move, the opponent Y's connections were built completely, Y has no winning VC,
 //! and every move searched lies in each of Y's winning VSC carriers (the mustplay, §2; all
@@ -105,10 +105,10 @@
 //! Off with [`Dfpn::skip_own_wins`] = false (`--no-skip-own-wins`).
 
 use super::decompose::split;
-use super::eval::{Eval, Evaluator};
 use super::inferior::{fill_in, geometry, InferiorRules};
 use super::order::MoveOrder;
 use super::tt::{Entry, Key, Symmetry, Table, INF};
+use super::vc_eval::{Eval, Evaluator};
 use super::vulnerable::killer;
 use crate::board::Colour;
 use crate::board::{Cell, CellSet};

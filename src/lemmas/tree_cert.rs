@@ -20,8 +20,8 @@ use crate::board::{Cell, CellSet};
 use crate::claim::SubGame;
 use crate::dsl::model::{Just, TreeNode};
 use crate::kernel::{Certificate, Node, NodeId, NodeKind, Reply};
+use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
-use crate::search::{decide, Budget, Verdict};
 use std::collections::HashMap;
 
 /// An earlier lemma of the same file whose kernel certificate a leaf `by NAME` may use.

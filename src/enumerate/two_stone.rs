@@ -8,7 +8,7 @@
 //! smaller of `h` and its mirror image; the mirror maps the problem for `h` onto the problem
 //! for its image), `f_h(S)` = "the owner, with stones at `[K, 0]` and `h`, connects `[K, 0]` to
 //! the edge on carrier `S`, the opponent moving first" is monotone, and its minimal sets in
-//! `region ∖ {h}` are enumerated by the dualize-and-advance loop of [`super::generate`].
+//! `region ∖ {h}` are enumerated by the dualize-and-advance loop of [`super`].
 //!
 //! A minimal set `S` of `f_h` is a **two-stone template** when the helper is *essential*:
 //! `f_1(S ∪ {h})` fails, i.e. with `h` an empty cell instead of a stone the goal stone alone
@@ -22,10 +22,10 @@
 //! The helpers run in parallel (rayon; each helper's rounds are parallel too), each with its
 //! own checkpoint `DIR/rowKs2-hR_C.checkpoint`, so an interrupted run resumes helper by helper.
 
-use super::generate::{certified_record, enumerate, Enumeration, GenOptions, Grid};
-use super::library::{canonical_template, mirror, LibraryFile, MinimalityTag, Region};
-use super::Rc;
-use crate::search::{decide, Budget, Verdict};
+use super::{certified_record, enumerate, Enumeration, GenOptions, Grid};
+use crate::edge_template::Rc;
+use crate::local::{decide, Budget, Verdict};
+use crate::templates::library::{canonical_template, mirror, LibraryFile, MinimalityTag, Region};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -159,7 +159,7 @@ pub fn seed_checkpoint(dir: &Path, row: i32, helper: Rc) -> PathBuf {
 
 /// Certifies known two-stone templates (HexWiki's, as seeds: `(helper, carrier)` in the
 /// region's coordinates) in a region too large to enumerate, the way `--seeds-only` does for
-/// one stone ([`super::generate::enumerate`] with [`GenOptions::seeds_only`]): each seed is
+/// one stone ([`super::enumerate`] with [`GenOptions::seeds_only`]): each seed is
 /// decided by exact search on the grid with its helper stone, its one-cell removals are
 /// searched (all fail: minimal; one holds: shrunk on to a minimal carrier; some undecided:
 /// minimality open), and the helper must be essential ([`helper_essential`]). The run is

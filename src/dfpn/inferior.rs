@@ -23,7 +23,7 @@
 //!
 //! Every fill preserves the game value, so the solver may search the filled position instead
 //! of the original one; a proof exported from the solver is written for the original
-//! position and re-proved by the checker (see [`super::emit`]).
+//! position and re-proved by the checker (see `prove::emit`).
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::position::Position;
@@ -44,7 +44,7 @@ pub struct InferiorRules {
     /// exact) and this colour's captured pairs and regions; the other colour's captures stay
     /// empty. With `Some(White)`, a Black win found in the filled position is a Black win in
     /// the real one (White's extra stones only take cells from Black), which the whole-board
-    /// engine's certificates need ([`crate::search::whole`]).
+    /// engine's certificates need (`engine::whole`).
     pub only: Option<Colour>,
 }
 
@@ -396,7 +396,7 @@ mod tests {
     #[test]
     fn fill_in_keeps_winner_on_small_boards() {
         // Exhaustive cross-check on 3x3: the fill-in never changes who wins with perfect play.
-        use crate::solver::tests_support::minimax;
+        use crate::dfpn::tests_support::minimax;
         let b = Board::square(3).unwrap();
         let cells: Vec<Cell> = b.cells().iter().collect();
         // Every position with up to 4 stones reached by alternating play is too many; take

@@ -5,7 +5,7 @@
 //! (stones are only added), so the search graph is acyclic and a table entry is valid
 //! wherever the position is reached. The table is bounded: when it holds `capacity` entries
 //! the unsolved ones are dropped (solved ones are the expensive knowledge, and the search
-//! keeps the values it needs on its own stack, see [`super::dfpn`]).
+//! keeps the values it needs on its own stack, see [`super::mid`]).
 //!
 //! **Rotation transpositions** (Henderson, Arneson & Hayward 2009, §6: "180 degree board
 //! rotation"): the 180° rotation maps Hex positions to positions of the same value, each
@@ -46,7 +46,7 @@ pub struct Entry {
     /// opponent move outside it loses too. An open node: the cells of the winning VSCs of
     /// the player not to move that justify its mustplay (part of the proof set if it loses).
     pub proof: CellSet,
-    /// An open node evaluated without the win test of the player to move ([`super::dfpn`],
+    /// An open node evaluated without the win test of the player to move ([`super::mid`],
     /// "Own wins of a child"): the test is made before the node is expanded.
     pub own_untested: bool,
 }

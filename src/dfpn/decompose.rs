@@ -62,7 +62,7 @@
 //! halves with Q to move**, where half 1 is the position with side 2 filled with P stones
 //! (then C₂ holds, or can never hold and P loses both the half and the whole) and half 2
 //! likewise. The search uses this at nodes where the player to move is Q: Q wins iff it wins
-//! one half, an OR over two positions with the same player to move ([`super::dfpn`]).
+//! one half, an OR over two positions with the same player to move ([`super::mid`]).
 //!
 //! Proof sets: when Q wins half i, its strategy there never needs the filled side (P's
 //! stones), so the half's proof set is the node's. When P wins both, it plays each half's
@@ -250,9 +250,9 @@ fn region_of(geo: &Geometry, start: Cell, empty: CellSet, own: CellSet, opp: Cel
 mod tests {
     use super::*;
     use crate::board::{Board, Notation};
+    use crate::dfpn::inferior::geometry;
+    use crate::dfpn::tests_support::minimax;
     use crate::position::Position;
-    use crate::solver::inferior::geometry;
-    use crate::solver::tests_support::minimax;
 
     fn pos(n: u32, b: &str, w: &str) -> Position {
         Position::from_names(Board::square(n).unwrap(), b, w, Notation::Letters).unwrap()

@@ -18,7 +18,7 @@
 //!
 //! At most children the search skips the first test altogether and makes it only if the
 //! node is expanded ([`Evaluator::evaluate_hint`], [`Evaluator::own_win`]; the argument is in
-//! [`super::dfpn`], "Own wins of a child"): one build per node that is never expanded.
+//! [`super::mid`], "Own wins of a child"): one build per node that is never expanded.
 //!
 //! With [`Evaluator::incremental`], each colour's engine follows the search path instead of
 //! rebuilding: it undoes its saved states back to the nearest built ancestor of the node and
@@ -253,7 +253,7 @@ impl Evaluator {
     }
 
     /// [`Evaluator::evaluate`]; with `skip_own`, the connections of `to_move` are not built
-    /// (no test for its win: the caller knows it is unlikely, see [`super::dfpn`], "Own wins
+    /// (no test for its win: the caller knows it is unlikely, see [`super::mid`], "Own wins
     /// of a child"). Sound either way: a win not detected leaves the node open, to be
     /// searched.
     pub fn evaluate_hint(&mut self, pos: &Position, to_move: Colour, skip_own: bool) -> Eval {

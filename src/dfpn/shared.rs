@@ -7,7 +7,7 @@
 //! states across searches in a database; this is its in-memory part, shared by the threads
 //! of one process, and it keeps what the database drops: the **proof set**. It also keeps
 //! each open position's **evaluation** (its mustplay and the opponent's VSCs behind it,
-//! [`super::eval`]), so that a position another search already evaluated costs no
+//! [`super::vc_eval`]), so that a position another search already evaluated costs no
 //! connection builds (nearly all of a node's time).
 //!
 //! # Soundness
@@ -19,7 +19,7 @@
 //! every empty cell outside the set) are properties of the position alone, not of the search
 //! that found them, so a solved entry (proof or disproof number 0) written by one opening's
 //! search is exact in every other. An open entry is kept only as first stored, which is the
-//! evaluation ([`super::dfpn::Dfpn::entry`] stores it before the search updates the numbers):
+//! evaluation ([`super::mid::Dfpn::entry`] stores it before the search updates the numbers):
 //! its moves are a mustplay of the position (every move outside them loses, by the
 //! opponent's VSCs, whatever the path) and its numbers only steer the search. Every search of
 //! a run uses the same fill-in rules, connection parameters and rotation setting, so a key
@@ -133,8 +133,8 @@ impl SharedSolved {
 mod tests {
     use super::*;
     use crate::board::{Board, CellSet, Colour, Notation};
+    use crate::dfpn::tt::INF;
     use crate::position::Position;
-    use crate::solver::tt::INF;
 
     fn key(b: &str, w: &str) -> Key {
         let p = Position::from_names(Board::square(5).unwrap(), b, w, Notation::Letters).unwrap();

@@ -43,7 +43,7 @@
 //! the number of empty cells on the shortest owner path through the cell; opponent
 //! intrusions likewise on the shortest paths first.
 
-use super::local::{bits, Local, Set};
+use super::cells::{bits, Local, Set};
 use hashbrown::HashMap;
 use std::time::Instant;
 
@@ -1100,7 +1100,7 @@ struct ChainCtx<'c> {
     groups: &'c [u64],
     e: Set,
     templates: &'c [u16],
-    all_templates: &'c [super::local::TemplateLink],
+    all_templates: &'c [super::cells::TemplateLink],
     to: usize,
 }
 
@@ -1138,8 +1138,8 @@ impl ChainCtx<'_> {
                     break;
                 }
                 let anchored = match t.anchor {
-                    super::local::Anchor::Cell(i) => self.cells[x] >> i & 1 == 1,
-                    super::local::Anchor::Group(h) => self.groups[x] >> h & 1 == 1,
+                    super::cells::Anchor::Cell(i) => self.cells[x] >> i & 1 == 1,
+                    super::cells::Anchor::Group(h) => self.groups[x] >> h & 1 == 1,
                 };
                 if anchored
                     && self.groups[y] >> t.border & 1 == 1

@@ -48,14 +48,14 @@
 //! (White as the winner, so the table of the solve is reused) and maps every cell when
 //! writing.
 
-use super::dfpn::Dfpn;
-use super::tt::{Symmetry, INF};
-use super::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::check::fill::{captured_violation, check_fills, dead_violation, restricted, FillSpec};
 use crate::claim::{Claim, SubGame};
+use crate::dfpn::mid::Dfpn;
+use crate::dfpn::tt::{Symmetry, INF};
+use crate::dfpn::{confirmed_move, key_move_within, make_search, SolveParams};
+use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
-use crate::search::{decide, Budget, Verdict};
 use crate::vc::explain::{
     explain_key_vc, explain_win, Derivation, ExplainLimits, ExplainedFact, Why,
 };
@@ -103,7 +103,7 @@ pub fn emit_opts(
     leaf_max: usize,
     derive: bool,
 ) -> Result<String, String> {
-    super::check_position(pos).map_err(|e| e.to_string())?;
+    crate::dfpn::check_position(pos).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
@@ -112,7 +112,7 @@ pub fn emit_opts(
 }
 
 /// Writes the win at `pos` from a search `d` that has already solved it (as
-/// [`super::solve_in`] leaves it): the emitter follows that search's table, so the root is not
+/// [`crate::dfpn::solve_in`] leaves it): the emitter follows that search's table, so the root is not
 /// solved twice.
 pub fn emit_solved(
     d: &mut Dfpn,
@@ -202,7 +202,7 @@ pub fn emit_solved_opts(
 
 /// Most nodes of the checker's exact search for a connection written `by search` (a leaf or
 /// a precluding carrier); one that needs more is split (see `Emitter::search_cheap`). At most
-/// the checker's first-phase budget ([`crate::search::oracle::DEFAULT_FIRST_NODES`]).
+/// the checker's first-phase budget ([`crate::local::oracle::DEFAULT_FIRST_NODES`]).
 pub const LEAF_NODES: u64 = 100_000;
 
 /// [`LEAF_NODES`], or `HEXPROOF_LEAF_NODES` when set (an experiment knob; 0 turns the test
@@ -212,7 +212,7 @@ fn leaf_nodes() -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(LEAF_NODES)
-        .min(crate::search::oracle::DEFAULT_FIRST_NODES)
+        .min(crate::local::oracle::DEFAULT_FIRST_NODES)
 }
 
 /// The explainer's bounds: [`ExplainLimits::default`], with the work budget per explanation
@@ -836,14 +836,14 @@ impl Emitter<'_, '_> {
         Some((z, k, d, fills))
     }
 
-    /// True when the checker's exact search ([`crate::search::decide`], as `hexproof check`
+    /// True when the checker's exact search ([`crate::local::decide`], as `hexproof check`
     /// runs it on `t - b on [carrier] by search`: the position as written, the loser to move)
     /// proves the winner's connection in `q` on `carrier` within [`Self::leaf_nodes`] nodes.
     /// A leaf that needs more is split into the loser's moves and the winner's replies
     /// instead, whose connections are smaller (or derived): the search's cost grows steeply
     /// with the carrier, and a few such leaves made most of a 7×7 check (BENCHMARKS.md,
     /// "Exported proofs"). The budget is at most the checker's first phase
-    /// ([`crate::search::oracle::DEFAULT_FIRST_NODES`]), which is meant to run the same
+    /// ([`crate::local::oracle::DEFAULT_FIRST_NODES`]), which is meant to run the same
     /// search, so the checker should decide such a leaf within the same nodes; that the two
     /// agree is not tested yet (a cost expectation only, not a soundness matter). The
     /// checker, not this test, decides the leaf.

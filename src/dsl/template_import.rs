@@ -17,9 +17,9 @@ use super::ast::Span;
 use super::model::{Block, BlockKind, CellNames, Fact, LemmaInfo, LibraryLemma};
 use crate::board::{Board, Border, Cell, CellSet, Colour, Notation};
 use crate::claim::Claim;
+use crate::edge_template::EdgeTemplate;
 use crate::position::Position;
 use crate::templates::library::{ClaimTag, LibraryFile, Record};
-use crate::templates::EdgeTemplate;
 
 /// The library files, embedded.
 pub const FILES: [(&str, &str); 8] = [

@@ -5,7 +5,7 @@
 //! cell outside C, Black on a chain H joining G to Black's far border F and White on the rest,
 //! and Black wins the whole board (joins F to b) iff Black wins the sub-game. The trick is
 //! Noshita's (2005, §4: a lemma is a position of a smaller game) as used for the 8×8 huge
-//! lemma (`tools/noshita8_huge.py`); it lets the whole-board DFPN solver ([`crate::solver`],
+//! lemma (`tools/noshita8_huge.py`); it lets the whole-board DFPN solver ([`crate::dfpn`],
 //! Henderson, Arneson & Hayward 2009) decide claims that the local search cannot.
 //!
 //! # The position

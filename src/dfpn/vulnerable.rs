@@ -25,7 +25,7 @@
 //! Each step adds a Q stone and keeps "P to move wins", so the board fills up with P's stones
 //! unchanged and P winning: P's stones of S already join its borders, a contradiction.
 //!
-//! Capture-domination pruning ([`super::dfpn`]) is applied afterwards to the moves that are
+//! Capture-domination pruning ([`super::mid`]) is applied afterwards to the moves that are
 //! left (a dominated move is pruned only for a kept dominator), so together they keep a
 //! winning move whenever there is one: there is a winning move outside V, and domination
 //! among the moves outside V keeps one of those.
@@ -100,8 +100,8 @@ pub fn killer(
 mod tests {
     use super::*;
     use crate::board::{Board, Notation};
+    use crate::dfpn::inferior::{geometry, is_dead_with};
     use crate::position::Position;
-    use crate::solver::inferior::{geometry, is_dead_with};
 
     #[test]
     fn killers_make_the_cell_dead_and_none_is_missed() {

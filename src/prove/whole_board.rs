@@ -23,12 +23,13 @@
 //! the sub-game's. [`encode`] returns `None` when there is no such chain (both cells above S
 //! in C, or the chain's column meeting C) or the board would exceed the solver's 81 cells.
 
-use super::Rc;
+use super::emit;
 use crate::board::{Board, CellSet, Colour, Notation};
 use crate::check::{check_source, Options};
+use crate::dfpn::{self, SolveParams, Winner};
+use crate::edge_template::Rc;
+use crate::local::Budget;
 use crate::position::Position;
-use crate::search::Budget;
-use crate::solver::{self, emit, SolveParams, Winner};
 use std::time::Instant;
 
 /// Largest board the solver takes (cells).
@@ -101,7 +102,7 @@ pub fn solve(stone: Rc, carrier: &[Rc], nodes: u64) -> Option<bool> {
         nodes,
         ..SolveParams::default()
     };
-    match solver::solve(&pos, Colour::White, &params) {
+    match dfpn::solve(&pos, Colour::White, &params) {
         Ok(o) => match o.winner {
             Winner::Black => Some(true),
             Winner::White => Some(false),
@@ -110,7 +111,7 @@ pub fn solve(stone: Rc, carrier: &[Rc], nodes: u64) -> Option<bool> {
         // Already won: by Black when S's group already touches the top (S on row 1), by
         // White when White's stones outside C already cut S off; either way the sub-game's
         // verdict (the module docs' equivalence holds for finished games too).
-        Err(solver::SolveError::AlreadyWon(c)) => Some(c == Colour::Black),
+        Err(dfpn::SolveError::AlreadyWon(c)) => Some(c == Colour::Black),
         Err(_) => None,
     }
 }
@@ -144,7 +145,7 @@ pub const CHECK_NODES: u64 = 20_000_000;
 
 /// A refutation of the sub-game "stone − edge on `carrier`, White first" that does not rest on
 /// the solver's word: the solver (within `nodes`) finds White's win, the win is exported as a
-/// `.hexp` strategy ([`crate::solver::emit`], written for the transposed board with the
+/// `.hexp` strategy ([`crate::prove::emit`], written for the transposed board with the
 /// colours swapped), the header of that file is compared with the encoded position, and the
 /// checker ([`crate::check`]) re-proves the strategy. Only then is the refutation
 /// [`Refutation::Checked`]; anything else leaves the sub-game undecided for the caller.
@@ -153,7 +154,7 @@ pub fn refute_checked(stone: Rc, carrier: &[Rc], nodes: u64) -> Refutation {
 }
 
 /// [`refute_checked`], choosing how the exported proof writes its leaves: with `derive`, as
-/// AND/OR derivations found by the explainer ([`crate::solver::emit`]); without, every leaf
+/// AND/OR derivations found by the explainer ([`crate::prove::emit`]); without, every leaf
 /// `by search` (the checker re-proves it with a search of at most [`CHECK_NODES`] nodes).
 /// The explainer can cost far more than the solve on large carriers (row 5's 50-cell
 /// complements); `by search` leaves move that work to the checker's search, which is
@@ -162,10 +163,10 @@ pub fn refute_checked_opts(stone: Rc, carrier: &[Rc], nodes: u64, derive: bool) 
     let Some(pos) = encode(stone, carrier) else {
         return Refutation::NotFound;
     };
-    match solver::check_position(&pos) {
+    match dfpn::check_position(&pos) {
         Ok(()) => {}
         // The board is decided without a move: White's stones outside C already cut S off.
-        Err(solver::SolveError::AlreadyWon(Colour::White)) => {
+        Err(dfpn::SolveError::AlreadyWon(Colour::White)) => {
             return Refutation::Checked { nodes: 0, lines: 0 }
         }
         Err(_) => return Refutation::NotFound,
@@ -175,8 +176,8 @@ pub fn refute_checked_opts(stone: Rc, carrier: &[Rc], nodes: u64, derive: bool) 
         ..SolveParams::default()
     };
     let start = Instant::now();
-    let mut d = solver::make_search(&params, params.order.order(), start);
-    let out = solver::solve_in(&mut d, &pos, Colour::White, start);
+    let mut d = dfpn::make_search(&params, params.order.order(), start);
+    let out = dfpn::solve_in(&mut d, &pos, Colour::White, start);
     if out.winner != Winner::White {
         return Refutation::NotFound;
     }

@@ -30,7 +30,7 @@
 //! used when its carrier is strictly smaller than the sub-game's carrier, and every node
 //! below the root of a sub-game has fewer empty cells than that carrier.
 
-use super::local::{Local, Set};
+use super::cells::{Local, Set};
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::SubGame;
 use crate::position::Position;
@@ -148,14 +148,14 @@ fn seeds_for(names: &'static [&'static str]) -> Vec<crate::vc::seed::SeedTemplat
     use std::sync::{Mutex, OnceLock};
     type Cache = Mutex<Vec<(&'static [&'static str], Vec<crate::vc::seed::SeedTemplate>)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    static ALL: OnceLock<Vec<crate::templates::EdgeTemplate>> = OnceLock::new();
+    static ALL: OnceLock<Vec<crate::edge_template::EdgeTemplate>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
     let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, v)) = c.iter().find(|(k, _)| *k == names) {
         return v.clone();
     }
     let all = ALL.get_or_init(|| {
-        crate::templates::EdgeTemplate::parse_list(include_str!(
+        crate::edge_template::EdgeTemplate::parse_list(include_str!(
             "../../tests/fixtures/edge-templates-hexwiki.json"
         ))
         .unwrap_or_default()
@@ -285,8 +285,8 @@ impl Oracle {
         }
         self.calls += 1;
         let mut pos = self.base.clone();
-        let ok = super::local::bits(b).all(|i| pos.play(self.owner, g.cells[i]).is_ok())
-            && super::local::bits(w).all(|i| pos.play(self.owner.opponent(), g.cells[i]).is_ok());
+        let ok = super::cells::bits(b).all(|i| pos.play(self.owner, g.cells[i]).is_ok())
+            && super::cells::bits(w).all(|i| pos.play(self.owner.opponent(), g.cells[i]).is_ok());
         let mut full_semi = false;
         let answer = if ok {
             self.vs.rebuild(&pos);
@@ -330,7 +330,7 @@ impl Oracle {
     /// Whether [`Oracle::at`] found, at (b, w), a semi-connection whose carrier is the whole
     /// sub-game carrier (dropped from its answer: see the module docs). The engine then
     /// knows a winning first move that the search must find by itself; rule 10 of
-    /// [`super::solver`] looks for it with the engine.
+    /// [`super::minimax`] looks for it with the engine.
     pub fn full_semi_at(&self, b: Set, w: Set) -> bool {
         self.full_semi.contains(&(b, w))
     }

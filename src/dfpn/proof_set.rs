@@ -2,7 +2,7 @@
 //!
 //! A **proof set** S of a solved position for its winner P is a set of empty cells such that
 //! P still wins when the loser Q gets *every* empty cell outside S (this is what proof-set
-//! pruning in [`super::dfpn`] uses: a Q move outside S is then refuted by the same strategy,
+//! pruning in [`super::mid`] uses: a Q move outside S is then refuted by the same strategy,
 //! since the position after it has fewer Q stones than that filled one).
 //!
 //! **Reduction**: give Q every empty cell outside S, run the inferior-cell analysis on the
@@ -71,8 +71,8 @@ mod tests {
     use super::*;
     use crate::board::{Board, Border, Cell};
     use crate::claim::{Claim, SubGame};
-    use crate::search::{self, Budget, Verdict};
-    use crate::solver::{make_search, solve_in, SolveParams, Winner};
+    use crate::dfpn::{make_search, solve_in, SolveParams, Winner};
+    use crate::local::{self, Budget, Verdict};
 
     /// The exact search: does Black win `p` with `to_move` to play?
     fn black_wins(p: &Position, to_move: Colour) -> bool {
@@ -89,7 +89,7 @@ mod tests {
             },
         )
         .unwrap();
-        let out = search::decide(&game, &Budget::nodes(20_000_000)).unwrap();
+        let out = local::decide(&game, &Budget::nodes(20_000_000)).unwrap();
         assert_ne!(out.verdict, Verdict::Undecided);
         out.verdict == Verdict::Holds
     }

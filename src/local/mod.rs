@@ -5,13 +5,11 @@
 //! verdict is [`Verdict::Holds`] only when the kernel accepted it. A loss comes with the
 //! opponent's refuting line. Running out of budget gives [`Verdict::Undecided`].
 
+pub mod cells;
 pub mod derived;
-pub mod encode;
-pub mod local;
+pub mod minimax;
 mod minimize;
 pub mod oracle;
-pub mod solver;
-pub mod whole;
 
 pub use minimize::{minimize, minimize_with, Minimality, MinimizeReport, MAX_SUBSETS};
 pub use oracle::OracleParams;
@@ -19,10 +17,10 @@ pub use oracle::OracleParams;
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{ClaimError, SubGame};
 use crate::kernel::{self, Certificate, KernelError, Node, NodeId, NodeKind, Reply, Verified};
+use cells::{bits, Local, Set};
 use hashbrown::HashMap;
-use local::{bits, Local, Set};
+use minimax::{Limits, Res, Solver, NONE};
 use serde::Serialize;
-use solver::{Limits, Res, Solver, NONE};
 use std::time::{Duration, Instant};
 
 /// How much work a search may do before answering "undecided".
@@ -300,7 +298,7 @@ impl Builder<'_, '_> {
 
     /// An and-node for a chain of bridges and edge templates (rule 6 of the solver), or
     /// `None` if a template's own certificate cannot be made within the budget.
-    fn chain_node(&mut self, b: Set, chain: &solver::Chain) -> Option<NodeId> {
+    fn chain_node(&mut self, b: Set, chain: &minimax::Chain) -> Option<NodeId> {
         let g = self.solver.g;
         let stones = g.to_cells(b);
         let rep = |x: u8| -> Cell {
@@ -325,11 +323,11 @@ impl Builder<'_, '_> {
             let cells = g.to_cells(step.carrier);
             carrier |= cells;
             let child = match step.link {
-                solver::Link::Template(ti) => {
+                minimax::Link::Template(ti) => {
                     let t = g.templates[ti as usize];
                     let (anchor, played) = match t.anchor {
-                        local::Anchor::Cell(i) => (g.cells[i], true),
-                        local::Anchor::Group(h) => (g.group_rep[h as usize], false),
+                        cells::Anchor::Cell(i) => (g.cells[i], true),
+                        cells::Anchor::Group(h) => (g.group_rep[h as usize], false),
                     };
                     let border = g.group_rep[t.border as usize];
                     self.template_node(anchor, played, border, t.carrier)?

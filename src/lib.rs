@@ -1,6 +1,6 @@
 //! hexproof: a proof checker and template verifier for the game of Hex.
 //!
-//! The modules form layers. A module may use only the modules listed before it here; the
+//! The modules form layers. A module may use only the modules listed before it in this text; the
 //! test `architecture` (tests/kernel/architecture.rs) reads every `crate::` path in `src/` and
 //! fails on an upward import. The picture is in docs/ARCHITECTURE.md.
 //!

@@ -549,7 +549,7 @@ fn vi2a_after_h7_g7_holds() {
     use hexproof::board::{Border, Notation};
     use hexproof::edge_template::EdgeTemplate;
     use hexproof::local::oracle::LARGE_SEEDS;
-    let all = EdgeTemplate::parse_list(include_str!("fixtures/edge-templates-hexwiki.json"))
+    let all = EdgeTemplate::parse_list(include_str!("../fixtures/edge-templates-hexwiki.json"))
         .expect("the fixture parses");
     let t = all.iter().find(|t| t.name == "VI2a").expect("VI2a");
     let g = t.place_fitting(Border::Bottom).expect("it fits");

@@ -54,7 +54,7 @@ fn filtered<F: FnOnce()>(f: F) {
 #[test]
 fn reports_for_every_proof() {
     filtered(|| {
-        insta::glob!("../proofs", "**/*.hexp", |path| {
+        insta::glob!("../../proofs", "**/*.hexp", |path| {
             // The solver's exported proofs (proofs/solver/, thousands of steps, machine
             // written) are checked by tests/solver_emit.rs instead.
             if path.parent().is_some_and(|d| d.ends_with("solver")) {
@@ -77,7 +77,7 @@ fn report_for_appendix_b_as_printed() {
 #[test]
 fn diagnostics_for_malformed_scripts() {
     filtered(|| {
-        insta::glob!("fixtures/malformed", "*.hexp", |path| {
+        insta::glob!("../fixtures/malformed", "*.hexp", |path| {
             insta::assert_snapshot!("malformed", report(path));
         });
     });

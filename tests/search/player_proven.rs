@@ -18,7 +18,7 @@ use hexproof::position::Position;
 use hexproof::vc::{Variant, VcParams, VcSet};
 use std::time::Duration;
 
-#[path = "common/rng.rs"]
+#[path = "../common/rng.rs"]
 mod rng;
 use rng::Rng;
 

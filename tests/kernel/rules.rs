@@ -536,7 +536,7 @@ fn several_lemmas_at_most_one_semi() {
 // ---------------------------------------------------------------------------------------------
 // The AB-property across two areas (proofs/examples/ab-property.hexp and its mutations).
 
-const AB: &str = include_str!("../proofs/examples/ab-property.hexp");
+const AB: &str = include_str!("../../proofs/examples/ab-property.hexp");
 
 /// The line of the composed step in the example.
 fn ab_line(src: &str) -> usize {

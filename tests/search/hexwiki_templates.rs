@@ -24,7 +24,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-const FIXTURE: &str = include_str!("fixtures/edge-templates-hexwiki.json");
+const FIXTURE: &str = include_str!("../fixtures/edge-templates-hexwiki.json");
 
 /// Templates of at most 40 carrier cells too slow for the normal suite: IV1c holds in 4.0 M
 /// nodes (about 12 s CPU, minutes of wall time on the loaded 2-core machine); VI2a is

@@ -12,10 +12,10 @@ use hexproof::local::{self, Budget, Verdict};
 use hexproof::position::Position;
 use std::process::Command;
 
-#[path = "common/rng.rs"]
+#[path = "../common/rng.rs"]
 mod rng;
 
-const TABLES: &str = include_str!("fixtures/solver/solved-openings-6x6-7x7.md");
+const TABLES: &str = include_str!("../fixtures/solver/solved-openings-6x6-7x7.md");
 
 /// The published winner table of an n×n board: `table[row][col]` = Black wins.
 fn table(n: usize) -> Vec<Vec<bool>> {

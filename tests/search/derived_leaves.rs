@@ -105,7 +105,7 @@ fn tampered_derivations_are_rejected() {
 
 #[test]
 fn small_templates_hold_through_the_whole_board_engine() {
-    let all = EdgeTemplate::parse_list(include_str!("fixtures/edge-templates-hexwiki.json"))
+    let all = EdgeTemplate::parse_list(include_str!("../fixtures/edge-templates-hexwiki.json"))
         .expect("the fixture parses");
     let mut derived_leaves = 0;
     for name in ["III1a", "IV1a", "IV2n"] {

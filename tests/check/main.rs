@@ -1,0 +1,13 @@
+//! The proof checker on real proofs: golden reports of every proof file, mutants rejected for the right reason, Noshita's 7x7 and 8x8, Anshelevich's Appendix B, AB-property composition, lemma trees, lemma records, and a front end that never panics.
+//!
+//! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
+
+mod ab_compose;
+mod anshelevich;
+mod golden_reports;
+mod mutations;
+mod noshita;
+mod noshita8;
+mod robustness;
+mod templates_lemmas;
+mod trees;

@@ -1,0 +1,12 @@
+//! The `hexproof` binary end to end: every command's exit codes, one-line errors, JSON, pictures, GTP conformance.
+//!
+//! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
+
+mod bidding_cli;
+mod cli;
+mod cli_check;
+mod gtp_conformance;
+mod render_cli;
+mod render_svg;
+mod templates_cli;
+mod vc_cli;

@@ -1,0 +1,173 @@
+//! The layering of the crate (docs/ARCHITECTURE.md): a module may name only modules in layers
+//! below it. The order is the one of `src/lib.rs`; this test reads every `crate::NAME` in
+//! `src/` (code and doc links alike, outside `#[cfg(test)] mod tests`) and fails on an upward
+//! one, and fails when `src/lib.rs` declares a module this table does not place.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Bottom to top. Each module may use only modules earlier in this list.
+const LAYERS: &[&str] = &[
+    // core
+    "board",
+    "position",
+    "claim",
+    "kernel",
+    "render",
+    "edge_template",
+    // search
+    "vc",
+    "local",
+    "templates",
+    "eval",
+    "dfpn",
+    "engine",
+    // proof
+    "dsl",
+    "check",
+    "lemmas",
+    "pages",
+    "prove",
+    "enumerate",
+    // play
+    "game",
+    "sgf",
+    "bidding",
+    "player",
+    "gtp",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The text of a file without its unit-test module (tests may reach up for their fixtures).
+fn without_unit_tests(text: &str) -> &str {
+    let mut from = 0;
+    while let Some(k) = text[from..].find("#[cfg(test)]") {
+        let at = from + k;
+        let after = text[at + "#[cfg(test)]".len()..].trim_start();
+        if after.starts_with("mod tests") {
+            return &text[..at];
+        }
+        from = at + 1;
+    }
+    text
+}
+
+/// Every `(line, name)` such that `crate::name` occurs on that line.
+fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut rest = line;
+        while let Some(k) = rest.find("crate::") {
+            let tail = &rest[k + "crate::".len()..];
+            let name: String = tail
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            // `hexproof::crate::` never occurs; `$crate::` (macros) is not a module path.
+            if !rest[..k].ends_with('$') && !name.is_empty() {
+                out.push((i + 1, name));
+            }
+            rest = tail;
+        }
+    }
+    out
+}
+
+/// `(file, line, from, to)` for every upward use in `src/`.
+fn upward_uses(src: &Path) -> Vec<(String, usize, String, String)> {
+    let rank: BTreeMap<&str, usize> = LAYERS.iter().enumerate().map(|(i, m)| (*m, i)).collect();
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(src).unwrap();
+        let top = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        let Some(&from) = rank.get(top.as_str()) else {
+            continue; // lib.rs, main.rs and the binary's cli/ may use everything
+        };
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (line, name) in crate_paths(without_unit_tests(&text)) {
+            if let Some(&to) = rank.get(name.as_str()) {
+                if to > from {
+                    bad.push((rel.display().to_string(), line, top.clone(), name));
+                }
+            }
+        }
+    }
+    bad
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn no_module_uses_a_layer_above_it() {
+    let bad = upward_uses(&src());
+    let lines: Vec<String> = bad
+        .iter()
+        .map(|(f, l, a, b)| format!("src/{f}:{l}: `{a}` uses `{b}`, which is above it"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "upward imports (move the code, or pass what it needs from above):\n{}",
+        lines.join("\n")
+    );
+}
+
+#[test]
+fn every_module_of_lib_rs_has_a_layer() {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let declared: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod "))
+        .map(|l| l.trim_end_matches(';'))
+        .collect();
+    for m in &declared {
+        assert!(
+            LAYERS.contains(m),
+            "`{m}` is declared in lib.rs but has no layer here"
+        );
+    }
+    for m in LAYERS {
+        assert!(
+            declared.contains(m),
+            "`{m}` has a layer but lib.rs does not declare it"
+        );
+    }
+}
+
+/// The test can fail: an upward path planted in a temporary copy is found.
+#[test]
+fn an_upward_import_is_caught() {
+    let dir = std::env::temp_dir().join(format!("hexproof-layers-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("board")).unwrap();
+    std::fs::write(
+        dir.join("board/mod.rs"),
+        "//! doc\nuse crate::position::Position;\n/// [`crate::gtp`]\nfn f() {}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("gtp.rs"), "use crate::board::Cell;\n").unwrap();
+    let bad = upward_uses(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let found: Vec<(usize, &str)> = bad.iter().map(|(_, l, _, b)| (*l, b.as_str())).collect();
+    assert_eq!(found, vec![(2, "position"), (3, "gtp")]);
+}

@@ -1,0 +1,8 @@
+//! The whole-board DFPN solver: winners against published tables and the exact search, emitted proofs the checker accepts, the whole-board engine of `verify`, template refutations.
+//!
+//! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
+
+mod solver;
+mod solver_emit;
+mod solver_engine;
+mod templates_whole_board;

@@ -2,6 +2,8 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
+#[path = "../common/bin.rs"]
+mod bin;
 mod ab_compose;
 mod anshelevich;
 mod golden_reports;

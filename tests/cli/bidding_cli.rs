@@ -5,12 +5,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn hexproof(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hexproof"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use crate::bin::output as hexproof;
 
 fn with_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hexproof"))

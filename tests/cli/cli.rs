@@ -10,10 +10,7 @@ struct Run {
 }
 
 fn hexproof(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
+    let out = crate::bin::output(args);
     Run {
         code: out
             .status

@@ -2,6 +2,8 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
+#[path = "../common/bin.rs"]
+mod bin;
 mod bidding_cli;
 mod cli;
 mod cli_check;

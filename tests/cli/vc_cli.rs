@@ -4,12 +4,7 @@
 
 use std::process::{Command, Output};
 
-fn hexproof(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hexproof"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use crate::bin::output as hexproof;
 
 /// Game 5 of Pawlewicz et al.'s Table II (tests/fixtures/olympiad-2011-positions.txt).
 const GM5: &str = "a2 g5 d7 d8 e7 e8 f7 f8 g7 g8 c8 c9 h8 h7 a10 a11 b10 b11 c10 c11 i7 i6";

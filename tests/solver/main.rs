@@ -2,6 +2,8 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
+#[path = "../common/bin.rs"]
+mod bin;
 mod solver;
 mod solver_emit;
 mod solver_engine;

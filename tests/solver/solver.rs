@@ -461,9 +461,7 @@ fn fill_in_and_features_do_not_change_winners() {
     }
 }
 
-fn hexproof() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hexproof"))
-}
+use crate::bin::hexproof;
 
 fn emit_and_check(board: &str, moves: &str) {
     let dir = std::env::temp_dir().join(format!("hexproof-solver-{}", std::process::id()));

@@ -79,9 +79,7 @@ fn a_star_on_a_failed_reply_covers_nothing() {
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
 }
 
-fn hexproof() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hexproof"))
-}
+use crate::bin::hexproof;
 
 /// `hexproof check --no-search FILE` passes (every leaf and precluding carrier is still
 /// decided by the exact search: `--no-search` only skips the second, confirming searches).

@@ -20,8 +20,7 @@ use hexproof::position::Position;
 const COLS: u8 = 5;
 const ROWS: u8 = 5;
 
-#[path = "../common/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 fn board() -> Board {

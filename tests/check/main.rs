@@ -2,6 +2,12 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
+#[path = "../common/templates.rs"]
+#[allow(dead_code)]
+mod common_templates;
+#[path = "../common/rng.rs"]
+#[allow(dead_code)]
+mod rng;
 #[path = "../common/bin.rs"]
 mod bin;
 mod ab_compose;

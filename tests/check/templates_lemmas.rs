@@ -9,9 +9,7 @@ use hexproof::templates::library::decode_certificate;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "../common/templates.rs"]
-#[allow(dead_code)]
-mod common_templates;
+use crate::common_templates;
 use common_templates::library;
 
 fn root() -> PathBuf {

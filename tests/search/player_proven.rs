@@ -18,8 +18,7 @@ use hexproof::position::Position;
 use hexproof::vc::{Variant, VcParams, VcSet};
 use std::time::Duration;
 
-#[path = "../common/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 fn vcs(p: &Position, c: Colour) -> VcSet {

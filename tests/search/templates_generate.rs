@@ -7,8 +7,7 @@ use hexproof::enumerate::{
 };
 use hexproof::templates::library::{canonical, mirror, MinimalityTag, Record, Symmetry};
 
-#[path = "../common/templates.rs"]
-mod common_templates;
+use crate::common_templates;
 use common_templates::{budget, library};
 
 fn opts() -> GenOptions {

@@ -17,8 +17,7 @@ use hexproof::templates::library::{mirror, MinimalityTag, Record, Symmetry};
 use hexproof::templates::matching;
 use proptest::prelude::*;
 
-#[path = "../common/templates.rs"]
-mod common_templates;
+use crate::common_templates;
 use common_templates::{budget, library};
 
 /// The ignored tests' budget: nodes only, so a loaded machine cannot make them undecided.

@@ -5,9 +5,7 @@ use hexproof::kernel;
 use hexproof::templates::cert_shrink::shrink;
 use hexproof::templates::library::decode_certificate;
 
-#[path = "../common/templates.rs"]
-#[allow(dead_code)]
-mod common_templates;
+use crate::common_templates;
 use common_templates::library;
 
 #[test]

@@ -8,8 +8,7 @@ use hexproof::enumerate::{enumerate, hexwiki_templates, region_cells, GenOptions
 use hexproof::local::{decide, Verdict};
 use hexproof::templates::library::{canonical_template, mirror};
 
-#[path = "../common/templates.rs"]
-mod common_templates;
+use crate::common_templates;
 use common_templates::{budget, library};
 
 /// HexWiki's two-stone templates of rows 3 and 4 (canonical orientation).

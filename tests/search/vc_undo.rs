@@ -8,8 +8,7 @@
 //!   pair, counts, status, winning connections, endpoints), so the next sibling's update
 //!   starts from the right state (checked by the first point again).
 
-#[path = "../common/rng.rs"]
-mod rng;
+use crate::rng;
 
 use hexproof::board::{Board, Cell, CellSet, Colour};
 use hexproof::position::Position;

@@ -12,8 +12,7 @@ use hexproof::local::{self, Budget, Verdict};
 use hexproof::position::Position;
 use std::process::Command;
 
-#[path = "../common/rng.rs"]
-mod rng;
+use crate::rng;
 
 const TABLES: &str = include_str!("../fixtures/solver/solved-openings-6x6-7x7.md");
 

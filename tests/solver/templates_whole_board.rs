@@ -9,9 +9,7 @@ use hexproof::local::{decide, Budget, Verdict};
 use hexproof::prove::whole_board::{refute_checked, solve, Refutation};
 use hexproof::templates::library::{mirror, MinimalityTag};
 
-#[path = "../common/templates.rs"]
-#[allow(dead_code)]
-mod common_templates;
+use crate::common_templates;
 use common_templates::library;
 
 const NODES: u64 = 2_000_000;

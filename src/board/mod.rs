@@ -341,6 +341,40 @@ impl fmt::Display for Board {
     }
 }
 
+/// Cells serialise as their board-independent index (see the module docs).
+impl Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u16(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let i = u16::deserialize(d)?;
+        if (i as usize) < BORDER_BASE + 4 {
+            Ok(Cell(i))
+        } else {
+            Err(serde::de::Error::custom(format!(
+                "cell index {i} out of range"
+            )))
+        }
+    }
+}
+
+/// Cell sets serialise as sorted lists of cell indices.
+impl Serialize for CellSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for CellSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Cell>::deserialize(d)?;
+        Ok(v.into_iter().collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,39 +408,5 @@ mod tests {
         assert!(Board::parse("20x20").is_err());
         assert!(Board::parse("0x3").is_err());
         assert!(Board::parse("axb").is_err());
-    }
-}
-
-/// Cells serialise as their board-independent index (see the module docs).
-impl Serialize for Cell {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u16(self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for Cell {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let i = u16::deserialize(d)?;
-        if (i as usize) < BORDER_BASE + 4 {
-            Ok(Cell(i))
-        } else {
-            Err(serde::de::Error::custom(format!(
-                "cell index {i} out of range"
-            )))
-        }
-    }
-}
-
-/// Cell sets serialise as sorted lists of cell indices.
-impl Serialize for CellSet {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for CellSet {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Vec::<Cell>::deserialize(d)?;
-        Ok(v.into_iter().collect())
     }
 }

@@ -663,7 +663,7 @@ impl<'a> Checker<'a> {
                 if let Some(g) = &self.goal {
                     // In a lemma's game White moves only in the carrier; with no carrier cell
                     // left the node would hold vacuously, so it must be a leaf.
-                    empty = empty & g.carrier;
+                    empty &= g.carrier;
                     if empty.is_empty() {
                         reasons.push(self.reason(
                             "tree",
@@ -702,7 +702,7 @@ impl<'a> Checker<'a> {
                         Some(c) => {
                             let mut keep = c;
                             keep.insert(p.z);
-                            survivors = survivors & keep;
+                            survivors &= keep;
                             k |= keep & empty;
                             format!(
                                 "black {}: {} on {}; White must play in {}",

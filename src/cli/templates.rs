@@ -295,7 +295,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
         return fail_input("time budgets must be positive");
     }
-    if !(a.quick >= 0.0) {
+    if a.quick.is_nan() || a.quick < 0.0 {
         return fail_input("--quick must be a number of seconds, 0 or more");
     }
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
@@ -467,7 +467,7 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
     if a.seed_hexwiki {
         return fail_input("--seed-hexwiki is for one stone; name two-stone seeds with --seed");
     }
-    if a.seed.is_empty() != !a.seeds_only {
+    if a.seed.is_empty() == a.seeds_only {
         return fail_input(
             "with --stones 2, seeds need --seeds-only and --seeds-only needs --seed",
         );

@@ -323,7 +323,7 @@ impl<'a> Dfpn<'a> {
         }
         if self.nodes >= self.max_nodes {
             self.aborted = true;
-        } else if self.nodes % 16 == 0 {
+        } else if self.nodes.is_multiple_of(16) {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.aborted = true;

@@ -124,7 +124,7 @@ mod tests {
             if p.winner().is_some() {
                 continue;
             }
-            let to_move = if next(&mut rng) % 2 == 0 {
+            let to_move = if next(&mut rng).is_multiple_of(2) {
                 Colour::Black
             } else {
                 Colour::White

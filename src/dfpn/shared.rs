@@ -32,7 +32,7 @@
 
 use super::tt::{Entry, Key};
 use hashbrown::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -77,9 +77,7 @@ impl SharedSolved {
     }
 
     fn shard(&self, key: &Key) -> &Mutex<HashMap<Key, Entry>> {
-        let mut h = self.hasher.build_hasher();
-        key.hash(&mut h);
-        &self.shards[(h.finish() as usize) % SHARDS]
+        &self.shards[(self.hasher.hash_one(key) as usize) % SHARDS]
     }
 
     /// The entry of `key`, if some search stored one: solved, or the position's evaluation.
@@ -97,11 +95,10 @@ impl SharedSolved {
         };
         let full = map.len() >= self.capacity_per_shard;
         match map.get_mut(&key) {
-            Some(old) => {
-                if solved(&e) && (!solved(old) || e.proof.len() < old.proof.len()) {
-                    *old = e;
-                }
+            Some(old) if solved(&e) && (!solved(old) || e.proof.len() < old.proof.len()) => {
+                *old = e;
             }
+            Some(_) => {}
             None if !full => {
                 map.insert(key, e);
                 self.stored.fetch_add(1, Ordering::Relaxed);

@@ -137,7 +137,7 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
     // G: the components of the endpoints.
     let mut g = CellSet::EMPTY;
     for &e in &ends {
-        g = g | component(&board, e, black_nodes);
+        g |= component(&board, e, black_nodes);
     }
     if g.contains(b) {
         return Err("the goal is joined already".into());
@@ -188,10 +188,10 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
                 continue;
             }
             let comp = component(&board, e, black_nodes);
-            done = done | comp;
+            done |= comp;
             let path = chain_to_far(&board, comp, d, &depth, &harmless)
                 .ok_or("no harmless chain from the group to the far border")?;
-            chain = chain | path;
+            chain |= path;
         }
     }
     // The window's columns.

@@ -730,8 +730,8 @@ impl Builder<'_, '_, '_> {
             let r = self.black_reply(black, white | CellSet::single(w))?;
             let next = self.white(black | CellSet::single(r), white | CellSet::single(w))?;
             let set = self.nodes[next as usize].carrier | CellSet::single(r);
-            open = open & set;
-            carrier = carrier | set;
+            open &= set;
+            carrier |= set;
             options.push(Reply { reply: r, next });
         }
         let id = self.push(Node {

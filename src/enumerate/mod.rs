@@ -95,7 +95,7 @@ pub fn region_cells(row: i32, height: i32, width: i32) -> Vec<Rc> {
     let mut v = Vec::new();
     for r in 1..=height {
         for c in -40..=40 {
-            if (2 * c + r - row).abs() <= width - 1 && [r, c] != [row, 0] {
+            if (2 * c + r - row).abs() < width && [r, c] != [row, 0] {
                 v.push([r, c]);
             }
         }

@@ -126,7 +126,7 @@ impl Composer<'_> {
         let off = self.nodes.len() as NodeId;
         for n in &cert.nodes {
             let mut m = n.clone();
-            m.stones = m.stones | extra;
+            m.stones |= extra;
             match &mut m.kind {
                 NodeKind::Joined => {}
                 NodeKind::Or(opts) => opts.iter_mut().for_each(|o| o.next += off),
@@ -184,7 +184,7 @@ impl Composer<'_> {
                 }
                 let mut carrier = CellSet::EMPTY;
                 for o in &options {
-                    carrier = carrier | self.nodes[o.next as usize].carrier;
+                    carrier |= self.nodes[o.next as usize].carrier;
                     carrier.insert(o.reply);
                 }
                 let node = Node {

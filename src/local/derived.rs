@@ -201,7 +201,7 @@ impl Translator<'_> {
         let off = self.nodes.len() as NodeId;
         for n in cert.nodes {
             let mut m = n;
-            m.stones = m.stones | stones;
+            m.stones |= stones;
             // Single goals inside (and-node children) stay; the template's own goal is
             // `goal` (`None` only for the last fact: then the claim's pair is `(x, y)`).
             if m.goal.is_none() {

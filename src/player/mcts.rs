@@ -163,7 +163,7 @@ impl Rng {
 
     #[inline]
     fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) * n as u64 >> 32) as usize
+        (((self.next() >> 32) * n as u64) >> 32) as usize
     }
 }
 
@@ -559,7 +559,7 @@ pub fn genmove(
             if s.nodes[0].proven != 0 {
                 break;
             }
-            if i % 64 == 0 && (deadline.expired() || solved.load(Ordering::Relaxed)) {
+            if i.is_multiple_of(64) && (deadline.expired() || solved.load(Ordering::Relaxed)) {
                 break;
             }
         }

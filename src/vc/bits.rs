@@ -130,6 +130,7 @@ macro_rules! binop {
         impl<const W: usize> std::ops::$tr for Bits<W> {
             type Output = Bits<W>;
             #[inline]
+            #[allow(clippy::assign_op_pattern)] // `$op=` would need a second macro argument
             fn $f(mut self, o: Bits<W>) -> Bits<W> {
                 for k in 0..W {
                     self.0[k] = self.0[k] $op o.0[k];

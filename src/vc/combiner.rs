@@ -107,7 +107,7 @@ impl<const W: usize> Combiner<W> {
         self.calls += 1;
         if self.s_buf.len() + self.c_buf.len() + self.found.len() > self.cap {
             self.aborted = true;
-        } else if self.calls % 1024 == 0 {
+        } else if self.calls.is_multiple_of(1024) {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.aborted = true;

@@ -586,7 +586,7 @@ impl<const W: usize> Engine<W> {
             return true;
         }
         self.ops = self.ops.wrapping_add(1);
-        if self.ops % 256 == 0 {
+        if self.ops.is_multiple_of(256) {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.status = Status::Incomplete(Exhausted::Time);

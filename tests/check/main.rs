@@ -2,20 +2,20 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
+mod ab_compose;
+mod anshelevich;
+#[path = "../common/bin.rs"]
+mod bin;
 #[path = "../common/templates.rs"]
 #[allow(dead_code)]
 mod common_templates;
-#[path = "../common/rng.rs"]
-#[allow(dead_code)]
-mod rng;
-#[path = "../common/bin.rs"]
-mod bin;
-mod ab_compose;
-mod anshelevich;
 mod golden_reports;
 mod mutations;
 mod noshita;
 mod noshita8;
+#[path = "../common/rng.rs"]
+#[allow(dead_code)]
+mod rng;
 mod robustness;
 mod templates_lemmas;
 mod trees;

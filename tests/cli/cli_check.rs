@@ -1,7 +1,5 @@
 //! `hexproof check` end to end: exit codes, file:line:column diagnostics, JSON.
 
-use std::process::Command;
-
 use crate::bin::run as hexproof;
 
 #[test]

@@ -2,9 +2,9 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
+mod bidding_cli;
 #[path = "../common/bin.rs"]
 mod bin;
-mod bidding_cli;
 mod cli;
 mod cli_check;
 mod gtp_conformance;

@@ -3,7 +3,6 @@
 //! external resources; one small SVG is pinned by a snapshot; bad input exits with code 2.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::bin::run as hexproof;
 

@@ -1,7 +1,5 @@
 //! `hexproof templates …` on the command line: exit codes, one-line errors, outputs.
 
-use std::process::Command;
-
 use crate::bin::run;
 
 #[test]

@@ -2,8 +2,6 @@
 //! winning connections and mustplay, the SVG file, budgets (exit 3), and bad input (exit 2,
 //! one line, no panic).
 
-use std::process::{Command, Output};
-
 use crate::bin::output as hexproof;
 
 /// Game 5 of Pawlewicz et al.'s Table II (tests/fixtures/olympiad-2011-positions.txt).

@@ -704,7 +704,7 @@ fn near_templates() -> impl Strategy<Value = Inst> {
                 let need = cells.len().saturating_sub(12);
                 for (k, d) in drops
                     .iter()
-                    .chain(std::iter::repeat(&0).take(need))
+                    .chain(std::iter::repeat_n(&0, need))
                     .enumerate()
                 {
                     if cells.is_empty() {

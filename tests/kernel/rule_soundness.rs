@@ -182,7 +182,9 @@ const FLOOR_RULE2: u32 = 1;
 const FLOOR_MONO: u32 = 1;
 
 fn and_case(s: Setup) -> Result<Case, TestCaseError> {
-    let Some(pos) = position(&s) else { return Ok(Case::Skipped) };
+    let Some(pos) = position(&s) else {
+        return Ok(Case::Skipped);
+    };
     let names = CellNames::plain(board(), hexproof::board::Notation::Letters);
     let (x, u, y) = (cell(s.ends[0]), cell(s.ends[1]), cell(s.ends[2]));
     let a = carrier(&pos, s.masks[0] & 0x0fff, &[x, u, y]);
@@ -193,19 +195,43 @@ fn and_case(s: Setup) -> Result<Case, TestCaseError> {
         return Ok(Case::Skipped);
     }
     let u_black = pos.colour_at(u) == Some(Colour::Black);
-    let concl_carrier = if u_black { a | b } else { a | b | CellSet::single(u) };
+    let concl_carrier = if u_black {
+        a | b
+    } else {
+        a | b | CellSet::single(u)
+    };
     let c = fact(vec![(x, y)], !u_black, concl_carrier);
-    let ins = [Input { fact: &p, semi: false, role: "p" }, Input { fact: &q, semi: false, role: "q" }];
+    let ins = [
+        Input {
+            fact: &p,
+            semi: false,
+            role: "p",
+        },
+        Input {
+            fact: &q,
+            semi: false,
+            role: "q",
+        },
+    ];
     let v = rules::and_rule(&ctx(&pos, &names), &ins, &c);
     if v.is_empty() {
-        prop_assert_ne!(holds(&pos, &c), Some(false), "AND accepted a false conclusion: {:?} {:?} -> {:?}", p, q, c);
+        prop_assert_ne!(
+            holds(&pos, &c),
+            Some(false),
+            "AND accepted a false conclusion: {:?} {:?} -> {:?}",
+            p,
+            q,
+            c
+        );
         return Ok(Case::Accepted);
     }
     Ok(Case::Rejected)
 }
 
 fn or_case(s: Setup) -> Result<Case, TestCaseError> {
-    let Some(pos) = position(&s) else { return Ok(Case::Skipped) };
+    let Some(pos) = position(&s) else {
+        return Ok(Case::Skipped);
+    };
     let names = CellNames::plain(board(), hexproof::board::Notation::Letters);
     let (x, y) = (cell(s.ends[0]), cell(s.ends[1]));
     let mut premises = Vec::new();
@@ -217,21 +243,44 @@ fn or_case(s: Setup) -> Result<Case, TestCaseError> {
         }
         premises.push(f);
     }
-    let union = premises.iter().fold(CellSet::EMPTY, |acc, f| acc | f.carrier);
+    let union = premises
+        .iter()
+        .fold(CellSet::EMPTY, |acc, f| acc | f.carrier);
     let c = fact(vec![(x, y)], false, union);
-    let ins: Vec<Input> = premises.iter().map(|f| Input { fact: f, semi: f.claim.owner_first, role: "p" }).collect();
+    let ins: Vec<Input> = premises
+        .iter()
+        .map(|f| Input {
+            fact: f,
+            semi: f.claim.owner_first,
+            role: "p",
+        })
+        .collect();
     let v = rules::or_rule(&ctx(&pos, &names), &ins, &c);
     if v.is_empty() {
-        prop_assert_ne!(holds(&pos, &c), Some(false), "OR accepted a false conclusion: {:?} -> {:?}", premises, c);
+        prop_assert_ne!(
+            holds(&pos, &c),
+            Some(false),
+            "OR accepted a false conclusion: {:?} -> {:?}",
+            premises,
+            c
+        );
         return Ok(Case::Accepted);
     }
     Ok(Case::Rejected)
 }
 
 fn rule2_case(s: Setup) -> Result<Case, TestCaseError> {
-    let Some(pos) = position(&s) else { return Ok(Case::Skipped) };
+    let Some(pos) = position(&s) else {
+        return Ok(Case::Skipped);
+    };
     let names = CellNames::plain(board(), hexproof::board::Notation::Letters);
-    let (a, b, c, d, e) = (cell(s.ends[0]), cell(s.ends[1]), cell(s.ends[2]), cell(s.ends[3]), cell(s.ends[4]));
+    let (a, b, c, d, e) = (
+        cell(s.ends[0]),
+        cell(s.ends[1]),
+        cell(s.ends[2]),
+        cell(s.ends[3]),
+        cell(s.ends[4]),
+    );
     let union = s.first[1];
     let mut pairs = vec![(a, b)];
     if union {
@@ -250,20 +299,42 @@ fn rule2_case(s: Setup) -> Result<Case, TestCaseError> {
         cpairs.push((d, e));
     }
     let concl = fact(cpairs, s.first[0], s1 | s2);
-    let ins_p = Input { fact: &p, semi: s.first[0], role: "p" };
-    let ins_q = Input { fact: &q, semi: false, role: "q" };
+    let ins_p = Input {
+        fact: &p,
+        semi: s.first[0],
+        role: "p",
+    };
+    let ins_q = Input {
+        fact: &q,
+        semi: false,
+        role: "q",
+    };
     let v = rules::rule2(&ctx(&pos, &names), &ins_p, &ins_q, &concl);
     if v.is_empty() {
-        prop_assert_ne!(holds(&pos, &concl), Some(false), "rule (2) accepted a false conclusion: {:?} {:?} -> {:?}", p, q, concl);
+        prop_assert_ne!(
+            holds(&pos, &concl),
+            Some(false),
+            "rule (2) accepted a false conclusion: {:?} {:?} -> {:?}",
+            p,
+            q,
+            concl
+        );
         return Ok(Case::Accepted);
     }
     Ok(Case::Rejected)
 }
 
 fn monotonicity_case(s: Setup) -> Result<Case, TestCaseError> {
-    let Some(pos) = position(&s) else { return Ok(Case::Skipped) };
+    let Some(pos) = position(&s) else {
+        return Ok(Case::Skipped);
+    };
     let names = CellNames::plain(board(), hexproof::board::Notation::Letters);
-    let (x, y, z, w) = (cell(s.ends[0]), cell(s.ends[1]), cell(s.ends[2]), cell(s.ends[3]));
+    let (x, y, z, w) = (
+        cell(s.ends[0]),
+        cell(s.ends[1]),
+        cell(s.ends[2]),
+        cell(s.ends[3]),
+    );
     let small = carrier(&pos, s.masks[0] & s.masks[1], &[x, y, z, w]);
     let big = carrier(&pos, s.masks[0], &[x, y, z, w]) | small;
     let p = fact(vec![(x, y)], s.first[0], small);
@@ -275,7 +346,11 @@ fn monotonicity_case(s: Setup) -> Result<Case, TestCaseError> {
         pairs.push((z, w));
     }
     let c = fact(pairs, s.first[0] || s.first[2], big);
-    let ins = Input { fact: &p, semi: s.first[0], role: "p" };
+    let ins = Input {
+        fact: &p,
+        semi: s.first[0],
+        role: "p",
+    };
     let v = rules::mono(&ctx(&pos, &names), &ins, &c);
     if v.is_empty() {
         prop_assert_ne!(holds(&pos, &c), Some(false));

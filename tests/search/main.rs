@@ -2,18 +2,18 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
-#[path = "../common/templates.rs"]
-#[allow(dead_code)]
-mod common_templates;
-#[path = "../common/rng.rs"]
-#[allow(dead_code)]
-mod rng;
 mod bidding_exact;
 mod bidding_gale;
 mod bidding_montecarlo;
+#[path = "../common/templates.rs"]
+#[allow(dead_code)]
+mod common_templates;
 mod derived_leaves;
 mod hexwiki_templates;
 mod player_proven;
+#[path = "../common/rng.rs"]
+#[allow(dead_code)]
+mod rng;
 mod templates_generate;
 mod templates_library;
 mod templates_props;

@@ -2,14 +2,14 @@
 //!
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
+#[path = "../common/bin.rs"]
+mod bin;
 #[path = "../common/templates.rs"]
 #[allow(dead_code)]
 mod common_templates;
 #[path = "../common/rng.rs"]
 #[allow(dead_code)]
 mod rng;
-#[path = "../common/bin.rs"]
-mod bin;
 mod solver;
 mod solver_emit;
 mod solver_engine;

@@ -10,7 +10,6 @@ use hexproof::claim::{Claim, SubGame};
 use hexproof::dfpn::{self, SolveParams, Winner};
 use hexproof::local::{self, Budget, Verdict};
 use hexproof::position::Position;
-use std::process::Command;
 
 use crate::rng;
 

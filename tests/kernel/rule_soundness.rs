@@ -176,10 +176,13 @@ fn monotonicity_is_sound() {
     run("monotonicity", FLOOR_MONO, monotonicity_case);
 }
 
-const FLOOR_AND: u32 = 1;
-const FLOOR_OR: u32 = 1;
-const FLOOR_RULE2: u32 = 1;
-const FLOOR_MONO: u32 = 1;
+// With the fixed seed the runs accept 118 (AND), 127 (OR), 95 (rule 2) and 427
+// (monotonicity) applications of 1000; the floors are about half, so a change to the
+// generator or to a rule that makes the test vacuous fails it.
+const FLOOR_AND: u32 = 60;
+const FLOOR_OR: u32 = 60;
+const FLOOR_RULE2: u32 = 45;
+const FLOOR_MONO: u32 = 200;
 
 fn and_case(s: Setup) -> Result<Case, TestCaseError> {
     let Some(pos) = position(&s) else {

@@ -3,14 +3,13 @@
 use super::{fail_input, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
 use hexproof::board::{Board, Colour, Notation};
-use hexproof::dfpn::shared::SharedSolved;
-use hexproof::dfpn::{self, Features, SolveOutcome, SolveParams, Winner};
+use hexproof::dfpn::{self, openings, Features, SolveOutcome, SolveParams, Winner};
 use hexproof::position::Position;
 use hexproof::prove::emit;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Solves a Hex position (who wins with perfect play, and a winning move), or every one-stone
 /// opening of a board.
@@ -382,66 +381,23 @@ fn capital(c: Colour) -> &'static str {
 
 fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
     let board = *s.position.board();
-    let cells: Vec<_> = board.cells().iter().collect();
-    let start = Instant::now();
     let bar = if a.json {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(cells.len() as u64)
+        ProgressBar::new(openings::search_order(&board, s.params.features.rotation).len() as u64)
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} openings, {elapsed} {msg}")
             .expect("valid template"),
     );
-    // With rotation transpositions on, an opening and its 180° image have the same winner
-    // (the rotation keeps each player's borders): solve the first of each pair only.
-    let rotate = |c: hexproof::board::Cell| {
-        let (x, y) = c.coords();
-        hexproof::board::Cell::at(board.cols() - 1 - x, board.rows() - 1 - y)
-    };
-    let use_rotation = s.params.features.rotation;
-    let mut solved: Vec<_> = cells
-        .iter()
-        .copied()
-        .filter(|&c| !use_rotation || c.index() <= rotate(c).index())
-        .collect();
-    // Openings in the columns next to White's edges first, the middle rows before the
-    // corners: on 7×7 these are the long searches (a4, a3, a2, g2, g1 and b4, b2 took
-    // 30–140 CPU-s each, the rest under 30), and a queue that starts the long jobs first
-    // keeps both threads busy to the end.
-    let key = |c: hexproof::board::Cell| {
-        let (x, y) = c.coords();
-        let col = x.min(board.cols() - 1 - x);
-        let row = y.min(board.rows() - 1 - y);
-        (col, std::cmp::Reverse(row), c.index())
-    };
-    solved.sort_by_key(|&c| key(c));
-    let bar_len = solved.len() as u64;
-    bar.set_length(bar_len);
-    // Solved positions (with proof sets) shared by all the openings' searches.
-    let shared = (!a.no_share_openings).then(|| std::sync::Arc::new(SharedSolved::default()));
-    let params = SolveParams {
-        shared: shared.clone(),
-        ..s.params.clone()
-    };
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done = std::sync::Mutex::new(Vec::new());
-    let worker = || loop {
-        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let Some(&c) = solved.get(i) else {
-            return;
-        };
-        let mut p = Position::empty(board);
-        p.play(Colour::Black, c).expect("empty board");
-        let cpu0 = hexproof::player::clock::thread_cpu_time();
-        let o = dfpn::solve(&p, Colour::White, &params).expect("one stone is legal");
-        let cpu = (hexproof::player::clock::thread_cpu_time() - cpu0).as_secs_f64();
+    let progress = |o: &openings::Opening| {
         let line = format!(
-            "{}: {} ({} nodes, {:.2} s, {cpu:.2} CPU-s)",
-            board.cell_name(c, s.notation),
-            winner_name(o.winner),
-            o.nodes,
-            o.micros as f64 / 1e6
+            "{}: {} ({} nodes, {:.2} s, {:.2} CPU-s)",
+            board.cell_name(o.cell, s.notation),
+            winner_name(o.outcome.winner),
+            o.outcome.nodes,
+            o.outcome.micros as f64 / 1e6,
+            o.cpu_seconds
         );
         if !a.json {
             if bar.is_hidden() {
@@ -451,49 +407,31 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             }
         }
         bar.inc(1);
-        if let Ok(mut d) = done.lock() {
-            d.push((c, o, cpu));
-        }
     };
-    std::thread::scope(|scope| {
-        for _ in 0..a.threads {
-            scope.spawn(worker);
-        }
-    });
-    let solved_results: Vec<(hexproof::board::Cell, SolveOutcome, f64)> = match done.into_inner() {
-        Ok(d) => d,
-        Err(_) => return fail_input("a solver thread failed"),
+    let all = match openings::solve_openings(
+        board,
+        &s.params,
+        a.threads,
+        !a.no_share_openings,
+        hexproof::player::clock::thread_cpu_time,
+        progress,
+    ) {
+        Ok(all) => all,
+        Err(e) => return fail_input(&e),
     };
     bar.finish_and_clear();
-    // Every opening: solved, or the image of a solved one (`by_rotation`), with the CPU
-    // seconds of the thread that solved it.
-    let results: Vec<(hexproof::board::Cell, SolveOutcome, bool, f64)> = cells
+    let results: Vec<(hexproof::board::Cell, SolveOutcome, bool, f64)> = all
+        .openings
         .iter()
-        .map(|&c| {
-            let by_rotation = !solved_results.iter().any(|(x, _, _)| *x == c);
-            let image = if by_rotation { rotate(c) } else { c };
-            let (_, o, cpu) = solved_results
-                .iter()
-                .find(|(x, _, _)| *x == image)
-                .expect("the opening or its image was solved");
-            (c, o.clone(), by_rotation, *cpu)
-        })
+        .map(|o| (o.cell, o.outcome.clone(), o.by_rotation, o.cpu_seconds))
         .collect();
-    let wall = start.elapsed().as_secs_f64();
-    let nodes: u64 = solved_results.iter().map(|(_, o, _)| o.nodes).sum();
-    let wall_sum: f64 = solved_results
-        .iter()
-        .map(|(_, o, _)| o.micros as f64 / 1e6)
-        .sum();
-    let cpu_seconds: f64 = solved_results.iter().map(|(_, _, cpu)| cpu).sum();
-    let undecided = results
-        .iter()
-        .filter(|(_, o, _, _)| o.winner == Winner::Undecided)
-        .count();
-    let black_wins = results
-        .iter()
-        .filter(|(_, o, _, _)| o.winner == Winner::Black)
-        .count();
+    let (nodes, wall_sum, cpu_seconds, wall) = (
+        all.nodes,
+        all.sum_seconds,
+        all.cpu_seconds,
+        all.wall_seconds,
+    );
+    let (undecided, black_wins) = (all.undecided, all.black_wins);
     if a.json {
         let rows: Vec<_> = results
             .iter()
@@ -502,11 +440,6 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
                 v["opening"] = json!(board.cell_name(*c, s.notation));
                 v["by_rotation"] = json!(by_rotation);
                 v["cpu_seconds"] = json!(cpu);
-                if *by_rotation {
-                    v["winning_move"] = json!(o
-                        .winning_move
-                        .map(|m| board.cell_name(rotate(m), s.notation)));
-                }
                 v
             })
             .collect();
@@ -516,14 +449,14 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             "black_wins": black_wins,
             "undecided": undecided,
             "nodes": nodes,
-            "solved": solved_results.len(),
+            "solved": all.searched,
             "sum_seconds": wall_sum,
             "cpu_seconds": cpu_seconds,
             "wall_seconds": wall,
             "threads": a.threads,
-            "shared_entries": shared.as_ref().map(|t| t.len()),
-            "shared_hits": solved_results.iter().map(|(_, o, _)| o.profile.shared_hits).sum::<u64>(),
-            "shared_evals": solved_results.iter().map(|(_, o, _)| o.profile.shared_evals).sum::<u64>(),
+            "shared_entries": all.shared_entries,
+            "shared_hits": all.shared_hits,
+            "shared_evals": all.shared_evals,
         }));
     } else {
         let mut s2 = String::from("  ");
@@ -555,8 +488,8 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         );
         println!(
             "{} openings searched ({} by rotation); nodes: {nodes} in total, {cpu_seconds:.2} CPU-s ({wall_sum:.2} s wall) summed over openings, wall {wall:.2} s with {} thread(s)",
-            solved_results.len(),
-            results.len() - solved_results.len(),
+            all.searched,
+            results.len() - all.searched,
             a.threads
         );
     }

@@ -30,6 +30,7 @@ pub mod db;
 pub mod decompose;
 pub mod inferior;
 pub mod mid;
+pub mod openings;
 pub mod order;
 pub mod proof_set;
 pub mod shared;

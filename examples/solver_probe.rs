@@ -45,6 +45,7 @@ fn main() {
         if let Some(n) = env("HEXPROOF_WHOLE_LEAF_NODES").and_then(|v| v.parse().ok()) {
             params.leaf_nodes = n;
         }
+        params.trace = env("HEXPROOF_WHOLE_TRACE").is_some();
         let (o, r) = decide_whole(&g, &Budget::nodes(nodes), &params);
         println!(
             "{name}: {:?}, {} encoded empty cells, {} solver nodes, {} leaf searches ({} nodes), \

@@ -147,6 +147,22 @@ pub struct SolveArgs {
     /// and Black's replies.
     #[arg(long, default_value_t = emit::LEAF_MAX, value_name = "CELLS")]
     emit_leaf_max: usize,
+    /// Most nodes of the checker's exact search a connection written `by search` must fit in
+    /// (0: no test); a larger one is split. Capped at the checker's first-phase budget.
+    #[arg(long, default_value_t = emit::LEAF_NODES, value_name = "N", hide_short_help = true)]
+    emit_leaf_nodes: u64,
+    /// The explainer's work budget per explanation (emitted proofs; experiments).
+    #[arg(long, value_name = "N", hide_short_help = true)]
+    explain_work: Option<u64>,
+    /// The explainer's longest list of facts (emitted proofs; experiments).
+    #[arg(long, value_name = "N", hide_short_help = true)]
+    explain_list: Option<usize>,
+    /// The explainer's largest OR (emitted proofs; experiments).
+    #[arg(long, value_name = "N", hide_short_help = true)]
+    explain_or: Option<usize>,
+    /// Print the explainer's counters and one line per `by search` leaf on stderr.
+    #[arg(long, hide_short_help = true)]
+    emit_stats: bool,
     /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
     /// Anshelevich §6) or "centre" (cells near the centre first).
     #[arg(long, default_value = "resistance", value_name = "ORDER")]
@@ -326,7 +342,24 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     };
     let mut proof_note = None;
     if let (Some(path), true) = (&a.emit_proof, out.winner != Winner::Undecided) {
-        match emit::emit_solved(&mut search, &s.position, s.to_move, a.emit_leaf_max) {
+        let mut explain = hexproof::vc::explain::ExplainLimits::default();
+        if let Some(w) = a.explain_work {
+            explain.work = w;
+        }
+        if let Some(v) = a.explain_list {
+            explain.list_max = v;
+        }
+        if let Some(v) = a.explain_or {
+            explain.or_max = v;
+        }
+        let opts = emit::EmitOptions {
+            leaf_max: a.emit_leaf_max,
+            leaf_nodes: a.emit_leaf_nodes,
+            explain,
+            stats: a.emit_stats,
+            ..emit::EmitOptions::default()
+        };
+        match emit::emit_solved(&mut search, &s.position, s.to_move, &opts) {
             Ok(text) => {
                 if let Err(e) = std::fs::write(path, text) {
                     return fail_input(&format!("cannot write {}: {e}", path.display()));

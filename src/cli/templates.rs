@@ -155,6 +155,9 @@ pub struct GenerateArgs {
     /// The result is then marked incomplete and no template's minimality is claimed.
     #[arg(long, requires = "solver_nodes")]
     trust_solver: bool,
+    /// One line per search on stderr (cells, verdict, nodes, time): where the time goes.
+    #[arg(long, hide_short_help = true)]
+    trace: bool,
     /// How the solver's exported proofs write their leaves: `derive` (AND/OR derivations
     /// from the explainer, short proofs) or `search` (each leaf `by search`, re-proved by the
     /// checker's search; no explainer, which can be slow on large carriers such as row 5's).
@@ -289,6 +292,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
     grid.solver = (a.solver_nodes > 0).then_some(a.solver_nodes);
     grid.trust_solver = a.trust_solver;
     grid.solver_derive = a.solver_leaves == "derive";
+    grid.trace = a.trace;
     if let Some(n) = a.max_builtin_template {
         hexproof::local::cells::set_max_edge_template_cells(n);
     }

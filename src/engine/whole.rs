@@ -65,6 +65,8 @@ pub struct WholeParams {
     /// 805 leaf searches on 25 or more cells, 4 held within 20 k nodes; of 324 on fewer, 245;
     /// VI2a: 2.66 s CPU with no bound, 2.21 s with 24, 2.51 s with 16).
     pub leaf_max_cells: usize,
+    /// Progress lines on stderr (for measuring where time goes; `solver_probe --trace`).
+    pub trace: bool,
 }
 
 /// How the engine's solver fills in inferior cells (Henderson, Arneson & Hayward 2009 §3).
@@ -97,6 +99,7 @@ impl Default for WholeParams {
             derive: true,
             fill_in: Fill::White,
             leaf_max_cells: 24,
+            trace: false,
         }
     }
 }
@@ -216,13 +219,6 @@ fn compact(game: &SubGame, cert: Certificate) -> Certificate {
     }
 }
 
-/// Progress on stderr when `HEXPROOF_WHOLE_TRACE` is set (for measuring where time goes).
-fn trace(msg: impl FnOnce() -> String) {
-    if std::env::var_os("HEXPROOF_WHOLE_TRACE").is_some() {
-        eprintln!("whole: {}", msg());
-    }
-}
-
 struct Builder<'g, 'b, 'a> {
     game: &'g SubGame,
     enc: &'g Encoded,
@@ -238,13 +234,20 @@ struct Builder<'g, 'b, 'a> {
 }
 
 impl Builder<'_, '_, '_> {
+    /// A progress line on stderr when [`WholeParams::trace`] is on.
+    fn trace(&self, msg: impl FnOnce() -> String) {
+        if self.params.trace {
+            eprintln!("whole: {}", msg());
+        }
+    }
+
     /// Solves the root. `Ok(Some((first move, root)))`: a certificate to check; `Ok(None)`:
     /// no win (the outcome says fails or undecided).
     fn run(&mut self, out: &mut Outcome) -> Result<Option<(Option<Cell>, NodeId)>, String> {
         let to_move = self.enc.to_move;
         let f = self.d.filled(&self.enc.position, to_move);
         let (pn, dn) = self.d.mid(&f, to_move, INF, INF);
-        trace(|| format!("root: pn {pn} dn {dn}, {} solver nodes", self.d.nodes));
+        self.trace(|| format!("root: pn {pn} dn {dn}, {} solver nodes", self.d.nodes));
         let black_wins = if to_move == Colour::Black {
             pn == 0
         } else {
@@ -575,13 +578,13 @@ impl Builder<'_, '_, '_> {
         self.report.leaf_nodes += stats.template_nodes;
         let Ok(cert) = cert else { return Ok(None) };
         if let Err(e) = kernel::check(&g, &cert) {
-            trace(|| format!("derivation leaf refused by the kernel: {e}"));
+            self.trace(|| format!("derivation leaf refused by the kernel: {e}"));
             return Ok(None);
         }
         let cert = compact(&g, cert);
         self.report.derived_leaves += 1;
         self.report.derived_nodes += cert.nodes.len() as u64;
-        trace(|| {
+        self.trace(|| {
             format!(
                 "derived leaf: {} facts, {} nodes",
                 d.facts.len(),
@@ -637,7 +640,7 @@ impl Builder<'_, '_, '_> {
         let before = self.nodes.len();
         self.report.leaf_searches += 1;
         self.report.leaf_nodes += o.stats.nodes;
-        trace(|| {
+        self.trace(|| {
             format!(
                 "leaf on {} cells: {:?}, {} nodes, {:.0} ms",
                 carrier.len(),
@@ -655,7 +658,7 @@ impl Builder<'_, '_, '_> {
         let cert = compact(&g, cert);
         let id = self.embed(&cert, black)?;
         self.report.searched_nodes += (self.nodes.len() - before) as u64;
-        trace(|| {
+        self.trace(|| {
             format!(
                 "  its certificate: {} nodes, {} new",
                 cert.nodes.len(),
@@ -702,7 +705,7 @@ impl Builder<'_, '_, '_> {
         }
         // An or-node over White's intrusions, guided by the solver.
         let (_, dn) = self.d.mid(&f, Colour::White, INF, INF);
-        trace(|| {
+        self.trace(|| {
             let filled = |c: Colour| (f.stones(c) - q.stones(c)).len();
             format!(
                 "expand {} Black + {} White stones, {} cells left ({} filled Black, {} White); {} solver nodes, {} leaf searches ({} nodes), {} certificate nodes",

@@ -26,8 +26,8 @@
 //! (over budget) are recorded and make the result incomplete; nothing is ever added to the
 //! library without a certificate the kernel accepted.
 //!
-//! Set `HEXPROOF_GEN_TRACE=1` to get one line per search on stderr (cells, verdict, nodes,
-//! time): the figures behind BENCHMARKS.md's generation rows.
+//! With [`Grid::trace`] on (`templates generate --trace`) every search prints one line on
+//! stderr (cells, verdict, nodes, time): the figures behind BENCHMARKS.md's generation rows.
 //!
 //! # The region
 //!
@@ -83,6 +83,8 @@ pub struct Grid {
     /// Write the leaves of the solver's exported proofs as AND/OR derivations (the
     /// explainer) rather than `by search` (see [`crate::prove::whole_board::refute_checked_opts`]).
     pub solver_derive: bool,
+    /// One line per search on stderr (cells, verdict, nodes, time): diagnostics only.
+    pub trace: bool,
     /// Refutations taken on the solver's word so far (see [`Grid::trust_solver`]).
     pub trusted: std::sync::Arc<std::sync::atomic::AtomicU64>,
     board_cells: Vec<Cell>,
@@ -226,6 +228,7 @@ impl Grid {
             solver: None,
             trust_solver: false,
             solver_derive: true,
+            trace: false,
             trusted: Default::default(),
             board_cells,
             position,
@@ -357,7 +360,7 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
         let t = Instant::now();
         if grid.trust_solver {
             let verdict = whole_board::solve([grid.row, 0], &grid.rcs(mask), nodes);
-            if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
+            if grid.trace {
                 eprintln!(
                     "solver (trusted): {} cells, {verdict:?}, {:.2} s",
                     mask.count_ones(),
@@ -378,9 +381,10 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
                 &grid.rcs(mask),
                 nodes,
                 grid.solver_derive,
+                grid.trace,
             )
         };
-        if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
+        if grid.trace {
             eprintln!(
                 "solver: {} cells, {r:?}, {:.2} s",
                 mask.count_ones(),
@@ -401,7 +405,7 @@ fn oracle(grid: &Grid, mask: u128, budget: &Budget, deadline: Option<Instant>) -
         Ok(o) if o.verdict == Verdict::Fails => Answer::Fails,
         _ => Answer::Undecided,
     };
-    if let (Some(_), Ok(o)) = (std::env::var_os("HEXPROOF_GEN_TRACE"), &outcome) {
+    if let (true, Ok(o)) = (grid.trace, &outcome) {
         // Diagnostics only: one line per search on stderr.
         eprintln!(
             "search: {} cells, {:?}, {} nodes, {:.2} s",

@@ -78,58 +78,60 @@ pub const EXPLAIN_TRIES: usize = 3;
 /// size on 7×7; a larger connection is split into White's moves and Black's replies instead.
 pub const LEAF_MAX: usize = 22;
 
+/// How a win is written: the experiment knobs of the export, each a parameter (no
+/// environment variables), all with tested defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct EmitOptions {
+    /// Largest leaf or precluding carrier written `by search` ([`LEAF_MAX`]).
+    pub leaf_max: usize,
+    /// Write connections as AND/OR derivations when the explainer finds them; without, every
+    /// leaf and precluding carrier is written `by search` (at most `leaf_max` cells), as
+    /// before the explainer — kept to compare the two and to test the tree alone.
+    pub derive: bool,
+    /// Most nodes of the checker's search a `by search` leaf must fit in ([`LEAF_NODES`];
+    /// 0 turns the test off), capped at the checker's first-phase budget.
+    pub leaf_nodes: u64,
+    /// The explainer's bounds (work per explanation, list length, OR size).
+    pub explain: ExplainLimits,
+    /// Print the explainer's counters and one line per search leaf on stderr.
+    pub stats: bool,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            leaf_max: LEAF_MAX,
+            derive: true,
+            leaf_nodes: LEAF_NODES,
+            explain: ExplainLimits::default(),
+            stats: false,
+        }
+    }
+}
+
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
-pub fn emit(pos: &Position, to_move: Colour, params: &SolveParams) -> Result<String, String> {
-    emit_with(pos, to_move, params, LEAF_MAX)
-}
-
-/// [`emit`] with leaves (and precluding carriers) of at most `leaf_max` cells.
-pub fn emit_with(
+pub fn emit(
     pos: &Position,
     to_move: Colour,
     params: &SolveParams,
-    leaf_max: usize,
-) -> Result<String, String> {
-    emit_opts(pos, to_move, params, leaf_max, true)
-}
-
-/// [`emit_with`], with (`derive`) or without AND/OR derivations: without, every leaf and
-/// precluding carrier is written `by search` (at most `leaf_max` cells), as before the
-/// explainer — kept to compare the two and to test the tree alone.
-pub fn emit_opts(
-    pos: &Position,
-    to_move: Colour,
-    params: &SolveParams,
-    leaf_max: usize,
-    derive: bool,
+    opts: &EmitOptions,
 ) -> Result<String, String> {
     crate::dfpn::check_position(pos).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
     d.mid(&filled, to_move, INF, INF);
-    emit_solved_opts(&mut d, pos, to_move, leaf_max, derive)
+    emit_solved(&mut d, pos, to_move, opts)
 }
 
 /// Writes the win at `pos` from a search `d` that has already solved it (as
-/// [`crate::dfpn::solve_in`] leaves it): the emitter follows that search's table, so the root is not
-/// solved twice.
+/// [`crate::dfpn::solve_in`] leaves it): the emitter follows that search's table, so the root
+/// is not solved twice.
 pub fn emit_solved(
     d: &mut Dfpn,
     pos: &Position,
     to_move: Colour,
-    leaf_max: usize,
-) -> Result<String, String> {
-    emit_solved_opts(d, pos, to_move, leaf_max, true)
-}
-
-/// [`emit_solved`], with or without derivations (see [`emit_opts`]).
-pub fn emit_solved_opts(
-    d: &mut Dfpn,
-    pos: &Position,
-    to_move: Colour,
-    leaf_max: usize,
-    derive: bool,
+    opts: &EmitOptions,
 ) -> Result<String, String> {
     let filled = d.filled(pos, to_move);
     let e = d.entry(&filled, to_move);
@@ -153,16 +155,19 @@ pub fn emit_solved_opts(
         memo: HashMap::new(),
         rot: Symmetry::new(pos.board()),
         count: 0,
-        leaf_max,
-        derive,
+        leaf_max: opts.leaf_max,
+        derive: opts.derive,
         derived: 0,
         searched: 0,
         filled_leaves: 0,
-        limits: explain_limits(),
+        limits: opts.explain,
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
         memo_hits: 0,
-        leaf_nodes: leaf_nodes(),
+        leaf_nodes: opts
+            .leaf_nodes
+            .min(crate::local::oracle::DEFAULT_FIRST_NODES),
+        stats: opts.stats,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -189,7 +194,7 @@ pub fn emit_solved_opts(
             (mv, id)
         }
     };
-    if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
+    if opts.stats {
         eprintln!(
             "explain (calls, found, work) for VCs and keys: {:?}; {} answered from the memo; {} White-to-move nodes",
             crate::vc::explain::counters(),
@@ -204,44 +209,6 @@ pub fn emit_solved_opts(
 /// a precluding carrier); one that needs more is split (see `Emitter::search_cheap`). At most
 /// the checker's first-phase budget ([`crate::local::oracle::DEFAULT_FIRST_NODES`]).
 pub const LEAF_NODES: u64 = 100_000;
-
-/// [`LEAF_NODES`], or `HEXPROOF_LEAF_NODES` when set (an experiment knob; 0 turns the test
-/// off), capped at the checker's first-phase budget.
-fn leaf_nodes() -> u64 {
-    std::env::var("HEXPROOF_LEAF_NODES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(LEAF_NODES)
-        .min(crate::local::oracle::DEFAULT_FIRST_NODES)
-}
-
-/// The explainer's bounds: [`ExplainLimits::default`], with the work budget per explanation
-/// from `HEXPROOF_EXPLAIN_WORK`, the list length from `HEXPROOF_EXPLAIN_LIST` and the OR's
-/// size from `HEXPROOF_EXPLAIN_OR` when set (experiment knobs: a smaller budget gives up
-/// sooner and leaves more connections to the search or to splitting; the proof is checked
-/// either way).
-fn explain_limits() -> ExplainLimits {
-    let mut l = ExplainLimits::default();
-    if let Some(w) = std::env::var("HEXPROOF_EXPLAIN_WORK")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        l.work = w;
-    }
-    if let Some(v) = std::env::var("HEXPROOF_EXPLAIN_LIST")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        l.list_max = v;
-    }
-    if let Some(v) = std::env::var("HEXPROOF_EXPLAIN_OR")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        l.or_max = v;
-    }
-    l
-}
 
 /// What an explanation depends on: the owner's stones and the empty cells of the area. The
 /// explainer counts every other cell as the opponent's, so positions that differ only outside
@@ -315,6 +282,8 @@ struct Emitter<'b, 'a> {
     memo_hits: u64,
     /// Node budget of the checker's search that a `by search` leaf must fit in (0: no test).
     leaf_nodes: u64,
+    /// Diagnostics on stderr ([`EmitOptions::stats`]).
+    stats: bool,
 }
 
 impl Emitter<'_, '_> {
@@ -481,7 +450,7 @@ impl Emitter<'_, '_> {
             .collect();
         if let Some(c) = small.into_iter().find(|&c| self.search_cheap(q, c)) {
             self.searched += 1;
-            if std::env::var_os("HEXPROOF_EXPLAIN_STATS").is_some() {
+            if self.stats {
                 // Diagnosis: would the explainer derive it with the fill-in as stones?
                 let inf = explain_win(f, w, c, self.limits).is_some();
                 let (plan, _) = self.fill_plan(q, w, c, given);

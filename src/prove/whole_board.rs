@@ -150,7 +150,7 @@ pub const CHECK_NODES: u64 = 20_000_000;
 /// checker ([`crate::check`]) re-proves the strategy. Only then is the refutation
 /// [`Refutation::Checked`]; anything else leaves the sub-game undecided for the caller.
 pub fn refute_checked(stone: Rc, carrier: &[Rc], nodes: u64) -> Refutation {
-    refute_checked_opts(stone, carrier, nodes, true)
+    refute_checked_opts(stone, carrier, nodes, true, false)
 }
 
 /// [`refute_checked`], choosing how the exported proof writes its leaves: with `derive`, as
@@ -158,8 +158,14 @@ pub fn refute_checked(stone: Rc, carrier: &[Rc], nodes: u64) -> Refutation {
 /// `by search` (the checker re-proves it with a search of at most [`CHECK_NODES`] nodes).
 /// The explainer can cost far more than the solve on large carriers (row 5's 50-cell
 /// complements); `by search` leaves move that work to the checker's search, which is
-/// exact too, so both are equally sound.
-pub fn refute_checked_opts(stone: Rc, carrier: &[Rc], nodes: u64, derive: bool) -> Refutation {
+/// exact too, so both are equally sound. With `trace`, one line of timings on stderr.
+pub fn refute_checked_opts(
+    stone: Rc,
+    carrier: &[Rc],
+    nodes: u64,
+    derive: bool,
+    trace: bool,
+) -> Refutation {
     let Some(pos) = encode(stone, carrier) else {
         return Refutation::NotFound;
     };
@@ -184,7 +190,15 @@ pub fn refute_checked_opts(stone: Rc, carrier: &[Rc], nodes: u64, derive: bool) 
     // The export re-solves sub-positions the table has lost; it gets its own budget.
     d.max_nodes = d.nodes.saturating_add(nodes.saturating_mul(EMIT_FACTOR));
     let solved = start.elapsed();
-    let text = match emit::emit_solved_opts(&mut d, &pos, Colour::White, emit::LEAF_MAX, derive) {
+    let text = match emit::emit_solved(
+        &mut d,
+        &pos,
+        Colour::White,
+        &emit::EmitOptions {
+            derive,
+            ..emit::EmitOptions::default()
+        },
+    ) {
         Ok(t) => t,
         Err(e) => return Refutation::Unconfirmed(format!("no proof exported: {e}")),
     };
@@ -205,7 +219,7 @@ pub fn refute_checked_opts(stone: Rc, carrier: &[Rc], nodes: u64, derive: bool) 
     };
     let emitted = start.elapsed();
     let checked = check_source("refutation.hexp", &text, &opts);
-    if std::env::var_os("HEXPROOF_GEN_TRACE").is_some() {
+    if trace {
         // Diagnostics only: where a refutation's time goes.
         eprintln!(
             "refutation of {} cells: solve {:.2} s, export {:.2} s ({} lines), check {:.2} s",

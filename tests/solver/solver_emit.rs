@@ -150,12 +150,14 @@ fn emitted_star_cases_are_needed_and_checked() {
         b.parse_cell("c2", Notation::Letters).unwrap(),
     )
     .unwrap();
-    let text = emit::emit_opts(
+    let text = emit::emit(
         &p,
         Colour::White,
         &SolveParams::default(),
-        emit::LEAF_MAX,
-        false,
+        &emit::EmitOptions {
+            derive: false,
+            ..emit::EmitOptions::default()
+        },
     )
     .unwrap();
     assert!(!text.contains(" by AND ") && !text.contains("use templates"));
@@ -315,7 +317,7 @@ fn exported_fill_in_is_checked_and_load_bearing() {
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
 }
 
-/// Emits 6×6 b2 (`--emit-leaf-max 22`) with `HEXPROOF_LEAF_NODES` set to `leaf_nodes`, and
+/// Emits 6×6 b2 (`--emit-leaf-max 22`) with `--emit-leaf-nodes` set to `leaf_nodes`, and
 /// checks it with every search budgeted to 1 000 nodes; returns the check's exit code.
 fn b2_checked_within_1000_nodes(leaf_nodes: &str) -> u8 {
     let dir = std::env::temp_dir().join(format!(
@@ -325,8 +327,8 @@ fn b2_checked_within_1000_nodes(leaf_nodes: &str) -> u8 {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("6x6-b2.hexp");
     let st = hexproof()
-        .env("HEXPROOF_LEAF_NODES", leaf_nodes)
         .args(["solve", "--board", "6x6", "--moves", "b2"])
+        .args(["--emit-leaf-nodes", leaf_nodes])
         .args(["--emit-leaf-max", "22", "--emit-proof"])
         .arg(&file)
         .output()

@@ -74,20 +74,36 @@ impl Position {
     /// first and the colours alternating; an unknown cell or an occupied one is an error.
     pub fn from_moves(board: Board, moves: &str, notation: Notation) -> Result<Position, String> {
         let mut p = Position::empty(board);
-        for (k, c) in board
+        p.play_moves(moves, notation)?;
+        Ok(p)
+    }
+
+    /// Plays `moves` (cells in `notation`, separated by blanks or commas) on this position,
+    /// Black first and the colours alternating, and returns how many were played. The one
+    /// replay of a `--moves` argument every command uses: a border, an unknown cell or an
+    /// occupied one is an error naming the move (`move 3 (c4) is on an occupied cell`), and
+    /// the position is left as it was.
+    pub fn play_moves(&mut self, moves: &str, notation: Notation) -> Result<usize, String> {
+        let board = self.board;
+        let cells = board
             .parse_cells(moves, notation)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .enumerate()
-        {
+            .map_err(|e| e.to_string())?;
+        let mut p = self.clone();
+        for (k, &c) in cells.iter().enumerate() {
+            let name = board.cell_name(c, notation);
+            if c.is_border() {
+                return Err(format!("move {} is a border ('{name}'), not a cell", k + 1));
+            }
             let who = if k % 2 == 0 {
                 Colour::Black
             } else {
                 Colour::White
             };
-            p.play(who, c).map_err(|e| e.to_string())?;
+            p.play(who, c)
+                .map_err(|_| format!("move {} ({name}) is on an occupied cell", k + 1))?;
         }
-        Ok(p)
+        *self = p;
+        Ok(cells.len())
     }
 
     /// A position from stone sets; checks that they are on-board cells and disjoint.

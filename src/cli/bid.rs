@@ -205,24 +205,7 @@ fn bid_setup(a: &BidArgs) -> Result<BidSetup, String> {
     let mut position =
         Position::from_names(board, &a.black.join(" "), &a.white.join(" "), notation)
             .map_err(|e| e.to_string())?;
-    let mut colour = Colour::Black;
-    for (k, tok) in a
-        .moves
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .enumerate()
-    {
-        let cell = board
-            .parse_cell(tok, notation)
-            .map_err(|e| format!("move {} ({tok}): {e}", k + 1))?;
-        if cell.is_border() {
-            return Err(format!("move {} ({tok}): a border is not a cell", k + 1));
-        }
-        position
-            .play(colour, cell)
-            .map_err(|e| format!("move {} ({tok}): {e}", k + 1))?;
-        colour = colour.opponent();
-    }
+    position.play_moves(&a.moves, notation)?;
     let total = number("chips", &a.chips)?;
     let mine = match &a.mine {
         Some(m) => number("mine", m)?,

@@ -195,24 +195,8 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
     let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
     let notation = parse_notation(&a.notation)?;
     let mut position = Position::empty(board);
-    let cells = board
-        .parse_cells(&a.moves, notation)
-        .map_err(|e| e.to_string())?;
-    for (k, c) in cells.iter().enumerate() {
-        let name = board.cell_name(*c, notation);
-        if c.is_border() {
-            return Err(format!("move {} is a border ('{name}'), not a cell", k + 1));
-        }
-        let who = if k % 2 == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        position
-            .play(who, *c)
-            .map_err(|_| format!("move {} ({name}) is on an occupied cell", k + 1))?;
-    }
-    let to_move = if cells.len() % 2 == 0 {
+    let played = position.play_moves(&a.moves, notation)?;
+    let to_move = if played % 2 == 0 {
         Colour::Black
     } else {
         Colour::White
@@ -239,7 +223,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
         if o != "all" {
             return Err(format!("--openings '{o}': only 'all' is supported"));
         }
-        if !cells.is_empty() {
+        if played > 0 {
             return Err("--openings all starts from the empty board: drop --moves".into());
         }
         if a.emit_proof.is_some() {

@@ -3,7 +3,7 @@
 
 use super::{fail_input, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
-use hexproof::board::{Board, Colour};
+use hexproof::board::Board;
 use hexproof::enumerate::two_stone::{
     build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
     seed_checkpoint, seed_two_stone,
@@ -865,19 +865,8 @@ fn run_match(a: MatchArgs) -> u8 {
         Ok(p) => p,
         Err(e) => return fail_input(&e.to_string()),
     };
-    let moves = match board.parse_cells(&a.moves, notation) {
-        Ok(m) => m,
-        Err(e) => return fail_input(&e.to_string()),
-    };
-    for (i, c) in moves.into_iter().enumerate() {
-        let colour = if i % 2 == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        if let Err(e) = position.play(colour, c) {
-            return fail_input(&format!("move {}: {e}", i + 1));
-        }
+    if let Err(e) = position.play_moves(&a.moves, notation) {
+        return fail_input(&e);
     }
     let lib = match load(&a.dir) {
         Ok(l) => l,

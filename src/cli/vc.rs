@@ -97,30 +97,7 @@ fn setup(a: &VcArgs) -> Result<Setup, String> {
         )
     })?;
     let mut position = Position::empty(board);
-    let cells = board
-        .parse_cells(&a.moves, notation)
-        .map_err(|e| e.to_string())?;
-    for (k, c) in cells.iter().enumerate() {
-        if c.is_border() {
-            return Err(format!(
-                "move {} is a border ('{}'), not a cell",
-                k + 1,
-                board.cell_name(*c, notation)
-            ));
-        }
-        let who = if k % 2 == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        position.play(who, *c).map_err(|_| {
-            format!(
-                "move {} ({}) is on an occupied cell",
-                k + 1,
-                board.cell_name(*c, notation)
-            )
-        })?;
-    }
+    let played = position.play_moves(&a.moves, notation)?;
     if !a.time.is_finite() || a.time <= 0.0 {
         return Err(format!(
             "--time {} is not a positive number of seconds",
@@ -143,7 +120,7 @@ fn setup(a: &VcArgs) -> Result<Setup, String> {
     };
     Ok(Setup {
         position,
-        moves: cells.len(),
+        moves: played,
         colour,
         notation,
         params,

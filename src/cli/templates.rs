@@ -292,11 +292,8 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if let Some(n) = a.max_builtin_template {
         hexproof::search::local::set_max_edge_template_cells(n);
     }
-    if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
-        return fail_input("time budgets must be positive");
-    }
-    if !(a.quick >= 0.0) {
-        return fail_input("--quick must be a number of seconds, 0 or more");
+    if let Err(e) = check_seconds(&a) {
+        return fail_input(&e);
     }
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
         return fail_input(&format!("cannot create {}: {e}", a.dir.display()));
@@ -426,6 +423,33 @@ fn write_library_file(
     Ok(out)
 }
 
+/// Seconds beyond this (about 31 years) are taken as this: `Duration` and `Instant` arithmetic
+/// would overflow on larger values.
+const MAX_SECONDS: f64 = 1e9;
+
+/// `--time`, `--quick` and `--max-seconds` must be finite numbers of seconds: `--time` and
+/// `--max-seconds` positive, `--quick` 0 or more (NaN, infinities and negatives are bad input).
+fn check_seconds(a: &GenerateArgs) -> Result<(), String> {
+    if !(a.time.is_finite() && a.time > 0.0) {
+        return Err(format!(
+            "--time {} is not a positive number of seconds",
+            a.time
+        ));
+    }
+    if let Some(s) = a.max_seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+        return Err(format!(
+            "--max-seconds {s} is not a positive number of seconds"
+        ));
+    }
+    if !(a.quick.is_finite() && a.quick >= 0.0) {
+        return Err(format!(
+            "--quick {} must be a number of seconds, 0 or more",
+            a.quick
+        ));
+    }
+    Ok(())
+}
+
 /// `generate --stones 2`: every canonical helper position, then one certified file.
 /// The generator's options from the command line (budgets, deadline, seeds), and the start
 /// time; `None` when a time budget is not positive.
@@ -434,24 +458,24 @@ fn gen_options(
     seeds: Vec<Vec<hexproof::templates::Rc>>,
     checkpoint: Option<PathBuf>,
 ) -> Option<(GenOptions, Instant)> {
-    if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
-        return None;
-    }
+    check_seconds(a).ok()?;
     let budget = Budget {
         nodes: a.nodes,
-        time: Some(Duration::from_secs_f64(a.time)),
+        time: Some(Duration::from_secs_f64(a.time.min(MAX_SECONDS))),
         ..Budget::default()
     };
     let start = Instant::now();
     let quick = (a.quick > 0.0 && a.quick < a.time).then(|| Budget {
         nodes: ((a.nodes as f64) * a.quick / a.time).max(1.0) as u64,
-        time: Some(Duration::from_secs_f64(a.quick)),
+        time: Some(Duration::from_secs_f64(a.quick.min(MAX_SECONDS))),
         ..Budget::default()
     });
     let opts = GenOptions {
         budget,
         quick,
-        deadline: a.max_seconds.map(|s| start + Duration::from_secs_f64(s)),
+        deadline: a
+            .max_seconds
+            .map(|s| start + Duration::from_secs_f64(s.min(MAX_SECONDS))),
         checkpoint,
         progress: !a.quiet,
         batch: a.batch as usize,

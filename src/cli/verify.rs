@@ -401,6 +401,9 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
                 }
                 println!("searches: {}", r.searches);
             }
+            None if r.region_verdict == Verdict::Undecided => println!(
+                "verdict: UNDECIDED — the search budget ran out on the region; nothing to minimise"
+            ),
             None => println!(
                 "the claim does not hold on the region (verdict: {:?}); nothing to minimise",
                 r.region_verdict

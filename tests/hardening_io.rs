@@ -1,0 +1,321 @@
+//! Issue 24 (hardening), input surfaces: template records and budgets, the solver's database,
+//! CLI budgets, GTP lines, SGF, certificates. Each test pins one item of the issue.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn hexproof(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "hexproof-hardening-io-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn bad_input(args: &[&str]) -> String {
+    let (code, out, err) = hexproof(args);
+    assert_eq!(code, 2, "{args:?}: exit {code}\n{out}\n{err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(err.starts_with("hexproof: error:"), "{args:?}: {err}");
+    err
+}
+
+/// Item 6: non-finite or huge budgets of `templates generate` are bad input or clamped, never
+/// a panic in `Duration::from_secs_f64`.
+#[test]
+fn templates_generate_time_budgets() {
+    let dir = scratch("gen-time");
+    let d = dir.to_str().unwrap();
+    for flag in ["--time", "--max-seconds", "--quick"] {
+        for v in ["NaN", "inf", "-inf"] {
+            let e = bad_input(&[
+                "templates",
+                "generate",
+                "--row",
+                "2",
+                "--dir",
+                d,
+                "--out",
+                "x",
+                &format!("{flag}={v}"),
+            ]);
+            assert!(e.contains(flag), "{e}");
+        }
+    }
+    for flag in ["--time", "--max-seconds"] {
+        let (code, out, err) = hexproof(&[
+            "templates",
+            "generate",
+            "--row",
+            "2",
+            "--quiet",
+            "--dir",
+            d,
+            "--out",
+            "x",
+            flag,
+            "1e300",
+        ]);
+        assert_eq!(code, 0, "{flag} 1e300: {out}\n{err}");
+    }
+}
+
+/// Item 9: thread counts are capped like `bid`'s; `bid` has a time budget that ends in
+/// "undecided" (exit 3) for huge sample counts and for `--exact` on 32 empty cells.
+#[test]
+fn thread_caps_and_bid_budgets() {
+    let e = bad_input(&[
+        "solve",
+        "--board",
+        "3x3",
+        "--threads",
+        "18446744073709551615",
+    ]);
+    assert!(e.contains("256"), "{e}");
+    let started = std::time::Instant::now();
+    let (code, out, err) = hexproof(&[
+        "bid",
+        "--board",
+        "5x5",
+        "--samples",
+        "18446744073709551615",
+        "--time",
+        "0.5",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(out.contains("undecided"), "{out}");
+    let (code, out, err) = hexproof(&[
+        "bid",
+        "--board",
+        "6x6",
+        "--moves",
+        "a1 f6 a6 f1",
+        "--exact",
+        "--time",
+        "0.5",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(out.contains("undecided"), "{out}");
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "the budgets were not honoured"
+    );
+    for t in ["0", "NaN", "inf"] {
+        bad_input(&["bid", "--board", "3x3", "--time", t]);
+    }
+}
+
+/// Item 10: a GTP line over the cap gets a `?` reply and the engine keeps serving; memory
+/// stays bounded (the line is skipped, not stored).
+#[test]
+fn gtp_long_line_is_refused_and_serving_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .arg("gtp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(b"1 name\n7 play b ").unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..20 {
+            stdin.write_all(&chunk).unwrap();
+        }
+        stdin.write_all(b"\n3 name\nquit\n").unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("=1 hexproof\n\n"), "{text}");
+    assert!(text.contains("?7 line too long"), "{text}");
+    assert!(text.contains("=3 hexproof\n\n"), "{text}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Item 12: `minimize` out of budget says undecided (exit 3), not "does not hold".
+#[test]
+fn minimize_undecided_is_not_fails() {
+    let (code, out, err) = hexproof(&[
+        "minimize", "--board", "5x5", "--region", "all", "--nodes", "10", "t - b",
+    ]);
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(out.contains("UNDECIDED"), "{out}");
+    assert!(!out.contains("does not hold"), "{out}");
+}
+
+/// Item 13: a pair joining an endpoint to itself is bad input for `verify` (as for `check`);
+/// a stone listed twice is bad input, as a carrier cell listed twice is.
+#[test]
+fn verify_rejects_self_pairs_and_repeated_stones() {
+    let e = bad_input(&["verify", "--board", "7x7", "--carrier", "c5 b6", "t - t"]);
+    assert!(e.contains("itself"), "{e}");
+    let e = bad_input(&[
+        "verify",
+        "--board",
+        "7x7",
+        "--black",
+        "d5 d5",
+        "--carrier",
+        "c6 d6",
+        "d5 - b",
+    ]);
+    assert!(e.contains("twice"), "{e}");
+    let e = bad_input(&[
+        "verify",
+        "--board",
+        "7x7",
+        "--black",
+        "d5",
+        "--black",
+        "d5",
+        "--carrier",
+        "c6 d6",
+        "d5 - b",
+    ]);
+    assert!(e.contains("twice"), "{e}");
+    let e = bad_input(&[
+        "verify",
+        "--board",
+        "7x7",
+        "--black",
+        "d5",
+        "--carrier",
+        "c6 d6 c6",
+        "d5 - b",
+    ]);
+    assert!(e.contains("twice"), "{e}");
+    // `check` agrees on the self-pair.
+    let dir = scratch("self-pair");
+    let f = dir.join("p.hexp");
+    std::fs::write(
+        &f,
+        "board 3x3\nlemma self \"x\" {\n  diagram {\n    * * .\n     . . .\n      . . .\n  }\n  claim t - t\n}\n",
+    )
+    .unwrap();
+    let (code, out, err) = hexproof(&["check", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}\n{err}");
+}
+
+/// Item 17: an SGF swap anywhere but White's second move is an error, not a silently
+/// shortened game.
+#[test]
+fn sgf_late_swap_is_rejected() {
+    let dir = scratch("sgf");
+    let f = dir.join("late.sgf");
+    std::fs::write(&f, "(;GM[11]SZ[5];B[a1];W[b2];B[c3];W[swap-pieces];B[d4])").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+        .arg("gtp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let cmd = format!("1 loadsgf {}\n2 showboard\nquit\n", f.display());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(cmd.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("?1 "), "{text}");
+    assert!(text.contains("swap"), "{text}");
+    let ok = hexproof::sgf::read("(;GM[11]SZ[5];B[a1];W[swap-pieces];B[d4])", None).unwrap();
+    assert_eq!(ok.moves().len(), 1, "a true swap-pieces becomes setup");
+    assert!(hexproof::sgf::read(
+        "(;GM[11]SZ[5];B[a1];W[b2];B[c3];W[swap-pieces];B[d4])",
+        None
+    )
+    .is_err());
+}
+
+/// Item 7: a damaged `--db` file is a clear error (exit 2) or ignored, never a panic or a
+/// wrong answer; a tampered record (a flipped winner) fails its checksum and is not trusted.
+#[test]
+fn damaged_or_tampered_db() {
+    use redb::{ReadableTable, TableDefinition};
+    let dir = scratch("db");
+    let db = dir.join("solved.db");
+    let db_s = db.to_str().unwrap();
+    let solve =
+        |path: &str| hexproof(&["solve", "--board", "4x4", "--db", path, "--db-stones", "16"]);
+    let (code, out, err) = solve(db_s);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("winner:  Black"), "{out}");
+    let bytes = std::fs::read(&db).unwrap();
+    // Truncated: a clear error.
+    let t = dir.join("truncated.db");
+    std::fs::write(&t, &bytes[..bytes.len() / 2]).unwrap();
+    let (code, out, err) = solve(t.to_str().unwrap());
+    assert_eq!(code, 2, "{out}\n{err}");
+    assert!(err.starts_with("hexproof: error: database"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // Bit flips anywhere: an error or the right answer, never a panic.
+    for k in 0..24 {
+        let mut b = bytes.clone();
+        let at = (k * 7919 + 13) % b.len().min(1 << 16);
+        b[at] ^= 0x10;
+        let f = dir.join(format!("flip{k}.db"));
+        std::fs::write(&f, &b).unwrap();
+        let (code, out, err) = solve(f.to_str().unwrap());
+        assert!(
+            code == 0 || code == 2,
+            "flip at {at}: exit {code}\n{out}\n{err}"
+        );
+        assert!(!err.contains("panicked"), "flip at {at}: {err}");
+        if code == 0 {
+            assert!(out.contains("winner:  Black"), "flip at {at}: {out}");
+        }
+    }
+    // Tampered values: every stored winner flipped, checksums left as they were.
+    const SOLVED: TableDefinition<&[u8], &[u8]> = TableDefinition::new("solved-v2");
+    {
+        let rdb = redb::Database::create(&db).unwrap();
+        let tx = rdb.begin_write().unwrap();
+        {
+            let mut t = tx.open_table(SOLVED).unwrap();
+            let all: Vec<(Vec<u8>, Vec<u8>)> = t
+                .iter()
+                .unwrap()
+                .map(|e| {
+                    let (k, v) = e.unwrap();
+                    (k.value().to_vec(), v.value().to_vec())
+                })
+                .collect();
+            assert!(!all.is_empty());
+            for (k, mut v) in all {
+                v[0] ^= 1;
+                t.insert(k.as_slice(), v.as_slice()).unwrap();
+            }
+        }
+        tx.commit().unwrap();
+    }
+    let opened = hexproof::solver::db::SolvedDb::open(&db, 16).unwrap();
+    assert!(opened.bad_records > 0);
+    drop(opened);
+    let (code, out, err) = solve(db_s);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("winner:  Black"), "{out}");
+    assert!(err.contains("fail their checksum"), "{err}");
+}

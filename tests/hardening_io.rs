@@ -68,7 +68,7 @@ fn templates_generate_time_budgets() {
             "--dir",
             d,
             "--out",
-            "x",
+            &flag[2..],
             flag,
             "1e300",
         ]);
@@ -318,4 +318,152 @@ fn damaged_or_tampered_db() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("winner:  Black"), "{out}");
     assert!(err.contains("fail their checksum"), "{err}");
+}
+
+/// A copy of the shipped row files (no lemma file) in a scratch directory, with `edit`
+/// applied to row3.json's first record (III1a).
+fn library_copy(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> std::path::PathBuf {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let dir = scratch(name);
+    for f in ["row2.json", "row3.json", "row4.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let path = dir.join("row3.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["templates"][0]["name"], "III1a");
+    edit(&mut v["templates"][0]);
+    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+    dir
+}
+
+/// Item 8: malformed records are bad input naming file and record; `match` ignores a record
+/// whose digest does not match (an edited record is never reported as a template).
+#[test]
+fn template_records_are_validated() {
+    let edits: [(&str, fn(&mut serde_json::Value)); 4] = [
+        ("no-stones", |t| t["stones"] = serde_json::json!([])),
+        ("huge-cell", |t| {
+            t["carrier"][0][1] = (-2147483648i64).into()
+        }),
+        ("huge-stone", |t| {
+            t["stones"][0][0] = (-2147483648i64).into()
+        }),
+        ("bad-root", |t| t["certificate"]["root"] = 100000.into()),
+    ];
+    for (what, edit) in edits {
+        let dir = library_copy(what, edit);
+        let d = dir.to_str().unwrap();
+        for args in [
+            vec!["templates", "list", "--dir", d],
+            vec!["templates", "show", "III1a", "--dir", d],
+            vec![
+                "templates",
+                "match",
+                "--board",
+                "9x9",
+                "--moves",
+                "e7",
+                "--dir",
+                d,
+            ],
+            vec!["templates", "verify", "--dir", d],
+        ] {
+            let e = bad_input(&args);
+            assert!(e.contains("row3.json: record 1 (\"III1a\")"), "{what}: {e}");
+        }
+    }
+    // An edited record (one carrier cell dropped, digest kept): not matched.
+    let dir = library_copy("edited", |t| {
+        t["carrier"].as_array_mut().unwrap().pop();
+    });
+    let (code, out, err) = hexproof(&[
+        "templates",
+        "match",
+        "--board",
+        "9x9",
+        "--moves",
+        "e7",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!out.contains("III1a"), "{out}");
+    assert!(out.contains("III1b"), "{out}");
+    assert!(err.contains("III1a: digest mismatch"), "{err}");
+    let (_, out, _) = hexproof(&["templates", "match", "--board", "9x9", "--moves", "e7"]);
+    assert!(out.contains("black III1a e7 - b"), "{out}");
+}
+
+/// Item 20: list/show/match/verify read the built-in library from any directory; `generate`
+/// writes to `generated/` by default and never replaces a file without --force.
+#[test]
+fn builtin_library_and_generate_output() {
+    let elsewhere = scratch("anywhere");
+    let run_in = |dir: &std::path::Path, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run_in(&elsewhere, &["templates", "show", "III1a"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = run_in(&elsewhere, &["templates", "list"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("templates/row5.json"), "{out}");
+    let (code, out, err) = run_in(
+        &elsewhere,
+        &["templates", "match", "--board", "9x9", "--moves", "e7 g5"],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("black III1a e7 - b"), "{out}");
+    let (code, out, err) = run_in(&elsewhere, &["templates", "verify"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains(" 0 failed"), "{out}");
+    // generate: default output generated/row2.json; a second run is refused without --force.
+    let (code, out, err) = run_in(
+        &elsewhere,
+        &["templates", "generate", "--row", "2", "--quiet"],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(elsewhere.join("generated/row2.json").is_file());
+    let before = std::fs::read(elsewhere.join("generated/row2.json")).unwrap();
+    let (code, _, err) = run_in(
+        &elsewhere,
+        &["templates", "generate", "--row", "2", "--quiet"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--force"), "{err}");
+    let (code, out, err) = run_in(
+        &elsewhere,
+        &["templates", "generate", "--row", "2", "--quiet", "--force"],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(
+        std::fs::read(elsewhere.join("generated/row2.json"))
+            .unwrap()
+            .len(),
+        before.len()
+    );
+    // The shipped library is refused too.
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let (code, _, err) = run_in(
+        &elsewhere,
+        &[
+            "templates",
+            "generate",
+            "--row",
+            "2",
+            "--quiet",
+            "--dir",
+            shipped.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
 }

@@ -467,3 +467,33 @@ fn builtin_library_and_generate_output() {
     );
     assert_eq!(code, 2, "{err}");
 }
+
+/// Item 14: `verify --time` bounds the whole command, the certificate rebuild after the
+/// solver's win included (before: over a minute with `--time 3` here); out of time is
+/// undecided, exit 3.
+#[test]
+fn verify_time_covers_the_certificate_rebuild() {
+    let started = std::time::Instant::now();
+    let (code, out, err) = hexproof(&[
+        "verify",
+        "--board",
+        "7x7",
+        "--black",
+        "d4",
+        "--carrier",
+        "all",
+        "--time",
+        "3",
+        "--nodes",
+        "100000000",
+        "--engine",
+        "solver",
+        "t - b",
+    ]);
+    let secs = started.elapsed().as_secs_f64();
+    assert!(code == 3 || code == 0, "exit {code}\n{out}\n{err}");
+    assert!(secs < 15.0, "--time 3 took {secs:.1} s\n{out}");
+    if code == 3 {
+        assert!(out.contains("UNDECIDED"), "{out}");
+    }
+}

@@ -497,3 +497,110 @@ fn verify_time_covers_the_certificate_rebuild() {
         assert!(out.contains("UNDECIDED"), "{out}");
     }
 }
+
+/// Item 19: `certificate check` re-checks a `verify --certificate` file with the kernel alone:
+/// accepted (0) as written; rejected (1) with a changed reply, a removed node or a changed
+/// claim; bad input (2) for a file that is not a certificate.
+#[test]
+fn certificate_check_accepts_and_rejects() {
+    let dir = scratch("cert");
+    let cert = dir.join("d5.json");
+    let (code, out, err) = hexproof(&[
+        "verify",
+        "--board",
+        "7x7",
+        "--black",
+        "d5",
+        "--carrier",
+        "c5 b6 c6 d6 a7 b7 c7 d7",
+        "--certificate",
+        cert.to_str().unwrap(),
+        "d5 - b",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let check = |v: &serde_json::Value, name: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, serde_json::to_string_pretty(v).unwrap()).unwrap();
+        hexproof(&["certificate", "check", f.to_str().unwrap()])
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    let (code, out, err) = check(&v, "same.json");
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("ACCEPTED") && out.contains("d5 - b"), "{out}");
+    let (code, out, _) = hexproof(&["certificate", "check", "--json", cert.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["verdict"], "accepted");
+    assert_eq!(j["exit_code"], 0);
+
+    // A changed reply: every or-node's first reply moved to another carrier cell.
+    let root = v["root"].as_u64().unwrap() as usize;
+    let mut changed = v.clone();
+    {
+        let nodes = changed["nodes"].as_array_mut().unwrap();
+        let or = nodes[root]["or"]
+            .as_array_mut()
+            .expect("the root is an or-node");
+        let r = or[0]["reply"].as_str().unwrap().to_string();
+        let other = ["c5", "b6", "c6", "d6", "a7", "b7", "c7", "d7"]
+            .into_iter()
+            .find(|c| *c != r)
+            .unwrap();
+        or[0]["reply"] = other.into();
+    }
+    let (code, out, err) = check(&changed, "reply.json");
+    assert_eq!(code, 1, "changed reply: {out}\n{err}");
+    assert!(out.contains("REJECTED"), "{out}");
+    // A removed node (the first: every reference now points one node off or dangles).
+    let mut removed = v.clone();
+    removed["nodes"].as_array_mut().unwrap().remove(0);
+    let (code, out, err) = check(&removed, "removed.json");
+    assert_eq!(code, 1, "removed node: {out}\n{err}");
+    // A wrong claim: the same strategy for a different pair.
+    let mut claim = v.clone();
+    claim["claim"] = "d5 - t".into();
+    let (code, out, err) = check(&claim, "claim.json");
+    assert_eq!(code, 1, "wrong claim: {out}\n{err}");
+    // A smaller carrier than the strategy uses.
+    let mut carrier = v.clone();
+    carrier["carrier"].as_array_mut().unwrap().pop();
+    let (code, out, err) = check(&carrier, "carrier.json");
+    assert_eq!(code, 1, "smaller carrier: {out}\n{err}");
+    // A White stone on a carrier cell: the game itself is not valid.
+    let mut stone = v.clone();
+    stone["white"] = serde_json::json!(["c6"]);
+    let (code, out, err) = check(&stone, "stone.json");
+    assert!(
+        code == 1 || code == 2,
+        "white stone in the carrier: {out}\n{err}"
+    );
+    // Bad input.
+    let mut bad = v.clone();
+    bad["nodes"][0]["stones"] = serde_json::json!(["z99"]);
+    let (code, _, err) = check(&bad, "badcell.json");
+    assert_eq!(code, 2, "{err}");
+    let mut noformat = v.clone();
+    noformat.as_object_mut().unwrap().remove("format");
+    assert_eq!(check(&noformat, "noformat.json").0, 2);
+    bad_input(&["certificate", "check", "/nonexistent/cert.json"]);
+    bad_input(&["certificate", "check", dir.to_str().unwrap()]);
+
+    // A template library file: accepted as shipped; a record with a reply changed is rejected
+    // (by its digest first, as `templates verify` does).
+    let (code, out, err) = hexproof(&["certificate", "check", "templates/row3.json"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let lib = library_copy("cert-lib", |t| {
+        let nodes = t["certificate"]["nodes"].as_array_mut().unwrap();
+        let n = nodes.iter_mut().find(|n| n.get("or").is_some()).unwrap();
+        let r = &mut n["or"][0][0];
+        *r = ((r.as_u64().unwrap() + 1) % 8).into();
+    });
+    let (code, out, err) = hexproof(&[
+        "certificate",
+        "check",
+        lib.join("row3.json").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("REJECTED — III1a"), "{out}");
+}

@@ -665,7 +665,7 @@ pub fn check_record_shape(r: &Record) -> Result<(), String> {
 
 /// Parses a library file and checks every record's shape ([`check_record_shape`]); errors
 /// name the file and the record.
-fn parse_library_file(p: &Path, text: &str) -> Result<(PathBuf, LibraryFile), String> {
+pub fn parse_library_file(p: &Path, text: &str) -> Result<(PathBuf, LibraryFile), String> {
     let f: LibraryFile = serde_json::from_str(text)
         .map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
     for (i, r) in f.templates.iter().enumerate() {

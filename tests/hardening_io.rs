@@ -5,9 +5,14 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn hexproof(args: &[&str]) -> (i32, String, String) {
+    hexproof_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// The binary run in `dir`: exit code, stdout, stderr.
+fn hexproof_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .expect("the binary runs");
     (
@@ -89,33 +94,16 @@ fn thread_caps_and_bid_budgets() {
     ]);
     assert!(e.contains("256"), "{e}");
     let started = std::time::Instant::now();
-    let (code, out, err) = hexproof(&[
-        "bid",
-        "--board",
-        "5x5",
-        "--samples",
-        "18446744073709551615",
-        "--time",
-        "0.5",
-        "--threads",
-        "2",
-    ]);
-    assert_eq!(code, 3, "{out}\n{err}");
-    assert!(out.contains("undecided"), "{out}");
-    let (code, out, err) = hexproof(&[
-        "bid",
-        "--board",
-        "6x6",
-        "--moves",
-        "a1 f6 a6 f1",
-        "--exact",
-        "--time",
-        "0.5",
-        "--threads",
-        "2",
-    ]);
-    assert_eq!(code, 3, "{out}\n{err}");
-    assert!(out.contains("undecided"), "{out}");
+    for position in [
+        &["--board", "5x5", "--samples", "18446744073709551615"][..],
+        &["--board", "6x6", "--moves", "a1 f6 a6 f1", "--exact"][..],
+    ] {
+        let mut args = vec!["bid", "--time", "0.5", "--threads", "2"];
+        args.extend_from_slice(position);
+        let (code, out, err) = hexproof(&args);
+        assert_eq!(code, 3, "{args:?}: {out}\n{err}");
+        assert!(out.contains("undecided"), "{out}");
+    }
     assert!(
         started.elapsed().as_secs() < 30,
         "the budgets were not honoured"
@@ -125,10 +113,11 @@ fn thread_caps_and_bid_budgets() {
     }
 }
 
-/// Item 10: a GTP line over the cap gets a `?` reply and the engine keeps serving; memory
-/// stays bounded (the line is skipped, not stored).
-#[test]
-fn gtp_long_line_is_refused_and_serving_goes_on() {
+/// `hexproof gtp` fed by `write` (on its own thread, so that a large input cannot block on
+/// a full output pipe).
+fn gtp_session(
+    write: impl FnOnce(&mut std::process::ChildStdin) + Send + 'static,
+) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hexproof"))
         .arg("gtp")
         .stdin(Stdio::piped())
@@ -136,7 +125,17 @@ fn gtp_long_line_is_refused_and_serving_goes_on() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
+    let writer = std::thread::spawn(move || write(&mut stdin));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Item 10: a GTP line over the cap gets a `?` reply and the engine keeps serving; memory
+/// stays bounded (the line is skipped, not stored).
+#[test]
+fn gtp_long_line_is_refused_and_serving_goes_on() {
+    let out = gtp_session(|stdin| {
         stdin.write_all(b"1 name\n7 play b ").unwrap();
         let chunk = vec![b'x'; 1 << 20];
         for _ in 0..20 {
@@ -144,8 +143,6 @@ fn gtp_long_line_is_refused_and_serving_goes_on() {
         }
         stdin.write_all(b"\n3 name\nquit\n").unwrap();
     });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("=1 hexproof\n\n"), "{text}");
     assert!(text.contains("?7 line too long"), "{text}");
@@ -170,41 +167,16 @@ fn minimize_undecided_is_not_fails() {
 fn verify_rejects_self_pairs_and_repeated_stones() {
     let e = bad_input(&["verify", "--board", "7x7", "--carrier", "c5 b6", "t - t"]);
     assert!(e.contains("itself"), "{e}");
-    let e = bad_input(&[
-        "verify",
-        "--board",
-        "7x7",
-        "--black",
-        "d5 d5",
-        "--carrier",
-        "c6 d6",
-        "d5 - b",
-    ]);
-    assert!(e.contains("twice"), "{e}");
-    let e = bad_input(&[
-        "verify",
-        "--board",
-        "7x7",
-        "--black",
-        "d5",
-        "--black",
-        "d5",
-        "--carrier",
-        "c6 d6",
-        "d5 - b",
-    ]);
-    assert!(e.contains("twice"), "{e}");
-    let e = bad_input(&[
-        "verify",
-        "--board",
-        "7x7",
-        "--black",
-        "d5",
-        "--carrier",
-        "c6 d6 c6",
-        "d5 - b",
-    ]);
-    assert!(e.contains("twice"), "{e}");
+    for (stones, carrier) in [
+        (&["--black", "d5 d5"][..], "c6 d6"),
+        (&["--black", "d5", "--black", "d5"][..], "c6 d6"),
+        (&["--black", "d5"][..], "c6 d6 c6"),
+    ] {
+        let mut args = vec!["verify", "--board", "7x7", "--carrier", carrier, "d5 - b"];
+        args.extend_from_slice(stones);
+        let e = bad_input(&args);
+        assert!(e.contains("twice"), "{args:?}: {e}");
+    }
     // `check` agrees on the self-pair.
     let dir = scratch("self-pair");
     let f = dir.join("p.hexp");
@@ -224,20 +196,8 @@ fn sgf_late_swap_is_rejected() {
     let dir = scratch("sgf");
     let f = dir.join("late.sgf");
     std::fs::write(&f, "(;GM[11]SZ[5];B[a1];W[b2];B[c3];W[swap-pieces];B[d4])").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexproof"))
-        .arg("gtp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let cmd = format!("1 loadsgf {}\n2 showboard\nquit\n", f.display());
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(cmd.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = gtp_session(move |stdin| stdin.write_all(cmd.as_bytes()).unwrap());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("?1 "), "{text}");
     assert!(text.contains("swap"), "{text}");
@@ -337,11 +297,17 @@ fn library_copy(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> std::p
     dir
 }
 
+/// A named edit of a library record.
+type Edit = (&'static str, fn(&mut serde_json::Value));
+
+/// `templates match` of Black e7 on 9x9 (III1a and III1b to the bottom edge).
+const MATCH_E7: [&str; 6] = ["templates", "match", "--board", "9x9", "--moves", "e7"];
+
 /// Item 8: malformed records are bad input naming file and record; `match` ignores a record
 /// whose digest does not match (an edited record is never reported as a template).
 #[test]
 fn template_records_are_validated() {
-    let edits: [(&str, fn(&mut serde_json::Value)); 4] = [
+    let edits: [Edit; 4] = [
         ("no-stones", |t| t["stones"] = serde_json::json!([])),
         ("huge-cell", |t| {
             t["carrier"][0][1] = (-2147483648i64).into()
@@ -357,16 +323,7 @@ fn template_records_are_validated() {
         for args in [
             vec!["templates", "list", "--dir", d],
             vec!["templates", "show", "III1a", "--dir", d],
-            vec![
-                "templates",
-                "match",
-                "--board",
-                "9x9",
-                "--moves",
-                "e7",
-                "--dir",
-                d,
-            ],
+            [&MATCH_E7[..], &["--dir", d]].concat(),
             vec!["templates", "verify", "--dir", d],
         ] {
             let e = bad_input(&args);
@@ -377,21 +334,12 @@ fn template_records_are_validated() {
     let dir = library_copy("edited", |t| {
         t["carrier"].as_array_mut().unwrap().pop();
     });
-    let (code, out, err) = hexproof(&[
-        "templates",
-        "match",
-        "--board",
-        "9x9",
-        "--moves",
-        "e7",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let (code, out, err) = hexproof(&[&MATCH_E7[..], &["--dir", dir.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(!out.contains("III1a"), "{out}");
     assert!(out.contains("III1b"), "{out}");
     assert!(err.contains("III1a: digest mismatch"), "{err}");
-    let (_, out, _) = hexproof(&["templates", "match", "--board", "9x9", "--moves", "e7"]);
+    let (_, out, _) = hexproof(&MATCH_E7);
     assert!(out.contains("black III1a e7 - b"), "{out}");
 }
 
@@ -400,50 +348,27 @@ fn template_records_are_validated() {
 #[test]
 fn builtin_library_and_generate_output() {
     let elsewhere = scratch("anywhere");
-    let run_in = |dir: &std::path::Path, args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
-    let (code, out, err) = run_in(&elsewhere, &["templates", "show", "III1a"]);
-    assert_eq!(code, 0, "{out}\n{err}");
-    let (code, out, err) = run_in(&elsewhere, &["templates", "list"]);
-    assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("templates/row5.json"), "{out}");
-    let (code, out, err) = run_in(
-        &elsewhere,
-        &["templates", "match", "--board", "9x9", "--moves", "e7 g5"],
-    );
-    assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("black III1a e7 - b"), "{out}");
-    let (code, out, err) = run_in(&elsewhere, &["templates", "verify"]);
-    assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains(" 0 failed"), "{out}");
+    let run_in = hexproof_in;
+    for (args, expect) in [
+        (&["templates", "show", "III1a"][..], "III1a: row 3"),
+        (&["templates", "list"][..], "templates/row5.json"),
+        (&MATCH_E7[..], "black III1a e7 - b"),
+        (&["templates", "verify"][..], " 0 failed"),
+    ] {
+        let (code, out, err) = run_in(&elsewhere, args);
+        assert_eq!(code, 0, "{args:?}: {out}\n{err}");
+        assert!(out.contains(expect), "{args:?}: {out}");
+    }
     // generate: default output generated/row2.json; a second run is refused without --force.
-    let (code, out, err) = run_in(
-        &elsewhere,
-        &["templates", "generate", "--row", "2", "--quiet"],
-    );
+    let generate = ["templates", "generate", "--row", "2", "--quiet"];
+    let (code, out, err) = run_in(&elsewhere, &generate);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(elsewhere.join("generated/row2.json").is_file());
     let before = std::fs::read(elsewhere.join("generated/row2.json")).unwrap();
-    let (code, _, err) = run_in(
-        &elsewhere,
-        &["templates", "generate", "--row", "2", "--quiet"],
-    );
+    let (code, _, err) = run_in(&elsewhere, &generate);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--force"), "{err}");
-    let (code, out, err) = run_in(
-        &elsewhere,
-        &["templates", "generate", "--row", "2", "--quiet", "--force"],
-    );
+    let (code, out, err) = run_in(&elsewhere, &[&generate[..], &["--force"]].concat());
     assert_eq!(code, 0, "{out}\n{err}");
     assert_eq!(
         std::fs::read(elsewhere.join("generated/row2.json"))
@@ -453,18 +378,8 @@ fn builtin_library_and_generate_output() {
     );
     // The shipped library is refused too.
     let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
-    let (code, _, err) = run_in(
-        &elsewhere,
-        &[
-            "templates",
-            "generate",
-            "--row",
-            "2",
-            "--quiet",
-            "--dir",
-            shipped.to_str().unwrap(),
-        ],
-    );
+    let into_shipped = [&generate[..], &["--dir", shipped.to_str().unwrap()]].concat();
+    let (code, _, err) = run_in(&elsewhere, &into_shipped);
     assert_eq!(code, 2, "{err}");
 }
 

@@ -949,7 +949,7 @@ fn run_match(a: MatchArgs) -> u8 {
     for e in &edited {
         eprintln!("hexproof: warning: {e}: digest mismatch (the record was edited); not used");
     }
-    let found = matching::find(&position, intact.into_iter());
+    let found = matching::find(&position, intact);
     let name = |c| board.cell_name(c, notation);
     if a.json {
         print_json(&json!(found

@@ -556,26 +556,9 @@ pub fn read_line_capped<R: std::io::BufRead>(
 /// Skips input up to and including the next newline (or to the end of input), in constant
 /// memory.
 pub fn skip_line<R: std::io::BufRead>(input: &mut R) -> std::io::Result<()> {
-    loop {
-        let avail = match input.fill_buf() {
-            Ok(a) => a,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            return Ok(());
-        }
-        match avail.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                input.consume(i + 1);
-                return Ok(());
-            }
-            None => {
-                let n = avail.len();
-                input.consume(n);
-            }
-        }
-    }
+    let mut scratch = Vec::new();
+    while read_line_capped(input, &mut scratch, 1 << 16)? == LineRead::TooLong {}
+    Ok(())
 }
 
 /// The reply to a line longer than [`MAX_LINE_BYTES`] (`?` with the command's id when its

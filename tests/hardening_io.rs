@@ -271,8 +271,20 @@ fn damaged_or_tampered_db() {
         }
         tx.commit().unwrap();
     }
+    // A record of the first format (no checksum) is never read, only counted.
+    const LEGACY: TableDefinition<&[u8], &[u8]> = TableDefinition::new("solved");
+    {
+        let rdb = redb::Database::create(&db).unwrap();
+        let tx = rdb.begin_write().unwrap();
+        tx.open_table(LEGACY)
+            .unwrap()
+            .insert(&b"\x04\x04\x00BW"[..], &[0u8][..])
+            .unwrap();
+        tx.commit().unwrap();
+    }
     let opened = hexproof::solver::db::SolvedDb::open(&db, 16).unwrap();
     assert!(opened.bad_records > 0);
+    assert_eq!(opened.legacy_records, 1);
     drop(opened);
     let (code, out, err) = solve(db_s);
     assert_eq!(code, 0, "{out}\n{err}");

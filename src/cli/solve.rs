@@ -256,6 +256,13 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
     let db = match &a.db {
         Some(path) => {
             let db = solver::db::SolvedDb::open(path, a.db_stones)?;
+            if db.legacy_records > 0 {
+                eprintln!(
+                    "hexproof: warning: database {}: {} record(s) of the first format (no checksum) are not used",
+                    path.display(),
+                    db.legacy_records
+                );
+            }
             if db.bad_records > 0 {
                 eprintln!(
                     "hexproof: warning: database {}: {} record(s) fail their checksum and are ignored",

@@ -37,6 +37,9 @@ const MAX_INDEX: usize = 361;
 /// not read).
 const SOLVED: TableDefinition<&[u8], &[u8]> = TableDefinition::new("solved-v2");
 
+/// The table of format 1 (no checksum): its records are counted, never read.
+const LEGACY: TableDefinition<&[u8], &[u8]> = TableDefinition::new("solved");
+
 /// Seed of the record checksum (fixed: part of the file format).
 const CHECKSUM_SEED: &[u8] = b"hexproof solved-db v2";
 
@@ -95,6 +98,8 @@ pub struct SolvedDb {
     pub max_stones: usize,
     /// Records that failed their checksum when the file was opened (ignored).
     pub bad_records: u64,
+    /// Records of format 1 (table `solved`, no checksum) in the file: not used.
+    pub legacy_records: u64,
 }
 
 impl std::fmt::Debug for SolvedDb {
@@ -124,7 +129,7 @@ impl SolvedDb {
     /// [`SolvedDb::bad_records`] and ignored by [`SolvedDb::get`].
     pub fn open(path: &Path, max_stones: usize) -> Result<SolvedDb, String> {
         let err = |e: &dyn std::fmt::Display| format!("database {}: {e}", path.display());
-        let (db, bad_records) = no_panic(|| {
+        let (db, bad_records, legacy_records) = no_panic(|| {
             let mut db = Database::create(path).map_err(|e| e.to_string())?;
             if !db.check_integrity().map_err(|e| e.to_string())? {
                 return Err("the file is damaged (integrity check failed)".into());
@@ -142,8 +147,9 @@ impl SolvedDb {
                 }
             }
             drop(t);
+            let legacy = tx.open_table(LEGACY).ok().and_then(|t| t.len().ok());
             drop(tx);
-            Ok((db, bad))
+            Ok((db, bad, legacy.unwrap_or(0)))
         })
         .map_err(|e| err(&e))?;
         Ok(SolvedDb {
@@ -151,6 +157,7 @@ impl SolvedDb {
             pending: Mutex::new(HashMap::new()),
             max_stones,
             bad_records,
+            legacy_records,
         })
     }
 

@@ -64,6 +64,9 @@ pub enum ClaimError {
     /// No pair at all.
     #[error("the claim has no pair of endpoints")]
     NoPairs,
+    /// A pair joins an endpoint to itself (`check` rejects it too).
+    #[error("the pair '{0}' joins an endpoint to itself")]
+    SelfPair(String),
     /// A carrier cell is a border.
     #[error("the carrier contains the border '{0}'; carriers hold cells only")]
     BorderInCarrier(String),
@@ -100,10 +103,14 @@ impl Claim {
             {
                 return Err(ClaimError::BadPair(part.trim().to_string()));
             }
-            pairs.push((
+            let (a, b) = (
                 board.parse_cell(ends[0], notation)?,
                 board.parse_cell(ends[1], notation)?,
-            ));
+            );
+            if a == b {
+                return Err(ClaimError::SelfPair(part.trim().to_string()));
+            }
+            pairs.push((a, b));
         }
         if pairs.is_empty() {
             return Err(ClaimError::NoPairs);

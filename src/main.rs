@@ -33,6 +33,7 @@ enum Command {
     Gtp(cli::gtp::GtpArgs),
     Selfplay(cli::gtp::SelfplayArgs),
     Solve(cli::solve::SolveArgs),
+    Certificate(cli::certificate::CertificateArgs),
 }
 
 /// `hexproof … | head` must end quietly, as other Unix tools do, instead of panicking in
@@ -71,6 +72,7 @@ fn main() -> ExitCode {
         Command::Gtp(a) => cli::gtp::run_gtp(a),
         Command::Selfplay(a) => cli::gtp::run_selfplay(a),
         Command::Solve(a) => cli::solve::run_solve(a),
+        Command::Certificate(a) => cli::certificate::run_certificate(a),
     };
     ExitCode::from(code)
 }

@@ -17,10 +17,12 @@ pub enum PositionError {
     /// Two stones on one cell.
     #[error("cell {0} holds both a black and a white stone")]
     Overlap(String),
-    /// The same stone twice is harmless, but a cell given twice for different colours is not;
-    /// this variant reports a repeated move in a move sequence.
+    /// A repeated move in a move sequence.
     #[error("cell {0} is already occupied")]
     Occupied(String),
+    /// A stone listed twice: a misprint, rejected as carrier cells listed twice are.
+    #[error("stone {0} is listed twice")]
+    Repeated(String),
 }
 
 /// Stones on a board. Construct with [`Position::new`] or [`Position::from_names`].
@@ -151,7 +153,9 @@ impl Position {
                 if c.is_border() {
                     return Err(PositionError::BorderStone(tok.to_string()));
                 }
-                set.insert(c);
+                if !set.insert(c) {
+                    return Err(PositionError::Repeated(tok.to_string()));
+                }
             }
             Ok(set)
         };

@@ -240,7 +240,15 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
             Value::Swap => {
                 let next = moves.get(i + 1).map(|(c, _)| *c);
                 if next == Some(Colour::Black) {
-                    // A true swap-pieces: reflect and recolour the first stone.
+                    // A true swap-pieces: reflect and recolour the first stone. Only White's
+                    // second move may swap; anywhere else it would drop the moves played.
+                    if game.moves().len() != 1 || *colour != Colour::White {
+                        return Err(format!(
+                            "move {}: swap-pieces is only White's second move (after {} moves here)",
+                            i + 1,
+                            game.moves().len()
+                        ));
+                    }
                     let Some(Move::Stone(Colour::Black, c)) = game.moves().first().copied() else {
                         return Err(format!("move {}: swap-pieces without a first stone", i + 1));
                     };
@@ -333,5 +341,19 @@ mod tests {
         assert!(read("(;GM[11]SZ[5];B[c3", None).is_err());
         assert!(read("garbage", None).is_err());
         assert!(read("(;GM[11]SZ[5];B[c3];W[c3])", None).is_err());
+    }
+
+    #[test]
+    fn late_swap_is_rejected() {
+        // Issue 24 item 17: a swap after move 1 used to restart the game from the first
+        // stone, silently dropping the moves between.
+        for sgf in [
+            "(;GM[11]SZ[5];B[a1];W[b2];B[c3];W[swap-pieces];B[d4])",
+            "(;GM[11]SZ[5];B[a1];W[b2];B[c3];W[swap-pieces])",
+            "(;GM[11]SZ[5];B[a1];B[swap-pieces];B[d4])",
+        ] {
+            let e = read(sgf, None).unwrap_err();
+            assert!(e.contains("swap"), "{sgf}: {e}");
+        }
     }
 }

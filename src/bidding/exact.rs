@@ -15,6 +15,7 @@ use super::grid::Grid;
 use super::{decided_analysis, with_grid, Analysis, BiddingError, CellCount, Method};
 use crate::position::Position;
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// The largest number of empty cells [`exact`] accepts (2^32 fillings: minutes, not hours,
 /// on a few cores; tests stay at or below 2^22).
@@ -22,6 +23,13 @@ pub const MAX_EXACT_EMPTY: usize = 32;
 
 /// Exact counts over all `2^N` fillings of the empty cells of `pos`.
 pub fn exact(pos: &Position) -> Result<Analysis, BiddingError> {
+    exact_until(pos, None)
+}
+
+/// [`exact`] with a deadline: past it, the remaining blocks of `2^16` fillings are skipped and
+/// [`BiddingError::OutOfTime`] is returned (never partial counts).
+pub fn exact_until(pos: &Position, deadline: Option<Instant>) -> Result<Analysis, BiddingError> {
+    let start = Instant::now();
     let empty = pos.empty_cells();
     let n = empty.len();
     if let Some(w) = pos.winner() {
@@ -39,7 +47,10 @@ pub fn exact(pos: &Position) -> Result<Analysis, BiddingError> {
             crate::bidding::flood_winner(*pos.board(), &pos.stones(crate::board::Colour::Black));
         return Ok(decided_analysis(pos, w));
     }
-    let (black_wins, loser, critical) = with_grid!(*pos.board(), |g| run(&g, pos));
+    let Some((black_wins, loser, critical)) = with_grid!(*pos.board(), |g| run(&g, pos, deadline))
+    else {
+        return Err(BiddingError::OutOfTime(start.elapsed()));
+    };
     let cells = empty
         .iter()
         .enumerate()
@@ -60,8 +71,13 @@ pub fn exact(pos: &Position) -> Result<Analysis, BiddingError> {
 }
 
 /// Returns (black wins, loser counts, critical counts), the last two indexed by the position
-/// of the cell in the list of empty cells.
-fn run<B: Bits>(g: &Grid<B>, pos: &Position) -> (u64, Vec<u64>, Vec<u64>) {
+/// of the cell in the list of empty cells; `None` when the deadline passed first.
+#[allow(clippy::type_complexity)]
+fn run<B: Bits>(
+    g: &Grid<B>,
+    pos: &Position,
+    deadline: Option<Instant>,
+) -> Option<(u64, Vec<u64>, Vec<u64>)> {
     let (black0, _) = g.stones(pos);
     let empty_cells: Vec<usize> = pos.empty_cells().iter().map(|c| g.index_of(c)).collect();
     let n = empty_cells.len();
@@ -86,6 +102,9 @@ fn run<B: Bits>(g: &Grid<B>, pos: &Position) -> (u64, Vec<u64>, Vec<u64>) {
     let (wins, loser, critical) = (0..blocks)
         .into_par_iter()
         .map(|blk| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
             let mut lose = SlicedCounter::<B>::new(len);
             let mut crit = SlicedCounter::<B>::new(len);
             let mut wins = 0u64;
@@ -102,17 +121,18 @@ fn run<B: Bits>(g: &Grid<B>, pos: &Position) -> (u64, Vec<u64>, Vec<u64>) {
                 lose.add(if bw { empty & !fill } else { fill });
                 crit.add(g.critical_full(black) & empty);
             }
-            (wins, lose.finish(), crit.finish())
+            Some((wins, lose.finish(), crit.finish()))
         })
-        .reduce(
+        // `try_reduce` stops handing out blocks once one returns `None`.
+        .try_reduce(
             || (0, vec![0; len], vec![0; len]),
             |mut a, b| {
                 a.0 += b.0;
                 a.1.iter_mut().zip(&b.1).for_each(|(x, y)| *x += y);
                 a.2.iter_mut().zip(&b.2).for_each(|(x, y)| *x += y);
-                a
+                Some(a)
             },
-        );
+        )?;
     let pick = |v: &Vec<u64>| empty_cells.iter().map(|&i| v[i]).collect::<Vec<u64>>();
-    (wins, pick(&loser), pick(&critical))
+    Some((wins, pick(&loser), pick(&critical)))
 }

@@ -43,8 +43,8 @@ pub mod montecarlo;
 mod richman;
 pub mod svg;
 
-pub use exact::{exact, MAX_EXACT_EMPTY};
-pub use montecarlo::{monte_carlo, McConfig, CHUNK};
+pub use exact::{exact, exact_until, MAX_EXACT_EMPTY};
+pub use montecarlo::{monte_carlo, monte_carlo_until, McConfig, CHUNK};
 pub use richman::{richman, Richman, MAX_RICHMAN_EMPTY};
 
 use crate::board::{Board, Cell, Colour};
@@ -79,6 +79,9 @@ pub enum BiddingError {
     /// Chip counts that make no sense.
     #[error("{0}")]
     Chips(String),
+    /// The time budget ran out before every filling was counted (no partial answer is given).
+    #[error("the time budget ran out after {0:.1?}, before every filling was counted")]
+    OutOfTime(std::time::Duration),
 }
 
 /// How an [`Analysis`] was obtained.

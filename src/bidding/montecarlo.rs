@@ -20,6 +20,7 @@ use crate::position::Position;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Fillings per deterministic chunk.
 pub const CHUNK: u64 = 1 << 13;
@@ -54,6 +55,17 @@ pub fn chunk_rng(seed: u64, chunk: u64) -> ChaCha8Rng {
 
 /// Monte Carlo estimates of `L_H` for every empty cell of `pos`.
 pub fn monte_carlo(pos: &Position, cfg: &McConfig) -> Result<Analysis, BiddingError> {
+    monte_carlo_until(pos, cfg, None)
+}
+
+/// [`monte_carlo`] with a deadline: past it, the remaining chunks are skipped and
+/// [`BiddingError::OutOfTime`] is returned (never counts over fewer fillings than asked).
+pub fn monte_carlo_until(
+    pos: &Position,
+    cfg: &McConfig,
+    deadline: Option<Instant>,
+) -> Result<Analysis, BiddingError> {
+    let start = Instant::now();
     if cfg.samples == 0 {
         return Err(BiddingError::NoSamples);
     }
@@ -66,14 +78,17 @@ pub fn monte_carlo(pos: &Position, cfg: &McConfig) -> Result<Analysis, BiddingEr
             crate::bidding::flood_winner(*pos.board(), &pos.stones(crate::board::Colour::Black));
         return Ok(decided_analysis(pos, w));
     }
-    let work = || with_grid!(*pos.board(), |g| run(&g, pos, cfg));
-    let (black_wins, loser) = match cfg.threads {
+    let work = || with_grid!(*pos.board(), |g| run(&g, pos, cfg, deadline));
+    let counted = match cfg.threads {
         None => work(),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
             .map_err(|e| BiddingError::Threads(t, e.to_string()))?
             .install(work),
+    };
+    let Some((black_wins, loser)) = counted else {
+        return Err(BiddingError::OutOfTime(start.elapsed()));
     };
     Ok(Analysis {
         board: *pos.board(),
@@ -117,7 +132,12 @@ pub fn run_chunk<B: Bits>(
     (wins, lose.finish())
 }
 
-fn run<B: Bits>(g: &Grid<B>, pos: &Position, cfg: &McConfig) -> (u64, Vec<u64>) {
+fn run<B: Bits>(
+    g: &Grid<B>,
+    pos: &Position,
+    cfg: &McConfig,
+    deadline: Option<Instant>,
+) -> Option<(u64, Vec<u64>)> {
     let (black0, _) = g.stones(pos);
     let empty = g.from_cellset(&pos.empty_cells());
     let chunks = cfg.samples.div_ceil(CHUNK);
@@ -125,22 +145,26 @@ fn run<B: Bits>(g: &Grid<B>, pos: &Position, cfg: &McConfig) -> (u64, Vec<u64>) 
     let (wins, counts) = (0..chunks)
         .into_par_iter()
         .map(|i| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
             let n = CHUNK.min(cfg.samples - i * CHUNK);
             let mut rng = chunk_rng(cfg.seed, i);
-            run_chunk(g, black0, empty, &mut rng, n)
+            Some(run_chunk(g, black0, empty, &mut rng, n))
         })
-        .reduce(
+        // `try_reduce` stops handing out chunks once one returns `None`.
+        .try_reduce(
             || (0, vec![0; len]),
             |mut a, b| {
                 a.0 += b.0;
                 a.1.iter_mut().zip(&b.1).for_each(|(x, y)| *x += y);
-                a
+                Some(a)
             },
-        );
+        )?;
     let loser = pos
         .empty_cells()
         .iter()
         .map(|c| counts[g.index_of(c)])
         .collect();
-    (wins, loser)
+    Some((wins, loser))
 }

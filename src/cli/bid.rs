@@ -78,6 +78,10 @@ pub struct BidArgs {
     /// 2^26 fillings take seconds).
     #[arg(long)]
     exact: bool,
+    /// Time budget in seconds: when the fillings (sampled or enumerated) are not all counted
+    /// by then, the answer is "undecided" (exit 3), never counts over fewer fillings.
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
+    time: f64,
     /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
     #[arg(long, default_value = "letters")]
     notation: String,
@@ -260,13 +264,34 @@ pub fn run_bid(a: BidArgs) -> u8 {
             "--exact enumerates 2^{empty} fillings; at most {MAX_EXACT_EMPTY} empty cells are allowed (drop --exact to sample)"
         ));
     }
+    if !(a.time.is_finite() && a.time > 0.0) {
+        return fail_input(&format!(
+            "--time {} is not a positive number of seconds",
+            a.time
+        ));
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(a.time.min(1e9));
     let result = if a.exact {
-        in_pool(s.mc.threads, || bidding::exact(&s.position))
+        in_pool(s.mc.threads, || {
+            bidding::exact_until(&s.position, Some(deadline))
+        })
     } else {
-        Ok(bidding::monte_carlo(&s.position, &s.mc))
+        Ok(bidding::monte_carlo_until(
+            &s.position,
+            &s.mc,
+            Some(deadline),
+        ))
     };
     let analysis = match result {
         Ok(Ok(x)) => x,
+        Ok(Err(e @ bidding::BiddingError::OutOfTime(_))) => {
+            println!(
+                "undecided: {e} (--time {}; give more time{})",
+                a.time,
+                if a.exact { "" } else { " or fewer --samples" }
+            );
+            return super::EXIT_UNDECIDED;
+        }
         Ok(Err(e)) => return fail_input(&e.to_string()),
         Err(e) => return fail_input(&e),
     };

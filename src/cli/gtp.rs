@@ -11,7 +11,7 @@ use hexproof::player::clock::Clock;
 use hexproof::player::{Config, Kind};
 use hexproof::vc::Variant;
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Duration;
 
 /// Player settings shared by `gtp` and `selfplay`.
@@ -114,6 +114,8 @@ impl PlayerArgs {
 /// Example:
 ///   printf 'boardsize 7\ngenmove b\nshowboard\nquit\n' | hexproof gtp --time 0.5
 ///
+/// Input lines are at most 1 MiB: a longer one is answered `? line too long` and skipped.
+///
 /// Exit code 0 after `quit` or end of input; 2 for bad options.
 #[derive(Args, Debug)]
 pub struct GtpArgs {
@@ -136,10 +138,21 @@ pub fn run_gtp(a: GtpArgs) -> u8 {
     let mut buf = Vec::new();
     let mut input = stdin.lock();
     loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        // Lines are capped (`MAX_LINE_BYTES`): a longer one gets a `?` reply and is skipped.
+        match hexproof::gtp::read_line_capped(&mut input, &mut buf, hexproof::gtp::MAX_LINE_BYTES) {
+            Ok(hexproof::gtp::LineRead::Line) => {}
+            Ok(hexproof::gtp::LineRead::TooLong) => {
+                let reply = hexproof::gtp::line_too_long(&buf);
+                buf = Vec::new();
+                if out.write_all(reply.as_bytes()).is_err() || out.flush().is_err() {
+                    break;
+                }
+                if hexproof::gtp::skip_line(&mut input).is_err() {
+                    break;
+                }
+                continue;
+            }
+            Ok(hexproof::gtp::LineRead::Eof) | Err(_) => break,
         }
         // Invalid UTF-8 is replaced, never fatal.
         let line = String::from_utf8_lossy(&buf);

@@ -2,6 +2,7 @@
 //! helpers shared by them live here.
 
 pub mod bid;
+pub mod certificate;
 pub mod check;
 pub mod gtp;
 pub mod render;

@@ -54,7 +54,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "all")]
     openings: Option<String>,
     /// Threads for --openings: each thread takes the next opening from a queue, openings
-    /// nearest an edge (the slowest on 7×7) first.
+    /// nearest an edge (the slowest on 7×7) first. At most 256 (as `bid`).
     #[arg(long, default_value_t = 1, value_name = "N")]
     threads: usize,
     /// Budget: most nodes (position evaluations) per position.
@@ -191,6 +191,9 @@ struct Setup {
     params: SolveParams,
 }
 
+/// The most threads `--threads` may ask for (as `bid --threads`).
+const MAX_THREADS: usize = 256;
+
 fn setup(a: &SolveArgs) -> Result<Setup, String> {
     let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
     let notation = parse_notation(&a.notation)?;
@@ -215,6 +218,12 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
     }
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
+    }
+    if a.threads > MAX_THREADS {
+        return Err(format!(
+            "--threads {} is more than the {MAX_THREADS} allowed",
+            a.threads
+        ));
     }
     if a.child_dn == 0 {
         return Err("--child-dn must be at least 1".into());
@@ -245,10 +254,24 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
         ),
     };
     let db = match &a.db {
-        Some(path) => Some(std::sync::Arc::new(dfpn::db::SolvedDb::open(
-            path,
-            a.db_stones,
-        )?)),
+        Some(path) => {
+            let db = dfpn::db::SolvedDb::open(path, a.db_stones)?;
+            if db.legacy_records > 0 {
+                eprintln!(
+                    "hexproof: warning: database {}: {} record(s) of the first format (no checksum) are not used",
+                    path.display(),
+                    db.legacy_records
+                );
+            }
+            if db.bad_records > 0 {
+                eprintln!(
+                    "hexproof: warning: database {}: {} record(s) fail their checksum and are ignored",
+                    path.display(),
+                    db.bad_records
+                );
+            }
+            Some(std::sync::Arc::new(db))
+        }
         None => None,
     };
     let params = SolveParams {

@@ -24,10 +24,13 @@ use std::time::{Duration, Instant};
 /// The certified edge-template library: generate, verify, list, show, match.
 ///
 /// Templates are stored edge-relative (`[row, col]`, row 1 touches the edge) for the owner of
-/// the edge, one JSON file per row in `templates/`, each with a kernel certificate.
+/// the edge, one JSON file per row in `templates/`, each with a kernel certificate. `list`,
+/// `show`, `match` and `verify` read the library built into the binary (from any directory;
+/// `--dir DIR` reads DIR instead); `generate` writes to `--dir` (default `generated/`) and
+/// never replaces an existing file without `--force`.
 ///
 /// Examples:
-///   hexproof templates generate --row 3 --width 7 --height 3
+///   hexproof templates generate --row 3 --width 7 --height 3    # writes generated/row3.json
 ///   hexproof templates verify
 ///   hexproof templates list
 ///   hexproof templates show III1a
@@ -80,7 +83,8 @@ pub struct ImportProofsArgs {
 }
 
 /// Enumerate every minimal one-stone edge template of a row inside a region, prove each
-/// (kernel-checked certificate) and write `DIR/rowK.json`.
+/// (kernel-checked certificate) and write `DIR/rowK.json` (`generated/rowK.json` by default;
+/// an existing file is replaced only with --force).
 ///
 /// The region: rows 1..=HEIGHT, and on row r the cells [r, c] with |2c + r − ROW| ≤ WIDTH − 1
 /// (a rectangle in the drawing centred on the stone, WIDTH cells on row 1; WIDTH must have
@@ -89,8 +93,9 @@ pub struct ImportProofsArgs {
 /// incomplete result never replaces a complete `rowK.json`: it goes to `DIR/rowK.incomplete`.
 ///
 /// Examples:
-///   hexproof templates generate --row 3 --width 7 --height 3
+///   hexproof templates generate --row 3 --width 7 --height 3          # generated/row3.json
 ///   nice hexproof templates generate --row 4 --width 10 --height 5 --max-seconds 3600
+///   hexproof templates generate --row 3 --dir templates --force       # replace the shipped file
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct GenerateArgs {
@@ -121,9 +126,14 @@ pub struct GenerateArgs {
     /// Stop after this many seconds overall (the result is then marked incomplete).
     #[arg(long)]
     max_seconds: Option<f64>,
-    /// Library directory.
-    #[arg(long, default_value = "templates")]
+    /// Output directory (created if missing). The default is `generated`, never the shipped
+    /// library `templates/`; an existing output file is replaced only with --force.
+    #[arg(long, default_value = "generated")]
     dir: PathBuf,
+    /// Replace an existing output file `DIR/OUT.json` (without it, the run is refused before
+    /// any work; a resumed run after --max-seconds needs it too).
+    #[arg(long)]
+    force: bool,
     /// Ignore an existing checkpoint.
     #[arg(long)]
     fresh: bool,
@@ -190,9 +200,10 @@ pub struct GenerateArgs {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct VerifyArgs {
-    /// Library directory.
-    #[arg(long, default_value = "templates")]
-    dir: PathBuf,
+    /// Library directory (default: the library built into the binary, without the lemma
+    /// records of `proofs.json`: check those with `--dir templates` in the repository).
+    #[arg(long)]
+    dir: Option<PathBuf>,
     /// The repository root holding proofs/ (for lemma records).
     #[arg(long, default_value = ".")]
     root: PathBuf,
@@ -208,9 +219,9 @@ pub struct VerifyArgs {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct ListArgs {
-    /// Library directory.
-    #[arg(long, default_value = "templates")]
-    dir: PathBuf,
+    /// Library directory (default: the library built into the binary).
+    #[arg(long)]
+    dir: Option<PathBuf>,
     /// Print JSON (a stable summary: no timings).
     #[arg(long)]
     json: bool,
@@ -229,9 +240,9 @@ pub struct ShowArgs {
     /// Print SVG instead of ASCII.
     #[arg(long)]
     svg: bool,
-    /// Library directory.
-    #[arg(long, default_value = "templates")]
-    dir: PathBuf,
+    /// Library directory (default: the library built into the binary).
+    #[arg(long)]
+    dir: Option<PathBuf>,
 }
 
 /// Find every template instance on a position: both colours, all four edges, both mirror
@@ -258,9 +269,10 @@ pub struct MatchArgs {
     /// Cell names: letters or digits.
     #[arg(long, default_value = "letters")]
     notation: String,
-    /// Library directory.
-    #[arg(long, default_value = "templates")]
-    dir: PathBuf,
+    /// Library directory (default: the library built into the binary). Only records whose
+    /// digest matches are used; edited ones are named on stderr and skipped.
+    #[arg(long)]
+    dir: Option<PathBuf>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -296,11 +308,8 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if let Some(n) = a.max_builtin_template {
         hexproof::local::cells::set_max_edge_template_cells(n);
     }
-    if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
-        return fail_input("time budgets must be positive");
-    }
-    if a.quick.is_nan() || a.quick < 0.0 {
-        return fail_input("--quick must be a number of seconds, 0 or more");
+    if let Err(e) = check_seconds(&a) {
+        return fail_input(&e);
     }
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
         return fail_input(&format!("cannot create {}: {e}", a.dir.display()));
@@ -308,6 +317,11 @@ fn run_generate(a: GenerateArgs) -> u8 {
     let stem = a.out.clone().unwrap_or_else(|| format!("row{}", a.row));
     if stem.is_empty() || stem.contains(['/', '\\']) || stem.starts_with('.') {
         return fail_input(&format!("--out {stem:?} must be a plain file stem"));
+    }
+    if a.stones == 1 {
+        if let Err(e) = refuse_clobber(&a, &stem) {
+            return fail_input(&e);
+        }
     }
     let wiki: Vec<(String, i32, Vec<hexproof::edge_template::Rc>)> = hexwiki_one_stone()
         .into_iter()
@@ -430,6 +444,46 @@ fn write_library_file(
     Ok(out)
 }
 
+/// Without --force, an existing `DIR/STEM.json` is not replaced: the run is refused before
+/// any work.
+fn refuse_clobber(a: &GenerateArgs, stem: &str) -> Result<(), String> {
+    let out = a.dir.join(format!("{stem}.json"));
+    if !a.force && out.exists() {
+        return Err(format!(
+            "{} exists; use --force to replace it, or --dir/--out to write elsewhere",
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Seconds beyond this (about 31 years) are taken as this: `Duration` and `Instant` arithmetic
+/// would overflow on larger values.
+const MAX_SECONDS: f64 = 1e9;
+
+/// `--time`, `--quick` and `--max-seconds` must be finite numbers of seconds: `--time` and
+/// `--max-seconds` positive, `--quick` 0 or more (NaN, infinities and negatives are bad input).
+fn check_seconds(a: &GenerateArgs) -> Result<(), String> {
+    if !(a.time.is_finite() && a.time > 0.0) {
+        return Err(format!(
+            "--time {} is not a positive number of seconds",
+            a.time
+        ));
+    }
+    if let Some(s) = a.max_seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+        return Err(format!(
+            "--max-seconds {s} is not a positive number of seconds"
+        ));
+    }
+    if !(a.quick.is_finite() && a.quick >= 0.0) {
+        return Err(format!(
+            "--quick {} must be a number of seconds, 0 or more",
+            a.quick
+        ));
+    }
+    Ok(())
+}
+
 /// `generate --stones 2`: every canonical helper position, then one certified file.
 /// The generator's options from the command line (budgets, deadline, seeds), and the start
 /// time; `None` when a time budget is not positive.
@@ -438,24 +492,24 @@ fn gen_options(
     seeds: Vec<Vec<hexproof::edge_template::Rc>>,
     checkpoint: Option<PathBuf>,
 ) -> Option<(GenOptions, Instant)> {
-    if a.time <= 0.0 || a.max_seconds.is_some_and(|s| s <= 0.0) {
-        return None;
-    }
+    check_seconds(a).ok()?;
     let budget = Budget {
         nodes: a.nodes,
-        time: Some(Duration::from_secs_f64(a.time)),
+        time: Some(Duration::from_secs_f64(a.time.min(MAX_SECONDS))),
         ..Budget::default()
     };
     let start = Instant::now();
     let quick = (a.quick > 0.0 && a.quick < a.time).then(|| Budget {
         nodes: ((a.nodes as f64) * a.quick / a.time).max(1.0) as u64,
-        time: Some(Duration::from_secs_f64(a.quick)),
+        time: Some(Duration::from_secs_f64(a.quick.min(MAX_SECONDS))),
         ..Budget::default()
     });
     let opts = GenOptions {
         budget,
         quick,
-        deadline: a.max_seconds.map(|s| start + Duration::from_secs_f64(s)),
+        deadline: a
+            .max_seconds
+            .map(|s| start + Duration::from_secs_f64(s.min(MAX_SECONDS))),
         checkpoint,
         progress: !a.quiet,
         batch: a.batch as usize,
@@ -502,6 +556,10 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
                 ))
             }
         }
+    }
+    let stem = a.out.clone().unwrap_or_else(|| format!("row{}s2", a.row));
+    if let Err(e) = refuse_clobber(a, &stem) {
+        return fail_input(&e);
     }
     let Some((opts, start)) = gen_options(a, Vec::new(), None) else {
         return fail_input("time budgets must be positive");
@@ -621,12 +679,22 @@ fn print_records(records: &[hexproof::templates::library::Record]) {
     }
 }
 
-fn load(dir: &std::path::Path) -> Result<Library, u8> {
-    Library::load(dir).map_err(|e| fail_input(&e))
+/// The library of `--dir`, or the one built into the binary.
+fn load(dir: Option<&std::path::Path>) -> Result<Library, u8> {
+    match dir {
+        Some(d) => Library::load(d),
+        None => Library::builtin(),
+    }
+    .map_err(|e| fail_input(&e))
+}
+
+/// Where the library was read from, for messages.
+fn library_name(dir: Option<&std::path::Path>) -> String {
+    dir.map_or("the built-in library".into(), |d| d.display().to_string())
 }
 
 fn run_verify(a: VerifyArgs) -> u8 {
-    let lib = match load(&a.dir) {
+    let lib = match load(a.dir.as_deref()) {
         Ok(l) => l,
         Err(c) => return c,
     };
@@ -739,7 +807,7 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
 }
 
 fn run_list(a: ListArgs) -> u8 {
-    let lib = match load(&a.dir) {
+    let lib = match load(a.dir.as_deref()) {
         Ok(l) => l,
         Err(c) => return c,
     };
@@ -820,7 +888,7 @@ fn run_list(a: ListArgs) -> u8 {
 }
 
 fn run_show(a: ShowArgs) -> u8 {
-    let lib = match load(&a.dir) {
+    let lib = match load(a.dir.as_deref()) {
         Ok(l) => l,
         Err(c) => return c,
     };
@@ -828,7 +896,7 @@ fn run_show(a: ShowArgs) -> u8 {
         return fail_input(&format!(
             "no template called '{}' in {}",
             a.name,
-            a.dir.display()
+            library_name(a.dir.as_deref())
         ));
     };
     if a.svg {
@@ -868,11 +936,16 @@ fn run_match(a: MatchArgs) -> u8 {
     if let Err(e) = position.play_moves(&a.moves, notation) {
         return fail_input(&e);
     }
-    let lib = match load(&a.dir) {
+    let lib = match load(a.dir.as_deref()) {
         Ok(l) => l,
         Err(c) => return c,
     };
-    let found = matching::find(&position, lib.records());
+    // Only records whose digest matches: an edited record is never reported as a template.
+    let (intact, edited) = lib.intact_records();
+    for e in &edited {
+        eprintln!("hexproof: warning: {e}: digest mismatch (the record was edited); not used");
+    }
+    let found = matching::find(&position, intact);
     let name = |c| board.cell_name(c, notation);
     if a.json {
         print_json(&json!(found

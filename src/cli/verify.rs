@@ -313,8 +313,11 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
     exit_for(o.verdict)
 }
 
-/// A certificate with cells by name: `{"first": …, "root": …, "nodes": [{"id", "stones",
-/// "carrier", "goal"?, "joined" | "or": [{"reply", "next"}] | "and": [ids]}]}`.
+/// A certificate with cells by name: the game it proves (`format`, `version`, `board`,
+/// `notation`, `black`, `white`, `carrier`, `claim`, `owner`, `owner_first`: all that
+/// `hexproof certificate check` needs, trusting nothing else) and the strategy
+/// `{"first": …, "root": …, "nodes": [{"id", "stones", "carrier", "goal"?, "joined" |
+/// "or": [{"reply", "next"}] | "and": [ids]}]}`.
 fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_json::Value {
     use hexproof::kernel::NodeKind;
     let b = s.game.board();
@@ -346,10 +349,18 @@ fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_js
             v
         })
         .collect();
+    let p = s.game.position();
     json!({
+        "format": super::certificate::FORMAT,
+        "version": super::certificate::VERSION,
         "board": b.to_string(),
+        "notation": if n == Notation::Digits { "digits" } else { "letters" },
+        "black": names(&p.stones(Colour::Black)),
+        "white": names(&p.stones(Colour::White)),
+        "carrier": names(&s.game.carrier()),
         "claim": s.game.claim().display(b, n),
         "owner": s.game.claim().owner,
+        "owner_first": s.game.claim().owner_first,
         "first": cert.first.map(|m| b.cell_name(m, n)),
         "root": cert.root,
         "nodes": nodes,
@@ -401,6 +412,9 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
                 }
                 println!("searches: {}", r.searches);
             }
+            None if r.region_verdict == Verdict::Undecided => println!(
+                "verdict: UNDECIDED — the search budget ran out on the region; nothing to minimise"
+            ),
             None => println!(
                 "the claim does not hold on the region (verdict: {:?}); nothing to minimise",
                 r.region_verdict

@@ -14,10 +14,18 @@
 //!
 //! Writes are buffered and committed in one transaction by [`SolvedDb::flush`] (at the end
 //! of each solve), since a redb commit syncs the file.
+//!
+//! A damaged or edited file must never give a wrong answer. Records are stored in the table
+//! `solved-v2` with a checksum each: the value is `[winner, best move (2 bytes, optional)]`
+//! followed by a 64-bit FNV-1a hash of a fixed seed, the key and that body ([`checksum`]). A
+//! record whose checksum does not match is ignored (never trusted) and counted. Opening checks
+//! the file's integrity and reads every record once; redb panics on some damaged files, so
+//! opening runs under `catch_unwind` and a file it cannot read is a clear error (exit 2 in
+//! `solve`). Records of the first format (table `solved`, no checksum) are not read.
 
 use super::tt::Key;
 use crate::board::{Board, Cell};
-use redb::{Database, ReadableTableMetadata, TableDefinition};
+use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
@@ -25,7 +33,50 @@ use std::sync::Mutex;
 /// Cell indices are below this (cells, then the four borders).
 const MAX_INDEX: usize = 361;
 
-const SOLVED: TableDefinition<&[u8], &[u8]> = TableDefinition::new("solved");
+/// The table of checksummed records (format 2; format 1, `solved`, had no checksum and is
+/// not read).
+const SOLVED: TableDefinition<&[u8], &[u8]> = TableDefinition::new("solved-v2");
+
+/// The table of format 1 (no checksum): its records are counted, never read.
+const LEGACY: TableDefinition<&[u8], &[u8]> = TableDefinition::new("solved");
+
+/// Seed of the record checksum (fixed: part of the file format).
+const CHECKSUM_SEED: &[u8] = b"hexproof solved-db v2";
+
+/// The checksum of a record: FNV-1a 64 over the seed, the key's length, the key and the body.
+pub fn checksum(key: &[u8], body: &[u8]) -> u64 {
+    let mut bytes = Vec::with_capacity(CHECKSUM_SEED.len() + 2 + key.len() + body.len());
+    bytes.extend_from_slice(CHECKSUM_SEED);
+    bytes.extend_from_slice(&(key.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(key);
+    bytes.extend_from_slice(body);
+    crate::templates::library::fnv64(&bytes)
+}
+
+/// The stored value of a record: body then checksum.
+fn seal(key: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut v = body.to_vec();
+    v.extend_from_slice(&checksum(key, body).to_le_bytes());
+    v
+}
+
+/// The body of a stored value whose checksum matches, else `None`.
+fn unseal<'a>(key: &[u8], value: &'a [u8]) -> Option<&'a [u8]> {
+    let split = value.len().checked_sub(8)?;
+    let (body, sum) = value.split_at(split);
+    let sum = u64::from_le_bytes(sum.try_into().ok()?);
+    (matches!(body.len(), 1 | 3) && checksum(key, body) == sum).then_some(body)
+}
+
+/// Runs `f`, turning a panic (redb's, on a damaged file) into an error, without printing
+/// the panic message.
+fn no_panic<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    r.unwrap_or_else(|_| Err("the file is damaged (the database library could not read it)".into()))
+}
 
 /// Default most stones of a stored position (Henderson et al. use 4 on 7×7, 5 on 8×8).
 pub const DEFAULT_MAX_STONES: usize = 5;
@@ -45,6 +96,10 @@ pub struct SolvedDb {
     pending: Mutex<HashMap<Vec<u8>, Vec<u8>>>,
     /// Most stones of a stored position.
     pub max_stones: usize,
+    /// Records that failed their checksum when the file was opened (ignored).
+    pub bad_records: u64,
+    /// Records of format 1 (table `solved`, no checksum) in the file: not used.
+    pub legacy_records: u64,
 }
 
 impl std::fmt::Debug for SolvedDb {
@@ -68,16 +123,41 @@ fn key_bytes(board: &Board, key: &Key) -> Vec<u8> {
 
 impl SolvedDb {
     /// Opens (or creates) the database file at `path`.
+    ///
+    /// The file's integrity is checked and every record read once: a file the database
+    /// library cannot read is an error; records that fail their checksum are counted in
+    /// [`SolvedDb::bad_records`] and ignored by [`SolvedDb::get`].
     pub fn open(path: &Path, max_stones: usize) -> Result<SolvedDb, String> {
         let err = |e: &dyn std::fmt::Display| format!("database {}: {e}", path.display());
-        let db = Database::create(path).map_err(|e| err(&e))?;
-        let tx = db.begin_write().map_err(|e| err(&e))?;
-        tx.open_table(SOLVED).map_err(|e| err(&e))?;
-        tx.commit().map_err(|e| err(&e))?;
+        let (db, bad_records, legacy_records) = no_panic(|| {
+            let mut db = Database::create(path).map_err(|e| e.to_string())?;
+            if !db.check_integrity().map_err(|e| e.to_string())? {
+                return Err("the file is damaged (integrity check failed)".into());
+            }
+            let tx = db.begin_write().map_err(|e| e.to_string())?;
+            tx.open_table(SOLVED).map_err(|e| e.to_string())?;
+            tx.commit().map_err(|e| e.to_string())?;
+            let tx = db.begin_read().map_err(|e| e.to_string())?;
+            let t = tx.open_table(SOLVED).map_err(|e| e.to_string())?;
+            let mut bad = 0;
+            for entry in t.iter().map_err(|e| e.to_string())? {
+                let (k, v) = entry.map_err(|e| e.to_string())?;
+                if unseal(k.value(), v.value()).is_none() {
+                    bad += 1;
+                }
+            }
+            drop(t);
+            let legacy = tx.open_table(LEGACY).ok().and_then(|t| t.len().ok());
+            drop(tx);
+            Ok((db, bad, legacy.unwrap_or(0)))
+        })
+        .map_err(|e| err(&e))?;
         Ok(SolvedDb {
             db,
             pending: Mutex::new(HashMap::new()),
             max_stones,
+            bad_records,
+            legacy_records,
         })
     }
 
@@ -85,12 +165,13 @@ impl SolvedDb {
     pub fn get(&self, board: &Board, key: &Key) -> Option<Solved> {
         let k = key_bytes(board, key);
         if let Some(v) = self.pending.lock().ok()?.get(&k) {
-            return decode(v);
+            return decode(unseal(&k, v)?);
         }
         let tx = self.db.begin_read().ok()?;
         let t = tx.open_table(SOLVED).ok()?;
         let v = t.get(k.as_slice()).ok()??;
-        decode(v.value())
+        // A record that fails its checksum is ignored: the position is searched instead.
+        decode(unseal(&k, v.value())?)
     }
 
     /// Buffers the result of canonical `key` (written by [`SolvedDb::flush`]).
@@ -100,7 +181,9 @@ impl SolvedDb {
             v.extend_from_slice(&(c.index() as u16).to_le_bytes());
         }
         if let Ok(mut p) = self.pending.lock() {
-            p.insert(key_bytes(board, key), v);
+            let k = key_bytes(board, key);
+            let sealed = seal(&k, &v);
+            p.insert(k, sealed);
         }
     }
 
@@ -155,4 +238,25 @@ fn decode(v: &[u8]) -> Option<Solved> {
 /// Stones on a key's board.
 pub fn stones(key: &Key) -> usize {
     key.black.len() + key.white.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksums_catch_edits() {
+        // Issue 24 item 7: a flipped winner, a changed move or a truncated value fails.
+        let key = b"\x07\x07\x00B\x01\x00W";
+        let v = seal(key, &[1, 5, 0]);
+        assert_eq!(unseal(key, &v), Some(&[1u8, 5, 0][..]));
+        for i in 0..v.len() {
+            let mut w = v.clone();
+            w[i] ^= 1;
+            assert_eq!(unseal(key, &w), None, "byte {i}");
+        }
+        assert_eq!(unseal(key, &v[..v.len() - 1]), None);
+        assert_eq!(unseal(key, &[1]), None);
+        assert_eq!(unseal(b"other", &v), None);
+    }
 }

@@ -11,7 +11,7 @@
 //! deeper than the board is left out.
 //!
 //! The library files are embedded at build time, so the checker does not depend on the
-//! working directory; a file added to `templates/` must be listed in [`FILES`].
+//! working directory ([`crate::templates::builtin`]).
 
 use super::ast::Span;
 use super::model::{Block, BlockKind, CellNames, Fact, LemmaInfo, LibraryLemma};
@@ -19,53 +19,8 @@ use crate::board::{Board, Border, Cell, CellSet, Colour, Notation};
 use crate::claim::Claim;
 use crate::edge_template::EdgeTemplate;
 use crate::position::Position;
-use crate::templates::library::{ClaimTag, LibraryFile, Record};
-
-/// The library files, embedded.
-pub const FILES: [(&str, &str); 8] = [
-    (
-        "templates/row2.json",
-        include_str!("../../templates/row2.json"),
-    ),
-    (
-        "templates/row3.json",
-        include_str!("../../templates/row3.json"),
-    ),
-    (
-        "templates/row4.json",
-        include_str!("../../templates/row4.json"),
-    ),
-    (
-        "templates/row4-5x14.json",
-        include_str!("../../templates/row4-5x14.json"),
-    ),
-    (
-        "templates/row5.json",
-        include_str!("../../templates/row5.json"),
-    ),
-    (
-        "templates/row3s2.json",
-        include_str!("../../templates/row3s2.json"),
-    ),
-    (
-        "templates/row4s2.json",
-        include_str!("../../templates/row4s2.json"),
-    ),
-    (
-        "templates/row4s2-4x12.json",
-        include_str!("../../templates/row4s2-4x12.json"),
-    ),
-];
-
-/// Every record of the embedded library, in file order. A file that does not parse is
-/// skipped (its records are then unknown lemmas); `tests/rules.rs` checks that none is.
-pub fn records() -> Vec<Record> {
-    FILES
-        .iter()
-        .filter_map(|(_, text)| serde_json::from_str::<LibraryFile>(text).ok())
-        .flat_map(|f| f.templates)
-        .collect()
-}
+use crate::templates::builtin::records;
+use crate::templates::library::{ClaimTag, Record};
 
 /// The library's records that fit on `board`, as lemma blocks pointing at `span` (the `use`).
 pub fn template_lemmas(board: Board, notation: Notation, span: Span) -> Vec<Block> {

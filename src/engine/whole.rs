@@ -178,6 +178,7 @@ pub fn decide_whole(
         interned: HashMap::new(),
         params: *params,
         report: &mut report,
+        deadline: budget.time.map(|t| start + t),
     };
     let result = b.run(&mut out);
     let nodes = std::mem::take(&mut b.nodes);
@@ -186,7 +187,14 @@ pub fn decide_whole(
     report.solver_nodes = solver_nodes;
     match result {
         Ok(Some((first, root))) => {
-            let cert = compact(game, Certificate { nodes, first, root });
+            let cert = Certificate { nodes, first, root };
+            // Shrinking is optional: skipped once the time budget is spent (the kernel check
+            // always runs; it is linear in the certificate built within the budget).
+            let cert = if budget.time.is_some_and(|t| start.elapsed() >= t) {
+                cert
+            } else {
+                compact(game, cert)
+            };
             match kernel::check(game, &cert) {
                 Ok(v) => {
                     out.verdict = Verdict::Holds;
@@ -231,6 +239,9 @@ struct Builder<'g, 'b, 'a> {
     interned: HashMap<Node, NodeId>,
     params: WholeParams,
     report: &'b mut WholeReport,
+    /// When the budget's time runs out: every step of the rebuild checks it, and leaf
+    /// searches get only the time left (issue 24 item 14: `verify --time` honoured).
+    deadline: Option<Instant>,
 }
 
 impl Builder<'_, '_, '_> {
@@ -238,6 +249,26 @@ impl Builder<'_, '_, '_> {
     fn trace(&self, msg: impl FnOnce() -> String) {
         if self.params.trace {
             eprintln!("whole: {}", msg());
+        }
+    }
+
+    /// An error (the verdict stays undecided) once the deadline has passed.
+    fn in_time(&self) -> Result<(), String> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => {
+                Err("the time budget ran out while the certificate was being built".into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A leaf search's budget: `nodes`, and the time left before the deadline.
+    fn leaf_budget(&self, nodes: u64) -> Budget {
+        Budget {
+            time: self
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+            ..Budget::nodes(nodes)
         }
     }
 
@@ -286,7 +317,7 @@ impl Builder<'_, '_, '_> {
         }
         .and_then(|c| self.enc.to_original(c))
         .filter(|&w| carrier.contains(w));
-        let budget = Budget::nodes(self.params.leaf_nodes.max(1_000_000));
+        let budget = self.leaf_budget(self.params.leaf_nodes.max(1_000_000));
         if let Some(w) = w {
             if let Ok(g) = self.sub_game(CellSet::EMPTY, CellSet::single(w)) {
                 if let Ok(o) = decide(&g.with_owner_first(true), &budget) {
@@ -350,6 +381,7 @@ impl Builder<'_, '_, '_> {
     /// Black's winning move (an original cell of the carrier) after the added stones, Black to
     /// move, as the solver proves it.
     fn black_reply(&mut self, black: CellSet, white: CellSet) -> Result<Cell, String> {
+        self.in_time()?;
         let q = self.encoded(black, white)?;
         let f = self.d.filled(&q, Colour::Black);
         let (pn, _) = self.d.mid(&f, Colour::Black, INF, INF);
@@ -558,6 +590,7 @@ impl Builder<'_, '_, '_> {
         if !self.params.derive || self.game.claim().pairs.len() != 1 {
             return Ok(None);
         }
+        self.in_time()?;
         let q = if self.params.fill_in == Fill::White {
             f.clone()
         } else {
@@ -636,7 +669,8 @@ impl Builder<'_, '_, '_> {
     ) -> Result<Option<NodeId>, String> {
         let g = self.sub_game(black, white)?.with_carrier(carrier);
         let Ok(g) = g else { return Ok(None) };
-        let o = decide(&g, &Budget::nodes(self.params.leaf_nodes)).map_err(|e| e.to_string())?;
+        self.in_time()?;
+        let o = decide(&g, &self.leaf_budget(self.params.leaf_nodes)).map_err(|e| e.to_string())?;
         let before = self.nodes.len();
         self.report.leaf_searches += 1;
         self.report.leaf_nodes += o.stats.nodes;
@@ -673,6 +707,7 @@ impl Builder<'_, '_, '_> {
         if let Some(&id) = self.memo.get(&(black, white)) {
             return Ok(id);
         }
+        self.in_time()?;
         let rest = self.game.carrier() - black - white;
         let q = self.encoded(black, white)?;
         let f = self.d.filled(&q, Colour::White);

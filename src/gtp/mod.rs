@@ -501,9 +501,130 @@ pub fn showboard(game: &Game) -> String {
     s
 }
 
+/// The longest input line the GTP loop reads (1 MiB): a longer line is answered
+/// [`line_too_long`] and skipped to its end, so that memory stays bounded whatever a client
+/// sends (an endless line without a newline is consumed and dropped as it arrives).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// What [`read_line_capped`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// End of input, nothing read.
+    Eof,
+    /// A line (in the buffer, with its newline if it had one).
+    Line,
+    /// A line longer than the cap: the buffer holds its first `cap` bytes only; the rest up to
+    /// the next newline (or the end of input) is still to be skipped with [`skip_line`].
+    TooLong,
+}
+
+/// Reads one line into `buf` (cleared first), at most `cap` bytes of it.
+pub fn read_line_capped<R: std::io::BufRead>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<LineRead> {
+    buf.clear();
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(if buf.is_empty() {
+                LineRead::Eof
+            } else {
+                LineRead::Line
+            });
+        }
+        let room = cap - buf.len();
+        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) if i < room => (i + 1, true),
+            _ => (avail.len().min(room), false),
+        };
+        buf.extend_from_slice(&avail[..take]);
+        input.consume(take);
+        if done {
+            return Ok(LineRead::Line);
+        }
+        if buf.len() >= cap {
+            return Ok(LineRead::TooLong);
+        }
+    }
+}
+
+/// Skips input up to and including the next newline (or to the end of input), in constant
+/// memory.
+pub fn skip_line<R: std::io::BufRead>(input: &mut R) -> std::io::Result<()> {
+    let mut scratch = Vec::new();
+    while read_line_capped(input, &mut scratch, 1 << 16)? == LineRead::TooLong {}
+    Ok(())
+}
+
+/// The reply to a line longer than [`MAX_LINE_BYTES`] (`?` with the command's id when its
+/// first bytes show one).
+pub fn line_too_long(start: &[u8]) -> String {
+    let head = String::from_utf8_lossy(&start[..start.len().min(32)]);
+    let id = head
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|d| d.parse::<u64>().ok());
+    frame(
+        id,
+        &Err(format!(
+            "line too long (more than {MAX_LINE_BYTES} bytes); ignored"
+        )),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_capped_and_skipped() {
+        // Issue 24 item 10: a line is read into at most `cap` bytes; the rest is skipped.
+        let text = format!("{}\nname\n{}", "x".repeat(100), "y".repeat(50));
+        let mut r = std::io::BufReader::with_capacity(7, text.as_bytes());
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf, 16).unwrap(),
+            LineRead::TooLong
+        );
+        assert_eq!(buf.len(), 16);
+        skip_line(&mut r).unwrap();
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf, 16).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"name\n");
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf, 16).unwrap(),
+            LineRead::TooLong
+        );
+        skip_line(&mut r).unwrap();
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf, 16).unwrap(),
+            LineRead::Eof
+        );
+        // A line of exactly the cap, newline included, is a line.
+        let mut r = std::io::BufReader::new(&b"0123456789abcde\nz"[..]);
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf, 16).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf, 16).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"z");
+        assert_eq!(
+            line_too_long(b"12 play b a1 aaaa"),
+            format!("?12 line too long (more than {MAX_LINE_BYTES} bytes); ignored\n\n")
+        );
+    }
 
     fn engine() -> Engine {
         Engine::new(Config {

@@ -623,6 +623,64 @@ mod erased {
     }
 }
 
+/// The most rows a record's cells may span (the canonical board of [`Record::sub_game`] is
+/// 19×19, the edge on row 1).
+const MAX_RECORD_ROW: i32 = 18;
+
+/// The largest column offset of a record's cell (edge-relative columns of a 19-wide board).
+const MAX_RECORD_COL: i32 = 64;
+
+/// Checks that a record can be shown, drawn and matched without overflow or panic: stones
+/// (the goal stone first), rows in 1..=18, columns within ±64, at most 128 carrier cells (the
+/// certificate masks), a root node that exists. Its soundness is [`verify_record`]'s.
+pub fn check_record_shape(r: &Record) -> Result<(), String> {
+    if r.stones.is_empty() {
+        return Err("no stones (the goal stone comes first)".into());
+    }
+    if !(1..=MAX_RECORD_ROW).contains(&r.row) {
+        return Err(format!("row {} is not in 1..={MAX_RECORD_ROW}", r.row));
+    }
+    for rc in r.stones.iter().chain(&r.carrier) {
+        if !(1..=MAX_RECORD_ROW).contains(&rc[0])
+            || !(-MAX_RECORD_COL..=MAX_RECORD_COL).contains(&rc[1])
+        {
+            return Err(format!(
+                "cell [{}, {}] is outside rows 1..={MAX_RECORD_ROW}, columns -{MAX_RECORD_COL}..={MAX_RECORD_COL}",
+                rc[0], rc[1]
+            ));
+        }
+    }
+    if r.carrier.len() > 128 {
+        return Err(format!("{} carrier cells (at most 128)", r.carrier.len()));
+    }
+    if r.certificate.root as usize >= r.certificate.nodes.len() {
+        return Err(format!(
+            "certificate root {} is not one of its {} nodes",
+            r.certificate.root,
+            r.certificate.nodes.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Parses a library file and checks every record's shape ([`check_record_shape`]); errors
+/// name the file and the record.
+pub fn parse_library_file(p: &Path, text: &str) -> Result<(PathBuf, LibraryFile), String> {
+    let f: LibraryFile = serde_json::from_str(text)
+        .map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
+    for (i, r) in f.templates.iter().enumerate() {
+        check_record_shape(r).map_err(|e| {
+            format!(
+                "{}: record {} ({:?}): {e}",
+                p.display(),
+                i + 1,
+                r.name.chars().take(40).collect::<String>()
+            )
+        })?;
+    }
+    Ok((p.to_path_buf(), f))
+}
+
 /// A loaded library: every `row*.json` file of a directory, in name order, and the lemma
 /// records of `proofs.json` ([`super::lemma_record`]).
 #[derive(Clone, Debug, Default)]
@@ -657,11 +715,39 @@ impl Library {
                 lemmas = Some((p, f));
                 continue;
             }
-            let f: LibraryFile = serde_json::from_str(&text)
-                .map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
-            files.push((p, f));
+            files.push(parse_library_file(&p, &text)?);
         }
         Ok(Library { files, lemmas })
+    }
+
+    /// The library built into the binary ([`super::builtin::FILES`], the files of
+    /// `templates/` but the lemma file), as `use templates` sees it.
+    pub fn builtin() -> Result<Library, String> {
+        let files = super::builtin::FILES
+            .iter()
+            .map(|(name, text)| parse_library_file(Path::new(name), text))
+            .collect::<Result<_, _>>()?;
+        Ok(Library {
+            files,
+            lemmas: None,
+        })
+    }
+
+    /// The records whose digest matches ([`Record::compute_digest`]) — the only ones to use
+    /// without re-checking their certificate — and, for each other record, its file and name.
+    pub fn intact_records(&self) -> (Vec<&Record>, Vec<String>) {
+        let mut intact = Vec::new();
+        let mut edited = Vec::new();
+        for (p, f) in &self.files {
+            for r in &f.templates {
+                if r.compute_digest() == r.digest {
+                    intact.push(r);
+                } else {
+                    edited.push(format!("{}: {}", p.display(), r.name));
+                }
+            }
+        }
+        (intact, edited)
     }
 
     /// Every record, in file order.

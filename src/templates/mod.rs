@@ -10,6 +10,7 @@
 //! checker); a one-stone template refuted on the whole board by the DFPN solver lives in
 //! `prove::whole_board`.
 
+pub mod builtin;
 pub mod cert_shrink;
 pub mod draw;
 pub mod lemma_record;

@@ -8,6 +8,7 @@ mod bin;
 mod cli;
 mod cli_check;
 mod gtp_conformance;
+mod hardening_io;
 mod render_cli;
 mod render_svg;
 mod templates_cli;

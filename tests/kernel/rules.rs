@@ -868,7 +868,7 @@ fn library_templates_are_placed_like_lemmas() {
 fn the_embedded_library_parses() {
     // Rows 2–4 (5), IV1c and IV1d (5×14 seeds), row 5 (V1a), two-stone rows 3 (85) and 4
     // (130), and IV2n's minimal sub-template (4×12 seed).
-    assert_eq!(hexproof::dsl::template_import::records().len(), 224);
+    assert_eq!(hexproof::templates::builtin::records().len(), 224);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -718,134 +718,209 @@ fn shrink_seed(
 /// search's (or its mirror image's, or implied by monotonicity from one), and the loop ends
 /// complete only when every transversal of the final family was decided false.
 pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> {
-    let all = grid.all();
-    let mut family: Vec<u128> = Vec::new();
-    let mut tested: HashSet<u128> = HashSet::new();
-    let mut known_fails: Vec<u128> = Vec::new();
-    if let Some(path) = &opts.checkpoint {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            let cp: Checkpoint = serde_json::from_str(&text)
-                .map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
-            if cp.region != [grid.row, grid.height, grid.width] || cp.helpers != grid.helpers {
-                return Err(format!(
-                    "{}: a checkpoint of another region (use --fresh to discard it)",
-                    path.display()
-                ));
-            }
-            for s in &cp.minimal {
-                family.push(unhex(s)?);
-            }
-            for s in &cp.tested {
-                tested.insert(unhex(s)?);
-            }
-            for s in &cp.fails {
-                known_fails.push(unhex(s)?);
-            }
-        }
-    }
-    let mut memo = Memo::default();
-    for &t in &tested {
-        memo.add_fail(grid, all & !t);
-    }
-    for &f in &known_fails {
-        memo.add_fail(grid, f);
-    }
-    // The minimal sets of a checkpoint hold: a resumed seed needs no search.
-    for &m in &family {
-        memo.add_hold(grid, m);
-    }
-    let mut saved: u64 = 0;
-    let mut seeded = Vec::new();
-    let mut unsettled = Vec::new();
-    let mut searches: u64 = 0;
-    for seed in &opts.seeds {
-        let idx: Option<Vec<usize>> = seed
-            .iter()
-            .map(|rc| grid.cells.iter().position(|x| x == rc))
-            .collect();
-        let Some(idx) = idx else { continue };
-        let mask = idx.iter().fold(0u128, |m, &i| m | 1 << i);
-        let mut learnt = Learnt::default();
-        if let Answer::Holds(p) = learnt.ask(grid, &memo, mask, &opts.budget, opts.deadline) {
-            let (m, open, removals) = shrink_seed(grid, &memo, p, &opts.budget, opts.deadline);
-            learnt.absorb(removals);
-            if opts.seeds_only {
-                unsettled.extend(open);
-            }
-            if let Some(m) = m {
-                for x in [m, grid.mirror_mask(m)] {
-                    if !family.contains(&x) {
-                        family.push(x);
-                    }
-                }
-                seeded.push(m);
-            }
-        }
-        searches += learnt.searches;
-        saved += learnt.memo_hits;
-        learnt.holds.iter().for_each(|&h| memo.add_hold(grid, h));
-        learnt.fails.iter().for_each(|&f| memo.add_fail(grid, f));
-    }
-    for &m in &family {
-        memo.add_hold(grid, m);
-    }
-    let mut tr: Vec<u128> = vec![0];
-    for i in 0..family.len() {
-        berge(&family[..=i], &mut tr, family[i]);
-    }
+    let mut s = Search::resume(grid, opts)?;
+    let (seeded, unsettled) = s.seed(grid, opts);
     if !opts.seeds.is_empty() {
         // Whatever the seeds' one-cell removals decided is kept even if a seed stayed
         // undecided, so a rerun with a larger budget repeats only the undecided searches.
-        write_checkpoint(opts, grid, &family, &tr, &tested, &memo)?;
+        write_checkpoint(opts, grid, &s.family, &s.tr, &s.tested, &s.memo)?;
     }
-    let bar = if opts.progress {
-        let b = indicatif::ProgressBar::new(tr.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "row {msg} [{elapsed_precise}] {bar:30} {pos}/{len} transversals decided",
-            )
-            .expect("a valid template"),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = progress_bar(opts);
     let levels: Vec<Budget> = opts.quick.iter().copied().chain([opts.budget]).collect();
-    // Transversal → number of budget levels at which it was undecided.
-    let mut attempts: BTreeMap<u128, usize> = BTreeMap::new();
     let mut complete = true;
-    loop {
-        if opts.seeds_only {
-            break;
-        }
-        bar.set_length(tr.len() as u64);
-        bar.set_position(tr.iter().filter(|t| tested.contains(t)).count() as u64);
+    while !opts.seeds_only {
+        bar.set_length(s.tr.len() as u64);
+        bar.set_position(s.tr.iter().filter(|t| s.tested.contains(t)).count() as u64);
         bar.set_message(format!(
             "{} {}x{}: {} minimal found",
             grid.row,
             grid.height,
             grid.width,
-            family.len()
+            s.family.len()
         ));
-        // The open transversals at the lowest level any of them has left, one per mirror
-        // pair, largest first.
-        let open =
-            |t: &u128| !tested.contains(t) && attempts.get(t).copied().unwrap_or(0) < levels.len();
-        let Some(level) = tr
-            .iter()
-            .filter(|t| open(t))
-            .map(|t| attempts.get(t).copied().unwrap_or(0))
-            .min()
-        else {
+        let Some(level) = s.lowest_open_level(levels.len()) else {
             break;
         };
         if opts.deadline.is_some_and(|d| Instant::now() >= d) {
             complete = false;
             break;
         }
+        s.round(grid, opts, level, &levels);
+        write_checkpoint(opts, grid, &s.family, &s.tr, &s.tested, &s.memo)?;
+    }
+    bar.finish_and_clear();
+    let undecided =
+        s.tr.iter()
+            .filter(|t| !s.tested.contains(t) && s.attempts.contains_key(t))
+            .count();
+    if undecided > 0 || s.tr.iter().any(|t| !s.tested.contains(t)) {
+        complete = false;
+    }
+    let trusted = grid.trusted.load(std::sync::atomic::Ordering::Relaxed);
+    if trusted > 0 {
+        // A refutation on the solver's word alone is not an exact answer.
+        complete = false;
+    }
+    Ok(Enumeration {
+        transversals: s.tr.len(),
+        minimal: s.family,
+        complete,
+        searches: s.searches,
+        saved: s.saved,
+        undecided,
+        seeded,
+        unsettled,
+        trusted,
+    })
+}
+
+/// The state of one enumeration ([`enumerate`]): the minimal sets found, the transversals of
+/// their family, what was decided, and the counts.
+struct Search {
+    /// Minimal winning sets found so far (with their mirror images).
+    family: Vec<u128>,
+    /// Transversals decided false (their complements hold no win).
+    tested: HashSet<u128>,
+    memo: Memo,
+    /// The minimal transversals of `family` (Berge's algorithm): the candidates to test.
+    tr: Vec<u128>,
+    /// Transversal → number of budget levels at which it was undecided.
+    attempts: BTreeMap<u128, usize>,
+    searches: u64,
+    saved: u64,
+}
+
+impl Search {
+    /// A fresh search, or the one saved in `opts.checkpoint` (which must be of this region).
+    fn resume(grid: &Grid, opts: &GenOptions) -> Result<Search, String> {
+        let all = grid.all();
+        let mut family: Vec<u128> = Vec::new();
+        let mut tested: HashSet<u128> = HashSet::new();
+        let mut known_fails: Vec<u128> = Vec::new();
+        if let Some(path) = &opts.checkpoint {
+            if let Ok(text) = std::fs::read_to_string(path) {
+                let cp: Checkpoint = serde_json::from_str(&text)
+                    .map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
+                if cp.region != [grid.row, grid.height, grid.width] || cp.helpers != grid.helpers {
+                    return Err(format!(
+                        "{}: a checkpoint of another region (use --fresh to discard it)",
+                        path.display()
+                    ));
+                }
+                for s in &cp.minimal {
+                    family.push(unhex(s)?);
+                }
+                for s in &cp.tested {
+                    tested.insert(unhex(s)?);
+                }
+                for s in &cp.fails {
+                    known_fails.push(unhex(s)?);
+                }
+            }
+        }
+        let mut memo = Memo::default();
+        for &t in &tested {
+            memo.add_fail(grid, all & !t);
+        }
+        for &f in &known_fails {
+            memo.add_fail(grid, f);
+        }
+        // The minimal sets of a checkpoint hold: a resumed seed needs no search.
+        for &m in &family {
+            memo.add_hold(grid, m);
+        }
+        Ok(Search {
+            family,
+            tested,
+            memo,
+            tr: Vec::new(),
+            attempts: BTreeMap::new(),
+            searches: 0,
+            saved: 0,
+        })
+    }
+
+    /// Shrinks each seed of `opts.seeds` that holds to a minimal set, adds it (and its
+    /// mirror image) to the family, then computes the family's transversals. Returns the
+    /// seeds' minimal sets and, with `seeds_only`, the carriers left unsettled.
+    fn seed(&mut self, grid: &Grid, opts: &GenOptions) -> (Vec<u128>, Vec<u128>) {
+        let mut seeded = Vec::new();
+        let mut unsettled = Vec::new();
+        for seed in &opts.seeds {
+            let idx: Option<Vec<usize>> = seed
+                .iter()
+                .map(|rc| grid.cells.iter().position(|x| x == rc))
+                .collect();
+            let Some(idx) = idx else { continue };
+            let mask = idx.iter().fold(0u128, |m, &i| m | 1 << i);
+            let mut learnt = Learnt::default();
+            let answer = learnt.ask(grid, &self.memo, mask, &opts.budget, opts.deadline);
+            if let Answer::Holds(p) = answer {
+                let (m, open, removals) =
+                    shrink_seed(grid, &self.memo, p, &opts.budget, opts.deadline);
+                learnt.absorb(removals);
+                if opts.seeds_only {
+                    unsettled.extend(open);
+                }
+                if let Some(m) = m {
+                    for x in [m, grid.mirror_mask(m)] {
+                        if !self.family.contains(&x) {
+                            self.family.push(x);
+                        }
+                    }
+                    seeded.push(m);
+                }
+            }
+            self.learn(grid, &learnt);
+        }
+        for &m in &self.family {
+            self.memo.add_hold(grid, m);
+        }
+        self.tr = vec![0];
+        for i in 0..self.family.len() {
+            berge(&self.family[..=i], &mut self.tr, self.family[i]);
+        }
+        (seeded, unsettled)
+    }
+
+    /// Counts a worker's searches and keeps what it decided.
+    fn learn(&mut self, grid: &Grid, learnt: &Learnt) {
+        self.searches += learnt.searches;
+        self.saved += learnt.memo_hits;
+        learnt
+            .holds
+            .iter()
+            .for_each(|&h| self.memo.add_hold(grid, h));
+        learnt
+            .fails
+            .iter()
+            .for_each(|&f| self.memo.add_fail(grid, f));
+    }
+
+    /// Whether transversal `t` is still to decide within `levels` budget levels.
+    fn open(&self, t: &u128, levels: usize) -> bool {
+        !self.tested.contains(t) && self.attempts.get(t).copied().unwrap_or(0) < levels
+    }
+
+    /// The lowest budget level any open transversal has left; `None`: nothing open.
+    fn lowest_open_level(&self, levels: usize) -> Option<usize> {
+        self.tr
+            .iter()
+            .filter(|t| self.open(t, levels))
+            .map(|t| self.attempts.get(t).copied().unwrap_or(0))
+            .min()
+    }
+
+    /// One round at budget `level`: the open transversals at that level, one per mirror
+    /// pair, largest first, at most `opts.batch`, decided in parallel; a holding complement
+    /// is shrunk to a new minimal set, which (with its mirror image) extends the family and
+    /// its transversals.
+    fn round(&mut self, grid: &Grid, opts: &GenOptions, level: usize, budgets: &[Budget]) {
+        let (levels, budget) = (budgets.len(), &budgets[level]);
+        let all = grid.all();
         let mut todo: Vec<u128> = Vec::new();
-        for &t in tr.iter().filter(|t| open(t)) {
-            if attempts.get(&t).copied().unwrap_or(0) != level {
+        for &t in self.tr.iter().filter(|t| self.open(t, levels)) {
+            if self.attempts.get(&t).copied().unwrap_or(0) != level {
                 continue;
             }
             let rep = t.min(grid.mirror_mask(t));
@@ -855,16 +930,16 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
         }
         todo.sort_by_key(|t| (std::cmp::Reverse(t.count_ones()), *t));
         todo.truncate(opts.batch.max(1));
-        let budget = &levels[level];
+        let memo = &self.memo;
         let results: Vec<(u128, Decided, Learnt)> = todo
             .par_iter()
             .map(|&t| {
                 let mut learnt = Learnt::default();
-                let d = match learnt.ask(grid, &memo, all & !t, budget, opts.deadline) {
+                let d = match learnt.ask(grid, memo, all & !t, budget, opts.deadline) {
                     Answer::Fails => Decided::Fails,
                     Answer::Undecided => Decided::Undecided,
                     Answer::Holds(p) => {
-                        match shrink(grid, &memo, &mut learnt, p, budget, opts.deadline) {
+                        match shrink(grid, memo, &mut learnt, p, budget, opts.deadline) {
                             Some(m) => Decided::New(m),
                             None => Decided::Undecided,
                         }
@@ -875,65 +950,52 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
             .collect();
         let mut new_sets = Vec::new();
         for (t, d, learnt) in results {
-            searches += learnt.searches;
-            saved += learnt.memo_hits;
-            learnt.holds.iter().for_each(|&h| memo.add_hold(grid, h));
-            learnt.fails.iter().for_each(|&f| memo.add_fail(grid, f));
+            self.learn(grid, &learnt);
             let mt = grid.mirror_mask(t);
-            if mt != t && tr.contains(&mt) {
-                saved += 1;
+            if mt != t && self.tr.contains(&mt) {
+                self.saved += 1;
             }
             match d {
                 Decided::Fails => {
-                    tested.insert(t);
-                    tested.insert(mt);
+                    self.tested.insert(t);
+                    self.tested.insert(mt);
                 }
                 Decided::New(m) => {
-                    if !family.contains(&m) && !new_sets.contains(&m) {
+                    if !self.family.contains(&m) && !new_sets.contains(&m) {
                         new_sets.push(m);
                     }
                 }
                 Decided::Undecided => {
-                    attempts.insert(t, level + 1);
-                    attempts.insert(mt, level + 1);
+                    self.attempts.insert(t, level + 1);
+                    self.attempts.insert(mt, level + 1);
                 }
             }
         }
         for m in new_sets {
             // The mirror image is minimal too (the region is symmetric): add both at once.
             for x in [m, grid.mirror_mask(m)] {
-                if !family.contains(&x) {
-                    family.push(x);
-                    berge(&family, &mut tr, x);
+                if !self.family.contains(&x) {
+                    self.family.push(x);
+                    berge(&self.family, &mut self.tr, x);
                 }
             }
         }
-        write_checkpoint(opts, grid, &family, &tr, &tested, &memo)?;
     }
-    bar.finish_and_clear();
-    let undecided = tr
-        .iter()
-        .filter(|t| !tested.contains(t) && attempts.contains_key(t))
-        .count();
-    if undecided > 0 || tr.iter().any(|t| !tested.contains(t)) {
-        complete = false;
+}
+
+/// The bar of `templates generate` (hidden unless `opts.progress`).
+fn progress_bar(opts: &GenOptions) -> indicatif::ProgressBar {
+    if !opts.progress {
+        return indicatif::ProgressBar::hidden();
     }
-    let trusted = grid.trusted.load(std::sync::atomic::Ordering::Relaxed);
-    if trusted > 0 {
-        // A refutation on the solver's word alone is not an exact answer.
-        complete = false;
-    }
-    Ok(Enumeration {
-        minimal: family,
-        complete,
-        searches,
-        saved,
-        transversals: tr.len(),
-        undecided,
-        seeded,
-        unsettled,
-        trusted,
-    })
+    let b = indicatif::ProgressBar::new(0);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "row {msg} [{elapsed_precise}] {bar:30} {pos}/{len} transversals decided",
+        )
+        .expect("a valid template"),
+    );
+    b
 }
 
 /// HexWiki's edge templates (tests/fixtures/edge-templates-hexwiki.json) in canonical

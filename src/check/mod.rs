@@ -547,6 +547,7 @@ impl<'a> Checker<'a> {
             verdict: StepVerdict::Verified,
             steps: Vec::new(),
             summary: None,
+            library: b.lemma.as_ref().is_some_and(|l| l.library.is_some()),
         };
         for (i, s) in b.steps.iter().enumerate() {
             let r = self.step(i, s);
@@ -645,7 +646,7 @@ impl<'a> Checker<'a> {
     /// Is a premise established? `need_semi_ok`: a semi suffices (else a VC is needed).
     fn standing(&mut self, p: &Premise, semi_ok: bool) -> (Standing, Fact) {
         match p {
-            Premise::Step { index, span } => {
+            Premise::Step { index, .. } => {
                 let k = self
                     .known
                     .iter()
@@ -657,7 +658,8 @@ impl<'a> Checker<'a> {
                         semi: k.claim.owner_first,
                         search_only: (k.status == Status::SearchOnly).then_some(k.span),
                     },
-                    s => Standing::Rests(s, *index, *span),
+                    // Where that step is (not where its label is used).
+                    s => Standing::Rests(s, *index, k.span),
                 };
                 (st, f)
             }

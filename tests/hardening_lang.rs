@@ -134,6 +134,20 @@ fn a_carrier_repeating_one_cell_is_reported_once() {
     assert!(human.contains("a1 again"), "{human}");
 }
 
+#[test]
+fn ten_thousand_repeated_errors_are_capped() {
+    let src = format!(
+        "board 5x5\nblack a1{}\nderive {{ }}\n",
+        ", a1".repeat(10_000)
+    );
+    let c = run(&src);
+    assert_eq!(c.report.exit_code, 2);
+    let errors = &c.report.files[0].errors;
+    assert_eq!(errors.len(), hexproof::dsl::load::MAX_ERRORS_PER_FILE + 1);
+    assert!(errors.last().unwrap().message.contains("9950 more errors"));
+    assert!(c.human().len() < 1_000_000, "{} bytes", c.human().len());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Items 4 and 5: reading files.
 

@@ -20,9 +20,10 @@ pub type FileId = usize;
 /// Width used when rendering diagnostics.
 pub const RENDER_WIDTH: usize = 100;
 
-/// The rightmost column a label may reach for its source line to be drawn. Past it (a line of
-/// thousands of characters) a diagnostic names its places by `file:line:column` without the
-/// snippet: the renderer cannot draw columns past 65,535, and such a line is no use on screen.
+/// The longest source line (in bytes) a snippet draws. A diagnostic whose labels touch a longer
+/// line (or have one beside them, as context) names its places by `file:line:column` without
+/// the snippet: the renderer cannot draw columns past 65,535, and such a line is no use on
+/// screen (nor fifty copies of it in a report).
 pub const MAX_SNIPPET_COLUMN: usize = 1000;
 
 /// How bad it is.
@@ -181,6 +182,16 @@ impl Sources {
         LineCol { line, column }
     }
 
+    /// The length in bytes of line `line` (from 1; 0 for a line that does not exist).
+    fn line_len(&self, file: FileId, line: usize) -> usize {
+        let starts = &self.files[file].line_starts;
+        let text_len = self.text(file).len();
+        match line.checked_sub(1).and_then(|i| starts.get(i)) {
+            Some(&start) => starts.get(line).map_or(text_len, |&next| next) - start,
+            None => 0,
+        }
+    }
+
     /// The source text of a span (clamped).
     pub fn snippet(&self, file: FileId, span: Span) -> &str {
         let text = self.text(file);
@@ -204,8 +215,10 @@ impl Sources {
     /// the snippet.
     pub fn render(&self, d: &Diag) -> String {
         let too_wide = d.labels.iter().any(|l| {
-            self.line_col(d.file, l.span.start).column > MAX_SNIPPET_COLUMN
-                || self.line_col(d.file, l.span.end).column > MAX_SNIPPET_COLUMN
+            let first = self.line_col(d.file, l.span.start).line;
+            let last = self.line_col(d.file, l.span.end).line;
+            (first.saturating_sub(1)..=last + 1)
+                .any(|i| self.line_len(d.file, i) > MAX_SNIPPET_COLUMN)
         });
         if too_wide {
             return self.render_without_snippet(d);
@@ -236,7 +249,7 @@ impl Sources {
             }
         }
         out.push_str(&format!(
-            "   (the line is too long to show: the place is past column {MAX_SNIPPET_COLUMN})\n"
+            "   (the source line is too long to show: over {MAX_SNIPPET_COLUMN} bytes)\n"
         ));
         if let Some(h) = &d.help {
             out.push_str(&format!("  help: {h}\n"));

@@ -60,6 +60,27 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
 }
 
+/// At most this many errors are reported per file (a file repeating one mistake ten thousand
+/// times gets the first ones and a count of the rest).
+pub const MAX_ERRORS_PER_FILE: usize = 50;
+
+fn capped(mut ds: Vec<Diag>) -> Vec<Diag> {
+    if ds.len() > MAX_ERRORS_PER_FILE {
+        let rest = ds.len() - MAX_ERRORS_PER_FILE;
+        let next = &ds[MAX_ERRORS_PER_FILE];
+        let more = Diag::error(
+            next.file,
+            "hexp::too-many-errors",
+            format!("{rest} more errors in this file are not shown"),
+            next.span(),
+            "the next one",
+        );
+        ds.truncate(MAX_ERRORS_PER_FILE);
+        ds.push(more);
+    }
+    ds
+}
+
 fn too_large() -> String {
     format!(
         "larger than {} MiB, the limit for a proof file",
@@ -241,7 +262,7 @@ impl Loader {
                 Some(file)
             }
             Err(ds) => {
-                self.diags.extend(ds);
+                self.diags.extend(capped(ds));
                 self.state.insert(key, State::Failed);
                 self.failed_files.push(file);
                 None

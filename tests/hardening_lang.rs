@@ -281,24 +281,21 @@ fn two_used_files_defining_one_lemma_name_are_an_error_with_both_places() {
     write(&dir, "b.hexp", &format!("board 5x5\n\n{lemma}"));
     // One file used through two paths is not a clash.
     write(&dir, "c.hexp", "board 5x5\nuse \"a.hexp\"\n");
-    let main = write(
-        &dir,
-        "main.hexp",
-        "board 5x5\nuse \"a.hexp\"\nuse \"b.hexp\"\nderive {\n  black c4 as x\n  (x, [b5, c5], b) VC by search\n}\n",
-    );
-    let (code, out, _) = hexproof(&["check", &main]);
+    // A file using `first` and `second`, with one step of its own.
+    let using = |name: &str, first: &str, second: &str| {
+        let text = format!(
+            "board 5x5\nuse \"{first}\"\nuse \"{second}\"\nderive {{\n  black c4 as x\n  (x, [b5, c5], b) VC by search\n}}\n"
+        );
+        hexproof(&["check", &write(&dir, name, &text)])
+    };
+    let (code, out, _) = using("main.hexp", "a.hexp", "b.hexp");
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("hexp::duplicate-lemma"), "{out}");
     assert!(
         out.contains("a.hexp:2:7") && out.contains("b.hexp:3:7"),
         "{out}"
     );
-    let fine = write(
-        &dir,
-        "fine.hexp",
-        "board 5x5\nuse \"a.hexp\"\nuse \"c.hexp\"\nderive {\n  black c4 as x\n  (x, [b5, c5], b) VC by search\n}\n",
-    );
-    let (code, out, _) = hexproof(&["check", &fine]);
+    let (code, out, _) = using("fine.hexp", "a.hexp", "c.hexp");
     assert_eq!(code, 0, "{out}");
 }
 

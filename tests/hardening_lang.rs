@@ -343,3 +343,20 @@ fn template_names_are_case_insensitive_when_unambiguous() {
         .rendered
         .contains("did you mean `bridge`"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Item 21 (part): `render` says what it wrote; no progress display when stderr is a pipe.
+
+#[test]
+fn render_says_what_it_wrote_and_progress_stays_off_a_pipe() {
+    let dir = scratch("render");
+    let out = dir.join("corner.html").display().to_string();
+    let (code, stdout, err) =
+        hexproof(&["render", "proofs/examples/hex4-corner.hexp", "--html", &out]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(err, format!("hexproof: wrote {out}: 9 figure(s)\n"));
+    let (code, _, err) = hexproof(&["check", "proofs/examples/hex4-corner.hexp"]);
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "{err}");
+}

@@ -60,6 +60,10 @@ pub struct Options {
     pub search_rule_steps: bool,
 }
 
+/// Steps checked so far by this process, over all files: read by the command line's
+/// progress display (`hexproof check`, `render`).
+pub static STEPS_CHECKED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The default [`Options::confirm`] budget: a quarter of a million nodes (about half a second).
 pub const CONFIRM_NODES: u64 = 250_000;
 
@@ -786,6 +790,7 @@ impl<'a> Checker<'a> {
     }
 
     fn step(&mut self, index: usize, s: &'a Step) -> StepReport {
+        STEPS_CHECKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let start = Instant::now();
         let names = self.names();
         let mut reasons: Vec<Reason> = Vec::new();

@@ -4,6 +4,7 @@
 pub mod bid;
 pub mod check;
 pub mod gtp;
+pub mod progress;
 pub mod render;
 pub mod solve;
 pub mod templates;

@@ -60,6 +60,10 @@ pub struct Options {
     pub search_rule_steps: bool,
 }
 
+/// Steps checked so far by this process, over all files: read by the command line's
+/// progress display (`hexproof check`, `render`).
+pub static STEPS_CHECKED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The default [`Options::confirm`] budget: a quarter of a million nodes (about half a second).
 pub const CONFIRM_NODES: u64 = 250_000;
 
@@ -547,6 +551,7 @@ impl<'a> Checker<'a> {
             verdict: StepVerdict::Verified,
             steps: Vec::new(),
             summary: None,
+            library: b.lemma.as_ref().is_some_and(|l| l.library.is_some()),
         };
         for (i, s) in b.steps.iter().enumerate() {
             let r = self.step(i, s);
@@ -645,7 +650,7 @@ impl<'a> Checker<'a> {
     /// Is a premise established? `need_semi_ok`: a semi suffices (else a VC is needed).
     fn standing(&mut self, p: &Premise, semi_ok: bool) -> (Standing, Fact) {
         match p {
-            Premise::Step { index, span } => {
+            Premise::Step { index, .. } => {
                 let k = self
                     .known
                     .iter()
@@ -657,7 +662,8 @@ impl<'a> Checker<'a> {
                         semi: k.claim.owner_first,
                         search_only: (k.status == Status::SearchOnly).then_some(k.span),
                     },
-                    s => Standing::Rests(s, *index, *span),
+                    // Where that step is (not where its label is used).
+                    s => Standing::Rests(s, *index, k.span),
                 };
                 (st, f)
             }
@@ -784,6 +790,7 @@ impl<'a> Checker<'a> {
     }
 
     fn step(&mut self, index: usize, s: &'a Step) -> StepReport {
+        STEPS_CHECKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let start = Instant::now();
         let names = self.names();
         let mut reasons: Vec<Reason> = Vec::new();

@@ -433,8 +433,8 @@ pub fn place_all(
     match best {
         Some((_, bad)) => Err(bad),
         None => {
-            let lt = lemma.names.claim(&lf.claim);
-            let st = names.claim(&step.claim);
+            let lt = lemma.names.pairs_of(lf);
+            let st = names.pairs_of(step);
             let how = if r.under.is_empty() && r.at.is_none() {
                 "no placement (translation, edge mirror, 180° rotation, colour swap) maps"
                     .to_string()

@@ -132,6 +132,11 @@ pub struct BlockReport {
     /// For a strategy: what it proves and its figures; else the lemma instances used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// A lemma of the template library (`use templates`), certified by its stored kernel
+    /// certificate: not a step of the file, so not counted while verified, and listed as one
+    /// line in the human report.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub library: bool,
 }
 
 /// Step counts.
@@ -226,6 +231,9 @@ impl FileReport {
     pub(crate) fn finish(&mut self) {
         let mut c = Counts::default();
         for b in &self.blocks {
+            if b.library && b.verdict == StepVerdict::Verified {
+                continue;
+            }
             for s in &b.steps {
                 c.add(s.verdict);
             }
@@ -281,7 +289,22 @@ impl Report {
                 out.push('\n');
                 continue;
             }
+            let library = f
+                .blocks
+                .iter()
+                .filter(|b| b.library && b.verdict == StepVerdict::Verified)
+                .count();
+            if library > 0 {
+                let _ = writeln!(
+                    out,
+                    "  use templates: {}, each certified by its kernel certificate (not counted as steps)",
+                    plural(library as u64, "library lemma")
+                );
+            }
             for b in &f.blocks {
+                if b.library && b.verdict == StepVerdict::Verified {
+                    continue;
+                }
                 let what = match (&b.name, &b.title) {
                     (Some(n), Some(t)) => format!("{} {n} \"{t}\"", b.kind),
                     (Some(n), None) => format!("{} {n}", b.kind),
@@ -336,6 +359,7 @@ impl Report {
             out.push_str(&failures.join("\n"));
             out.push('\n');
         }
+        out.push_str(&self.short_of_budget());
         let c = &self.counts;
         let _ = writeln!(
             out,
@@ -353,6 +377,45 @@ impl Report {
                 _ => "not everything could be verified",
             }
         );
+        out
+    }
+}
+
+/// At most this many undecided steps are listed by [`Report::short_of_budget`].
+const BUDGET_LIST: usize = 20;
+
+impl Report {
+    /// The steps that are undecided because their own search ran out of budget (not those
+    /// undecided because of them), one line each with `file:line:column`.
+    fn short_of_budget(&self) -> String {
+        let steps: Vec<(&str, &StepReport)> = self
+            .files
+            .iter()
+            .flat_map(|f| {
+                f.blocks
+                    .iter()
+                    .flat_map(|b| b.steps.iter())
+                    .map(move |s| (f.file.as_str(), s))
+            })
+            .filter(|(_, s)| {
+                s.verdict == StepVerdict::Undecided
+                    && s.search.as_ref().is_some_and(|r| r.verdict == "undecided")
+            })
+            .collect();
+        if steps.is_empty() {
+            return String::new();
+        }
+        let mut out = format!(
+            "undecided for want of search budget ({}; rerun with a larger --nodes or --time to give them more budget):\n",
+            plural(steps.len() as u64, "step")
+        );
+        for (file, s) in steps.iter().take(BUDGET_LIST) {
+            let _ = writeln!(out, "  {file}:{} {} {}", s.at, s.rule, s.claim);
+        }
+        if steps.len() > BUDGET_LIST {
+            let _ = writeln!(out, "  … and {} more", steps.len() - BUDGET_LIST);
+        }
+        out.push('\n');
         out
     }
 }

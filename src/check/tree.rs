@@ -94,10 +94,10 @@ impl<'a> Checker<'a> {
             label: None,
             claim,
             rule: rule.into(),
-            rule_check: if verdict == StepVerdict::Failed {
-                "failed".into()
-            } else {
-                "passed".into()
+            rule_check: match verdict {
+                StepVerdict::Failed => "failed".into(),
+                StepVerdict::Verified => "passed".into(),
+                _ => "n/a".into(),
             },
             search: None,
             verdict,
@@ -254,13 +254,24 @@ impl<'a> Checker<'a> {
             Some(k) if k.status == Status::Established => Some(k.carrier),
             Some(k) => {
                 let line = self.at(k.span).line;
+                // A step short of budget leaves the node undecided, not failed.
+                let (kv, why) = match k.status {
+                    Status::Undecided => (
+                        StepVerdict::Undecided,
+                        "is undecided (give it more search budget)",
+                    ),
+                    Status::Unsupported => {
+                        (StepVerdict::Unsupported, "is not checked (unsupported)")
+                    }
+                    _ => (StepVerdict::Failed, "is not verified"),
+                };
                 reasons.push(self.reason(
                     "tree",
                     "t - b derived",
-                    format!("{what}: the step at line {line} concluding t - b is not verified"),
+                    format!("{what}: the step at line {line} concluding t - b {why}"),
                     vec![self.place(k.span, "not verified")],
                 ));
-                v = worst(v, StepVerdict::Failed);
+                v = worst(v, kv);
                 None
             }
             None => {

@@ -39,13 +39,24 @@ pub fn run_check(a: CheckArgs) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
+    let progress = super::progress::Steps::start(&format!("checking {}", file_names(&a.files)));
     let checked = check_files(&a.files, &opts);
+    drop(progress);
     if a.json {
         print_json(&serde_json::to_value(&checked.report).expect("reports serialise"));
     } else {
         print!("{}", checked.human());
     }
     checked.report.exit_code
+}
+
+/// The files' names for the progress line: the first, and how many more.
+fn file_names(files: &[PathBuf]) -> String {
+    match files {
+        [] => String::new(),
+        [f] => f.display().to_string(),
+        [f, rest @ ..] => format!("{} and {} more", f.display(), rest.len()),
+    }
 }
 
 /// The checker's search budgets, shared by `check` and `render`.

@@ -5,6 +5,7 @@ pub mod bid;
 pub mod certificate;
 pub mod check;
 pub mod gtp;
+pub mod progress;
 pub mod render;
 pub mod solve;
 pub mod templates;

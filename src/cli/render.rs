@@ -57,6 +57,13 @@ fn write_out(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Says on standard error what was written to a file (nothing for standard output).
+fn wrote(path: &Path, what: &str) {
+    if path != Path::new("-") {
+        eprintln!("hexproof: wrote {}: {what}", path.display());
+    }
+}
+
 fn find<'p>(proof: &'p Proof, name: &str) -> Result<&'p hexproof::pages::proof::Item, String> {
     proof.items().find(|i| i.id == name).ok_or_else(|| {
         let names: Vec<&str> = proof.items().map(|i| i.id.as_str()).collect();
@@ -85,7 +92,10 @@ pub fn run_render(a: RenderArgs) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let proof = match load_and_check(&a.file, &opts) {
+    let progress = super::progress::Steps::start(&format!("checking {}", a.file.display()));
+    let checked = load_and_check(&a.file, &opts);
+    drop(progress);
+    let proof = match checked {
         Ok(p) => p,
         Err(LoadError::Unreadable(m)) => return fail_input(&m),
         Err(LoadError::Malformed(d)) => {
@@ -106,11 +116,13 @@ pub fn run_render(a: RenderArgs) -> u8 {
         if let Err(m) = write_out(out, &html::page(&proof, &title)) {
             return fail_input(&m);
         }
+        wrote(out, &format!("{} figure(s)", proof.items().count()));
     }
     if let (Some(out), Some(it)) = (&a.svg, one) {
         if let Err(m) = write_out(out, &it.svg) {
             return fail_input(&m);
         }
+        wrote(out, &format!("the figure of {}", it.id));
     }
     if a.json {
         print_json(&serde_json::to_value(&proof).expect("items serialise"));

@@ -20,6 +20,12 @@ pub type FileId = usize;
 /// Width used when rendering diagnostics.
 pub const RENDER_WIDTH: usize = 100;
 
+/// The longest source line (in bytes) a snippet draws. A diagnostic whose labels touch a longer
+/// line (or have one beside them, as context) names its places by `file:line:column` without
+/// the snippet: the renderer cannot draw columns past 65,535, and such a line is no use on
+/// screen (nor fifty copies of it in a report).
+pub const MAX_SNIPPET_COLUMN: usize = 1000;
+
 /// How bad it is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -176,6 +182,16 @@ impl Sources {
         LineCol { line, column }
     }
 
+    /// The length in bytes of line `line` (from 1; 0 for a line that does not exist).
+    fn line_len(&self, file: FileId, line: usize) -> usize {
+        let starts = &self.files[file].line_starts;
+        let text_len = self.text(file).len();
+        match line.checked_sub(1).and_then(|i| starts.get(i)) {
+            Some(&start) => starts.get(line).map_or(text_len, |&next| next) - start,
+            None => 0,
+        }
+    }
+
     /// The source text of a span (clamped).
     pub fn snippet(&self, file: FileId, span: Span) -> &str {
         let text = self.text(file);
@@ -194,8 +210,19 @@ impl Sources {
         format!("{}:{}", self.name(file), self.line_col(file, span.start))
     }
 
-    /// Renders a diagnostic: header, `file:line:column`, snippet with labels, help.
+    /// Renders a diagnostic: header, `file:line:column`, snippet with labels, help. A label
+    /// past [`MAX_SNIPPET_COLUMN`] gives the places as `file:line:column` lines instead of
+    /// the snippet.
     pub fn render(&self, d: &Diag) -> String {
+        let too_wide = d.labels.iter().any(|l| {
+            let first = self.line_col(d.file, l.span.start).line;
+            let last = self.line_col(d.file, l.span.end).line;
+            (first.saturating_sub(1)..=last + 1)
+                .any(|i| self.line_len(d.file, i) > MAX_SNIPPET_COLUMN)
+        });
+        if too_wide {
+            return self.render_without_snippet(d);
+        }
         let wrapped = Rendered {
             diag: d,
             source: NamedSource::new(self.name(d.file), self.files[d.file].text.clone()),
@@ -211,6 +238,25 @@ impl Sources {
         out
     }
 
+    fn render_without_snippet(&self, d: &Diag) -> String {
+        let mut out = format!("{}\n\n  × {}\n", d.code, d.message);
+        for l in &d.labels {
+            let at = self.location(d.file, l.span);
+            if l.text.is_empty() {
+                out.push_str(&format!("   at {at}\n"));
+            } else {
+                out.push_str(&format!("   at {at}: {}\n", l.text));
+            }
+        }
+        out.push_str(&format!(
+            "   (the source line is too long to show: over {MAX_SNIPPET_COLUMN} bytes)\n"
+        ));
+        if let Some(h) = &d.help {
+            out.push_str(&format!("  help: {h}\n"));
+        }
+        out
+    }
+
     /// Renders several diagnostics, separated by blank lines.
     pub fn render_all(&self, ds: &[Diag]) -> String {
         ds.iter()
@@ -218,6 +264,44 @@ impl Sources {
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+/// The known name closest to `written` for a "did you mean" hint: the fewest edits (insert,
+/// delete, replace, ignoring ASCII case), at most a third of the name's length (at least 1),
+/// ties broken alphabetically. `None` when nothing is that close.
+pub fn closest_name<'n>(
+    written: &str,
+    known: impl IntoIterator<Item = &'n str>,
+) -> Option<&'n str> {
+    let w: Vec<char> = written.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let limit = (w.len() / 3).max(1);
+    known
+        .into_iter()
+        .filter(|k| *k != written)
+        .filter_map(|k| {
+            let d = edit_distance(&w, k);
+            (d <= limit).then_some((d, k))
+        })
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance between `a` (lowercased) and `b`, ignoring ASCII case.
+fn edit_distance(a: &[char], b: &str) -> usize {
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// A diagnostic together with its source, as miette wants it.
@@ -295,6 +379,16 @@ impl Diagnostic for Rendered<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn closest_name_suggests_near_names_only() {
+        let known = ["bridge", "ziggurat", "III1a", "IIIa"];
+        assert_eq!(closest_name("brigde", known), Some("bridge"));
+        assert_eq!(closest_name("Bridge", known), Some("bridge"));
+        assert_eq!(closest_name("iii1a", known), Some("III1a"));
+        assert_eq!(closest_name("ladder", known), None);
+        assert_eq!(closest_name("bridge", known), None);
+    }
 
     /// The line index gives the places the plain count of newlines gives.
     #[test]

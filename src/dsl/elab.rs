@@ -19,7 +19,10 @@ use std::collections::HashMap;
 /// A carrier as read: the set, repeated mentions, and where each cell is written.
 type CarrierParts = (CellSet, Vec<(Cell, Span)>, Vec<(Cell, Span)>);
 
-/// Lemma names visible from other files: name → file it is defined in.
+/// Where a template-library lemma (`use templates`) is defined, in a [`LemmaTable`].
+const LIBRARY: &str = "the template library";
+
+/// Lemma names visible from other files: name → where it is defined (`file:line:column`).
 pub type LemmaTable = HashMap<String, String>;
 
 #[derive(Clone, Default, Debug)]
@@ -145,7 +148,7 @@ pub fn elaborate(
                     format!("the template library's lemma `{n}` is already defined in {other}");
                 e.err("hexp::duplicate-lemma", msg, sp, "templates used here");
             } else {
-                e.lemmas.insert(n, "the template library".into());
+                e.lemmas.insert(n, LIBRARY.into());
                 blocks.push(b);
             }
         }
@@ -172,12 +175,12 @@ pub fn elaborate(
     }
 }
 
-/// The lemma names a file defines (for files that `use` it).
-pub fn lemma_names(ast: &ast::File) -> Vec<String> {
+/// The lemma names a file defines, with where (for files that `use` it).
+pub fn lemma_names(ast: &ast::File) -> Vec<(String, Span)> {
     ast.statements
         .iter()
         .filter_map(|s| match s {
-            ast::Statement::Lemma(l) => Some(l.name.text.clone()),
+            ast::Statement::Lemma(l) => Some((l.name.text.clone(), l.name.span)),
             _ => None,
         })
         .collect()
@@ -191,6 +194,39 @@ fn colour_of(w: ast::ColourWord) -> Colour {
 }
 
 impl Elab {
+    /// The lemma a step names: the name as written, or a template-library lemma's name
+    /// written in another case when no other lemma has that name in any case. Else an error
+    /// with the nearest known name, if one is near.
+    fn lemma_name(&mut self, n: &Name) -> Option<String> {
+        if self.lemmas.contains_key(&n.text) {
+            return Some(n.text.clone());
+        }
+        let same: Vec<(&String, &String)> = self
+            .lemmas
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case(&n.text))
+            .collect();
+        if let [(k, origin)] = same.as_slice() {
+            if origin.as_str() == LIBRARY {
+                return Some(k.to_string());
+            }
+        }
+        let mut d = Diag::error(
+            self.file,
+            "hexp::unknown-lemma",
+            format!("unknown lemma `{}`", n.text),
+            n.span,
+            "no lemma of this name",
+        );
+        if let Some(near) =
+            super::diag::closest_name(&n.text, self.lemmas.keys().map(String::as_str))
+        {
+            d = d.with_help(format!("did you mean `{near}`?"));
+        }
+        self.diags.push(d);
+        None
+    }
+
     fn err(
         &mut self,
         code: &'static str,
@@ -470,7 +506,8 @@ impl Elab {
             if let Some(c) = self.resolve_cell(it, Some(local), "a carrier member") {
                 if set.insert(c) {
                     spans.push((c, it.span));
-                } else {
+                } else if !dups.iter().any(|d: &(Cell, Span)| d.0 == c) {
+                    // Each repeated cell once, at its first repetition.
                     dups.push((c, it.span));
                 }
             }
@@ -879,14 +916,8 @@ impl Elab {
                 let mut out = Vec::new();
                 let mut ok = true;
                 for r in refs {
-                    if !self.lemmas.contains_key(&r.name.text) {
-                        let msg = format!("unknown lemma `{}`", r.name.text);
-                        self.err(
-                            "hexp::unknown-lemma",
-                            msg,
-                            r.name.span,
-                            "no lemma of this name",
-                        );
+                    let name = self.lemma_name(&r.name);
+                    if name.is_none() {
                         ok = false;
                     }
                     let at = match &r.at {
@@ -901,7 +932,7 @@ impl Elab {
                         None => None,
                     };
                     out.push(LemmaRef {
-                        name: r.name.text.clone(),
+                        name: name.unwrap_or_else(|| r.name.text.clone()),
                         span: r.span,
                         under: r.under.iter().map(|n| n.text.clone()).collect(),
                         at,

@@ -3,6 +3,15 @@
 //! `use "other.hexp"` is resolved relative to the using file's folder. The used file is
 //! loaded (and later checked) first and its lemma names become visible. A cycle of `use`s
 //! is an error at the `use` that closes it.
+//!
+//! Files are read only when they are regular files of at most [`MAX_FILE_BYTES`]: devices,
+//! FIFOs and folders are refused (a FIFO is opened without blocking, to look at it), and the
+//! read stops at the limit even when the size the system reports is wrong, as for `/proc`
+//! files. A *used* file must also look like a proof file: its name ends in `.hexp`, and its
+//! text, after blank lines and `//` comments, starts with `board`. Otherwise the error, at the
+//! `use`, shows nothing of the file, so that a proof file cannot print another file (say
+//! `/etc/passwd`) through a diagnostic. Two used files may not define one lemma name: the
+//! error at the second `use` names both definitions.
 
 use super::ast::{Span, Statement};
 use super::diag::{Diag, FileId, Sources};
@@ -11,6 +20,89 @@ use super::model::{Module, Program};
 use super::parser::parse;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// The largest file read: 1 GiB. The largest proof written so far (the solver's 7×7 b3
+/// strategy, tests/solver_emit.rs) is 211 MB.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Reads a proof file's text: a regular file (not a device, FIFO or folder) of at most
+/// [`MAX_FILE_BYTES`], in UTF-8. The error is one line naming the file, without its contents.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let fail = |why: String| format!("cannot read {}: {why}", path.display());
+    let regular = |m: &std::fs::Metadata| {
+        if !m.is_file() {
+            Err(fail("not a regular file".into()))
+        } else if m.len() > MAX_FILE_BYTES {
+            Err(fail(too_large()))
+        } else {
+            Ok(())
+        }
+    };
+    regular(&std::fs::metadata(path).map_err(|e| fail(e.to_string()))?)?;
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        // Should the file have become a FIFO since, opening it must not wait for a writer.
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = open.open(path).map_err(|e| fail(e.to_string()))?;
+    regular(&file.metadata().map_err(|e| fail(e.to_string()))?)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(too_large()));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
+}
+
+/// At most this many errors are reported per file (a file repeating one mistake ten thousand
+/// times gets the first ones and a count of the rest).
+pub const MAX_ERRORS_PER_FILE: usize = 50;
+
+fn capped(mut ds: Vec<Diag>) -> Vec<Diag> {
+    if ds.len() > MAX_ERRORS_PER_FILE {
+        let rest = ds.len() - MAX_ERRORS_PER_FILE;
+        let next = &ds[MAX_ERRORS_PER_FILE];
+        let more = Diag::error(
+            next.file,
+            "hexp::too-many-errors",
+            format!("{rest} more errors in this file are not shown"),
+            next.span(),
+            "the next one",
+        );
+        ds.truncate(MAX_ERRORS_PER_FILE);
+        ds.push(more);
+    }
+    ds
+}
+
+fn too_large() -> String {
+    format!(
+        "larger than {} MiB, the limit for a proof file",
+        MAX_FILE_BYTES >> 20
+    )
+}
+
+/// Does the text start like a proof file: `board`, after a byte-order mark, blank lines and
+/// `//` comments?
+fn looks_like_proof(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        match rest.strip_prefix("//") {
+            Some(r) => rest = r.split_once('\n').map_or("", |(_, after)| after),
+            None => break,
+        }
+    }
+    rest.strip_prefix("board").is_some_and(|r| {
+        !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
+    })
+}
 
 #[derive(Clone, Debug)]
 enum State {
@@ -74,11 +166,9 @@ impl Loader {
             Some(State::Failed) => return RootStatus::BadInput(None),
             _ => {}
         }
-        let text = match std::fs::read_to_string(path) {
+        let text = match read_text(path) {
             Ok(t) => t,
-            Err(e) => {
-                return RootStatus::Unreadable(format!("cannot read {}: {e}", path.display()))
-            }
+            Err(e) => return RootStatus::Unreadable(e),
         };
         match self.load_text(key, &path.display().to_string(), text) {
             Some(id) => RootStatus::Loaded(id),
@@ -129,8 +219,28 @@ impl Loader {
             match self.load_use(file, &base, path, *span) {
                 Some((id, table)) => {
                     uses.push(id);
-                    for (k, v) in table {
-                        imported.entry(k).or_insert(v);
+                    let mut names: Vec<_> = table.into_iter().collect();
+                    names.sort();
+                    for (k, v) in names {
+                        match imported.get(&k) {
+                            Some(w) if *w != v => {
+                                self.diags.push(
+                                    Diag::error(
+                                        file,
+                                        "hexp::duplicate-lemma",
+                                        format!("lemma `{k}` is defined twice by the used files: at {w} and at {v}"),
+                                        *span,
+                                        format!("brings a second `{k}`"),
+                                    )
+                                    .with_help("rename one of the lemmas: a name must mean one lemma"),
+                                );
+                                ok = false;
+                            }
+                            Some(_) => {}
+                            None => {
+                                imported.insert(k, v);
+                            }
+                        }
                     }
                 }
                 None => ok = false,
@@ -144,15 +254,15 @@ impl Loader {
         match elaborate(file, name, &ast, &imported, uses) {
             Ok(m) => {
                 let mut table = imported.clone();
-                for n in lemma_names(&ast) {
-                    table.insert(n, name.to_string());
+                for (n, sp) in lemma_names(&ast) {
+                    table.insert(n, self.sources.location(file, sp));
                 }
                 self.modules.push(m);
                 self.state.insert(key, State::Done(file, table));
                 Some(file)
             }
             Err(ds) => {
-                self.diags.extend(ds);
+                self.diags.extend(capped(ds));
                 self.state.insert(key, State::Failed);
                 self.failed_files.push(file);
                 None
@@ -168,6 +278,22 @@ impl Loader {
         span: Span,
     ) -> Option<(FileId, LemmaTable)> {
         let full = base.join(path);
+        let refuse = |loader: &mut Loader, why: String| {
+            loader.diags.push(
+                Diag::error(
+                    from,
+                    "hexp::use-unreadable",
+                    format!("cannot use {}: {why}", full.display()),
+                    span,
+                    "used here",
+                )
+                .with_help("`use` reads proof files: a name ending in .hexp, text starting with `board NxM`"),
+            );
+            None
+        };
+        if Path::new(path).extension().is_none_or(|e| e != "hexp") {
+            return refuse(self, "a used file's name must end in .hexp".into());
+        }
         let key = canonical(&full);
         match self.state.get(&key).cloned() {
             Some(State::Done(id, table)) => return Some((id, table)),
@@ -196,19 +322,25 @@ impl Loader {
             }
             None => {}
         }
-        let text = match std::fs::read_to_string(&full) {
+        let text = match read_text(&full) {
             Ok(t) => t,
             Err(e) => {
                 self.diags.push(Diag::error(
                     from,
                     "hexp::use-unreadable",
-                    format!("cannot read {}: {e}", full.display()),
+                    e,
                     span,
                     "used here",
                 ));
                 return None;
             }
         };
+        if !looks_like_proof(&text) {
+            return refuse(
+                self,
+                "not a proof file (its text does not start with `board NxM`); nothing of it is shown".into(),
+            );
+        }
         match self.load_text(key.clone(), &full.display().to_string(), text) {
             Some(_) => match self.state.get(&key) {
                 Some(State::Done(id, table)) => Some((*id, table.clone())),

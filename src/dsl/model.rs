@@ -306,18 +306,25 @@ impl CellNames {
             .join(" | ")
     }
 
+    /// A fact's pairs: `a - b | c - d` for a union, `a - b & c - d` for a conjunction.
+    pub fn pairs_of(&self, f: &Fact) -> String {
+        if !f.conj {
+            return self.claim(&f.claim);
+        }
+        f.claim
+            .pairs
+            .iter()
+            .map(|&(a, b)| format!("{} - {}", self.name(a), self.name(b)))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    }
+
     /// A fact as [`Self::fact`] writes it, with `&` between the pairs of a conjunction.
     pub fn fact_of(&self, f: &Fact) -> String {
         if !f.conj {
             return self.fact(&f.claim, &f.carrier);
         }
-        let pairs = f
-            .claim
-            .pairs
-            .iter()
-            .map(|&(a, b)| format!("{} - {}", self.name(a), self.name(b)))
-            .collect::<Vec<_>>()
-            .join(" & ");
+        let pairs = self.pairs_of(f);
         let mut s = format!("{pairs} on {}", self.set(&f.carrier));
         if f.claim.owner == crate::board::Colour::White {
             s.push_str(" for white");

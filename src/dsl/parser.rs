@@ -37,36 +37,78 @@ pub fn parse(src: &str) -> Result<File, ParseError> {
 }
 
 /// Rejects absurdly deep brace nesting before pest or the AST builder recurse into it.
+///
+/// Every recursion of the grammar goes through a `{`, so counting braces bounds it, provided
+/// the count reads the text as the grammar does: braces in `//` comments and in `"strings"`
+/// do not count, and a `diagram { … }` body is raw text up to its first `}` outside a `//`
+/// comment (a `"` in a diagram starts no string). A text the grammar rejects stops pest at
+/// the first token it cannot read, so braces after it never reach the recursion either.
 fn check_nesting(src: &str) -> Result<(), ParseError> {
-    let mut depth = 0usize;
-    let mut in_comment = false;
-    let mut in_string = false;
     let bytes = src.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'\'';
+    // The end of a `//` comment starting at `i` (its newline, or the end of the text).
+    let comment_end = |i: usize| {
+        bytes[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(bytes.len(), |n| i + n)
+    };
+    let mut depth = 0usize;
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
-        if in_comment {
-            if c == b'\n' {
-                in_comment = false;
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            i = comment_end(i);
+            continue;
+        }
+        if c == b'"' {
+            // A string: up to an unescaped `"` or a newline (the grammar's `string_inner`).
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
             }
-        } else if in_string {
-            if c == b'\\' {
-                i += 1;
-            } else if c == b'"' || c == b'\n' {
-                in_string = false;
+            i += 1;
+            continue;
+        }
+        if c == b'd'
+            && bytes[i..].starts_with(b"diagram")
+            && (i == 0 || !word(bytes[i - 1]))
+            && !bytes.get(i + 7).is_some_and(|&b| word(b))
+        {
+            // `diagram`, then whitespace and comments, then `{`: a raw body up to `}`.
+            let mut j = i + 7;
+            loop {
+                match bytes.get(j) {
+                    Some(b' ' | b'\t' | b'\r' | b'\n') => j += 1,
+                    Some(b'/') if bytes.get(j + 1) == Some(&b'/') => j = comment_end(j),
+                    _ if src[j..].starts_with('\u{feff}') => j += '\u{feff}'.len_utf8(),
+                    _ => break,
+                }
             }
-        } else if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
-            in_comment = true;
-        } else if c == b'"' {
-            in_string = true;
-        } else if c == b'{' {
+            if bytes.get(j) == Some(&b'{') {
+                let open = j;
+                j += 1;
+                while j < bytes.len() && bytes[j] != b'}' {
+                    if bytes[j] == b'/' && bytes.get(j + 1) == Some(&b'/') {
+                        j = comment_end(j);
+                    } else {
+                        j += 1;
+                    }
+                }
+                // The body's braces open and close one level: never deeper than here + 1.
+                if depth + 1 > MAX_NESTING {
+                    return Err(too_deep(open));
+                }
+                i = j + 1;
+                continue;
+            }
+            i = j;
+            continue;
+        }
+        if c == b'{' {
             depth += 1;
             if depth > MAX_NESTING {
-                return Err(ParseError {
-                    span: Span::new(i, i + 1),
-                    message: format!("blocks are nested more than {MAX_NESTING} deep"),
-                    label: "too deep".into(),
-                });
+                return Err(too_deep(i));
             }
         } else if c == b'}' {
             depth = depth.saturating_sub(1);
@@ -74,6 +116,14 @@ fn check_nesting(src: &str) -> Result<(), ParseError> {
         i += 1;
     }
     Ok(())
+}
+
+fn too_deep(at: usize) -> ParseError {
+    ParseError {
+        span: Span::new(at, at + 1),
+        message: format!("blocks are nested more than {MAX_NESTING} deep"),
+        label: "too deep".into(),
+    }
 }
 
 /// Words for a grammar rule in "expected …" messages.
@@ -256,9 +306,48 @@ fn join_or(items: &[&str]) -> String {
 // ---------------------------------------------------------------------------------------------
 // Pairs → AST.
 
+/// A rule's span, without the blanks and `//` comments the grammar skips after its last
+/// token (so that a label under a step or a lemma name ends on its line). Raw text (a diagram
+/// body, a string) is kept as it is.
 fn span(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
-    Span::new(s.start(), s.end())
+    if matches!(
+        p.as_rule(),
+        Rule::diagram_body | Rule::string | Rule::string_inner
+    ) {
+        return Span::new(s.start(), s.end());
+    }
+    Span::new(s.start(), s.start() + trimmed_len(p.as_str()))
+}
+
+/// The length of a rule's text without trailing blanks and `//` comments.
+fn trimmed_len(text: &str) -> usize {
+    let mut t = text;
+    loop {
+        let trimmed = t.trim_end_matches([' ', '\t', '\r', '\n', '\u{feff}']);
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        match comment_start(&trimmed[line_start..]) {
+            Some(c) => t = &trimmed[..line_start + c],
+            None => return trimmed.len(),
+        }
+    }
+}
+
+/// Where a `//` comment starts in a line, outside `"strings"`.
+fn comment_start(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    let mut in_string = false;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'/' if !in_string && b.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 fn name(p: Pair<Rule>) -> Name {

@@ -10,6 +10,7 @@ mod bin;
 #[allow(dead_code)]
 mod common_templates;
 mod golden_reports;
+mod hardening_lang;
 mod mutations;
 mod noshita;
 mod noshita8;

@@ -1,6 +1,6 @@
 //! Noshita's 8x8 lemmas (`proofs/noshita-8x8-lemmas.hexp`, issue 5): the U8 tree answers
 //! White's hard moves as Lemma 2's proof does (Noshita 2005, §4), and every other White move
-//! by B46 ("in other cases B46 suffices"). The file itself is checked by `tests/snapshots.rs`.
+//! by B46 ("in other cases B46 suffices"). The file itself is checked by `tests/check/golden_reports.rs`.
 
 use hexproof::dsl::model::{BlockKind, TreeNode};
 

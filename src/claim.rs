@@ -1,4 +1,4 @@
-//! Claims and sub-games (DESIGN.md §3; exact wording in docs/SEMANTICS.md).
+//! Claims and sub-games (exact wording in docs/SEMANTICS.md "Sub-games" and "Claims").
 //!
 //! A sub-game is a position P, a carrier S (cells empty in P), a goal G (pairs of endpoints)
 //! and who moves first. Play alternates strictly inside S. The claim's owner wins as soon as

@@ -1,6 +1,6 @@
 //! The certificate kernel: the only code that can say a claim holds.
 //!
-//! The search proposes, the kernel disposes (DESIGN.md §4). This module depends on nothing but
+//! The search proposes, the kernel disposes (docs/ARCHITECTURE.md "Trust"). This module depends on nothing but
 //! `board`, `position` and `claim` — no search, no caches, no heuristics — and is meant to be
 //! audited in one sitting. Only [`check`] constructs a [`Verified`] value (private field, no
 //! public constructor: the LCF idea).

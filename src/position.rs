@@ -1,6 +1,6 @@
 //! Positions: a board with black and white stones, their chains and the winner.
 //!
-//! Borders act as permanently coloured cells (DESIGN.md §2): Black's top and bottom borders
+//! Borders act as permanently coloured cells (docs/SEMANTICS.md "Board and conventions"): Black's top and bottom borders
 //! belong to Black's chains, White's left and right borders to White's.
 
 use crate::board::{Board, Border, Cell, CellSet, Colour, Notation, ParseCellError};

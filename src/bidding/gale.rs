@@ -1,7 +1,7 @@
 //! Gale's boundary walk: a second, independent winner test for a full board (Payne & Robeva
 //! §3, after Gale 1979).
 //!
-//! The paper draws the board as a diamond; in our orientation (DESIGN.md §2) the four corners
+//! The paper draws the board as a diamond; in our orientation (docs/SEMANTICS.md "Board and conventions") the four corners
 //! where a Black border meets a White border are top-left (`a1`, acute), top-right, bottom-left
 //! and bottom-right. Colour the cells outside the board like the borders: rows above row 1 and
 //! below the last row Black, columns left of `a` and right of the last column White (the four

@@ -1,6 +1,6 @@
 //! The bit-parallel board: masks, shift-based neighbourhoods and flood fills.
 //!
-//! Cell (c, r) is bit `r·cols + c`. Its six neighbours (DESIGN.md §2) are reached by shifts:
+//! Cell (c, r) is bit `r·cols + c`. Its six neighbours (docs/SEMANTICS.md "Board and conventions") are reached by shifts:
 //!
 //! | neighbour   | bit offset   | shift                         |
 //! |-------------|--------------|-------------------------------|
@@ -191,7 +191,7 @@ impl<B: Bits> Grid<B> {
     /// `right = x ∪ (c+1, r)` and `left = x ∪ (c−1, r)` stay inside their rows because the
     /// last (first) column is masked off before the shift. Shifting `right` up a row gives
     /// (c, r−1) and (c+1, r−1); shifting `left` down a row gives (c, r+1) and (c−1, r+1):
-    /// all six neighbours of DESIGN.md §2.
+    /// all six neighbours of docs/SEMANTICS.md "Board and conventions".
     #[inline(always)]
     pub fn grow(&self, x: B) -> B {
         let right = x | (x & self.not_last_col).shl(1);

@@ -6,7 +6,7 @@
 //! labelled with `L_H` in percent. Stones are drawn black and white, Black's borders (top,
 //! bottom) as thick black lines and White's (left, right) as thick grey ones, and the
 //! recommended move is ringed in blue. Rows are shifted half a cell right of the row above,
-//! as in the ASCII diagrams (DESIGN.md §2).
+//! as in the ASCII diagrams (docs/SEMANTICS.md "Board and conventions").
 
 use super::Analysis;
 use crate::board::{Cell, Colour, Notation};

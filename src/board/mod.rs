@@ -1,6 +1,6 @@
 //! Board geometry: cells, the four borders, adjacency, cell names and symmetries.
 //!
-//! Conventions (DESIGN.md §2, identical to Benzene, HexGui and the SGF Hex specification):
+//! Conventions (docs/SEMANTICS.md "Board and conventions", identical to Benzene, HexGui and the SGF Hex specification):
 //! an `n×m` board has `n` columns `a..` and `m` rows `1..`; cell (c, r) is adjacent to
 //! (c±1, r), (c, r±1), (c+1, r−1), (c−1, r+1). Black joins the top border `t` (beyond row 1)
 //! to the bottom border `b` (beyond row m); White joins left `l` to right `r`.

@@ -1,7 +1,7 @@
 //! Hex symmetries as integer affine maps on 0-based (column, row) coordinates, with the
 //! matching permutation of the borders.
 //!
-//! The maps that preserve hex adjacency and that Hex strategy uses (DESIGN.md §2):
+//! The maps that preserve hex adjacency and that Hex strategy uses (docs/SEMANTICS.md "Board and conventions"):
 //! - 180° rotation `(c, r) ↦ (n−1−c, m−1−r)`: a board automorphism that keeps colours;
 //! - the long-diagonal reflection `(c, r) ↦ (r, c)`: swaps colours and sides (t↔l, b↔r);
 //! - translation `(c, r) ↦ (c+dx, r+dy)` of a local pattern;

@@ -1,6 +1,6 @@
 //! Pass 3: checking an elaborated program, step by step.
 //!
-//! Every step is checked twice where the budget allows (DESIGN.md §3, §4):
+//! Every step is checked twice where the budget allows (docs/SEMANTICS.md and docs/ARCHITECTURE.md "Trust"):
 //! 1. by its rule: the side conditions ([`rules`]) on the premises as stated, and each premise
 //!    established — an earlier conclusion of the same block (up to monotonicity: same pairs,
 //!    a carrier inside the premise's, a VC where a VSC is asked), or a base fact (its ends are

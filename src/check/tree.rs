@@ -1,4 +1,4 @@
-//! Proof trees (DESIGN.md §3 "Precluding analysis", "Proof tree"; Noshita 2005 §3;
+//! Proof trees (docs/SEMANTICS.md "Proof trees"; Noshita 2005 §3;
 //! docs/SEMANTICS.md "Proof trees").
 //!
 //! A tree claims: Black, to move at the root, wins. A Black node plays an empty cell and its

@@ -1,6 +1,6 @@
 //! SVG drawing shared by every picture hexproof makes: the hexagon geometry with the board's
 //! shear (row r is drawn half a cell further right than row r − 1, so `a1` is the top-left,
-//! acute corner; DESIGN.md §2), the four borders (Black's top and bottom drawn as black
+//! acute corner; docs/SEMANTICS.md "Board and conventions"), the four borders (Black's top and bottom drawn as black
 //! edges, White's left and right as white edges), fixed two-decimal number formatting (output
 //! is byte-for-byte reproducible) and text escaping.
 //!

@@ -13,7 +13,7 @@
 //! - **OR**: VSCs (x, A_k, y) with ⋂ A_k = ∅ give the VC (x, ⋃ A_k, y).
 //!
 //! Endpoints are empty cells and P's groups (chains, with the borders they touch); an empty
-//! endpoint counts as a P stone (DESIGN.md §3), and board sides may be AND midpoints
+//! endpoint counts as a P stone (docs/SEMANTICS.md "Sub-games"), and board sides may be AND midpoints
 //! (Pawlewicz et al. §III; switch off with [`VcParams::and_over_borders`]). The search starts
 //! from the base VCs (adjacent endpoints, empty carrier) and from edge templates
 //! ([`seed`]). Both rules are sound, so **every reported connection is true**; the rules are

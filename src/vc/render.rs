@@ -1,7 +1,7 @@
 //! Pictures of connection results: the cells VC-connected to a side (as in Pawlewicz et al.,
 //! Fig. 6) and the mustplay (Fig. 7), as ASCII diagrams and as an SVG document (hand-written
 //! SVG text with fixed decimals, so the output is byte-for-byte reproducible). Rows are shifted
-//! half a cell right of the row above, as in every hexproof diagram (DESIGN.md §2).
+//! half a cell right of the row above, as in every hexproof diagram (docs/SEMANTICS.md "Board and conventions").
 
 use crate::board::{Border, Cell, CellSet, Colour, Notation};
 use crate::position::Position;

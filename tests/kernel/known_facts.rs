@@ -2,7 +2,7 @@
 //!
 //! Every fact is stated once, for Black, and also checked
 //! - transposed: cell (c, r) ↦ (r, c), Black ↔ White, t/b ↔ l/r (the long-diagonal
-//!   reflection, DESIGN.md §2), which must give the same verdict for White;
+//!   reflection, docs/SEMANTICS.md "Board and conventions"), which must give the same verdict for White;
 //! - rotated by 180° (keeps colours, t ↔ b, l ↔ r).
 //!
 //! The symmetries are computed here on cell names, independently of `board::Transform`.

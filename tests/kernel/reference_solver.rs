@@ -1,14 +1,14 @@
 //! The real search against a deliberately naive reference solver, and the kernel against an
 //! independent replay of its certificates (issue 2, "Must show" items 1, 2, 4 and 6).
 //!
-//! Everything that decides a game in this file is written from DESIGN.md §2–§3 alone: the
+//! Everything that decides a game in this file is written from docs/SEMANTICS.md "Board and conventions" and "Sub-games" alone: the
 //! adjacency, the "joined" test and the reference minimax use their own bitmasks (one bit per
 //! cell of a board of at most 7×7, plus the four borders) and nothing from `hexproof::local`
 //! or `hexproof::kernel`. The library is used only to build the `SubGame` handed to
 //! [`decide`] and to read cell coordinates; a separate test checks that `Board::neighbours`
 //! agrees with the adjacency written here.
 //!
-//! Semantics (DESIGN.md §3): a sub-game is a position P, a carrier S of empty cells, goal
+//! Semantics (docs/SEMANTICS.md "Sub-games"): a sub-game is a position P, a carrier S of empty cells, goal
 //! pairs and a first player. Play alternates strictly inside S. The owner wins as soon as
 //! some pair is joined by owner cells — owner stones of P, owner stones played in S, the
 //! owner's two borders, and every endpoint that is an empty cell outside S. The opponent
@@ -32,7 +32,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 // ---------------------------------------------------------------------------------------
-// Geometry, written from DESIGN.md §2.
+// Geometry, written from docs/SEMANTICS.md "Board and conventions".
 // ---------------------------------------------------------------------------------------
 
 /// Local bit of a border (board cells use `c + r·cols`, below 49).
@@ -1596,7 +1596,7 @@ proptest! {
 // Plain tests.
 // ---------------------------------------------------------------------------------------
 
-/// The adjacency written above is the library's `Board::neighbours` (DESIGN.md §2).
+/// The adjacency written above is the library's `Board::neighbours` (docs/SEMANTICS.md "Board and conventions").
 #[test]
 fn adjacency_matches_the_library() {
     for cols in 1..=7u8 {

@@ -138,7 +138,7 @@ fn critical_cells_match_literal_recolouring() {
 #[test]
 fn symmetries_of_the_empty_board() {
     // 180° rotation keeps colours; the reflection in the long diagonal swaps colours and
-    // sides (DESIGN.md §2). Both preserve L_H on an empty square board, and on an empty
+    // sides (docs/SEMANTICS.md "Board and conventions"). Both preserve L_H on an empty square board, and on an empty
     // square board Black wins exactly half the fillings.
     let a = exact(&pos("4x4", "", "")).unwrap();
     assert_eq!(2 * a.black_wins, a.fillings);

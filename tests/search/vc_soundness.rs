@@ -5,7 +5,7 @@
 //! local search ([`hexproof::local::decide`], whose wins are kernel-checked certificates) as
 //! the sub-game on carrier C with the claim `x - y` for the owner: the opponent moving first
 //! for a VC, the owner for a VSC. Empty endpoints count as owner stones, exactly as in the
-//! engine (DESIGN.md §3). Verdicts are cached across variants (the same connection is found by
+//! engine (docs/SEMANTICS.md "Sub-games"). Verdicts are cached across variants (the same connection is found by
 //! several of them).
 //!
 //! A VSC is checked as "the owner wins moving first"; it may also be a VC the rules could not

@@ -317,7 +317,7 @@ HUGE = """// The huge lemma (Fig. 33): x - b | y - b | t - b for x = B54, y = B4
 // 53) and the T-lemma's y - t (31 41 51 61 32 42 52 33). The figure is lost. Our first guess,
 // the carrier without any cell of rows 1-3 right of the T area (44 cells), is FALSE: White
 // wins it by W55 (`hexproof solve` on the position that encodes the sub-game,
-// tools/noshita8_huge.py --probe, tests/noshita8.rs). Here the carrier is every other cell but
+// tools/noshita8_huge.py --probe, tests/check/noshita8.rs). Here the carrier is every other cell but
 // 62 and 83 (our reading of n and p; 63 is in it, as W63 = node r survives the root
 // analysis); 63 73 72 81 are each needed. The tree is the solver's proof of the encoded game,
 // translated by tools/noshita8_huge.py (shared positions inlined); the checker re-checks it in
@@ -434,7 +434,7 @@ lemma Fig39Lline "Fig. 39 upper left: the finishing line, White A and Black B" {
 // B31 W32). It fails on EVERY area outside Fig39R's carrier: with W47, on all 37 cells left (the
 // 36 above, 81 72 82 11 21 12 22 13, and 46) White wins by W32 (the whole-board solver on the
 // encoded sub-game, tools/noshita8_encode.py; its White strategy, 822 steps, re-checked by
-// `hexproof check`; tests/noshita8.rs). One more Black stone at 52, 25, 33, 43, 53, 34 or 61
+// `hexproof check`; tests/check/noshita8.rs). One more Black stone at 52, 25, 33, 43, 53, 34 or 61
 // (among others) would make it hold: Noshita's position (node a's line is in the lost Fig. 31)
 // must hold stones we do not know.
 """

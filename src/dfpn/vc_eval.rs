@@ -90,7 +90,7 @@ fn below(a: &Position, b: &Position) -> bool {
 /// `max_stones` of them, or a play stopped early (a win before the last stone, or the
 /// budget), it rebuilds at `pos` instead, keeping the path ([`VcSet::rebuild_undoable`]).
 /// Returns true for an update, false for a rebuild. An update is as sound as a build
-/// (`tests/vc_undo.rs` checks that an undone update restores the engine exactly).
+/// (`tests/search/vc_undo.rs` checks that an undone update restores the engine exactly).
 fn sync(v: &mut VcSet, pos: &Position, max_stones: usize) -> bool {
     while !(v.status() == Status::Complete && below(v.position(), pos)) {
         if !v.unplay() {

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The largest file read: 1 GiB. The largest proof written so far (the solver's 7×7 b3
-/// strategy, tests/solver_emit.rs) is 211 MB.
+/// strategy, tests/solver/solver_emit.rs) is 211 MB.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// Reads a proof file's text: a regular file (not a device, FIFO or folder) of at most

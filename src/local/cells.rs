@@ -90,7 +90,7 @@ type EdgeTemplateCells = (&'static [(i32, i32)], (i32, i32));
 /// coordinates `[row, col]` (row 1 touches the edge; see tests/fixtures/
 /// edge-templates-hexwiki.README.md): III1a (the ziggurat), IV1a, III1b, IV1b, IV1d and V1a.
 /// Their truth does not matter for soundness — every certificate, with the templates' own
-/// proofs spliced in, is re-checked by the kernel — only for speed; tests/hexwiki_templates.rs
+/// proofs spliced in, is re-checked by the kernel — only for speed; tests/search/hexwiki_templates.rs
 /// proves all six (a template is never used inside its own proof: only smaller ones are).
 /// IV1d and V1a are the known sub-connections that let the search reach the 5th and 6th row
 /// (V1b, V1c, VI1a): after the owner's move on row 5 or 4, the lookahead of rule 6 sees the

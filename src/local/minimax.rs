@@ -1,7 +1,7 @@
 //! The exact local search: does the owner win the sub-game?
 //!
 //! Plain minimax over the carrier with four exact refinements, each justified here and each
-//! covered by the reference-solver property test (`tests/reference_solver.rs`):
+//! covered by the reference-solver property test (`tests/kernel/reference_solver.rs`):
 //!
 //! 1. **Transposition table** keyed by (owner cells, opponent cells): the value of a node
 //!    depends on nothing else.

@@ -42,7 +42,7 @@ pub const FILES: [(&str, &str); 8] = [
 ];
 
 /// Every record of the embedded library, in file order. A file that does not parse is
-/// skipped (its records are then unknown lemmas); `tests/rules.rs` checks that none is.
+/// skipped (its records are then unknown lemmas); `tests/kernel/rules.rs` checks that none is.
 pub fn records() -> Vec<Record> {
     FILES
         .iter()

@@ -8,7 +8,7 @@
 //!   dropped. The others are untouched and still true (their carrier did not change). For the
 //!   closure variants (unlimited FastVC, H-search without M) nothing new can be derived: a
 //!   derivation in the new position uses neither c nor anything touching it, so it was a
-//!   derivation before. So the update *is* the rebuild (checked in `tests/vc_incremental.rs`).
+//!   derivation before. So the update *is* the rebuild (checked in `tests/search/vc_incremental.rs`).
 //!   For the limited variants a dropped carrier may have kept another out (M, the acceptance
 //!   heuristic); the pairs that lost carriers are re-queued to refill them.
 //! - **Own stone.** c and the groups it touches become one group G. A connection with an end

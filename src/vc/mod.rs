@@ -17,7 +17,7 @@
 //! (Pawlewicz et al. §III; switch off with [`VcParams::and_over_borders`]). The search starts
 //! from the base VCs (adjacent endpoints, empty carrier) and from edge templates
 //! ([`seed`]). Both rules are sound, so **every reported connection is true**; the rules are
-//! not complete (Anshelevich's Fig. 9; `tests/vc_fig9.rs` rebuilds such a connection).
+//! not complete (Anshelevich's Fig. 9; `tests/search/vc_fig9.rs` rebuilds such a connection).
 //! The stored VSCs are those of Anshelevich's Definition 3 as far as the rules can tell: a VSC
 //! carrier that contains a VC carrier of the same pair is dropped (that sub-game is a VC).
 //!

@@ -11,7 +11,7 @@
 //!
 //! The list of templates is a parameter ([`super::VcParams::seeds`]), so the certified
 //! library of issue 4 can replace the HexWiki transcription without touching the search.
-//! Soundness does not rest on the list being right: `tests/vc_soundness.rs` confirms every
+//! Soundness does not rest on the list being right: `tests/search/vc_soundness.rs` confirms every
 //! connection the engine reports, seeded ones included, with the exact search.
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};

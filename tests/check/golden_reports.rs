@@ -3,7 +3,7 @@
 //!
 //! Timings and node counts vary (machine, search improvements) and are filtered out; so are
 //! White's refuting lines, whose exact moves depend on the search's move ordering (the tests
-//! in `tests/anshelevich.rs` and `tests/rules.rs` check that they are there).
+//! in `tests/check/anshelevich.rs` and `tests/kernel/rules.rs` check that they are there).
 
 use hexproof::check::{check_files, Options};
 use std::path::{Path, PathBuf};
@@ -56,7 +56,7 @@ fn reports_for_every_proof() {
     filtered(|| {
         insta::glob!("../../proofs", "**/*.hexp", |path| {
             // The solver's exported proofs (proofs/solver/, thousands of steps, machine
-            // written) are checked by tests/solver_emit.rs instead.
+            // written) are checked by tests/solver/solver_emit.rs instead.
             if path.parent().is_some_and(|d| d.ends_with("solver")) {
                 return;
             }

@@ -483,7 +483,7 @@ fn proof_files(heavy: bool) -> Vec<std::path::PathBuf> {
                 }
                 // The solver's exported proofs (proofs/solver/) are not mutated: their leaf
                 // carriers are proof sets, not minimal, so dropping a cell often leaves a true
-                // (and rightly accepted) claim. tests/solver_emit.rs checks them and that they
+                // (and rightly accepted) claim. tests/solver/solver_emit.rs checks them and that they
                 // fail without their `| *` cases.
                 if p.parent().is_some_and(|d| d.ends_with("solver")) {
                     continue;
@@ -660,7 +660,7 @@ fn shared_positions_are_mutated() {
 }
 
 /// The fill-in example (tests/fixtures/fill-captured.hexp, written for this suite: the 3×3
-/// leaf of tests/rules.rs `FILL` inside a White node) is verified, and every mutant of its
+/// leaf of tests/kernel/rules.rs `FILL` inside a White node) is verified, and every mutant of its
 /// fill lines (dropped, a cell moved, a captured pair stated as dead) is rejected.
 #[test]
 fn fill_lines_are_mutated() {

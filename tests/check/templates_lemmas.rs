@@ -68,7 +68,7 @@ fn every_lemma_of_proofs_is_recorded() {
 /// Every kernel-re-checked record verifies (certificate and source): all but the AND-lemma (a
 /// conjunction), U8, its branch lemmas and the huge lemma included, by certificates composed
 /// from their trees and shrunk (src/templates/cert_shrink.rs). The checker re-run of the
-/// conjunction (about 6 s of CPU) is in `hexproof templates verify` (tests/templates_cli.rs)
+/// conjunction (about 6 s of CPU) is in `hexproof templates verify` (tests/cli/templates_cli.rs)
 /// and in the ignored test below.
 #[test]
 fn every_kernel_record_verifies() {

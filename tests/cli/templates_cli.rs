@@ -85,7 +85,7 @@ fn bad_input_is_one_line_and_exit_2() {
 
 /// Must-show 2 on the command line: `hexproof templates verify` on a copy of the library with
 /// one stored carrier cell, stone or certificate entry changed exits 1 and names the entry.
-/// (tests/templates_library.rs tries every such edit through the library API.)
+/// (tests/search/templates_library.rs tries every such edit through the library API.)
 #[test]
 fn verify_names_a_tampered_entry() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");

@@ -1,6 +1,6 @@
 //! The template generator: it rediscovers HexWiki's one-stone templates, its output is
 //! stable, and seeding changes nothing but provenance. Minimality and matching of the shipped
-//! library are in tests/templates_props.rs.
+//! library are in tests/search/templates_props.rs.
 
 use hexproof::enumerate::{
     build_file, enumerate, hexwiki_one_stone, region_cells, GenOptions, Grid,
@@ -111,7 +111,7 @@ fn generator_rediscovers_hexwiki_templates_in_their_own_regions() {
 /// removal stayed over budget, recorded as `unknown`. V1a (row 5) and IV1c, IV1d (row 4, the
 /// 5×14 region) are among them; the minimality of those that claim it is re-confirmed by
 /// search in the ignored `every_large_template_is_minimal_by_search` of
-/// tests/templates_props.rs (some minutes of CPU: V1a's 34 removals take 59.8 M nodes).
+/// tests/search/templates_props.rs (some minutes of CPU: V1a's 34 removals take 59.8 M nodes).
 #[test]
 fn seeded_files_hold_hexwiki_templates_by_name() {
     let lib = library();

@@ -97,7 +97,7 @@ fn every_generated_template_is_minimal_by_search() {
 fn every_large_template_is_minimal_by_search() {
     let lib = library();
     // IV1c's removals are 36-cell refutations beyond the local search's budget; its
-    // minimality rests on the whole-board solver (tests/templates_whole_board.rs).
+    // minimality rests on the whole-board solver (tests/solver/templates_whole_board.rs).
     assert_minimal(
         lib.records()
             .filter(|r| !fast(r))

@@ -31,6 +31,7 @@ mod tree;
 use crate::board::CellSet;
 use crate::claim::{Claim, SubGame};
 use crate::dsl::ast::Span;
+use crate::dsl::diag::DiagCode;
 use crate::dsl::diag::{Diag, FileId, Sources};
 use crate::dsl::load::{Loader, RootStatus};
 use crate::dsl::model::{
@@ -141,7 +142,7 @@ fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
                     blocks: Vec::new(),
                     errors: vec![ErrorReport {
                         at: crate::dsl::diag::LineCol { line: 0, column: 0 },
-                        code: "hexp::unreadable".into(),
+                        code: DiagCode::Unreadable.to_string(),
                         message: message.clone(),
                         rendered: format!("hexproof: error: {message}\n"),
                     }],

@@ -1,6 +1,7 @@
 //! The checker's report: per file, per block, per step. Serialisable (`--json`) and printable.
 
 use crate::dsl::ast::Span;
+use crate::dsl::diag::DiagCode;
 use crate::dsl::diag::{Diag, Label, Level, LineCol, Sources};
 use serde::Serialize;
 use std::fmt::Write;
@@ -499,7 +500,7 @@ pub fn failure_diag(file: usize, s: &StepReport) -> Diag {
     Diag {
         file,
         level: Level::Error,
-        code: "hexp::step-failed",
+        code: DiagCode::StepFailed,
         message,
         labels,
         help,

@@ -47,6 +47,206 @@ pub struct Label {
     pub text: String,
 }
 
+/// The machine-readable code of a diagnostic, printed as `hexp::NAME`: one per kind of
+/// mistake, so scripts and tests can match on it (docs/LANGUAGE.md lists what each means).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiagCode {
+    /// `hexp::assume`
+    Assume,
+    /// `hexp::bad-claim`
+    BadClaim,
+    /// `hexp::bad-pair`
+    BadPair,
+    /// `hexp::board`
+    Board,
+    /// `hexp::border`
+    Border,
+    /// `hexp::carrier-twice`
+    CarrierTwice,
+    /// `hexp::conj-lemma`
+    ConjLemma,
+    /// `hexp::diagram-mark`
+    DiagramMark,
+    /// `hexp::diagram-shape`
+    DiagramShape,
+    /// `hexp::diagram-symbol`
+    DiagramSymbol,
+    /// `hexp::duplicate-case`
+    DuplicateCase,
+    /// `hexp::duplicate-label`
+    DuplicateLabel,
+    /// `hexp::duplicate-lemma`
+    DuplicateLemma,
+    /// `hexp::duplicate-name`
+    DuplicateName,
+    /// `hexp::duplicate-position`
+    DuplicatePosition,
+    /// `hexp::endpoint-in-carrier`
+    EndpointInCarrier,
+    /// `hexp::fill`
+    Fill,
+    /// `hexp::forward-label`
+    ForwardLabel,
+    /// `hexp::goto`
+    Goto,
+    /// `hexp::goto-cycle`
+    GotoCycle,
+    /// `hexp::guarantee`
+    Guarantee,
+    /// `hexp::lemma-tree`
+    LemmaTree,
+    /// `hexp::mixed-claim`
+    MixedClaim,
+    /// `hexp::no-carrier`
+    NoCarrier,
+    /// `hexp::no-claim`
+    NoClaim,
+    /// `hexp::notation`
+    Notation,
+    /// `hexp::occupied`
+    Occupied,
+    /// `hexp::occupied-move`
+    OccupiedMove,
+    /// `hexp::off-board`
+    OffBoard,
+    /// `hexp::opponent-endpoint`
+    OpponentEndpoint,
+    /// `hexp::position`
+    Position,
+    /// `hexp::repeated`
+    Repeated,
+    /// `hexp::shadowing`
+    Shadowing,
+    /// `hexp::step-failed`
+    StepFailed,
+    /// `hexp::syntax`
+    Syntax,
+    /// `hexp::too-many-errors`
+    TooManyErrors,
+    /// `hexp::tree-shape`
+    TreeShape,
+    /// `hexp::unknown-label`
+    UnknownLabel,
+    /// `hexp::unknown-lemma`
+    UnknownLemma,
+    /// `hexp::unknown-name`
+    UnknownName,
+    /// `hexp::unreadable`
+    Unreadable,
+    /// `hexp::use-cycle`
+    UseCycle,
+    /// `hexp::use-failed`
+    UseFailed,
+    /// `hexp::use-unreadable`
+    UseUnreadable,
+}
+
+impl DiagCode {
+    /// Every code, in alphabetical order of its name.
+    pub const ALL: [DiagCode; 44] = [
+        DiagCode::Assume,
+        DiagCode::BadClaim,
+        DiagCode::BadPair,
+        DiagCode::Board,
+        DiagCode::Border,
+        DiagCode::CarrierTwice,
+        DiagCode::ConjLemma,
+        DiagCode::DiagramMark,
+        DiagCode::DiagramShape,
+        DiagCode::DiagramSymbol,
+        DiagCode::DuplicateCase,
+        DiagCode::DuplicateLabel,
+        DiagCode::DuplicateLemma,
+        DiagCode::DuplicateName,
+        DiagCode::DuplicatePosition,
+        DiagCode::EndpointInCarrier,
+        DiagCode::Fill,
+        DiagCode::ForwardLabel,
+        DiagCode::Goto,
+        DiagCode::GotoCycle,
+        DiagCode::Guarantee,
+        DiagCode::LemmaTree,
+        DiagCode::MixedClaim,
+        DiagCode::NoCarrier,
+        DiagCode::NoClaim,
+        DiagCode::Notation,
+        DiagCode::Occupied,
+        DiagCode::OccupiedMove,
+        DiagCode::OffBoard,
+        DiagCode::OpponentEndpoint,
+        DiagCode::Position,
+        DiagCode::Repeated,
+        DiagCode::Shadowing,
+        DiagCode::StepFailed,
+        DiagCode::Syntax,
+        DiagCode::TooManyErrors,
+        DiagCode::TreeShape,
+        DiagCode::UnknownLabel,
+        DiagCode::UnknownLemma,
+        DiagCode::UnknownName,
+        DiagCode::Unreadable,
+        DiagCode::UseCycle,
+        DiagCode::UseFailed,
+        DiagCode::UseUnreadable,
+    ];
+
+    /// The printed form, `hexp::NAME`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagCode::Assume => "hexp::assume",
+            DiagCode::BadClaim => "hexp::bad-claim",
+            DiagCode::BadPair => "hexp::bad-pair",
+            DiagCode::Board => "hexp::board",
+            DiagCode::Border => "hexp::border",
+            DiagCode::CarrierTwice => "hexp::carrier-twice",
+            DiagCode::ConjLemma => "hexp::conj-lemma",
+            DiagCode::DiagramMark => "hexp::diagram-mark",
+            DiagCode::DiagramShape => "hexp::diagram-shape",
+            DiagCode::DiagramSymbol => "hexp::diagram-symbol",
+            DiagCode::DuplicateCase => "hexp::duplicate-case",
+            DiagCode::DuplicateLabel => "hexp::duplicate-label",
+            DiagCode::DuplicateLemma => "hexp::duplicate-lemma",
+            DiagCode::DuplicateName => "hexp::duplicate-name",
+            DiagCode::DuplicatePosition => "hexp::duplicate-position",
+            DiagCode::EndpointInCarrier => "hexp::endpoint-in-carrier",
+            DiagCode::Fill => "hexp::fill",
+            DiagCode::ForwardLabel => "hexp::forward-label",
+            DiagCode::Goto => "hexp::goto",
+            DiagCode::GotoCycle => "hexp::goto-cycle",
+            DiagCode::Guarantee => "hexp::guarantee",
+            DiagCode::LemmaTree => "hexp::lemma-tree",
+            DiagCode::MixedClaim => "hexp::mixed-claim",
+            DiagCode::NoCarrier => "hexp::no-carrier",
+            DiagCode::NoClaim => "hexp::no-claim",
+            DiagCode::Notation => "hexp::notation",
+            DiagCode::Occupied => "hexp::occupied",
+            DiagCode::OccupiedMove => "hexp::occupied-move",
+            DiagCode::OffBoard => "hexp::off-board",
+            DiagCode::OpponentEndpoint => "hexp::opponent-endpoint",
+            DiagCode::Position => "hexp::position",
+            DiagCode::Repeated => "hexp::repeated",
+            DiagCode::Shadowing => "hexp::shadowing",
+            DiagCode::StepFailed => "hexp::step-failed",
+            DiagCode::Syntax => "hexp::syntax",
+            DiagCode::TooManyErrors => "hexp::too-many-errors",
+            DiagCode::TreeShape => "hexp::tree-shape",
+            DiagCode::UnknownLabel => "hexp::unknown-label",
+            DiagCode::UnknownLemma => "hexp::unknown-lemma",
+            DiagCode::UnknownName => "hexp::unknown-name",
+            DiagCode::Unreadable => "hexp::unreadable",
+            DiagCode::UseCycle => "hexp::use-cycle",
+            DiagCode::UseFailed => "hexp::use-failed",
+            DiagCode::UseUnreadable => "hexp::use-unreadable",
+        }
+    }
+}
+
+impl fmt::Display for DiagCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A diagnostic about one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diag {
@@ -55,7 +255,7 @@ pub struct Diag {
     /// Severity.
     pub level: Level,
     /// A short machine-readable code, e.g. `hexp::unknown-name`.
-    pub code: &'static str,
+    pub code: DiagCode,
     /// The message (one sentence).
     pub message: String,
     /// Labelled spans; the first is the primary one.
@@ -68,7 +268,7 @@ impl Diag {
     /// An error with a primary label.
     pub fn error(
         file: FileId,
-        code: &'static str,
+        code: DiagCode,
         message: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -379,6 +579,19 @@ impl Diagnostic for Rendered<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn diagnostic_codes_are_distinct_and_named_alike() {
+        let names: Vec<&str> = DiagCode::ALL.iter().map(|c| c.as_str()).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted, names, "ALL is sorted and has no repeats");
+        for n in names {
+            let rest = n.strip_prefix("hexp::").expect("hexp:: prefix");
+            assert!(!rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'));
+        }
+    }
 
     #[test]
     fn closest_name_suggests_near_names_only() {

@@ -9,6 +9,7 @@
 //! sees only its own stones and diagram.
 
 use super::ast::{self, Name, Span};
+use super::diag::DiagCode;
 use super::diag::{Diag, FileId};
 use super::model::*;
 use crate::board::{Board, Cell, CellSet, Colour, Notation, ParseCellError};
@@ -65,7 +66,7 @@ pub fn elaborate(
         Err(e) => {
             diags.push(Diag::error(
                 file,
-                "hexp::board",
+                DiagCode::Board,
                 e.to_string(),
                 ast.board.size.span,
                 "this board size",
@@ -91,7 +92,7 @@ pub fn elaborate(
         diags.push(
             Diag::error(
                 file,
-                "hexp::notation",
+                DiagCode::Notation,
                 format!("digit notation needs a board of at most 9x9; this one is {board}"),
                 sp,
                 "digits notation",
@@ -117,7 +118,7 @@ pub fn elaborate(
             if let Some(other) = e.lemmas.get(&l.name.text) {
                 let msg = format!("lemma `{}` is already defined in {other}", l.name.text);
                 e.err(
-                    "hexp::duplicate-lemma",
+                    DiagCode::DuplicateLemma,
                     msg,
                     l.name.span,
                     "defined again here",
@@ -146,7 +147,7 @@ pub fn elaborate(
             if let Some(other) = e.lemmas.get(&n) {
                 let msg =
                     format!("the template library's lemma `{n}` is already defined in {other}");
-                e.err("hexp::duplicate-lemma", msg, sp, "templates used here");
+                e.err(DiagCode::DuplicateLemma, msg, sp, "templates used here");
             } else {
                 e.lemmas.insert(n, LIBRARY.into());
                 blocks.push(b);
@@ -213,7 +214,7 @@ impl Elab {
         }
         let mut d = Diag::error(
             self.file,
-            "hexp::unknown-lemma",
+            DiagCode::UnknownLemma,
             format!("unknown lemma `{}`", n.text),
             n.span,
             "no lemma of this name",
@@ -229,7 +230,7 @@ impl Elab {
 
     fn err(
         &mut self,
-        code: &'static str,
+        code: DiagCode,
         msg: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -267,12 +268,12 @@ impl Elab {
             Ok(c) => Some(c),
             Err(ParseCellError::OffBoard(..)) => {
                 let msg = format!("cell `{}` is off the {} board", n.text, self.board);
-                self.err("hexp::off-board", msg, n.span, "not on the board");
+                self.err(DiagCode::OffBoard, msg, n.span, "not on the board");
                 None
             }
             Err(ParseCellError::DigitsTooLarge(..)) => {
                 let msg = format!("digit names need a board of at most 9x9 (`{}`)", n.text);
-                self.err("hexp::notation", msg, n.span, "digit name");
+                self.err(DiagCode::Notation, msg, n.span, "digit name");
                 None
             }
             Err(ParseCellError::Syntax(_)) => {
@@ -280,7 +281,7 @@ impl Elab {
                     || self.global.sets.contains_key(&n.text);
                 let mut d = Diag::error(
                     self.file,
-                    "hexp::unknown-name",
+                    DiagCode::UnknownName,
                     if is_set {
                         format!("`{}` is a cell set, not a cell", n.text)
                     } else {
@@ -324,7 +325,7 @@ impl Elab {
         let c = self.resolve(n, local)?;
         if c.is_border() {
             let msg = format!("`{}` is a border; {what} must be a cell", n.text);
-            self.err("hexp::border", msg, n.span, "a border");
+            self.err(DiagCode::Border, msg, n.span, "a border");
             return None;
         }
         Some(c)
@@ -341,7 +342,7 @@ impl Elab {
             if let Some(c) = self.resolve_cell(cell, Some(local), "a move") {
                 if local.cells.get(&n.text).is_some_and(|(c0, _)| *c0 != c) {
                     let msg = format!("`{}` names two different moves", n.text);
-                    self.err("hexp::duplicate-name", msg, n.span, "again here");
+                    self.err(DiagCode::DuplicateName, msg, n.span, "again here");
                 } else if !local.cells.contains_key(&n.text) {
                     self.declare(local, n, c);
                 }
@@ -361,7 +362,7 @@ impl Elab {
             );
             let mut d = Diag::error(
                 self.file,
-                "hexp::shadowing",
+                DiagCode::Shadowing,
                 msg,
                 n.span,
                 "would shadow a cell name",
@@ -377,7 +378,7 @@ impl Elab {
                 let msg = format!("`{}` is declared twice", n.text);
                 let d = Diag::error(
                     self.file,
-                    "hexp::duplicate-name",
+                    DiagCode::DuplicateName,
                     msg,
                     n.span,
                     "declared again here",
@@ -389,7 +390,7 @@ impl Elab {
         }
         if scope.sets.contains_key(&n.text) {
             let msg = format!("`{}` is already a cell set", n.text);
-            self.err("hexp::duplicate-name", msg, n.span, "declared again here");
+            self.err(DiagCode::DuplicateName, msg, n.span, "declared again here");
             return;
         }
         scope.cells.insert(n.text.clone(), (c, n.span));
@@ -421,7 +422,7 @@ impl Elab {
                                 other.1,
                                 n.text
                             );
-                            self.err("hexp::duplicate-name", msg, t.span, "already numbered");
+                            self.err(DiagCode::DuplicateName, msg, t.span, "already numbered");
                             continue;
                         }
                         self.declare(scope, n, c);
@@ -444,7 +445,7 @@ impl Elab {
                         "`{}` cannot name a set: it already names a cell or set",
                         name.text
                     );
-                    self.err("hexp::duplicate-name", msg, name.span, "already a name");
+                    self.err(DiagCode::DuplicateName, msg, name.span, "already a name");
                 } else {
                     scope.sets.insert(name.text.clone(), (set, name.span));
                 }
@@ -473,7 +474,13 @@ impl Elab {
         if theirs.contains(c) || mine.contains(c) {
             let prev = scope.stone_spans.get(&c).copied();
             let msg = format!("cell {} already holds a stone", self.cell_text(c));
-            let mut d = Diag::error(self.file, "hexp::occupied", msg, span, "placed again here");
+            let mut d = Diag::error(
+                self.file,
+                DiagCode::Occupied,
+                msg,
+                span,
+                "placed again here",
+            );
             if let Some(p) = prev {
                 d = d.with_label(p, "first placed here");
             }
@@ -530,7 +537,7 @@ impl Elab {
                     let msg = format!("unknown cell set `{}`", n.text);
                     let d = Diag::error(
                         self.file,
-                        "hexp::unknown-name",
+                        DiagCode::UnknownName,
                         msg,
                         n.span,
                         "not a declared set",
@@ -569,7 +576,7 @@ impl Elab {
                 if x == y {
                     let msg = format!("the pair `{} - {}` joins a cell to itself", a.text, b.text);
                     self.err(
-                        "hexp::bad-pair",
+                        DiagCode::BadPair,
                         msg,
                         a.span.join(b.span),
                         "same cell twice",
@@ -588,7 +595,7 @@ impl Elab {
                     "carrier cell {} is not empty: it holds a {col} stone",
                     self.cell_text(c)
                 );
-                self.err("hexp::occupied", msg, sp, format!("{col} stone here"));
+                self.err(DiagCode::Occupied, msg, sp, format!("{col} stone here"));
             }
         }
         // Endpoints: the owner's, outside the carrier.
@@ -603,7 +610,7 @@ impl Elab {
                         );
                         let d = Diag::error(
                             self.file,
-                            "hexp::opponent-endpoint",
+                            DiagCode::OpponentEndpoint,
                             msg,
                             sp,
                             format!("{col}'s"),
@@ -629,7 +636,7 @@ impl Elab {
                     );
                     let d = Diag::error(
                         self.file,
-                        "hexp::endpoint-in-carrier",
+                        DiagCode::EndpointInCarrier,
                         msg,
                         sp,
                         "endpoint",
@@ -651,7 +658,7 @@ impl Elab {
             owner_first,
         };
         if let Err(err) = SubGame::new(pos.clone(), set, claim.clone()) {
-            self.err("hexp::bad-claim", err.to_string(), span, "this claim");
+            self.err(DiagCode::BadClaim, err.to_string(), span, "this claim");
             return None;
         }
         Some(Fact {
@@ -675,7 +682,7 @@ impl Elab {
     fn conj_fact(&mut self, f: Option<Fact>, claim: &ast::ClaimAst) -> Option<Fact> {
         if let Some(sp) = claim.mixed {
             self.err(
-                "hexp::mixed-claim",
+                DiagCode::MixedClaim,
                 "a claim is a union (`|`: one of the pairs) or a conjunction (`&`: all of them), not both".to_string(),
                 sp,
                 "`|` and `&` mixed",
@@ -795,7 +802,7 @@ impl Elab {
                     let msg = format!("label `{}` is used twice", l.text);
                     let d = Diag::error(
                         self.file,
-                        "hexp::duplicate-label",
+                        DiagCode::DuplicateLabel,
                         msg,
                         l.span,
                         "again here",
@@ -855,7 +862,7 @@ impl Elab {
                     let mut d = if let Some(sp) = all_labels.get(&n.text) {
                         Diag::error(
                             self.file,
-                            "hexp::forward-label",
+                            DiagCode::ForwardLabel,
                             format!(
                                 "step `{}` comes later; a premise must be an earlier step",
                                 n.text
@@ -867,7 +874,7 @@ impl Elab {
                     } else {
                         Diag::error(
                             self.file,
-                            "hexp::unknown-label",
+                            DiagCode::UnknownLabel,
                             format!("no earlier step is labelled `{}`", n.text),
                             n.span,
                             "unknown label",
@@ -950,7 +957,7 @@ impl Elab {
         let before = self.diags.len();
         for (what, sp) in &l.repeated {
             let msg = format!("the lemma has a second {what}");
-            self.err("hexp::repeated", msg, *sp, "repeated");
+            self.err(DiagCode::Repeated, msg, *sp, "repeated");
         }
         let mut local = Scope::default();
         for s in &l.setup {
@@ -993,13 +1000,13 @@ impl Elab {
         let position = match Position::new(self.board, local.black, local.white) {
             Ok(p) => p,
             Err(e) => {
-                self.err("hexp::position", e.to_string(), l.span, "in this lemma");
+                self.err(DiagCode::Position, e.to_string(), l.span, "in this lemma");
                 return None;
             }
         };
         let Some(cd) = &l.claim else {
             let msg = format!("lemma `{}` has no claim", l.name.text);
-            let d = Diag::error(self.file, "hexp::no-claim", msg, l.name.span, "this lemma")
+            let d = Diag::error(self.file, DiagCode::NoClaim, msg, l.name.span, "this lemma")
                 .with_help("add e.g. `claim x - b`");
             self.diags.push(d);
             return None;
@@ -1026,7 +1033,7 @@ impl Elab {
             );
             let d = Diag::error(
                 self.file,
-                "hexp::carrier-twice",
+                DiagCode::CarrierTwice,
                 msg,
                 sources[1].1,
                 "second carrier",
@@ -1045,7 +1052,7 @@ impl Elab {
             let msg = format!("lemma `{}` has no carrier", l.name.text);
             let d = Diag::error(
                 self.file,
-                "hexp::no-carrier",
+                DiagCode::NoCarrier,
                 msg,
                 cd.span,
                 "carrier of this claim?",
@@ -1074,7 +1081,7 @@ impl Elab {
                 || !l.assumes.is_empty())
         {
             self.err(
-                "hexp::conj-lemma",
+                DiagCode::ConjLemma,
                 "a conjunction lemma is proved by search only: `proof`, `guarantee` and `assume` are not supported with `&`",
                 cd.span,
                 "a conjunction",
@@ -1098,7 +1105,7 @@ impl Elab {
             (Some((node, tsp)), Some(f)) => {
                 if f.claim.owner != Colour::Black || f.claim.owner_first || f.conj {
                     self.err(
-                        "hexp::lemma-tree",
+                        DiagCode::LemmaTree,
                         "a proof tree proves a Black VC or union (White moves first), not a semi, a conjunction or a White claim",
                         *tsp,
                         "proof tree",
@@ -1132,7 +1139,7 @@ impl Elab {
                     "a guarantee of a {owner} lemma reads `guarantee {} A => {owner} B`",
                     owner.opponent()
                 );
-                self.err("hexp::guarantee", msg, *sp, "colours");
+                self.err(DiagCode::Guarantee, msg, *sp, "colours");
                 continue;
             }
             for (n, c) in [(a, ac), (b, bc)] {
@@ -1141,11 +1148,11 @@ impl Elab {
                         "the guarantee's cell {} is not in the lemma's carrier",
                         n.text
                     );
-                    self.err("hexp::guarantee", msg, n.span, "outside the carrier");
+                    self.err(DiagCode::Guarantee, msg, n.span, "outside the carrier");
                 }
             }
             if ac == bc {
-                self.err("hexp::guarantee", "A and B must differ", *sp, "same cell");
+                self.err(DiagCode::Guarantee, "A and B must differ", *sp, "same cell");
             }
             guarantees.push(Guarantee {
                 a: ac,
@@ -1168,7 +1175,7 @@ impl Elab {
                     "an assumption of a {owner} lemma reads `assume {} A => {owner} B`",
                     owner.opponent()
                 );
-                self.err("hexp::assume", msg, *sp, "colours");
+                self.err(DiagCode::Assume, msg, *sp, "colours");
                 continue;
             }
             let ends: Vec<Cell> = f.claim.pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
@@ -1186,11 +1193,11 @@ impl Elab {
                 };
                 if let Some(why) = why {
                     let msg = format!("the assumption's cell {} {why}", n.text);
-                    self.err("hexp::assume", msg, n.span, "not an interface cell");
+                    self.err(DiagCode::Assume, msg, n.span, "not an interface cell");
                 }
             }
             if ac == bc {
-                self.err("hexp::assume", "A and B must differ", *sp, "same cell");
+                self.err(DiagCode::Assume, "A and B must differ", *sp, "same cell");
             }
             assumes.push(Guarantee {
                 a: ac,
@@ -1200,7 +1207,7 @@ impl Elab {
         }
         if let Some((_, sp)) = l.assumes.get(1).map(|x| ((), x.4)) {
             self.err(
-                "hexp::assume",
+                DiagCode::Assume,
                 "a lemma takes at most one assumption",
                 sp,
                 "second assumption",
@@ -1215,7 +1222,7 @@ impl Elab {
         ) {
             let d = Diag::error(
                 self.file,
-                "hexp::assume",
+                DiagCode::Assume,
                 "a lemma with an assumption is proved by its assisted game only, not by steps",
                 psp,
                 "proof",
@@ -1226,7 +1233,7 @@ impl Elab {
         if let (Some(x), Some(g)) = (l.assumes.first(), l.guarantees.first()) {
             let d = Diag::error(
                 self.file,
-                "hexp::assume",
+                DiagCode::Assume,
                 "a lemma with an assumption cannot also give a guarantee",
                 g.4,
                 "guarantee",
@@ -1277,7 +1284,7 @@ impl Elab {
             Ok(p) => p,
             Err(e) => {
                 self.err(
-                    "hexp::position",
+                    DiagCode::Position,
                     e.to_string(),
                     d.span,
                     "in this derivation",
@@ -1344,7 +1351,7 @@ impl Elab {
                 let msg = format!("shared position `{}` is defined twice", sh.name.text);
                 let d = Diag::error(
                     self.file,
-                    "hexp::duplicate-position",
+                    DiagCode::DuplicatePosition,
                     msg,
                     sh.name.span,
                     "again here",
@@ -1413,7 +1420,7 @@ impl Elab {
                         sh.name.text,
                         self.cell_text(c)
                     );
-                    self.err("hexp::occupied", msg, it.span, "occupied");
+                    self.err(DiagCode::Occupied, msg, it.span, "occupied");
                     continue;
                 }
                 pos.play(colour, c).ok()?;
@@ -1470,7 +1477,7 @@ impl Elab {
                                 "shared positions refer to each other in a cycle: {}",
                                 path.join(" → ")
                             );
-                            self.err("hexp::goto-cycle", msg, sp, "closes the cycle");
+                            self.err(DiagCode::GotoCycle, msg, sp, "closes the cycle");
                             return;
                         }
                         _ => {}
@@ -1503,7 +1510,7 @@ impl Elab {
             } else {
                 "the tree stops here with White to move: expected `white { .. }` or steps deriving t - b"
             };
-            self.err("hexp::tree-shape", msg, outer, "incomplete");
+            self.err(DiagCode::TreeShape, msg, outer, "incomplete");
             return None;
         };
         if black_to_move {
@@ -1517,7 +1524,7 @@ impl Elab {
             } = first
             else {
                 self.err(
-                    "hexp::tree-shape",
+                    DiagCode::TreeShape,
                     "Black is to move here: expected `black MOVE`",
                     span_of(first),
                     "not a black move",
@@ -1531,14 +1538,14 @@ impl Elab {
                     "Black plays {}, which already holds a {col} stone",
                     self.cell_text(c)
                 );
-                self.err("hexp::occupied-move", msg, cell.span, "occupied");
+                self.err(DiagCode::OccupiedMove, msg, cell.span, "occupied");
                 return None;
             }
             after.play(Colour::Black, c).ok()?;
             let next = if let Some(g) = goto {
                 if let Some(extra) = items.get(1) {
                     self.err(
-                        "hexp::tree-shape",
+                        DiagCode::TreeShape,
                         "nothing may follow `black MOVE goto NAME`",
                         span_of(extra),
                         "unexpected",
@@ -1548,7 +1555,7 @@ impl Elab {
                 let target = match self.gotos.as_ref() {
                     None => {
                         self.err(
-                            "hexp::goto",
+                            DiagCode::Goto,
                             "`goto` refers to a shared position of a strategy; a lemma's tree has none",
                             g.span,
                             "not in a strategy",
@@ -1560,7 +1567,7 @@ impl Elab {
                 let Some(target) = target else {
                     let msg = format!("unknown shared position `{}`", g.text);
                     let d =
-                        Diag::error(self.file, "hexp::unknown-name", msg, g.span, "not defined")
+                        Diag::error(self.file, DiagCode::UnknownName, msg, g.span, "not defined")
                             .with_help(format!(
                         "define it after the tree: `position {} black [..] white [..] {{ .. }}`",
                         g.text
@@ -1576,7 +1583,7 @@ impl Elab {
                             "`goto {} under {}`: a shared position may only be turned by rot180",
                             g.text, u.text
                         );
-                        self.err("hexp::goto", msg, u.span, "not rot180");
+                        self.err(DiagCode::Goto, msg, u.span, "not rot180");
                         return None;
                     }
                 };
@@ -1592,7 +1599,7 @@ impl Elab {
             } else {
                 if let Some(extra) = items.get(1) {
                     self.err(
-                        "hexp::tree-shape",
+                        DiagCode::TreeShape,
                         "nothing may follow a black move with a `{ .. }` body",
                         span_of(extra),
                         "unexpected",
@@ -1616,7 +1623,7 @@ impl Elab {
         {
             if let Some(extra) = items.get(1) {
                 self.err(
-                    "hexp::tree-shape",
+                    DiagCode::TreeShape,
                     "nothing may follow a `white { .. }` node",
                     span_of(extra),
                     "unexpected",
@@ -1633,7 +1640,7 @@ impl Elab {
                         "the fictitious Black move {} is on a cell that already holds a {col} stone",
                         self.cell_text(zc)
                     );
-                    self.err("hexp::occupied-move", msg, z.span, "occupied");
+                    self.err(DiagCode::OccupiedMove, msg, z.span, "occupied");
                     continue;
                 }
                 let mut after = pos.clone();
@@ -1658,7 +1665,7 @@ impl Elab {
                         let msg = format!("White's move {} has two cases", self.cell_text(w));
                         let d = Diag::error(
                             self.file,
-                            "hexp::duplicate-case",
+                            DiagCode::DuplicateCase,
                             msg,
                             m.span,
                             "again here",
@@ -1673,7 +1680,7 @@ impl Elab {
                             "White's move {} is on a cell that already holds a {col} stone",
                             self.cell_text(w)
                         );
-                        self.err("hexp::occupied-move", msg, m.span, "occupied");
+                        self.err(DiagCode::OccupiedMove, msg, m.span, "occupied");
                         continue;
                     }
                     let mut after = pos.clone();
@@ -1733,7 +1740,7 @@ impl Elab {
                 ast::TreeNode::Fill(f) => {
                     if !ss.is_empty() {
                         self.err(
-                            "hexp::tree-shape",
+                            DiagCode::TreeShape,
                             "fill-in comes before the steps of a leaf",
                             f.span,
                             "after a step",
@@ -1744,7 +1751,7 @@ impl Elab {
                 }
                 ast::TreeNode::Black { span, .. } | ast::TreeNode::White { span, .. } => {
                     self.err(
-                        "hexp::tree-shape",
+                        DiagCode::TreeShape,
                         "White is to move here: only steps deriving t - b may follow",
                         *span,
                         "not a step",
@@ -1755,7 +1762,7 @@ impl Elab {
         }
         if ss.is_empty() {
             self.err(
-                "hexp::tree-shape",
+                DiagCode::TreeShape,
                 "expected steps deriving t - b",
                 outer,
                 "empty",
@@ -1775,7 +1782,7 @@ impl Elab {
             Some(ast::ColourWord::Black) => Colour::Black,
             None if f.captured => {
                 self.err(
-                    "hexp::fill",
+                    DiagCode::Fill,
                     "a captured fill names its captor: `fill captured black [a, b]`",
                     f.span,
                     "whose capture?",
@@ -1792,12 +1799,12 @@ impl Elab {
                     "the filled cell {} already holds a {col} stone",
                     self.cell_text(c)
                 );
-                self.err("hexp::occupied-move", msg, n.span, "occupied");
+                self.err(DiagCode::OccupiedMove, msg, n.span, "occupied");
                 return None;
             }
             if !cells.insert(c) {
                 let msg = format!("the cell {} is filled twice", self.cell_text(c));
-                self.err("hexp::fill", msg, n.span, "again");
+                self.err(DiagCode::Fill, msg, n.span, "again");
                 return None;
             }
         }
@@ -1807,7 +1814,7 @@ impl Elab {
             } else {
                 "a dead fill names at least one cell"
             };
-            self.err("hexp::fill", msg, f.cells.span, "here");
+            self.err(DiagCode::Fill, msg, f.cells.span, "here");
             return None;
         }
         for c in cells.iter() {
@@ -1852,7 +1859,7 @@ impl Elab {
                 rows.len(),
                 self.board
             );
-            let d = Diag::error(self.file, "hexp::diagram-shape", msg, span, "this diagram")
+            let d = Diag::error(self.file, DiagCode::DiagramShape, msg, span, "this diagram")
                 .with_help("draw the whole board: one text row per board row, one symbol per cell");
             self.diags.push(d);
             return None;
@@ -1868,7 +1875,7 @@ impl Elab {
                     self.board
                 );
                 self.err(
-                    "hexp::diagram-shape",
+                    DiagCode::DiagramShape,
                     msg,
                     row_spans[r],
                     format!("{} cells", row.len()),
@@ -1888,9 +1895,14 @@ impl Elab {
                     'A'..='Z' => {
                         if let Some(first) = seen_marks.get(&ch) {
                             let msg = format!("mark `{ch}` appears twice in the diagram");
-                            let dg =
-                                Diag::error(self.file, "hexp::diagram-mark", msg, sp, "again here")
-                                    .with_label(*first, "first here");
+                            let dg = Diag::error(
+                                self.file,
+                                DiagCode::DiagramMark,
+                                msg,
+                                sp,
+                                "again here",
+                            )
+                            .with_label(*first, "first here");
                             self.diags.push(dg);
                         } else {
                             seen_marks.insert(ch, sp);
@@ -1899,7 +1911,7 @@ impl Elab {
                     }
                     _ => {
                         let msg = format!("unknown diagram symbol `{ch}`");
-                        let dg = Diag::error(self.file, "hexp::diagram-symbol", msg, sp, "not in the legend")
+                        let dg = Diag::error(self.file, DiagCode::DiagramSymbol, msg, sp, "not in the legend")
                             .with_help("legend: x black stone, o white stone, * carrier cell, . other cell, A–Z marked cells");
                         self.diags.push(dg);
                     }

@@ -14,6 +14,7 @@
 //! error at the second `use` names both definitions.
 
 use super::ast::{Span, Statement};
+use super::diag::DiagCode;
 use super::diag::{Diag, FileId, Sources};
 use super::elab::{elaborate, lemma_names, LemmaTable};
 use super::model::{Module, Program};
@@ -70,7 +71,7 @@ fn capped(mut ds: Vec<Diag>) -> Vec<Diag> {
         let next = &ds[MAX_ERRORS_PER_FILE];
         let more = Diag::error(
             next.file,
-            "hexp::too-many-errors",
+            DiagCode::TooManyErrors,
             format!("{rest} more errors in this file are not shown"),
             next.span(),
             "the next one",
@@ -194,7 +195,7 @@ impl Loader {
             Err(e) => {
                 self.diags.push(Diag::error(
                     file,
-                    "hexp::syntax",
+                    DiagCode::Syntax,
                     e.message,
                     e.span,
                     e.label,
@@ -227,7 +228,7 @@ impl Loader {
                                 self.diags.push(
                                     Diag::error(
                                         file,
-                                        "hexp::duplicate-lemma",
+                                        DiagCode::DuplicateLemma,
                                         format!("lemma `{k}` is defined twice by the used files: at {w} and at {v}"),
                                         *span,
                                         format!("brings a second `{k}`"),
@@ -282,7 +283,7 @@ impl Loader {
             loader.diags.push(
                 Diag::error(
                     from,
-                    "hexp::use-unreadable",
+                    DiagCode::UseUnreadable,
                     format!("cannot use {}: {why}", full.display()),
                     span,
                     "used here",
@@ -301,7 +302,7 @@ impl Loader {
                 self.diags.push(
                     Diag::error(
                         from,
-                        "hexp::use-cycle",
+                        DiagCode::UseCycle,
                         format!("`use \"{path}\"` closes a cycle of uses"),
                         span,
                         "cycle",
@@ -313,7 +314,7 @@ impl Loader {
             Some(State::Failed) => {
                 self.diags.push(Diag::error(
                     from,
-                    "hexp::use-failed",
+                    DiagCode::UseFailed,
                     format!("the used file {} has errors", full.display()),
                     span,
                     "used here",
@@ -327,7 +328,7 @@ impl Loader {
             Err(e) => {
                 self.diags.push(Diag::error(
                     from,
-                    "hexp::use-unreadable",
+                    DiagCode::UseUnreadable,
                     e,
                     span,
                     "used here",
@@ -349,7 +350,7 @@ impl Loader {
             None => {
                 self.diags.push(Diag::error(
                     from,
-                    "hexp::use-failed",
+                    DiagCode::UseFailed,
                     format!("the used file {} has errors", full.display()),
                     span,
                     "used here",

@@ -728,7 +728,10 @@ pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> 
     let bar = progress_bar(opts);
     let levels: Vec<Budget> = opts.quick.iter().copied().chain([opts.budget]).collect();
     let mut complete = true;
-    while !opts.seeds_only {
+    loop {
+        if opts.seeds_only {
+            break;
+        }
         bar.set_length(s.tr.len() as u64);
         bar.set_position(s.tr.iter().filter(|t| s.tested.contains(t)).count() as u64);
         bar.set_message(format!(

@@ -41,7 +41,10 @@ pub fn run_check(a: CheckArgs) -> u8 {
     };
     let checked = check_files(&a.files, &opts);
     if a.json {
-        print_json(&serde_json::to_value(&checked.report).expect("reports serialise"));
+        return print_json(
+            serde_json::to_value(&checked.report).expect("reports serialise"),
+            checked.report.exit_code,
+        );
     } else {
         print!("{}", checked.human());
     }

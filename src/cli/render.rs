@@ -113,7 +113,10 @@ pub fn run_render(a: RenderArgs) -> u8 {
         }
     }
     if a.json {
-        print_json(&serde_json::to_value(&proof).expect("items serialise"));
+        return print_json(
+            serde_json::to_value(&proof).expect("items serialise"),
+            proof.exit_code,
+        );
     }
     proof.exit_code
 }

@@ -116,10 +116,11 @@ fn verify_json() {
     assert_eq!(v["verdict"], "holds");
     assert_eq!(v["kernel_accepted"], true);
     assert_eq!(v["kind"], "VC");
-    assert_eq!(v["owner"], "black");
+    assert_eq!(v["colour"], "black");
     insta::assert_json_snapshot!("verify_ziggurat_json", v, {
         ".nodes" => "[nodes]",
-        ".micros" => "[micros]",
+        ".seconds" => "[seconds]",
+        ".version" => "[version]",
         ".certificate_nodes" => "[certificate nodes]",
     });
 

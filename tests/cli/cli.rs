@@ -21,7 +21,7 @@ fn hexproof(args: &[&str]) -> Run {
     }
 }
 
-const ZIGGURAT: &[&str] = &[
+pub(crate) const ZIGGURAT: &[&str] = &[
     "verify",
     "--board",
     "7x7",
@@ -33,7 +33,7 @@ const ZIGGURAT: &[&str] = &[
 ];
 
 /// The ziggurat without c5: White breaks it.
-const BROKEN_ZIGGURAT: &[&str] = &[
+pub(crate) const BROKEN_ZIGGURAT: &[&str] = &[
     "verify",
     "--board",
     "7x7",

@@ -8,6 +8,7 @@
 //! in docs/ARCHITECTURE.md for why no validator crate.
 
 use crate::bin::run;
+use crate::cli::{BROKEN_ZIGGURAT, ZIGGURAT};
 use serde_json::Value;
 
 /// The schema `docs/schema/NAME.json`.
@@ -105,8 +106,9 @@ fn errors(name: &str, v: &Value) -> Vec<String> {
 
 /// Runs `args`, expects exit code `code` and JSON on stdout valid against `docs/schema/NAME.json`
 /// with `exit_code` equal to the process's exit code and `version` the crate's.
-fn shaped(name: &str, args: &[&str], code: i32) -> Value {
-    let (c, out, err) = run(args);
+fn shaped<S: AsRef<str> + std::fmt::Debug>(name: &str, args: &[S], code: i32) -> Value {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let (c, out, err) = run(&args);
     assert_eq!(c, code, "{args:?}: exit code\nstdout: {out}\nstderr: {err}");
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}\n{out}"));
     assert!(v.is_object(), "{args:?}: the top level is an object");
@@ -121,15 +123,14 @@ fn shaped(name: &str, args: &[&str], code: i32) -> Value {
     v
 }
 
-const ZIGGURAT: [&str; 7] = [
-    "--board",
-    "7x7",
-    "--black",
-    "d5",
-    "--carrier",
-    "c5 b6 c6 d6 a7 b7 c7 d7",
-    "d5 - b",
-];
+/// `args` with `--json` added.
+fn json(args: &[&str]) -> Vec<String> {
+    args.iter()
+        .copied()
+        .chain(["--json"])
+        .map(String::from)
+        .collect()
+}
 
 #[test]
 fn check_and_render() {
@@ -142,34 +143,16 @@ fn check_and_render() {
 
 #[test]
 fn verify_and_minimize() {
-    let v = shaped(
-        "verify",
-        &[&["verify"][..], &ZIGGURAT, &["--json"]].concat(),
-        0,
-    );
+    let v = shaped("verify", &json(ZIGGURAT), 0);
     assert_eq!(v["colour"], "black");
     assert!(v["seconds"].is_f64());
-    let broken = [
-        "verify",
-        "--board",
-        "7x7",
-        "--black",
-        "d5",
-        "--carrier",
-        "b6 c6 d6 a7 b7 c7 d7",
-        "d5 - b",
-        "--json",
-    ];
-    shaped("verify", &broken, 1);
-    let solver = [
-        &["verify"][..],
-        &ZIGGURAT,
-        &["--engine", "solver", "--json"],
-    ]
-    .concat();
+    shaped("verify", &json(BROKEN_ZIGGURAT), 1);
+    let mut solver = json(ZIGGURAT);
+    solver.extend(["--engine".to_string(), "solver".to_string()]);
     shaped("verify", &solver, 0);
-    let mut m = [&["minimize"][..], &ZIGGURAT, &["--json"]].concat();
-    m[5] = "--region";
+    let mut m = json(ZIGGURAT);
+    m[0] = "minimize".into();
+    m[5] = "--region".into();
     shaped("minimize", &m, 0);
 }
 
@@ -232,18 +215,9 @@ fn bid_and_selfplay() {
         0,
     );
     shaped("bid", &["bid", "--board", "3x3", "--json"], 0);
-    let sp = [
-        "selfplay",
-        "--board",
-        "4",
-        "--time",
-        "0.02",
-        "--openings",
-        "1",
-        "--json",
-        "player=mcts",
-        "player=alphabeta,depth=1,m=0",
-    ];
+    // One opening, so two short games (a 4x4 board at 0.02 s a move).
+    let sp = "selfplay --board 4 --time 0.02 --openings 1 --json player=mcts player=alphabeta,depth=1,m=0";
+    let sp: Vec<&str> = sp.split(' ').collect();
     shaped("selfplay", &sp, 0);
 }
 
@@ -265,11 +239,7 @@ fn schemas_catch_renamed_fields() {
         n += 1;
     }
     assert!(n >= 13, "{n} schemas");
-    let mut v = shaped(
-        "verify",
-        &[&["verify"][..], &ZIGGURAT, &["--json"]].concat(),
-        0,
-    );
+    let mut v = shaped("verify", &json(ZIGGURAT), 0);
     let m = v.as_object_mut().unwrap();
     let secs = m.remove("seconds").unwrap();
     m.insert("micros".into(), secs);

@@ -84,15 +84,17 @@ fn run_check(a: CheckArgs) -> u8 {
         Err(e) => (EXIT_BAD_INPUT, None, Some(e)),
     };
     if a.json {
-        print_json(&json!({
-            "file": file,
-            "verdict": match code { EXIT_HOLDS => "accepted", EXIT_FAILS => "rejected", _ => "bad input" },
-            "claims": report.as_ref().map(|r| r.claims.clone()).unwrap_or_default(),
-            "certificate_nodes": report.as_ref().map_or(0, |r| r.nodes),
-            "reason": report.as_ref().and_then(|r| r.rejected.clone()).or(error.clone()),
-            "exit_code": code,
-        }));
-        return code;
+        return print_json(
+            json!({
+                "file": file,
+                "verdict": match code { EXIT_HOLDS => "accepted", EXIT_FAILS => "rejected", _ => "bad input" },
+                "claims": report.as_ref().map(|r| r.claims.clone()).unwrap_or_default(),
+                "certificate_nodes": report.as_ref().map_or(0, |r| r.nodes),
+                "reason": report.as_ref().and_then(|r| r.rejected.clone()).or(error.clone()),
+                "error": error,
+            }),
+            code,
+        );
     }
     match (&report, &error) {
         (_, Some(e)) => {

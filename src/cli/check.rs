@@ -43,7 +43,10 @@ pub fn run_check(a: CheckArgs) -> u8 {
     let checked = check_files(&a.files, &opts);
     drop(progress);
     if a.json {
-        print_json(&serde_json::to_value(&checked.report).expect("reports serialise"));
+        return print_json(
+            serde_json::to_value(&checked.report).expect("reports serialise"),
+            checked.report.exit_code,
+        );
     } else {
         print!("{}", checked.human());
     }

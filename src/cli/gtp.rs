@@ -414,22 +414,25 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
             .count()
     };
     if a.json {
-        print_json(&json!({
-            "board": format!("{}x{}", board.cols(), board.rows()),
-            "time_per_move": seconds,
-            "clock": clock.name(),
-            "openings": openings.len(),
-            "games": results.len(),
-            "black_wins": results.iter().filter(|r| r.winner == Colour::Black).count(),
-            "players": (0..n).map(|i| json!({
-                "spec": a.variants[i],
-                "describe": configs[i].describe(),
-                "elo": ratings[i].0,
-                "error95": ratings[i].1,
-                "wins": wins(i),
-                "games": games(i),
-            })).collect::<Vec<_>>(),
-        }));
+        print_json(
+            json!({
+                "board": format!("{}x{}", board.cols(), board.rows()),
+                "seconds_per_move": seconds,
+                "clock": clock.name(),
+                "openings": openings.len(),
+                "games": results.len(),
+                "black_wins": results.iter().filter(|r| r.winner == Colour::Black).count(),
+                "players": (0..n).map(|i| json!({
+                    "spec": a.variants[i],
+                    "describe": configs[i].describe(),
+                    "elo": ratings[i].0,
+                    "error95": ratings[i].1,
+                    "wins": wins(i),
+                    "games": games(i),
+                })).collect::<Vec<_>>(),
+            }),
+            EXIT_HOLDS,
+        );
     } else {
         println!(
             "{}x{} board, {} s per move ({}), {} openings x 2 colours, {} games, Black won {}",

@@ -44,10 +44,68 @@ pub fn parse_notation(s: &str) -> Result<Notation, String> {
         .ok_or_else(|| format!("'{s}' is not a notation (expected letters or digits)"))
 }
 
-/// Pretty-prints JSON on stdout.
-pub fn print_json(v: &serde_json::Value) {
+/// Prints a command's `--json` result on stdout and returns `exit_code`: the one place every
+/// command's JSON goes through, so the shape documented in `docs/JSON.md` cannot drift.
+///
+/// `v` must be an object (a command's result is never a bare array or value). This adds
+/// `"version"` (the crate version) and `"exit_code"` (the process's exit code) and converts
+/// times to seconds as floats, whatever struct they were serialised from: a key `micros`
+/// becomes `seconds` (÷ 10⁶), `*_micros` becomes `*_seconds`, `time_ms` becomes `seconds`
+/// and `*_ms` becomes `*_seconds` (÷ 10³). The internal types keep their units.
+pub fn print_json(v: serde_json::Value, exit_code: u8) -> u8 {
     println!(
         "{}",
-        serde_json::to_string_pretty(v).expect("JSON values always serialise")
+        serde_json::to_string_pretty(&json_shape(v, exit_code))
+            .expect("JSON values always serialise")
     );
+    exit_code
+}
+
+/// The object [`print_json`] prints (see there).
+pub fn json_shape(v: serde_json::Value, exit_code: u8) -> serde_json::Value {
+    let serde_json::Value::Object(mut m) = seconds_everywhere(v) else {
+        panic!("a command's --json result must be an object");
+    };
+    m.insert("version".into(), env!("CARGO_PKG_VERSION").into());
+    m.insert("exit_code".into(), exit_code.into());
+    serde_json::Value::Object(m)
+}
+
+/// Renames time fields to seconds, recursively (see [`print_json`]).
+fn seconds_everywhere(v: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Array(a) => Value::Array(a.into_iter().map(seconds_everywhere).collect()),
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| {
+                    let scaled = |d: f64| match v.as_f64() {
+                        Some(x) => Value::from(x / d),
+                        None => v.clone(),
+                    };
+                    if k == "micros" {
+                        ("seconds".to_string(), scaled(1e6))
+                    } else if let Some(stem) = k.strip_suffix("_micros") {
+                        (format!("{stem}_seconds"), scaled(1e6))
+                    } else if k == "time_ms" {
+                        ("seconds".to_string(), scaled(1e3))
+                    } else if let Some(stem) = k.strip_suffix("_ms") {
+                        (format!("{stem}_seconds"), scaled(1e3))
+                    } else {
+                        (k, seconds_everywhere(v))
+                    }
+                })
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// The cells of a `--moves` string (already replayed, so valid) as cell names in `n`, for the
+/// `moves` arrays of the JSON output (`"a1 b2,c3"` → `["a1", "b2", "c3"]`).
+pub fn move_list(board: &hexproof::board::Board, moves: &str, n: Notation) -> Vec<String> {
+    board
+        .parse_cells(moves, n)
+        .map(|cs| cs.iter().map(|&c| board.cell_name(c, n)).collect())
+        .unwrap_or_default()
 }

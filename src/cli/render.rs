@@ -125,7 +125,10 @@ pub fn run_render(a: RenderArgs) -> u8 {
         wrote(out, &format!("the figure of {}", it.id));
     }
     if a.json {
-        print_json(&serde_json::to_value(&proof).expect("items serialise"));
+        return print_json(
+            serde_json::to_value(&proof).expect("items serialise"),
+            proof.exit_code,
+        );
     }
     proof.exit_code
 }

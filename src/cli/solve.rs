@@ -1,6 +1,6 @@
 //! `hexproof solve`: who wins a whole Hex position, or every one-stone opening of a board.
 
-use super::{fail_input, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
+use super::{fail_input, move_list, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
 use hexproof::board::{Board, Colour, Notation};
 use hexproof::dfpn::{self, openings, Features, SolveOutcome, SolveParams, Winner};
@@ -381,9 +381,9 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     if a.json {
         let mut v = outcome_json(&out, &board, s.notation);
         v["board"] = json!(format!("{}x{}", board.cols(), board.rows()));
-        v["moves"] = json!(a.moves);
+        v["moves"] = json!(move_list(&board, &a.moves, s.notation));
         v["proof"] = json!(proof_note);
-        print_json(&v);
+        return print_json(v, solve_exit(out.winner == Winner::Undecided));
     } else {
         print!("{}", s.position.to_ascii(s.notation));
         println!("to move: {}", capital(s.to_move));
@@ -405,7 +405,12 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             println!("proof:   written to {p} (check it with `hexproof check {p}`)");
         }
     }
-    if out.winner == Winner::Undecided {
+    solve_exit(out.winner == Winner::Undecided)
+}
+
+/// `solve`'s exit code: 3 when something stayed undecided, else 0.
+fn solve_exit(undecided: bool) -> u8 {
+    if undecided {
         EXIT_UNDECIDED
     } else {
         EXIT_HOLDS
@@ -483,21 +488,24 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
                 v
             })
             .collect();
-        print_json(&json!({
-            "board": format!("{}x{}", board.cols(), board.rows()),
-            "openings": rows,
-            "black_wins": black_wins,
-            "undecided": undecided,
-            "nodes": nodes,
-            "solved": all.searched,
-            "sum_seconds": wall_sum,
-            "cpu_seconds": cpu_seconds,
-            "wall_seconds": wall,
-            "threads": a.threads,
-            "shared_entries": all.shared_entries,
-            "shared_hits": all.shared_hits,
-            "shared_evals": all.shared_evals,
-        }));
+        return print_json(
+            json!({
+                "board": format!("{}x{}", board.cols(), board.rows()),
+                "openings": rows,
+                "black_wins": black_wins,
+                "undecided": undecided,
+                "nodes": nodes,
+                "solved": all.searched,
+                "sum_seconds": wall_sum,
+                "cpu_seconds": cpu_seconds,
+                "wall_seconds": wall,
+                "threads": a.threads,
+                "shared_entries": all.shared_entries,
+                "shared_hits": all.shared_hits,
+                "shared_evals": all.shared_evals,
+            }),
+            solve_exit(undecided > 0),
+        );
     } else {
         let mut s2 = String::from("  ");
         for c in 0..board.cols() {
@@ -533,9 +541,5 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             a.threads
         );
     }
-    if undecided > 0 {
-        EXIT_UNDECIDED
-    } else {
-        EXIT_HOLDS
-    }
+    solve_exit(undecided > 0)
 }

@@ -1,7 +1,7 @@
 //! `hexproof templates …`: generate, verify, list, show and match the certified template
 //! library (docs/templates.md).
 
-use super::{fail_input, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS};
+use super::{fail_input, move_list, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
 use hexproof::board::Board;
 use hexproof::enumerate::two_stone::{
@@ -735,14 +735,22 @@ fn run_verify(a: VerifyArgs) -> u8 {
         }
     }
     let secs = start.elapsed().as_secs_f64();
+    let code = if failures.is_empty() {
+        EXIT_HOLDS
+    } else {
+        EXIT_FAILS
+    };
     if a.json {
-        print_json(&json!({
-            "verified": ok,
-            "lemmas_verified": lemmas_ok,
-            "failed": failures.iter().map(|(p, n, e)| json!({"file": p, "name": n, "reason": e})).collect::<Vec<_>>(),
-            "certificate_nodes": nodes,
-            "seconds": secs,
-        }));
+        return print_json(
+            json!({
+                "verified": ok,
+                "lemmas_verified": lemmas_ok,
+                "failed": failures.iter().map(|(p, n, e)| json!({"file": p, "name": n, "reason": e})).collect::<Vec<_>>(),
+                "certificate_nodes": nodes,
+                "seconds": secs,
+            }),
+            code,
+        );
     } else {
         for (p, n, e) in &failures {
             println!("FAILED {p}: {n}: {e}");
@@ -752,11 +760,7 @@ fn run_verify(a: VerifyArgs) -> u8 {
             failures.len()
         );
     }
-    if failures.is_empty() {
-        EXIT_HOLDS
-    } else {
-        EXIT_FAILS
-    }
+    code
 }
 
 fn run_import_proofs(a: ImportProofsArgs) -> u8 {
@@ -849,7 +853,7 @@ fn run_list(a: ListArgs) -> u8 {
                 })).collect::<Vec<_>>(),
             }));
         }
-        print_json(&json!(files));
+        return print_json(json!({ "files": files }), EXIT_HOLDS);
     } else {
         for (p, f) in &lib.files {
             println!(
@@ -948,17 +952,23 @@ fn run_match(a: MatchArgs) -> u8 {
     let found = matching::find(&position, intact);
     let name = |c| board.cell_name(c, notation);
     if a.json {
-        print_json(&json!(found
+        let matches: Vec<_> = found
             .iter()
-            .map(|m| json!({
-                "template": m.name,
-                "colour": m.border.owner(),
-                "edge": m.border.letter().to_string(),
-                "mirrored": m.mirrored,
-                "stone": name(m.stone),
-                "carrier": m.carrier.iter().map(name).collect::<Vec<_>>(),
-            }))
-            .collect::<Vec<_>>()));
+            .map(|m| {
+                json!({
+                    "template": m.name,
+                    "colour": m.border.owner(),
+                    "edge": m.border.letter().to_string(),
+                    "mirrored": m.mirrored,
+                    "stone": name(m.stone),
+                    "carrier": m.carrier.iter().map(name).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        return print_json(
+            json!({ "moves": move_list(&board, &a.moves, notation), "matches": matches }),
+            EXIT_HOLDS,
+        );
     } else {
         for m in &found {
             println!(

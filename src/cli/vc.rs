@@ -1,6 +1,8 @@
 //! `hexproof vc`: virtual connections, winning connections and mustplay of a position.
 
-use super::{fail_input, parse_colour, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
+use super::{
+    fail_input, move_list, parse_colour, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED,
+};
 use clap::Args;
 use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::position::Position;
@@ -198,13 +200,18 @@ pub fn run_vc(a: VcArgs) -> u8 {
             return fail_input(&format!("cannot write {}: {e}", path.display()));
         }
     }
+    let code = if incomplete {
+        EXIT_UNDECIDED
+    } else {
+        EXIT_HOLDS
+    };
     if a.json {
         let side_json = |v: &VcSet| {
             let c = v.counts();
             json!({
                 "colour": v.colour(),
                 "status": v.status(),
-                "time_ms": v.stats().micros as f64 / 1000.0,
+                "seconds": v.stats().micros as f64 / 1e6,
                 "vcs": c.vcs,
                 "vscs": c.vscs,
                 "vc_pairs": c.vc_pairs,
@@ -215,24 +222,27 @@ pub fn run_vc(a: VcArgs) -> u8 {
             })
         };
         let [s1, s2] = s.colour.borders().map(|x| x.letter().to_string());
-        print_json(&json!({
-            "board": b.to_string(),
-            "moves": s.moves,
-            "to_move": to_move,
-            "colour": s.colour,
-            "variant": variant,
-            "seeded": !s.params.seeds.is_empty(),
-            "connections": side_json(&mine),
-            "opponent": side_json(&theirs),
-            "winning_vcs": win_vcs.iter().map(names).collect::<Vec<_>>(),
-            "winning_vscs": win_vscs.iter().map(names).collect::<Vec<_>>(),
-            "mustplay": match &mp {
-                Mustplay::Lost { carrier } => json!({"state": "lost", "opponent_winning_vc": names(carrier), "cells": []}),
-                Mustplay::Restricted(m) => json!({"state": "restricted", "cells": names(m)}),
-                Mustplay::Unrestricted => json!({"state": "unrestricted", "cells": names(&s.position.empty_cells())}),
-            },
-            "connected_to_side": { s1: names(&side1), s2: names(&side2) },
-        }));
+        return print_json(
+            json!({
+                "board": b.to_string(),
+                "moves": move_list(&b, &a.moves, n),
+                "to_move": to_move,
+                "colour": s.colour,
+                "variant": variant,
+                "seeded": !s.params.seeds.is_empty(),
+                "connections": side_json(&mine),
+                "opponent": side_json(&theirs),
+                "winning_vcs": win_vcs.iter().map(names).collect::<Vec<_>>(),
+                "winning_vscs": win_vscs.iter().map(names).collect::<Vec<_>>(),
+                "mustplay": match &mp {
+                    Mustplay::Lost { carrier } => json!({"state": "lost", "opponent_winning_vc": names(carrier), "cells": []}),
+                    Mustplay::Restricted(m) => json!({"state": "restricted", "cells": names(m)}),
+                    Mustplay::Unrestricted => json!({"state": "unrestricted", "cells": names(&s.position.empty_cells())}),
+                },
+                "connected_to_side": { s1: names(&side1), s2: names(&side2) },
+            }),
+            code,
+        );
     } else {
         println!("position: {b}, {} moves, {to_move} to move", s.moves);
         print!("{}", s.position.to_ascii(n));
@@ -329,9 +339,5 @@ pub fn run_vc(a: VcArgs) -> u8 {
             println!("SVG written to {}", p.display());
         }
     }
-    if incomplete {
-        EXIT_UNDECIDED
-    } else {
-        EXIT_HOLDS
-    }
+    code
 }

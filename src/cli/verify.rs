@@ -161,7 +161,7 @@ fn outcome_json(s: &Setup, o: &Outcome) -> serde_json::Value {
     json!({
         "board": b.to_string(),
         "claim": s.game.claim().display(b, n),
-        "owner": s.game.claim().owner,
+        "colour": s.game.claim().owner,
         "kind": s.game.claim().kind().to_string(),
         "carrier": s.game.carrier().iter().map(|c| b.cell_name(c, n)).collect::<Vec<_>>(),
         "verdict": o.verdict,
@@ -172,7 +172,7 @@ fn outcome_json(s: &Setup, o: &Outcome) -> serde_json::Value {
         "refutation": o.refutation.iter().map(|m| json!({"colour": m.colour, "cell": b.cell_name(m.cell, n)})).collect::<Vec<_>>(),
         "nodes": o.stats.nodes,
         "certificate_nodes": o.stats.certificate_nodes,
-        "micros": o.stats.micros as u64,
+        "seconds": o.stats.micros as f64 / 1e6,
     })
 }
 
@@ -305,7 +305,7 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
                 "failure": w.failure,
             });
         }
-        print_json(&v);
+        return print_json(v, exit_for(o.verdict));
     } else {
         print_outcome(&s, o);
         println!("engine:  {}", engine_line(&eo));
@@ -385,17 +385,24 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
         Minimality::MinimalOnly => "minimal, not minimum",
         Minimality::Unknown => "minimal (minimum not decided within budget)",
     };
+    let code = match r.region_verdict {
+        Verdict::Holds => EXIT_HOLDS,
+        v => exit_for(v),
+    };
     if s.json {
-        print_json(&json!({
-            "board": b.to_string(),
-            "claim": s.game.claim().display(&b, n),
-            "region_verdict": r.region_verdict,
-            "carrier": r.carrier.as_ref().map(names),
-            "size": r.carrier.map(|c| c.len()),
-            "minimality": r.minimality,
-            "smaller": r.smaller.as_ref().map(names),
-            "searches": r.searches,
-        }));
+        return print_json(
+            json!({
+                "board": b.to_string(),
+                "claim": s.game.claim().display(&b, n),
+                "region_verdict": r.region_verdict,
+                "carrier": r.carrier.as_ref().map(names),
+                "size": r.carrier.map(|c| c.len()),
+                "minimality": r.minimality,
+                "smaller": r.smaller.as_ref().map(names),
+                "searches": r.searches,
+            }),
+            code,
+        );
     } else {
         println!("claim:   {} ({} board)", s.game.describe(n), b);
         match r.carrier {
@@ -421,10 +428,7 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
             ),
         }
     }
-    match r.region_verdict {
-        Verdict::Holds => EXIT_HOLDS,
-        v => exit_for(v),
-    }
+    code
 }
 
 #[allow(dead_code)]

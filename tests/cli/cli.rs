@@ -21,7 +21,7 @@ fn hexproof(args: &[&str]) -> Run {
     }
 }
 
-const ZIGGURAT: &[&str] = &[
+pub(crate) const ZIGGURAT: &[&str] = &[
     "verify",
     "--board",
     "7x7",
@@ -33,7 +33,7 @@ const ZIGGURAT: &[&str] = &[
 ];
 
 /// The ziggurat without c5: White breaks it.
-const BROKEN_ZIGGURAT: &[&str] = &[
+pub(crate) const BROKEN_ZIGGURAT: &[&str] = &[
     "verify",
     "--board",
     "7x7",
@@ -116,10 +116,11 @@ fn verify_json() {
     assert_eq!(v["verdict"], "holds");
     assert_eq!(v["kernel_accepted"], true);
     assert_eq!(v["kind"], "VC");
-    assert_eq!(v["owner"], "black");
+    assert_eq!(v["colour"], "black");
     insta::assert_json_snapshot!("verify_ziggurat_json", v, {
         ".nodes" => "[nodes]",
-        ".micros" => "[micros]",
+        ".seconds" => "[seconds]",
+        ".version" => "[version]",
         ".certificate_nodes" => "[certificate nodes]",
     });
 

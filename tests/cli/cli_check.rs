@@ -83,7 +83,7 @@ fn json_report() {
     assert_eq!(last_or["rule_check"], "failed");
     assert_eq!(last_or["search"]["verdict"], "holds");
     assert!(last_or["search"]["nodes"].as_u64().unwrap() > 0);
-    assert!(last_or["micros"].is_u64());
+    assert!(last_or["seconds"].is_f64());
     let reasons = last_or["reasons"].as_array().unwrap();
     assert_eq!(reasons[1]["rule"], "OR");
     assert_eq!(reasons[1]["condition"], "OR gives a VC");

@@ -10,7 +10,7 @@ fn verify_list_show() {
     let (code, out, _) = run(&["templates", "list", "--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert!(v.as_array().unwrap().len() >= 3);
+    assert!(v["files"].as_array().unwrap().len() >= 3);
     let (code, out, _) = run(&["templates", "show", "III1a"]);
     assert_eq!(code, 0);
     assert!(out.contains(" A") && out.contains("(edge)"), "{out}");

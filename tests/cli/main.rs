@@ -9,6 +9,7 @@ mod cli;
 mod cli_check;
 mod gtp_conformance;
 mod hardening_io;
+mod polish;
 mod render_cli;
 mod render_svg;
 mod templates_cli;

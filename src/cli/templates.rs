@@ -738,26 +738,28 @@ fn run_verify(a: VerifyArgs) -> u8 {
         bar.inc(1);
     };
     let start = Instant::now();
-    let mut ok = 0;
     let mut nodes = 0;
     let mut failures = Vec::new();
+    // Reports one record's result as it comes; true when it verified.
+    let mut outcome = |path: &std::path::Path, name: &str, result: Result<usize, String>| {
+        let p = path.display().to_string();
+        match result {
+            Ok(n) => {
+                nodes += n;
+                report(format!("ok {p}: {name} ({n} certificate nodes)"));
+                true
+            }
+            Err(e) => {
+                report(format!("FAILED {p}: {name}: {e}"));
+                failures.push((p, name.to_string(), e));
+                false
+            }
+        }
+    };
+    let mut ok = 0;
     for (path, f) in &lib.files {
         for r in f.templates.iter().filter(|r| chosen(&r.name)) {
-            let p = path.display().to_string();
-            match verify_record(r) {
-                Ok(v) => {
-                    ok += 1;
-                    nodes += v.nodes;
-                    report(format!(
-                        "ok {p}: {} ({} certificate nodes)",
-                        r.name, v.nodes
-                    ));
-                }
-                Err(e) => {
-                    report(format!("FAILED {p}: {}: {e}", r.name));
-                    failures.push((p, r.name.clone(), e));
-                }
-            }
+            ok += usize::from(outcome(path, &r.name, verify_record(r).map(|v| v.nodes)));
         }
     }
     let mut lemmas_ok = 0;
@@ -772,21 +774,8 @@ fn run_verify(a: VerifyArgs) -> u8 {
             ..hexproof::check::Options::default()
         };
         for r in lf.lemmas.iter().filter(|r| chosen(&r.name)) {
-            let p = path.display().to_string();
-            match verify_lemma(r, &a.root, &mut cache, &opts) {
-                Ok(v) => {
-                    lemmas_ok += 1;
-                    nodes += v.nodes;
-                    report(format!(
-                        "ok {p}: {} ({} certificate nodes)",
-                        r.name, v.nodes
-                    ));
-                }
-                Err(e) => {
-                    report(format!("FAILED {p}: {}: {e}", r.name));
-                    failures.push((p, r.name.clone(), e));
-                }
-            }
+            let result = verify_lemma(r, &a.root, &mut cache, &opts).map(|v| v.nodes);
+            lemmas_ok += usize::from(outcome(path, &r.name, result));
         }
     }
     bar.finish_and_clear();

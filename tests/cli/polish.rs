@@ -6,6 +6,7 @@ use crate::bin::run;
 
 /// Every command and subcommand.
 const COMMANDS: &[&[&str]] = &[
+    &[],
     &["check"],
     &["verify"],
     &["minimize"],

@@ -8,13 +8,22 @@ mod cli;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+const EXAMPLES: &str = "\
+Examples:
+  hexproof verify --board 5x5 --carrier all --first black \"t - b\"
+  hexproof check proofs/examples/hex4-corner.hexp
+  hexproof templates show III1a
+  hexproof solve --board 6x6 --moves c3
+
+Each command's --help has its own examples and exit codes; docs/RELIABILITY.md lists both.";
+
 /// hexproof — a proof checker, template verifier and engine for the game of Hex.
 ///
 /// Conventions: an NxM board has N columns a.. and M rows 1..; Black joins the top border `t`
 /// to the bottom border `b`, White joins left `l` to right `r`. Cells are named `d4`, or with
 /// `--notation digits` Noshita's `44` (column digit, row digit; boards up to 9x9).
 #[derive(Parser)]
-#[command(name = "hexproof", version, about, long_about)]
+#[command(name = "hexproof", version, about, long_about, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

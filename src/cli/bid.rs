@@ -9,6 +9,9 @@ use hexproof::board::{Board, Colour, Notation};
 use hexproof::position::Position;
 use serde_json::json;
 
+/// Most worker threads `--threads` may ask for (as `solve`'s).
+const MAX_THREADS: u64 = 256;
+
 const BID_EXAMPLES: &str = "\
 Examples:
   hexproof bid --board 11x11 --moves \"f6 e7 d5\" --chips 100 --mine 60
@@ -22,7 +25,8 @@ the bid is floor((1/2 - L_H) x total chips) (their Proposition 5.2), capped at y
 Both are the same for Black and White; --colour only changes the reported chances.
 Results depend on --seed and --samples, never on --threads.
 
-Exit codes: 0 success, 2 bad input.";
+Exit codes: 0 success, 2 bad input, 3 undecided (--time ran out before the samples or the
+exact enumeration were done: give more time or fewer --samples).";
 
 /// Suggest a move and a bid in Bidding Hex (Monte Carlo over random fillings, or exact).
 #[derive(Args, Debug)]
@@ -111,7 +115,9 @@ Examples:
 Each move is auctioned: both players bid (type a number), the higher bid pays that many chips
 to the other player and then moves (type a cell such as c3). Ties go to the holder of the
 tie-break token, who then passes it on. At the prompts you can also type hint, board, help or
-quit. Bids are typed in the open, so two humans at one terminal should look away.";
+quit. Bids are typed in the open, so two humans at one terminal should look away.
+
+Exit codes: 0 the game ended (or the input did), 2 bad input.";
 
 /// Play Bidding Hex on the terminal: two humans, human against engine, or engine against
 /// engine.
@@ -179,7 +185,9 @@ fn threads(s: &Option<String>) -> Result<Option<usize>, String> {
         None => Ok(None),
         Some(t) => match number("threads", t)? {
             0 => Err("--threads must be at least 1".into()),
-            n if n > 256 => Err(format!("--threads {n} is more than the 256 allowed")),
+            n if n > MAX_THREADS => Err(format!(
+                "--threads {n} is more than the {MAX_THREADS} allowed"
+            )),
             n => Ok(Some(n as usize)),
         },
     }

@@ -49,6 +49,10 @@ enum CertificateCommand {
 /// template library file (each record's certificate). The claim that the file proves is
 /// printed: accepting a certificate says that claim holds, nothing more.
 ///
+/// Examples:
+///   hexproof certificate check d5.json
+///   hexproof certificate check templates/row4.json --json
+///
 /// Exit codes: 0 accepted, 1 rejected (the kernel's reason is printed), 2 bad input (not a
 /// certificate file, a name that is no cell, …).
 #[derive(Args, Debug)]

@@ -9,6 +9,9 @@ use std::time::Duration;
 
 /// Check proof files (.hexp): every step by its rule and by exhaustive search.
 ///
+/// While it runs, a spinner on stderr says which file is being checked (only when stderr is
+/// a terminal; never with --json).
+///
 /// Examples:
 ///   hexproof check proofs/anshelevich-appendix-b.hexp      (Anshelevich's AND/OR derivations)
 ///   hexproof check proofs/examples/hex3-precluding.hexp    (a proof tree with preclusions)
@@ -22,6 +25,7 @@ use std::time::Duration;
 /// or uses a construct the checker does not handle yet. With several files the worst wins,
 /// in the order 2, 1, 3, 0.
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct CheckArgs {
     /// The files to check (files they `use` are checked too).
     #[arg(required = true, value_name = "FILE")]
@@ -39,7 +43,8 @@ pub fn run_check(a: CheckArgs) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let progress = super::progress::Steps::start(&format!("checking {}", file_names(&a.files)));
+    // Steps checked so far and the time, on stderr (hidden when it is not a terminal).
+    let progress = super::progress::Steps::start(&checking_message(&a.files));
     let checked = check_files(&a.files, &opts);
     drop(progress);
     if a.json {
@@ -53,13 +58,13 @@ pub fn run_check(a: CheckArgs) -> u8 {
     checked.report.exit_code
 }
 
-/// The files' names for the progress line: the first, and how many more.
-fn file_names(files: &[PathBuf]) -> String {
-    match files {
-        [] => String::new(),
-        [f] => f.display().to_string(),
-        [f, rest @ ..] => format!("{} and {} more", f.display(), rest.len()),
+/// `checking FILE` (`and N more files`) for the spinner of `check` and `render`.
+pub fn checking_message(files: &[PathBuf]) -> String {
+    let mut m = format!("checking {}", files[0].display());
+    if files.len() > 1 {
+        m += &format!(" and {} more", super::plural(files.len() - 1, "file"));
     }
+    m
 }
 
 /// The checker's search budgets, shared by `check` and `render`.

@@ -111,13 +111,15 @@ impl PlayerArgs {
 ///
 /// Use it from HexGui: Program → New Program, command `hexproof gtp`.
 ///
-/// Example:
+/// Examples:
+///   hexproof gtp --time 1
 ///   printf 'boardsize 7\ngenmove b\nshowboard\nquit\n' | hexproof gtp --time 0.5
 ///
 /// Input lines are at most 1 MiB: a longer one is answered `? line too long` and skipped.
 ///
 /// Exit code 0 after `quit` or end of input; 2 for bad options.
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct GtpArgs {
     #[command(flatten)]
     player: PlayerArgs,
@@ -181,11 +183,13 @@ pub fn run_gtp(a: GtpArgs) -> u8 {
 /// b1–j1, b11–j11): a Black stone, then White moves; no swap. Games stop at a winning
 /// connection (sound adjudication).
 ///
-/// Example:
+/// Examples:
+///   hexproof selfplay --board 5 --time 0.1 --openings 2 "player=mcts" "player=alphabeta"
 ///   nice hexproof selfplay --board 7 --time 0.2 --openings 4 "player=mcts" "player=alphabeta"
 ///
 /// Exit codes: 0 done, 2 bad input.
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct SelfplayArgs {
     /// The variants (two or more).
     #[arg(required = true, num_args = 2..)]
@@ -354,12 +358,12 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
                         };
                         if !a.json {
                             eprintln!(
-                                "{} (B) vs {} (W), opening {}: {} wins after {} moves{}",
+                                "{} (B) vs {} (W), opening {}: {} wins after {}{}",
                                 bi,
                                 wi,
                                 board.cell_name(o, Notation::Letters),
                                 winner,
-                                moves,
+                                super::plural(moves, "move"),
                                 if adjudicated {
                                     " (adjudicated by a winning connection)"
                                 } else {
@@ -435,7 +439,7 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
         );
     } else {
         println!(
-            "{}x{} board, {} s per move ({}), {} openings x 2 colours, {} games, Black won {}",
+            "{}x{} board, {} s per move ({}), {} x 2 colours, {}, Black won {}",
             board.cols(),
             board.rows(),
             seconds,
@@ -444,8 +448,8 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
             } else {
                 "wall time"
             },
-            openings.len(),
-            results.len(),
+            super::plural(openings.len(), "opening"),
+            super::plural(results.len(), "game"),
             results.iter().filter(|r| r.winner == Colour::Black).count()
         );
         println!("| # | variant | wins/games | Elo (95%) |");

@@ -16,6 +16,10 @@ use std::path::{Path, PathBuf};
 /// half a cell right per row (a1 is the top-left acute corner); Black's borders (top, bottom)
 /// are drawn black, White's (left, right) white.
 ///
+/// While the file is checked a spinner runs on stderr (only when stderr is a terminal; never
+/// with --json); each file written is then named on stderr with its size and number of
+/// figures.
+///
 /// Examples:
 ///   hexproof render proofs/examples/hex4-corner.hexp --html corner.html
 ///   hexproof render proofs/examples/hex4-corner.hexp --json
@@ -49,19 +53,21 @@ pub struct RenderArgs {
     budget: super::check::CheckBudgetArgs,
 }
 
-fn write_out(path: &Path, text: &str) -> Result<(), String> {
-    if path == Path::new("-") {
+/// Writes `text` to `path` (`-`: standard output) and says on stderr what was written.
+fn write_out(path: &Path, text: &str, figures: usize) -> Result<(), String> {
+    let to = if path == Path::new("-") {
         print!("{text}");
-        return Ok(());
-    }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-/// Says on standard error what was written to a file (nothing for standard output).
-fn wrote(path: &Path, what: &str) {
-    if path != Path::new("-") {
-        eprintln!("hexproof: wrote {}: {what}", path.display());
-    }
+        "standard output".to_string()
+    } else {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        path.display().to_string()
+    };
+    eprintln!(
+        "hexproof: wrote {to} ({}, {})",
+        super::plural(text.len(), "byte"),
+        super::plural(figures, "figure")
+    );
+    Ok(())
 }
 
 fn find<'p>(proof: &'p Proof, name: &str) -> Result<&'p hexproof::pages::proof::Item, String> {
@@ -92,10 +98,12 @@ pub fn run_render(a: RenderArgs) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let progress = super::progress::Steps::start(&format!("checking {}", a.file.display()));
-    let checked = load_and_check(&a.file, &opts);
+    let progress = super::progress::Steps::start(&super::check::checking_message(
+        std::slice::from_ref(&a.file),
+    ));
+    let loaded = load_and_check(&a.file, &opts);
     drop(progress);
-    let proof = match checked {
+    let proof = match loaded {
         Ok(p) => p,
         Err(LoadError::Unreadable(m)) => return fail_input(&m),
         Err(LoadError::Malformed(d)) => {
@@ -113,16 +121,14 @@ pub fn run_render(a: RenderArgs) -> u8 {
     };
     if let Some(out) = &a.html {
         let title = format!("hexproof: {}", a.file.display());
-        if let Err(m) = write_out(out, &html::page(&proof, &title)) {
+        if let Err(m) = write_out(out, &html::page(&proof, &title), proof.items().count()) {
             return fail_input(&m);
         }
-        wrote(out, &format!("{} figure(s)", proof.items().count()));
     }
     if let (Some(out), Some(it)) = (&a.svg, one) {
-        if let Err(m) = write_out(out, &it.svg) {
+        if let Err(m) = write_out(out, &it.svg, 1) {
             return fail_input(&m);
         }
-        wrote(out, &format!("the figure of {}", it.id));
     }
     if a.json {
         return print_json(

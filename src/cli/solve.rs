@@ -43,6 +43,7 @@ use std::time::Duration;
 /// Exit codes: 0 solved, 2 bad input (unknown or occupied cell, position already won, board
 /// too big), 3 undecided (budget).
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct SolveArgs {
     /// Board size, e.g. 7x7 (columns x rows) or 7.
     #[arg(long, default_value = "7x7")]
@@ -535,10 +536,10 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             results.len()
         );
         println!(
-            "{} openings searched ({} by rotation); nodes: {nodes} in total, {cpu_seconds:.2} CPU-s ({wall_sum:.2} s wall) summed over openings, wall {wall:.2} s with {} thread(s)",
-            all.searched,
+            "{} searched ({} by rotation); nodes: {nodes} in total, {cpu_seconds:.2} CPU-s ({wall_sum:.2} s wall) summed over openings, wall {wall:.2} s with {}",
+            super::plural(all.searched, "opening"),
             results.len() - all.searched,
-            a.threads
+            super::plural(a.threads, "thread")
         );
     }
     solve_exit(undecided > 0)

@@ -1,7 +1,7 @@
 //! `hexproof templates …`: generate, verify, list, show and match the certified template
 //! library (docs/templates.md).
 
-use super::{fail_input, move_list, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS};
+use super::{fail_input, move_list, parse_notation, plural, print_json, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
 use hexproof::board::Board;
 use hexproof::enumerate::two_stone::{
@@ -61,8 +61,9 @@ enum TemplatesCommand {
 /// the kernel alone) or, for claims with no certificate form (conjunctions), the instruction
 /// to re-run the checker on it. Lemmas the checker does not verify are listed and left out.
 ///
-/// Example:
+/// Examples:
 ///   hexproof templates import-proofs
+///   hexproof templates import-proofs --dir generated
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct ImportProofsArgs {
@@ -195,11 +196,19 @@ pub struct GenerateArgs {
 /// ROOT/proofs/FILE, and re-checked by their kernel certificate or, for conjunctions, by the
 /// checker re-run on the lemmas of that file.
 ///
-/// Example:
+/// One line per record as it is checked (`ok FILE: NAME …` or `FAILED FILE: NAME: reason`),
+/// then a summary; a progress bar on stderr when it is a terminal.
+///
+/// Examples:
 ///   hexproof templates verify
+///   hexproof templates verify III1a iv1a      # only these (names are case-insensitive)
+///   hexproof templates verify --dir templates --json
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct VerifyArgs {
+    /// Only the records with these names (default: all).
+    #[arg(value_name = "NAME")]
+    names: Vec<String>,
     /// Library directory (default: the library built into the binary, without the lemma
     /// records of `proofs.json`: check those with `--dir templates` in the repository).
     #[arg(long)]
@@ -214,7 +223,8 @@ pub struct VerifyArgs {
 
 /// List the library: name, row, carrier size, symmetry, minimality, HexWiki name.
 ///
-/// Example:
+/// Examples:
+///   hexproof templates list
 ///   hexproof templates list --json
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
@@ -227,7 +237,8 @@ pub struct ListArgs {
     json: bool,
 }
 
-/// Draw one template (ASCII by default).
+/// Draw one template (ASCII by default). The name is case-insensitive where that is
+/// unambiguous; an unknown name is answered with the closest ones.
 ///
 /// Examples:
 ///   hexproof templates show III1a
@@ -640,12 +651,12 @@ fn generate_two_stone(
         );
     }
     println!(
-        "row {}, two stones: region {}x{} ({} cells): {} templates up to mirror ({} symmetric); {} in {:.1} s (enumeration {:.1} s); wrote {}",
+        "row {}, two stones: region {}x{} ({} cells): {} up to mirror ({} symmetric); {} in {:.1} s (enumeration {:.1} s); wrote {}",
         a.row,
         grid.height,
         grid.width,
         grid.cells.len(),
-        file.templates.len(),
+        plural(file.templates.len(), "template"),
         file.templates.iter().filter(|r| r.symmetry == hexproof::templates::library::Symmetry::Symmetric).count(),
         if run.complete { "complete" } else { "INCOMPLETE" },
         start.elapsed().as_secs_f64(),
@@ -698,19 +709,57 @@ fn run_verify(a: VerifyArgs) -> u8 {
         Ok(l) => l,
         Err(c) => return c,
     };
+    // The records asked for by name (case-insensitive where unambiguous), or all.
+    let all_names: Vec<&str> = lib
+        .records()
+        .map(|r| r.name.as_str())
+        .chain(
+            lib.lemmas
+                .iter()
+                .flat_map(|(_, lf)| lf.lemmas.iter().map(|r| r.name.as_str())),
+        )
+        .collect();
+    let mut wanted = Vec::new();
+    for n in &a.names {
+        let place = library_name(a.dir.as_deref());
+        match super::resolve_name(n, &all_names, "template", &place) {
+            Ok(found) => wanted.push(found.to_string()),
+            Err(m) => return fail_input(&m),
+        }
+    }
+    let chosen = |name: &str| wanted.is_empty() || wanted.iter().any(|w| w == name);
+    let total = all_names.iter().filter(|n| chosen(n)).count();
+    let bar = super::progress_bar(a.json, total, "records");
+    // One line per record as it is decided (above the bar when there is one).
+    let report = |line: String| {
+        if !a.json {
+            bar.suspend(|| println!("{line}"));
+        }
+        bar.inc(1);
+    };
     let start = Instant::now();
-    let mut ok = 0;
     let mut nodes = 0;
     let mut failures = Vec::new();
-    for (path, f) in &lib.files {
-        for r in &f.templates {
-            match verify_record(r) {
-                Ok(v) => {
-                    ok += 1;
-                    nodes += v.nodes;
-                }
-                Err(e) => failures.push((path.display().to_string(), r.name.clone(), e)),
+    // Reports one record's result as it comes; true when it verified.
+    let mut outcome = |path: &std::path::Path, name: &str, result: Result<usize, String>| {
+        let p = path.display().to_string();
+        match result {
+            Ok(n) => {
+                nodes += n;
+                report(format!("ok {p}: {name} ({n} certificate nodes)"));
+                true
             }
+            Err(e) => {
+                report(format!("FAILED {p}: {name}: {e}"));
+                failures.push((p, name.to_string(), e));
+                false
+            }
+        }
+    };
+    let mut ok = 0;
+    for (path, f) in &lib.files {
+        for r in f.templates.iter().filter(|r| chosen(&r.name)) {
+            ok += usize::from(outcome(path, &r.name, verify_record(r).map(|v| v.nodes)));
         }
     }
     let mut lemmas_ok = 0;
@@ -724,16 +773,12 @@ fn run_verify(a: VerifyArgs) -> u8 {
             search_rule_steps: false,
             ..hexproof::check::Options::default()
         };
-        for r in &lf.lemmas {
-            match verify_lemma(r, &a.root, &mut cache, &opts) {
-                Ok(v) => {
-                    lemmas_ok += 1;
-                    nodes += v.nodes;
-                }
-                Err(e) => failures.push((path.display().to_string(), r.name.clone(), e)),
-            }
+        for r in lf.lemmas.iter().filter(|r| chosen(&r.name)) {
+            let result = verify_lemma(r, &a.root, &mut cache, &opts).map(|v| v.nodes);
+            lemmas_ok += usize::from(outcome(path, &r.name, result));
         }
     }
+    bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let code = if failures.is_empty() {
         EXIT_HOLDS
@@ -752,11 +797,10 @@ fn run_verify(a: VerifyArgs) -> u8 {
             code,
         );
     } else {
-        for (p, n, e) in &failures {
-            println!("FAILED {p}: {n}: {e}");
-        }
         println!(
-            "{ok} templates and {lemmas_ok} lemmas verified ({nodes} certificate nodes), {} failed, in {secs:.3} s",
+            "{} and {} verified ({nodes} certificate nodes), {} failed, in {secs:.3} s",
+            plural(ok, "template"),
+            plural(lemmas_ok, "lemma"),
             failures.len()
         );
     }
@@ -801,9 +845,9 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
         return fail_input(&format!("cannot write {}: {e}", out.display()));
     }
     println!(
-        "{} lemmas from {} files in {:.1} s; wrote {}",
-        file.lemmas.len(),
-        file.sources.len(),
+        "{} from {} in {:.1} s; wrote {}",
+        plural(file.lemmas.len(), "lemma"),
+        plural(file.sources.len(), "file"),
         start.elapsed().as_secs_f64(),
         out.display()
     );
@@ -857,22 +901,22 @@ fn run_list(a: ListArgs) -> u8 {
     } else {
         for (p, f) in &lib.files {
             println!(
-                "{}: row {}, {} stone(s), region {}x{}, {}, {} templates",
+                "{}: row {}, {}, region {}x{}, {}, {}",
                 p.display(),
                 f.row,
-                f.stones,
+                plural(f.stones, "stone"),
                 f.region.height,
                 f.region.width,
                 if f.complete { "complete" } else { "incomplete" },
-                f.templates.len()
+                plural(f.templates.len(), "template")
             );
             print_records(&f.templates);
         }
         if let Some((p, lf)) = &lib.lemmas {
             println!(
-                "{}: {} lemmas proved in proofs/",
+                "{}: {} proved in proofs/",
                 p.display(),
-                lf.lemmas.len()
+                plural(lf.lemmas.len(), "lemma")
             );
             for r in &lf.lemmas {
                 println!(
@@ -896,12 +940,14 @@ fn run_show(a: ShowArgs) -> u8 {
         Ok(l) => l,
         Err(c) => return c,
     };
-    let Some(r) = lib.find(&a.name) else {
-        return fail_input(&format!(
-            "no template called '{}' in {}",
-            a.name,
-            library_name(a.dir.as_deref())
-        ));
+    let place = library_name(a.dir.as_deref());
+    let names: Vec<&str> = lib.records().map(|r| r.name.as_str()).collect();
+    let Some(r) = super::resolve_name(&a.name, &names, "template", &place)
+        .map_err(|m| fail_input(&m))
+        .ok()
+        .and_then(|n| lib.find(n))
+    else {
+        return super::EXIT_BAD_INPUT;
     };
     if a.svg {
         print!("{}", draw::svg(r));
@@ -981,7 +1027,7 @@ fn run_match(a: MatchArgs) -> u8 {
                 board.set_names(&m.carrier, notation)
             );
         }
-        println!("{} instances", found.len());
+        println!("{}", plural(found.len(), "instance"));
     }
     EXIT_HOLDS
 }

@@ -35,6 +35,7 @@ use std::time::Duration;
 /// Exit codes: 0 done, 2 bad input, 3 a build ran out of budget (the connections reported
 /// are still true, but the search did not finish).
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct VcArgs {
     /// Board size, e.g. 11x11 (columns x rows) or 7.
     #[arg(long, default_value = "11x11")]
@@ -181,8 +182,11 @@ pub fn run_vc(a: VcArgs) -> u8 {
     let variant = s.params.variant;
     if let Some(path) = &a.svg {
         let mut lines = vec![format!(
-            "{} connections ({} variant) after {} moves; {} to move",
-            s.colour, variant, s.moves, to_move
+            "{} connections ({} variant) after {}; {} to move",
+            s.colour,
+            variant,
+            super::plural(s.moves, "move"),
+            to_move
         )];
         lines.push(match &mp {
             Mustplay::Lost { .. } => format!(
@@ -190,7 +194,11 @@ pub fn run_vc(a: VcArgs) -> u8 {
                 s.colour.opponent(),
                 s.colour
             ),
-            Mustplay::Restricted(m) => format!("mustplay for {}: {} cells", s.colour, m.len()),
+            Mustplay::Restricted(m) => format!(
+                "mustplay for {}: {}",
+                s.colour,
+                super::plural(m.len(), "cell")
+            ),
             Mustplay::Unrestricted => {
                 format!("no mustplay: {} has no winning VSC", s.colour.opponent())
             }
@@ -244,7 +252,10 @@ pub fn run_vc(a: VcArgs) -> u8 {
             code,
         );
     } else {
-        println!("position: {b}, {} moves, {to_move} to move", s.moves);
+        println!(
+            "position: {b}, {}, {to_move} to move",
+            super::plural(s.moves, "move")
+        );
         print!("{}", s.position.to_ascii(n));
         let c = mine.counts();
         println!(
@@ -273,7 +284,11 @@ pub fn run_vc(a: VcArgs) -> u8 {
             } else {
                 println!("  {label}: {} (smallest first)", v.len());
                 for carrier in v.iter().take(a.show) {
-                    println!("    {} cells: {}", carrier.len(), b.set_names(carrier, n));
+                    println!(
+                        "    {}: {}",
+                        super::plural(carrier.len(), "cell"),
+                        b.set_names(carrier, n)
+                    );
                 }
                 if v.len() > a.show {
                     println!("    … {} more (--show N)", v.len() - a.show);
@@ -302,16 +317,16 @@ pub fn run_vc(a: VcArgs) -> u8 {
         );
         match &mp {
             Mustplay::Lost { carrier } => println!(
-                "mustplay for {}: none — {} has a winning VC on {} cells: {}",
+                "mustplay for {}: none — {} has a winning VC on {}: {}",
                 s.colour,
                 s.colour.opponent(),
-                carrier.len(),
+                super::plural(carrier.len(), "cell"),
                 b.set_names(carrier, n)
             ),
             Mustplay::Restricted(m) => println!(
-                "mustplay for {}: {} cells: {}",
+                "mustplay for {}: {}: {}",
                 s.colour,
-                m.len(),
+                super::plural(m.len(), "cell"),
                 b.set_names(m, n)
             ),
             Mustplay::Unrestricted => println!(

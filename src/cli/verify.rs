@@ -86,8 +86,9 @@ pub struct VerifyArgs {
 
 /// Find a minimal carrier for a claim inside a region, and say whether it is minimum.
 ///
-/// Example:
+/// Examples:
 ///   hexproof minimize --board 7x7 --black d5 --region "b5 c5 e5 a6 b6 c6 d6 e6 a7 b7 c7 d7 e7" "d5 - b"
+///   hexproof minimize --board 5x5 --region all --first black "t - b" --json
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct MinimizeArgs {
@@ -195,8 +196,8 @@ fn print_outcome(s: &Setup, o: &Outcome) {
                 );
             }
             println!(
-                "proof set: {} cells: {}",
-                o.proof_set.len(),
+                "proof set: {}: {}",
+                super::plural(o.proof_set.len(), "cell"),
                 b.set_names(&o.proof_set, n)
             );
         }
@@ -273,13 +274,22 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
         Ok(e) => e,
         Err(e) => return fail_input(&e),
     };
-    let eo = match decide_engine(
+    let bar = super::spinner(
+        s.json,
+        format!(
+            "deciding the claim on {}",
+            super::plural(s.game.carrier().len(), "carrier cell")
+        ),
+    );
+    let decided = decide_engine(
         &s.game,
         &s.budget,
         engine,
         a.local_nodes,
         &WholeParams::default(),
-    ) {
+    );
+    bar.finish_and_clear();
+    let eo = match decided {
         Ok(o) => o,
         Err(e) => return fail_input(&e.to_string()),
     };
@@ -373,7 +383,16 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
-    let r = match minimize_with(&s.game, &s.budget, a.max_subsets) {
+    let bar = super::spinner(
+        s.json,
+        format!(
+            "minimising {}",
+            super::plural(s.game.carrier().len(), "carrier cell")
+        ),
+    );
+    let minimised = minimize_with(&s.game, &s.budget, a.max_subsets);
+    bar.finish_and_clear();
+    let r = match minimised {
         Ok(r) => r,
         Err(e) => return fail_input(&e.to_string()),
     };
@@ -412,10 +431,18 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
                     .with_carrier(c)
                     .expect("a subset of a valid carrier is valid");
                 print!("{}", sub_game_diagram(&g, n));
-                println!("carrier: {} cells: {}", c.len(), b.set_names(&c, n));
+                println!(
+                    "carrier: {}: {}",
+                    super::plural(c.len(), "cell"),
+                    b.set_names(&c, n)
+                );
                 println!("status:  {minimality}");
                 if let Some(sm) = r.smaller {
-                    println!("smaller: {} cells: {}", sm.len(), b.set_names(&sm, n));
+                    println!(
+                        "smaller: {}: {}",
+                        super::plural(sm.len(), "cell"),
+                        b.set_names(&sm, n)
+                    );
                 }
                 println!("searches: {}", r.searches);
             }

@@ -355,7 +355,11 @@ fn render_says_what_it_wrote_and_progress_stays_off_a_pipe() {
         hexproof(&["render", "proofs/examples/hex4-corner.hexp", "--html", &out]);
     assert_eq!(code, 0, "{err}");
     assert!(stdout.is_empty(), "{stdout}");
-    assert_eq!(err, format!("hexproof: wrote {out}: 9 figure(s)\n"));
+    let size = std::fs::metadata(&out).unwrap().len();
+    assert_eq!(
+        err,
+        format!("hexproof: wrote {out} ({size} bytes, 9 figures)\n")
+    );
     let (code, _, err) = hexproof(&["check", "proofs/examples/hex4-corner.hexp"]);
     assert_eq!(code, 0);
     assert!(err.is_empty(), "{err}");

@@ -10,6 +10,7 @@ mod cli_check;
 mod gtp_conformance;
 mod hardening_io;
 mod json_shape;
+mod polish;
 mod render_cli;
 mod render_svg;
 mod templates_cli;

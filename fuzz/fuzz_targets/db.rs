@@ -6,6 +6,9 @@
 //! checksums for that.)
 #![no_main]
 
+#[path = "stack.rs"]
+mod stack;
+
 use hexproof::board::{Board, CellSet, Colour, Notation};
 use hexproof::dfpn::db::{Solved, SolvedDb, DEFAULT_MAX_STONES};
 use hexproof::dfpn::tt::Key;
@@ -69,7 +72,7 @@ fn write_seeds() {
     }
 }
 
-fuzz_target!(init: write_seeds(), |data: &[u8]| {
+fuzz_target!(init: { stack::catch_stack_overflow(); write_seeds() }, |data: &[u8]| {
     let path = path();
     std::fs::write(path, data).expect("write");
     let Ok(db) = SolvedDb::open(path, DEFAULT_MAX_STONES) else {

@@ -11,6 +11,9 @@
 //! printsgf, the VC/mustplay/template/circuit analysis commands) all run.
 #![no_main]
 
+#[path = "stack.rs"]
+mod stack;
+
 use hexproof::gtp::{clean, Engine};
 use hexproof::player::Config;
 use libfuzzer_sys::fuzz_target;
@@ -41,7 +44,7 @@ fn command(line: &str) -> Option<String> {
     }
 }
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: stack::catch_stack_overflow(), |data: &[u8]| {
     let mut engine = Engine::new(Config {
         move_time: Duration::from_millis(10),
         solver_thread: false,

@@ -3,9 +3,12 @@
 //! again (`savesgf`/`printsgf`). Any input must give a game or an error — never a panic.
 #![no_main]
 
+#[path = "stack.rs"]
+mod stack;
+
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: stack::catch_stack_overflow(), |data: &[u8]| {
     let Some((&upto, rest)) = data.split_first() else {
         return;
     };

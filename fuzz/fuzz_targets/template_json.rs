@@ -7,6 +7,9 @@
 //! never a panic.
 #![no_main]
 
+#[path = "stack.rs"]
+mod stack;
+
 use hexproof::board::{Board, Colour};
 use hexproof::position::Position;
 use hexproof::templates::library::{verify_record, Library, LEMMA_FILE};
@@ -24,7 +27,7 @@ fn dir() -> &'static PathBuf {
     })
 }
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: stack::catch_stack_overflow(), |data: &[u8]| {
     let Some((&which, rest)) = data.split_first() else {
         return;
     };

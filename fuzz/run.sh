@@ -49,7 +49,7 @@ if ! cargo build --release --target "$host" --bin "$target" ${FUZZ_BUILD_JOBS:+-
   tail -n 30 "$log" >&2
   # A compile error in the targets or the library is a failure; not being able to build
   # libFuzzer itself (no C++ compiler, no registry) is a skip.
-  if grep -qE "error: failed to run custom build command for .libfuzzer-sys|failed to (download|get|load)|failed to select a version|could not find .*(c\+\+|g\+\+)|is \`c\+\+\` installed" "$log"; then
+  if grep -qE "error: failed to run custom build command for .libfuzzer-sys|failed to (download|get|load|fetch|select a version|query)|Unable to update|no matching package|[Cc]ould not resolve host|spurious network error" "$log"; then
     echo "fuzz/run.sh: SKIPPED: libFuzzer could not be built on this machine (see $log)" >&2
     exit 77
   fi

@@ -4,9 +4,12 @@
 //! bounded by budgets, not by the input's shape.
 #![no_main]
 
+#[path = "stack.rs"]
+mod stack;
+
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: stack::catch_stack_overflow(), |data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };

@@ -11,6 +11,7 @@ mod gtp_conformance;
 mod hardening_io;
 mod json_shape;
 mod polish;
+mod readme;
 mod render_cli;
 mod render_svg;
 mod templates_cli;

@@ -78,6 +78,56 @@ fn no_panic<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     r.unwrap_or_else(|_| Err("the file is damaged (the database library could not read it)".into()))
 }
 
+/// redb's file backend with every read checked against the file's length before anything is
+/// allocated: a damaged header can name a read of terabytes, which would abort the process on
+/// allocation (found by the `db` fuzz target) instead of failing; redb then reports an error.
+#[derive(Debug)]
+struct BoundedFile(redb::backends::FileBackend);
+
+impl redb::StorageBackend for BoundedFile {
+    fn len(&self) -> std::io::Result<u64> {
+        self.0.len()
+    }
+
+    fn read(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        let size = self.0.len()?;
+        match offset.checked_add(len as u64) {
+            Some(end) if end <= size => self.0.read(offset, len),
+            _ => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "a read past the end of the database file",
+            )),
+        }
+    }
+
+    fn set_len(&self, len: u64) -> std::io::Result<()> {
+        self.0.set_len(len)
+    }
+
+    fn sync_data(&self, eventual: bool) -> std::io::Result<()> {
+        self.0.sync_data(eventual)
+    }
+
+    fn write(&self, offset: u64, data: &[u8]) -> std::io::Result<()> {
+        self.0.write(offset, data)
+    }
+}
+
+/// Opens or creates the file at `path` as a redb database on a [`BoundedFile`].
+fn create_bounded(path: &Path) -> Result<Database, String> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| e.to_string())?;
+    let backend = redb::backends::FileBackend::new(file).map_err(|e| e.to_string())?;
+    redb::Builder::new()
+        .create_with_backend(BoundedFile(backend))
+        .map_err(|e| e.to_string())
+}
+
 /// Default most stones of a stored position (Henderson et al. use 4 on 7×7, 5 on 8×8).
 pub const DEFAULT_MAX_STONES: usize = 5;
 
@@ -130,7 +180,7 @@ impl SolvedDb {
     pub fn open(path: &Path, max_stones: usize) -> Result<SolvedDb, String> {
         let err = |e: &dyn std::fmt::Display| format!("database {}: {e}", path.display());
         let (db, bad_records, legacy_records) = no_panic(|| {
-            let mut db = Database::create(path).map_err(|e| e.to_string())?;
+            let mut db = create_bounded(path)?;
             if !db.check_integrity().map_err(|e| e.to_string())? {
                 return Err("the file is damaged (integrity check failed)".into());
             }
@@ -243,6 +293,27 @@ pub fn stones(key: &Key) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounded_reads_refuse_reads_past_the_end() {
+        // A damaged header once made redb allocate 8 TiB for one read and abort (fuzz
+        // regression db/oom-8tb-read.redb.gz): such a read is now an error before allocating.
+        let path = std::env::temp_dir().join(format!("hexproof-bounded-{}", std::process::id()));
+        std::fs::write(&path, [7u8; 100]).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        let b = BoundedFile(redb::backends::FileBackend::new(file).unwrap());
+        use redb::StorageBackend;
+        assert_eq!(b.read(90, 10).unwrap(), vec![7u8; 10]);
+        assert!(b.read(90, 11).is_err());
+        assert!(b.read(0, 1 << 43).is_err());
+        assert!(b.read(u64::MAX, 2).is_err());
+        drop(b);
+        std::fs::remove_file(&path).unwrap();
+    }
 
     #[test]
     fn checksums_catch_edits() {

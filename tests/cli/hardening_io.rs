@@ -4,23 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn hexproof(args: &[&str]) -> (i32, String, String) {
-    hexproof_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
-}
-
-/// The binary run in `dir`: exit code, stdout, stderr.
-fn hexproof_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexproof"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::bin::{run as hexproof, run_in as hexproof_in};
 
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> std::path::PathBuf {

@@ -17,7 +17,16 @@ pub fn output(args: &[&str]) -> Output {
 
 /// Runs the binary with `args`: exit code (-1 if killed by a signal), stdout, stderr.
 pub fn run(args: &[&str]) -> (i32, String, String) {
-    let out = output(args);
+    run_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// [`run`] in the working directory `dir`.
+pub fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = hexproof()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the binary runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

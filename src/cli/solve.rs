@@ -121,6 +121,19 @@ pub struct SolveArgs {
     /// mustplay first (a search parameter only, sound for any value).
     #[arg(long, default_value_t = dfpn::DEFAULT_CHILD_DN, value_name = "N")]
     child_dn: u32,
+    /// Progressive widening: a node chooses among its first 1 + ⌈FACTOR · live⌉ live
+    /// children (in move order) and evaluates the others only once those are refuted, as
+    /// Benzene's DFPN does; `none` looks at every child.
+    #[arg(long, value_name = "FACTOR|none", value_parser = parse_widening)]
+    widening: Option<Widening>,
+    /// The connection engine: fast (default), limited, unlimited or hsearch (see `hexproof
+    /// vc --help`).
+    #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
+    vc: Option<hexproof::vc::Variant>,
+    /// Ablation: seed the connection engine with HexWiki's five one-stone edge templates
+    /// only, not the whole certified library.
+    #[arg(long)]
+    no_library_seeds: bool,
     /// Update the connections along the search path (`VcSet::play_undoable`, undone on the
     /// way back) instead of rebuilding them at every node.
     #[arg(long, conflicts_with = "fresh_builds")]
@@ -299,7 +312,13 @@ fn setup(a: &SolveArgs) -> Result<Setup, String> {
             weak_dn: a.weak_dn,
         },
         child_dn: a.child_dn,
+        widening: match a.widening {
+            None => SolveParams::default().widening,
+            Some(Widening(w)) => w.map(|f| (dfpn::WIDENING_BASE, f)),
+        },
         update_stones: a.update_stones,
+        vc_variant: a.vc.unwrap_or(SolveParams::default().vc_variant),
+        library_seeds: !a.no_library_seeds,
         ..SolveParams::default()
     };
     Ok(Setup {
@@ -543,4 +562,23 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         );
     }
     solve_exit(undecided > 0)
+}
+
+/// `--widening`: a factor, or `none` (`Widening(None)`).
+#[derive(Clone, Copy, Debug)]
+struct Widening(Option<f64>);
+
+fn parse_widening(s: &str) -> Result<Widening, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(Widening(None));
+    }
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() && f > 0.0 && f <= 1.0 => Ok(Widening(Some(f))),
+        _ => Err(format!("'{s}': expected a factor in (0, 1] or 'none'")),
+    }
+}
+
+fn parse_variant(s: &str) -> Result<hexproof::vc::Variant, String> {
+    hexproof::vc::Variant::parse(s)
+        .ok_or_else(|| format!("'{s}': expected fast, limited, unlimited or hsearch"))
 }

@@ -185,6 +185,14 @@ pub struct Dfpn<'a> {
     /// child proof number plus the number of other open children, not their sum (which
     /// counts a subtree reached by transpositions once per parent move).
     pub weak_dn: bool,
+    /// Progressive widening (base, factor): a node chooses among the first
+    /// `base + ⌈factor · live⌉` of its live children in search order, so the later ones
+    /// are not evaluated until the first are refuted (see the module docs).
+    pub widening: Option<(u32, f64)>,
+    /// Nodes expanded (children made).
+    pub expansions: u64,
+    /// Children made at expansions, after vulnerable and dominated moves were pruned.
+    pub children: u64,
     sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
@@ -305,6 +313,9 @@ impl<'a> Dfpn<'a> {
             skip_own_wins: true,
             own_tests: 0,
             weak_dn: false,
+            widening: None,
+            expansions: 0,
+            children: 0,
             sym: None,
             scratch: Vec::new(),
         }
@@ -590,6 +601,8 @@ impl<'a> Dfpn<'a> {
         let before = kids.len();
         let dominated = self.dominated && prune_dominated(pos, to_move, &mut kids);
         self.dominated_pruned += (before - kids.len()) as u64;
+        self.expansions += 1;
+        self.children += kids.len() as u64;
         for i in 0..kids.len() {
             if let Some(e) = self.lookup(&kids[i].pos, opp) {
                 kids[i].pn = e.pn;
@@ -610,6 +623,8 @@ impl<'a> Dfpn<'a> {
                 }
             }
             let pruned = |k: &Child| k.pn != 0 && !allowed.contains(k.mv);
+            // Progressive widening: the move is chosen among the first children only.
+            let window = self.window(kids.iter().map(|k| pruned(k) || k.pn == 0));
             // pn = min child dn, dn = sum child pn (pruned children: pn 0, dn ∞).
             let mut best = usize::MAX;
             let mut dn1 = INF;
@@ -627,6 +642,9 @@ impl<'a> Dfpn<'a> {
                 if k.pn != 0 {
                     open += 1;
                     max_pn = max_pn.max(k.pn);
+                }
+                if i >= window && k.dn != 0 {
+                    continue;
                 }
                 if k.dn < dn1 || best == usize::MAX {
                     if k.dn < dn1 {
@@ -775,6 +793,32 @@ impl<'a> Dfpn<'a> {
             let child_th_dn = (th_dn - dn).saturating_add(v[i].1).min(INF);
             self.mid(&halves[i], to_move, child_th_pn, child_th_dn);
         }
+    }
+
+    /// How many of a node's children (in search order) the selection looks at: all of them,
+    /// or with [`Dfpn::widening`] = (base, factor) the prefix holding the first
+    /// `base + ⌈factor · live⌉` live children (`refuted` is true for a child that is lost
+    /// for the mover, by search or by proof-set pruning), all when fewer than two are live.
+    fn window(&self, refuted: impl Iterator<Item = bool>) -> usize {
+        let refuted: Vec<bool> = refuted.collect();
+        let Some((base, factor)) = self.widening else {
+            return refuted.len();
+        };
+        let live = refuted.iter().filter(|&&r| !r).count();
+        if live < 2 {
+            return refuted.len();
+        }
+        let look = (base as usize + (live as f64 * factor).ceil() as usize).max(2);
+        let mut seen = 0;
+        for (i, &r) in refuted.iter().enumerate() {
+            if !r {
+                seen += 1;
+                if seen == look {
+                    return i + 1;
+                }
+            }
+        }
+        refuted.len()
     }
 
     /// The cells of a decided node's connection (carrier), or the moves of an open one.

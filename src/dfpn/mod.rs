@@ -58,6 +58,10 @@ pub const MAX_CELLS: usize = 81;
 /// The solver's default [`SolveParams::semi_limit`].
 pub const SOLVER_SEMI_LIMIT: usize = 16;
 
+/// The base of progressive widening ([`SolveParams::widening`]): a node looks at this many
+/// live children plus a fraction of them.
+pub const WIDENING_BASE: u32 = 1;
+
 /// The default [`SolveParams::child_dn`].
 pub const DEFAULT_CHILD_DN: u32 = 1;
 
@@ -155,6 +159,11 @@ pub struct SolveParams {
     /// Solved positions shared with other searches (other openings, other threads) of the
     /// run ([`shared`]); `None`: this search's own table only.
     pub shared: Option<std::sync::Arc<shared::SharedSolved>>,
+    /// Progressive widening (base, factor) of [`mid::Dfpn::widening`]; `None`: every child.
+    pub widening: Option<(u32, f64)>,
+    /// Seed the connection engine with the whole certified template library
+    /// ([`crate::templates::seeds`]) instead of HexWiki's five one-stone templates.
+    pub library_seeds: bool,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -191,6 +200,8 @@ impl Default for SolveParams {
             db: None,
             child_dn: DEFAULT_CHILD_DN,
             shared: None,
+            widening: None,
+            library_seeds: true,
         }
     }
 }
@@ -203,6 +214,9 @@ impl SolveParams {
             time: Some(Duration::from_secs(5)),
         };
         p.semi_limit = self.semi_limit;
+        if self.library_seeds {
+            p.seeds = crate::templates::seeds::library_seeds().to_vec();
+        }
         p
     }
 
@@ -310,6 +324,10 @@ pub struct Profile {
     pub splits: u64,
     /// Cells removed from solved nodes' proof sets by proof-set reduction (Theorem 3).
     pub proof_set_reduced: u64,
+    /// Nodes expanded.
+    pub expansions: u64,
+    /// Children made at expansions (after vulnerable and dominated moves were pruned).
+    pub children: u64,
 }
 
 impl Profile {
@@ -333,6 +351,8 @@ impl Profile {
             region_filled: d.region_filled,
             splits: d.splits,
             proof_set_reduced: d.reduced_cells,
+            expansions: d.expansions,
+            children: d.children,
         }
     }
 }
@@ -381,6 +401,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.skip_own_wins = f.skip_own_wins;
     d.weak_dn = f.weak_dn;
     d.child_dn = params.child_dn.max(1);
+    d.widening = params.widening;
     d.db = params.db.clone();
     d.shared = params.shared.clone();
     d.deadline = params.time.map(|t| start + t);

@@ -6,7 +6,7 @@
 use super::library::{LibraryFile, Record};
 
 /// The library files, embedded.
-pub const FILES: [(&str, &str); 8] = [
+pub const FILES: [(&str, &str); 9] = [
     (
         "templates/row2.json",
         include_str!("../../templates/row2.json"),
@@ -26,6 +26,10 @@ pub const FILES: [(&str, &str); 8] = [
     (
         "templates/row5.json",
         include_str!("../../templates/row5.json"),
+    ),
+    (
+        "templates/row2s2.json",
+        include_str!("../../templates/row2s2.json"),
     ),
     (
         "templates/row3s2.json",

@@ -16,5 +16,6 @@ pub mod draw;
 pub mod lemma_record;
 pub mod library;
 pub mod matching;
+pub mod seeds;
 
 pub use crate::edge_template::{EdgeTemplate, PlaceError, Rc};

@@ -412,6 +412,7 @@ pub(crate) struct Engine<const W: usize> {
 pub(crate) struct CompactSeed<const W: usize> {
     anchor: usize,
     border: Cell,
+    helpers: Bits<W>,
     carrier: Bits<W>,
 }
 
@@ -508,6 +509,7 @@ impl<const W: usize> Engine<W> {
                     .map(|i| CompactSeed {
                         anchor: self.lay.k(i.anchor),
                         border: Cell::border(i.border),
+                        helpers: self.lay.bits(&i.helpers),
                         carrier: self.lay.bits(&i.carrier),
                     })
                     .collect();
@@ -520,6 +522,9 @@ impl<const W: usize> Engine<W> {
                 // The instance applies when no opponent stone is on its anchor or carrier
                 // (seed::SeedInstance::applies); own stones leave the carrier.
                 if opp.contains(i.anchor) || !i.carrier.is_disjoint(&opp) {
+                    continue;
+                }
+                if !(i.helpers - own).is_empty() {
                     continue;
                 }
                 let x = self.kidx[i.anchor];

@@ -33,19 +33,25 @@ pub struct SeedTemplate {
     pub name: String,
     /// The stone, `[row, col]`, row 1 touching the edge.
     pub anchor: [i32; 2],
+    /// The owner's other stones the template needs (none for a one-stone template): an
+    /// instance applies only where they are all the owner's stones.
+    pub helpers: Vec<[i32; 2]>,
     /// The empty cells.
     pub carrier: Vec<[i32; 2]>,
 }
 
 impl SeedTemplate {
-    /// The seed of a template with one goal stone and no helper stones; `None` otherwise.
+    /// The seed of a template with one goal stone (its other stones are helpers); `None`
+    /// for a union template (several goal stones).
     pub fn from_edge_template(t: &EdgeTemplate) -> Option<SeedTemplate> {
-        if t.goal_stones.len() != 1 || t.stones.len() != 1 {
+        if t.goal_stones.len() != 1 {
             return None;
         }
+        let anchor = t.goal_stones[0];
         Some(SeedTemplate {
             name: t.name.clone(),
-            anchor: t.goal_stones[0],
+            anchor,
+            helpers: t.stones.iter().copied().filter(|&c| c != anchor).collect(),
             carrier: t.carrier.clone(),
         })
     }
@@ -57,6 +63,7 @@ impl SeedTemplate {
         SeedTemplate {
             name: format!("{}'", self.name),
             anchor: m(self.anchor),
+            helpers: self.helpers.iter().copied().map(m).collect(),
             carrier: self.carrier.iter().copied().map(m).collect(),
         }
     }
@@ -92,6 +99,8 @@ pub struct SeedInstance {
     pub anchor: Cell,
     /// The border it connects to.
     pub border: Border,
+    /// The owner's stones it needs besides the anchor.
+    pub helpers: CellSet,
     /// Its empty cells.
     pub carrier: CellSet,
 }
@@ -107,18 +116,22 @@ pub fn instances(board: &Board, colour: Colour, seeds: &[SeedTemplate]) -> Vec<S
                 let Some(anchor) = EdgeTemplate::cell_at(board, border, offset, seed.anchor) else {
                     continue;
                 };
-                let mut carrier = CellSet::EMPTY;
-                for rc in &seed.carrier {
-                    match EdgeTemplate::cell_at(board, border, offset, *rc) {
-                        Some(c) => {
-                            carrier.insert(c);
+                let mut cells = [CellSet::EMPTY, CellSet::EMPTY];
+                for (set, list) in cells.iter_mut().zip([&seed.carrier, &seed.helpers]) {
+                    for rc in list {
+                        match EdgeTemplate::cell_at(board, border, offset, *rc) {
+                            Some(c) => {
+                                set.insert(c);
+                            }
+                            None => continue 'offset,
                         }
-                        None => continue 'offset,
                     }
                 }
+                let [carrier, helpers] = cells;
                 let inst = SeedInstance {
                     anchor,
                     border,
+                    helpers,
                     carrier,
                 };
                 if seen.insert(inst) {
@@ -137,6 +150,9 @@ impl SeedInstance {
     pub fn applies(&self, position: &Position, colour: Colour) -> Option<CellSet> {
         let opp = position.stones(colour.opponent());
         if opp.contains(self.anchor) || !self.carrier.is_disjoint(&opp) {
+            return None;
+        }
+        if !self.helpers.is_subset(&position.stones(colour)) {
             return None;
         }
         Some(self.carrier - position.stones(colour))

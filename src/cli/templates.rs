@@ -1,9 +1,9 @@
 //! `hexproof templates …`: generate, verify, list, show and match the certified template
 //! library (docs/templates.md).
 
-use super::{fail_input, move_list, parse_notation, plural, print_json, EXIT_FAILS, EXIT_HOLDS};
+use super::args::PositionArgs;
+use super::{fail_input, move_list, plural, print_json, CliError, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
-use hexproof::board::Board;
 use hexproof::enumerate::two_stone::{
     build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
     seed_checkpoint, seed_two_stone,
@@ -265,21 +265,14 @@ pub struct ShowArgs {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct MatchArgs {
-    /// Board size, e.g. 9x9 or 11.
-    #[arg(long, default_value = "11x11")]
-    board: String,
-    /// Moves, alternating, Black first, e.g. "e7 c3 g3".
-    #[arg(long, default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Extra Black stones.
     #[arg(long, default_value = "")]
     black: String,
     /// Extra White stones.
     #[arg(long, default_value = "")]
     white: String,
-    /// Cell names: letters or digits.
-    #[arg(long, default_value = "letters")]
-    notation: String,
     /// Library directory (default: the library built into the binary). Only records whose
     /// digest matches are used; edited ones are named on stderr and skipped.
     #[arg(long)]
@@ -457,13 +450,10 @@ fn write_library_file(
 
 /// Without --force, an existing `DIR/STEM.json` is not replaced: the run is refused before
 /// any work.
-fn refuse_clobber(a: &GenerateArgs, stem: &str) -> Result<(), String> {
+fn refuse_clobber(a: &GenerateArgs, stem: &str) -> Result<(), CliError> {
     let out = a.dir.join(format!("{stem}.json"));
     if !a.force && out.exists() {
-        return Err(format!(
-            "{} exists; use --force to replace it, or --dir/--out to write elsewhere",
-            out.display()
-        ));
+        return Err(CliError::Exists(out));
     }
     Ok(())
 }
@@ -474,23 +464,21 @@ const MAX_SECONDS: f64 = 1e9;
 
 /// `--time`, `--quick` and `--max-seconds` must be finite numbers of seconds: `--time` and
 /// `--max-seconds` positive, `--quick` 0 or more (NaN, infinities and negatives are bad input).
-fn check_seconds(a: &GenerateArgs) -> Result<(), String> {
+fn check_seconds(a: &GenerateArgs) -> Result<(), CliError> {
     if !(a.time.is_finite() && a.time > 0.0) {
-        return Err(format!(
-            "--time {} is not a positive number of seconds",
-            a.time
-        ));
+        return Err(CliError::NotPositiveSeconds {
+            flag: "--time",
+            seconds: a.time,
+        });
     }
     if let Some(s) = a.max_seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
-        return Err(format!(
-            "--max-seconds {s} is not a positive number of seconds"
-        ));
+        return Err(CliError::NotPositiveSeconds {
+            flag: "--max-seconds",
+            seconds: s,
+        });
     }
     if !(a.quick.is_finite() && a.quick >= 0.0) {
-        return Err(format!(
-            "--quick {} must be a number of seconds, 0 or more",
-            a.quick
-        ));
+        return Err(CliError::Quick(a.quick));
     }
     Ok(())
 }
@@ -759,7 +747,8 @@ fn run_verify(a: VerifyArgs) -> u8 {
     let mut ok = 0;
     for (path, f) in &lib.files {
         for r in f.templates.iter().filter(|r| chosen(&r.name)) {
-            ok += usize::from(outcome(path, &r.name, verify_record(r).map(|v| v.nodes)));
+            let result = verify_record(r).map(|v| v.nodes).map_err(|e| e.to_string());
+            ok += usize::from(outcome(path, &r.name, result));
         }
     }
     let mut lemmas_ok = 0;
@@ -970,22 +959,24 @@ fn run_show(a: ShowArgs) -> u8 {
     EXIT_HOLDS
 }
 
+/// The stones of --black and --white, then --moves.
+fn match_position(a: &MatchArgs) -> Result<Position, CliError> {
+    let stones = Position::from_names(
+        a.position.board.board()?,
+        &a.black,
+        &a.white,
+        a.position.notation(),
+    )?;
+    Ok(a.position.play_on(stones)?.0)
+}
+
 fn run_match(a: MatchArgs) -> u8 {
-    let board = match Board::parse(&a.board) {
-        Ok(b) => b,
-        Err(e) => return fail_input(&e.to_string()),
-    };
-    let notation = match parse_notation(&a.notation) {
-        Ok(n) => n,
-        Err(e) => return fail_input(&e),
-    };
-    let mut position = match Position::from_names(board, &a.black, &a.white, notation) {
+    let notation = a.position.notation();
+    let position = match match_position(&a) {
         Ok(p) => p,
-        Err(e) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(e),
     };
-    if let Err(e) = position.play_moves(&a.moves, notation) {
-        return fail_input(&e);
-    }
+    let board = *position.board();
     let lib = match load(a.dir.as_deref()) {
         Ok(l) => l,
         Err(c) => return c,
@@ -1012,7 +1003,7 @@ fn run_match(a: MatchArgs) -> u8 {
             })
             .collect();
         return print_json(
-            json!({ "moves": move_list(&board, &a.moves, notation), "matches": matches }),
+            json!({ "moves": move_list(&board, &a.position.moves, notation), "matches": matches }),
             EXIT_HOLDS,
         );
     } else {

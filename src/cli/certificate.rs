@@ -9,10 +9,10 @@
 
 use super::{print_json, CliError, EXIT_BAD_INPUT, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
-use hexproof::board::{Board, BoardError, Cell, CellSet, Notation, ParseCellError};
-use hexproof::claim::{Claim, ClaimError, SubGame};
+use hexproof::board::{Board, Cell, CellSet, Notation};
+use hexproof::claim::{Claim, SubGame};
 use hexproof::kernel::{self, Certificate, Node, NodeKind, Reply};
-use hexproof::position::{Position, PositionError};
+use hexproof::position::Position;
 use hexproof::templates::library::{parse_library_file, verify_record};
 use hexproof::templates::TemplateError;
 use serde_json::{json, Value};
@@ -94,21 +94,10 @@ enum CertFileError {
     /// The root is not a node number.
     #[error("root: {0}")]
     Root(#[source] Box<CertFileError>),
-    /// `board`.
+    /// The game's fields (board, notation, owner, stones, claim, carrier, a cell name), read
+    /// with the same validation as `verify`'s input.
     #[error(transparent)]
-    Board(#[from] BoardError),
-    /// A cell name.
-    #[error(transparent)]
-    Cell(#[from] ParseCellError),
-    /// The stones.
-    #[error(transparent)]
-    Position(#[from] PositionError),
-    /// The claim and carrier.
-    #[error(transparent)]
-    Claim(#[from] ClaimError),
-    /// `notation` or `owner`.
-    #[error(transparent)]
-    Field(#[from] CliError),
+    Game(#[from] CliError),
     /// A template library file.
     #[error(transparent)]
     Library(#[from] TemplateError),
@@ -285,7 +274,7 @@ fn list<'a>(v: &'a Value, key: &str) -> Result<&'a Vec<Value>, CertFileError> {
 
 /// The game and the strategy of a certificate file.
 fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertFileError> {
-    let board = Board::parse(str_field(v, "board")?)?;
+    let board = Board::parse(str_field(v, "board")?).map_err(CliError::from)?;
     let notation = super::parse_notation(str_field(v, "notation")?)?;
     let owner = super::parse_colour(str_field(v, "owner")?)?;
     let owner_first = v
@@ -296,7 +285,7 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
         let name = x
             .as_str()
             .ok_or_else(|| CertFileError::NotACellName(x.clone()))?;
-        Ok(board.parse_cell(name, notation)?)
+        Ok(board.parse_cell(name, notation).map_err(CliError::from)?)
     };
     let cells = |x: &Value, what: &str| -> Result<CellSet, CertFileError> {
         let items = x
@@ -321,10 +310,12 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
             .collect::<Vec<_>>()
             .join(" "))
     };
-    let position = Position::from_names(board, &names("black")?, &names("white")?, notation)?;
+    let position = Position::from_names(board, &names("black")?, &names("white")?, notation)
+        .map_err(CliError::from)?;
     let carrier = cells(&v["carrier"], "\"carrier\"")?;
-    let claim = Claim::parse(&board, str_field(v, "claim")?, owner, owner_first, notation)?;
-    let game = SubGame::new(position, carrier, claim)?;
+    let claim = Claim::parse(&board, str_field(v, "claim")?, owner, owner_first, notation)
+        .map_err(CliError::from)?;
+    let game = SubGame::new(position, carrier, claim).map_err(CliError::from)?;
     let id = |x: &Value| -> Result<u32, CertFileError> {
         x.as_u64()
             .and_then(|i| u32::try_from(i).ok())

@@ -172,8 +172,8 @@ pub struct GenerateArgs {
     /// How the solver's exported proofs write their leaves: `derive` (AND/OR derivations
     /// from the explainer, short proofs) or `search` (each leaf `by search`, re-proved by the
     /// checker's search; no explainer, which can be slow on large carriers such as row 5's).
-    #[arg(long, default_value = "derive", value_parser = ["derive", "search"], requires = "solver_nodes")]
-    solver_leaves: String,
+    #[arg(long, value_enum, default_value_t = Leaves::Derive, requires = "solver_nodes")]
+    solver_leaves: Leaves,
     /// Let the local search use only its built-in edge templates (known sub-connections,
     /// src/search/local.rs) of at most this many carrier cells (0: none), so that a template
     /// the generator finds is not one the search already knew (V1a has 34 cells, IV1d 31).
@@ -282,6 +282,15 @@ pub struct MatchArgs {
     json: bool,
 }
 
+/// How the solver's exported proofs write their leaves (`--solver-leaves`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Leaves {
+    /// AND/OR derivations from the explainer (short proofs).
+    Derive,
+    /// Each leaf `by search`, re-proved by the checker's search.
+    Search,
+}
+
 /// Runs `hexproof templates`.
 pub fn run_templates(a: TemplatesArgs) -> u8 {
     match a.command {
@@ -307,7 +316,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
     };
     grid.solver = (a.solver_nodes > 0).then_some(a.solver_nodes);
     grid.trust_solver = a.trust_solver;
-    grid.solver_derive = a.solver_leaves == "derive";
+    grid.solver_derive = a.solver_leaves == Leaves::Derive;
     grid.trace = a.trace;
     if let Some(n) = a.max_builtin_template {
         hexproof::local::cells::set_max_edge_template_cells(n);
@@ -316,11 +325,11 @@ fn run_generate(a: GenerateArgs) -> u8 {
         return fail_input(&e);
     }
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
-        return fail_input(&format!("cannot create {}: {e}", a.dir.display()));
+        return fail_input(format!("cannot create {}: {e}", a.dir.display()));
     }
     let stem = a.out.clone().unwrap_or_else(|| format!("row{}", a.row));
     if stem.is_empty() || stem.contains(['/', '\\']) || stem.starts_with('.') {
-        return fail_input(&format!("--out {stem:?} must be a plain file stem"));
+        return fail_input(format!("--out {stem:?} must be a plain file stem"));
     }
     if a.stones == 1 {
         if let Err(e) = refuse_clobber(&a, &stem) {
@@ -334,30 +343,10 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if a.stones == 2 {
         return run_generate_two_stone(&a, &grid, width, height);
     }
-    let mut seeds = Vec::new();
-    for name in &a.seed {
-        match wiki.iter().find(|t| t.0 == *name) {
-            Some(t) if t.2.iter().all(|rc| grid.cells.contains(rc)) => seeds.push(t.2.clone()),
-            Some(_) => {
-                return fail_input(&format!(
-                    "seed {name} does not fit the region {}x{}",
-                    height, width
-                ))
-            }
-            None => {
-                return fail_input(&format!(
-                    "seed {name} is not a HexWiki one-stone template of row {}",
-                    a.row
-                ))
-            }
-        }
-    }
-    if a.seed_hexwiki {
-        seeds.extend(wiki.iter().map(|t| t.2.clone()));
-    }
-    if a.seeds_only && seeds.is_empty() {
-        return fail_input("--seeds-only needs --seed or --seed-hexwiki");
-    }
+    let seeds = match one_stone_seeds(&a, &grid, &wiki, (height, width)) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     // Refutations on the solver's word must never reach a checked run: their own checkpoint.
     let trust = if a.trust_solver { ".trusted" } else { "" };
     let checkpoint = a.dir.join(format!("{stem}{trust}.checkpoint"));
@@ -394,6 +383,55 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if en.complete {
         let _ = std::fs::remove_file(&checkpoint);
     }
+    let seconds = (start.elapsed().as_secs_f64(), enum_secs);
+    print_generated(&a, (&grid, height, width), &en, &file, seconds, &out);
+    EXIT_HOLDS
+}
+
+/// The `--seed` templates (HexWiki's one-stone templates of the row, by name) and, with
+/// `--seed-hexwiki`, all of them; or the exit code of bad input already reported.
+fn one_stone_seeds(
+    a: &GenerateArgs,
+    grid: &Grid,
+    wiki: &[(String, i32, Vec<hexproof::edge_template::Rc>)],
+    (height, width): (i32, i32),
+) -> Result<Vec<Vec<hexproof::edge_template::Rc>>, u8> {
+    let mut seeds = Vec::new();
+    for name in &a.seed {
+        match wiki.iter().find(|t| t.0 == *name) {
+            Some(t) if t.2.iter().all(|rc| grid.cells.contains(rc)) => seeds.push(t.2.clone()),
+            Some(_) => {
+                return Err(fail_input(format!(
+                    "seed {name} does not fit the region {}x{}",
+                    height, width
+                )))
+            }
+            None => {
+                return Err(fail_input(format!(
+                    "seed {name} is not a HexWiki one-stone template of row {}",
+                    a.row
+                )))
+            }
+        }
+    }
+    if a.seed_hexwiki {
+        seeds.extend(wiki.iter().map(|t| t.2.clone()));
+    }
+    if a.seeds_only && seeds.is_empty() {
+        return Err(fail_input("--seeds-only needs --seed or --seed-hexwiki"));
+    }
+    Ok(seeds)
+}
+
+/// The summary of a one-stone run: the counts, the time (total, enumeration) and the records.
+fn print_generated(
+    a: &GenerateArgs,
+    (grid, height, width): (&Grid, i32, i32),
+    en: &hexproof::enumerate::Enumeration,
+    file: &LibraryFile,
+    (total_secs, enum_secs): (f64, f64),
+    out: &std::path::Path,
+) {
     let sizes: Vec<usize> = file.templates.iter().map(|r| r.size()).collect();
     println!(
         "row {}: region {}x{} ({} cells): {} minimal carriers, {} up to mirror ({} symmetric), sizes {:?}; {} searches ({} answered without one), {} transversals, {} undecided; {} in {:.1} s (enumeration {:.1} s); wrote {}",
@@ -410,7 +448,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
         en.transversals,
         en.undecided,
         if en.complete { "complete" } else { "INCOMPLETE" },
-        start.elapsed().as_secs_f64(),
+        total_secs,
         enum_secs,
         out.display()
     );
@@ -421,7 +459,6 @@ fn run_generate(a: GenerateArgs) -> u8 {
         );
     }
     print_records(&file.templates);
-    EXIT_HOLDS
 }
 
 /// Writes `DIR/STEM.json`, except that an incomplete file never replaces a complete one: it
@@ -444,7 +481,7 @@ fn write_library_file(
         }
     }
     std::fs::write(&out, format_file(file))
-        .map_err(|e| fail_input(&format!("cannot write {}: {e}", out.display())))?;
+        .map_err(|e| fail_input(format!("cannot write {}: {e}", out.display())))?;
     Ok(out)
 }
 
@@ -544,12 +581,12 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
                 seeds.push((stones[1], carrier))
             }
             Some(_) => {
-                return fail_input(&format!(
+                return fail_input(format!(
                     "seed {name} does not fit the region {height}x{width}"
                 ))
             }
             None => {
-                return fail_input(&format!(
+                return fail_input(format!(
                     "seed {name} is not a HexWiki two-stone template of row {}",
                     a.row
                 ))
@@ -807,7 +844,7 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
                     .map(|n| format!("proofs/{}", n.to_string_lossy()))
             })
             .collect(),
-        Err(e) => return fail_input(&format!("cannot read {}: {e}", dir.display())),
+        Err(e) => return fail_input(format!("cannot read {}: {e}", dir.display())),
     };
     files.sort();
     let start = Instant::now();
@@ -831,7 +868,7 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
     };
     let out = a.dir.join(LEMMA_FILE);
     if let Err(e) = std::fs::write(&out, format_lemma_file(&file)) {
-        return fail_input(&format!("cannot write {}: {e}", out.display()));
+        return fail_input(format!("cannot write {}: {e}", out.display()));
     }
     println!(
         "{} from {} in {:.1} s; wrote {}",

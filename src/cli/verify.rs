@@ -272,14 +272,14 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
     bar.finish_and_clear();
     let eo = match decided {
         Ok(o) => o,
-        Err(e) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(e),
     };
     let o = &eo.outcome;
     if let (Some(path), Some(cert), Verdict::Holds) = (&a.certificate, &o.certificate, o.verdict) {
         let text = serde_json::to_string_pretty(&certificate_json(&s, cert))
             .expect("JSON values always serialise");
         if let Err(e) = std::fs::write(path, text + "\n") {
-            return fail_input(&format!("cannot write {}: {e}", path.display()));
+            return fail_input(format!("cannot write {}: {e}", path.display()));
         }
     }
     if s.json {
@@ -375,7 +375,7 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
     bar.finish_and_clear();
     let r = match minimised {
         Ok(r) => r,
-        Err(e) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(e),
     };
     let b = *s.game.board();
     let n = s.notation;

@@ -96,19 +96,19 @@ pub enum DbFault {
     Io(#[from] std::io::Error),
     /// redb could not open the database.
     #[error(transparent)]
-    Database(#[from] redb::DatabaseError),
+    Database(Box<redb::DatabaseError>),
     /// redb could not start a transaction.
     #[error(transparent)]
-    Transaction(#[from] redb::TransactionError),
+    Transaction(Box<redb::TransactionError>),
     /// redb could not open the table.
     #[error(transparent)]
-    Table(#[from] redb::TableError),
+    Table(Box<redb::TableError>),
     /// redb could not read or write the storage.
     #[error(transparent)]
-    Storage(#[from] redb::StorageError),
+    Storage(Box<redb::StorageError>),
     /// redb could not commit.
     #[error(transparent)]
-    Commit(#[from] redb::CommitError),
+    Commit(Box<redb::CommitError>),
     /// redb panicked reading the file.
     #[error("the file is damaged (the database library could not read it)")]
     Unreadable,
@@ -116,6 +116,25 @@ pub enum DbFault {
     #[error("the file is damaged (integrity check failed)")]
     Damaged,
 }
+
+/// `?` on redb's results: its errors are boxed (they are large, and rare).
+macro_rules! boxed_from {
+    ($($variant:ident: $error:ty),*) => {
+        $(impl From<$error> for DbFault {
+            fn from(e: $error) -> DbFault {
+                DbFault::$variant(Box::new(e))
+            }
+        })*
+    };
+}
+
+boxed_from!(
+    Database: redb::DatabaseError,
+    Transaction: redb::TransactionError,
+    Table: redb::TableError,
+    Storage: redb::StorageError,
+    Commit: redb::CommitError
+);
 
 /// Runs `f`, turning a panic (redb's, on a damaged file) into an error, without printing
 /// the panic message.

@@ -83,20 +83,13 @@ impl Encoded {
     }
 }
 
-/// Encodes `game` (see the module docs); `Err` says why the encoding does not apply.
-pub fn encode(game: &SubGame) -> Result<Encoded, EngineError> {
-    let claim = game.claim();
-    if claim.owner != Colour::Black {
-        return Err(EngineError::NotBlack);
-    }
-    let board = *game.board();
-    let pos = game.position();
-    let carrier = game.carrier();
-    // The goal border b: every pair must end on the same Black border.
+/// The goal border `b` of a claim's pairs (every pair must end on the same Black border) and
+/// the pairs' other ends.
+fn goal_border(pairs: &[(Cell, Cell)]) -> Result<(Cell, Vec<Cell>), EngineError> {
     let black_border = |c: Cell| matches!(c.as_border(), Some(Border::Top | Border::Bottom));
     let mut b: Option<Cell> = None;
     let mut ends = Vec::new();
-    for &(p, q) in &claim.pairs {
+    for &(p, q) in pairs {
         let (e, z) = if black_border(q) && !black_border(p) {
             (p, q)
         } else if black_border(p) && !black_border(q) {
@@ -116,7 +109,19 @@ pub fn encode(game: &SubGame) -> Result<Encoded, EngineError> {
         b = Some(z);
         ends.push(e);
     }
-    let b = b.ok_or(EngineError::NoPairs)?;
+    Ok((b.ok_or(EngineError::NoPairs)?, ends))
+}
+
+/// Encodes `game` (see the module docs); `Err` says why the encoding does not apply.
+pub fn encode(game: &SubGame) -> Result<Encoded, EngineError> {
+    let claim = game.claim();
+    if claim.owner != Colour::Black {
+        return Err(EngineError::NotBlack);
+    }
+    let board = *game.board();
+    let pos = game.position();
+    let carrier = game.carrier();
+    let (b, ends) = goal_border(&claim.pairs)?;
     let far = if b == Cell::border(Border::Top) {
         Cell::border(Border::Bottom)
     } else {

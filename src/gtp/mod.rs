@@ -51,6 +51,36 @@ pub const COMMANDS: &[&str] = &[
     "hexgui-analyze_commands",
 ];
 
+/// The commands of [`COMMANDS`] about the board and the moves.
+const GAME_COMMANDS: &[&str] = &[
+    "boardsize",
+    "clear_board",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "all_legal_moves",
+];
+/// The commands of [`COMMANDS`] that set the clock and parameters.
+const SETTINGS_COMMANDS: &[&str] = &["time_settings", "time_left", "param_game", "param_player"];
+/// The commands of [`COMMANDS`] about game records.
+const SGF_COMMANDS: &[&str] = &["loadsgf", "savesgf", "printsgf"];
+
+/// `Err` unless `args` has `n` arguments.
+fn arity(name: &str, args: &[&str], n: usize) -> Result<(), GtpError> {
+    if args.len() == n {
+        Ok(())
+    } else {
+        Err(GtpError::Arity {
+            command: name.into(),
+            expected: n,
+            got: args.len(),
+        })
+    }
+}
+
 /// Time control state (GTP `time_settings` / `time_left`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Clock {
@@ -170,17 +200,7 @@ impl Engine {
     }
 
     fn run(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
-        let argc = |n: usize| -> Result<(), GtpError> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(GtpError::Arity {
-                    command: name.into(),
-                    expected: n,
-                    got: args.len(),
-                })
-            }
-        };
+        let argc = |n: usize| arity(name, args, n);
         match name {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("hexproof".into()),
@@ -194,6 +214,30 @@ impl Engine {
                 self.quit = true;
                 Ok(String::new())
             }
+            "hexgui-analyze_commands" => Ok(format!(
+                "{}\n{}",
+                analyze::HEXGUI_ANALYZE,
+                crate::gtp::bidding::HEXGUI_ANALYZE
+            )),
+            _ if GAME_COMMANDS.contains(&name) => self.game_command(name, args),
+            _ if SETTINGS_COMMANDS.contains(&name) => self.settings_command(name, args),
+            _ if SGF_COMMANDS.contains(&name) => self.sgf_command(name, args),
+            _ => {
+                if let Some(r) = analyze::dispatch(self, name, args) {
+                    return r;
+                }
+                if let Some(r) = crate::gtp::bidding::dispatch(name, self.game.position(), args) {
+                    return r;
+                }
+                Err(GtpError::UnknownCommand(name.into()))
+            }
+        }
+    }
+
+    /// The board and the moves ([`GAME_COMMANDS`]).
+    fn game_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let argc = |n: usize| arity(name, args, n);
+        match name {
             "boardsize" => {
                 let (c, r) = match args {
                     [n] => (n, n),
@@ -256,6 +300,14 @@ impl Engine {
                 }
                 Ok(v.join(" "))
             }
+            _ => Err(GtpError::UnknownCommand(name.into())),
+        }
+    }
+
+    /// The clock and the parameters ([`SETTINGS_COMMANDS`]).
+    fn settings_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let argc = |n: usize| arity(name, args, n);
+        match name {
             "time_settings" => {
                 argc(3)?;
                 let main = nonneg(args[0])?;
@@ -288,6 +340,14 @@ impl Engine {
                 _ => Err(GtpError::Usage("param_game: known parameter: allow_swap")),
             },
             "param_player" => self.param_player(args),
+            _ => Err(GtpError::UnknownCommand(name.into())),
+        }
+    }
+
+    /// Game records ([`SGF_COMMANDS`]).
+    fn sgf_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let argc = |n: usize| arity(name, args, n);
+        match name {
             "loadsgf" => {
                 if args.is_empty() || args.len() > 2 {
                     return Err(GtpError::Usage("loadsgf: expected file [move_number]"));
@@ -318,20 +378,7 @@ impl Engine {
                 Ok(String::new())
             }
             "printsgf" => Ok(crate::sgf::write(&self.game)),
-            "hexgui-analyze_commands" => Ok(format!(
-                "{}\n{}",
-                analyze::HEXGUI_ANALYZE,
-                crate::gtp::bidding::HEXGUI_ANALYZE
-            )),
-            _ => {
-                if let Some(r) = analyze::dispatch(self, name, args) {
-                    return r;
-                }
-                if let Some(r) = crate::gtp::bidding::dispatch(name, self.game.position(), args) {
-                    return r;
-                }
-                Err(GtpError::UnknownCommand(name.into()))
-            }
+            _ => Err(GtpError::UnknownCommand(name.into())),
         }
     }
 
@@ -588,6 +635,22 @@ pub fn line_too_long(start: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_standard_command_is_dispatched() {
+        // The command groups of `Engine::run` cover COMMANDS exactly.
+        let mut e = Engine::new(Config::default());
+        for name in COMMANDS {
+            let r = e.run(name, &[]);
+            assert!(
+                !matches!(r, Err(GtpError::UnknownCommand(_))),
+                "{name}: {r:?}"
+            );
+        }
+        for group in [GAME_COMMANDS, SETTINGS_COMMANDS, SGF_COMMANDS] {
+            assert!(group.iter().all(|c| COMMANDS.contains(c)));
+        }
+    }
 
     #[test]
     fn long_lines_are_capped_and_skipped() {

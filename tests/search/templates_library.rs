@@ -14,7 +14,11 @@ fn library() -> Library {
 fn failures<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<(String, String)> {
     records
         .into_iter()
-        .filter_map(|r| verify_record(r).err().map(|e| (r.name.clone(), e.to_string())))
+        .filter_map(|r| {
+            verify_record(r)
+                .err()
+                .map(|e| (r.name.clone(), e.to_string()))
+        })
         .collect()
 }
 

@@ -51,22 +51,14 @@ pub const COMMANDS: &[&str] = &[
     "hexgui-analyze_commands",
 ];
 
-/// The commands of [`COMMANDS`] about the board and the moves.
-const GAME_COMMANDS: &[&str] = &[
-    "boardsize",
-    "clear_board",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "undo",
-    "showboard",
-    "final_score",
-    "all_legal_moves",
-];
-/// The commands of [`COMMANDS`] that set the clock and parameters.
-const SETTINGS_COMMANDS: &[&str] = &["time_settings", "time_left", "param_game", "param_player"];
-/// The commands of [`COMMANDS`] about game records.
-const SGF_COMMANDS: &[&str] = &["loadsgf", "savesgf", "printsgf"];
+/// Where in [`COMMANDS`] the commands about the board and the moves are (`boardsize` …
+/// `all_legal_moves`).
+const GAME_COMMANDS: std::ops::Range<usize> = 6..15;
+/// Where the commands that set the clock and parameters are (`time_settings` …
+/// `param_player`).
+const SETTINGS_COMMANDS: std::ops::Range<usize> = 15..19;
+/// Where the commands about game records are (`loadsgf` … `printsgf`).
+const SGF_COMMANDS: std::ops::Range<usize> = 19..22;
 
 /// `Err` unless `args` has `n` arguments.
 fn arity(name: &str, args: &[&str], n: usize) -> Result<(), GtpError> {
@@ -219,9 +211,9 @@ impl Engine {
                 analyze::HEXGUI_ANALYZE,
                 crate::gtp::bidding::HEXGUI_ANALYZE
             )),
-            _ if GAME_COMMANDS.contains(&name) => self.game_command(name, args),
-            _ if SETTINGS_COMMANDS.contains(&name) => self.settings_command(name, args),
-            _ if SGF_COMMANDS.contains(&name) => self.sgf_command(name, args),
+            _ if COMMANDS[GAME_COMMANDS].contains(&name) => self.game_command(name, args),
+            _ if COMMANDS[SETTINGS_COMMANDS].contains(&name) => self.settings_command(name, args),
+            _ if COMMANDS[SGF_COMMANDS].contains(&name) => self.sgf_command(name, args),
             _ => {
                 if let Some(r) = analyze::dispatch(self, name, args) {
                     return r;
@@ -234,7 +226,7 @@ impl Engine {
         }
     }
 
-    /// The board and the moves ([`GAME_COMMANDS`]).
+    /// The board and the moves (`COMMANDS[GAME_COMMANDS]`).
     fn game_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
         let argc = |n: usize| arity(name, args, n);
         match name {
@@ -304,7 +296,7 @@ impl Engine {
         }
     }
 
-    /// The clock and the parameters ([`SETTINGS_COMMANDS`]).
+    /// The clock and the parameters (`COMMANDS[SETTINGS_COMMANDS]`).
     fn settings_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
         let argc = |n: usize| arity(name, args, n);
         match name {
@@ -344,7 +336,7 @@ impl Engine {
         }
     }
 
-    /// Game records ([`SGF_COMMANDS`]).
+    /// Game records (`COMMANDS[SGF_COMMANDS]`).
     fn sgf_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
         let argc = |n: usize| arity(name, args, n);
         match name {
@@ -647,9 +639,10 @@ mod tests {
                 "{name}: {r:?}"
             );
         }
-        for group in [GAME_COMMANDS, SETTINGS_COMMANDS, SGF_COMMANDS] {
-            assert!(group.iter().all(|c| COMMANDS.contains(c)));
-        }
+        let ends = |r: std::ops::Range<usize>| (COMMANDS[r.start], COMMANDS[r.end - 1]);
+        assert_eq!(ends(GAME_COMMANDS), ("boardsize", "all_legal_moves"));
+        assert_eq!(ends(SETTINGS_COMMANDS), ("time_settings", "param_player"));
+        assert_eq!(ends(SGF_COMMANDS), ("loadsgf", "printsgf"));
     }
 
     #[test]

@@ -316,6 +316,15 @@ impl PositionArgs {
         Ok((start, played))
     }
 
+    /// Who moves after `played` moves of `--moves` (Black first, alternating).
+    pub fn to_move(played: usize) -> Colour {
+        if played.is_multiple_of(2) {
+            Colour::Black
+        } else {
+            Colour::White
+        }
+    }
+
     /// The empty board after `--moves`, and how many moves were played.
     pub fn position(&self) -> Result<(Position, usize), CliError> {
         self.play_on(Position::empty(self.board.board()?))

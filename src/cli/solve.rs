@@ -194,11 +194,7 @@ const MAX_THREADS: usize = 256;
 fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
     let notation = a.position.notation();
     let (position, played) = a.position.position()?;
-    let to_move = if played % 2 == 0 {
-        Colour::Black
-    } else {
-        Colour::White
-    };
+    let to_move = PositionArgs::to_move(played);
     dfpn::check_position(&position)?;
     if let Some(t) = a.time {
         if !t.is_finite() || t <= 0.0 {

@@ -155,11 +155,7 @@ fn build(s: &Setup) -> Built {
     let mp = vc::mustplay(&theirs);
     let [b1, b2] = s.colour.borders();
     let sides = (mine.connected_to(b1), mine.connected_to(b2));
-    let to_move = if s.moves.is_multiple_of(2) {
-        Colour::Black
-    } else {
-        Colour::White
-    };
+    let to_move = PositionArgs::to_move(s.moves);
     let mp_cells = match &mp {
         Mustplay::Lost { .. } => Some(CellSet::EMPTY),
         Mustplay::Restricted(m) => Some(*m),

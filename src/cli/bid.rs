@@ -287,9 +287,10 @@ pub fn run_bid(a: BidArgs) -> u8 {
 fn analyse(a: &BidArgs, s: &BidSetup) -> Result<Analysis, u8> {
     let empty = s.position.empty_cells().len();
     if a.exact && empty > MAX_EXACT_EMPTY && s.position.winner().is_none() {
-        return Err(fail_input(format!(
-            "--exact enumerates 2^{empty} fillings; at most {MAX_EXACT_EMPTY} empty cells are allowed (drop --exact to sample)"
-        )));
+        return Err(fail_input(CliError::ExactTooLarge {
+            empty,
+            max: MAX_EXACT_EMPTY,
+        }));
     }
     if !(a.time.is_finite() && a.time > 0.0) {
         return Err(fail_input(CliError::NotPositiveSeconds {
@@ -525,6 +526,6 @@ pub fn run_bid_game(a: BidGameArgs) -> u8 {
     match play(&cfg, stdin.lock(), stdout.lock()) {
         Ok(_) => EXIT_HOLDS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_HOLDS,
-        Err(e) => fail_input(format!("bid-game: {e}")),
+        Err(e) => fail_input(CliError::Terminal(e)),
     }
 }

@@ -106,8 +106,13 @@ pub enum CliError {
         seconds: f64,
     },
     /// A time budget that is negative or not a number.
-    #[error("--time {0} is not a number of seconds")]
-    NotSeconds(f64),
+    #[error("{flag} {seconds} is not a number of seconds")]
+    NotSeconds {
+        /// The flag.
+        flag: &'static str,
+        /// The value given.
+        seconds: f64,
+    },
     /// `--time` of the players, not positive.
     #[error("--time must be positive, not {0}")]
     TimeNotPositive(f64),
@@ -120,9 +125,53 @@ pub enum CliError {
     /// `--vc-semi-limit` neither a number nor `none`.
     #[error("--vc-semi-limit '{0}': use a number or none")]
     SemiLimit(String),
-    /// Options that do not go together (the message says which and why).
+    /// A flag, or a combination of flags, the command does not accept (the message says what
+    /// it expects).
     #[error("{0}")]
-    Conflict(&'static str),
+    Usage(&'static str),
+    /// `bid --exact` on too many empty cells.
+    #[error("--exact enumerates 2^{empty} fillings; at most {max} empty cells are allowed (drop --exact to sample)")]
+    ExactTooLarge {
+        /// Empty cells of the position.
+        empty: usize,
+        /// The most `--exact` takes.
+        max: usize,
+    },
+    /// A `templates generate --seed` that does not fit the region.
+    #[error("seed {name} does not fit the region {height}x{width}")]
+    SeedMisfit {
+        /// The seed's name.
+        name: String,
+        /// The region's height.
+        height: i32,
+        /// The region's width.
+        width: i32,
+    },
+    /// A `templates generate --seed` that names no HexWiki template of the row.
+    #[error("seed {name} is not a HexWiki {kind} template of row {row}")]
+    UnknownSeed {
+        /// The name given.
+        name: String,
+        /// `one-stone` or `two-stone`.
+        kind: &'static str,
+        /// The row.
+        row: i32,
+    },
+    /// `templates generate --out` that is not a plain file stem.
+    #[error("--out {0:?} must be a plain file stem")]
+    BadStem(String),
+    /// The terminal game stopped on an I/O error.
+    #[error("bid-game: {0}")]
+    Terminal(#[source] std::io::Error),
+    /// A directory that cannot be created.
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// A carrier cell listed twice.
     #[error("carrier cell {0} is listed twice")]
     CarrierRepeated(String),

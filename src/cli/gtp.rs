@@ -273,7 +273,7 @@ fn match_setup(a: &SelfplayArgs) -> Result<Match, CliError> {
         None => (a.time, Clock::Wall),
     };
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-        return Err(CliError::Conflict(
+        return Err(CliError::Usage(
             "the time per move must be positive (at most 3600 s)",
         ));
     }

@@ -96,10 +96,14 @@ fn find<'p>(
 /// Runs `hexproof render`.
 pub fn run_render(a: RenderArgs) -> u8 {
     if a.html.is_none() && a.svg.is_none() && !a.json {
-        return fail_input("nothing to do: give --html OUT, --svg OUT --item NAME, or --json");
+        return fail_input(super::CliError::Usage(
+            "nothing to do: give --html OUT, --svg OUT --item NAME, or --json",
+        ));
     }
     if a.item.is_some() && a.svg.is_none() {
-        return fail_input("--item names the item --svg draws; give --svg OUT too");
+        return fail_input(super::CliError::Usage(
+            "--item names the item --svg draws; give --svg OUT too",
+        ));
     }
     let opts = match a.budget.options() {
         Ok(o) => o,

@@ -224,12 +224,12 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
     }
     if let Some(OpeningsArg::All) = a.openings {
         if played > 0 {
-            return Err(CliError::Conflict(
+            return Err(CliError::Usage(
                 "--openings all starts from the empty board: drop --moves",
             ));
         }
         if a.emit_proof.is_some() {
-            return Err(CliError::Conflict(
+            return Err(CliError::Usage(
                 "--emit-proof works on one position: use --moves instead of --openings",
             ));
         }

@@ -305,7 +305,7 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
 
 fn run_generate(a: GenerateArgs) -> u8 {
     if !(1..=2).contains(&a.stones) {
-        return fail_input("--stones must be 1 or 2");
+        return fail_input(CliError::Usage("--stones must be 1 or 2"));
     }
     // Default: the smallest width ≥ 2·ROW + 1 with the parity of ROW.
     let width = a.width.unwrap_or(2 * a.row + 1 + (a.row % 2 == 0) as i32);
@@ -325,11 +325,14 @@ fn run_generate(a: GenerateArgs) -> u8 {
         return fail_input(&e);
     }
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
-        return fail_input(format!("cannot create {}: {e}", a.dir.display()));
+        return fail_input(CliError::Create {
+            path: a.dir.clone(),
+            source: e,
+        });
     }
     let stem = a.out.clone().unwrap_or_else(|| format!("row{}", a.row));
     if stem.is_empty() || stem.contains(['/', '\\']) || stem.starts_with('.') {
-        return fail_input(format!("--out {stem:?} must be a plain file stem"));
+        return fail_input(CliError::BadStem(stem));
     }
     if a.stones == 1 {
         if let Err(e) = refuse_clobber(&a, &stem) {
@@ -354,7 +357,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
         let _ = std::fs::remove_file(&checkpoint);
     }
     let Some((opts, start)) = gen_options(&a, seeds, Some(checkpoint.clone())) else {
-        return fail_input("time budgets must be positive");
+        return fail_input(CliError::Usage("time budgets must be positive"));
     };
     let budget = opts.budget;
     eprintln!(
@@ -401,16 +404,18 @@ fn one_stone_seeds(
         match wiki.iter().find(|t| t.0 == *name) {
             Some(t) if t.2.iter().all(|rc| grid.cells.contains(rc)) => seeds.push(t.2.clone()),
             Some(_) => {
-                return Err(fail_input(format!(
-                    "seed {name} does not fit the region {}x{}",
-                    height, width
-                )))
+                return Err(fail_input(CliError::SeedMisfit {
+                    name: name.clone(),
+                    height,
+                    width,
+                }))
             }
             None => {
-                return Err(fail_input(format!(
-                    "seed {name} is not a HexWiki one-stone template of row {}",
-                    a.row
-                )))
+                return Err(fail_input(CliError::UnknownSeed {
+                    name: name.clone(),
+                    kind: "one-stone",
+                    row: a.row,
+                }))
             }
         }
     }
@@ -418,7 +423,9 @@ fn one_stone_seeds(
         seeds.extend(wiki.iter().map(|t| t.2.clone()));
     }
     if a.seeds_only && seeds.is_empty() {
-        return Err(fail_input("--seeds-only needs --seed or --seed-hexwiki"));
+        return Err(fail_input(CliError::Usage(
+            "--seeds-only needs --seed or --seed-hexwiki",
+        )));
     }
     Ok(seeds)
 }
@@ -480,8 +487,12 @@ fn write_library_file(
             out = dir.join(format!("{stem}.incomplete"));
         }
     }
-    std::fs::write(&out, format_file(file))
-        .map_err(|e| fail_input(format!("cannot write {}: {e}", out.display())))?;
+    std::fs::write(&out, format_file(file)).map_err(|source| {
+        fail_input(CliError::Write {
+            path: out.clone(),
+            source,
+        })
+    })?;
     Ok(out)
 }
 
@@ -559,7 +570,9 @@ fn gen_options(
 /// HexWiki's named two-stone templates certified in the region ([`seed_two_stone`]).
 fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32) -> u8 {
     if a.seed_hexwiki {
-        return fail_input("--seed-hexwiki is for one stone; name two-stone seeds with --seed");
+        return fail_input(CliError::Usage(
+            "--seed-hexwiki is for one stone; name two-stone seeds with --seed",
+        ));
     }
     if a.seed.is_empty() == a.seeds_only {
         return fail_input(
@@ -581,15 +594,18 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
                 seeds.push((stones[1], carrier))
             }
             Some(_) => {
-                return fail_input(format!(
-                    "seed {name} does not fit the region {height}x{width}"
-                ))
+                return fail_input(CliError::SeedMisfit {
+                    name: name.clone(),
+                    height,
+                    width,
+                })
             }
             None => {
-                return fail_input(format!(
-                    "seed {name} is not a HexWiki two-stone template of row {}",
-                    a.row
-                ))
+                return fail_input(CliError::UnknownSeed {
+                    name: name.clone(),
+                    kind: "two-stone",
+                    row: a.row,
+                })
             }
         }
     }
@@ -598,7 +614,7 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
         return fail_input(&e);
     }
     let Some((opts, start)) = gen_options(a, Vec::new(), None) else {
-        return fail_input("time budgets must be positive");
+        return fail_input(CliError::Usage("time budgets must be positive"));
     };
     generate_two_stone(a, grid, &opts, start, &seeds)
 }
@@ -844,7 +860,12 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
                     .map(|n| format!("proofs/{}", n.to_string_lossy()))
             })
             .collect(),
-        Err(e) => return fail_input(format!("cannot read {}: {e}", dir.display())),
+        Err(source) => {
+            return fail_input(CliError::Read {
+                path: dir.clone(),
+                source,
+            })
+        }
     };
     files.sort();
     let start = Instant::now();
@@ -868,7 +889,10 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
     };
     let out = a.dir.join(LEMMA_FILE);
     if let Err(e) = std::fs::write(&out, format_lemma_file(&file)) {
-        return fail_input(format!("cannot write {}: {e}", out.display()));
+        return fail_input(CliError::Write {
+            path: out.clone(),
+            source: e,
+        });
     }
     println!(
         "{} from {} in {:.1} s; wrote {}",

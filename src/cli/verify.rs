@@ -125,7 +125,10 @@ fn setup(a: &GameArgs, carrier_text: &str) -> Result<Setup, CliError> {
     let claim = Claim::parse(&board, &a.claim, owner, first == owner, notation)?;
     let game = SubGame::new(position, carrier, claim)?;
     if !a.time.is_finite() || a.time < 0.0 {
-        return Err(CliError::NotSeconds(a.time));
+        return Err(CliError::NotSeconds {
+            flag: "--time",
+            seconds: a.time,
+        });
     }
     let budget = Budget {
         nodes: a.nodes,
@@ -279,7 +282,10 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
         let text = serde_json::to_string_pretty(&certificate_json(&s, cert))
             .expect("JSON values always serialise");
         if let Err(e) = std::fs::write(path, text + "\n") {
-            return fail_input(format!("cannot write {}: {e}", path.display()));
+            return fail_input(CliError::Write {
+                path: path.clone(),
+                source: e,
+            });
         }
     }
     if s.json {

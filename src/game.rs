@@ -104,26 +104,22 @@ impl Game {
     }
 
     /// Plays a move; errors are one-line messages in GTP's style.
-    pub fn play(&mut self, m: Move) -> Result<(), String> {
+    pub fn play(&mut self, m: Move) -> Result<(), GameError> {
         match m {
             Move::Stone(c, cell) => {
                 if matches!(self.moves.last(), Some(Move::Resign(_))) {
-                    return Err("game is over (resigned)".into());
+                    return Err(GameError::Over);
                 }
-                self.position.play(c, cell).map_err(|_| {
-                    format!(
-                        "illegal move: {} {} (occupied)",
-                        colour_letter(c),
-                        self.board().cell_name(cell, Notation::Letters)
-                    )
-                })?;
+                self.position
+                    .play(c, cell)
+                    .map_err(|_| GameError::Occupied {
+                        colour: colour_letter(c),
+                        cell: self.board().cell_name(cell, Notation::Letters),
+                    })?;
             }
             Move::Swap(c) => {
                 if !self.swap_legal() || c != Colour::White {
-                    return Err(format!(
-                        "illegal move: {} swap-pieces (only White's second move may swap)",
-                        colour_letter(c)
-                    ));
+                    return Err(GameError::IllegalSwap(colour_letter(c)));
                 }
             }
             Move::Resign(_) => {}
@@ -133,8 +129,8 @@ impl Game {
     }
 
     /// Takes back the last move.
-    pub fn undo(&mut self) -> Result<Move, String> {
-        let m = self.moves.pop().ok_or("cannot undo: no moves")?;
+    pub fn undo(&mut self) -> Result<Move, GameError> {
+        let m = self.moves.pop().ok_or(GameError::NothingToUndo)?;
         if let Move::Stone(_, cell) = m {
             self.position.clear(cell);
         }
@@ -151,6 +147,28 @@ impl Game {
             })
             .collect()
     }
+}
+
+/// Why a move could not be played or taken back (one-line messages in GTP's style).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// A stone after a resignation.
+    #[error("game is over (resigned)")]
+    Over,
+    /// A stone on an occupied cell (`colour` is `b` or `w`, `cell` in letters notation).
+    #[error("illegal move: {colour} {cell} (occupied)")]
+    Occupied {
+        /// `b` or `w`.
+        colour: char,
+        /// The cell, letters notation.
+        cell: String,
+    },
+    /// A swap that is not White's second move (the colour letter).
+    #[error("illegal move: {0} swap-pieces (only White's second move may swap)")]
+    IllegalSwap(char),
+    /// `undo` with no moves.
+    #[error("cannot undo: no moves")]
+    NothingToUndo,
 }
 
 /// `b` / `w`.

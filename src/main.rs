@@ -64,6 +64,10 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
+            // A flag's value that is none of its choices: one line, as other bad input.
+            if let Some(bad) = cli::args::bad_choice(&e) {
+                return ExitCode::from(cli::fail_input(bad));
+            }
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
             return ExitCode::from(code);

@@ -25,6 +25,31 @@ pub enum PositionError {
     Repeated(String),
 }
 
+/// Why a move sequence (a `--moves` argument) could not be replayed: each variant names the
+/// move by its 1-based number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// A move did not parse as a cell name or is off the board.
+    #[error(transparent)]
+    Cell(#[from] ParseCellError),
+    /// Move `index` names a border.
+    #[error("move {index} is a border ('{name}'), not a cell")]
+    Border {
+        /// The 1-based move number.
+        index: usize,
+        /// The name as written in the notation.
+        name: String,
+    },
+    /// Move `index` is on a cell a stone already occupies.
+    #[error("move {index} ({name}) is on an occupied cell")]
+    Occupied {
+        /// The 1-based move number.
+        index: usize,
+        /// The cell's name in the notation.
+        name: String,
+    },
+}
+
 /// Stones on a board. Construct with [`Position::new`] or [`Position::from_names`].
 #[derive(Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Position {
@@ -74,7 +99,11 @@ impl Position {
 
     /// The position after `moves` (cells in `notation`, separated by blanks or commas), Black
     /// first and the colours alternating; an unknown cell or an occupied one is an error.
-    pub fn from_moves(board: Board, moves: &str, notation: Notation) -> Result<Position, String> {
+    pub fn from_moves(
+        board: Board,
+        moves: &str,
+        notation: Notation,
+    ) -> Result<Position, MoveError> {
         let mut p = Position::empty(board);
         p.play_moves(moves, notation)?;
         Ok(p)
@@ -85,16 +114,14 @@ impl Position {
     /// replay of a `--moves` argument every command uses: a border, an unknown cell or an
     /// occupied one is an error naming the move (`move 3 (c4) is on an occupied cell`), and
     /// the position is left as it was.
-    pub fn play_moves(&mut self, moves: &str, notation: Notation) -> Result<usize, String> {
+    pub fn play_moves(&mut self, moves: &str, notation: Notation) -> Result<usize, MoveError> {
         let board = self.board;
-        let cells = board
-            .parse_cells(moves, notation)
-            .map_err(|e| e.to_string())?;
+        let cells = board.parse_cells(moves, notation)?;
         let mut p = self.clone();
         for (k, &c) in cells.iter().enumerate() {
             let name = board.cell_name(c, notation);
             if c.is_border() {
-                return Err(format!("move {} is a border ('{name}'), not a cell", k + 1));
+                return Err(MoveError::Border { index: k + 1, name });
             }
             let who = if k % 2 == 0 {
                 Colour::Black
@@ -102,7 +129,7 @@ impl Position {
                 Colour::White
             };
             p.play(who, c)
-                .map_err(|_| format!("move {} ({name}) is on an occupied cell", k + 1))?;
+                .map_err(|_| MoveError::Occupied { index: k + 1, name })?;
         }
         *self = p;
         Ok(cells.len())

@@ -11,9 +11,85 @@
 //! true swap-pieces, which is turned into the equivalent setup (the stone reflected in the
 //! long diagonal, recoloured White, Black to move). Other properties are ignored.
 
-use crate::board::{Board, Cell, CellSet, Colour, Notation};
-use crate::game::{Game, Move};
-use crate::position::Position;
+use crate::board::{Board, BoardError, Cell, CellSet, Colour, Notation, ParseCellError};
+use crate::game::{Game, GameError, Move};
+use crate::position::{Position, PositionError};
+
+/// Why an SGF text could not be read as a Hex game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SgfError {
+    /// A `)` before any `(`.
+    #[error("unbalanced ')'")]
+    Unbalanced,
+    /// A `[` without its `]`.
+    #[error("unterminated property value")]
+    Unterminated,
+    /// A property identifier with no `[value]`.
+    #[error("property {0} has no value")]
+    NoValue(String),
+    /// A property before the first `;`.
+    #[error("property before the first node")]
+    PropertyBeforeNode,
+    /// A character that has no place in SGF.
+    #[error("unexpected character '{0}' in SGF")]
+    Unexpected(char),
+    /// The game tree is not closed.
+    #[error("missing ')' at the end of the game")]
+    MissingClose,
+    /// No `(` in the text.
+    #[error("no SGF game tree found")]
+    NoTree,
+    /// A game tree without nodes.
+    #[error("empty SGF")]
+    Empty,
+    /// `GM[…]` other than 11.
+    #[error("GM[{0}] is not Hex (GM[11])")]
+    NotHex(String),
+    /// `SZ[…]` that is not a number or `c:r`.
+    #[error("bad SZ[{0}]")]
+    BadSizeSyntax(String),
+    /// `SZ[…]` outside the supported sizes.
+    #[error(transparent)]
+    Size(#[from] BoardError),
+    /// A cell that does not parse or is off the board.
+    #[error(transparent)]
+    Cell(#[from] ParseCellError),
+    /// `PL[…]` other than `B` or `W`.
+    #[error("bad PL[{0}]")]
+    BadPlayer(String),
+    /// Setup stones that do not make a position.
+    #[error(transparent)]
+    Setup(#[from] PositionError),
+    /// A move the game refuses (the 1-based move number).
+    #[error("move {index}: {source}")]
+    Move {
+        /// The 1-based move number.
+        index: usize,
+        /// Why the game refused it.
+        #[source]
+        source: GameError,
+    },
+    /// A move the game refuses, not numbered (a resignation).
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A true swap-pieces that is not White's second move.
+    #[error("move {index}: swap-pieces is only White's second move (after {played} moves here)")]
+    SwapNotSecond {
+        /// The 1-based move number.
+        index: usize,
+        /// How many moves were played before it.
+        played: usize,
+    },
+    /// A true swap-pieces with no Black stone to swap.
+    #[error("move {0}: swap-pieces without a first stone")]
+    SwapWithoutStone(usize),
+    /// A true swap-pieces on a board that is not square.
+    #[error("swap-pieces on a non-square board")]
+    SwapNonSquare,
+    /// A true swap-pieces after setup stones.
+    #[error("swap-pieces after setup stones")]
+    SwapAfterSetup,
+}
 
 /// Writes `game` as one line of SGF.
 pub fn write(game: &Game) -> String {
@@ -62,7 +138,7 @@ fn letter(c: Colour) -> char {
 type Prop = (String, Vec<String>);
 
 /// The main line's nodes.
-fn main_line(text: &str) -> Result<Vec<Vec<Prop>>, String> {
+fn main_line(text: &str) -> Result<Vec<Vec<Prop>>, SgfError> {
     let mut nodes: Vec<Vec<Prop>> = Vec::new();
     let mut chars = text.chars().peekable();
     let mut depth = 0;
@@ -76,7 +152,7 @@ fn main_line(text: &str) -> Result<Vec<Vec<Prop>>, String> {
             ')' => {
                 // The first closing parenthesis ends the main line.
                 if depth == 0 {
-                    return Err("unbalanced ')'".into());
+                    return Err(SgfError::Unbalanced);
                 }
                 return Ok(nodes);
             }
@@ -103,7 +179,7 @@ fn main_line(text: &str) -> Result<Vec<Vec<Prop>>, String> {
                     let mut v = String::new();
                     loop {
                         match chars.next() {
-                            None => return Err("unterminated property value".into()),
+                            None => return Err(SgfError::Unterminated),
                             Some('\\') => {
                                 if let Some(e) = chars.next() {
                                     v.push(e);
@@ -116,42 +192,45 @@ fn main_line(text: &str) -> Result<Vec<Vec<Prop>>, String> {
                     values.push(v);
                 }
                 if values.is_empty() {
-                    return Err(format!("property {id} has no value"));
+                    return Err(SgfError::NoValue(id));
                 }
-                let node = nodes.last_mut().ok_or("property before the first node")?;
+                let node = nodes.last_mut().ok_or(SgfError::PropertyBeforeNode)?;
                 node.push((id, values));
             }
             c if c.is_whitespace() => {}
             c if !started => {
                 let _ = c; // text before the game tree is ignored
             }
-            c => return Err(format!("unexpected character '{c}' in SGF")),
+            c => return Err(SgfError::Unexpected(c)),
         }
     }
     if started {
-        Err("missing ')' at the end of the game".into())
+        Err(SgfError::MissingClose)
     } else {
-        Err("no SGF game tree found".into())
+        Err(SgfError::NoTree)
     }
 }
 
-fn parse_size(v: &str) -> Result<Board, String> {
+fn parse_size(v: &str) -> Result<Board, SgfError> {
     let v = v.trim();
     let b = match v.split_once(':') {
         Some((c, r)) => {
             let c = c
                 .trim()
                 .parse::<u32>()
-                .map_err(|_| format!("bad SZ[{v}]"))?;
+                .map_err(|_| SgfError::BadSizeSyntax(v.into()))?;
             let r = r
                 .trim()
                 .parse::<u32>()
-                .map_err(|_| format!("bad SZ[{v}]"))?;
+                .map_err(|_| SgfError::BadSizeSyntax(v.into()))?;
             Board::new(c, r)
         }
-        None => Board::square(v.parse::<u32>().map_err(|_| format!("bad SZ[{v}]"))?),
+        None => Board::square(
+            v.parse::<u32>()
+                .map_err(|_| SgfError::BadSizeSyntax(v.into()))?,
+        ),
     };
-    b.map_err(|e| e.to_string())
+    Ok(b?)
 }
 
 /// What a move value says.
@@ -162,28 +241,24 @@ enum Value {
     Skip,
 }
 
-fn value(board: &Board, v: &str) -> Result<Value, String> {
+fn value(board: &Board, v: &str) -> Result<Value, SgfError> {
     let l = v.trim().to_ascii_lowercase();
     Ok(match l.as_str() {
         "swap" | "swap-sides" | "swap-pieces" => Value::Swap,
         "resign" | "forfeit" => Value::Resign,
         "" | "pass" => Value::Skip,
-        _ => Value::Cell(
-            board
-                .parse_cell(&l, Notation::Letters)
-                .map_err(|e| e.to_string())?,
-        ),
+        _ => Value::Cell(board.parse_cell(&l, Notation::Letters)?),
     })
 }
 
 /// Reads a game; `upto` = stop before this move number (1-based, GTP `loadsgf file n`).
-pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
+pub fn read(text: &str, upto: Option<usize>) -> Result<Game, SgfError> {
     let nodes = main_line(text)?;
-    let root = nodes.first().ok_or("empty SGF")?;
+    let root = nodes.first().ok_or(SgfError::Empty)?;
     let get = |id: &str| root.iter().find(|(k, _)| k == id).map(|(_, v)| v);
     if let Some(gm) = get("GM") {
         if gm[0].trim() != "11" {
-            return Err(format!("GM[{}] is not Hex (GM[11])", gm[0]));
+            return Err(SgfError::NotHex(gm[0].clone()));
         }
     }
     let board = match get("SZ") {
@@ -199,9 +274,7 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
             match id.as_str() {
                 "AB" | "AW" | "AE" => {
                     for v in vals {
-                        let c = board
-                            .parse_cell(v.trim(), Notation::Letters)
-                            .map_err(|e| e.to_string())?;
+                        let c = board.parse_cell(v.trim(), Notation::Letters)?;
                         black.remove(c);
                         white.remove(c);
                         if id == "AB" {
@@ -215,7 +288,7 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
                     first = match vals[0].trim().to_ascii_uppercase().as_str() {
                         "B" => Colour::Black,
                         "W" => Colour::White,
-                        o => return Err(format!("bad PL[{o}]")),
+                        o => return Err(SgfError::BadPlayer(o.into())),
                     }
                 }
                 "B" => moves.push((Colour::Black, vals[0].clone())),
@@ -224,7 +297,7 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
             }
         }
     }
-    let setup = Position::new(board, black, white).map_err(|e| e.to_string())?;
+    let setup = Position::new(board, black, white)?;
     let mut game = Game::with_setup(setup, first);
     let limit = upto.map_or(usize::MAX, |n| n.saturating_sub(1));
     for (i, (colour, v)) in moves.iter().enumerate() {
@@ -232,9 +305,13 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
             break;
         }
         match value(&board, v)? {
-            Value::Cell(c) => game
-                .play(Move::Stone(*colour, c))
-                .map_err(|e| format!("move {}: {e}", i + 1))?,
+            Value::Cell(c) => {
+                game.play(Move::Stone(*colour, c))
+                    .map_err(|source| SgfError::Move {
+                        index: i + 1,
+                        source,
+                    })?
+            }
             Value::Resign => game.play(Move::Resign(*colour))?,
             Value::Skip => {}
             Value::Swap => {
@@ -243,30 +320,31 @@ pub fn read(text: &str, upto: Option<usize>) -> Result<Game, String> {
                     // A true swap-pieces: reflect and recolour the first stone. Only White's
                     // second move may swap; anywhere else it would drop the moves played.
                     if game.moves().len() != 1 || *colour != Colour::White {
-                        return Err(format!(
-                            "move {}: swap-pieces is only White's second move (after {} moves here)",
-                            i + 1,
-                            game.moves().len()
-                        ));
+                        return Err(SgfError::SwapNotSecond {
+                            index: i + 1,
+                            played: game.moves().len(),
+                        });
                     }
                     let Some(Move::Stone(Colour::Black, c)) = game.moves().first().copied() else {
-                        return Err(format!("move {}: swap-pieces without a first stone", i + 1));
+                        return Err(SgfError::SwapWithoutStone(i + 1));
                     };
                     let (x, y) = c.coords();
                     let t = board.transposed();
                     let mirrored = Cell::at(y, x);
                     if !t.contains(mirrored) || t != board {
-                        return Err("swap-pieces on a non-square board".into());
+                        return Err(SgfError::SwapNonSquare);
                     }
-                    let setup = Position::new(board, CellSet::EMPTY, CellSet::single(mirrored))
-                        .map_err(|e| e.to_string())?;
+                    let setup = Position::new(board, CellSet::EMPTY, CellSet::single(mirrored))?;
                     if !board.cells().is_subset(&game.setup().empty_cells()) {
-                        return Err("swap-pieces after setup stones".into());
+                        return Err(SgfError::SwapAfterSetup);
                     }
                     game = Game::with_setup(setup, Colour::Black);
                 } else {
                     game.play(Move::Swap(*colour))
-                        .map_err(|e| format!("move {}: {e}", i + 1))?;
+                        .map_err(|source| SgfError::Move {
+                            index: i + 1,
+                            source,
+                        })?;
                 }
             }
         }
@@ -353,7 +431,7 @@ mod tests {
             "(;GM[11]SZ[5];B[a1];B[swap-pieces];B[d4])",
         ] {
             let e = read(sgf, None).unwrap_err();
-            assert!(e.contains("swap"), "{sgf}: {e}");
+            assert!(e.to_string().contains("swap"), "{sgf}: {e}");
         }
     }
 }

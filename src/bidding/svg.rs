@@ -138,7 +138,33 @@ pub fn heat_map(pos: &Position, analysis: &Analysis, notation: Notation, title: 
             }
         }
     }
-    // Borders.
+    draw_borders(&mut s, cols, rows);
+    draw_coordinates(&mut s, cols, rows, notation);
+    let _ = writeln!(
+        s,
+        r#"<text x="{:.2}" y="{:.2}" font-size="11">{}</text>"#,
+        MARGIN / 2.0,
+        height - 36.0,
+        escape(title)
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.2}" y="{:.2}" font-size="10" fill="#444444">numbers: L_H in % (chance the cell ends in the loser's colour; Payne &amp; Robeva §5)</text>"##,
+        MARGIN / 2.0,
+        height - 22.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.2}" y="{:.2}" font-size="10" fill="#444444">colour: criticality 1 - 2 L_H relative to the maximum; blue ring: best move</text>"##,
+        MARGIN / 2.0,
+        height - 8.0
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The four borders: Black's (top, bottom) dark, White's (left, right) light.
+fn draw_borders(s: &mut String, cols: u8, rows: u8) {
     let line = |v: Vec<(f64, f64)>, colour: &str| {
         format!(
             r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="5" stroke-linecap="round"/>"#,
@@ -161,7 +187,11 @@ pub fn heat_map(pos: &Position, analysis: &Analysis, notation: Notation, title: 
     let _ = writeln!(s, "{}", line(bottom, "#000000"));
     let _ = writeln!(s, "{}", line(left, "#b0b0b0"));
     let _ = writeln!(s, "{}", line(right, "#b0b0b0"));
-    // Coordinates.
+}
+
+/// Column letters (or digits) above the board and row numbers on its left.
+fn draw_coordinates(s: &mut String, cols: u8, rows: u8, notation: Notation) {
+    let w = w();
     for c in 0..cols {
         let (x, y) = centre(c, 0);
         let col = match notation {
@@ -184,27 +214,6 @@ pub fn heat_map(pos: &Position, analysis: &Analysis, notation: Notation, title: 
             r + 1
         );
     }
-    let _ = writeln!(
-        s,
-        r#"<text x="{:.2}" y="{:.2}" font-size="11">{}</text>"#,
-        MARGIN / 2.0,
-        height - 36.0,
-        escape(title)
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{:.2}" y="{:.2}" font-size="10" fill="#444444">numbers: L_H in % (chance the cell ends in the loser's colour; Payne &amp; Robeva §5)</text>"##,
-        MARGIN / 2.0,
-        height - 22.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{:.2}" y="{:.2}" font-size="10" fill="#444444">colour: criticality 1 - 2 L_H relative to the maximum; blue ring: best move</text>"##,
-        MARGIN / 2.0,
-        height - 8.0
-    );
-    s.push_str("</svg>\n");
-    s
 }
 
 fn escape(t: &str) -> String {

@@ -1,11 +1,12 @@
 //! `hexproof bid` (move and bid for Bidding Hex) and `hexproof bid-game` (play on the
 //! terminal). The algorithms live in `hexproof::bidding`.
 
-use super::{fail_input, parse_colour, parse_notation, print_json, EXIT_HOLDS};
+use super::args::{choice, not_a_colour, BoardArgs, ColourArg, PositionArgs, WhoArg};
+use super::{fail_input, print_json, CliError, EXIT_HOLDS};
 use clap::Args;
-use hexproof::bidding::game::{play, GameConfig, Player};
-use hexproof::bidding::{self, svg, Analysis, McConfig, Method, CHUNK, MAX_EXACT_EMPTY};
-use hexproof::board::{Board, Colour, Notation};
+use hexproof::bidding::game::{play, GameConfig};
+use hexproof::bidding::{self, svg, Advice, Analysis, McConfig, Method, CHUNK, MAX_EXACT_EMPTY};
+use hexproof::board::{Colour, Notation};
 use hexproof::position::Position;
 use serde_json::json;
 
@@ -32,13 +33,11 @@ exact enumeration were done: give more time or fewer --samples).";
 #[derive(Args, Debug)]
 #[command(after_long_help = BID_EXAMPLES, after_help = "Examples and details: hexproof bid --help")]
 pub struct BidArgs {
-    /// Board size, e.g. 11x11 (columns x rows) or 11.
-    #[arg(long, default_value = "11x11")]
-    board: String,
-    /// Moves so far, alternating Black, White, Black, … e.g. "f6 e7 d5". In Bidding Hex the
-    /// turn order follows the auctions, so use --black/--white for arbitrary positions.
-    #[arg(long, default_value = "", value_name = "CELLS")]
-    moves: String,
+    /// The board, the moves so far (alternating Black, White, …; in Bidding Hex the turn
+    /// order follows the auctions, so use --black/--white for arbitrary positions) and the
+    /// notation.
+    #[command(flatten)]
+    position: PositionArgs,
     /// Black stones placed before --moves (repeatable).
     #[arg(long, num_args = 1.., value_name = "CELLS")]
     black: Vec<String>,
@@ -57,8 +56,8 @@ pub struct BidArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     mine: Option<String>,
     /// Your colour: black or white. Only the reported winning chances depend on it.
-    #[arg(long, default_value = "black", value_name = "COLOUR")]
-    colour: String,
+    #[arg(long, default_value = "black", value_name = "COLOUR", value_parser = choice::<ColourArg>(not_a_colour))]
+    colour: ColourArg,
     /// Number of random fillings.
     #[arg(
         long,
@@ -86,9 +85,6 @@ pub struct BidArgs {
     /// by then, the answer is "undecided" (exit 3), never counts over fewer fillings.
     #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
     time: f64,
-    /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
-    #[arg(long, default_value = "letters")]
-    notation: String,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -123,10 +119,11 @@ Exit codes: 0 the game ended (or the input did), 2 bad input.";
 /// engine.
 #[derive(Args, Debug)]
 #[command(after_long_help = GAME_EXAMPLES, after_help = "Examples and rules: hexproof bid-game --help")]
+#[command(mut_arg("board", |a| a.default_value("5x5")))]
 pub struct BidGameArgs {
-    /// Board size, e.g. 5x5 or 7.
-    #[arg(long, default_value = "5x5")]
-    board: String,
+    /// The board (default 5x5) and the notation.
+    #[command(flatten)]
+    board: BoardArgs,
     /// Total chips in the game.
     #[arg(
         long,
@@ -139,11 +136,11 @@ pub struct BidGameArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     black_chips: Option<String>,
     /// Who plays Black: human or engine.
-    #[arg(long, default_value = "human", value_name = "WHO")]
-    black: String,
+    #[arg(long, default_value = "human", value_name = "WHO", value_parser = choice::<WhoArg>(|s| format!("--black expects human or engine, not '{s}'")))]
+    black: WhoArg,
     /// Who plays White: human or engine.
-    #[arg(long, default_value = "engine", value_name = "WHO")]
-    white: String,
+    #[arg(long, default_value = "engine", value_name = "WHO", value_parser = choice::<WhoArg>(|s| format!("--white expects human or engine, not '{s}'")))]
+    white: WhoArg,
     /// Random fillings per engine decision.
     #[arg(
         long,
@@ -164,40 +161,28 @@ pub struct BidGameArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     threads: Option<String>,
     /// Who holds the tie-break token first: black or white.
-    #[arg(long, default_value = "white", value_name = "COLOUR")]
-    tie_break: String,
-    /// Cell names: letters (d4) or digits (44, boards up to 9x9).
-    #[arg(long, default_value = "letters")]
-    notation: String,
+    #[arg(long, default_value = "white", value_name = "COLOUR", value_parser = choice::<ColourArg>(not_a_colour))]
+    tie_break: ColourArg,
 }
 
-fn number(flag: &str, s: &str) -> Result<u64, String> {
-    s.trim().parse::<u64>().map_err(|_| {
-        format!(
-            "--{flag} expects a non-negative whole number, not '{}'",
-            s.chars().take(40).collect::<String>()
-        )
+fn number(flag: &'static str, s: &str) -> Result<u64, CliError> {
+    s.trim().parse::<u64>().map_err(|_| CliError::NotACount {
+        flag,
+        value: s.chars().take(40).collect(),
     })
 }
 
-fn threads(s: &Option<String>) -> Result<Option<usize>, String> {
+fn threads(s: &Option<String>) -> Result<Option<usize>, CliError> {
     match s {
         None => Ok(None),
         Some(t) => match number("threads", t)? {
-            0 => Err("--threads must be at least 1".into()),
-            n if n > MAX_THREADS => Err(format!(
-                "--threads {n} is more than the {MAX_THREADS} allowed"
-            )),
+            0 => Err(CliError::Zero("--threads")),
+            n if n > MAX_THREADS => Err(CliError::TooManyThreads {
+                given: n,
+                max: MAX_THREADS,
+            }),
             n => Ok(Some(n as usize)),
         },
-    }
-}
-
-fn player(flag: &str, s: &str) -> Result<Player, String> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "human" | "h" => Ok(Player::Human),
-        "engine" | "e" | "computer" => Ok(Player::Engine),
-        _ => Err(format!("--{flag} expects human or engine, not '{s}'")),
     }
 }
 
@@ -211,28 +196,29 @@ struct BidSetup {
     top: usize,
 }
 
-fn bid_setup(a: &BidArgs) -> Result<BidSetup, String> {
-    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
-    let notation = parse_notation(&a.notation)?;
-    let mut position =
-        Position::from_names(board, &a.black.join(" "), &a.white.join(" "), notation)
-            .map_err(|e| e.to_string())?;
-    position.play_moves(&a.moves, notation)?;
+fn bid_setup(a: &BidArgs) -> Result<BidSetup, CliError> {
+    let board = a.position.board.board()?;
+    let notation = a.position.notation();
+    let stones = Position::from_names(board, &a.black.join(" "), &a.white.join(" "), notation)?;
+    let (position, _) = a.position.play_on(stones)?;
     let total = number("chips", &a.chips)?;
     let mine = match &a.mine {
         Some(m) => number("mine", m)?,
         None => total / 2,
     };
     if mine > total {
-        return Err(format!(
-            "--mine {mine} is more than the {total} chips in the game (--chips)"
-        ));
+        return Err(CliError::TooManyChips {
+            flag: "--mine",
+            chips: mine,
+            total,
+            tail: " (--chips)",
+        });
     }
     let samples = number("samples", &a.samples)?;
     if samples == 0 && !a.exact {
-        return Err("--samples must be at least 1".into());
+        return Err(CliError::Zero("--samples"));
     }
-    let me = parse_colour(&a.colour)?;
+    let me = a.colour.into();
     let top = number("top", &a.top)? as usize;
     Ok(BidSetup {
         position,
@@ -249,14 +235,14 @@ fn bid_setup(a: &BidArgs) -> Result<BidSetup, String> {
     })
 }
 
-fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, String> {
+fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, CliError> {
     match threads {
         None => Ok(f()),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
             .map(|p| p.install(f))
-            .map_err(|e| format!("cannot start {t} threads: {e}")),
+            .map_err(|source| CliError::ThreadPool { threads: t, source }),
     }
 }
 
@@ -266,17 +252,51 @@ pub fn run_bid(a: BidArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
+    let analysis = match analyse(&a, &s) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let advice = match analysis.advice(s.total, s.mine) {
+        Ok(x) => x,
+        Err(e) => return fail_input(&e),
+    };
+    if let Some(path) = &a.svg {
+        let text = svg::heat_map(
+            &s.position,
+            &analysis,
+            s.notation,
+            &heat_map_title(&s, &analysis, &advice),
+        );
+        if let Err(source) = std::fs::write(path, text) {
+            return fail_input(CliError::Write {
+                path: path.clone(),
+                source,
+            });
+        }
+    }
+    if a.json {
+        return print_json(bid_json(&s, &analysis, &advice), EXIT_HOLDS);
+    }
+    print_bid(&a, &s, &analysis, &advice);
+    EXIT_HOLDS
+}
+
+/// Counts the fillings (all of them with `--exact`, else the samples) within `--time`: the
+/// analysis, or the exit code already reported (bad input, or undecided when the time ran
+/// out).
+fn analyse(a: &BidArgs, s: &BidSetup) -> Result<Analysis, u8> {
     let empty = s.position.empty_cells().len();
     if a.exact && empty > MAX_EXACT_EMPTY && s.position.winner().is_none() {
-        return fail_input(&format!(
-            "--exact enumerates 2^{empty} fillings; at most {MAX_EXACT_EMPTY} empty cells are allowed (drop --exact to sample)"
-        ));
+        return Err(fail_input(CliError::ExactTooLarge {
+            empty,
+            max: MAX_EXACT_EMPTY,
+        }));
     }
     if !(a.time.is_finite() && a.time > 0.0) {
-        return fail_input(&format!(
-            "--time {} is not a positive number of seconds",
-            a.time
-        ));
+        return Err(fail_input(CliError::NotPositiveSeconds {
+            flag: "--time",
+            seconds: a.time,
+        }));
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(a.time.min(1e9));
     let result = if a.exact {
@@ -290,105 +310,105 @@ pub fn run_bid(a: BidArgs) -> u8 {
             Some(deadline),
         ))
     };
-    let analysis = match result {
-        Ok(Ok(x)) => x,
+    match result {
+        Ok(Ok(x)) => Ok(x),
         Ok(Err(e @ bidding::BiddingError::OutOfTime(_))) => {
             println!(
                 "undecided: {e} (--time {}; give more time{})",
                 a.time,
                 if a.exact { "" } else { " or fewer --samples" }
             );
-            return super::EXIT_UNDECIDED;
+            Err(super::EXIT_UNDECIDED)
         }
-        Ok(Err(e)) => return fail_input(&e.to_string()),
-        Err(e) => return fail_input(&e),
+        Ok(Err(e)) => Err(fail_input(e)),
+        Err(e) => Err(fail_input(e)),
+    }
+}
+
+/// The title of `--svg`'s heat map.
+fn heat_map_title(s: &BidSetup, analysis: &Analysis, advice: &Advice) -> String {
+    let b = *s.position.board();
+    match advice.cell {
+        Some(c) => format!(
+            "{b} board: best move {}, L_H = {:.4}, bid {} of {} chips ({})",
+            b.cell_name(c, s.notation),
+            advice.loser_prob,
+            advice.bid,
+            s.total,
+            method_text(analysis)
+        ),
+        None => format!("{b} board: the game is over"),
+    }
+}
+
+/// The `--json` result of `bid`.
+fn bid_json(s: &BidSetup, analysis: &Analysis, advice: &Advice) -> serde_json::Value {
+    let b = *s.position.board();
+    let name = |c| b.cell_name(c, s.notation);
+    let cells: Vec<_> = analysis
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            json!({
+                "cell": name(c.cell),
+                "loser_prob": analysis.loser_prob(i),
+                "loser_se": analysis.loser_se(i),
+                "critical_prob": analysis.critical_prob(i),
+                "loser_count": c.loser,
+                "critical_count": c.critical,
+            })
+        })
+        .collect();
+    let (method, seed) = match analysis.method {
+        Method::Exact => ("exact", None),
+        Method::MonteCarlo { seed } => ("monte_carlo", Some(seed)),
+        Method::Decided => ("decided", None),
     };
-    let advice = match analysis.advice(s.total, s.mine) {
-        Ok(x) => x,
-        Err(e) => return fail_input(&e.to_string()),
-    };
+    json!({
+        "board": b.to_string(),
+        "black": s.position.stones(Colour::Black).iter().map(name).collect::<Vec<_>>(),
+        "white": s.position.stones(Colour::White).iter().map(name).collect::<Vec<_>>(),
+        "winner": analysis.decided,
+        "move": advice.cell.map(name),
+        "bid": advice.bid,
+        "uncapped_bid": advice.uncapped_bid,
+        "delta": advice.delta,
+        "move_loser_prob": advice.loser_prob,
+        "move_loser_se": advice.loser_se,
+        "chips": s.total,
+        "mine": s.mine,
+        "colour": s.colour,
+        "method": method,
+        "seed": seed,
+        "chunk": if seed.is_some() { Some(CHUNK) } else { None },
+        "samples": analysis.fillings,
+        "black_wins": analysis.black_wins,
+        "black_win_prob": analysis.black_win_prob(),
+        "black_win_se": analysis.black_win_se(),
+        "win_prob": analysis.win_prob(s.colour),
+        "richman_threshold": analysis.richman_threshold(s.colour),
+        "optimal": if analysis.is_exact() { Some(analysis.optimal_set().into_iter().map(name).collect::<Vec<_>>()) } else { None },
+        "cells": cells,
+    })
+}
+
+/// The text report of `bid`: the position, the chances, the move and bid, the best cells.
+fn print_bid(a: &BidArgs, s: &BidSetup, analysis: &Analysis, advice: &Advice) {
     let b = *s.position.board();
     let n = s.notation;
     let name = |c| b.cell_name(c, n);
-    if let Some(path) = &a.svg {
-        let title = match advice.cell {
-            Some(c) => format!(
-                "{b} board: best move {}, L_H = {:.4}, bid {} of {} chips ({})",
-                name(c),
-                advice.loser_prob,
-                advice.bid,
-                s.total,
-                method_text(&analysis)
-            ),
-            None => format!("{b} board: the game is over"),
-        };
-        let text = svg::heat_map(&s.position, &analysis, n, &title);
-        if let Err(e) = std::fs::write(path, text) {
-            return fail_input(&format!("cannot write {}: {e}", path.display()));
-        }
-    }
     let mut order: Vec<usize> = (0..analysis.cells.len()).collect();
     order.sort_by_key(|&i| (analysis.cells[i].loser, i));
-    if a.json {
-        let cells: Vec<_> = analysis
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                json!({
-                    "cell": name(c.cell),
-                    "loser_prob": analysis.loser_prob(i),
-                    "loser_se": analysis.loser_se(i),
-                    "critical_prob": analysis.critical_prob(i),
-                    "loser_count": c.loser,
-                    "critical_count": c.critical,
-                })
-            })
-            .collect();
-        let (method, seed) = match analysis.method {
-            Method::Exact => ("exact", None),
-            Method::MonteCarlo { seed } => ("monte_carlo", Some(seed)),
-            Method::Decided => ("decided", None),
-        };
-        return print_json(
-            json!({
-                "board": b.to_string(),
-                "black": s.position.stones(Colour::Black).iter().map(name).collect::<Vec<_>>(),
-                "white": s.position.stones(Colour::White).iter().map(name).collect::<Vec<_>>(),
-                "winner": analysis.decided,
-                "move": advice.cell.map(name),
-                "bid": advice.bid,
-                "uncapped_bid": advice.uncapped_bid,
-                "delta": advice.delta,
-                "move_loser_prob": advice.loser_prob,
-                "move_loser_se": advice.loser_se,
-                "chips": s.total,
-                "mine": s.mine,
-                "colour": s.colour,
-                "method": method,
-                "seed": seed,
-                "chunk": if seed.is_some() { Some(CHUNK) } else { None },
-                "samples": analysis.fillings,
-                "black_wins": analysis.black_wins,
-                "black_win_prob": analysis.black_win_prob(),
-                "black_win_se": analysis.black_win_se(),
-                "win_prob": analysis.win_prob(s.colour),
-                "richman_threshold": analysis.richman_threshold(s.colour),
-                "optimal": if analysis.is_exact() { Some(analysis.optimal_set().into_iter().map(name).collect::<Vec<_>>()) } else { None },
-                "cells": cells,
-            }),
-            EXIT_HOLDS,
-        );
-    }
     print!("{}", s.position.to_ascii(n));
     if let Some(w) = analysis.decided {
         println!("the game is over: {w} has won. No move, bid 0.");
-        return EXIT_HOLDS;
+        return;
     }
     println!(
         "{} empty cells; {}",
         analysis.empty(),
-        method_text(&analysis)
+        method_text(analysis)
     );
     let me = s.colour;
     let pm = |x: f64| {
@@ -451,7 +471,6 @@ pub fn run_bid(a: BidArgs) -> u8 {
     if let Some(p) = &a.svg {
         println!("heat map written to {}", p.display());
     }
-    EXIT_HOLDS
 }
 
 fn method_text(a: &Analysis) -> String {
@@ -462,34 +481,37 @@ fn method_text(a: &Analysis) -> String {
     }
 }
 
-fn game_setup(a: &BidGameArgs) -> Result<GameConfig, String> {
-    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
+fn game_setup(a: &BidGameArgs) -> Result<GameConfig, CliError> {
+    let board = a.board.board()?;
     let total = number("chips", &a.chips)?;
     let black_chips = match &a.black_chips {
         Some(x) => number("black-chips", x)?,
         None => total / 2,
     };
     if black_chips > total {
-        return Err(format!(
-            "--black-chips {black_chips} is more than the {total} chips in the game"
-        ));
+        return Err(CliError::TooManyChips {
+            flag: "--black-chips",
+            chips: black_chips,
+            total,
+            tail: "",
+        });
     }
     let samples = number("samples", &a.samples)?;
     if samples == 0 {
-        return Err("--samples must be at least 1".into());
+        return Err(CliError::Zero("--samples"));
     }
     Ok(GameConfig {
         board,
         total_chips: total,
         black_chips,
-        black: player("black", &a.black)?,
-        white: player("white", &a.white)?,
+        black: a.black.into(),
+        white: a.white.into(),
         samples,
         seed: number("seed", &a.seed)?,
         exact_limit: 16,
         threads: threads(&a.threads)?,
-        notation: parse_notation(&a.notation)?,
-        tie_token: parse_colour(&a.tie_break)?,
+        notation: a.board.notation(),
+        tie_token: a.tie_break.into(),
     })
 }
 
@@ -504,6 +526,6 @@ pub fn run_bid_game(a: BidGameArgs) -> u8 {
     match play(&cfg, stdin.lock(), stdout.lock()) {
         Ok(_) => EXIT_HOLDS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_HOLDS,
-        Err(e) => fail_input(&format!("bid-game: {e}")),
+        Err(e) => fail_input(CliError::Terminal(e)),
     }
 }

@@ -7,13 +7,14 @@
 //! template library file (`templates/rowK.json`) is checked record by record with
 //! [`verify_record`] (its form, digest and kernel certificate).
 
-use super::{print_json, EXIT_BAD_INPUT, EXIT_FAILS, EXIT_HOLDS};
+use super::{print_json, CliError, EXIT_BAD_INPUT, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
 use hexproof::board::{Board, Cell, CellSet, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::kernel::{self, Certificate, Node, NodeKind, Reply};
 use hexproof::position::Position;
 use hexproof::templates::library::{parse_library_file, verify_record};
+use hexproof::templates::TemplateError;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,83 @@ pub const VERSION: u64 = 1;
 
 /// The largest certificate file read (bytes).
 const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Why a certificate file could not be read (bad input, exit 2).
+#[derive(Debug, thiserror::Error)]
+enum CertFileError {
+    /// The file cannot be read.
+    #[error("cannot read: {0}")]
+    Read(#[source] std::io::Error),
+    /// A directory or device.
+    #[error("not a regular file")]
+    NotAFile,
+    /// Larger than [`MAX_FILE_BYTES`].
+    #[error("{0} bytes; at most {MAX_FILE_BYTES} are read")]
+    TooLarge(u64),
+    /// Not JSON.
+    #[error("not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// Another `format`.
+    #[error("format {0:?} is not {FORMAT:?}")]
+    Format(String),
+    /// No `format` (and no `templates`).
+    #[error("no \"format\": not a certificate written by `verify --certificate` (version {VERSION}) nor a template library file")]
+    NoFormat,
+    /// Another `version`.
+    #[error("version {0} is not {VERSION}")]
+    Version(Value),
+    /// A field that should be a string.
+    #[error("\"{0}\" is missing or not a string")]
+    NotAString(String),
+    /// A field that should be a list.
+    #[error("\"{0}\" is missing or not a list")]
+    NotAList(String),
+    /// `owner_first` missing or not a boolean.
+    #[error("\"owner_first\" is missing or not true/false")]
+    OwnerFirst,
+    /// A value that should be a cell name.
+    #[error("{0} is not a cell name")]
+    NotACellName(Value),
+    /// A value that should be a list of cells (`what` names it).
+    #[error("{0} is not a list of cells")]
+    NotCells(String),
+    /// A border, or a cell listed twice, in a list of cells.
+    #[error("{what}: {cell} is a border or listed twice")]
+    BadCell {
+        /// The list.
+        what: String,
+        /// The cell's name.
+        cell: String,
+    },
+    /// A value that should be a node number.
+    #[error("{0} is not a node number")]
+    NotANode(Value),
+    /// A node whose goal is not two cells.
+    #[error("node {0}: \"goal\" is not a pair of cells")]
+    Goal(usize),
+    /// A node that is not exactly one of joined, or, and.
+    #[error("node {0}: not exactly one of \"joined\": true, \"or\", \"and\"")]
+    Kind(usize),
+    /// An error inside a node's replies or children.
+    #[error("node {node}: {source}")]
+    Node {
+        /// The node's index.
+        node: usize,
+        /// What is wrong.
+        #[source]
+        source: Box<CertFileError>,
+    },
+    /// The root is not a node number.
+    #[error("root: {0}")]
+    Root(#[source] Box<CertFileError>),
+    /// The game's fields (board, notation, owner, stones, claim, carrier, a cell name), read
+    /// with the same validation as `verify`'s input.
+    #[error(transparent)]
+    Game(#[from] CliError),
+    /// A template library file.
+    #[error(transparent)]
+    Library(#[from] TemplateError),
+}
 
 /// Re-check certificates with the kernel alone.
 ///
@@ -85,7 +163,7 @@ fn run_check(a: CheckArgs) -> u8 {
     let (code, report, error) = match result {
         Ok(r) if r.rejected.is_none() => (EXIT_HOLDS, Some(r), None),
         Ok(r) => (EXIT_FAILS, Some(r), None),
-        Err(e) => (EXIT_BAD_INPUT, None, Some(e)),
+        Err(e) => (EXIT_BAD_INPUT, None, Some(e.to_string())),
     };
     if a.json {
         return print_json(
@@ -121,36 +199,29 @@ fn run_check(a: CheckArgs) -> u8 {
     code
 }
 
-fn read(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+fn read(path: &Path) -> Result<String, CertFileError> {
+    let meta = std::fs::metadata(path).map_err(CertFileError::Read)?;
     if !meta.is_file() {
-        return Err("not a regular file".into());
+        return Err(CertFileError::NotAFile);
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} bytes; at most {MAX_FILE_BYTES} are read",
-            meta.len()
-        ));
+        return Err(CertFileError::TooLarge(meta.len()));
     }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))
+    std::fs::read_to_string(path).map_err(CertFileError::Read)
 }
 
-fn check_text(path: &Path, text: &str) -> Result<Report, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+fn check_text(path: &Path, text: &str) -> Result<Report, CertFileError> {
+    let v: Value = serde_json::from_str(text).map_err(CertFileError::NotJson)?;
     if v.get("templates").is_some() {
         return check_library(path, text);
     }
     match v.get("format").and_then(Value::as_str) {
         Some(FORMAT) => {}
-        Some(f) => return Err(format!("format {f:?} is not {FORMAT:?}")),
-        None => {
-            return Err(format!(
-                "no \"format\": not a certificate written by `verify --certificate` (version {VERSION}) nor a template library file"
-            ))
-        }
+        Some(f) => return Err(CertFileError::Format(f.into())),
+        None => return Err(CertFileError::NoFormat),
     }
     if v.get("version").and_then(Value::as_u64) != Some(VERSION) {
-        return Err(format!("version {} is not {VERSION}", v["version"]));
+        return Err(CertFileError::Version(v["version"].clone()));
     }
     let (game, cert, notation) = read_certificate(&v)?;
     let claim = format!("{} ({} board)", game.describe(notation), game.board());
@@ -165,7 +236,7 @@ fn check_text(path: &Path, text: &str) -> Result<Report, String> {
 }
 
 /// A template library file: every record re-checked by [`verify_record`].
-fn check_library(path: &Path, text: &str) -> Result<Report, String> {
+fn check_library(path: &Path, text: &str) -> Result<Report, CertFileError> {
     let (_, f) = parse_library_file(path, text)?;
     let mut report = Report {
         claims: Vec::new(),
@@ -189,50 +260,50 @@ fn check_library(path: &Path, text: &str) -> Result<Report, String> {
     Ok(report)
 }
 
-fn str_field<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
+fn str_field<'a>(v: &'a Value, key: &str) -> Result<&'a str, CertFileError> {
     v.get(key)
         .and_then(Value::as_str)
-        .ok_or_else(|| format!("\"{key}\" is missing or not a string"))
+        .ok_or_else(|| CertFileError::NotAString(key.into()))
 }
 
-fn list<'a>(v: &'a Value, key: &str) -> Result<&'a Vec<Value>, String> {
+fn list<'a>(v: &'a Value, key: &str) -> Result<&'a Vec<Value>, CertFileError> {
     v.get(key)
         .and_then(Value::as_array)
-        .ok_or_else(|| format!("\"{key}\" is missing or not a list"))
+        .ok_or_else(|| CertFileError::NotAList(key.into()))
 }
 
 /// The game and the strategy of a certificate file.
-fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), String> {
-    let board = Board::parse(str_field(v, "board")?).map_err(|e| e.to_string())?;
+fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertFileError> {
+    let board = Board::parse(str_field(v, "board")?).map_err(CliError::from)?;
     let notation = super::parse_notation(str_field(v, "notation")?)?;
     let owner = super::parse_colour(str_field(v, "owner")?)?;
     let owner_first = v
         .get("owner_first")
         .and_then(Value::as_bool)
-        .ok_or("\"owner_first\" is missing or not true/false")?;
-    let cell = |x: &Value| -> Result<Cell, String> {
+        .ok_or(CertFileError::OwnerFirst)?;
+    let cell = |x: &Value| -> Result<Cell, CertFileError> {
         let name = x
             .as_str()
-            .ok_or_else(|| format!("{x} is not a cell name"))?;
-        board.parse_cell(name, notation).map_err(|e| e.to_string())
+            .ok_or_else(|| CertFileError::NotACellName(x.clone()))?;
+        Ok(board.parse_cell(name, notation).map_err(CliError::from)?)
     };
-    let cells = |x: &Value, what: &str| -> Result<CellSet, String> {
+    let cells = |x: &Value, what: &str| -> Result<CellSet, CertFileError> {
         let items = x
             .as_array()
-            .ok_or_else(|| format!("{what} is not a list of cells"))?;
+            .ok_or_else(|| CertFileError::NotCells(what.into()))?;
         let mut set = CellSet::EMPTY;
         for c in items {
             let c = cell(c)?;
             if c.is_border() || !set.insert(c) {
-                return Err(format!(
-                    "{what}: {} is a border or listed twice",
-                    board.cell_name(c, notation)
-                ));
+                return Err(CertFileError::BadCell {
+                    what: what.into(),
+                    cell: board.cell_name(c, notation),
+                });
             }
         }
         Ok(set)
     };
-    let names = |key: &str| -> Result<String, String> {
+    let names = |key: &str| -> Result<String, CertFileError> {
         Ok(list(v, key)?
             .iter()
             .map(|c| c.as_str().unwrap_or("?").to_string())
@@ -240,24 +311,27 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), Strin
             .join(" "))
     };
     let position = Position::from_names(board, &names("black")?, &names("white")?, notation)
-        .map_err(|e| e.to_string())?;
+        .map_err(CliError::from)?;
     let carrier = cells(&v["carrier"], "\"carrier\"")?;
     let claim = Claim::parse(&board, str_field(v, "claim")?, owner, owner_first, notation)
-        .map_err(|e| e.to_string())?;
-    let game = SubGame::new(position, carrier, claim).map_err(|e| e.to_string())?;
-    let id = |x: &Value| -> Result<u32, String> {
+        .map_err(CliError::from)?;
+    let game = SubGame::new(position, carrier, claim).map_err(CliError::from)?;
+    let id = |x: &Value| -> Result<u32, CertFileError> {
         x.as_u64()
             .and_then(|i| u32::try_from(i).ok())
-            .ok_or_else(|| format!("{x} is not a node number"))
+            .ok_or_else(|| CertFileError::NotANode(x.clone()))
     };
     let mut nodes = Vec::new();
     for (i, n) in list(v, "nodes")?.iter().enumerate() {
-        let at = |what: &str| format!("node {i}: {what}");
+        let at = |e: CertFileError| CertFileError::Node {
+            node: i,
+            source: Box::new(e),
+        };
         let goal = match n.get("goal") {
             None | Some(Value::Null) => None,
             Some(g) => match g.as_array().map(Vec::as_slice) {
                 Some([a, z]) => Some((cell(a)?, cell(z)?)),
-                _ => return Err(at("\"goal\" is not a pair of cells")),
+                _ => return Err(CertFileError::Goal(i)),
             },
         };
         let kind = match (n.get("joined"), n.get("or"), n.get("and")) {
@@ -270,20 +344,20 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), Strin
                             next: id(&r["next"])?,
                         })
                     })
-                    .collect::<Result<_, String>>()
-                    .map_err(|e| at(&e))?,
+                    .collect::<Result<_, CertFileError>>()
+                    .map_err(at)?,
             ),
             (None, None, Some(Value::Array(cs))) => NodeKind::And(
                 cs.iter()
                     .map(id)
-                    .collect::<Result<_, String>>()
-                    .map_err(|e| at(&e))?,
+                    .collect::<Result<_, CertFileError>>()
+                    .map_err(at)?,
             ),
-            _ => return Err(at("not exactly one of \"joined\": true, \"or\", \"and\"")),
+            _ => return Err(CertFileError::Kind(i)),
         };
         nodes.push(Node {
-            stones: cells(&n["stones"], &at("\"stones\""))?,
-            carrier: cells(&n["carrier"], &at("\"carrier\""))?,
+            stones: cells(&n["stones"], &format!("node {i}: \"stones\""))?,
+            carrier: cells(&n["carrier"], &format!("node {i}: \"carrier\""))?,
             goal,
             kind,
         });
@@ -292,6 +366,7 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), Strin
         None | Some(Value::Null) => None,
         Some(c) => Some(cell(c)?),
     };
-    let root = id(v.get("root").unwrap_or(&Value::Null)).map_err(|e| format!("root: {e}"))?;
+    let root =
+        id(v.get("root").unwrap_or(&Value::Null)).map_err(|e| CertFileError::Root(Box::new(e)))?;
     Ok((game, Certificate { nodes, first, root }, notation))
 }

@@ -94,9 +94,7 @@ impl CheckBudgetArgs {
     pub fn options(&self) -> Result<Options, u8> {
         for (flag, v) in [("--time", self.time), ("--confirm-time", self.confirm_time)] {
             if !v.is_finite() || v < 0.0 {
-                return Err(fail_input(&format!(
-                    "{flag} {v} is not a number of seconds"
-                )));
+                return Err(fail_input(super::CliError::NotSeconds { flag, seconds: v }));
             }
         }
         let budget = |nodes: u64, secs: f64| Budget {

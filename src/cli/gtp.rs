@@ -1,15 +1,15 @@
 //! `hexproof gtp` (the GTP engine on stdin/stdout) and `hexproof selfplay` (matches between
 //! player variants with an Elo table).
 
-use super::{fail_input, print_json, EXIT_HOLDS};
+use super::args::{choice, exact_choice, LinksArg, PlayerKindArg, VariantArg};
+use super::error::LogProblem;
+use super::{fail_input, print_json, CliError, EXIT_HOLDS};
 use clap::Args;
-use hexproof::board::{Board, Colour, Notation};
-use hexproof::eval::VcLinks;
-use hexproof::gtp::{links_name, Engine};
+use hexproof::board::{Board, Cell, Colour, Notation};
+use hexproof::gtp::Engine;
 use hexproof::player::arena::{balanced_openings, elo, play_game, GameResult};
 use hexproof::player::clock::Clock;
-use hexproof::player::{Config, Kind};
-use hexproof::vc::Variant;
+use hexproof::player::Config;
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
@@ -18,8 +18,8 @@ use std::time::Duration;
 #[derive(Args, Debug, Clone)]
 pub struct PlayerArgs {
     /// The player: mcts (MoHex-style tree search) or alphabeta (HEXY's selective alpha-beta).
-    #[arg(long, default_value = "mcts")]
-    player: String,
+    #[arg(long, default_value = "mcts", value_parser = choice::<PlayerKindArg>(|s| format!("'{s}' is not a player (mcts or alphabeta)")))]
+    player: PlayerKindArg,
     /// Seconds per move when the client sets no clock (GTP time_settings/time_left override).
     #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
     time: f64,
@@ -36,14 +36,14 @@ pub struct PlayerArgs {
     #[arg(long, default_value_t = 8)]
     width: usize,
     /// Connection engine inside the search: fast, limited, unlimited or hsearch (uses M, K).
-    #[arg(long, default_value = "fast")]
-    variant: String,
+    #[arg(long, default_value = "fast", value_parser = choice::<VariantArg>(|s| format!("'{s}' is not a connection engine")))]
+    variant: VariantArg,
     /// Do not seed connections with edge templates.
     #[arg(long)]
     no_templates: bool,
     /// How connections enter the circuit: none, direct, shared, both (Anshelevich §5).
-    #[arg(long, default_value = "both")]
-    links: String,
+    #[arg(long, default_value = "both", value_parser = exact_choice::<LinksArg>(|s| format!("'{s}' is not a link mode (none, direct, shared, both)")))]
+    links: LinksArg,
     /// MCTS: no exact solver on a second thread.
     #[arg(long)]
     no_solver_thread: bool,
@@ -61,26 +61,19 @@ pub struct PlayerArgs {
 }
 
 impl PlayerArgs {
-    fn config(&self) -> Result<Config, String> {
+    fn config(&self) -> Result<Config, CliError> {
         if !(self.time.is_finite() && self.time > 0.0) {
-            return Err(format!("--time must be positive, not {}", self.time));
+            return Err(CliError::TimeNotPositive(self.time));
         }
         Ok(Config {
-            kind: Kind::parse(&self.player).ok_or(format!(
-                "'{}' is not a player (mcts or alphabeta)",
-                self.player
-            ))?,
+            kind: self.player.into(),
             depth: self.depth.max(1),
             m: self.m,
             k: self.k.max(1),
             width: self.width.max(1),
-            variant: Variant::parse(&self.variant)
-                .ok_or(format!("'{}' is not a connection engine", self.variant))?,
+            variant: self.variant.into(),
             templates: !self.no_templates,
-            links: VcLinks::parse(&self.links).ok_or(format!(
-                "'{}' is not a link mode (none, direct, shared, both)",
-                self.links
-            ))?,
+            links: self.links.into(),
             solver_thread: !self.no_solver_thread,
             resign: self.resign,
             move_time: Duration::from_secs_f64(self.time.min(3600.0)),
@@ -235,60 +228,62 @@ pub struct SelfplayArgs {
     json: bool,
 }
 
-fn variant_config(spec: &str) -> Result<Config, String> {
-    let mut c = Config {
-        solver_thread: false,
-        ..Config::default()
-    };
-    for kv in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or(format!("'{kv}' is not key=value"))?;
-        let num = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{k}: '{v}' is not a number"))
-        };
-        let flag = |v: &str| match v {
-            "1" | "true" | "on" => Ok(true),
-            "0" | "false" | "off" => Ok(false),
-            _ => Err(format!("{k}: '{v}' is not 0 or 1")),
-        };
-        match k {
-            "player" => c.kind = Kind::parse(v).ok_or(format!("'{v}' is not a player"))?,
-            "depth" => c.depth = num(v)?.clamp(1, 20) as u32,
-            "m" => c.m = num(v)? as usize,
-            "k" => c.k = num(v)?.max(1) as usize,
-            "width" => c.width = num(v)?.max(1) as usize,
-            "variant" => c.variant = Variant::parse(v).ok_or(format!("'{v}' is not a variant"))?,
-            "templates" => c.templates = flag(v)?,
-            "links" => c.links = VcLinks::parse(v).ok_or(format!("'{v}' is not a link mode"))?,
-            "solver" => c.solver_thread = flag(v)?,
-            "seed" => c.seed = num(v)?,
-            _ => return Err(format!("unknown setting '{k}'")),
-        }
-    }
-    Ok(c)
-}
-
 /// Runs a match.
 pub fn run_selfplay(a: SelfplayArgs) -> u8 {
-    let board = match Board::parse(&a.board) {
-        Ok(b) => b,
-        Err(e) => return fail_input(&e.to_string()),
+    let m = match match_setup(&a) {
+        Ok(m) => m,
+        Err(e) => return fail_input(&e),
     };
+    let results = match &a.tally {
+        Some(path) => match read_log(path, &m.board, &a.variants) {
+            Ok(r) => r,
+            Err(e) => return fail_input(&e),
+        },
+        None => match play_match(&a, &m) {
+            Ok(r) => r,
+            Err(e) => return fail_input(&e),
+        },
+    };
+    if let Some(p) = &a.sgf {
+        let text: String = results.iter().map(|r| r.sgf.clone() + "\n").collect();
+        if let Err(source) = std::fs::write(p, text) {
+            return fail_input(CliError::Write {
+                path: p.clone(),
+                source,
+            });
+        }
+    }
+    report_match(&a, &m, &results);
+    EXIT_HOLDS
+}
+
+/// A match as the command line sets it up: the board, the players, the openings, the clock.
+struct Match {
+    board: Board,
+    configs: Vec<Config>,
+    openings: Vec<Cell>,
+    seconds: f64,
+    clock: Clock,
+}
+
+fn match_setup(a: &SelfplayArgs) -> Result<Match, CliError> {
+    let board = Board::parse(&a.board)?;
     let (seconds, clock) = match a.cpu_time {
         Some(c) => (c, Clock::ThreadCpu),
         None => (a.time, Clock::Wall),
     };
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-        return fail_input("the time per move must be positive (at most 3600 s)");
+        return Err(CliError::Usage(
+            "the time per move must be positive (at most 3600 s)",
+        ));
     }
     let mut configs = Vec::new();
     for v in &a.variants {
-        match variant_config(v) {
-            Ok(c) => configs.push(Config { clock, ..c }),
-            Err(e) => return fail_input(&format!("variant '{v}': {e}")),
-        }
+        let c = Config::from_spec(v).map_err(|source| CliError::Variant {
+            spec: v.clone(),
+            source,
+        })?;
+        configs.push(Config { clock, ..c });
     }
     let all = balanced_openings(&board);
     let openings: Vec<_> = if a.openings == 0 || a.openings >= all.len() {
@@ -310,98 +305,107 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
             match parsed {
                 Some((x, y)) if x < y && y <= openings.len() => openings[x..y].to_vec(),
                 _ => {
-                    return fail_input(&format!(
-                        "--opening-range '{r}': expected START-END with START < END <= {}",
-                        openings.len()
-                    ))
+                    return Err(CliError::OpeningRange {
+                        range: r.clone(),
+                        openings: openings.len(),
+                    })
                 }
             }
         }
     };
-    let t = Duration::from_secs_f64(seconds);
-    let n = configs.len();
-    let mut results: Vec<GameResult> = Vec::new();
-    if let Some(path) = &a.tally {
-        match read_log(path, &board, &a.variants) {
-            Ok(r) => results = r,
-            Err(e) => return fail_input(&e),
-        }
-    } else {
-        let mut log = match &a.log {
-            Some(p) => match std::fs::OpenOptions::new()
+    Ok(Match {
+        board,
+        configs,
+        openings,
+        seconds,
+        clock,
+    })
+}
+
+/// Plays every pair of variants (or variant 0 against the others with --gauntlet) on every
+/// opening, once with each as Black; each game is reported on stderr (not with --json) and
+/// appended to --log.
+fn play_match(a: &SelfplayArgs, m: &Match) -> Result<Vec<GameResult>, CliError> {
+    let mut log = match &a.log {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(p)
-            {
-                Ok(f) => Some(f),
-                Err(e) => return fail_input(&format!("cannot open {}: {e}", p.display())),
-            },
-            None => None,
-        };
-        for i in 0..n {
-            for j in i + 1..n {
-                if a.gauntlet && i != 0 {
-                    continue;
-                }
-                for &o in &openings {
-                    for (bi, wi) in [(i, j), (j, i)] {
-                        let (winner, moves, adjudicated, game) =
-                            play_game(board, o, &configs[bi], &configs[wi], t);
-                        let r = GameResult {
-                            black: bi,
-                            white: wi,
-                            opening: o,
+                .map_err(|source| CliError::Open {
+                    path: p.clone(),
+                    source,
+                })?,
+        ),
+        None => None,
+    };
+    let t = Duration::from_secs_f64(m.seconds);
+    let n = m.configs.len();
+    let board = m.board;
+    let mut results: Vec<GameResult> = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if a.gauntlet && i != 0 {
+                continue;
+            }
+            for &o in &m.openings {
+                for (bi, wi) in [(i, j), (j, i)] {
+                    let (winner, moves, adjudicated, game) =
+                        play_game(board, o, &m.configs[bi], &m.configs[wi], t);
+                    let r = GameResult {
+                        black: bi,
+                        white: wi,
+                        opening: o,
+                        winner,
+                        moves,
+                        adjudicated,
+                        sgf: hexproof::sgf::write(&game),
+                    };
+                    if !a.json {
+                        eprintln!(
+                            "{} (B) vs {} (W), opening {}: {} wins after {}{}",
+                            bi,
+                            wi,
+                            board.cell_name(o, Notation::Letters),
                             winner,
-                            moves,
-                            adjudicated,
-                            sgf: hexproof::sgf::write(&game),
-                        };
-                        if !a.json {
-                            eprintln!(
-                                "{} (B) vs {} (W), opening {}: {} wins after {}{}",
-                                bi,
-                                wi,
-                                board.cell_name(o, Notation::Letters),
-                                winner,
-                                super::plural(moves, "move"),
-                                if adjudicated {
-                                    " (adjudicated by a winning connection)"
-                                } else {
-                                    ""
-                                }
-                            );
-                        }
-                        if let Some(f) = log.as_mut() {
-                            let line = json!({
-                                "black": bi,
-                                "white": wi,
-                                "black_spec": a.variants[bi],
-                                "white_spec": a.variants[wi],
-                                "opening": board.cell_name(o, Notation::Letters),
-                                "winner": winner.to_string(),
-                                "moves": moves,
-                                "adjudicated": adjudicated,
-                                "clock": clock.name(),
-                                "seconds_per_move": seconds,
-                                "sgf": r.sgf,
-                            });
-                            if writeln!(f, "{line}").and_then(|_| f.flush()).is_err() {
-                                eprintln!("hexproof: cannot append to the log");
+                            super::plural(moves, "move"),
+                            if adjudicated {
+                                " (adjudicated by a winning connection)"
+                            } else {
+                                ""
                             }
-                        }
-                        results.push(r);
+                        );
                     }
+                    if let Some(f) = log.as_mut() {
+                        let line = json!({
+                            "black": bi,
+                            "white": wi,
+                            "black_spec": a.variants[bi],
+                            "white_spec": a.variants[wi],
+                            "opening": board.cell_name(o, Notation::Letters),
+                            "winner": winner.to_string(),
+                            "moves": moves,
+                            "adjudicated": adjudicated,
+                            "clock": m.clock.name(),
+                            "seconds_per_move": m.seconds,
+                            "sgf": r.sgf,
+                        });
+                        if writeln!(f, "{line}").and_then(|_| f.flush()).is_err() {
+                            eprintln!("hexproof: cannot append to the log");
+                        }
+                    }
+                    results.push(r);
                 }
             }
         }
     }
-    if let Some(p) = &a.sgf {
-        let text: String = results.iter().map(|r| r.sgf.clone() + "\n").collect();
-        if let Err(e) = std::fs::write(p, text) {
-            return fail_input(&format!("cannot write {}: {e}", p.display()));
-        }
-    }
-    let ratings = elo(&results, n);
+    Ok(results)
+}
+
+/// Prints the Elo table of a match (as JSON with --json).
+fn report_match(a: &SelfplayArgs, m: &Match, results: &[GameResult]) {
+    let (board, configs, n) = (m.board, &m.configs, m.configs.len());
+    let ratings = elo(results, n);
     let wins = |i: usize| {
         results
             .iter()
@@ -421,9 +425,9 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
         print_json(
             json!({
                 "board": format!("{}x{}", board.cols(), board.rows()),
-                "seconds_per_move": seconds,
-                "clock": clock.name(),
-                "openings": openings.len(),
+                "seconds_per_move": m.seconds,
+                "clock": m.clock.name(),
+                "openings": m.openings.len(),
                 "games": results.len(),
                 "black_wins": results.iter().filter(|r| r.winner == Colour::Black).count(),
                 "players": (0..n).map(|i| json!({
@@ -437,37 +441,35 @@ pub fn run_selfplay(a: SelfplayArgs) -> u8 {
             }),
             EXIT_HOLDS,
         );
-    } else {
-        println!(
-            "{}x{} board, {} s per move ({}), {} x 2 colours, {}, Black won {}",
-            board.cols(),
-            board.rows(),
-            seconds,
-            if clock == Clock::ThreadCpu {
-                "search-thread CPU time"
-            } else {
-                "wall time"
-            },
-            super::plural(openings.len(), "opening"),
-            super::plural(results.len(), "game"),
-            results.iter().filter(|r| r.winner == Colour::Black).count()
-        );
-        println!("| # | variant | wins/games | Elo (95%) |");
-        println!("| --- | --- | --- | --- |");
-        for i in 0..n {
-            println!(
-                "| {i} | {} (`{}`) | {}/{} | {:+.0} ± {:.0} |",
-                configs[i].describe(),
-                a.variants[i],
-                wins(i),
-                games(i),
-                ratings[i].0,
-                ratings[i].1
-            );
-        }
+        return;
     }
-    let _ = links_name;
-    EXIT_HOLDS
+    println!(
+        "{}x{} board, {} s per move ({}), {} x 2 colours, {}, Black won {}",
+        board.cols(),
+        board.rows(),
+        m.seconds,
+        if m.clock == Clock::ThreadCpu {
+            "search-thread CPU time"
+        } else {
+            "wall time"
+        },
+        super::plural(m.openings.len(), "opening"),
+        super::plural(results.len(), "game"),
+        results.iter().filter(|r| r.winner == Colour::Black).count()
+    );
+    println!("| # | variant | wins/games | Elo (95%) |");
+    println!("| --- | --- | --- | --- |");
+    for i in 0..n {
+        println!(
+            "| {i} | {} (`{}`) | {}/{} | {:+.0} ± {:.0} |",
+            configs[i].describe(),
+            a.variants[i],
+            wins(i),
+            games(i),
+            ratings[i].0,
+            ratings[i].1
+        );
+    }
 }
 
 /// The games of a `selfplay --log` file, checked against the variants of this command line.
@@ -475,40 +477,47 @@ fn read_log(
     path: &std::path::Path,
     board: &Board,
     variants: &[String],
-) -> Result<Vec<GameResult>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+) -> Result<Vec<GameResult>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (k, line) in text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let bad = |what: &str| format!("{}:{}: {what}", path.display(), k + 1);
+        let bad = |problem: LogProblem| CliError::Log {
+            path: path.to_path_buf(),
+            line: k + 1,
+            problem,
+        };
         let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| bad(&format!("not JSON ({e})")))?;
+            serde_json::from_str(line).map_err(|e| bad(LogProblem::NotJson(e)))?;
         // Players are matched by their settings, so logs of separate processes (each with
         // its own numbering, e.g. one per pair of variants) combine.
-        let idx = |key: &str| -> Result<usize, String> {
+        let idx = |key: &'static str| -> Result<usize, CliError> {
             let spec = v[format!("{key}_spec")]
                 .as_str()
-                .ok_or_else(|| bad(&format!("no '{key}_spec'")))?;
+                .ok_or_else(|| bad(LogProblem::NoSpec(key)))?;
             variants.iter().position(|x| x == spec).ok_or_else(|| {
-                bad(&format!(
-                    "{key} '{spec}' is not a variant given on this command line"
-                ))
+                bad(LogProblem::UnknownSpec {
+                    key,
+                    spec: spec.into(),
+                })
             })
         };
         let (black, white) = (idx("black")?, idx("white")?);
         let winner = match v["winner"].as_str() {
             Some(w) if w.eq_ignore_ascii_case("black") => Colour::Black,
             Some(w) if w.eq_ignore_ascii_case("white") => Colour::White,
-            _ => return Err(bad("'winner' is not black or white")),
+            _ => return Err(bad(LogProblem::Winner)),
         };
         let opening = v["opening"]
             .as_str()
             .and_then(|s| board.parse_cell(s, Notation::Letters).ok())
-            .ok_or_else(|| bad("'opening' is not a cell of this board"))?;
+            .ok_or_else(|| bad(LogProblem::Opening))?;
         out.push(GameResult {
             black,
             white,

@@ -1,9 +1,11 @@
 //! Command implementations for the `hexproof` binary. Each module owns one command family;
 //! helpers shared by them live here.
 
+pub mod args;
 pub mod bid;
 pub mod certificate;
 pub mod check;
+pub mod error;
 pub mod gtp;
 pub mod progress;
 pub mod render;
@@ -13,6 +15,8 @@ pub mod vc;
 pub mod verify;
 
 use hexproof::board::{Colour, Notation};
+
+pub use error::CliError;
 
 /// Exit code: the claim holds / the command succeeded.
 pub const EXIT_HOLDS: u8 = 0;
@@ -24,24 +28,23 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 pub const EXIT_UNDECIDED: u8 = 3;
 
 /// Prints a one-line error and returns exit code 2.
-pub fn fail_input(msg: &str) -> u8 {
+pub fn fail_input(msg: impl std::fmt::Display) -> u8 {
     eprintln!("hexproof: error: {msg}");
     EXIT_BAD_INPUT
 }
 
-/// Reads `black`/`white` (or `b`/`w`).
-pub fn parse_colour(s: &str) -> Result<Colour, String> {
+/// Reads `black`/`white` (or `b`/`w`) from a file's field (flags are [`args::ColourArg`]).
+pub fn parse_colour(s: &str) -> Result<Colour, CliError> {
     match s.trim().to_ascii_lowercase().as_str() {
         "black" | "b" => Ok(Colour::Black),
         "white" | "w" => Ok(Colour::White),
-        _ => Err(format!("'{s}' is not a colour (expected black or white)")),
+        _ => Err(CliError::Colour(s.into())),
     }
 }
 
-/// Reads `letters`/`digits`.
-pub fn parse_notation(s: &str) -> Result<Notation, String> {
-    Notation::parse(s)
-        .ok_or_else(|| format!("'{s}' is not a notation (expected letters or digits)"))
+/// Reads `letters`/`digits` from a file's field (flags are [`args::NotationArg`]).
+pub fn parse_notation(s: &str) -> Result<Notation, CliError> {
+    Notation::parse(s).ok_or_else(|| CliError::Notation(s.into()))
 }
 
 /// Prints a command's `--json` result on stdout and returns `exit_code`: the one place every
@@ -157,7 +160,7 @@ pub fn resolve_name<'a>(
     names: &[&'a str],
     what: &str,
     place: &str,
-) -> Result<&'a str, String> {
+) -> Result<&'a str, CliError> {
     if let Some(n) = names.iter().find(|n| **n == name) {
         return Ok(n);
     }
@@ -188,5 +191,10 @@ pub fn resolve_name<'a>(
                 .join(" or ")
         ),
     };
-    Err(format!("no {what} called '{name}' in {place}{hint}"))
+    Err(CliError::UnknownName {
+        what: what.into(),
+        name: name.into(),
+        place: place.into(),
+        hint,
+    })
 }

@@ -54,12 +54,15 @@ pub struct RenderArgs {
 }
 
 /// Writes `text` to `path` (`-`: standard output) and says on stderr what was written.
-fn write_out(path: &Path, text: &str, figures: usize) -> Result<(), String> {
+fn write_out(path: &Path, text: &str, figures: usize) -> Result<(), super::CliError> {
     let to = if path == Path::new("-") {
         print!("{text}");
         "standard output".to_string()
     } else {
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, text).map_err(|source| super::CliError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
         path.display().to_string()
     };
     eprintln!(
@@ -70,7 +73,10 @@ fn write_out(path: &Path, text: &str, figures: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn find<'p>(proof: &'p Proof, name: &str) -> Result<&'p hexproof::pages::proof::Item, String> {
+fn find<'p>(
+    proof: &'p Proof,
+    name: &str,
+) -> Result<&'p hexproof::pages::proof::Item, super::CliError> {
     proof.items().find(|i| i.id == name).ok_or_else(|| {
         let names: Vec<&str> = proof.items().map(|i| i.id.as_str()).collect();
         let shown = names
@@ -79,20 +85,25 @@ fn find<'p>(proof: &'p Proof, name: &str) -> Result<&'p hexproof::pages::proof::
             .copied()
             .collect::<Vec<_>>()
             .join(", ");
-        format!(
-            "no item '{name}' in the file (items: {shown}{})",
-            if names.len() > 12 { ", …" } else { "" }
-        )
+        super::CliError::NoItem {
+            name: name.into(),
+            shown,
+            more: names.len() > 12,
+        }
     })
 }
 
 /// Runs `hexproof render`.
 pub fn run_render(a: RenderArgs) -> u8 {
     if a.html.is_none() && a.svg.is_none() && !a.json {
-        return fail_input("nothing to do: give --html OUT, --svg OUT --item NAME, or --json");
+        return fail_input(super::CliError::Usage(
+            "nothing to do: give --html OUT, --svg OUT --item NAME, or --json",
+        ));
     }
     if a.item.is_some() && a.svg.is_none() {
-        return fail_input("--item names the item --svg draws; give --svg OUT too");
+        return fail_input(super::CliError::Usage(
+            "--item names the item --svg draws; give --svg OUT too",
+        ));
     }
     let opts = match a.budget.options() {
         Ok(o) => o,

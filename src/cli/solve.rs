@@ -1,6 +1,7 @@
 //! `hexproof solve`: who wins a whole Hex position, or every one-stone opening of a board.
 
-use super::{fail_input, move_list, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
+use super::args::{exact_choice, OpeningsArg, OrderArg, PositionArgs};
+use super::{fail_input, move_list, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
 use hexproof::board::{Board, Colour, Notation};
 use hexproof::dfpn::{self, openings, Features, SolveOutcome, SolveParams, Winner};
@@ -44,16 +45,14 @@ use std::time::Duration;
 /// too big), 3 undecided (budget).
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
+#[command(mut_arg("board", |a| a.default_value("7x7")))]
 pub struct SolveArgs {
-    /// Board size, e.g. 7x7 (columns x rows) or 7.
-    #[arg(long, default_value = "7x7")]
-    board: String,
-    /// The moves played, alternating and starting with Black, e.g. "d4 c5".
-    #[arg(long, default_value = "", value_name = "MOVES")]
-    moves: String,
+    /// The board (default 7x7), the moves played and the notation.
+    #[command(flatten)]
+    position: PositionArgs,
     /// Solve every one-stone opening instead ("all").
-    #[arg(long, value_name = "all")]
-    openings: Option<String>,
+    #[arg(long, value_name = "all", value_parser = exact_choice::<OpeningsArg>(|o| format!("--openings '{o}': only 'all' is supported")))]
+    openings: Option<OpeningsArg>,
     /// Threads for --openings: each thread takes the next opening from a queue, openings
     /// nearest an edge (the slowest on 7×7) first. At most 256 (as `bid`).
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -179,8 +178,8 @@ pub struct SolveArgs {
     emit_stats: bool,
     /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
     /// Anshelevich §6) or "centre" (cells near the centre first).
-    #[arg(long, default_value = "resistance", value_name = "ORDER")]
-    order: String,
+    #[arg(long, default_value = "resistance", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre or resistance")))]
+    order: OrderArg,
     /// FastVC's soft limit on VSCs stored per endpoint pair: a number, or "none" (no
     /// limit). Tighter limits make each build cheaper but weaken the mustplay.
     #[arg(long, default_value = "16", value_name = "N|none")]
@@ -190,9 +189,6 @@ pub struct SolveArgs {
     /// (Black a4, White x, Black d4 is reached from a4 and from d4).
     #[arg(long)]
     no_share_openings: bool,
-    /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
-    #[arg(long, default_value = "letters")]
-    notation: String,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -208,63 +204,55 @@ struct Setup {
 /// The most threads `--threads` may ask for (as `bid --threads`).
 const MAX_THREADS: usize = 256;
 
-fn setup(a: &SolveArgs) -> Result<Setup, String> {
-    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
-    let notation = parse_notation(&a.notation)?;
-    let mut position = Position::empty(board);
-    let played = position.play_moves(&a.moves, notation)?;
-    let to_move = if played % 2 == 0 {
-        Colour::Black
-    } else {
-        Colour::White
-    };
-    dfpn::check_position(&position).map_err(|e| e.to_string())?;
+fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
+    let notation = a.position.notation();
+    let (position, played) = a.position.position()?;
+    let to_move = PositionArgs::to_move(played);
+    dfpn::check_position(&position)?;
     if let Some(t) = a.time {
         if !t.is_finite() || t <= 0.0 {
-            return Err(format!("--time {t} is not a positive number of seconds"));
+            return Err(CliError::NotPositiveSeconds {
+                flag: "--time",
+                seconds: t,
+            });
         }
     }
     if a.nodes == 0 {
-        return Err("--nodes must be at least 1".into());
+        return Err(CliError::Zero("--nodes"));
     }
     if !a.epsilon.is_finite() || a.epsilon < 0.0 {
-        return Err(format!("--epsilon {} must be 0 or more", a.epsilon));
+        return Err(CliError::Epsilon(a.epsilon));
     }
     if a.threads == 0 {
-        return Err("--threads must be at least 1".into());
+        return Err(CliError::Zero("--threads"));
     }
     if a.threads > MAX_THREADS {
-        return Err(format!(
-            "--threads {} is more than the {MAX_THREADS} allowed",
-            a.threads
-        ));
+        return Err(CliError::TooManyThreads {
+            given: a.threads as u64,
+            max: MAX_THREADS as u64,
+        });
     }
     if a.child_dn == 0 {
-        return Err("--child-dn must be at least 1".into());
+        return Err(CliError::Zero("--child-dn"));
     }
-    if let Some(o) = &a.openings {
-        if o != "all" {
-            return Err(format!("--openings '{o}': only 'all' is supported"));
-        }
+    if let Some(OpeningsArg::All) = a.openings {
         if played > 0 {
-            return Err("--openings all starts from the empty board: drop --moves".into());
+            return Err(CliError::Usage(
+                "--openings all starts from the empty board: drop --moves",
+            ));
         }
         if a.emit_proof.is_some() {
-            return Err(
-                "--emit-proof works on one position: use --moves instead of --openings".into(),
-            );
+            return Err(CliError::Usage(
+                "--emit-proof works on one position: use --moves instead of --openings",
+            ));
         }
     }
-    let order = match a.order.as_str() {
-        "centre" | "center" => dfpn::Ordering::Centre,
-        "resistance" => dfpn::Ordering::Resistance,
-        o => return Err(format!("--order '{o}': use centre or resistance")),
-    };
+    let order = a.order.into();
     let semi_limit = match a.vc_semi_limit.as_str() {
         "none" => None,
         n => Some(
             n.parse::<usize>()
-                .map_err(|_| format!("--vc-semi-limit '{n}': use a number or none"))?,
+                .map_err(|_| CliError::SemiLimit(n.into()))?,
         ),
     };
     let db = match &a.db {
@@ -365,7 +353,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     let mut search = dfpn::make_search(&s.params, s.params.order.order(), start);
     let out = match dfpn::check_position(&s.position) {
         Ok(()) => dfpn::solve_in(&mut search, &s.position, s.to_move, start),
-        Err(e) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(e),
     };
     let mut proof_note = None;
     if let (Some(path), true) = (&a.emit_proof, out.winner != Winner::Undecided) {
@@ -388,8 +376,11 @@ pub fn run_solve(a: SolveArgs) -> u8 {
         };
         match emit::emit_solved(&mut search, &s.position, s.to_move, &opts) {
             Ok(text) => {
-                if let Err(e) = std::fs::write(path, text) {
-                    return fail_input(&format!("cannot write {}: {e}", path.display()));
+                if let Err(source) = std::fs::write(path, text) {
+                    return fail_input(CliError::Write {
+                        path: path.clone(),
+                        source,
+                    });
                 }
                 proof_note = Some(path.display().to_string());
             }
@@ -401,7 +392,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     if a.json {
         let mut v = outcome_json(&out, &board, s.notation);
         v["board"] = json!(format!("{}x{}", board.cols(), board.rows()));
-        v["moves"] = json!(move_list(&board, &a.moves, s.notation));
+        v["moves"] = json!(move_list(&board, &a.position.moves, s.notation));
         v["proof"] = json!(proof_note);
         return print_json(v, solve_exit(out.winner == Winner::Undecided));
     } else {

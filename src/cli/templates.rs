@@ -1,9 +1,9 @@
 //! `hexproof templates …`: generate, verify, list, show and match the certified template
 //! library (docs/templates.md).
 
-use super::{fail_input, move_list, parse_notation, plural, print_json, EXIT_FAILS, EXIT_HOLDS};
+use super::args::PositionArgs;
+use super::{fail_input, move_list, plural, print_json, CliError, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
-use hexproof::board::Board;
 use hexproof::enumerate::two_stone::{
     build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
     seed_checkpoint, seed_two_stone,
@@ -172,8 +172,8 @@ pub struct GenerateArgs {
     /// How the solver's exported proofs write their leaves: `derive` (AND/OR derivations
     /// from the explainer, short proofs) or `search` (each leaf `by search`, re-proved by the
     /// checker's search; no explainer, which can be slow on large carriers such as row 5's).
-    #[arg(long, default_value = "derive", value_parser = ["derive", "search"], requires = "solver_nodes")]
-    solver_leaves: String,
+    #[arg(long, value_enum, default_value_t = Leaves::Derive, requires = "solver_nodes")]
+    solver_leaves: Leaves,
     /// Let the local search use only its built-in edge templates (known sub-connections,
     /// src/search/local.rs) of at most this many carrier cells (0: none), so that a template
     /// the generator finds is not one the search already knew (V1a has 34 cells, IV1d 31).
@@ -265,21 +265,14 @@ pub struct ShowArgs {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct MatchArgs {
-    /// Board size, e.g. 9x9 or 11.
-    #[arg(long, default_value = "11x11")]
-    board: String,
-    /// Moves, alternating, Black first, e.g. "e7 c3 g3".
-    #[arg(long, default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Extra Black stones.
     #[arg(long, default_value = "")]
     black: String,
     /// Extra White stones.
     #[arg(long, default_value = "")]
     white: String,
-    /// Cell names: letters or digits.
-    #[arg(long, default_value = "letters")]
-    notation: String,
     /// Library directory (default: the library built into the binary). Only records whose
     /// digest matches are used; edited ones are named on stderr and skipped.
     #[arg(long)]
@@ -287,6 +280,15 @@ pub struct MatchArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// How the solver's exported proofs write their leaves (`--solver-leaves`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Leaves {
+    /// AND/OR derivations from the explainer (short proofs).
+    Derive,
+    /// Each leaf `by search`, re-proved by the checker's search.
+    Search,
 }
 
 /// Runs `hexproof templates`.
@@ -303,7 +305,7 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
 
 fn run_generate(a: GenerateArgs) -> u8 {
     if !(1..=2).contains(&a.stones) {
-        return fail_input("--stones must be 1 or 2");
+        return fail_input(CliError::Usage("--stones must be 1 or 2"));
     }
     // Default: the smallest width ≥ 2·ROW + 1 with the parity of ROW.
     let width = a.width.unwrap_or(2 * a.row + 1 + (a.row % 2 == 0) as i32);
@@ -314,7 +316,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
     };
     grid.solver = (a.solver_nodes > 0).then_some(a.solver_nodes);
     grid.trust_solver = a.trust_solver;
-    grid.solver_derive = a.solver_leaves == "derive";
+    grid.solver_derive = a.solver_leaves == Leaves::Derive;
     grid.trace = a.trace;
     if let Some(n) = a.max_builtin_template {
         hexproof::local::cells::set_max_edge_template_cells(n);
@@ -323,11 +325,14 @@ fn run_generate(a: GenerateArgs) -> u8 {
         return fail_input(&e);
     }
     if let Err(e) = std::fs::create_dir_all(&a.dir) {
-        return fail_input(&format!("cannot create {}: {e}", a.dir.display()));
+        return fail_input(CliError::Create {
+            path: a.dir.clone(),
+            source: e,
+        });
     }
     let stem = a.out.clone().unwrap_or_else(|| format!("row{}", a.row));
     if stem.is_empty() || stem.contains(['/', '\\']) || stem.starts_with('.') {
-        return fail_input(&format!("--out {stem:?} must be a plain file stem"));
+        return fail_input(CliError::BadStem(stem));
     }
     if a.stones == 1 {
         if let Err(e) = refuse_clobber(&a, &stem) {
@@ -341,30 +346,10 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if a.stones == 2 {
         return run_generate_two_stone(&a, &grid, width, height);
     }
-    let mut seeds = Vec::new();
-    for name in &a.seed {
-        match wiki.iter().find(|t| t.0 == *name) {
-            Some(t) if t.2.iter().all(|rc| grid.cells.contains(rc)) => seeds.push(t.2.clone()),
-            Some(_) => {
-                return fail_input(&format!(
-                    "seed {name} does not fit the region {}x{}",
-                    height, width
-                ))
-            }
-            None => {
-                return fail_input(&format!(
-                    "seed {name} is not a HexWiki one-stone template of row {}",
-                    a.row
-                ))
-            }
-        }
-    }
-    if a.seed_hexwiki {
-        seeds.extend(wiki.iter().map(|t| t.2.clone()));
-    }
-    if a.seeds_only && seeds.is_empty() {
-        return fail_input("--seeds-only needs --seed or --seed-hexwiki");
-    }
+    let seeds = match one_stone_seeds(&a, &grid, &wiki, (height, width)) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     // Refutations on the solver's word must never reach a checked run: their own checkpoint.
     let trust = if a.trust_solver { ".trusted" } else { "" };
     let checkpoint = a.dir.join(format!("{stem}{trust}.checkpoint"));
@@ -372,7 +357,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
         let _ = std::fs::remove_file(&checkpoint);
     }
     let Some((opts, start)) = gen_options(&a, seeds, Some(checkpoint.clone())) else {
-        return fail_input("time budgets must be positive");
+        return fail_input(CliError::Usage("time budgets must be positive"));
     };
     let budget = opts.budget;
     eprintln!(
@@ -401,6 +386,59 @@ fn run_generate(a: GenerateArgs) -> u8 {
     if en.complete {
         let _ = std::fs::remove_file(&checkpoint);
     }
+    let seconds = (start.elapsed().as_secs_f64(), enum_secs);
+    print_generated(&a, (&grid, height, width), &en, &file, seconds, &out);
+    EXIT_HOLDS
+}
+
+/// The `--seed` templates (HexWiki's one-stone templates of the row, by name) and, with
+/// `--seed-hexwiki`, all of them; or the exit code of bad input already reported.
+fn one_stone_seeds(
+    a: &GenerateArgs,
+    grid: &Grid,
+    wiki: &[(String, i32, Vec<hexproof::edge_template::Rc>)],
+    (height, width): (i32, i32),
+) -> Result<Vec<Vec<hexproof::edge_template::Rc>>, u8> {
+    let mut seeds = Vec::new();
+    for name in &a.seed {
+        match wiki.iter().find(|t| t.0 == *name) {
+            Some(t) if t.2.iter().all(|rc| grid.cells.contains(rc)) => seeds.push(t.2.clone()),
+            Some(_) => {
+                return Err(fail_input(CliError::SeedMisfit {
+                    name: name.clone(),
+                    height,
+                    width,
+                }))
+            }
+            None => {
+                return Err(fail_input(CliError::UnknownSeed {
+                    name: name.clone(),
+                    kind: "one-stone",
+                    row: a.row,
+                }))
+            }
+        }
+    }
+    if a.seed_hexwiki {
+        seeds.extend(wiki.iter().map(|t| t.2.clone()));
+    }
+    if a.seeds_only && seeds.is_empty() {
+        return Err(fail_input(CliError::Usage(
+            "--seeds-only needs --seed or --seed-hexwiki",
+        )));
+    }
+    Ok(seeds)
+}
+
+/// The summary of a one-stone run: the counts, the time (total, enumeration) and the records.
+fn print_generated(
+    a: &GenerateArgs,
+    (grid, height, width): (&Grid, i32, i32),
+    en: &hexproof::enumerate::Enumeration,
+    file: &LibraryFile,
+    (total_secs, enum_secs): (f64, f64),
+    out: &std::path::Path,
+) {
     let sizes: Vec<usize> = file.templates.iter().map(|r| r.size()).collect();
     println!(
         "row {}: region {}x{} ({} cells): {} minimal carriers, {} up to mirror ({} symmetric), sizes {:?}; {} searches ({} answered without one), {} transversals, {} undecided; {} in {:.1} s (enumeration {:.1} s); wrote {}",
@@ -417,7 +455,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
         en.transversals,
         en.undecided,
         if en.complete { "complete" } else { "INCOMPLETE" },
-        start.elapsed().as_secs_f64(),
+        total_secs,
         enum_secs,
         out.display()
     );
@@ -428,7 +466,6 @@ fn run_generate(a: GenerateArgs) -> u8 {
         );
     }
     print_records(&file.templates);
-    EXIT_HOLDS
 }
 
 /// Writes `DIR/STEM.json`, except that an incomplete file never replaces a complete one: it
@@ -450,20 +487,21 @@ fn write_library_file(
             out = dir.join(format!("{stem}.incomplete"));
         }
     }
-    std::fs::write(&out, format_file(file))
-        .map_err(|e| fail_input(&format!("cannot write {}: {e}", out.display())))?;
+    std::fs::write(&out, format_file(file)).map_err(|source| {
+        fail_input(CliError::Write {
+            path: out.clone(),
+            source,
+        })
+    })?;
     Ok(out)
 }
 
 /// Without --force, an existing `DIR/STEM.json` is not replaced: the run is refused before
 /// any work.
-fn refuse_clobber(a: &GenerateArgs, stem: &str) -> Result<(), String> {
+fn refuse_clobber(a: &GenerateArgs, stem: &str) -> Result<(), CliError> {
     let out = a.dir.join(format!("{stem}.json"));
     if !a.force && out.exists() {
-        return Err(format!(
-            "{} exists; use --force to replace it, or --dir/--out to write elsewhere",
-            out.display()
-        ));
+        return Err(CliError::Exists(out));
     }
     Ok(())
 }
@@ -474,23 +512,21 @@ const MAX_SECONDS: f64 = 1e9;
 
 /// `--time`, `--quick` and `--max-seconds` must be finite numbers of seconds: `--time` and
 /// `--max-seconds` positive, `--quick` 0 or more (NaN, infinities and negatives are bad input).
-fn check_seconds(a: &GenerateArgs) -> Result<(), String> {
+fn check_seconds(a: &GenerateArgs) -> Result<(), CliError> {
     if !(a.time.is_finite() && a.time > 0.0) {
-        return Err(format!(
-            "--time {} is not a positive number of seconds",
-            a.time
-        ));
+        return Err(CliError::NotPositiveSeconds {
+            flag: "--time",
+            seconds: a.time,
+        });
     }
     if let Some(s) = a.max_seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
-        return Err(format!(
-            "--max-seconds {s} is not a positive number of seconds"
-        ));
+        return Err(CliError::NotPositiveSeconds {
+            flag: "--max-seconds",
+            seconds: s,
+        });
     }
     if !(a.quick.is_finite() && a.quick >= 0.0) {
-        return Err(format!(
-            "--quick {} must be a number of seconds, 0 or more",
-            a.quick
-        ));
+        return Err(CliError::Quick(a.quick));
     }
     Ok(())
 }
@@ -534,7 +570,9 @@ fn gen_options(
 /// HexWiki's named two-stone templates certified in the region ([`seed_two_stone`]).
 fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32) -> u8 {
     if a.seed_hexwiki {
-        return fail_input("--seed-hexwiki is for one stone; name two-stone seeds with --seed");
+        return fail_input(CliError::Usage(
+            "--seed-hexwiki is for one stone; name two-stone seeds with --seed",
+        ));
     }
     if a.seed.is_empty() == a.seeds_only {
         return fail_input(
@@ -556,15 +594,18 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
                 seeds.push((stones[1], carrier))
             }
             Some(_) => {
-                return fail_input(&format!(
-                    "seed {name} does not fit the region {height}x{width}"
-                ))
+                return fail_input(CliError::SeedMisfit {
+                    name: name.clone(),
+                    height,
+                    width,
+                })
             }
             None => {
-                return fail_input(&format!(
-                    "seed {name} is not a HexWiki two-stone template of row {}",
-                    a.row
-                ))
+                return fail_input(CliError::UnknownSeed {
+                    name: name.clone(),
+                    kind: "two-stone",
+                    row: a.row,
+                })
             }
         }
     }
@@ -573,7 +614,7 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
         return fail_input(&e);
     }
     let Some((opts, start)) = gen_options(a, Vec::new(), None) else {
-        return fail_input("time budgets must be positive");
+        return fail_input(CliError::Usage("time budgets must be positive"));
     };
     generate_two_stone(a, grid, &opts, start, &seeds)
 }
@@ -759,7 +800,8 @@ fn run_verify(a: VerifyArgs) -> u8 {
     let mut ok = 0;
     for (path, f) in &lib.files {
         for r in f.templates.iter().filter(|r| chosen(&r.name)) {
-            ok += usize::from(outcome(path, &r.name, verify_record(r).map(|v| v.nodes)));
+            let result = verify_record(r).map(|v| v.nodes).map_err(|e| e.to_string());
+            ok += usize::from(outcome(path, &r.name, result));
         }
     }
     let mut lemmas_ok = 0;
@@ -818,7 +860,12 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
                     .map(|n| format!("proofs/{}", n.to_string_lossy()))
             })
             .collect(),
-        Err(e) => return fail_input(&format!("cannot read {}: {e}", dir.display())),
+        Err(source) => {
+            return fail_input(CliError::Read {
+                path: dir.clone(),
+                source,
+            })
+        }
     };
     files.sort();
     let start = Instant::now();
@@ -842,7 +889,10 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
     };
     let out = a.dir.join(LEMMA_FILE);
     if let Err(e) = std::fs::write(&out, format_lemma_file(&file)) {
-        return fail_input(&format!("cannot write {}: {e}", out.display()));
+        return fail_input(CliError::Write {
+            path: out.clone(),
+            source: e,
+        });
     }
     println!(
         "{} from {} in {:.1} s; wrote {}",
@@ -970,22 +1020,24 @@ fn run_show(a: ShowArgs) -> u8 {
     EXIT_HOLDS
 }
 
+/// The stones of --black and --white, then --moves.
+fn match_position(a: &MatchArgs) -> Result<Position, CliError> {
+    let stones = Position::from_names(
+        a.position.board.board()?,
+        &a.black,
+        &a.white,
+        a.position.notation(),
+    )?;
+    Ok(a.position.play_on(stones)?.0)
+}
+
 fn run_match(a: MatchArgs) -> u8 {
-    let board = match Board::parse(&a.board) {
-        Ok(b) => b,
-        Err(e) => return fail_input(&e.to_string()),
-    };
-    let notation = match parse_notation(&a.notation) {
-        Ok(n) => n,
-        Err(e) => return fail_input(&e),
-    };
-    let mut position = match Position::from_names(board, &a.black, &a.white, notation) {
+    let notation = a.position.notation();
+    let position = match match_position(&a) {
         Ok(p) => p,
-        Err(e) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(e),
     };
-    if let Err(e) = position.play_moves(&a.moves, notation) {
-        return fail_input(&e);
-    }
+    let board = *position.board();
     let lib = match load(a.dir.as_deref()) {
         Ok(l) => l,
         Err(c) => return c,
@@ -1012,7 +1064,7 @@ fn run_match(a: MatchArgs) -> u8 {
             })
             .collect();
         return print_json(
-            json!({ "moves": move_list(&board, &a.moves, notation), "matches": matches }),
+            json!({ "moves": move_list(&board, &a.position.moves, notation), "matches": matches }),
             EXIT_HOLDS,
         );
     } else {

@@ -1,12 +1,11 @@
 //! `hexproof vc`: virtual connections, winning connections and mustplay of a position.
 
-use super::{
-    fail_input, move_list, parse_colour, parse_notation, print_json, EXIT_HOLDS, EXIT_UNDECIDED,
-};
+use super::args::{choice, not_a_colour, ColourArg, PositionArgs, VariantArg};
+use super::{fail_input, move_list, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
-use hexproof::board::{Board, CellSet, Colour, Notation};
+use hexproof::board::{CellSet, Colour, Notation};
 use hexproof::position::Position;
-use hexproof::vc::{self, render, Mustplay, Status, Variant, VcBudget, VcParams, VcSet};
+use hexproof::vc::{self, render, Mustplay, Status, VcBudget, VcParams, VcSet};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -37,18 +36,14 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct VcArgs {
-    /// Board size, e.g. 11x11 (columns x rows) or 7.
-    #[arg(long, default_value = "11x11")]
-    board: String,
-    /// The moves, alternating and starting with Black, e.g. "a2 g5 d7".
-    #[arg(long, default_value = "", value_name = "MOVES")]
-    moves: String,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Whose connections: black (joins top and bottom) or white (joins left and right).
-    #[arg(long, alias = "colour", default_value = "black", value_name = "COLOUR")]
-    color: String,
+    #[arg(long, alias = "colour", default_value = "black", value_name = "COLOUR", value_parser = choice::<ColourArg>(not_a_colour))]
+    color: ColourArg,
     /// The engine: fast, limited, unlimited (FastVC variants) or hsearch.
-    #[arg(long, default_value = "fast")]
-    variant: String,
+    #[arg(long, default_value = "fast", value_parser = choice::<VariantArg>(|v| format!("'{v}' is not a variant (expected fast, limited, unlimited or hsearch)")))]
+    variant: VariantArg,
     /// H-search's M: carriers kept per endpoint pair and list (0 = no limit).
     #[arg(long, default_value_t = 20, value_name = "M")]
     hsearch_m: usize,
@@ -70,9 +65,6 @@ pub struct VcArgs {
     /// How many winning VCs and VSCs to list (smallest first).
     #[arg(long, default_value_t = 5, value_name = "N")]
     show: usize,
-    /// Cell names: letters (d4) or digits (Noshita's 44, boards up to 9x9).
-    #[arg(long, default_value = "letters")]
-    notation: String,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -89,28 +81,20 @@ struct Setup {
     params: VcParams,
 }
 
-fn setup(a: &VcArgs) -> Result<Setup, String> {
-    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
-    let notation = parse_notation(&a.notation)?;
-    let colour = parse_colour(&a.color)?;
-    let variant = Variant::parse(&a.variant).ok_or_else(|| {
-        format!(
-            "'{}' is not a variant (expected fast, limited, unlimited or hsearch)",
-            a.variant
-        )
-    })?;
-    let mut position = Position::empty(board);
-    let played = position.play_moves(&a.moves, notation)?;
+fn setup(a: &VcArgs) -> Result<Setup, CliError> {
+    let notation = a.position.notation();
+    let colour = a.color.into();
+    let (position, played) = a.position.position()?;
     if !a.time.is_finite() || a.time <= 0.0 {
-        return Err(format!(
-            "--time {} is not a positive number of seconds",
-            a.time
-        ));
+        return Err(CliError::NotPositiveSeconds {
+            flag: "--time",
+            seconds: a.time,
+        });
     }
     if a.max_connections == 0 {
-        return Err("--max-connections must be at least 1".into());
+        return Err(CliError::Zero("--max-connections"));
     }
-    let mut params = VcParams::new(variant);
+    let mut params = VcParams::new(a.variant.into());
     if a.no_seeds {
         params.seeds.clear();
     }
@@ -151,208 +135,264 @@ fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Both colours' connections in the position, and what `vc` reports of them.
+struct Built {
+    mine: VcSet,
+    theirs: VcSet,
+    mp: Mustplay,
+    /// The cells VC-connected to each of the colour's sides.
+    sides: (CellSet, CellSet),
+    to_move: Colour,
+    win_vcs: Vec<CellSet>,
+    win_vscs: Vec<CellSet>,
+    /// The mustplay as cells (`None`: unrestricted).
+    mp_cells: Option<CellSet>,
+}
+
+fn build(s: &Setup) -> Built {
+    let mine = VcSet::build(&s.position, s.colour, s.params.clone());
+    let theirs = VcSet::build(&s.position, s.colour.opponent(), s.params.clone());
+    let mp = vc::mustplay(&theirs);
+    let [b1, b2] = s.colour.borders();
+    let sides = (mine.connected_to(b1), mine.connected_to(b2));
+    let to_move = PositionArgs::to_move(s.moves);
+    let mp_cells = match &mp {
+        Mustplay::Lost { .. } => Some(CellSet::EMPTY),
+        Mustplay::Restricted(m) => Some(*m),
+        Mustplay::Unrestricted => None,
+    };
+    Built {
+        win_vcs: sorted(mine.winning_vcs()),
+        win_vscs: sorted(mine.winning_vscs()),
+        mine,
+        theirs,
+        mp,
+        sides,
+        to_move,
+        mp_cells,
+    }
+}
+
 /// Runs `hexproof vc`.
 pub fn run_vc(a: VcArgs) -> u8 {
     let s = match setup(&a) {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
-    let b = *s.position.board();
-    let n = s.notation;
-    let names = |c: &CellSet| c.iter().map(|x| b.cell_name(x, n)).collect::<Vec<_>>();
-    let mine = VcSet::build(&s.position, s.colour, s.params.clone());
-    let theirs = VcSet::build(&s.position, s.colour.opponent(), s.params.clone());
-    let mp = vc::mustplay(&theirs);
-
-    let [b1, b2] = s.colour.borders();
-    let (side1, side2) = (mine.connected_to(b1), mine.connected_to(b2));
-    let to_move = if s.moves % 2 == 0 {
-        Colour::Black
-    } else {
-        Colour::White
-    };
-    let win_vcs = sorted(mine.winning_vcs());
-    let win_vscs = sorted(mine.winning_vscs());
-    let mp_cells = match &mp {
-        Mustplay::Lost { .. } => Some(CellSet::EMPTY),
-        Mustplay::Restricted(m) => Some(*m),
-        Mustplay::Unrestricted => None,
-    };
-    let incomplete = mine.status().is_incomplete() || theirs.status().is_incomplete();
-    let variant = s.params.variant;
+    let v = build(&s);
     if let Some(path) = &a.svg {
-        let mut lines = vec![format!(
-            "{} connections ({} variant) after {}; {} to move",
-            s.colour,
-            variant,
-            super::plural(s.moves, "move"),
-            to_move
-        )];
-        lines.push(match &mp {
-            Mustplay::Lost { .. } => format!(
-                "{} has a winning VC: {} is lost",
-                s.colour.opponent(),
-                s.colour
-            ),
-            Mustplay::Restricted(m) => format!(
-                "mustplay for {}: {}",
-                s.colour,
-                super::plural(m.len(), "cell")
-            ),
-            Mustplay::Unrestricted => {
-                format!("no mustplay: {} has no winning VSC", s.colour.opponent())
-            }
-        });
-        let doc = render::svg(&s.position, s.colour, side1, side2, mp_cells, n, &lines);
-        if let Err(e) = std::fs::write(path, doc) {
-            return fail_input(&format!("cannot write {}: {e}", path.display()));
+        if let Err(source) = std::fs::write(path, svg(&s, &v)) {
+            return fail_input(CliError::Write {
+                path: path.clone(),
+                source,
+            });
         }
     }
+    let incomplete = v.mine.status().is_incomplete() || v.theirs.status().is_incomplete();
     let code = if incomplete {
         EXIT_UNDECIDED
     } else {
         EXIT_HOLDS
     };
     if a.json {
-        let side_json = |v: &VcSet| {
-            let c = v.counts();
-            json!({
-                "colour": v.colour(),
-                "status": v.status(),
-                "seconds": v.stats().micros as f64 / 1e6,
-                "vcs": c.vcs,
-                "vscs": c.vscs,
-                "vc_pairs": c.vc_pairs,
-                "vsc_pairs": c.vsc_pairs,
-                "winning_vcs": v.winning_vcs().len(),
-                "winning_vscs": v.winning_vscs().len(),
-                "stats": v.stats(),
-            })
-        };
-        let [s1, s2] = s.colour.borders().map(|x| x.letter().to_string());
-        return print_json(
-            json!({
-                "board": b.to_string(),
-                "moves": move_list(&b, &a.moves, n),
-                "to_move": to_move,
-                "colour": s.colour,
-                "variant": variant,
-                "seeded": !s.params.seeds.is_empty(),
-                "connections": side_json(&mine),
-                "opponent": side_json(&theirs),
-                "winning_vcs": win_vcs.iter().map(names).collect::<Vec<_>>(),
-                "winning_vscs": win_vscs.iter().map(names).collect::<Vec<_>>(),
-                "mustplay": match &mp {
-                    Mustplay::Lost { carrier } => json!({"state": "lost", "opponent_winning_vc": names(carrier), "cells": []}),
-                    Mustplay::Restricted(m) => json!({"state": "restricted", "cells": names(m)}),
-                    Mustplay::Unrestricted => json!({"state": "unrestricted", "cells": names(&s.position.empty_cells())}),
-                },
-                "connected_to_side": { s1: names(&side1), s2: names(&side2) },
-            }),
-            code,
+        return print_json(vc_json(&a, &s, &v), code);
+    }
+    print_vc(&a, &s, &v);
+    code
+}
+
+/// The `--svg` picture: the cells connected to each side and the mustplay, with a caption.
+fn svg(s: &Setup, v: &Built) -> String {
+    let mut lines = vec![format!(
+        "{} connections ({} variant) after {}; {} to move",
+        s.colour,
+        s.params.variant,
+        super::plural(s.moves, "move"),
+        v.to_move
+    )];
+    lines.push(match &v.mp {
+        Mustplay::Lost { .. } => format!(
+            "{} has a winning VC: {} is lost",
+            s.colour.opponent(),
+            s.colour
+        ),
+        Mustplay::Restricted(m) => format!(
+            "mustplay for {}: {}",
+            s.colour,
+            super::plural(m.len(), "cell")
+        ),
+        Mustplay::Unrestricted => {
+            format!("no mustplay: {} has no winning VSC", s.colour.opponent())
+        }
+    });
+    let (side1, side2) = v.sides;
+    render::svg(
+        &s.position,
+        s.colour,
+        side1,
+        side2,
+        v.mp_cells,
+        s.notation,
+        &lines,
+    )
+}
+
+/// The `--json` result of `vc`.
+fn vc_json(a: &VcArgs, s: &Setup, v: &Built) -> serde_json::Value {
+    let b = *s.position.board();
+    let n = s.notation;
+    let names = |c: &CellSet| c.iter().map(|x| b.cell_name(x, n)).collect::<Vec<_>>();
+    let side_json = |v: &VcSet| {
+        let c = v.counts();
+        json!({
+            "colour": v.colour(),
+            "status": v.status(),
+            "seconds": v.stats().micros as f64 / 1e6,
+            "vcs": c.vcs,
+            "vscs": c.vscs,
+            "vc_pairs": c.vc_pairs,
+            "vsc_pairs": c.vsc_pairs,
+            "winning_vcs": v.winning_vcs().len(),
+            "winning_vscs": v.winning_vscs().len(),
+            "stats": v.stats(),
+        })
+    };
+    let [s1, s2] = s.colour.borders().map(|x| x.letter().to_string());
+    let (side1, side2) = v.sides;
+    json!({
+        "board": b.to_string(),
+        "moves": move_list(&b, &a.position.moves, n),
+        "to_move": v.to_move,
+        "colour": s.colour,
+        "variant": s.params.variant,
+        "seeded": !s.params.seeds.is_empty(),
+        "connections": side_json(&v.mine),
+        "opponent": side_json(&v.theirs),
+        "winning_vcs": v.win_vcs.iter().map(names).collect::<Vec<_>>(),
+        "winning_vscs": v.win_vscs.iter().map(names).collect::<Vec<_>>(),
+        "mustplay": match &v.mp {
+            Mustplay::Lost { carrier } => json!({"state": "lost", "opponent_winning_vc": names(carrier), "cells": []}),
+            Mustplay::Restricted(m) => json!({"state": "restricted", "cells": names(m)}),
+            Mustplay::Unrestricted => json!({"state": "unrestricted", "cells": names(&s.position.empty_cells())}),
+        },
+        "connected_to_side": { s1: names(&side1), s2: names(&side2) },
+    })
+}
+
+/// The text report of `vc`: counts, winning connections, the opponent's side, the mustplay
+/// and the pictures.
+fn print_vc(a: &VcArgs, s: &Setup, v: &Built) {
+    let b = *s.position.board();
+    let n = s.notation;
+    let (mine, theirs) = (&v.mine, &v.theirs);
+    println!(
+        "position: {b}, {}, {} to move",
+        super::plural(s.moves, "move"),
+        v.to_move
+    );
+    print!("{}", s.position.to_ascii(n));
+    let c = mine.counts();
+    println!(
+        "{} connections, {} variant{}: {} in {:.3} ms",
+        s.colour,
+        s.params.variant,
+        if s.params.seeds.is_empty() {
+            ", no seeds"
+        } else {
+            ""
+        },
+        status_text(mine.status()),
+        mine.stats().micros as f64 / 1000.0
+    );
+    println!(
+        "  VCs:  {} carriers on {} endpoint pairs",
+        c.vcs, c.vc_pairs
+    );
+    println!(
+        "  VSCs: {} carriers on {} endpoint pairs",
+        c.vscs, c.vsc_pairs
+    );
+    let list = |label: &str, v: &[CellSet]| {
+        if v.is_empty() {
+            println!("  {label}: none");
+        } else {
+            println!("  {label}: {} (smallest first)", v.len());
+            for carrier in v.iter().take(a.show) {
+                println!(
+                    "    {}: {}",
+                    super::plural(carrier.len(), "cell"),
+                    b.set_names(carrier, n)
+                );
+            }
+            if v.len() > a.show {
+                println!("    … {} more (--show N)", v.len() - a.show);
+            }
+        }
+    };
+    if mine.is_won() {
+        println!(
+            "  {} has already connected its sides",
+            capitalise(s.colour.name())
         );
     } else {
-        println!(
-            "position: {b}, {}, {to_move} to move",
-            super::plural(s.moves, "move")
-        );
-        print!("{}", s.position.to_ascii(n));
-        let c = mine.counts();
-        println!(
-            "{} connections, {} variant{}: {} in {:.3} ms",
-            s.colour,
-            variant,
-            if s.params.seeds.is_empty() {
-                ", no seeds"
-            } else {
-                ""
-            },
-            status_text(mine.status()),
-            mine.stats().micros as f64 / 1000.0
-        );
-        println!(
-            "  VCs:  {} carriers on {} endpoint pairs",
-            c.vcs, c.vc_pairs
-        );
-        println!(
-            "  VSCs: {} carriers on {} endpoint pairs",
-            c.vscs, c.vsc_pairs
-        );
-        let list = |label: &str, v: &[CellSet]| {
-            if v.is_empty() {
-                println!("  {label}: none");
-            } else {
-                println!("  {label}: {} (smallest first)", v.len());
-                for carrier in v.iter().take(a.show) {
-                    println!(
-                        "    {}: {}",
-                        super::plural(carrier.len(), "cell"),
-                        b.set_names(carrier, n)
-                    );
-                }
-                if v.len() > a.show {
-                    println!("    … {} more (--show N)", v.len() - a.show);
-                }
-            }
-        };
-        if mine.is_won() {
-            println!(
-                "  {} has already connected its sides",
-                capitalise(s.colour.name())
-            );
-        } else {
-            list("winning VCs", &win_vcs);
-            list("winning VSCs", &win_vscs);
-        }
-        let tc = theirs.counts();
-        println!(
-            "{} connections (for the mustplay): {} in {:.3} ms; {} VCs, {} VSCs; {} winning VCs, {} winning VSCs",
-            s.colour.opponent(),
-            status_text(theirs.status()),
-            theirs.stats().micros as f64 / 1000.0,
-            tc.vcs,
-            tc.vscs,
-            theirs.winning_vcs().len(),
-            theirs.winning_vscs().len()
-        );
-        match &mp {
-            Mustplay::Lost { carrier } => println!(
-                "mustplay for {}: none — {} has a winning VC on {}: {}",
-                s.colour,
-                s.colour.opponent(),
-                super::plural(carrier.len(), "cell"),
-                b.set_names(carrier, n)
-            ),
-            Mustplay::Restricted(m) => println!(
-                "mustplay for {}: {}: {}",
-                s.colour,
-                super::plural(m.len(), "cell"),
-                b.set_names(m, n)
-            ),
-            Mustplay::Unrestricted => println!(
-                "mustplay for {}: no restriction ({} has no winning VSC)",
-                s.colour,
-                s.colour.opponent()
-            ),
-        }
-        let [l1, l2] = s.colour.borders().map(|x| x.letter());
-        println!(
-            "cells VC-connected to {}'s sides ({l1} = {}, {l2} = {}, + = both):",
-            s.colour,
-            if l1 == 't' { "top" } else { "left" },
-            if l2 == 'b' { "bottom" } else { "right" }
-        );
-        print!(
-            "{}",
-            render::ascii_sides(&s.position, s.colour, side1, side2, n)
-        );
-        if let Some(m) = mp_cells {
-            println!("mustplay for {} (!):", s.colour);
-            print!("{}", render::ascii_mustplay(&s.position, m, n));
-        }
-        if let Some(p) = &a.svg {
-            println!("SVG written to {}", p.display());
-        }
+        list("winning VCs", &v.win_vcs);
+        list("winning VSCs", &v.win_vscs);
     }
-    code
+    let tc = theirs.counts();
+    println!(
+        "{} connections (for the mustplay): {} in {:.3} ms; {} VCs, {} VSCs; {} winning VCs, {} winning VSCs",
+        s.colour.opponent(),
+        status_text(theirs.status()),
+        theirs.stats().micros as f64 / 1000.0,
+        tc.vcs,
+        tc.vscs,
+        theirs.winning_vcs().len(),
+        theirs.winning_vscs().len()
+    );
+    print_mustplay(s, &v.mp);
+    let [l1, l2] = s.colour.borders().map(|x| x.letter());
+    println!(
+        "cells VC-connected to {}'s sides ({l1} = {}, {l2} = {}, + = both):",
+        s.colour,
+        if l1 == 't' { "top" } else { "left" },
+        if l2 == 'b' { "bottom" } else { "right" }
+    );
+    let (side1, side2) = v.sides;
+    print!(
+        "{}",
+        render::ascii_sides(&s.position, s.colour, side1, side2, n)
+    );
+    if let Some(m) = v.mp_cells {
+        println!("mustplay for {} (!):", s.colour);
+        print!("{}", render::ascii_mustplay(&s.position, m, n));
+    }
+    if let Some(p) = &a.svg {
+        println!("SVG written to {}", p.display());
+    }
+}
+
+/// The mustplay line of the text report.
+fn print_mustplay(s: &Setup, mp: &Mustplay) {
+    let b = *s.position.board();
+    let n = s.notation;
+    match mp {
+        Mustplay::Lost { carrier } => println!(
+            "mustplay for {}: none — {} has a winning VC on {}: {}",
+            s.colour,
+            s.colour.opponent(),
+            super::plural(carrier.len(), "cell"),
+            b.set_names(carrier, n)
+        ),
+        Mustplay::Restricted(m) => println!(
+            "mustplay for {}: {}: {}",
+            s.colour,
+            super::plural(m.len(), "cell"),
+            b.set_names(m, n)
+        ),
+        Mustplay::Unrestricted => println!(
+            "mustplay for {}: no restriction ({} has no winning VSC)",
+            s.colour,
+            s.colour.opponent()
+        ),
+    }
 }

@@ -1,10 +1,9 @@
 //! `hexproof verify` and `hexproof minimize`.
 
-use super::{
-    fail_input, parse_colour, parse_notation, print_json, EXIT_FAILS, EXIT_HOLDS, EXIT_UNDECIDED,
-};
+use super::args::{choice, exact_choice, not_a_colour, BoardArgs, ColourArg, EngineArg};
+use super::{fail_input, print_json, CliError, EXIT_FAILS, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
-use hexproof::board::{Board, CellSet, Colour, Notation};
+use hexproof::board::{CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::engine::whole::{decide_engine, Engine, WholeParams};
 use hexproof::local::{minimize_with, Budget, Minimality, Outcome, Verdict};
@@ -16,9 +15,8 @@ use std::time::Duration;
 /// The position, claim and budget shared by `verify` and `minimize`.
 #[derive(Args, Debug)]
 pub struct GameArgs {
-    /// Board size, e.g. 7x7 (columns x rows) or 11.
-    #[arg(long, default_value = "11x11")]
-    board: String,
+    #[command(flatten)]
+    board: BoardArgs,
     /// Black stones, e.g. "d4 e6" (repeatable).
     #[arg(long, value_name = "CELLS")]
     black: Vec<String>,
@@ -26,15 +24,12 @@ pub struct GameArgs {
     #[arg(long, value_name = "CELLS")]
     white: Vec<String>,
     /// Whose claim it is: the player who must connect.
-    #[arg(long = "for", default_value = "black", value_name = "COLOUR")]
-    owner: String,
+    #[arg(long = "for", default_value = "black", value_name = "COLOUR", value_parser = choice::<ColourArg>(not_a_colour))]
+    owner: ColourArg,
     /// Who moves first in the sub-game. Default: the opponent (a VC or union-connection);
     /// naming the claim's owner asks for a semi-connection.
-    #[arg(long)]
-    first: Option<String>,
-    /// Cell names: `letters` (d4) or `digits` (Noshita's 44, boards up to 9x9).
-    #[arg(long, default_value = "letters")]
-    notation: String,
+    #[arg(long, value_parser = choice::<ColourArg>(not_a_colour))]
+    first: Option<ColourArg>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -77,8 +72,8 @@ pub struct VerifyArgs {
     /// only) or `auto` (local first, with at most --local-nodes nodes, then the solver on the
     /// rest of the budget when undecided). Whichever engine answers, "holds" means the kernel
     /// accepted a certificate.
-    #[arg(long, default_value = "auto", value_name = "ENGINE")]
-    engine: String,
+    #[arg(long, default_value = "auto", value_name = "ENGINE", value_parser = exact_choice::<EngineArg>(|s| format!("unknown engine {s:?} (expected local, solver or auto)")))]
+    engine: EngineArg,
     /// With `--engine auto`: the local search's share of --nodes.
     #[arg(long, default_value_t = 2_000_000, value_name = "NODES")]
     local_nodes: u64,
@@ -110,38 +105,30 @@ struct Setup {
     json: bool,
 }
 
-fn setup(a: &GameArgs, carrier_text: &str) -> Result<Setup, String> {
-    let board = Board::parse(&a.board).map_err(|e| e.to_string())?;
-    let notation = parse_notation(&a.notation)?;
-    let owner = parse_colour(&a.owner)?;
-    let first = match &a.first {
-        Some(f) => parse_colour(f)?,
-        None => owner.opponent(),
-    };
-    let position = Position::from_names(board, &a.black.join(" "), &a.white.join(" "), notation)
-        .map_err(|e| e.to_string())?;
+fn setup(a: &GameArgs, carrier_text: &str) -> Result<Setup, CliError> {
+    let board = a.board.board()?;
+    let notation = a.board.notation();
+    let owner: Colour = a.owner.into();
+    let first = a.first.map_or(owner.opponent(), Colour::from);
+    let position = Position::from_names(board, &a.black.join(" "), &a.white.join(" "), notation)?;
     let carrier: CellSet = if carrier_text.trim() == "all" {
         position.empty_cells()
     } else {
         let mut s = CellSet::EMPTY;
-        for c in board
-            .parse_cells(carrier_text, notation)
-            .map_err(|e| e.to_string())?
-        {
+        for c in board.parse_cells(carrier_text, notation)? {
             if !s.insert(c) {
-                return Err(format!(
-                    "carrier cell {} is listed twice",
-                    board.cell_name(c, notation)
-                ));
+                return Err(CliError::CarrierRepeated(board.cell_name(c, notation)));
             }
         }
         s
     };
-    let claim = Claim::parse(&board, &a.claim, owner, first == owner, notation)
-        .map_err(|e| e.to_string())?;
-    let game = SubGame::new(position, carrier, claim).map_err(|e| e.to_string())?;
+    let claim = Claim::parse(&board, &a.claim, owner, first == owner, notation)?;
+    let game = SubGame::new(position, carrier, claim)?;
     if !a.time.is_finite() || a.time < 0.0 {
-        return Err(format!("--time {} is not a number of seconds", a.time));
+        return Err(CliError::NotSeconds {
+            flag: "--time",
+            seconds: a.time,
+        });
     }
     let budget = Budget {
         nodes: a.nodes,
@@ -270,10 +257,7 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
-    let engine = match Engine::parse(&a.engine) {
-        Ok(e) => e,
-        Err(e) => return fail_input(&e),
-    };
+    let engine: Engine = a.engine.into();
     let bar = super::spinner(
         s.json,
         format!(
@@ -291,14 +275,17 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
     bar.finish_and_clear();
     let eo = match decided {
         Ok(o) => o,
-        Err(e) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(e),
     };
     let o = &eo.outcome;
     if let (Some(path), Some(cert), Verdict::Holds) = (&a.certificate, &o.certificate, o.verdict) {
         let text = serde_json::to_string_pretty(&certificate_json(&s, cert))
             .expect("JSON values always serialise");
         if let Err(e) = std::fs::write(path, text + "\n") {
-            return fail_input(&format!("cannot write {}: {e}", path.display()));
+            return fail_input(CliError::Write {
+                path: path.clone(),
+                source: e,
+            });
         }
     }
     if s.json {
@@ -394,7 +381,7 @@ pub fn run_minimize(a: MinimizeArgs) -> u8 {
     bar.finish_and_clear();
     let r = match minimised {
         Ok(r) => r,
-        Err(e) => return fail_input(&e.to_string()),
+        Err(e) => return fail_input(e),
     };
     let b = *s.game.board();
     let n = s.notation;

@@ -68,14 +68,82 @@ fn unseal<'a>(key: &[u8], value: &'a [u8]) -> Option<&'a [u8]> {
     (matches!(body.len(), 1 | 3) && checksum(key, body) == sum).then_some(body)
 }
 
+/// Why the database could not be opened or written.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// Opening (or checking) the file at `path` failed.
+    #[error("database {}: {source}", path.display())]
+    Open {
+        /// The database file.
+        path: std::path::PathBuf,
+        /// What failed.
+        #[source]
+        source: DbFault,
+    },
+    /// Committing the buffered records failed.
+    #[error("database write: {0}")]
+    Write(#[source] DbFault),
+    /// A thread panicked while holding the write buffer.
+    #[error("database buffer poisoned")]
+    Poisoned,
+}
+
+/// What went wrong inside the database file or library.
+#[derive(Debug, thiserror::Error)]
+pub enum DbFault {
+    /// The file could not be opened.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// redb could not open the database.
+    #[error(transparent)]
+    Database(Box<redb::DatabaseError>),
+    /// redb could not start a transaction.
+    #[error(transparent)]
+    Transaction(Box<redb::TransactionError>),
+    /// redb could not open the table.
+    #[error(transparent)]
+    Table(Box<redb::TableError>),
+    /// redb could not read or write the storage.
+    #[error(transparent)]
+    Storage(Box<redb::StorageError>),
+    /// redb could not commit.
+    #[error(transparent)]
+    Commit(Box<redb::CommitError>),
+    /// redb panicked reading the file.
+    #[error("the file is damaged (the database library could not read it)")]
+    Unreadable,
+    /// redb's integrity check failed.
+    #[error("the file is damaged (integrity check failed)")]
+    Damaged,
+}
+
+/// `?` on redb's results: its errors are boxed (they are large, and rare).
+macro_rules! boxed_from {
+    ($($variant:ident: $error:ty),*) => {
+        $(impl From<$error> for DbFault {
+            fn from(e: $error) -> DbFault {
+                DbFault::$variant(Box::new(e))
+            }
+        })*
+    };
+}
+
+boxed_from!(
+    Database: redb::DatabaseError,
+    Transaction: redb::TransactionError,
+    Table: redb::TableError,
+    Storage: redb::StorageError,
+    Commit: redb::CommitError
+);
+
 /// Runs `f`, turning a panic (redb's, on a damaged file) into an error, without printing
 /// the panic message.
-fn no_panic<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+fn no_panic<T>(f: impl FnOnce() -> Result<T, DbFault>) -> Result<T, DbFault> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     std::panic::set_hook(hook);
-    r.unwrap_or_else(|_| Err("the file is damaged (the database library could not read it)".into()))
+    r.unwrap_or_else(|_| Err(DbFault::Unreadable))
 }
 
 /// redb's file backend with every read checked against the file's length before anything is
@@ -114,18 +182,15 @@ impl redb::StorageBackend for BoundedFile {
 }
 
 /// Opens or creates the file at `path` as a redb database on a [`BoundedFile`].
-fn create_bounded(path: &Path) -> Result<Database, String> {
+fn create_bounded(path: &Path) -> Result<Database, DbFault> {
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
-        .open(path)
-        .map_err(|e| e.to_string())?;
-    let backend = redb::backends::FileBackend::new(file).map_err(|e| e.to_string())?;
-    redb::Builder::new()
-        .create_with_backend(BoundedFile(backend))
-        .map_err(|e| e.to_string())
+        .open(path)?;
+    let backend = redb::backends::FileBackend::new(file)?;
+    Ok(redb::Builder::new().create_with_backend(BoundedFile(backend))?)
 }
 
 /// Default most stones of a stored position (Henderson et al. use 4 on 7×7, 5 on 8×8).
@@ -177,21 +242,20 @@ impl SolvedDb {
     /// The file's integrity is checked and every record read once: a file the database
     /// library cannot read is an error; records that fail their checksum are counted in
     /// [`SolvedDb::bad_records`] and ignored by [`SolvedDb::get`].
-    pub fn open(path: &Path, max_stones: usize) -> Result<SolvedDb, String> {
-        let err = |e: &dyn std::fmt::Display| format!("database {}: {e}", path.display());
+    pub fn open(path: &Path, max_stones: usize) -> Result<SolvedDb, DbError> {
         let (db, bad_records, legacy_records) = no_panic(|| {
             let mut db = create_bounded(path)?;
-            if !db.check_integrity().map_err(|e| e.to_string())? {
-                return Err("the file is damaged (integrity check failed)".into());
+            if !db.check_integrity()? {
+                return Err(DbFault::Damaged);
             }
-            let tx = db.begin_write().map_err(|e| e.to_string())?;
-            tx.open_table(SOLVED).map_err(|e| e.to_string())?;
-            tx.commit().map_err(|e| e.to_string())?;
-            let tx = db.begin_read().map_err(|e| e.to_string())?;
-            let t = tx.open_table(SOLVED).map_err(|e| e.to_string())?;
+            let tx = db.begin_write()?;
+            tx.open_table(SOLVED)?;
+            tx.commit()?;
+            let tx = db.begin_read()?;
+            let t = tx.open_table(SOLVED)?;
             let mut bad = 0;
-            for entry in t.iter().map_err(|e| e.to_string())? {
-                let (k, v) = entry.map_err(|e| e.to_string())?;
+            for entry in t.iter()? {
+                let (k, v) = entry?;
                 if unseal(k.value(), v.value()).is_none() {
                     bad += 1;
                 }
@@ -201,7 +265,10 @@ impl SolvedDb {
             drop(tx);
             Ok((db, bad, legacy.unwrap_or(0)))
         })
-        .map_err(|e| err(&e))?;
+        .map_err(|source| DbError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(SolvedDb {
             db,
             pending: Mutex::new(HashMap::new()),
@@ -238,23 +305,25 @@ impl SolvedDb {
     }
 
     /// Commits the buffered records.
-    pub fn flush(&self) -> Result<(), String> {
+    pub fn flush(&self) -> Result<(), DbError> {
         let pending = match self.pending.lock() {
             Ok(mut p) => std::mem::take(&mut *p),
-            Err(_) => return Err("database buffer poisoned".into()),
+            Err(_) => return Err(DbError::Poisoned),
         };
         if pending.is_empty() {
             return Ok(());
         }
-        let e = |e: &dyn std::fmt::Display| format!("database write: {e}");
-        let tx = self.db.begin_write().map_err(|x| e(&x))?;
-        {
-            let mut t = tx.open_table(SOLVED).map_err(|x| e(&x))?;
-            for (k, v) in &pending {
-                t.insert(k.as_slice(), v.as_slice()).map_err(|x| e(&x))?;
+        let write = || -> Result<(), DbFault> {
+            let tx = self.db.begin_write()?;
+            {
+                let mut t = tx.open_table(SOLVED)?;
+                for (k, v) in &pending {
+                    t.insert(k.as_slice(), v.as_slice())?;
+                }
             }
-        }
-        tx.commit().map_err(|x| e(&x))
+            Ok(tx.commit()?)
+        };
+        write().map_err(DbError::Write)
     }
 
     /// Records stored (committed).

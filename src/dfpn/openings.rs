@@ -12,7 +12,7 @@
 //! thread busy to the end.
 
 use super::shared::SharedSolved;
-use super::{solve, SolveOutcome, SolveParams, Winner};
+use super::{solve, SolveError, SolveOutcome, SolveParams, Winner};
 use crate::board::{Board, Cell, Colour, Transform};
 use crate::position::Position;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -83,6 +83,23 @@ pub fn search_order(board: &Board, rotation: bool) -> Vec<Cell> {
     cells
 }
 
+/// Why [`solve_openings`] failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    /// An opening stone could not be placed.
+    #[error(transparent)]
+    Position(#[from] crate::position::PositionError),
+    /// The solver refused an opening.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A worker thread panicked.
+    #[error("a solver thread failed")]
+    ThreadFailed,
+    /// An opening whose result neither was searched nor follows by rotation.
+    #[error("opening {0:?}: neither it nor its image was searched")]
+    Missing(Cell),
+}
+
 /// Solves every opening of `board` with `threads` workers (at least one).
 ///
 /// `cpu_time` reads the calling thread's CPU clock (the binary passes the players' thread
@@ -97,7 +114,7 @@ pub fn solve_openings(
     share: bool,
     cpu_time: fn() -> Duration,
     on_solved: impl Fn(&Opening) + Sync,
-) -> Result<Openings, String> {
+) -> Result<Openings, OpeningsError> {
     let start = Instant::now();
     let order = search_order(&board, params.features.rotation);
     let shared = share.then(|| Arc::new(SharedSolved::default()));
@@ -107,7 +124,7 @@ pub fn solve_openings(
     };
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Opening>> = Mutex::new(Vec::new());
-    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let failed: Mutex<Option<OpeningsError>> = Mutex::new(None);
     let worker = || loop {
         let Some(&cell) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
             return;
@@ -115,10 +132,10 @@ pub fn solve_openings(
         let mut p = Position::empty(board);
         let solved = p
             .play(Colour::Black, cell)
-            .map_err(|e| e.to_string())
+            .map_err(OpeningsError::from)
             .and_then(|()| {
                 let cpu0 = cpu_time();
-                let o = solve(&p, Colour::White, &params).map_err(|e| e.to_string())?;
+                let o = solve(&p, Colour::White, &params)?;
                 Ok((o, (cpu_time() - cpu0).as_secs_f64()))
             });
         match solved {
@@ -147,10 +164,13 @@ pub fn solve_openings(
             scope.spawn(worker);
         }
     });
-    if let Some(e) = failed.into_inner().map_err(|_| "a solver thread failed")? {
+    if let Some(e) = failed
+        .into_inner()
+        .map_err(|_| OpeningsError::ThreadFailed)?
+    {
         return Err(e);
     }
-    let searched = done.into_inner().map_err(|_| "a solver thread failed")?;
+    let searched = done.into_inner().map_err(|_| OpeningsError::ThreadFailed)?;
     let rot = Transform::rotate180(&board);
     let image = |c: Cell| {
         rot.apply(c, &board)
@@ -165,7 +185,7 @@ pub fn solve_openings(
         let twin = searched
             .iter()
             .find(|o| o.cell == image(cell))
-            .ok_or_else(|| format!("opening {cell:?}: neither it nor its image was searched"))?;
+            .ok_or(OpeningsError::Missing(cell))?;
         let mut outcome = twin.outcome.clone();
         outcome.winning_move = outcome.winning_move.map(image);
         openings.push(Opening {

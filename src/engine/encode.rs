@@ -41,6 +41,7 @@
 //! ending on one Black border, a group already touching b, no harmless chain, a window that
 //! does not fit.
 
+use super::EngineError;
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::SubGame;
 use crate::position::Position;
@@ -82,20 +83,13 @@ impl Encoded {
     }
 }
 
-/// Encodes `game` (see the module docs); `Err` says why the encoding does not apply.
-pub fn encode(game: &SubGame) -> Result<Encoded, String> {
-    let claim = game.claim();
-    if claim.owner != Colour::Black {
-        return Err("only claims of Black are encoded".into());
-    }
-    let board = *game.board();
-    let pos = game.position();
-    let carrier = game.carrier();
-    // The goal border b: every pair must end on the same Black border.
+/// The goal border `b` of a claim's pairs (every pair must end on the same Black border) and
+/// the pairs' other ends.
+fn goal_border(pairs: &[(Cell, Cell)]) -> Result<(Cell, Vec<Cell>), EngineError> {
     let black_border = |c: Cell| matches!(c.as_border(), Some(Border::Top | Border::Bottom));
     let mut b: Option<Cell> = None;
     let mut ends = Vec::new();
-    for &(p, q) in &claim.pairs {
+    for &(p, q) in pairs {
         let (e, z) = if black_border(q) && !black_border(p) {
             (p, q)
         } else if black_border(p) && !black_border(q) {
@@ -104,18 +98,30 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
             // t - b: either border may serve as the goal; take the second.
             (p, q)
         } else {
-            return Err("a pair that does not end on one Black border".into());
+            return Err(EngineError::PairNotOnBlackBorder);
         };
         if e.is_border() && !black_border(e) {
-            return Err("a pair ending on a White border".into());
+            return Err(EngineError::PairOnWhiteBorder);
         }
         if b.is_some_and(|x| x != z) {
-            return Err("pairs ending on different borders".into());
+            return Err(EngineError::DifferentBorders);
         }
         b = Some(z);
         ends.push(e);
     }
-    let b = b.ok_or("no pairs")?;
+    Ok((b.ok_or(EngineError::NoPairs)?, ends))
+}
+
+/// Encodes `game` (see the module docs); `Err` says why the encoding does not apply.
+pub fn encode(game: &SubGame) -> Result<Encoded, EngineError> {
+    let claim = game.claim();
+    if claim.owner != Colour::Black {
+        return Err(EngineError::NotBlack);
+    }
+    let board = *game.board();
+    let pos = game.position();
+    let carrier = game.carrier();
+    let (b, ends) = goal_border(&claim.pairs)?;
     let far = if b == Cell::border(Border::Top) {
         Cell::border(Border::Bottom)
     } else {
@@ -140,7 +146,7 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
         g |= component(&board, e, black_nodes);
     }
     if g.contains(b) {
-        return Err("the goal is joined already".into());
+        return Err(EngineError::Joined);
     }
     let g_cells = g - board.border_cells(Colour::Black);
     let near = |c: Cell| !board.neighbours(c).is_disjoint(&g);
@@ -161,7 +167,7 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
         if (touching & carrier).iter().any(|c| !near(c))
             || !(touching & black_stones).is_subset(&g_cells)
         {
-            return Err("the far border touches the carrier away from the group".into());
+            return Err(EngineError::FarBorderTouches);
         }
     }
     let harmless = |h: Cell| -> bool {
@@ -190,7 +196,7 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
             let comp = component(&board, e, black_nodes);
             done |= comp;
             let path = chain_to_far(&board, comp, d, &depth, &harmless)
-                .ok_or("no harmless chain from the group to the far border")?;
+                .ok_or(EngineError::NoHarmlessChain)?;
             chain |= path;
         }
     }
@@ -208,7 +214,7 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
     } else {
         rows - 1 - d
     };
-    let window = Board::new((c1 - c0 + 1) as u32, (d + 1) as u32).map_err(|e| e.to_string())?;
+    let window = Board::new((c1 - c0 + 1) as u32, (d + 1) as u32)?;
     let enc = Encoded {
         position: Position::empty(window),
         to_move: if claim.owner_first {
@@ -222,9 +228,9 @@ pub fn encode(game: &SubGame) -> Result<Encoded, String> {
     };
     let black = enc.set_to_window(black_stones | chain);
     let white = window.cells() - black - enc.set_to_window(carrier);
-    let position = Position::new(window, black, white).map_err(|e| e.to_string())?;
+    let position = Position::new(window, black, white)?;
     if position.winner().is_some() {
-        return Err("the encoded position is won already".into());
+        return Err(EngineError::EncodedWon);
     }
     Ok(Encoded { position, ..enc })
 }

@@ -30,6 +30,7 @@
 //!   nodes, and the certificate's size.
 
 use super::encode::{encode, Encoded};
+use super::EngineError;
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
 use crate::dfpn::{self, mid::Dfpn, tt::INF, SolveParams};
@@ -144,7 +145,7 @@ pub fn decide_whole(
     let enc = match encode(game) {
         Ok(e) => e,
         Err(m) => {
-            report.not_applicable = Some(m);
+            report.not_applicable = Some(m.to_string());
             return (out, report);
         }
     };
@@ -208,7 +209,7 @@ pub fn decide_whole(
             out.certificate = Some(cert);
         }
         Ok(None) => {}
-        Err(m) => report.failure = Some(m),
+        Err(m) => report.failure = Some(m.to_string()),
     }
     out.stats.nodes = report.solver_nodes + report.leaf_nodes;
     out.stats.micros = start.elapsed().as_micros();
@@ -253,11 +254,9 @@ impl Builder<'_, '_, '_> {
     }
 
     /// An error (the verdict stays undecided) once the deadline has passed.
-    fn in_time(&self) -> Result<(), String> {
+    fn in_time(&self) -> Result<(), EngineError> {
         match self.deadline {
-            Some(d) if Instant::now() >= d => {
-                Err("the time budget ran out while the certificate was being built".into())
-            }
+            Some(d) if Instant::now() >= d => Err(EngineError::OutOfTime),
             _ => Ok(()),
         }
     }
@@ -274,7 +273,7 @@ impl Builder<'_, '_, '_> {
 
     /// Solves the root. `Ok(Some((first move, root)))`: a certificate to check; `Ok(None)`:
     /// no win (the outcome says fails or undecided).
-    fn run(&mut self, out: &mut Outcome) -> Result<Option<(Option<Cell>, NodeId)>, String> {
+    fn run(&mut self, out: &mut Outcome) -> Result<Option<(Option<Cell>, NodeId)>, EngineError> {
         let to_move = self.enc.to_move;
         let f = self.d.filled(&self.enc.position, to_move);
         let (pn, dn) = self.d.mid(&f, to_move, INF, INF);
@@ -348,48 +347,42 @@ impl Builder<'_, '_, '_> {
 
     /// The sub-game after Black's `black` and White's `white` (original cells of the carrier),
     /// White to move.
-    fn sub_game(&self, black: CellSet, white: CellSet) -> Result<SubGame, String> {
+    fn sub_game(&self, black: CellSet, white: CellSet) -> Result<SubGame, EngineError> {
         let p = self.game.position();
         let pos = Position::new(
             *p.board(),
             p.stones(Colour::Black) | black,
             p.stones(Colour::White) | white,
-        )
-        .map_err(|e| e.to_string())?;
-        SubGame::new(
+        )?;
+        Ok(SubGame::new(
             pos,
             self.game.carrier() - black - white,
             Claim {
                 owner_first: false,
                 ..self.game.claim().clone()
             },
-        )
-        .map_err(|e| e.to_string())
+        )?)
     }
 
     /// The encoded position after the added stones.
-    fn encoded(&self, black: CellSet, white: CellSet) -> Result<Position, String> {
+    fn encoded(&self, black: CellSet, white: CellSet) -> Result<Position, EngineError> {
         let p = &self.enc.position;
-        Position::new(
+        Ok(Position::new(
             *p.board(),
             p.stones(Colour::Black) | self.enc.set_to_window(black),
             p.stones(Colour::White) | self.enc.set_to_window(white),
-        )
-        .map_err(|e| e.to_string())
+        )?)
     }
 
     /// Black's winning move (an original cell of the carrier) after the added stones, Black to
     /// move, as the solver proves it.
-    fn black_reply(&mut self, black: CellSet, white: CellSet) -> Result<Cell, String> {
+    fn black_reply(&mut self, black: CellSet, white: CellSet) -> Result<Cell, EngineError> {
         self.in_time()?;
         let q = self.encoded(black, white)?;
         let f = self.d.filled(&q, Colour::Black);
         let (pn, _) = self.d.mid(&f, Colour::Black, INF, INF);
         if pn != 0 {
-            return Err(format!(
-                "the solver did not prove Black's win after {} nodes",
-                self.d.nodes
-            ));
+            return Err(EngineError::BlackWinUnproved(self.d.nodes));
         }
         let e = self.d.entry(&f, Colour::Black);
         let mv = match e.best {
@@ -397,13 +390,13 @@ impl Builder<'_, '_, '_> {
             None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
             None => self.winning_move_in(&f, e.moves),
         }
-        .ok_or("no confirmed winning move")?;
+        .ok_or(EngineError::NoWinningMove)?;
         let r = self
             .enc
             .to_original(mv)
-            .ok_or("a winning move outside the window")?;
+            .ok_or(EngineError::MoveOutsideWindow)?;
         if !(self.game.carrier() - black - white).contains(r) {
-            return Err("a winning move outside the carrier".into());
+            return Err(EngineError::MoveOutsideCarrier);
         }
         Ok(r)
     }
@@ -434,16 +427,13 @@ impl Builder<'_, '_, '_> {
 
     /// Stores `n` (or finds it stored already: an identical node is the same assertion, and
     /// an and-node's children keep smaller indices, since the stored copy came first).
-    fn push(&mut self, n: Node) -> Result<NodeId, String> {
+    fn push(&mut self, n: Node) -> Result<NodeId, EngineError> {
         if let Some(&id) = self.interned.get(&n) {
             self.report.shared_hits += 1;
             return Ok(id);
         }
         if self.nodes.len() >= self.params.max_certificate_nodes {
-            return Err(format!(
-                "the certificate exceeds {} nodes",
-                self.params.max_certificate_nodes
-            ));
+            return Err(EngineError::TooManyNodes(self.params.max_certificate_nodes));
         }
         let id = self.nodes.len() as NodeId;
         self.interned.insert(n.clone(), id);
@@ -455,7 +445,7 @@ impl Builder<'_, '_, '_> {
     /// stones, checked by the kernel there) into the certificate: Black's stones `black`
     /// become extra owner stones of every node. Children are stored before their parents
     /// (post-order), so hash-consing can map every reference. Returns the root's node.
-    fn embed(&mut self, cert: &Certificate, black: CellSet) -> Result<NodeId, String> {
+    fn embed(&mut self, cert: &Certificate, black: CellSet) -> Result<NodeId, EngineError> {
         let n = cert.nodes.len();
         let mut done: Vec<Option<NodeId>> = vec![None; n];
         let kids = |k: &NodeKind| -> Vec<NodeId> {
@@ -469,7 +459,7 @@ impl Builder<'_, '_, '_> {
         while let Some((id, expanded)) = stack.pop() {
             let i = id as usize;
             if i >= n {
-                return Err("a leaf certificate refers to a missing node".into());
+                return Err(EngineError::MissingLeafNode);
             }
             if done[i].is_some() {
                 continue;
@@ -496,13 +486,13 @@ impl Builder<'_, '_, '_> {
                             })
                         })
                         .collect::<Option<Vec<_>>>()
-                        .ok_or("a cycle in a leaf certificate")?,
+                        .ok_or(EngineError::LeafCycle)?,
                 ),
                 NodeKind::And(cs) => NodeKind::And(
                     cs.iter()
                         .map(|&c| map(c))
                         .collect::<Option<Vec<_>>>()
-                        .ok_or("a cycle in a leaf certificate")?,
+                        .ok_or(EngineError::LeafCycle)?,
                 ),
             };
             let stones = self.needed(node.stones | black, node.goal, &kind);
@@ -513,7 +503,7 @@ impl Builder<'_, '_, '_> {
                 kind,
             })?);
         }
-        done[cert.root as usize].ok_or_else(|| "an empty leaf certificate".into())
+        done[cert.root as usize].ok_or(EngineError::EmptyLeaf)
     }
 
     /// The owner stones of `stones` that a node of `kind` with `goal` needs, its children
@@ -586,7 +576,7 @@ impl Builder<'_, '_, '_> {
         black: CellSet,
         white: CellSet,
         f: &Position,
-    ) -> Result<Option<NodeId>, String> {
+    ) -> Result<Option<NodeId>, EngineError> {
         if !self.params.derive || self.game.claim().pairs.len() != 1 {
             return Ok(None);
         }
@@ -666,11 +656,11 @@ impl Builder<'_, '_, '_> {
         black: CellSet,
         white: CellSet,
         carrier: CellSet,
-    ) -> Result<Option<NodeId>, String> {
+    ) -> Result<Option<NodeId>, EngineError> {
         let g = self.sub_game(black, white)?.with_carrier(carrier);
         let Ok(g) = g else { return Ok(None) };
         self.in_time()?;
-        let o = decide(&g, &self.leaf_budget(self.params.leaf_nodes)).map_err(|e| e.to_string())?;
+        let o = decide(&g, &self.leaf_budget(self.params.leaf_nodes))?;
         let before = self.nodes.len();
         self.report.leaf_searches += 1;
         self.report.leaf_nodes += o.stats.nodes;
@@ -703,7 +693,7 @@ impl Builder<'_, '_, '_> {
     }
 
     /// Proves the White-to-move position after the added stones; returns its node.
-    fn white(&mut self, black: CellSet, white: CellSet) -> Result<NodeId, String> {
+    fn white(&mut self, black: CellSet, white: CellSet) -> Result<NodeId, EngineError> {
         if let Some(&id) = self.memo.get(&(black, white)) {
             return Ok(id);
         }
@@ -756,10 +746,7 @@ impl Builder<'_, '_, '_> {
             )
         });
         if dn != 0 {
-            return Err(format!(
-                "the solver did not prove White's loss after {} nodes",
-                self.d.nodes
-            ));
+            return Err(EngineError::WhiteLossUnproved(self.d.nodes));
         }
         let mut open = rest;
         let mut options: Vec<Reply> = Vec::new();
@@ -798,14 +785,12 @@ pub enum Engine {
 
 impl Engine {
     /// Parses `local`, `solver` or `auto`.
-    pub fn parse(s: &str) -> Result<Engine, String> {
+    pub fn parse(s: &str) -> Result<Engine, EngineError> {
         match s {
             "local" => Ok(Engine::Local),
             "solver" => Ok(Engine::Solver),
             "auto" => Ok(Engine::Auto),
-            _ => Err(format!(
-                "unknown engine {s:?} (expected local, solver or auto)"
-            )),
+            _ => Err(EngineError::UnknownEngine(s.into())),
         }
     }
 }

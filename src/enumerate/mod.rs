@@ -36,7 +36,10 @@
 //! the stone, `W` cells wide on row 1 (`W ≡ K mod 2`) and `H` rows high; it is symmetric
 //! under the edge mirror `[r, c] ↦ [r, K − c − r]`, so `M` is closed under it.
 
+mod error;
 pub mod two_stone;
+
+pub use error::EnumerateError;
 
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
@@ -107,19 +110,15 @@ pub fn region_cells(row: i32, height: i32, width: i32) -> Vec<Rc> {
 
 impl Grid {
     /// The region of a stone on row `row`, `height` rows high and `width` cells wide on row 1.
-    pub fn new(row: i32, height: i32, width: i32) -> Result<Grid, String> {
+    pub fn new(row: i32, height: i32, width: i32) -> Result<Grid, EnumerateError> {
         if !(2..=10).contains(&row) {
-            return Err(format!("row {row} is not between 2 and 10"));
+            return Err(EnumerateError::Row(row));
         }
         if height < row || height > 17 {
-            return Err(format!(
-                "height {height} must be between the row ({row}) and 17"
-            ));
+            return Err(EnumerateError::Height { height, row });
         }
         if width < 1 || (width - row) % 2 != 0 {
-            return Err(format!(
-                "width {width} must be positive and have the parity of the row ({row}) so the region is centred on the stone"
-            ));
+            return Err(EnumerateError::Width { width, row });
         }
         Grid::with_cells(row, region_cells(row, height, width))
     }
@@ -127,7 +126,7 @@ impl Grid {
     /// A region given by its cells (any mirror-symmetric set of edge-relative cells off the
     /// stone). Its `height` and `width` are those of the smallest `region(row, H, W)` holding
     /// it. Used to enumerate inside a tailored region, e.g. a template and its mirror image.
-    pub fn with_cells(row: i32, cells: Vec<Rc>) -> Result<Grid, String> {
+    pub fn with_cells(row: i32, cells: Vec<Rc>) -> Result<Grid, EnumerateError> {
         Grid::with_helpers(row, cells, Vec::new())
     }
 
@@ -139,25 +138,23 @@ impl Grid {
         row: i32,
         mut cells: Vec<Rc>,
         mut helpers: Vec<Rc>,
-    ) -> Result<Grid, String> {
+    ) -> Result<Grid, EnumerateError> {
         helpers.sort_unstable();
         helpers.dedup();
         cells.extend(helpers.iter().copied());
         cells.sort_unstable();
         cells.dedup();
         if let Some(rc) = cells.iter().find(|rc| rc[0] < 1 || **rc == [row, 0]) {
-            return Err(format!(
-                "cell {rc:?} is off the board side of the edge or is the stone"
-            ));
+            return Err(EnumerateError::OffEdge(*rc));
         }
         if let Some(rc) = cells
             .iter()
             .find(|&&rc| cells.binary_search(&mirror(rc, row)).is_err())
         {
-            return Err(format!(
-                "the region is not mirror-symmetric: {rc:?} has no image {:?}",
-                mirror(*rc, row)
-            ));
+            return Err(EnumerateError::NotSymmetric {
+                cell: *rc,
+                image: mirror(*rc, row),
+            });
         }
         let height = cells.iter().map(|rc| rc[0]).max().unwrap_or(row).max(row);
         let reach = cells
@@ -167,32 +164,22 @@ impl Grid {
             .unwrap_or(0);
         let width = reach + 1 + (reach + 1 - row).rem_euclid(2);
         if height > 19 {
-            return Err(format!(
-                "the region is {height} rows high; boards hold at most 19"
-            ));
+            return Err(EnumerateError::TooHigh(height));
         }
         if cells.len() > 128 {
-            return Err(format!(
-                "the region has {} cells; the exact search handles at most 128",
-                cells.len()
-            ));
+            return Err(EnumerateError::TooManyCells(cells.len()));
         }
         let min_c = cells.iter().map(|rc| rc[1]).min().unwrap_or(0).min(0);
         let max_c = cells.iter().map(|rc| rc[1]).max().unwrap_or(0).max(0);
         if max_c - min_c + 1 > 19 {
-            return Err(format!(
-                "the region is {} columns wide; boards hold at most 19",
-                max_c - min_c + 1
-            ));
+            return Err(EnumerateError::TooWide(max_c - min_c + 1));
         }
         let board = Board::square(19).expect("19 is a board size");
         let at = |rc: Rc| {
             EdgeTemplate::cell_at(&board, Border::Top, -min_c, rc).expect("fits the board")
         };
         if let Some(h) = helpers.iter().find(|h| h[0] > row) {
-            return Err(format!(
-                "helper stone {h:?} lies above the goal stone's row {row}"
-            ));
+            return Err(EnumerateError::HelperAbove { helper: *h, row });
         }
         cells.retain(|rc| helpers.binary_search(rc).is_err());
         let board_cells: Vec<Cell> = cells.iter().map(|&rc| at(rc)).collect();
@@ -580,8 +567,8 @@ fn hex(m: u128) -> String {
     format!("{m:x}")
 }
 
-fn unhex(s: &str) -> Result<u128, String> {
-    u128::from_str_radix(s, 16).map_err(|_| format!("bad mask '{s}' in checkpoint"))
+fn unhex(s: &str) -> Result<u128, EnumerateError> {
+    u128::from_str_radix(s, 16).map_err(|_| EnumerateError::BadMask(s.into()))
 }
 
 /// Adds `m` to the family and updates its minimal transversals (Berge).
@@ -627,7 +614,7 @@ fn write_checkpoint(
     tr: &[u128],
     tested: &HashSet<u128>,
     memo: &Memo,
-) -> Result<(), String> {
+) -> Result<(), EnumerateError> {
     let Some(path) = &opts.checkpoint else {
         return Ok(());
     };
@@ -646,7 +633,10 @@ fn write_checkpoint(
             .collect(),
     };
     let text = serde_json::to_string(&cp).expect("checkpoints serialise");
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|source| EnumerateError::WriteCheckpoint {
+        path: path.clone(),
+        source,
+    })
 }
 
 /// Shrinks a seed's winning carrier `p` (a known template, so most likely minimal already):
@@ -717,7 +707,7 @@ fn shrink_seed(
 /// Soundness and completeness are those of the plain loop: every verdict used is an exact
 /// search's (or its mirror image's, or implied by monotonicity from one), and the loop ends
 /// complete only when every transversal of the final family was decided false.
-pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, String> {
+pub fn enumerate(grid: &Grid, opts: &GenOptions) -> Result<Enumeration, EnumerateError> {
     let mut s = Search::resume(grid, opts)?;
     let (seeded, unsettled) = s.seed(grid, opts);
     if !opts.seeds.is_empty() {
@@ -795,20 +785,21 @@ struct Search {
 
 impl Search {
     /// A fresh search, or the one saved in `opts.checkpoint` (which must be of this region).
-    fn resume(grid: &Grid, opts: &GenOptions) -> Result<Search, String> {
+    fn resume(grid: &Grid, opts: &GenOptions) -> Result<Search, EnumerateError> {
         let all = grid.all();
         let mut family: Vec<u128> = Vec::new();
         let mut tested: HashSet<u128> = HashSet::new();
         let mut known_fails: Vec<u128> = Vec::new();
         if let Some(path) = &opts.checkpoint {
             if let Ok(text) = std::fs::read_to_string(path) {
-                let cp: Checkpoint = serde_json::from_str(&text)
-                    .map_err(|e| format!("{}: bad checkpoint: {e}", path.display()))?;
+                let cp: Checkpoint = serde_json::from_str(&text).map_err(|source| {
+                    EnumerateError::BadCheckpoint {
+                        path: path.clone(),
+                        source,
+                    }
+                })?;
                 if cp.region != [grid.row, grid.height, grid.width] || cp.helpers != grid.helpers {
-                    return Err(format!(
-                        "{}: a checkpoint of another region (use --fresh to discard it)",
-                        path.display()
-                    ));
+                    return Err(EnumerateError::OtherRegion(path.clone()));
                 }
                 for s in &cp.minimal {
                     family.push(unhex(s)?);
@@ -1071,7 +1062,7 @@ pub fn certified_record(
     source: &str,
     region: &Region,
     budget: &Budget,
-) -> Result<Record, String> {
+) -> Result<Record, EnumerateError> {
     let (canon_stones, canon_carrier, symmetry) = canonical_template(&stones, &carrier, row);
     let (name, wiki) = template_name(row, &canon_stones, &canon_carrier);
     let mut rec = Record {
@@ -1097,26 +1088,33 @@ pub fn certified_record(
         digest: String::new(),
     };
     let (game, cells, stone_cells) = rec.sub_game()?;
-    let outcome = decide(&game, budget).map_err(|e| e.to_string())?;
+    let outcome = decide(&game, budget)?;
     let cert = match (outcome.verdict, outcome.certificate) {
         (Verdict::Holds, Some(c)) => c,
         (v, _) => {
-            return Err(format!(
-                "{}: the search says {v:?} on the minimal carrier",
-                rec.name
-            ))
+            return Err(EnumerateError::NotProved {
+                name: rec.name,
+                verdict: v,
+            })
         }
     };
     rec.certificate = encode_certificate(&cert, &cells, &stone_cells)?;
     rec.digest = rec.compute_digest();
-    verify_record(&rec).map_err(|e| format!("{}: {e}", rec.name))?;
+    verify_record(&rec).map_err(|source| EnumerateError::Unverified {
+        name: rec.name.clone(),
+        source,
+    })?;
     Ok(rec)
 }
 
 /// Turns an enumeration into a library file: one record per mirror class, each with a kernel
 /// certificate ([`certified_record`]). Fails if any certificate cannot be made: nothing
 /// unproved enters the library.
-pub fn build_file(grid: &Grid, en: &Enumeration, budget: &Budget) -> Result<LibraryFile, String> {
+pub fn build_file(
+    grid: &Grid,
+    en: &Enumeration,
+    budget: &Budget,
+) -> Result<LibraryFile, EnumerateError> {
     let mut classes: BTreeMap<(usize, Vec<Rc>), Symmetry> = BTreeMap::new();
     for &m in &en.minimal {
         let (canon, sym) = canonical(&grid.rcs(m), grid.row);

@@ -22,7 +22,7 @@
 //! The helpers run in parallel (rayon; each helper's rounds are parallel too), each with its
 //! own checkpoint `DIR/rowKs2-hR_C.checkpoint`, so an interrupted run resumes helper by helper.
 
-use super::{certified_record, enumerate, Enumeration, GenOptions, Grid};
+use super::{certified_record, enumerate, EnumerateError, Enumeration, GenOptions, Grid};
 use crate::edge_template::Rc;
 use crate::local::{decide, Budget, Verdict};
 use crate::templates::library::{canonical_template, mirror, LibraryFile, MinimalityTag, Region};
@@ -92,9 +92,9 @@ pub fn enumerate_two_stone(
     region: &Grid,
     opts: &GenOptions,
     checkpoint_dir: Option<&Path>,
-) -> Result<TwoStoneRun, String> {
+) -> Result<TwoStoneRun, EnumerateError> {
     if !region.helpers.is_empty() {
-        return Err("the region must not hold helper stones already".into());
+        return Err(EnumerateError::HelpersPresent);
     }
     let positions = helper_positions(region);
     let bar = if opts.progress {
@@ -113,7 +113,7 @@ pub fn enumerate_two_stone(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let runs: Vec<Result<HelperRun, String>> = positions
+    let runs: Vec<Result<HelperRun, EnumerateError>> = positions
         .par_iter()
         .map(|&h| {
             let start = Instant::now();
@@ -169,9 +169,9 @@ pub fn seed_two_stone(
     seeds: &[(Rc, Vec<Rc>)],
     opts: &GenOptions,
     checkpoint_dir: Option<&Path>,
-) -> Result<TwoStoneRun, String> {
+) -> Result<TwoStoneRun, EnumerateError> {
     if !region.helpers.is_empty() {
-        return Err("the region must not hold helper stones already".into());
+        return Err(EnumerateError::HelpersPresent);
     }
     let mut helpers = Vec::new();
     for (h, carrier) in seeds {
@@ -254,7 +254,7 @@ pub fn build_two_stone_file(
     region: &Grid,
     run: &TwoStoneRun,
     budget: &Budget,
-) -> Result<LibraryFile, String> {
+) -> Result<LibraryFile, EnumerateError> {
     // Value: whether the minimality is settled (an open seed never overrides a minimal one).
     let mut classes: BTreeMap<(usize, Vec<Rc>, Vec<Rc>), bool> = BTreeMap::new();
     for hr in &run.helpers {

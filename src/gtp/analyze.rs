@@ -6,7 +6,7 @@
 //! (not yet tried against a running HexGui). Border endpoints are written Benzene's way
 //! (`north`, `south`, `west`, `east`) and read in either form (`t`, `b`, `l`, `r` too).
 
-use super::{parse_colour, Engine};
+use super::{parse_colour, Engine, GtpError};
 use crate::board::{Border, Cell, CellSet, Colour, Notation};
 use crate::claim::{Claim, SubGame};
 use crate::eval::evaluate;
@@ -49,7 +49,7 @@ fn border_name(b: Border) -> &'static str {
     }
 }
 
-fn point(e: &Engine, s: &str) -> Result<Cell, String> {
+fn point(e: &Engine, s: &str) -> Result<Cell, GtpError> {
     let b = match s.to_ascii_lowercase().as_str() {
         "north" | "t" => Some(Border::Top),
         "south" | "b" => Some(Border::Bottom),
@@ -59,11 +59,7 @@ fn point(e: &Engine, s: &str) -> Result<Cell, String> {
     };
     match b {
         Some(b) => Ok(Cell::border(b)),
-        None => e
-            .game
-            .board()
-            .parse_cell(s, Notation::Letters)
-            .map_err(|err| err.to_string()),
+        None => Ok(e.game.board().parse_cell(s, Notation::Letters)?),
     }
 }
 
@@ -85,7 +81,7 @@ fn params(e: &Engine) -> VcParams {
 }
 
 /// Runs an analysis command; `None` if `name` is not one.
-pub fn dispatch(e: &mut Engine, cmd: &str, args: &[&str]) -> Option<Result<String, String>> {
+pub fn dispatch(e: &mut Engine, cmd: &str, args: &[&str]) -> Option<Result<String, GtpError>> {
     Some(match cmd {
         "vc-between-cells-full" | "vc-between-cells-semi" => {
             between(e, cmd.ends_with("full"), args)
@@ -98,14 +94,17 @@ pub fn dispatch(e: &mut Engine, cmd: &str, args: &[&str]) -> Option<Result<Strin
     })
 }
 
-fn colour_arg(cmd: &str, args: &[&str], n: usize) -> Result<Colour, String> {
+fn colour_arg(cmd: &'static str, args: &[&str], n: usize) -> Result<Colour, GtpError> {
     if args.len() != n {
-        return Err(format!("{cmd}: expected {n} argument(s)"));
+        return Err(GtpError::ArityShort {
+            command: cmd,
+            expected: n,
+        });
     }
     parse_colour(args[0])
 }
 
-fn between(e: &Engine, full: bool, args: &[&str]) -> Result<String, String> {
+fn between(e: &Engine, full: bool, args: &[&str]) -> Result<String, GtpError> {
     let c = colour_arg("vc-between-cells", args, 3)?;
     let (x, y) = (point(e, args[1])?, point(e, args[2])?);
     let v = VcSet::build(e.game.position(), c, params(e));
@@ -126,7 +125,7 @@ fn between(e: &Engine, full: bool, args: &[&str]) -> Result<String, String> {
         .join("\n"))
 }
 
-fn get_mustplay(e: &Engine, args: &[&str]) -> Result<String, String> {
+fn get_mustplay(e: &Engine, args: &[&str]) -> Result<String, GtpError> {
     let c = colour_arg("vc-get-mustplay", args, 1)?;
     let opp = VcSet::build(e.game.position(), c.opponent(), params(e));
     Ok(match mustplay(&opp) {
@@ -136,7 +135,7 @@ fn get_mustplay(e: &Engine, args: &[&str]) -> Result<String, String> {
     })
 }
 
-fn templates(e: &Engine, args: &[&str]) -> Result<String, String> {
+fn templates(e: &Engine, args: &[&str]) -> Result<String, GtpError> {
     let c = colour_arg("template-matches", args, 1)?;
     let pos = e.game.position();
     let seeds = seed::default_seeds();
@@ -157,9 +156,9 @@ fn templates(e: &Engine, args: &[&str]) -> Result<String, String> {
     Ok(lines.join("\n"))
 }
 
-fn circuit(e: &Engine, energy: bool, args: &[&str]) -> Result<String, String> {
+fn circuit(e: &Engine, energy: bool, args: &[&str]) -> Result<String, GtpError> {
     if !args.is_empty() {
-        return Err("expected no arguments".into());
+        return Err(GtpError::Usage("expected no arguments"));
     }
     let pos = e.game.position();
     let ev = if e.config.uses_vcs() {
@@ -185,15 +184,15 @@ fn circuit(e: &Engine, energy: bool, args: &[&str]) -> Result<String, String> {
     }
 }
 
-fn solve(e: &Engine, args: &[&str]) -> Result<String, String> {
+fn solve(e: &Engine, args: &[&str]) -> Result<String, GtpError> {
     if args.is_empty() || args.len() > 2 {
-        return Err("solve-state: expected color [nodes]".into());
+        return Err(GtpError::Usage("solve-state: expected color [nodes]"));
     }
     let c = parse_colour(args[0])?;
     let nodes = match args.get(1) {
         Some(n) => n
             .parse::<u64>()
-            .map_err(|_| format!("bad node count '{n}'"))?,
+            .map_err(|_| GtpError::BadNodeCount(n.to_string()))?,
         None => 200_000,
     };
     let pos = e.game.position();
@@ -225,9 +224,8 @@ fn solve(e: &Engine, args: &[&str]) -> Result<String, String> {
                 pairs: vec![(Cell::border(b1), Cell::border(b2))],
                 owner_first,
             },
-        )
-        .map_err(|err| err.to_string())?;
-        let out = decide(&game, &budget).map_err(|err| err.to_string())?;
+        )?;
+        let out = decide(&game, &budget)?;
         spent += out.stats.nodes;
         match (out.verdict, owner_first) {
             (Verdict::Holds, true) => {

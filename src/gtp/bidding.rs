@@ -2,7 +2,7 @@
 //! arguments, so that the GTP server (not written yet) can register them unchanged.
 //!
 //! Names follow the GTP convention for private extensions, `prefix-name` (ECOSYSTEM.md §1.2).
-//! Each function returns `Ok(reply text)` or `Err(message)`; the server frames them as
+//! Each function returns `Ok(reply text)` or `Err(GtpError)` (its message); the server frames them as
 //! `= text` / `? message`. Replies never contain an empty line.
 //!
 //! | command | arguments | reply |
@@ -19,6 +19,8 @@
 use crate::bidding::{analyse, Analysis, McConfig};
 use crate::board::{Colour, Notation};
 use crate::position::Position;
+
+use super::GtpError;
 
 /// Positions with at most this many empty cells are enumerated exactly (2^20 fillings).
 pub const GTP_EXACT_LIMIT: usize = 20;
@@ -40,7 +42,7 @@ pspairs/Bidding L_H/bidding-loser\n\
 string/Bidding value/bidding-value";
 
 /// Runs one of [`GTP_COMMANDS`]; `None` if `name` is not one of them.
-pub fn dispatch(name: &str, pos: &Position, args: &[&str]) -> Option<Result<String, String>> {
+pub fn dispatch(name: &str, pos: &Position, args: &[&str]) -> Option<Result<String, GtpError>> {
     Some(match name {
         "bidding-bid" => gtp_bid(pos, args),
         "bidding-criticality" => gtp_criticality(pos, args),
@@ -50,15 +52,17 @@ pub fn dispatch(name: &str, pos: &Position, args: &[&str]) -> Option<Result<Stri
     })
 }
 
-fn number(what: &str, s: &str) -> Result<u64, String> {
-    s.parse::<u64>()
-        .map_err(|_| format!("{what} must be a non-negative integer, not '{s}'"))
+fn number(what: &'static str, s: &str) -> Result<u64, GtpError> {
+    s.parse::<u64>().map_err(|_| GtpError::NotACount {
+        what,
+        value: s.into(),
+    })
 }
 
 /// Reads the optional `[samples [seed]]` tail.
-fn sampling(cmd: &str, args: &[&str]) -> Result<McConfig, String> {
+fn sampling(cmd: &'static str, args: &[&str]) -> Result<McConfig, GtpError> {
     if args.len() > 2 {
-        return Err(format!("{cmd}: too many arguments"));
+        return Err(GtpError::TooManyArguments(cmd));
     }
     let mut cfg = McConfig {
         samples: GTP_DEFAULT_SAMPLES,
@@ -67,7 +71,7 @@ fn sampling(cmd: &str, args: &[&str]) -> Result<McConfig, String> {
     if let Some(s) = args.first() {
         cfg.samples = number("samples", s)?;
         if cfg.samples == 0 {
-            return Err("samples must be at least 1".into());
+            return Err(GtpError::NoSamples);
         }
     }
     if let Some(s) = args.get(1) {
@@ -76,29 +80,31 @@ fn sampling(cmd: &str, args: &[&str]) -> Result<McConfig, String> {
     Ok(cfg)
 }
 
-fn analysis(pos: &Position, cfg: &McConfig) -> Result<Analysis, String> {
-    analyse(pos, GTP_EXACT_LIMIT, cfg).map_err(|e| e.to_string())
+fn analysis(pos: &Position, cfg: &McConfig) -> Result<Analysis, GtpError> {
+    Ok(analyse(pos, GTP_EXACT_LIMIT, cfg)?)
 }
 
 /// `bidding-bid total_chips my_chips [samples [seed]]` → `cell bid`: the move `argmin L_H` and
 /// the bid `⌊(1/2 − L_H) · total⌋` capped at `my_chips` (Payne & Robeva §5, Proposition 5.2).
 /// The move and bid are the same for either colour. Fails if the game is over.
-pub fn gtp_bid(pos: &Position, args: &[&str]) -> Result<String, String> {
+pub fn gtp_bid(pos: &Position, args: &[&str]) -> Result<String, GtpError> {
     if args.len() < 2 {
-        return Err("bidding-bid: expected total_chips my_chips [samples [seed]]".into());
+        return Err(GtpError::Usage(
+            "bidding-bid: expected total_chips my_chips [samples [seed]]",
+        ));
     }
     let total = number("total_chips", args[0])?;
     let mine = number("my_chips", args[1])?;
     let cfg = sampling("bidding-bid", &args[2..])?;
     let a = analysis(pos, &cfg)?;
-    let adv = a.advice(total, mine).map_err(|e| e.to_string())?;
+    let adv = a.advice(total, mine)?;
     match adv.cell {
         Some(c) => Ok(format!(
             "{} {}",
             pos.board().cell_name(c, Notation::Letters),
             adv.bid
         )),
-        None => Err("game is over".into()),
+        None => Err(GtpError::GameOver),
     }
 }
 
@@ -119,20 +125,20 @@ fn pairs(pos: &Position, a: &Analysis, value: impl Fn(usize) -> f64) -> String {
 
 /// `bidding-criticality [samples [seed]]` → `cell p …`: the probability that each empty cell
 /// is critical (§4), three decimals, cells in row order. Empty reply on a full board.
-pub fn gtp_criticality(pos: &Position, args: &[&str]) -> Result<String, String> {
+pub fn gtp_criticality(pos: &Position, args: &[&str]) -> Result<String, GtpError> {
     let a = analysis(pos, &sampling("bidding-criticality", args)?)?;
     Ok(pairs(pos, &a, |i| a.critical_prob(i)))
 }
 
 /// `bidding-loser [samples [seed]]` → `cell L …`: `L_H` for each empty cell (§5).
-pub fn gtp_loser(pos: &Position, args: &[&str]) -> Result<String, String> {
+pub fn gtp_loser(pos: &Position, args: &[&str]) -> Result<String, GtpError> {
     let a = analysis(pos, &sampling("bidding-loser", args)?)?;
     Ok(pairs(pos, &a, |i| a.loser_prob(i)))
 }
 
 /// `bidding-value [samples [seed]]` → `P R`: Black's random-turn winning probability and
 /// Black's Richman threshold `R = 1 − P` (§2), four decimals.
-pub fn gtp_value(pos: &Position, args: &[&str]) -> Result<String, String> {
+pub fn gtp_value(pos: &Position, args: &[&str]) -> Result<String, GtpError> {
     let a = analysis(pos, &sampling("bidding-value", args)?)?;
     Ok(format!(
         "{:.4} {:.4}",
@@ -179,7 +185,10 @@ mod tests {
         assert!(gtp_bid(&p, &["10", "5", "1", "2", "3"]).is_err());
         assert!(gtp_criticality(&p, &["-3"]).is_err());
         let won = pos(2, "a1 a2", "");
-        assert_eq!(gtp_bid(&won, &["10", "5"]), Err("game is over".into()));
+        assert!(matches!(
+            gtp_bid(&won, &["10", "5"]),
+            Err(GtpError::GameOver)
+        ));
         assert!(dispatch("genmove", &p, &[]).is_none());
     }
 

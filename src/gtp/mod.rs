@@ -14,6 +14,9 @@
 
 pub mod analyze;
 pub mod bidding;
+mod error;
+
+pub use error::GtpError;
 
 use crate::board::{Board, Cell, Colour, Notation};
 use crate::game::{colour_letter, Game, Move};
@@ -48,6 +51,28 @@ pub const COMMANDS: &[&str] = &[
     "hexgui-analyze_commands",
 ];
 
+/// Where in [`COMMANDS`] the commands about the board and the moves are (`boardsize` …
+/// `all_legal_moves`).
+const GAME_COMMANDS: std::ops::Range<usize> = 6..15;
+/// Where the commands that set the clock and parameters are (`time_settings` …
+/// `param_player`).
+const SETTINGS_COMMANDS: std::ops::Range<usize> = 15..19;
+/// Where the commands about game records are (`loadsgf` … `printsgf`).
+const SGF_COMMANDS: std::ops::Range<usize> = 19..22;
+
+/// `Err` unless `args` has `n` arguments.
+fn arity(name: &str, args: &[&str], n: usize) -> Result<(), GtpError> {
+    if args.len() == n {
+        Ok(())
+    } else {
+        Err(GtpError::Arity {
+            command: name.into(),
+            expected: n,
+            got: args.len(),
+        })
+    }
+}
+
 /// Time control state (GTP `time_settings` / `time_left`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Clock {
@@ -81,11 +106,11 @@ fn slot(c: Colour) -> usize {
 }
 
 /// Reads a GTP colour.
-pub fn parse_colour(s: &str) -> Result<Colour, String> {
+pub fn parse_colour(s: &str) -> Result<Colour, GtpError> {
     match s.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Colour::Black),
         "w" | "white" => Ok(Colour::White),
-        _ => Err(format!("invalid color '{s}'")),
+        _ => Err(GtpError::InvalidColour(s.into())),
     }
 }
 
@@ -106,10 +131,10 @@ pub fn clean(line: &str) -> String {
 }
 
 /// Frames a reply; multi-line text never contains an empty line.
-pub fn frame(id: Option<u64>, result: &Result<String, String>) -> String {
+pub fn frame(id: Option<u64>, result: &Result<String, GtpError>) -> String {
     let (mark, text) = match result {
-        Ok(t) => ('=', t),
-        Err(t) => ('?', t),
+        Ok(t) => ('=', t.clone()),
+        Err(e) => ('?', e.to_string()),
     };
     let id = id.map_or(String::new(), |i| i.to_string());
     let body: Vec<&str> = text
@@ -149,7 +174,7 @@ impl Engine {
         let (id, name) = match first.parse::<u64>() {
             Ok(id) => match words.next() {
                 Some(n) => (Some(id), n),
-                None => return Some(frame(Some(id), &Err("missing command".into()))),
+                None => return Some(frame(Some(id), &Err(GtpError::MissingCommand))),
             },
             Err(_) => (None, first),
         };
@@ -166,17 +191,8 @@ impl Engine {
         v
     }
 
-    fn run(&mut self, name: &str, args: &[&str]) -> Result<String, String> {
-        let argc = |n: usize| -> Result<(), String> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name}: expected {n} argument(s), got {}",
-                    args.len()
-                ))
-            }
-        };
+    fn run(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let argc = |n: usize| arity(name, args, n);
         match name {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("hexproof".into()),
@@ -190,18 +206,38 @@ impl Engine {
                 self.quit = true;
                 Ok(String::new())
             }
+            "hexgui-analyze_commands" => Ok(format!(
+                "{}\n{}",
+                analyze::HEXGUI_ANALYZE,
+                crate::gtp::bidding::HEXGUI_ANALYZE
+            )),
+            _ if COMMANDS[GAME_COMMANDS].contains(&name) => self.game_command(name, args),
+            _ if COMMANDS[SETTINGS_COMMANDS].contains(&name) => self.settings_command(name, args),
+            _ if COMMANDS[SGF_COMMANDS].contains(&name) => self.sgf_command(name, args),
+            _ => {
+                if let Some(r) = analyze::dispatch(self, name, args) {
+                    return r;
+                }
+                if let Some(r) = crate::gtp::bidding::dispatch(name, self.game.position(), args) {
+                    return r;
+                }
+                Err(GtpError::UnknownCommand(name.into()))
+            }
+        }
+    }
+
+    /// The board and the moves (`COMMANDS[GAME_COMMANDS]`).
+    fn game_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let argc = |n: usize| arity(name, args, n);
+        match name {
             "boardsize" => {
                 let (c, r) = match args {
                     [n] => (n, n),
                     [c, r] => (c, r),
-                    _ => return Err("boardsize: expected N or W H".into()),
+                    _ => return Err(GtpError::Usage("boardsize: expected N or W H")),
                 };
-                let num = |s: &str| {
-                    s.parse::<u32>()
-                        .map_err(|_| "unacceptable size".to_string())
-                };
-                let b =
-                    Board::new(num(c)?, num(r)?).map_err(|_| "unacceptable size".to_string())?;
+                let num = |s: &str| s.parse::<u32>().map_err(|_| GtpError::UnacceptableSize);
+                let b = Board::new(num(c)?, num(r)?).map_err(|_| GtpError::UnacceptableSize)?;
                 self.game = Game::new(b);
                 self.hint = [None, None];
                 Ok(String::new())
@@ -256,13 +292,21 @@ impl Engine {
                 }
                 Ok(v.join(" "))
             }
+            _ => Err(GtpError::UnknownCommand(name.into())),
+        }
+    }
+
+    /// The clock and the parameters (`COMMANDS[SETTINGS_COMMANDS]`).
+    fn settings_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let argc = |n: usize| arity(name, args, n);
+        match name {
             "time_settings" => {
                 argc(3)?;
                 let main = nonneg(args[0])?;
                 let byo = nonneg(args[1])?;
                 let stones = args[2]
                     .parse::<u32>()
-                    .map_err(|_| format!("bad stone count '{}'", args[2]))?;
+                    .map_err(|_| GtpError::BadStoneCount(args[2].into()))?;
                 self.clock.settings = Some((main, byo, stones));
                 self.clock.left = [Some(main), Some(main)];
                 Ok(String::new())
@@ -273,7 +317,7 @@ impl Engine {
                 self.clock.left[slot(c)] = Some(nonneg(args[1])?);
                 let _ = args[2]
                     .parse::<u32>()
-                    .map_err(|_| format!("bad stone count '{}'", args[2]))?;
+                    .map_err(|_| GtpError::BadStoneCount(args[2].into()))?;
                 Ok(String::new())
             }
             "param_game" => match args {
@@ -285,51 +329,52 @@ impl Engine {
                     self.config.allow_swap = parse_bool(v)?;
                     Ok(String::new())
                 }
-                _ => Err("param_game: known parameter: allow_swap".into()),
+                _ => Err(GtpError::Usage("param_game: known parameter: allow_swap")),
             },
             "param_player" => self.param_player(args),
+            _ => Err(GtpError::UnknownCommand(name.into())),
+        }
+    }
+
+    /// Game records (`COMMANDS[SGF_COMMANDS]`).
+    fn sgf_command(&mut self, name: &str, args: &[&str]) -> Result<String, GtpError> {
+        let argc = |n: usize| arity(name, args, n);
+        match name {
             "loadsgf" => {
                 if args.is_empty() || args.len() > 2 {
-                    return Err("loadsgf: expected file [move_number]".into());
+                    return Err(GtpError::Usage("loadsgf: expected file [move_number]"));
                 }
                 let upto = match args.get(1) {
                     Some(n) => Some(
                         n.parse::<usize>()
-                            .map_err(|_| format!("bad move number '{n}'"))?,
+                            .map_err(|_| GtpError::BadMoveNumber(n.to_string()))?,
                     ),
                     None => None,
                 };
-                let text = std::fs::read_to_string(args[0])
-                    .map_err(|e| format!("cannot read {}: {e}", args[0]))?;
+                let text = std::fs::read_to_string(args[0]).map_err(|source| GtpError::Read {
+                    path: args[0].into(),
+                    source,
+                })?;
                 self.game = crate::sgf::read(&text, upto)?;
                 self.hint = [None, None];
                 Ok(String::new())
             }
             "savesgf" => {
                 argc(1)?;
-                std::fs::write(args[0], crate::sgf::write(&self.game) + "\n")
-                    .map_err(|e| format!("cannot write {}: {e}", args[0]))?;
+                std::fs::write(args[0], crate::sgf::write(&self.game) + "\n").map_err(
+                    |source| GtpError::Write {
+                        path: args[0].into(),
+                        source,
+                    },
+                )?;
                 Ok(String::new())
             }
             "printsgf" => Ok(crate::sgf::write(&self.game)),
-            "hexgui-analyze_commands" => Ok(format!(
-                "{}\n{}",
-                analyze::HEXGUI_ANALYZE,
-                crate::gtp::bidding::HEXGUI_ANALYZE
-            )),
-            _ => {
-                if let Some(r) = analyze::dispatch(self, name, args) {
-                    return r;
-                }
-                if let Some(r) = crate::gtp::bidding::dispatch(name, self.game.position(), args) {
-                    return r;
-                }
-                Err(format!("unknown command: {name}"))
-            }
+            _ => Err(GtpError::UnknownCommand(name.into())),
         }
     }
 
-    fn parse_move(&self, c: Colour, s: &str) -> Result<Move, String> {
+    fn parse_move(&self, c: Colour, s: &str) -> Result<Move, GtpError> {
         match s.to_ascii_lowercase().as_str() {
             "swap-pieces" | "swap" | "swap-sides" => Ok(Move::Swap(c)),
             "resign" => Ok(Move::Resign(c)),
@@ -338,11 +383,9 @@ impl Engine {
                     .game
                     .board()
                     .parse_cell(other, Notation::Letters)
-                    .map_err(|_| {
-                        format!(
-                            "illegal move: {} {s} (not a cell of this board)",
-                            colour_letter(c)
-                        )
+                    .map_err(|_| GtpError::NotACell {
+                        colour: colour_letter(c),
+                        text: s.into(),
                     })?;
                 Ok(Move::Stone(c, cell))
             }
@@ -396,7 +439,7 @@ impl Engine {
         }
     }
 
-    fn param_player(&mut self, args: &[&str]) -> Result<String, String> {
+    fn param_player(&mut self, args: &[&str]) -> Result<String, GtpError> {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
@@ -417,27 +460,34 @@ impl Engine {
                 c.seed
             )),
             [name, v] => {
-                let num = |v: &str| v.parse::<u64>().map_err(|_| format!("{name}: '{v}' is not a number"));
+                let num = |v: &str| {
+                    v.parse::<u64>().map_err(|_| GtpError::NotANumber {
+                        name: name.to_string(),
+                        value: v.into(),
+                    })
+                };
                 match *name {
-                    "player" => c.kind = Kind::parse(v).ok_or(format!("unknown player '{v}'"))?,
+                    "player" => c.kind = Kind::parse(v).ok_or_else(|| GtpError::UnknownPlayer(v.to_string()))?,
                     "depth" => c.depth = num(v)?.clamp(1, 20) as u32,
                     "m" => c.m = num(v)? as usize,
                     "k" => c.k = num(v)?.max(1) as usize,
                     "width" => c.width = num(v)?.max(1) as usize,
-                    "variant" => c.variant = Variant::parse(v).ok_or(format!("unknown variant '{v}'"))?,
+                    "variant" => c.variant = Variant::parse(v).ok_or_else(|| GtpError::UnknownVariant(v.to_string()))?,
                     "templates" => c.templates = parse_bool(v)?,
-                    "links" => c.links = crate::eval::VcLinks::parse(v).ok_or(format!("unknown links '{v}'"))?,
+                    "links" => c.links = crate::eval::VcLinks::parse(v).ok_or_else(|| GtpError::UnknownLinks(v.to_string()))?,
                     "move_time" => c.move_time = Duration::from_secs_f64(nonneg(v)?.clamp(0.01, 3600.0)),
                     "knowledge_threshold" => c.knowledge_threshold = num(v)? as u32,
                     "solver_thread" => c.solver_thread = parse_bool(v)?,
                     "proof_nodes" => c.proof_nodes = num(v)?,
                     "resign" => c.resign = parse_bool(v)?,
                     "seed" => c.seed = num(v)?,
-                    _ => return Err(format!("unknown parameter '{name}'")),
+                    _ => return Err(GtpError::UnknownParameter(name.to_string())),
                 }
                 Ok(String::new())
             }
-            _ => Err("param_player: expected no arguments or NAME VALUE".into()),
+            _ => Err(GtpError::Usage(
+                "param_player: expected no arguments or NAME VALUE",
+            )),
         }
     }
 }
@@ -453,18 +503,18 @@ pub fn links_name(l: crate::eval::VcLinks) -> &'static str {
     }
 }
 
-fn nonneg(s: &str) -> Result<f64, String> {
+fn nonneg(s: &str) -> Result<f64, GtpError> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a non-negative number")),
+        _ => Err(GtpError::NotNonNegative(s.into())),
     }
 }
 
-fn parse_bool(s: &str) -> Result<bool, String> {
+fn parse_bool(s: &str) -> Result<bool, GtpError> {
     match s.to_ascii_lowercase().as_str() {
         "1" | "true" | "on" => Ok(true),
         "0" | "false" | "off" => Ok(false),
-        _ => Err(format!("'{s}' is not a boolean (0 or 1)")),
+        _ => Err(GtpError::NotBoolean(s.into())),
     }
 }
 
@@ -571,17 +621,29 @@ pub fn line_too_long(start: &[u8]) -> String {
         .split(|c: char| !c.is_ascii_digit())
         .next()
         .and_then(|d| d.parse::<u64>().ok());
-    frame(
-        id,
-        &Err(format!(
-            "line too long (more than {MAX_LINE_BYTES} bytes); ignored"
-        )),
-    )
+    frame(id, &Err(GtpError::LineTooLong(MAX_LINE_BYTES)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_standard_command_is_dispatched() {
+        // The command groups of `Engine::run` cover COMMANDS exactly.
+        let mut e = Engine::new(Config::default());
+        for name in COMMANDS {
+            let r = e.run(name, &[]);
+            assert!(
+                !matches!(r, Err(GtpError::UnknownCommand(_))),
+                "{name}: {r:?}"
+            );
+        }
+        let ends = |r: std::ops::Range<usize>| (COMMANDS[r.start], COMMANDS[r.end - 1]);
+        assert_eq!(ends(GAME_COMMANDS), ("boardsize", "all_legal_moves"));
+        assert_eq!(ends(SETTINGS_COMMANDS), ("time_settings", "param_player"));
+        assert_eq!(ends(SGF_COMMANDS), ("loadsgf", "printsgf"));
+    }
 
     #[test]
     fn long_lines_are_capped_and_skipped() {

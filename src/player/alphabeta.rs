@@ -135,6 +135,58 @@ impl Searcher<'_> {
         }
         best
     }
+
+    /// Iterative deepening at the root over `root_moves` (not empty): the best move of the
+    /// last iteration finished in time (the first move if none), its value and that depth.
+    fn deepen(
+        &mut self,
+        position: &Position,
+        to_move: Colour,
+        mut root_moves: Vec<Cell>,
+    ) -> (Cell, f64, u32) {
+        let mut best = root_moves[0];
+        let mut best_value = f64::NAN;
+        let mut depth_done = 0;
+        let mut pos = position.clone();
+        for d in 1..=self.config.depth.max(1) {
+            let mut alpha = f64::NEG_INFINITY;
+            let mut iter_best = None;
+            for &m in &root_moves {
+                pos.play(to_move, m).expect("candidates are empty");
+                let v = -self.negamax(
+                    &mut pos,
+                    to_move.opponent(),
+                    d - 1,
+                    f64::NEG_INFINITY,
+                    -alpha,
+                    1,
+                );
+                pos.clear(m);
+                if self.aborted {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                    iter_best = Some(m);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            if let Some(m) = iter_best {
+                best = m;
+                best_value = alpha;
+                depth_done = d;
+                // Best move first in the next iteration.
+                root_moves.retain(|&x| x != m);
+                root_moves.insert(0, m);
+            }
+            if alpha >= WIN - 10.0 {
+                break;
+            }
+        }
+        (best, best_value, depth_done)
+    }
 }
 
 /// Generates a move (see the module docs). `time` bounds the whole call.
@@ -221,47 +273,7 @@ pub fn genmove(
             info: "no empty cell".into(),
         };
     }
-    let mut best = root_moves[0];
-    let mut best_value = f64::NAN;
-    let mut depth_done = 0;
-    let mut pos = position.clone();
-    for d in 1..=config.depth.max(1) {
-        let mut alpha = f64::NEG_INFINITY;
-        let mut iter_best = None;
-        for &m in &root_moves {
-            pos.play(to_move, m).expect("candidates are empty");
-            let v = -s.negamax(
-                &mut pos,
-                to_move.opponent(),
-                d - 1,
-                f64::NEG_INFINITY,
-                -alpha,
-                1,
-            );
-            pos.clear(m);
-            if s.aborted {
-                break;
-            }
-            if v > alpha {
-                alpha = v;
-                iter_best = Some(m);
-            }
-        }
-        if s.aborted {
-            break;
-        }
-        if let Some(m) = iter_best {
-            best = m;
-            best_value = alpha;
-            depth_done = d;
-            // Best move first in the next iteration.
-            root_moves.retain(|&x| x != m);
-            root_moves.insert(0, m);
-        }
-        if alpha >= WIN - 10.0 {
-            break;
-        }
-    }
+    let (best, best_value, depth_done) = s.deepen(position, to_move, root_moves);
     Report {
         decision: Decision::Play(best),
         proven_win: false,

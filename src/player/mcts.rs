@@ -218,7 +218,52 @@ struct Search<'a> {
     playouts: u64,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// The search of `position`: the root expanded, its children outside `cands` (the
+    /// mustplay) pruned.
+    fn at_root(
+        config: &'a Config,
+        position: &Position,
+        cands: CellSet,
+        vc_time: Duration,
+    ) -> Search<'a> {
+        let board = *position.board();
+        let geo = Geometry::new(&board);
+        let n = geo.n;
+        let mut root_board = vec![EMPTY; n];
+        for i in 0..n {
+            root_board[i] = match position.colour_at(geo.cell(i as u16)) {
+                Some(c) => code(c),
+                None => EMPTY,
+            };
+        }
+        let mut s = Search {
+            config,
+            geo,
+            board,
+            root_board: root_board.clone(),
+            nodes: vec![Node::new(u16::MAX)],
+            rng: Rng(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
+            work: root_board,
+            empties: Vec::with_capacity(n),
+            where_: vec![0; n],
+            path: Vec::new(),
+            stack: Vec::new(),
+            seen: vec![false; n],
+            vc_time,
+            playouts: 0,
+        };
+        // Root children: mustplay only.
+        s.expand(0);
+        s.nodes[0].knowledge = true;
+        for k in 1..s.nodes.len() {
+            if !cands.contains(s.geo.cell(s.nodes[k].cell)) {
+                s.nodes[k].pruned = true;
+            }
+        }
+        s
+    }
+
     fn position_of(&self, cells: &[u8]) -> Position {
         let (mut b, mut w) = (CellSet::EMPTY, CellSet::EMPTY);
         for (i, &c) in cells.iter().enumerate() {
@@ -495,40 +540,8 @@ pub fn genmove(
             info: "opponent has a winning VC".into(),
         };
     }
-    let board = *position.board();
-    let geo = Geometry::new(&board);
-    let n = geo.n;
-    let mut root_board = vec![EMPTY; n];
-    for i in 0..n {
-        root_board[i] = match position.colour_at(geo.cell(i as u16)) {
-            Some(c) => code(c),
-            None => EMPTY,
-        };
-    }
-    let mut s = Search {
-        config,
-        geo,
-        board,
-        root_board: root_board.clone(),
-        nodes: vec![Node::new(u16::MAX)],
-        rng: Rng(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
-        work: root_board,
-        empties: Vec::with_capacity(n),
-        where_: vec![0; n],
-        path: Vec::new(),
-        stack: Vec::new(),
-        seen: vec![false; n],
-        vc_time: deadline.wall_limit((time / 50).min(Duration::from_millis(100))),
-        playouts: 0,
-    };
-    // Root children: mustplay only.
-    s.expand(0);
-    s.nodes[0].knowledge = true;
-    for k in 1..s.nodes.len() {
-        if !cands.contains(s.geo.cell(s.nodes[k].cell)) {
-            s.nodes[k].pruned = true;
-        }
-    }
+    let vc_time = deadline.wall_limit((time / 50).min(Duration::from_millis(100)));
+    let mut s = Search::at_root(config, position, cands, vc_time);
     let me = code(to_move);
     let solved = AtomicBool::new(false);
     let solver_time = deadline.wall_limit(deadline.remaining());
@@ -568,7 +581,11 @@ pub fn genmove(
     if let Some(pm) = solver_result {
         return proven_report(pm, s.playouts);
     }
-    // Choice: a proven child, else the most visited.
+    choose(&s, lost, &deadline)
+}
+
+/// The move after the search: a proven child, else the most visited.
+fn choose(s: &Search, lost: bool, deadline: &Deadline) -> Report {
     let root = s.nodes[0];
     let kids = root.first_child..root.first_child + root.n_children;
     let proven = kids

@@ -12,6 +12,9 @@ pub mod arena;
 pub mod clock;
 pub mod mcts;
 pub mod proven;
+mod spec;
+
+pub use spec::SpecError;
 
 use crate::board::{Cell, Colour};
 use crate::position::Position;

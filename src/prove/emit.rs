@@ -56,6 +56,7 @@ use crate::dfpn::tt::{Symmetry, INF};
 use crate::dfpn::{confirmed_move, key_move_within, make_search, SolveParams};
 use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
+use crate::prove::ProveError;
 use crate::vc::explain::{
     explain_key_vc, explain_win, Derivation, ExplainLimits, ExplainedFact, Why,
 };
@@ -115,8 +116,8 @@ pub fn emit(
     to_move: Colour,
     params: &SolveParams,
     opts: &EmitOptions,
-) -> Result<String, String> {
-    crate::dfpn::check_position(pos).map_err(|e| e.to_string())?;
+) -> Result<String, ProveError> {
+    crate::dfpn::check_position(pos)?;
     let start = Instant::now();
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
@@ -132,13 +133,13 @@ pub fn emit_solved(
     pos: &Position,
     to_move: Colour,
     opts: &EmitOptions,
-) -> Result<String, String> {
+) -> Result<String, ProveError> {
     let filled = d.filled(pos, to_move);
     let e = d.entry(&filled, to_move);
     let winner = match (e.pn, e.dn) {
         (0, _) => to_move,
         (_, 0) => to_move.opponent(),
-        _ => return Err("the solver could not decide the position within its budget".into()),
+        _ => return Err(ProveError::Undecided),
     };
     let swapped = winner == Colour::White;
     let board = if swapped {
@@ -178,7 +179,7 @@ pub fn emit_solved(
             .stones(winner)
             .iter()
             .last()
-            .ok_or("the loser to move on an empty board is not a Hex position")?;
+            .ok_or(ProveError::LoserOnEmpty)?;
         let mut q = pos.clone();
         q.clear(s);
         (q, Some(s))
@@ -186,7 +187,7 @@ pub fn emit_solved(
     let (mv, root) = match first {
         Some(s) => {
             let mut q = setup.clone();
-            q.play(winner, s).map_err(|e| e.to_string())?;
+            q.play(winner, s)?;
             (s, e.white(&q)?.0)
         }
         None => {
@@ -311,26 +312,23 @@ impl Emitter<'_, '_> {
         format!("[{}]", v.join(", "))
     }
 
-    fn tick(&mut self) -> Result<(), String> {
+    fn tick(&mut self) -> Result<(), ProveError> {
         self.count += 1;
         if self.count > MAX_TREE_NODES {
-            return Err(format!("the proof exceeds {MAX_TREE_NODES} nodes"));
+            return Err(ProveError::TooLarge);
         }
         Ok(())
     }
 
     /// Proves: the winner to move in `q` wins. Returns its move, the node after it and the
     /// proof set (the move and its node's set), as the checker computes it.
-    fn black(&mut self, q: &Position) -> Result<(Cell, usize, bool, CellSet), String> {
+    fn black(&mut self, q: &Position) -> Result<(Cell, usize, bool, CellSet), ProveError> {
         self.tick()?;
         let w = self.winner;
         let f = self.d.filled(q, w);
         let (pn, _) = self.d.mid(&f, w, INF, INF);
         if pn != 0 {
-            return Err(format!(
-                "the solver could not prove the win in a sub-position ({} nodes)",
-                self.d.nodes
-            ));
+            return Err(ProveError::SubPosition(self.d.nodes));
         }
         let e = self.d.entry(&f, w);
         let mv = match e.best {
@@ -338,9 +336,9 @@ impl Emitter<'_, '_> {
             None if f.winner() == Some(w) => q.empty_cells().first(),
             None => confirmed_move(self.d, &f, w, e.moves),
         };
-        let mv = mv.ok_or("no confirmed winning move")?;
+        let mv = mv.ok_or(ProveError::NoWinningMove)?;
         let mut q2 = q.clone();
-        q2.play(w, mv).map_err(|e| e.to_string())?;
+        q2.play(w, mv)?;
         let (id, rotated, k) = self.white(&q2)?;
         Ok((mv, id, rotated, k | CellSet::single(mv)))
     }
@@ -349,7 +347,7 @@ impl Emitter<'_, '_> {
     /// "Proof-set pruning in a tree"): a leaf's carrier; at a White node the precluding
     /// carriers with their moves and every reply's set. A position met before is not proved
     /// again: its node gets one more reference.
-    fn white(&mut self, q: &Position) -> Result<(usize, bool, CellSet), String> {
+    fn white(&mut self, q: &Position) -> Result<(usize, bool, CellSet), ProveError> {
         let (w, l) = (self.winner, self.winner.opponent());
         let key = (q.stones(w), q.stones(l));
         if let Some(&id) = self.memo.get(&key) {
@@ -375,7 +373,7 @@ impl Emitter<'_, '_> {
         Ok((id, false, k))
     }
 
-    fn prove_white(&mut self, q: &Position) -> Result<(Node, CellSet), String> {
+    fn prove_white(&mut self, q: &Position) -> Result<(Node, CellSet), ProveError> {
         let (w, l) = (self.winner, self.winner.opponent());
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
@@ -474,7 +472,7 @@ impl Emitter<'_, '_> {
         f: &Position,
         mut semis: Vec<CellSet>,
         given: CellSet,
-    ) -> Result<(Node, CellSet), String> {
+    ) -> Result<(Node, CellSet), ProveError> {
         let (w, l) = (self.winner, self.winner.opponent());
         semis.sort_by_key(|s| s.len());
         let empty = q.empty_cells();
@@ -538,7 +536,7 @@ impl Emitter<'_, '_> {
                 continue;
             }
             let mut q2 = q.clone();
-            q2.play(l, m).map_err(|e| e.to_string())?;
+            q2.play(l, m)?;
             let (reply, child, rotated, kc) = self.black(&q2)?;
             left.remove(m);
             let rest = !(left - kc).is_empty();

@@ -203,7 +203,7 @@ pub fn refute_checked_opts(
         Err(e) => return Refutation::Unconfirmed(format!("no proof exported: {e}")),
     };
     if let Err(e) = header_matches(&text, &pos.colours_swapped()) {
-        return Refutation::Unconfirmed(e);
+        return Refutation::Unconfirmed(e.to_string());
     }
     let budget = Budget {
         nodes: CHECK_NODES,
@@ -247,7 +247,7 @@ pub fn refute_checked_opts(
 
 /// Checks that an exported proof states the position `swapped` (the encoded position
 /// transposed, colours exchanged): its board size and its `black`/`white` stone lines.
-fn header_matches(text: &str, swapped: &Position) -> Result<(), String> {
+fn header_matches(text: &str, swapped: &Position) -> Result<(), super::ProveError> {
     let b = swapped.board();
     let names = |c: Colour| {
         let mut v: Vec<_> = swapped.stones(c).iter().collect();
@@ -272,7 +272,7 @@ fn header_matches(text: &str, swapped: &Position) -> Result<(), String> {
         || line("black ") != names(Colour::Black)
         || line("white ") != names(Colour::White)
     {
-        return Err("the exported proof states another position".into());
+        return Err(super::ProveError::OtherPosition);
     }
     Ok(())
 }

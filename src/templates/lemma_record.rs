@@ -6,6 +6,7 @@ use super::library::{fnv64, Frame, StoredCert};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::claim::{Claim, SubGame};
 use crate::position::Position;
+use crate::templates::TemplateError;
 use serde::{Deserialize, Serialize};
 
 /// The claim of a lemma record.
@@ -103,34 +104,30 @@ impl LemmaRecord {
 
     /// The claim's sub-game on its board (for `conj`, the one-pair-at-a-time union game is not
     /// meant: the sub-game is only used for its position and carrier).
-    pub fn sub_game(&self) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), String> {
-        let board = Board::parse(&self.board).map_err(|e| e.to_string())?;
-        let cell = |s: &String| {
-            board
-                .parse_cell(s, Notation::Letters)
-                .map_err(|e| e.to_string())
-        };
-        let cells = |v: &[String]| v.iter().map(cell).collect::<Result<Vec<Cell>, String>>();
+    pub fn sub_game(&self) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), TemplateError> {
+        let board = Board::parse(&self.board)?;
+        let cell = |s: &String| board.parse_cell(s, Notation::Letters);
+        let cells = |v: &[String]| v.iter().map(cell).collect::<Result<Vec<Cell>, _>>();
         let carrier = cells(&self.carrier)?;
         let ends = cells(&self.ends)?;
         let black: CellSet = cells(&self.black)?.into_iter().collect();
         let white: CellSet = cells(&self.white)?.into_iter().collect();
         let carrier_set: CellSet = carrier.iter().copied().collect();
         if carrier_set.len() != carrier.len() {
-            return Err("a carrier cell is listed twice".into());
+            return Err(TemplateError::CarrierRepeated);
         }
-        let position = Position::new(board, black, white).map_err(|e| e.to_string())?;
+        let position = Position::new(board, black, white)?;
         let pairs = self
             .pairs
             .iter()
             .map(|[a, b]| Ok((cell(a)?, cell(b)?)))
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, TemplateError>>()?;
         let claim = Claim {
             owner: self.owner,
             pairs,
             owner_first: matches!(self.claim, LemmaClaim::Semi | LemmaClaim::UnionSemi),
         };
-        let game = SubGame::new(position, carrier_set, claim).map_err(|e| e.to_string())?;
+        let game = SubGame::new(position, carrier_set, claim)?;
         Ok((game, carrier, ends))
     }
 }

@@ -8,7 +8,7 @@
 //! under the 180° rotation and the long-diagonal reflection, which preserve adjacency, so one
 //! record and one certificate serve all four edges.
 
-use super::{EdgeTemplate, Rc};
+use super::{EdgeTemplate, Rc, TemplateError};
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
 use crate::kernel::{self, Certificate, Node, NodeKind, Reply};
@@ -247,29 +247,28 @@ impl Record {
     /// The record as a sub-game on its canonical board: Black's top edge of a 19×19 board,
     /// leftmost cell on column a. Returns the sub-game and the board cells of the carrier
     /// list and the stones list, in order.
-    pub fn sub_game(&self) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), String> {
+    pub fn sub_game(&self) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), TemplateError> {
         let all = self.stones.iter().chain(self.carrier.iter());
         let min_c = all.clone().map(|rc| rc[1]).min().unwrap_or(0);
         let board = Board::square(19).expect("19 is a board size");
         let at = |rc: &Rc| {
             if rc[0] < 1 || rc[0] > 18 {
-                return Err(format!("cell [{}, {}] is not on rows 1..18", rc[0], rc[1]));
+                return Err(TemplateError::OffRows(rc[0], rc[1]));
             }
             EdgeTemplate::cell_at(&board, Border::Top, -min_c, *rc)
-                .ok_or_else(|| format!("cell [{}, {}] does not fit a 19-wide board", rc[0], rc[1]))
+                .ok_or(TemplateError::DoesNotFit(rc[0], rc[1]))
         };
         let stones: Vec<Cell> = self.stones.iter().map(at).collect::<Result<_, _>>()?;
         let carrier: Vec<Cell> = self.carrier.iter().map(at).collect::<Result<_, _>>()?;
         let stone_set: CellSet = stones.iter().copied().collect();
         if stone_set.len() != stones.len() {
-            return Err("two stones on one cell".into());
+            return Err(TemplateError::StonesOverlap);
         }
         let carrier_set: CellSet = carrier.iter().copied().collect();
         if carrier_set.len() != carrier.len() {
-            return Err("a carrier cell is listed twice".into());
+            return Err(TemplateError::CarrierRepeated);
         }
-        let position =
-            Position::new(board, stone_set, CellSet::EMPTY).map_err(|e| e.to_string())?;
+        let position = Position::new(board, stone_set, CellSet::EMPTY)?;
         let top = Cell::border(Border::Top);
         let pairs = match self.claim {
             ClaimTag::Vc | ClaimTag::Semi => vec![(stones[0], top)],
@@ -280,7 +279,7 @@ impl Record {
             pairs,
             owner_first: self.claim == ClaimTag::Semi,
         };
-        let game = SubGame::new(position, carrier_set, claim).map_err(|e| e.to_string())?;
+        let game = SubGame::new(position, carrier_set, claim)?;
         Ok((game, carrier, stones))
     }
 }
@@ -289,12 +288,13 @@ fn mask_hex(m: u128) -> String {
     format!("{m:x}")
 }
 
-fn parse_mask(s: &str, n: usize) -> Result<u128, String> {
-    let m = u128::from_str_radix(s, 16).map_err(|_| format!("'{s}' is not a hexadecimal mask"))?;
+fn parse_mask(s: &str, n: usize) -> Result<u128, TemplateError> {
+    let m = u128::from_str_radix(s, 16).map_err(|_| TemplateError::NotHexMask(s.into()))?;
     if n < 128 && m >> n != 0 {
-        return Err(format!(
-            "mask '{s}' names a cell beyond the {n} carrier cells"
-        ));
+        return Err(TemplateError::MaskBeyondCarrier {
+            mask: s.into(),
+            cells: n,
+        });
     }
     Ok(m)
 }
@@ -304,19 +304,17 @@ pub fn encode_certificate(
     cert: &Certificate,
     carrier: &[Cell],
     stones: &[Cell],
-) -> Result<StoredCert, String> {
+) -> Result<StoredCert, TemplateError> {
     let index: HashMap<Cell, usize> = carrier.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let mask = |s: &CellSet| -> Result<String, String> {
+    let mask = |s: &CellSet| -> Result<String, TemplateError> {
         let mut m: u128 = 0;
         for c in s.iter() {
-            let i = *index
-                .get(&c)
-                .ok_or_else(|| format!("certificate cell {c:?} outside the carrier"))?;
+            let i = *index.get(&c).ok_or(TemplateError::CellOutsideCarrier(c))?;
             m |= 1 << i;
         }
         Ok(mask_hex(m))
     };
-    let code = |c: Cell| -> Result<i32, String> {
+    let code = |c: Cell| -> Result<i32, TemplateError> {
         if c == Cell::border(Border::Top) {
             return Ok(-1);
         }
@@ -326,7 +324,7 @@ pub fn encode_certificate(
         index
             .get(&c)
             .map(|&i| i as i32)
-            .ok_or_else(|| format!("goal cell {c:?} unknown"))
+            .ok_or(TemplateError::UnknownGoal(c))
     };
     let mut nodes = Vec::with_capacity(cert.nodes.len());
     for n in &cert.nodes {
@@ -340,7 +338,7 @@ pub fn encode_certificate(
                 Some(
                     rs.iter()
                         .map(|r| Ok([code(r.reply)? as u32, r.next]))
-                        .collect::<Result<Vec<_>, String>>()?,
+                        .collect::<Result<Vec<_>, TemplateError>>()?,
                 ),
                 None,
             ),
@@ -355,7 +353,7 @@ pub fn encode_certificate(
         });
     }
     let first = match cert.first {
-        Some(m) => Some(*index.get(&m).ok_or("first move outside the carrier")? as u32),
+        Some(m) => Some(*index.get(&m).ok_or(TemplateError::FirstOutsideCarrier)? as u32),
         None => None,
     };
     Ok(StoredCert {
@@ -400,7 +398,7 @@ pub fn encode_certificate_compact(
     cert: &Certificate,
     carrier: &[Cell],
     stones: &[Cell],
-) -> Result<StoredCert, String> {
+) -> Result<StoredCert, TemplateError> {
     let mut sc = encode_certificate(cert, carrier, stones)?;
     for (i, n) in cert.nodes.iter().enumerate() {
         if let Some((ds, dc)) = derived(&cert.nodes[..i], &n.kind) {
@@ -420,28 +418,28 @@ pub fn decode_certificate(
     sc: &StoredCert,
     carrier: &[Cell],
     stones: &[Cell],
-) -> Result<Certificate, String> {
+) -> Result<Certificate, TemplateError> {
     let n = carrier.len();
-    let set = |s: &str| -> Result<CellSet, String> {
+    let set = |s: &str| -> Result<CellSet, TemplateError> {
         let m = parse_mask(s, n)?;
         Ok((0..n)
             .filter(|&i| m >> i & 1 == 1)
             .map(|i| carrier[i])
             .collect())
     };
-    let cell = |k: i32| -> Result<Cell, String> {
+    let cell = |k: i32| -> Result<Cell, TemplateError> {
         if k == -1 {
             Ok(Cell::border(Border::Top))
         } else if k <= -2 {
             stones
                 .get((-2 - k) as usize)
                 .copied()
-                .ok_or_else(|| format!("no stone for code {k}"))
+                .ok_or(TemplateError::NoStone(k))
         } else {
             carrier
                 .get(k as usize)
                 .copied()
-                .ok_or_else(|| format!("no carrier cell {k}"))
+                .ok_or(TemplateError::NoCarrierCell(k))
         }
     };
     let mut nodes: Vec<Node> = Vec::with_capacity(sc.nodes.len());
@@ -460,14 +458,13 @@ pub fn decode_certificate(
                             next,
                         })
                     })
-                    .collect::<Result<Vec<_>, String>>()?,
+                    .collect::<Result<Vec<_>, TemplateError>>()?,
             ),
             (None, Some(cs)) => NodeKind::And(cs.clone()),
-            _ => return Err(format!("node {id} is both an or-node and an and-node")),
+            _ => return Err(TemplateError::OrAndNode(id)),
         };
         let (stones, carrier) = if sn.s.is_empty() || sn.c.is_empty() {
-            let (ds, dc) = derived(&nodes, &kind)
-                .ok_or_else(|| format!("node {id}: a field left out, but a child comes later"))?;
+            let (ds, dc) = derived(&nodes, &kind).ok_or(TemplateError::ChildLater(id))?;
             (
                 if sn.s.is_empty() { ds } else { set(&sn.s)? },
                 if sn.c.is_empty() { dc } else { set(&sn.c)? },
@@ -503,61 +500,59 @@ pub struct VerifiedRecord {
 /// Re-checks one record without search: its form (normalisation, canonical orientation,
 /// symmetry class, digest), then the kernel on its certificate, whose root must use exactly
 /// the stored carrier.
-pub fn verify_record(r: &Record) -> Result<VerifiedRecord, String> {
+pub fn verify_record(r: &Record) -> Result<VerifiedRecord, TemplateError> {
     if r.stones.is_empty() {
-        return Err("no stones".into());
+        return Err(TemplateError::NoStones);
     }
     if r.stones[0] != [r.row, 0] {
-        return Err(format!(
-            "the goal stone is [{}, {}], but a row-{} template has it at [{}, 0]",
-            r.stones[0][0], r.stones[0][1], r.row, r.row
+        return Err(TemplateError::GoalStone(
+            r.stones[0][0],
+            r.stones[0][1],
+            r.row,
         ));
     }
     if r.stones.iter().any(|s| s[0] > r.row) {
-        return Err("a stone lies above the template's row".into());
+        return Err(TemplateError::StoneAboveRow);
     }
     if r.carrier != sorted(r.carrier.clone()) {
-        return Err("the carrier is not sorted by (row, col) without repeats".into());
+        return Err(TemplateError::CarrierUnsorted);
     }
     if r.frame == Frame::Edge {
         if r.stones[1..] != sorted(r.stones[1..].to_vec()) {
-            return Err("the helper stones are not sorted by (row, col) without repeats".into());
+            return Err(TemplateError::StonesUnsorted);
         }
         let (stones, canon, sym) = canonical_template(&r.stones, &r.carrier, r.row);
         if canon != r.carrier || stones != r.stones {
-            return Err(
-                "the template is not in canonical orientation (its mirror image is smaller)".into(),
-            );
+            return Err(TemplateError::NotCanonical);
         }
         if sym != r.symmetry {
-            return Err(format!(
-                "the symmetry class is {:?}, not {:?}",
-                sym, r.symmetry
-            ));
+            return Err(TemplateError::Symmetry {
+                computed: sym,
+                stored: r.symmetry,
+            });
         }
     }
     let digest = r.compute_digest();
     if digest != r.digest {
-        return Err(format!(
-            "digest mismatch (stored {}, computed {digest}): the record was edited",
-            r.digest
-        ));
+        return Err(TemplateError::Digest {
+            stored: r.digest.clone(),
+            computed: digest,
+        });
     }
     let (game, carrier, stones) = r.sub_game()?;
     let cert = decode_certificate(&r.certificate, &carrier, &stones)?;
     let root = cert
         .nodes
         .get(cert.root as usize)
-        .ok_or_else(|| format!("root node {} is missing", cert.root))?;
+        .ok_or(TemplateError::RootMissing(cert.root))?;
     let used = root.carrier | cert.first.map_or(CellSet::EMPTY, CellSet::single);
     if used != game.carrier() {
-        return Err(format!(
-            "the certificate uses {} of the {} carrier cells: the stored carrier is not the proved one",
-            used.len(),
-            game.carrier().len()
-        ));
+        return Err(TemplateError::CarrierNotProved {
+            used: used.len(),
+            cells: game.carrier().len(),
+        });
     }
-    kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+    kernel::check(&game, &cert).map_err(TemplateError::Kernel)?;
     Ok(VerifiedRecord {
         nodes: cert.nodes.len(),
     })
@@ -625,57 +620,54 @@ mod erased {
 
 /// The most rows a record's cells may span (the canonical board of [`Record::sub_game`] is
 /// 19×19, the edge on row 1).
-const MAX_RECORD_ROW: i32 = 18;
+pub(super) const MAX_RECORD_ROW: i32 = 18;
 
 /// The largest column offset of a record's cell (edge-relative columns of a 19-wide board).
-const MAX_RECORD_COL: i32 = 64;
+pub(super) const MAX_RECORD_COL: i32 = 64;
 
 /// Checks that a record can be shown, drawn and matched without overflow or panic: stones
 /// (the goal stone first), rows in 1..=18, columns within ±64, at most 128 carrier cells (the
 /// certificate masks), a root node that exists. Its soundness is [`verify_record`]'s.
-pub fn check_record_shape(r: &Record) -> Result<(), String> {
+pub fn check_record_shape(r: &Record) -> Result<(), TemplateError> {
     if r.stones.is_empty() {
-        return Err("no stones (the goal stone comes first)".into());
+        return Err(TemplateError::NoGoalStone);
     }
     if !(1..=MAX_RECORD_ROW).contains(&r.row) {
-        return Err(format!("row {} is not in 1..={MAX_RECORD_ROW}", r.row));
+        return Err(TemplateError::RowOutOfRange(r.row));
     }
     for rc in r.stones.iter().chain(&r.carrier) {
         if !(1..=MAX_RECORD_ROW).contains(&rc[0])
             || !(-MAX_RECORD_COL..=MAX_RECORD_COL).contains(&rc[1])
         {
-            return Err(format!(
-                "cell [{}, {}] is outside rows 1..={MAX_RECORD_ROW}, columns -{MAX_RECORD_COL}..={MAX_RECORD_COL}",
-                rc[0], rc[1]
-            ));
+            return Err(TemplateError::CellOutOfRange(rc[0], rc[1]));
         }
     }
     if r.carrier.len() > 128 {
-        return Err(format!("{} carrier cells (at most 128)", r.carrier.len()));
+        return Err(TemplateError::CarrierTooLarge(r.carrier.len()));
     }
     if r.certificate.root as usize >= r.certificate.nodes.len() {
-        return Err(format!(
-            "certificate root {} is not one of its {} nodes",
-            r.certificate.root,
-            r.certificate.nodes.len()
-        ));
+        return Err(TemplateError::RootOutOfRange {
+            root: r.certificate.root,
+            nodes: r.certificate.nodes.len(),
+        });
     }
     Ok(())
 }
 
 /// Parses a library file and checks every record's shape ([`check_record_shape`]); errors
 /// name the file and the record.
-pub fn parse_library_file(p: &Path, text: &str) -> Result<(PathBuf, LibraryFile), String> {
-    let f: LibraryFile = serde_json::from_str(text)
-        .map_err(|e| format!("{}: not a library file: {e}", p.display()))?;
+pub fn parse_library_file(p: &Path, text: &str) -> Result<(PathBuf, LibraryFile), TemplateError> {
+    let f: LibraryFile =
+        serde_json::from_str(text).map_err(|source| TemplateError::NotLibraryFile {
+            path: p.to_path_buf(),
+            source,
+        })?;
     for (i, r) in f.templates.iter().enumerate() {
-        check_record_shape(r).map_err(|e| {
-            format!(
-                "{}: record {} ({:?}): {e}",
-                p.display(),
-                i + 1,
-                r.name.chars().take(40).collect::<String>()
-            )
+        check_record_shape(r).map_err(|e| TemplateError::Record {
+            path: p.to_path_buf(),
+            index: i + 1,
+            name: r.name.chars().take(40).collect(),
+            source: Box::new(e),
         })?;
     }
     Ok((p.to_path_buf(), f))
@@ -696,9 +688,11 @@ pub const LEMMA_FILE: &str = "proofs.json";
 
 impl Library {
     /// Loads `dir/*.json` (sorted by file name).
-    pub fn load(dir: &Path) -> Result<Library, String> {
-        let rd = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read library directory {}: {e}", dir.display()))?;
+    pub fn load(dir: &Path) -> Result<Library, TemplateError> {
+        let rd = std::fs::read_dir(dir).map_err(|source| TemplateError::ReadDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         let mut paths: Vec<PathBuf> = rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
@@ -707,11 +701,16 @@ impl Library {
         let mut files = Vec::new();
         let mut lemmas = None;
         for p in paths {
-            let text = std::fs::read_to_string(&p)
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let text = std::fs::read_to_string(&p).map_err(|source| TemplateError::Read {
+                path: p.clone(),
+                source,
+            })?;
             if p.file_name().is_some_and(|n| n == LEMMA_FILE) {
-                let f: super::lemma_record::LemmaFile = serde_json::from_str(&text)
-                    .map_err(|e| format!("{}: not a lemma file: {e}", p.display()))?;
+                let f: super::lemma_record::LemmaFile =
+                    serde_json::from_str(&text).map_err(|source| TemplateError::NotLemmaFile {
+                        path: p.clone(),
+                        source,
+                    })?;
                 lemmas = Some((p, f));
                 continue;
             }
@@ -722,7 +721,7 @@ impl Library {
 
     /// The library built into the binary ([`super::builtin::FILES`], the files of
     /// `templates/` but the lemma file), as `use templates` sees it.
-    pub fn builtin() -> Result<Library, String> {
+    pub fn builtin() -> Result<Library, TemplateError> {
         let files = super::builtin::FILES
             .iter()
             .map(|(name, text)| parse_library_file(Path::new(name), text))

@@ -13,9 +13,11 @@
 pub mod builtin;
 pub mod cert_shrink;
 pub mod draw;
+mod error;
 pub mod lemma_record;
 pub mod library;
 pub mod matching;
 pub mod seeds;
 
 pub use crate::edge_template::{EdgeTemplate, PlaceError, Rc};
+pub use error::TemplateError;

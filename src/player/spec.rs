@@ -1,0 +1,89 @@
+//! A player variant written as settings text, `player=alphabeta,depth=3,m=20` (the variants of
+//! `hexproof selfplay` and the players of its `--log` files).
+
+use super::{Config, Kind};
+use crate::eval::VcLinks;
+use crate::vc::Variant;
+
+/// Why a variant's settings text was not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// A setting without `=`.
+    #[error("'{0}' is not key=value")]
+    NotKeyValue(String),
+    /// A numeric setting that is not a number.
+    #[error("{key}: '{value}' is not a number")]
+    NotANumber {
+        /// The setting.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A flag setting other than 0/1/true/false/on/off.
+    #[error("{key}: '{value}' is not 0 or 1")]
+    NotAFlag {
+        /// The setting.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// `player=` naming no player.
+    #[error("'{0}' is not a player")]
+    Player(String),
+    /// `variant=` naming no connection engine.
+    #[error("'{0}' is not a variant")]
+    Variant(String),
+    /// `links=` naming no link mode.
+    #[error("'{0}' is not a link mode")]
+    Links(String),
+    /// A key that is not a setting.
+    #[error("unknown setting '{0}'")]
+    UnknownSetting(String),
+}
+
+impl Config {
+    /// The configuration described by `spec`: comma-separated `key=value` settings (keys:
+    /// player, depth, m, k, width, variant, templates, links, solver, seed) over the defaults,
+    /// with the solver thread off unless `solver=1`.
+    pub fn from_spec(spec: &str) -> Result<Config, SpecError> {
+        let mut c = Config {
+            solver_thread: false,
+            ..Config::default()
+        };
+        for kv in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| SpecError::NotKeyValue(kv.into()))?;
+            let num = |v: &str| {
+                v.parse::<u64>().map_err(|_| SpecError::NotANumber {
+                    key: k.into(),
+                    value: v.into(),
+                })
+            };
+            let flag = |v: &str| match v {
+                "1" | "true" | "on" => Ok(true),
+                "0" | "false" | "off" => Ok(false),
+                _ => Err(SpecError::NotAFlag {
+                    key: k.into(),
+                    value: v.into(),
+                }),
+            };
+            match k {
+                "player" => c.kind = Kind::parse(v).ok_or_else(|| SpecError::Player(v.into()))?,
+                "depth" => c.depth = num(v)?.clamp(1, 20) as u32,
+                "m" => c.m = num(v)? as usize,
+                "k" => c.k = num(v)?.max(1) as usize,
+                "width" => c.width = num(v)?.max(1) as usize,
+                "variant" => {
+                    c.variant = Variant::parse(v).ok_or_else(|| SpecError::Variant(v.into()))?
+                }
+                "templates" => c.templates = flag(v)?,
+                "links" => c.links = VcLinks::parse(v).ok_or_else(|| SpecError::Links(v.into()))?,
+                "solver" => c.solver_thread = flag(v)?,
+                "seed" => c.seed = num(v)?,
+                _ => return Err(SpecError::UnknownSetting(k.into())),
+            }
+        }
+        Ok(c)
+    }
+}

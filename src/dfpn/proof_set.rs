@@ -104,9 +104,17 @@ mod tests {
 
     /// On random 4×4 and 5×5 positions the root's proof set, with reduction on, is a proof
     /// set: the exact search says the winner still wins with the loser on every empty cell
-    /// outside it. And the reduction removes cells somewhere.
+    /// outside it. And the reduction removes cells somewhere (with the five HexWiki seeds
+    /// only: the library's templates decide these small positions by connections, whose
+    /// carriers leave the reduction nothing to remove).
     #[test]
     fn reduced_root_proof_sets_are_proof_sets() {
+        for library_seeds in [true, false] {
+            root_proof_sets_with(library_seeds);
+        }
+    }
+
+    fn root_proof_sets_with(library_seeds: bool) {
         let mut rng = 0x7e0_5e7u64;
         let mut checked = 0;
         let mut reduced_cells = 0;
@@ -131,6 +139,7 @@ mod tests {
             };
             let mut params = SolveParams::default();
             params.features.dominated = false; // lost nodes then keep their proof sets
+            params.library_seeds = library_seeds;
             let start = std::time::Instant::now();
             let order = params.order.order();
             let mut d = make_search(&params, order, start);
@@ -164,6 +173,9 @@ mod tests {
             reduced_cells += d.reduced_cells;
             checked += 1;
         }
-        assert!(reduced_cells > 0, "the reduction never removed a cell");
+        assert!(
+            library_seeds || reduced_cells > 0,
+            "the reduction never removed a cell"
+        );
     }
 }

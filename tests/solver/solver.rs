@@ -343,7 +343,8 @@ fn searches_sharing_solved_positions_agree_with_the_exact_search() {
 }
 
 /// Weak disproof numbers (`Features::weak_dn`): the published winners of a few 6×6 openings,
-/// and a different search (node count) than the default sum on each, so the option reaches
+/// and a different search (node count) than the default sum on some (since the library
+/// seeds, a2 is decided in so few nodes that both searches coincide), so the option reaches
 /// the search.
 #[test]
 fn weak_disproof_numbers_match_published_winners_with_another_search() {
@@ -351,6 +352,7 @@ fn weak_disproof_numbers_match_published_winners_with_another_search() {
     let mut weak = SolveParams::default();
     weak.features.weak_dn = true;
     let sum = SolveParams::default();
+    let mut differ = 0;
     for (col, row) in [(0u8, 1u8), (5, 0), (4, 2)] {
         let p = opening(6, col, row);
         let w = dfpn::solve(&p, Colour::White, &weak).unwrap();
@@ -358,8 +360,13 @@ fn weak_disproof_numbers_match_published_winners_with_another_search() {
         let black = t[row as usize][col as usize];
         assert_eq!(w.winner == Winner::Black, black, "{col},{row}");
         assert_eq!(s.winner, w.winner, "{col},{row}");
-        assert_ne!(w.nodes, s.nodes, "{col},{row}: weak and sum searched alike");
+        differ += usize::from(w.nodes != s.nodes);
     }
+    assert!(
+        differ >= 2,
+        "weak and sum searched alike on {} of 3",
+        3 - differ
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 /// Most carrier cells of a library template used as a seed: larger ones rarely fit a
 /// position and cost a check at every build.
-pub const MAX_SEED_CARRIER: usize = 24;
+pub const MAX_SEED_CARRIER: usize = 64;
 
 /// The seed of one record: one goal stone, a VC, an edge frame; `None` otherwise.
 pub fn seed_of(r: &Record) -> Option<SeedTemplate> {

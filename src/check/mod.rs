@@ -19,14 +19,10 @@
 //! for later steps (it is true, with a certificate); a failed, undecided or unsupported
 //! conclusion is not, and steps that use it say so.
 
-pub mod ab;
-pub mod compose;
-pub mod conj;
-pub mod fill;
-pub mod place;
 pub mod report;
-pub mod rules;
 mod tree;
+// The side conditions and exact games moved to the trusted folder; their old paths stay.
+pub use crate::trusted::{ab, compose, conj, fill, place, rules};
 
 use crate::board::CellSet;
 use crate::claim::{Claim, SubGame};
@@ -39,6 +35,7 @@ use crate::dsl::model::{
 };
 use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
+use crate::trusted::{Basis, RuleChecked, SearchWin, Searched};
 use report::*;
 use rules::{Ctx, Input, Violation};
 use std::collections::HashMap;
@@ -335,12 +332,23 @@ struct Known {
     status: Status,
     step: usize,
     span: Span,
+    /// The step's basis when it is established.
+    basis: Option<Basis>,
 }
 
 #[derive(Clone)]
 struct SearchOut {
     verdict: Verdict,
     report: SearchReport,
+    /// The evidence of a "holds": the kernel's acceptance or the conjunction game's win.
+    win: Option<SearchWin>,
+}
+
+impl SearchOut {
+    /// The search as a basis part: its win, or `why` it did not hold.
+    fn searched(&self, why: &str) -> Searched {
+        self.win.clone().ok_or_else(|| why.to_string())
+    }
 }
 
 struct Checker<'a> {
@@ -439,6 +447,7 @@ impl<'a> Checker<'a> {
                 refutation: Vec::new(),
                 note: Some(note),
             },
+            win: None,
         };
         match conj::decide_conj(self.pos(), carrier, claim, budget) {
             Err(e) => skipped(e.to_string()),
@@ -458,6 +467,7 @@ impl<'a> Checker<'a> {
                         note: (o.verdict == Verdict::Undecided)
                             .then(|| "search budget exhausted".to_string()),
                     },
+                    win: o.won.map(SearchWin::Game),
                 }
             }
         }
@@ -496,6 +506,7 @@ impl<'a> Checker<'a> {
                     refutation: Vec::new(),
                     note: Some(e.to_string()),
                 },
+                win: None,
             },
             Ok(game) => match decide(&game, budget) {
                 Err(e) => SearchOut {
@@ -507,6 +518,7 @@ impl<'a> Checker<'a> {
                         refutation: Vec::new(),
                         note: Some(e.to_string()),
                     },
+                    win: None,
                 },
                 Ok(o) => {
                     let names = self.names();
@@ -529,6 +541,7 @@ impl<'a> Checker<'a> {
                                 _ => None,
                             },
                         },
+                        win: o.verified.map(SearchWin::Kernel),
                     }
                 }
             },
@@ -570,6 +583,8 @@ impl<'a> Checker<'a> {
             let mut out = Vec::new();
             let v = self.check_tree(t, "", &mut out, &mut counts);
             self.goal = None;
+            // The tree's root line comes first; its basis is the tree's.
+            let root_basis = out.first().and_then(|r| r.basis.clone());
             rep.steps.extend(out);
             if v == StepVerdict::Verified {
                 self.known.push(Known {
@@ -579,6 +594,7 @@ impl<'a> Checker<'a> {
                     status: Status::Established,
                     step: usize::MAX,
                     span: l.claim.span,
+                    basis: root_basis,
                 });
             }
             lemma_tree_summary = Some(tree_summary(
@@ -632,7 +648,7 @@ impl<'a> Checker<'a> {
                 rule_check: "n/a".into(),
                 search: None,
                 verdict: StepVerdict::Unsupported,
-                basis: "none".into(),
+                basis: None,
                 reasons: vec![self.reason(
                     "checker",
                     "supported construct",
@@ -807,6 +823,8 @@ impl<'a> Checker<'a> {
         }
         // Rule-specific part.
         let mut rule_ok = true; // side conditions and premises
+                                // The side conditions' evidence (a rule or a lemma placement).
+        let mut checked: Option<RuleChecked> = None;
         let mut rests: Option<(Status, usize, Span)> = None;
         if let Just::Lemma(refs) = &s.just {
             let r = if refs.len() == 1 {
@@ -815,7 +833,10 @@ impl<'a> Checker<'a> {
                 self.lemmas_use(refs, &s.fact)
             };
             match r {
-                Ok(note) => notes.push(note),
+                Ok((note, ev)) => {
+                    notes.push(note);
+                    checked = Some(ev);
+                }
                 Err(rs) => {
                     rule_ok = false;
                     reasons.extend(rs);
@@ -919,18 +940,23 @@ impl<'a> Checker<'a> {
                     role: r,
                 })
                 .collect();
-            let vs = match &s.just {
-                Just::And(_) => rules::and_rule(&ctx, &inputs, &s.fact),
-                Just::Or(_) => rules::or_rule(&ctx, &inputs, &s.fact),
-                Just::Rule1(_) => rules::rule1(&ctx, &inputs[0], &s.fact),
-                Just::Rule2(..) => rules::rule2(&ctx, &inputs[0], &inputs[1], &s.fact),
-                Just::Mono(_) => rules::mono(&ctx, &inputs[0], &s.fact),
+            let which = match &s.just {
+                Just::And(_) => rules::Rule::And,
+                Just::Or(_) => rules::Rule::Or,
+                Just::Rule1(_) => rules::Rule::Rule1,
+                Just::Rule2(..) => rules::Rule::Rule2,
+                Just::Mono(_) => rules::Rule::Mono,
                 _ => unreachable!(),
             };
             let rule = s.just.name();
-            for v in vs {
-                rule_ok = false;
-                reasons.push(self.violation_reason(rule, v));
+            match rules::check(which, &ctx, &inputs, &s.fact) {
+                Ok(ev) => checked = Some(ev),
+                Err(vs) => {
+                    for v in vs {
+                        rule_ok = false;
+                        reasons.push(self.violation_reason(rule, v));
+                    }
+                }
             }
         }
         let dup_fail = !s.fact.dups.is_empty();
@@ -952,19 +978,20 @@ impl<'a> Checker<'a> {
                 .unwrap_or_else(|| "search budget exhausted".into())
         });
         // Verdict.
+        let won = search.as_ref().and_then(|x| x.win.clone());
         let (verdict, basis, rule_check) = match &s.just {
-            Just::Search => match sv {
-                Some(Verdict::Holds) if !dup_fail => {
-                    (StepVerdict::Verified, "search".into(), "n/a")
+            Just::Search => match (sv, won) {
+                (Some(Verdict::Holds), Some(w)) if !dup_fail => {
+                    (StepVerdict::Verified, Some(Basis::search(w)), "n/a")
                 }
-                Some(Verdict::Holds) => (StepVerdict::Failed, "none".into(), "n/a"),
-                Some(Verdict::Fails) => {
+                (Some(Verdict::Holds), _) => (StepVerdict::Failed, None, "n/a"),
+                (Some(Verdict::Fails), _) => {
                     reasons.push(self.refuted(s, search.as_ref().expect("ran")));
-                    (StepVerdict::Failed, "none".into(), "n/a")
+                    (StepVerdict::Failed, None, "n/a")
                 }
                 _ => {
                     if dup_fail {
-                        (StepVerdict::Failed, "none".into(), "n/a")
+                        (StepVerdict::Failed, None, "n/a")
                     } else {
                         reasons.push(self.reason(
                             "search",
@@ -972,66 +999,68 @@ impl<'a> Checker<'a> {
                             format!("the search could not decide the claim: {over_budget}"),
                             vec![self.place(s.fact.span, "undecided")],
                         ));
-                        (StepVerdict::Undecided, "none".into(), "n/a")
+                        (StepVerdict::Undecided, None, "n/a")
                     }
                 }
             },
             _ => {
                 let rc = if rule_ok { "passed" } else { "failed" };
-                if !rule_ok || dup_fail {
-                    if sv == Some(Verdict::Holds) {
-                        notes.push("the conclusion itself holds by search (kernel-checked), but it does not follow by this step".into());
-                    } else if sv == Some(Verdict::Fails) {
-                        reasons.push(self.refuted(s, search.as_ref().expect("ran")));
+                // The rule's evidence exists exactly when its side conditions hold.
+                let checked = checked.filter(|_| rule_ok && !dup_fail);
+                match checked {
+                    None => {
+                        if sv == Some(Verdict::Holds) {
+                            notes.push("the conclusion itself holds by search (kernel-checked), but it does not follow by this step".into());
+                        } else if sv == Some(Verdict::Fails) {
+                            reasons.push(self.refuted(s, search.as_ref().expect("ran")));
+                        }
+                        (StepVerdict::Failed, None, rc)
                     }
-                    (StepVerdict::Failed, "none".into(), rc)
-                } else if sv == Some(Verdict::Fails) {
-                    reasons.push(self.refuted(s, search.as_ref().expect("ran")));
-                    reasons.push(self.reason(
+                    Some(ev) => {
+                        if sv == Some(Verdict::Fails) {
+                            reasons.push(self.refuted(s, search.as_ref().expect("ran")));
+                            reasons.push(self.reason(
                         "checker",
                         "consistency",
                         "the rule's side conditions hold but the search refutes the conclusion; this is a bug in hexproof, please report it".into(),
                         vec![self.place(s.span, "inconsistent")],
                     ));
-                    (StepVerdict::Failed, "none".into(), rc)
-                } else if let Some((status, _, span)) = rests {
-                    // A premise is undecided or unsupported: the rule cannot carry the step.
-                    let line = self.at(span).line;
-                    if sv == Some(Verdict::Holds) {
-                        notes.push(format!(
+                            (StepVerdict::Failed, None, rc)
+                        } else if let Some((status, _, span)) = rests {
+                            // A premise is undecided or unsupported: the rule cannot carry the step.
+                            let line = self.at(span).line;
+                            if let Some(w) = won {
+                                notes.push(format!(
                             "a premise rests on the {} step at line {line}; the conclusion is verified by search alone",
                             if status == Status::Undecided { "undecided" } else { "unsupported" }
                         ));
-                        (StepVerdict::Verified, "search".into(), rc)
-                    } else {
-                        reasons.push(self.reason(
-                            "premise",
-                            "premise established",
-                            format!(
-                                "a premise rests on the {} step at line {line}",
-                                if status == Status::Undecided {
-                                    "undecided"
+                                (StepVerdict::Verified, Some(Basis::search(w)), rc)
+                            } else {
+                                reasons.push(self.reason(
+                                    "premise",
+                                    "premise established",
+                                    format!(
+                                        "a premise rests on the {} step at line {line}",
+                                        if status == Status::Undecided {
+                                            "undecided"
+                                        } else {
+                                            "unsupported"
+                                        }
+                                    ),
+                                    vec![self.place(span, "not verified")],
+                                ));
+                                let v = if status == Status::Undecided {
+                                    StepVerdict::Undecided
                                 } else {
-                                    "unsupported"
-                                }
-                            ),
-                            vec![self.place(span, "not verified")],
-                        ));
-                        let v = if status == Status::Undecided {
-                            StepVerdict::Undecided
+                                    StepVerdict::Unsupported
+                                };
+                                (v, None, rc)
+                            }
                         } else {
-                            StepVerdict::Unsupported
-                        };
-                        (v, "none".into(), rc)
+                            let searched = won.ok_or(over_budget);
+                            (StepVerdict::Verified, Some(Basis::rule(ev, searched)), rc)
+                        }
                     }
-                } else if sv == Some(Verdict::Holds) {
-                    (StepVerdict::Verified, "rule and search".into(), rc)
-                } else {
-                    (
-                        StepVerdict::Verified,
-                        format!("rule alone ({over_budget})"),
-                        rc,
-                    )
                 }
             }
         };
@@ -1050,6 +1079,7 @@ impl<'a> Checker<'a> {
             status,
             step: index,
             span: s.fact.span,
+            basis: basis.clone(),
         });
         StepReport {
             at: self.at(s.span),
@@ -1071,7 +1101,11 @@ impl<'a> Checker<'a> {
     /// cells of the step, carriers pairwise disjoint, assumptions discharged by guarantees,
     /// and every combination of joined pairs joining a pair of the step
     /// ([`compose`]; docs/SEMANTICS.md, "Several lemmas in one step").
-    fn lemmas_use(&mut self, refs: &[LemmaRef], concl: &Fact) -> Result<String, Vec<Reason>> {
+    fn lemmas_use(
+        &mut self,
+        refs: &[LemmaRef],
+        concl: &Fact,
+    ) -> Result<(String, RuleChecked), Vec<Reason>> {
         /// Placements tried per lemma, and combinations tried in all.
         const PER_LEMMA: usize = 48;
         const COMBOS: usize = 50_000;
@@ -1169,19 +1203,26 @@ impl<'a> Checker<'a> {
                     .zip(&idx)
                     .map(|(o, &i)| o[i].clone())
                     .collect();
-                let bad =
-                    compose::check(&self.position, &parts, &concl.claim, concl.carrier, names);
-                if bad.is_empty() {
-                    self.lemma_uses += parts.len();
-                    let what: Vec<String> = parts
-                        .iter()
-                        .map(|p| format!("{}: {}", p.name, names.fact(&p.claim, &p.carrier)))
-                        .collect();
-                    return Ok(format!(
-                        "lemmas placed with disjoint carriers, every combination of their pairs joins the step: {}",
-                        what.join("; ")
-                    ));
-                }
+                let bad = match compose::check_composition(
+                    &self.position,
+                    &parts,
+                    &concl.claim,
+                    concl.carrier,
+                    names,
+                ) {
+                    Ok(ev) => {
+                        self.lemma_uses += parts.len();
+                        let what: Vec<String> = parts
+                            .iter()
+                            .map(|p| format!("{}: {}", p.name, names.fact(&p.claim, &p.carrier)))
+                            .collect();
+                        return Ok((format!(
+                            "lemmas placed with disjoint carriers, every combination of their pairs joins the step: {}",
+                            what.join("; ")
+                        ), ev));
+                    }
+                    Err(bad) => bad,
+                };
                 if best.as_ref().is_none_or(|b| bad.len() < b.len()) {
                     best = Some(bad);
                 }
@@ -1240,12 +1281,14 @@ impl<'a> Checker<'a> {
             let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())
                 .map_err(|e| e.to_string())?;
             let cert = decode_certificate(&lib.record.certificate, &lib.carrier, &lib.stones)?;
-            crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
-            Ok(cert.nodes.len())
+            let accepted =
+                crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+            Ok((cert.nodes.len(), accepted))
         });
-        let (verdict, reasons, notes) = match checked {
-            Ok(n) => (
+        let (verdict, basis, reasons, notes) = match checked {
+            Ok((n, accepted)) => (
                 StepVerdict::Verified,
+                Some(Basis::library(&accepted)),
                 Vec::new(),
                 vec![format!(
                     "template {} of the library: its certificate ({n} nodes) is accepted by the kernel on these cells",
@@ -1254,6 +1297,7 @@ impl<'a> Checker<'a> {
             ),
             Err(e) => (
                 StepVerdict::Failed,
+                None,
                 vec![self.reason(
                     "template library",
                     "certificate accepted",
@@ -1271,11 +1315,7 @@ impl<'a> Checker<'a> {
             rule_check: "n/a".into(),
             search: None,
             verdict,
-            basis: if verdict == StepVerdict::Verified {
-                "kernel certificate (template library)".into()
-            } else {
-                "none".into()
-            },
+            basis,
             reasons,
             notes,
             micros: start.elapsed().as_micros() as u64,
@@ -1283,7 +1323,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The claim of a lemma with an assumption, in its assisted game (src/check/ab.rs).
+    /// The claim of a lemma with an assumption, in its assisted game (src/trusted/ab.rs).
     fn assisted_claim(&mut self, f: &Fact, g: &crate::dsl::model::Guarantee) -> StepReport {
         let start = Instant::now();
         let names = self.names();
@@ -1304,10 +1344,21 @@ impl<'a> Checker<'a> {
         for v in rules::duplicates(&ctx, f, "the lemma's claim") {
             reasons.push(self.violation_reason("carrier", v));
         }
-        let verdict = match ab::assisted_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
-            Some(true) if reasons.is_empty() => StepVerdict::Verified,
-            Some(true) => StepVerdict::Failed,
-            Some(false) => {
+        let mut basis = None;
+        let verdict = match ab::won(
+            ab::AbGame::Assisted,
+            &self.position,
+            f.carrier,
+            &f.claim,
+            g.a,
+            g.b,
+        ) {
+            Some(Some(won)) if reasons.is_empty() => {
+                basis = Some(Basis::game(won));
+                StepVerdict::Verified
+            }
+            Some(Some(_)) => StepVerdict::Failed,
+            Some(None) => {
                 reasons.push(self.reason(
                     "assisted game",
                     "claim holds",
@@ -1345,11 +1396,7 @@ impl<'a> Checker<'a> {
             rule_check: "n/a".into(),
             search: None,
             verdict,
-            basis: if verdict == StepVerdict::Verified {
-                "search".into()
-            } else {
-                "none".into()
-            },
+            basis,
             reasons,
             notes: vec![
                 "usable only in a step that names a lemma guaranteeing the assumption".into(),
@@ -1360,7 +1407,11 @@ impl<'a> Checker<'a> {
     }
 
     /// Places a certified lemma onto a step's conclusion; a note on success.
-    fn lemma_use(&mut self, r: &LemmaRef, concl: &Fact) -> Result<String, Vec<Reason>> {
+    fn lemma_use(
+        &mut self,
+        r: &LemmaRef,
+        concl: &Fact,
+    ) -> Result<(String, RuleChecked), Vec<Reason>> {
         let place_at = |me: &Self, t: &str| vec![me.place(r.span, t.to_string())];
         let Some((lb, certified, _)) = self.lemmas.get(&r.name) else {
             return Err(vec![self.reason(
@@ -1406,13 +1457,13 @@ impl<'a> Checker<'a> {
         let lf = &info.claim;
         let names = self.names();
         match place::place(lb, lf, r, &self.position, concl, names) {
-            Ok(p) => {
+            Ok((p, ev)) => {
                 self.lemma_uses += 1;
                 let mut text = names.fact(&p.claim, &p.carrier);
                 if lf.conj {
                     text = text.replace(" | ", " & ");
                 }
-                Ok(format!("lemma {} placed {}: {text}", r.name, p.desc))
+                Ok((format!("lemma {} placed {}: {text}", r.name, p.desc), ev))
             }
             Err(bad) => Err(bad
                 .into_iter()
@@ -1428,7 +1479,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A lemma's AB guarantee, by exact minimax (src/check/ab.rs).
+    /// A lemma's AB guarantee, by exact minimax (src/trusted/ab.rs).
     fn guarantee(&mut self, f: &Fact, g: &crate::dsl::model::Guarantee) -> StepReport {
         let start = Instant::now();
         let mut notes: Vec<String> = Vec::new();
@@ -1441,6 +1492,7 @@ impl<'a> Checker<'a> {
             owner.opponent()
         );
         let mut reasons = Vec::new();
+        let mut basis = None;
         let verdict = if f.claim.owner_first {
             reasons.push(self.reason(
                 "AB guarantee",
@@ -1450,8 +1502,16 @@ impl<'a> Checker<'a> {
             ));
             StepVerdict::Unsupported
         } else {
-            match ab::guarantee_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
-                Some(true) => {
+            match ab::won(
+                ab::AbGame::Guarantee,
+                &self.position,
+                f.carrier,
+                &f.claim,
+                g.a,
+                g.b,
+            ) {
+                Some(Some(won)) => {
+                    basis = Some(Basis::game(won));
                     match ab::interface_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
                         Some(true) => notes.push(format!(
                             "{INTERFACE_NOTE}: after {} {b}, {} {a} needs no answer here (exact search)",
@@ -1470,7 +1530,7 @@ impl<'a> Checker<'a> {
                     }
                     StepVerdict::Verified
                 }
-                Some(false) => {
+                Some(None) => {
                     reasons.push(self.reason(
                     "AB guarantee",
                     "guarantee holds",
@@ -1506,11 +1566,7 @@ impl<'a> Checker<'a> {
             rule_check: "n/a".into(),
             search: None,
             verdict,
-            basis: if verdict == StepVerdict::Verified {
-                "search".into()
-            } else {
-                "none".into()
-            },
+            basis,
             reasons,
             notes,
             micros: start.elapsed().as_micros() as u64,
@@ -1545,16 +1601,19 @@ impl<'a> Checker<'a> {
         };
         let sv = search.verdict;
         let (verdict, basis, rule, rule_check) = if !has_proof {
-            match sv {
-                Verdict::Holds if reasons.is_empty() => {
-                    (StepVerdict::Verified, "search", "search", "n/a")
-                }
-                Verdict::Holds => (StepVerdict::Failed, "none", "search", "n/a"),
-                Verdict::Fails => {
+            match (sv, search.win.clone()) {
+                (Verdict::Holds, Some(w)) if reasons.is_empty() => (
+                    StepVerdict::Verified,
+                    Some(Basis::search(w)),
+                    "search",
+                    "n/a",
+                ),
+                (Verdict::Holds, _) => (StepVerdict::Failed, None, "search", "n/a"),
+                (Verdict::Fails, _) => {
                     reasons.push(self.refuted_fact(f, &search));
-                    (StepVerdict::Failed, "none", "search", "n/a")
+                    (StepVerdict::Failed, None, "search", "n/a")
                 }
-                Verdict::Undecided => {
+                (Verdict::Undecided, _) => {
                     let why = search.report.note.clone().unwrap_or_default();
                     reasons.push(self.reason(
                         "search",
@@ -1562,7 +1621,7 @@ impl<'a> Checker<'a> {
                         format!("the search could not decide the lemma: {why}"),
                         vec![self.place(f.span, "undecided")],
                     ));
-                    (StepVerdict::Undecided, "none", "search", "n/a")
+                    (StepVerdict::Undecided, None, "search", "n/a")
                 }
             }
         } else {
@@ -1575,7 +1634,7 @@ impl<'a> Checker<'a> {
                     && (!k.claim.owner_first || f.claim.owner_first)
             });
             let proved = match hit {
-                Some(k) if k.status == Status::Established => true,
+                Some(k) if k.status == Status::Established => k.basis.clone(),
                 Some(k) => {
                     let line = self.at(k.span).line;
                     reasons.push(self.reason(
@@ -1596,7 +1655,7 @@ impl<'a> Checker<'a> {
                             self.place(f.span, "the claim"),
                         ],
                     ));
-                    false
+                    None
                 }
                 None => {
                     reasons.push(self.reason(
@@ -1605,30 +1664,33 @@ impl<'a> Checker<'a> {
                         format!("no step of the proof concludes {text} (or the same pairs on a smaller carrier)"),
                         vec![self.place(f.span, "not derived")],
                     ));
-                    false
+                    None
                 }
             };
-            match (proved && reasons.is_empty(), sv) {
-                (true, Verdict::Holds) => {
-                    (StepVerdict::Verified, "rule and search", "proof", "passed")
-                }
-                (true, Verdict::Undecided) => {
+            match (proved.filter(|_| reasons.is_empty()), sv) {
+                (Some(step), Verdict::Holds) => (
+                    StepVerdict::Verified,
+                    Some(Basis::proof(&step, search.searched("search undecided"))),
+                    "proof",
+                    "passed",
+                ),
+                (Some(step), Verdict::Undecided) => {
                     notes.push(
                         "the search could not decide the lemma; it rests on its proof alone".into(),
                     );
                     (
                         StepVerdict::Verified,
-                        "rule alone (search undecided)",
+                        Some(Basis::proof(&step, Err("search undecided".into()))),
                         "proof",
                         "passed",
                     )
                 }
-                (true, Verdict::Fails) => {
+                (Some(_), Verdict::Fails) => {
                     reasons.push(self.refuted_fact(f, &search));
                     reasons.push(self.reason("checker", "consistency", "the proof checks but the search refutes the claim; this is a bug in hexproof, please report it".into(), vec![self.place(f.span, "inconsistent")]));
-                    (StepVerdict::Failed, "none", "proof", "passed")
+                    (StepVerdict::Failed, None, "proof", "passed")
                 }
-                (false, v) => {
+                (None, v) => {
                     if v == Verdict::Fails {
                         reasons.push(self.refuted_fact(f, &search));
                     } else if v == Verdict::Holds {
@@ -1637,7 +1699,7 @@ impl<'a> Checker<'a> {
                                 .into(),
                         );
                     }
-                    (StepVerdict::Failed, "none", "proof", "failed")
+                    (StepVerdict::Failed, None, "proof", "failed")
                 }
             }
         };
@@ -1653,7 +1715,7 @@ impl<'a> Checker<'a> {
             rule_check: rule_check.into(),
             search: Some(search.report),
             verdict,
-            basis: basis.into(),
+            basis,
             reasons,
             notes,
             micros: start.elapsed().as_micros() as u64,

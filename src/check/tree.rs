@@ -9,7 +9,7 @@
 //! answers z and wins. The moves that survive every verified analysis are
 //! `empty(P) ∩ ⋂ (S_z ∪ {z})`; each needs a case. A leaf derives `t - b` VC (White to move).
 
-use super::fill::{check_fills, FillSpec};
+use super::fill::{check_fills_evidence, FillSpec};
 use super::report::*;
 use super::{Checker, SearchOut, Status};
 use crate::board::{Border, Cell, CellSet, Colour};
@@ -18,6 +18,7 @@ use crate::dsl::ast::Span;
 use crate::dsl::model::{Fill, SharedPosition, Step, TreeNode};
 use crate::local::Verdict;
 use crate::position::Position;
+use crate::trusted::{rules, Basis};
 use std::time::Instant;
 
 /// The claim a lemma's proof tree must reach, on the lemma's carrier (docs/SEMANTICS.md,
@@ -88,6 +89,7 @@ impl<'a> Checker<'a> {
         reasons: Vec<Reason>,
         notes: Vec<String>,
         start: Instant,
+        parts: &[StepReport],
     ) -> StepReport {
         StepReport {
             at: self.at(span),
@@ -101,10 +103,11 @@ impl<'a> Checker<'a> {
             },
             search: None,
             verdict,
+            // A verified node rests on the verified lines of its subtree.
             basis: if verdict == StepVerdict::Verified {
-                "tree".into()
+                Basis::tree(parts.iter().filter_map(|r| r.basis.as_ref()))
             } else {
-                "none".into()
+                None
             },
             reasons,
             notes,
@@ -154,14 +157,18 @@ impl<'a> Checker<'a> {
         };
         let region = c | all;
         let names = self.names();
-        let failed = if self.goal.is_some() {
-            Some((
-                0,
-                "fill-in is checked only in a strategy's tree (a lemma's tree has its own goal)"
-                    .to_string(),
-            ))
+        let (passed, failed) = if self.goal.is_some() {
+            (
+                Vec::new(),
+                Some((
+                    0,
+                    "fill-in is checked only in a strategy's tree (a lemma's tree has its own goal)"
+                        .to_string(),
+                )),
+            )
         } else {
-            check_fills(pos, &specs, region, Colour::Black).err()
+            let (passed, r) = check_fills_evidence(pos, &specs, region, Colour::Black);
+            (passed, r.err())
         };
         for (i, f) in fills.iter().enumerate() {
             let kind = if f.captured { "captured" } else { "dead" };
@@ -185,7 +192,10 @@ impl<'a> Checker<'a> {
             };
             reasons.extend(rs.iter().cloned());
             // Reported before the steps, in the order written.
-            let r = self.node_report(f.span, "fill", claim, fv, rs, Vec::new(), start);
+            let mut r = self.node_report(f.span, "fill", claim, fv, rs, Vec::new(), start, &[]);
+            if fv == StepVerdict::Verified {
+                r.basis = passed.get(i).cloned().map(Basis::tree_rule);
+            }
             out.insert(first + i, r);
         }
         if failed.is_some() {
@@ -319,10 +329,13 @@ impl<'a> Checker<'a> {
     fn with_search(&self, r: &mut StepReport, s: Option<SearchOut>) {
         let Some(s) = s else { return };
         match (r.verdict, s.verdict) {
-            (StepVerdict::Verified, Verdict::Holds) => r.basis = "tree and search".into(),
+            (StepVerdict::Verified, Verdict::Holds) => {
+                let searched = s.searched("search undecided");
+                r.basis = r.basis.take().map(|b| b.with_search(searched));
+            }
             (StepVerdict::Verified, Verdict::Fails) => {
                 r.verdict = StepVerdict::Failed;
-                r.basis = "none".into();
+                r.basis = None;
                 r.reasons.push(self.reason(
                     "checker",
                     "consistency",
@@ -331,13 +344,12 @@ impl<'a> Checker<'a> {
                 ));
             }
             (StepVerdict::Verified, Verdict::Undecided) => {
-                r.basis = format!(
-                    "tree alone ({})",
-                    s.report
-                        .note
-                        .clone()
-                        .unwrap_or_else(|| "search undecided".into())
-                );
+                let why = s
+                    .report
+                    .note
+                    .clone()
+                    .unwrap_or_else(|| "search undecided".into());
+                r.basis = r.basis.take().map(|b| b.with_search(Err(why)));
             }
             (_, Verdict::Holds) => r
                 .notes
@@ -422,6 +434,7 @@ impl<'a> Checker<'a> {
                 reasons,
                 notes,
                 Instant::now(),
+                &sh.outs[i],
             ));
             out.append(&mut sh.outs[i]);
         }
@@ -470,6 +483,7 @@ impl<'a> Checker<'a> {
                     Vec::new(),
                     Vec::new(),
                     start,
+                    &[],
                 ));
                 let (mut v, k) = self.check_subtree(next, "", out, counts, sh);
                 let mut reasons = Vec::new();
@@ -495,8 +509,17 @@ impl<'a> Checker<'a> {
                         vec![self.place(Span::new(span.start, span.start + 5), "not shown won")],
                     ));
                 }
-                out[at] =
-                    self.node_report(*span, "black move", claim, v, reasons, Vec::new(), start);
+                let r = self.node_report(
+                    *span,
+                    "black move",
+                    claim,
+                    v,
+                    reasons,
+                    Vec::new(),
+                    start,
+                    &out[at + 1..],
+                );
+                out[at] = r;
                 (v, k | CellSet::single(*cell))
             }
             TreeNode::Goto {
@@ -526,6 +549,7 @@ impl<'a> Checker<'a> {
                         reasons,
                         Vec::new(),
                         start,
+                        &[],
                     );
                     out.push(r);
                     return (StepVerdict::Failed, empty);
@@ -606,7 +630,17 @@ impl<'a> Checker<'a> {
                     v = worst(v, bv);
                 }
                 let claim = format!("{pname} (line {line}): the same position");
-                out.push(self.node_report(*span, "goto", claim, v, reasons, Vec::new(), start));
+                let parts: &[StepReport] = sh.outs.get(*target).map_or(&[], |o| o);
+                out.push(self.node_report(
+                    *span,
+                    "goto",
+                    claim,
+                    v,
+                    reasons,
+                    Vec::new(),
+                    start,
+                    parts,
+                ));
                 let k = if v == StepVerdict::Verified {
                     turn(bk) & empty
                 } else {
@@ -630,6 +664,7 @@ impl<'a> Checker<'a> {
                     Vec::new(),
                     Vec::new(),
                     start,
+                    &[],
                 ));
                 let (v, carrier, reasons) =
                     self.derive_win(steps, fills, position, *span, "the leaf", out);
@@ -640,7 +675,16 @@ impl<'a> Checker<'a> {
                     Some(c) => format!("t - b on {} (White to move)", names.set(&c)),
                     None => "t - b (White to move)".into(),
                 };
-                let mut r = self.node_report(*span, "leaf", claim, v, reasons, Vec::new(), start);
+                let mut r = self.node_report(
+                    *span,
+                    "leaf",
+                    claim,
+                    v,
+                    reasons,
+                    Vec::new(),
+                    start,
+                    &out[at + 1..],
+                );
                 let ns = self.node_search(position);
                 self.with_search(&mut r, ns);
                 let v = r.verdict;
@@ -667,6 +711,7 @@ impl<'a> Checker<'a> {
                     Vec::new(),
                     Vec::new(),
                     start,
+                    &[],
                 ));
                 let mut v = StepVerdict::Verified;
                 let mut reasons = Vec::new();
@@ -701,6 +746,7 @@ impl<'a> Checker<'a> {
                         Vec::new(),
                         Vec::new(),
                         pstart,
+                        &[],
                     ));
                     let what = format!("the precluding analysis by {}", names.name(p.z));
                     let (pv, carrier, reasons) =
@@ -736,7 +782,7 @@ impl<'a> Checker<'a> {
                     if pv != StepVerdict::Verified {
                         v = worst(v, pv);
                     }
-                    out[pat] = self.node_report(
+                    let r = self.node_report(
                         p.span,
                         "preclude",
                         claim,
@@ -744,7 +790,9 @@ impl<'a> Checker<'a> {
                         reasons,
                         Vec::new(),
                         pstart,
+                        &out[pat + 1..],
                     );
+                    out[pat] = r;
                 }
                 // Each reply, with its proof set K_c: a `| *` case also answers every empty
                 // cell outside K_c (proof-set pruning, Henderson, Arneson & Hayward 2009 §5:
@@ -813,7 +861,20 @@ impl<'a> Checker<'a> {
                         (survivors & covered).len()
                     )
                 };
-                let mut r = self.node_report(*span, "white node", claim, v, reasons, notes, start);
+                let mut r = self.node_report(
+                    *span,
+                    "white node",
+                    claim,
+                    v,
+                    reasons,
+                    notes,
+                    start,
+                    &out[at + 1..],
+                );
+                if r.verdict == StepVerdict::Verified && r.basis.is_none() {
+                    // No White move left and no line below: Black has won already.
+                    r.basis = rules::won_already(position, Colour::Black).map(Basis::tree_rule);
+                }
                 let ns = self.node_search(position);
                 self.with_search(&mut r, ns);
                 let v = r.verdict;

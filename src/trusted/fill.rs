@@ -18,6 +18,7 @@
 
 use crate::board::{Cell, CellSet, Colour};
 use crate::position::Position;
+use crate::trusted::RuleChecked;
 
 /// One fill: a dead set given `colour`, or a pair captured by `colour`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +150,22 @@ pub fn check_fills(
         }
     }
     Ok(())
+}
+
+/// [`check_fills`] with its evidence: one [`RuleChecked`] (`fill`) for each fill justified,
+/// in order, before the first unjustified one (all of them when the result is `Ok`).
+pub fn check_fills_evidence(
+    pos: &Position,
+    fills: &[FillSpec],
+    region: CellSet,
+    owner: Colour,
+) -> (Vec<RuleChecked>, Result<(), (usize, String)>) {
+    let r = check_fills(pos, fills, region, owner);
+    let passed = match &r {
+        Ok(()) => fills.len(),
+        Err((j, _)) => *j,
+    };
+    (vec![RuleChecked::new("fill"); passed], r)
 }
 
 #[cfg(test)]

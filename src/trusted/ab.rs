@@ -16,6 +16,7 @@ use crate::claim::Claim;
 use crate::claim::SubGame;
 use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
+use crate::trusted::GameWon;
 use hashbrown::HashMap;
 
 /// Largest carrier searched (the games' positions are bit masks: the assisted game adds A and
@@ -43,6 +44,32 @@ pub fn guarantee_holds(
     b: Cell,
 ) -> Option<bool> {
     guarantee_game(pos, carrier, claim, a, b, false)
+}
+
+/// The two games whose win is evidence ([`won`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbGame {
+    /// [`guarantee_holds`].
+    Guarantee,
+    /// [`assisted_holds`].
+    Assisted,
+}
+
+/// [`guarantee_holds`] or [`assisted_holds`] as evidence: `Some(Some(won))` it holds,
+/// `Some(None)` it does not, `None` undecided.
+pub fn won(
+    game: AbGame,
+    pos: &Position,
+    carrier: CellSet,
+    claim: &Claim,
+    a: Cell,
+    b: Cell,
+) -> Option<Option<GameWon>> {
+    let (holds, name) = match game {
+        AbGame::Guarantee => (guarantee_holds(pos, carrier, claim, a, b), "AB guarantee"),
+        AbGame::Assisted => (assisted_holds(pos, carrier, claim, a, b), "assisted game"),
+    };
+    holds.map(|h| h.then(|| GameWon::new(name)))
 }
 
 /// The guarantee as an **interface** for another area (docs/SEMANTICS.md, "Use across two

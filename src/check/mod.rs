@@ -351,6 +351,28 @@ impl SearchOut {
     }
 }
 
+/// What a step's rule part established (see [`Checker::premises_part`]).
+struct RulePart {
+    /// Side conditions and premises hold.
+    ok: bool,
+    /// The side conditions' evidence (a rule or a lemma placement).
+    checked: Option<RuleChecked>,
+    /// A premise resting on an undecided or unsupported step: (status, step, its span).
+    rests: Option<(Status, usize, Span)>,
+    /// The conclusion's carrier names a cell twice.
+    dup_fail: bool,
+}
+
+/// Why a search did not confirm a step: its note, or that it did not run.
+fn over_budget(search: Option<&SearchOut>) -> String {
+    search.map_or("search not run".to_string(), |x| {
+        x.report
+            .note
+            .clone()
+            .unwrap_or_else(|| "search budget exhausted".into())
+    })
+}
+
 struct Checker<'a> {
     sources: &'a Sources,
     file: FileId,
@@ -821,11 +843,79 @@ impl<'a> Checker<'a> {
         for v in rules::duplicates(&ctx, &s.fact, "the conclusion") {
             reasons.push(self.violation_reason("carrier", v));
         }
-        // Rule-specific part.
-        let mut rule_ok = true; // side conditions and premises
-                                // The side conditions' evidence (a rule or a lemma placement).
+        // Rule-specific part: side conditions and premises.
+        let (lemma_ok, lemma_checked) = self.lemma_part(s, &mut reasons, &mut notes);
+        let mut part = if matches!(s.just, Just::Search | Just::Lemma(_)) {
+            RulePart {
+                ok: true,
+                checked: lemma_checked,
+                rests: None,
+                dup_fail: false,
+            }
+        } else {
+            self.premises_part(s, &ctx, &mut reasons, &mut notes)
+        };
+        part.ok &= lemma_ok;
+        part.dup_fail = !s.fact.dups.is_empty();
+        // The search on the conclusion.
+        let run_search = match s.just {
+            Just::Search => true,
+            Just::Lemma(_) => self.opts.search_rule_steps,
+            _ => self.opts.search_rule_steps,
+        };
+        let search = run_search.then(|| match s.just {
+            Just::Search => self.search_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
+            _ => self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
+        });
+        let sv = search.as_ref().map(|x| x.verdict);
+        // Verdict.
+        let (verdict, basis, rule_check) = match &s.just {
+            Just::Search => self.search_verdict(s, search.as_ref(), part.dup_fail, &mut reasons),
+            _ => self.rule_verdict(s, search.as_ref(), part, &mut reasons, &mut notes),
+        };
+        // What later steps may use.
+        let status = match verdict {
+            StepVerdict::Verified => Status::Established,
+            _ if sv == Some(Verdict::Holds) => Status::SearchOnly,
+            StepVerdict::Failed => Status::Failed,
+            StepVerdict::Undecided => Status::Undecided,
+            StepVerdict::Unsupported => Status::Unsupported,
+        };
+        self.known.push(Known {
+            claim: s.fact.claim.clone(),
+            conj: s.fact.conj,
+            carrier: s.fact.carrier,
+            status,
+            step: index,
+            span: s.fact.span,
+            basis: basis.clone(),
+        });
+        StepReport {
+            at: self.at(s.span),
+            label: s.label.clone(),
+            claim: claim_text,
+            rule: s.just.name().into(),
+            rule_check: rule_check.into(),
+            search: search.map(|x| x.report),
+            verdict,
+            basis,
+            reasons,
+            notes,
+            micros: start.elapsed().as_micros() as u64,
+            span: s.span,
+        }
+    }
+
+    /// A step's lemma uses (`by LEMMA`, `by S, T`) and whether its rule may conclude a
+    /// conjunction: whether they hold (reasons and notes added), and the placement's evidence.
+    fn lemma_part(
+        &mut self,
+        s: &'a Step,
+        reasons: &mut Vec<Reason>,
+        notes: &mut Vec<String>,
+    ) -> (bool, Option<RuleChecked>) {
+        let mut rule_ok = true;
         let mut checked: Option<RuleChecked> = None;
-        let mut rests: Option<(Status, usize, Span)> = None;
         if let Just::Lemma(refs) = &s.just {
             let r = if refs.len() == 1 {
                 self.lemma_use(&refs[0], &s.fact)
@@ -862,8 +952,23 @@ impl<'a> Checker<'a> {
                 ));
             }
         }
-        let is_rule = !matches!(s.just, Just::Search | Just::Lemma(_));
-        if is_rule {
+        (rule_ok, checked)
+    }
+
+    /// A rule step's premises (each established?) and the rule's side conditions on them:
+    /// whether they hold (reasons and notes added), the rule's evidence, and a premise that
+    /// rests on an undecided or unsupported step.
+    fn premises_part(
+        &mut self,
+        s: &'a Step,
+        ctx: &Ctx,
+        reasons: &mut Vec<Reason>,
+        notes: &mut Vec<String>,
+    ) -> RulePart {
+        let mut rule_ok = true;
+        let mut checked: Option<RuleChecked> = None;
+        let mut rests: Option<(Status, usize, Span)> = None;
+        {
             let (premises, semi_ok): (Vec<&Premise>, Vec<bool>) = match &s.just {
                 Just::And(ps) => (ps.iter().collect(), vec![false; ps.len()]),
                 Just::Or(ps) => (ps.iter().collect(), vec![true; ps.len()]),
@@ -885,7 +990,7 @@ impl<'a> Checker<'a> {
             for (k, p) in premises.iter().enumerate() {
                 let (st, f) = self.standing(p, semi_ok[k]);
                 if let Premise::Inline { fact, .. } = p {
-                    for v in rules::duplicates(&ctx, fact, &roles[k]) {
+                    for v in rules::duplicates(ctx, fact, &roles[k]) {
                         reasons.push(self.violation_reason("premise", v));
                         rule_ok = false;
                     }
@@ -949,7 +1054,7 @@ impl<'a> Checker<'a> {
                 _ => unreachable!(),
             };
             let rule = s.just.name();
-            match rules::check(which, &ctx, &inputs, &s.fact) {
+            match rules::check(which, ctx, &inputs, &s.fact) {
                 Ok(ev) => checked = Some(ev),
                 Err(vs) => {
                     for v in vs {
@@ -959,141 +1064,120 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        let dup_fail = !s.fact.dups.is_empty();
-        // The search on the conclusion.
-        let run_search = match s.just {
-            Just::Search => true,
-            Just::Lemma(_) => self.opts.search_rule_steps,
-            _ => self.opts.search_rule_steps,
-        };
-        let search = run_search.then(|| match s.just {
-            Just::Search => self.search_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
-            _ => self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
-        });
-        let sv = search.as_ref().map(|x| x.verdict);
-        let over_budget = search.as_ref().map_or("search not run".to_string(), |x| {
-            x.report
-                .note
-                .clone()
-                .unwrap_or_else(|| "search budget exhausted".into())
-        });
-        // Verdict.
-        let won = search.as_ref().and_then(|x| x.win.clone());
-        let (verdict, basis, rule_check) = match &s.just {
-            Just::Search => match (sv, won) {
-                (Some(Verdict::Holds), Some(w)) if !dup_fail => {
-                    (StepVerdict::Verified, Some(Basis::search(w)), "n/a")
-                }
-                (Some(Verdict::Holds), _) => (StepVerdict::Failed, None, "n/a"),
-                (Some(Verdict::Fails), _) => {
-                    reasons.push(self.refuted(s, search.as_ref().expect("ran")));
-                    (StepVerdict::Failed, None, "n/a")
-                }
-                _ => {
-                    if dup_fail {
-                        (StepVerdict::Failed, None, "n/a")
-                    } else {
-                        reasons.push(self.reason(
-                            "search",
-                            "decided",
-                            format!("the search could not decide the claim: {over_budget}"),
-                            vec![self.place(s.fact.span, "undecided")],
-                        ));
-                        (StepVerdict::Undecided, None, "n/a")
-                    }
-                }
-            },
+        RulePart {
+            ok: rule_ok,
+            checked,
+            rests,
+            dup_fail: false,
+        }
+    }
+
+    /// The verdict of a `by search` step: the search holds (and the carrier has no
+    /// duplicate), or why not.
+    fn search_verdict(
+        &mut self,
+        s: &'a Step,
+        search: Option<&SearchOut>,
+        dup_fail: bool,
+        reasons: &mut Vec<Reason>,
+    ) -> (StepVerdict, Option<Basis>, &'static str) {
+        let sv = search.map(|x| x.verdict);
+        let won = search.and_then(|x| x.win.clone());
+        let over_budget = over_budget(search);
+        match (sv, won) {
+            (Some(Verdict::Holds), Some(w)) if !dup_fail => {
+                (StepVerdict::Verified, Some(Basis::search(w)), "n/a")
+            }
+            (Some(Verdict::Holds), _) => (StepVerdict::Failed, None, "n/a"),
+            (Some(Verdict::Fails), _) => {
+                reasons.push(self.refuted(s, search.expect("ran")));
+                (StepVerdict::Failed, None, "n/a")
+            }
             _ => {
-                let rc = if rule_ok { "passed" } else { "failed" };
-                // The rule's evidence exists exactly when its side conditions hold.
-                let checked = checked.filter(|_| rule_ok && !dup_fail);
-                match checked {
-                    None => {
-                        if sv == Some(Verdict::Holds) {
-                            notes.push("the conclusion itself holds by search (kernel-checked), but it does not follow by this step".into());
-                        } else if sv == Some(Verdict::Fails) {
-                            reasons.push(self.refuted(s, search.as_ref().expect("ran")));
-                        }
-                        (StepVerdict::Failed, None, rc)
-                    }
-                    Some(ev) => {
-                        if sv == Some(Verdict::Fails) {
-                            reasons.push(self.refuted(s, search.as_ref().expect("ran")));
-                            reasons.push(self.reason(
-                        "checker",
-                        "consistency",
-                        "the rule's side conditions hold but the search refutes the conclusion; this is a bug in hexproof, please report it".into(),
-                        vec![self.place(s.span, "inconsistent")],
+                if dup_fail {
+                    (StepVerdict::Failed, None, "n/a")
+                } else {
+                    reasons.push(self.reason(
+                        "search",
+                        "decided",
+                        format!("the search could not decide the claim: {over_budget}"),
+                        vec![self.place(s.fact.span, "undecided")],
                     ));
-                            (StepVerdict::Failed, None, rc)
-                        } else if let Some((status, _, span)) = rests {
-                            // A premise is undecided or unsupported: the rule cannot carry the step.
-                            let line = self.at(span).line;
-                            if let Some(w) = won {
-                                notes.push(format!(
-                            "a premise rests on the {} step at line {line}; the conclusion is verified by search alone",
-                            if status == Status::Undecided { "undecided" } else { "unsupported" }
-                        ));
-                                (StepVerdict::Verified, Some(Basis::search(w)), rc)
-                            } else {
-                                reasons.push(self.reason(
-                                    "premise",
-                                    "premise established",
-                                    format!(
-                                        "a premise rests on the {} step at line {line}",
-                                        if status == Status::Undecided {
-                                            "undecided"
-                                        } else {
-                                            "unsupported"
-                                        }
-                                    ),
-                                    vec![self.place(span, "not verified")],
-                                ));
-                                let v = if status == Status::Undecided {
-                                    StepVerdict::Undecided
-                                } else {
-                                    StepVerdict::Unsupported
-                                };
-                                (v, None, rc)
-                            }
-                        } else {
-                            let searched = won.ok_or(over_budget);
-                            (StepVerdict::Verified, Some(Basis::rule(ev, searched)), rc)
-                        }
-                    }
+                    (StepVerdict::Undecided, None, "n/a")
                 }
             }
-        };
-        // What later steps may use.
-        let status = match verdict {
-            StepVerdict::Verified => Status::Established,
-            _ if sv == Some(Verdict::Holds) => Status::SearchOnly,
-            StepVerdict::Failed => Status::Failed,
-            StepVerdict::Undecided => Status::Undecided,
-            StepVerdict::Unsupported => Status::Unsupported,
-        };
-        self.known.push(Known {
-            claim: s.fact.claim.clone(),
-            conj: s.fact.conj,
-            carrier: s.fact.carrier,
-            status,
-            step: index,
-            span: s.fact.span,
-            basis: basis.clone(),
-        });
-        StepReport {
-            at: self.at(s.span),
-            label: s.label.clone(),
-            claim: claim_text,
-            rule: s.just.name().into(),
-            rule_check: rule_check.into(),
-            search: search.map(|x| x.report),
-            verdict,
-            basis,
-            reasons,
-            notes,
-            micros: start.elapsed().as_micros() as u64,
-            span: s.span,
+        }
+    }
+
+    /// The verdict of a rule or lemma step: its side conditions and premises (`part`), with
+    /// the search of its conclusion when it ran.
+    fn rule_verdict(
+        &mut self,
+        s: &'a Step,
+        search: Option<&SearchOut>,
+        part: RulePart,
+        reasons: &mut Vec<Reason>,
+        notes: &mut Vec<String>,
+    ) -> (StepVerdict, Option<Basis>, &'static str) {
+        let sv = search.map(|x| x.verdict);
+        let won = search.and_then(|x| x.win.clone());
+        let over_budget = over_budget(search);
+        let rc = if part.ok { "passed" } else { "failed" };
+        // The rule's evidence exists exactly when its side conditions hold.
+        match part.checked.filter(|_| part.ok && !part.dup_fail) {
+            None => {
+                if sv == Some(Verdict::Holds) {
+                    notes.push("the conclusion itself holds by search (kernel-checked), but it does not follow by this step".into());
+                } else if sv == Some(Verdict::Fails) {
+                    reasons.push(self.refuted(s, search.expect("ran")));
+                }
+                (StepVerdict::Failed, None, rc)
+            }
+            Some(ev) => {
+                if sv == Some(Verdict::Fails) {
+                    reasons.push(self.refuted(s, search.expect("ran")));
+                    reasons.push(self.reason(
+                "checker",
+                "consistency",
+                "the rule's side conditions hold but the search refutes the conclusion; this is a bug in hexproof, please report it".into(),
+                vec![self.place(s.span, "inconsistent")],
+            ));
+                    (StepVerdict::Failed, None, rc)
+                } else if let Some((status, _, span)) = part.rests {
+                    // A premise is undecided or unsupported: the rule cannot carry the step.
+                    let line = self.at(span).line;
+                    if let Some(w) = won {
+                        notes.push(format!(
+                    "a premise rests on the {} step at line {line}; the conclusion is verified by search alone",
+                    if status == Status::Undecided { "undecided" } else { "unsupported" }
+                ));
+                        (StepVerdict::Verified, Some(Basis::search(w)), rc)
+                    } else {
+                        reasons.push(self.reason(
+                            "premise",
+                            "premise established",
+                            format!(
+                                "a premise rests on the {} step at line {line}",
+                                if status == Status::Undecided {
+                                    "undecided"
+                                } else {
+                                    "unsupported"
+                                }
+                            ),
+                            vec![self.place(span, "not verified")],
+                        ));
+                        let v = if status == Status::Undecided {
+                            StepVerdict::Undecided
+                        } else {
+                            StepVerdict::Unsupported
+                        };
+                        (v, None, rc)
+                    }
+                } else {
+                    let searched = won.ok_or(over_budget);
+                    (StepVerdict::Verified, Some(Basis::rule(ev, searched)), rc)
+                }
+            }
         }
     }
 

@@ -8,7 +8,8 @@
 //! - [`board`]: geometry, cells, `CellSet` bitsets, notation, symmetries;
 //! - [`position`]: stones, chains, winner;
 //! - [`claim`]: sub-games, endpoints, goals (VC, semi, union);
-//! - [`kernel`]: the small certificate checker, the only maker of `Verified` values;
+//! - [`kernel`]: the small certificate checker, the only maker of `Verified` values (its file
+//!   is `src/trusted/kernel.rs`: all trusted code is in one folder, see [`trusted`]);
 //! - [`render`]: ASCII and SVG board pictures (a leaf every higher layer draws with);
 //! - [`edge_template`]: edge-template shapes and their placement.
 //!
@@ -22,6 +23,9 @@
 //!
 //! **Proof** — the language and the checker:
 //! - [`dsl`]: the proof language — parser, AST, elaboration, diagnostics;
+//! - [`trusted`]: what a "verified" rests on besides the kernel — the deduction rules' side
+//!   conditions, lemma placement and composition, fill-in, the exact AB and conjunction games —
+//!   and [`trusted::Basis`], the only way to say why a step is verified (src/trusted/README.md);
 //! - [`check`]: the proof checker (deduction rules and search, per step) and its report;
 //! - [`lemmas`]: the lemmas of `proofs/` as certified records;
 //! - [`pages`]: a checked proof as pictures and one HTML page;
@@ -37,6 +41,7 @@
 pub mod board;
 pub mod claim;
 pub mod edge_template;
+#[path = "trusted/kernel.rs"]
 pub mod kernel;
 pub mod position;
 pub mod render;
@@ -54,6 +59,7 @@ pub mod enumerate;
 pub mod lemmas;
 pub mod pages;
 pub mod prove;
+pub mod trusted;
 
 pub mod bidding;
 pub mod game;

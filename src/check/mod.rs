@@ -19,14 +19,10 @@
 //! for later steps (it is true, with a certificate); a failed, undecided or unsupported
 //! conclusion is not, and steps that use it say so.
 
-pub mod ab;
-pub mod compose;
-pub mod conj;
-pub mod fill;
-pub mod place;
 pub mod report;
-pub mod rules;
 mod tree;
+// The side conditions and exact games moved to the trusted folder; their old paths stay.
+pub use crate::trusted::{ab, compose, conj, fill, place, rules};
 
 use crate::board::CellSet;
 use crate::claim::{Claim, SubGame};
@@ -39,6 +35,7 @@ use crate::dsl::model::{
 };
 use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
+use crate::trusted::{Basis, RuleChecked, SearchWin, Searched};
 use report::*;
 use rules::{Ctx, Input, Violation};
 use std::collections::HashMap;
@@ -335,12 +332,45 @@ struct Known {
     status: Status,
     step: usize,
     span: Span,
+    /// The step's basis when it is established.
+    basis: Option<Basis>,
 }
 
 #[derive(Clone)]
 struct SearchOut {
     verdict: Verdict,
     report: SearchReport,
+    /// The evidence of a "holds": the kernel's acceptance or the conjunction game's win.
+    win: Option<SearchWin>,
+}
+
+impl SearchOut {
+    /// The search as a basis part: its win, or `why` it did not hold.
+    fn searched(&self, why: &str) -> Searched {
+        self.win.clone().ok_or_else(|| why.to_string())
+    }
+}
+
+/// What a step's rule part established (see [`Checker::premises_part`]).
+struct RulePart {
+    /// Side conditions and premises hold.
+    ok: bool,
+    /// The side conditions' evidence (a rule or a lemma placement).
+    checked: Option<RuleChecked>,
+    /// A premise resting on an undecided or unsupported step: (status, step, its span).
+    rests: Option<(Status, usize, Span)>,
+    /// The conclusion's carrier names a cell twice.
+    dup_fail: bool,
+}
+
+/// Why a search did not confirm a step: its note, or that it did not run.
+fn over_budget(search: Option<&SearchOut>) -> String {
+    search.map_or("search not run".to_string(), |x| {
+        x.report
+            .note
+            .clone()
+            .unwrap_or_else(|| "search budget exhausted".into())
+    })
 }
 
 struct Checker<'a> {
@@ -439,6 +469,7 @@ impl<'a> Checker<'a> {
                 refutation: Vec::new(),
                 note: Some(note),
             },
+            win: None,
         };
         match conj::decide_conj(self.pos(), carrier, claim, budget) {
             Err(e) => skipped(e.to_string()),
@@ -458,6 +489,7 @@ impl<'a> Checker<'a> {
                         note: (o.verdict == Verdict::Undecided)
                             .then(|| "search budget exhausted".to_string()),
                     },
+                    win: o.won.map(SearchWin::Game),
                 }
             }
         }
@@ -496,6 +528,7 @@ impl<'a> Checker<'a> {
                     refutation: Vec::new(),
                     note: Some(e.to_string()),
                 },
+                win: None,
             },
             Ok(game) => match decide(&game, budget) {
                 Err(e) => SearchOut {
@@ -507,6 +540,7 @@ impl<'a> Checker<'a> {
                         refutation: Vec::new(),
                         note: Some(e.to_string()),
                     },
+                    win: None,
                 },
                 Ok(o) => {
                     let names = self.names();
@@ -529,6 +563,7 @@ impl<'a> Checker<'a> {
                                 _ => None,
                             },
                         },
+                        win: o.verified.map(SearchWin::Kernel),
                     }
                 }
             },
@@ -570,6 +605,8 @@ impl<'a> Checker<'a> {
             let mut out = Vec::new();
             let v = self.check_tree(t, "", &mut out, &mut counts);
             self.goal = None;
+            // The tree's root line comes first; its basis is the tree's.
+            let root_basis = out.first().and_then(|r| r.basis.clone());
             rep.steps.extend(out);
             if v == StepVerdict::Verified {
                 self.known.push(Known {
@@ -579,6 +616,7 @@ impl<'a> Checker<'a> {
                     status: Status::Established,
                     step: usize::MAX,
                     span: l.claim.span,
+                    basis: root_basis,
                 });
             }
             lemma_tree_summary = Some(tree_summary(
@@ -632,7 +670,7 @@ impl<'a> Checker<'a> {
                 rule_check: "n/a".into(),
                 search: None,
                 verdict: StepVerdict::Unsupported,
-                basis: "none".into(),
+                basis: None,
                 reasons: vec![self.reason(
                     "checker",
                     "supported construct",
@@ -805,9 +843,79 @@ impl<'a> Checker<'a> {
         for v in rules::duplicates(&ctx, &s.fact, "the conclusion") {
             reasons.push(self.violation_reason("carrier", v));
         }
-        // Rule-specific part.
-        let mut rule_ok = true; // side conditions and premises
-        let mut rests: Option<(Status, usize, Span)> = None;
+        // Rule-specific part: side conditions and premises.
+        let (lemma_ok, lemma_checked) = self.lemma_part(s, &mut reasons, &mut notes);
+        let mut part = if matches!(s.just, Just::Search | Just::Lemma(_)) {
+            RulePart {
+                ok: true,
+                checked: lemma_checked,
+                rests: None,
+                dup_fail: false,
+            }
+        } else {
+            self.premises_part(s, &ctx, &mut reasons, &mut notes)
+        };
+        part.ok &= lemma_ok;
+        part.dup_fail = !s.fact.dups.is_empty();
+        // The search on the conclusion.
+        let run_search = match s.just {
+            Just::Search => true,
+            Just::Lemma(_) => self.opts.search_rule_steps,
+            _ => self.opts.search_rule_steps,
+        };
+        let search = run_search.then(|| match s.just {
+            Just::Search => self.search_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
+            _ => self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
+        });
+        let sv = search.as_ref().map(|x| x.verdict);
+        // Verdict.
+        let (verdict, basis, rule_check) = match &s.just {
+            Just::Search => self.search_verdict(s, search.as_ref(), part.dup_fail, &mut reasons),
+            _ => self.rule_verdict(s, search.as_ref(), part, &mut reasons, &mut notes),
+        };
+        // What later steps may use.
+        let status = match verdict {
+            StepVerdict::Verified => Status::Established,
+            _ if sv == Some(Verdict::Holds) => Status::SearchOnly,
+            StepVerdict::Failed => Status::Failed,
+            StepVerdict::Undecided => Status::Undecided,
+            StepVerdict::Unsupported => Status::Unsupported,
+        };
+        self.known.push(Known {
+            claim: s.fact.claim.clone(),
+            conj: s.fact.conj,
+            carrier: s.fact.carrier,
+            status,
+            step: index,
+            span: s.fact.span,
+            basis: basis.clone(),
+        });
+        StepReport {
+            at: self.at(s.span),
+            label: s.label.clone(),
+            claim: claim_text,
+            rule: s.just.name().into(),
+            rule_check: rule_check.into(),
+            search: search.map(|x| x.report),
+            verdict,
+            basis,
+            reasons,
+            notes,
+            micros: start.elapsed().as_micros() as u64,
+            span: s.span,
+        }
+    }
+
+    /// A step's lemma uses (`by LEMMA`, `by S, T`) and whether its rule may conclude a
+    /// conjunction: whether they hold (reasons and notes added), and the placement's evidence.
+    fn lemma_part(
+        &mut self,
+        s: &'a Step,
+        reasons: &mut Vec<Reason>,
+        notes: &mut Vec<String>,
+    ) -> (bool, Option<RuleChecked>) {
+        let mut rule_ok = true;
+        let mut checked: Option<RuleChecked> = None;
         if let Just::Lemma(refs) = &s.just {
             let r = if refs.len() == 1 {
                 self.lemma_use(&refs[0], &s.fact)
@@ -815,7 +923,10 @@ impl<'a> Checker<'a> {
                 self.lemmas_use(refs, &s.fact)
             };
             match r {
-                Ok(note) => notes.push(note),
+                Ok((note, ev)) => {
+                    notes.push(note);
+                    checked = Some(ev);
+                }
                 Err(rs) => {
                     rule_ok = false;
                     reasons.extend(rs);
@@ -841,8 +952,23 @@ impl<'a> Checker<'a> {
                 ));
             }
         }
-        let is_rule = !matches!(s.just, Just::Search | Just::Lemma(_));
-        if is_rule {
+        (rule_ok, checked)
+    }
+
+    /// A rule step's premises (each established?) and the rule's side conditions on them:
+    /// whether they hold (reasons and notes added), the rule's evidence, and a premise that
+    /// rests on an undecided or unsupported step.
+    fn premises_part(
+        &mut self,
+        s: &'a Step,
+        ctx: &Ctx,
+        reasons: &mut Vec<Reason>,
+        notes: &mut Vec<String>,
+    ) -> RulePart {
+        let mut rule_ok = true;
+        let mut checked: Option<RuleChecked> = None;
+        let mut rests: Option<(Status, usize, Span)> = None;
+        {
             let (premises, semi_ok): (Vec<&Premise>, Vec<bool>) = match &s.just {
                 Just::And(ps) => (ps.iter().collect(), vec![false; ps.len()]),
                 Just::Or(ps) => (ps.iter().collect(), vec![true; ps.len()]),
@@ -864,7 +990,7 @@ impl<'a> Checker<'a> {
             for (k, p) in premises.iter().enumerate() {
                 let (st, f) = self.standing(p, semi_ok[k]);
                 if let Premise::Inline { fact, .. } = p {
-                    for v in rules::duplicates(&ctx, fact, &roles[k]) {
+                    for v in rules::duplicates(ctx, fact, &roles[k]) {
                         reasons.push(self.violation_reason("premise", v));
                         rule_ok = false;
                     }
@@ -919,90 +1045,113 @@ impl<'a> Checker<'a> {
                     role: r,
                 })
                 .collect();
-            let vs = match &s.just {
-                Just::And(_) => rules::and_rule(&ctx, &inputs, &s.fact),
-                Just::Or(_) => rules::or_rule(&ctx, &inputs, &s.fact),
-                Just::Rule1(_) => rules::rule1(&ctx, &inputs[0], &s.fact),
-                Just::Rule2(..) => rules::rule2(&ctx, &inputs[0], &inputs[1], &s.fact),
-                Just::Mono(_) => rules::mono(&ctx, &inputs[0], &s.fact),
+            let which = match &s.just {
+                Just::And(_) => rules::Rule::And,
+                Just::Or(_) => rules::Rule::Or,
+                Just::Rule1(_) => rules::Rule::Rule1,
+                Just::Rule2(..) => rules::Rule::Rule2,
+                Just::Mono(_) => rules::Rule::Mono,
                 _ => unreachable!(),
             };
             let rule = s.just.name();
-            for v in vs {
-                rule_ok = false;
-                reasons.push(self.violation_reason(rule, v));
+            match rules::check(which, ctx, &inputs, &s.fact) {
+                Ok(ev) => checked = Some(ev),
+                Err(vs) => {
+                    for v in vs {
+                        rule_ok = false;
+                        reasons.push(self.violation_reason(rule, v));
+                    }
+                }
             }
         }
-        let dup_fail = !s.fact.dups.is_empty();
-        // The search on the conclusion.
-        let run_search = match s.just {
-            Just::Search => true,
-            Just::Lemma(_) => self.opts.search_rule_steps,
-            _ => self.opts.search_rule_steps,
-        };
-        let search = run_search.then(|| match s.just {
-            Just::Search => self.search_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
-            _ => self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
-        });
-        let sv = search.as_ref().map(|x| x.verdict);
-        let over_budget = search.as_ref().map_or("search not run".to_string(), |x| {
-            x.report
-                .note
-                .clone()
-                .unwrap_or_else(|| "search budget exhausted".into())
-        });
-        // Verdict.
-        let (verdict, basis, rule_check) = match &s.just {
-            Just::Search => match sv {
-                Some(Verdict::Holds) if !dup_fail => {
-                    (StepVerdict::Verified, "search".into(), "n/a")
-                }
-                Some(Verdict::Holds) => (StepVerdict::Failed, "none".into(), "n/a"),
-                Some(Verdict::Fails) => {
-                    reasons.push(self.refuted(s, search.as_ref().expect("ran")));
-                    (StepVerdict::Failed, "none".into(), "n/a")
-                }
-                _ => {
-                    if dup_fail {
-                        (StepVerdict::Failed, "none".into(), "n/a")
-                    } else {
-                        reasons.push(self.reason(
-                            "search",
-                            "decided",
-                            format!("the search could not decide the claim: {over_budget}"),
-                            vec![self.place(s.fact.span, "undecided")],
-                        ));
-                        (StepVerdict::Undecided, "none".into(), "n/a")
-                    }
-                }
-            },
+        RulePart {
+            ok: rule_ok,
+            checked,
+            rests,
+            dup_fail: false,
+        }
+    }
+
+    /// The verdict of a `by search` step: the search holds (and the carrier has no
+    /// duplicate), or why not.
+    fn search_verdict(
+        &mut self,
+        s: &'a Step,
+        search: Option<&SearchOut>,
+        dup_fail: bool,
+        reasons: &mut Vec<Reason>,
+    ) -> (StepVerdict, Option<Basis>, &'static str) {
+        let sv = search.map(|x| x.verdict);
+        let won = search.and_then(|x| x.win.clone());
+        let over_budget = over_budget(search);
+        match (sv, won) {
+            (Some(Verdict::Holds), Some(w)) if !dup_fail => {
+                (StepVerdict::Verified, Some(Basis::search(w)), "n/a")
+            }
+            (Some(Verdict::Holds), _) => (StepVerdict::Failed, None, "n/a"),
+            (Some(Verdict::Fails), _) => {
+                reasons.push(self.refuted(s, search.expect("ran")));
+                (StepVerdict::Failed, None, "n/a")
+            }
             _ => {
-                let rc = if rule_ok { "passed" } else { "failed" };
-                if !rule_ok || dup_fail {
-                    if sv == Some(Verdict::Holds) {
-                        notes.push("the conclusion itself holds by search (kernel-checked), but it does not follow by this step".into());
-                    } else if sv == Some(Verdict::Fails) {
-                        reasons.push(self.refuted(s, search.as_ref().expect("ran")));
-                    }
-                    (StepVerdict::Failed, "none".into(), rc)
-                } else if sv == Some(Verdict::Fails) {
-                    reasons.push(self.refuted(s, search.as_ref().expect("ran")));
+                if dup_fail {
+                    (StepVerdict::Failed, None, "n/a")
+                } else {
                     reasons.push(self.reason(
-                        "checker",
-                        "consistency",
-                        "the rule's side conditions hold but the search refutes the conclusion; this is a bug in hexproof, please report it".into(),
-                        vec![self.place(s.span, "inconsistent")],
+                        "search",
+                        "decided",
+                        format!("the search could not decide the claim: {over_budget}"),
+                        vec![self.place(s.fact.span, "undecided")],
                     ));
-                    (StepVerdict::Failed, "none".into(), rc)
-                } else if let Some((status, _, span)) = rests {
+                    (StepVerdict::Undecided, None, "n/a")
+                }
+            }
+        }
+    }
+
+    /// The verdict of a rule or lemma step: its side conditions and premises (`part`), with
+    /// the search of its conclusion when it ran.
+    fn rule_verdict(
+        &mut self,
+        s: &'a Step,
+        search: Option<&SearchOut>,
+        part: RulePart,
+        reasons: &mut Vec<Reason>,
+        notes: &mut Vec<String>,
+    ) -> (StepVerdict, Option<Basis>, &'static str) {
+        let sv = search.map(|x| x.verdict);
+        let won = search.and_then(|x| x.win.clone());
+        let over_budget = over_budget(search);
+        let rc = if part.ok { "passed" } else { "failed" };
+        // The rule's evidence exists exactly when its side conditions hold.
+        match part.checked.filter(|_| part.ok && !part.dup_fail) {
+            None => {
+                if sv == Some(Verdict::Holds) {
+                    notes.push("the conclusion itself holds by search (kernel-checked), but it does not follow by this step".into());
+                } else if sv == Some(Verdict::Fails) {
+                    reasons.push(self.refuted(s, search.expect("ran")));
+                }
+                (StepVerdict::Failed, None, rc)
+            }
+            Some(ev) => {
+                if sv == Some(Verdict::Fails) {
+                    reasons.push(self.refuted(s, search.expect("ran")));
+                    reasons.push(self.reason(
+                "checker",
+                "consistency",
+                "the rule's side conditions hold but the search refutes the conclusion; this is a bug in hexproof, please report it".into(),
+                vec![self.place(s.span, "inconsistent")],
+            ));
+                    (StepVerdict::Failed, None, rc)
+                } else if let Some((status, _, span)) = part.rests {
                     // A premise is undecided or unsupported: the rule cannot carry the step.
                     let line = self.at(span).line;
-                    if sv == Some(Verdict::Holds) {
+                    if let Some(w) = won {
                         notes.push(format!(
-                            "a premise rests on the {} step at line {line}; the conclusion is verified by search alone",
-                            if status == Status::Undecided { "undecided" } else { "unsupported" }
-                        ));
-                        (StepVerdict::Verified, "search".into(), rc)
+                    "a premise rests on the {} step at line {line}; the conclusion is verified by search alone",
+                    if status == Status::Undecided { "undecided" } else { "unsupported" }
+                ));
+                        (StepVerdict::Verified, Some(Basis::search(w)), rc)
                     } else {
                         reasons.push(self.reason(
                             "premise",
@@ -1022,48 +1171,13 @@ impl<'a> Checker<'a> {
                         } else {
                             StepVerdict::Unsupported
                         };
-                        (v, "none".into(), rc)
+                        (v, None, rc)
                     }
-                } else if sv == Some(Verdict::Holds) {
-                    (StepVerdict::Verified, "rule and search".into(), rc)
                 } else {
-                    (
-                        StepVerdict::Verified,
-                        format!("rule alone ({over_budget})"),
-                        rc,
-                    )
+                    let searched = won.ok_or(over_budget);
+                    (StepVerdict::Verified, Some(Basis::rule(ev, searched)), rc)
                 }
             }
-        };
-        // What later steps may use.
-        let status = match verdict {
-            StepVerdict::Verified => Status::Established,
-            _ if sv == Some(Verdict::Holds) => Status::SearchOnly,
-            StepVerdict::Failed => Status::Failed,
-            StepVerdict::Undecided => Status::Undecided,
-            StepVerdict::Unsupported => Status::Unsupported,
-        };
-        self.known.push(Known {
-            claim: s.fact.claim.clone(),
-            conj: s.fact.conj,
-            carrier: s.fact.carrier,
-            status,
-            step: index,
-            span: s.fact.span,
-        });
-        StepReport {
-            at: self.at(s.span),
-            label: s.label.clone(),
-            claim: claim_text,
-            rule: s.just.name().into(),
-            rule_check: rule_check.into(),
-            search: search.map(|x| x.report),
-            verdict,
-            basis,
-            reasons,
-            notes,
-            micros: start.elapsed().as_micros() as u64,
-            span: s.span,
         }
     }
 
@@ -1071,7 +1185,11 @@ impl<'a> Checker<'a> {
     /// cells of the step, carriers pairwise disjoint, assumptions discharged by guarantees,
     /// and every combination of joined pairs joining a pair of the step
     /// ([`compose`]; docs/SEMANTICS.md, "Several lemmas in one step").
-    fn lemmas_use(&mut self, refs: &[LemmaRef], concl: &Fact) -> Result<String, Vec<Reason>> {
+    fn lemmas_use(
+        &mut self,
+        refs: &[LemmaRef],
+        concl: &Fact,
+    ) -> Result<(String, RuleChecked), Vec<Reason>> {
         /// Placements tried per lemma, and combinations tried in all.
         const PER_LEMMA: usize = 48;
         const COMBOS: usize = 50_000;
@@ -1169,19 +1287,26 @@ impl<'a> Checker<'a> {
                     .zip(&idx)
                     .map(|(o, &i)| o[i].clone())
                     .collect();
-                let bad =
-                    compose::check(&self.position, &parts, &concl.claim, concl.carrier, names);
-                if bad.is_empty() {
-                    self.lemma_uses += parts.len();
-                    let what: Vec<String> = parts
-                        .iter()
-                        .map(|p| format!("{}: {}", p.name, names.fact(&p.claim, &p.carrier)))
-                        .collect();
-                    return Ok(format!(
-                        "lemmas placed with disjoint carriers, every combination of their pairs joins the step: {}",
-                        what.join("; ")
-                    ));
-                }
+                let bad = match compose::check_composition(
+                    &self.position,
+                    &parts,
+                    &concl.claim,
+                    concl.carrier,
+                    names,
+                ) {
+                    Ok(ev) => {
+                        self.lemma_uses += parts.len();
+                        let what: Vec<String> = parts
+                            .iter()
+                            .map(|p| format!("{}: {}", p.name, names.fact(&p.claim, &p.carrier)))
+                            .collect();
+                        return Ok((format!(
+                            "lemmas placed with disjoint carriers, every combination of their pairs joins the step: {}",
+                            what.join("; ")
+                        ), ev));
+                    }
+                    Err(bad) => bad,
+                };
                 if best.as_ref().is_none_or(|b| bad.len() < b.len()) {
                     best = Some(bad);
                 }
@@ -1240,12 +1365,14 @@ impl<'a> Checker<'a> {
             let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())
                 .map_err(|e| e.to_string())?;
             let cert = decode_certificate(&lib.record.certificate, &lib.carrier, &lib.stones)?;
-            crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
-            Ok(cert.nodes.len())
+            let accepted =
+                crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+            Ok((cert.nodes.len(), accepted))
         });
-        let (verdict, reasons, notes) = match checked {
-            Ok(n) => (
+        let (verdict, basis, reasons, notes) = match checked {
+            Ok((n, accepted)) => (
                 StepVerdict::Verified,
+                Some(Basis::library(&accepted)),
                 Vec::new(),
                 vec![format!(
                     "template {} of the library: its certificate ({n} nodes) is accepted by the kernel on these cells",
@@ -1254,6 +1381,7 @@ impl<'a> Checker<'a> {
             ),
             Err(e) => (
                 StepVerdict::Failed,
+                None,
                 vec![self.reason(
                     "template library",
                     "certificate accepted",
@@ -1271,11 +1399,7 @@ impl<'a> Checker<'a> {
             rule_check: "n/a".into(),
             search: None,
             verdict,
-            basis: if verdict == StepVerdict::Verified {
-                "kernel certificate (template library)".into()
-            } else {
-                "none".into()
-            },
+            basis,
             reasons,
             notes,
             micros: start.elapsed().as_micros() as u64,
@@ -1283,7 +1407,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The claim of a lemma with an assumption, in its assisted game (src/check/ab.rs).
+    /// The claim of a lemma with an assumption, in its assisted game (src/trusted/ab.rs).
     fn assisted_claim(&mut self, f: &Fact, g: &crate::dsl::model::Guarantee) -> StepReport {
         let start = Instant::now();
         let names = self.names();
@@ -1304,10 +1428,21 @@ impl<'a> Checker<'a> {
         for v in rules::duplicates(&ctx, f, "the lemma's claim") {
             reasons.push(self.violation_reason("carrier", v));
         }
-        let verdict = match ab::assisted_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
-            Some(true) if reasons.is_empty() => StepVerdict::Verified,
-            Some(true) => StepVerdict::Failed,
-            Some(false) => {
+        let mut basis = None;
+        let verdict = match ab::won(
+            ab::AbGame::Assisted,
+            &self.position,
+            f.carrier,
+            &f.claim,
+            g.a,
+            g.b,
+        ) {
+            Some(Some(won)) if reasons.is_empty() => {
+                basis = Some(Basis::game(won));
+                StepVerdict::Verified
+            }
+            Some(Some(_)) => StepVerdict::Failed,
+            Some(None) => {
                 reasons.push(self.reason(
                     "assisted game",
                     "claim holds",
@@ -1345,11 +1480,7 @@ impl<'a> Checker<'a> {
             rule_check: "n/a".into(),
             search: None,
             verdict,
-            basis: if verdict == StepVerdict::Verified {
-                "search".into()
-            } else {
-                "none".into()
-            },
+            basis,
             reasons,
             notes: vec![
                 "usable only in a step that names a lemma guaranteeing the assumption".into(),
@@ -1360,7 +1491,11 @@ impl<'a> Checker<'a> {
     }
 
     /// Places a certified lemma onto a step's conclusion; a note on success.
-    fn lemma_use(&mut self, r: &LemmaRef, concl: &Fact) -> Result<String, Vec<Reason>> {
+    fn lemma_use(
+        &mut self,
+        r: &LemmaRef,
+        concl: &Fact,
+    ) -> Result<(String, RuleChecked), Vec<Reason>> {
         let place_at = |me: &Self, t: &str| vec![me.place(r.span, t.to_string())];
         let Some((lb, certified, _)) = self.lemmas.get(&r.name) else {
             return Err(vec![self.reason(
@@ -1406,13 +1541,13 @@ impl<'a> Checker<'a> {
         let lf = &info.claim;
         let names = self.names();
         match place::place(lb, lf, r, &self.position, concl, names) {
-            Ok(p) => {
+            Ok((p, ev)) => {
                 self.lemma_uses += 1;
                 let mut text = names.fact(&p.claim, &p.carrier);
                 if lf.conj {
                     text = text.replace(" | ", " & ");
                 }
-                Ok(format!("lemma {} placed {}: {text}", r.name, p.desc))
+                Ok((format!("lemma {} placed {}: {text}", r.name, p.desc), ev))
             }
             Err(bad) => Err(bad
                 .into_iter()
@@ -1428,7 +1563,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A lemma's AB guarantee, by exact minimax (src/check/ab.rs).
+    /// A lemma's AB guarantee, by exact minimax (src/trusted/ab.rs).
     fn guarantee(&mut self, f: &Fact, g: &crate::dsl::model::Guarantee) -> StepReport {
         let start = Instant::now();
         let mut notes: Vec<String> = Vec::new();
@@ -1441,6 +1576,7 @@ impl<'a> Checker<'a> {
             owner.opponent()
         );
         let mut reasons = Vec::new();
+        let mut basis = None;
         let verdict = if f.claim.owner_first {
             reasons.push(self.reason(
                 "AB guarantee",
@@ -1450,8 +1586,16 @@ impl<'a> Checker<'a> {
             ));
             StepVerdict::Unsupported
         } else {
-            match ab::guarantee_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
-                Some(true) => {
+            match ab::won(
+                ab::AbGame::Guarantee,
+                &self.position,
+                f.carrier,
+                &f.claim,
+                g.a,
+                g.b,
+            ) {
+                Some(Some(won)) => {
+                    basis = Some(Basis::game(won));
                     match ab::interface_holds(&self.position, f.carrier, &f.claim, g.a, g.b) {
                         Some(true) => notes.push(format!(
                             "{INTERFACE_NOTE}: after {} {b}, {} {a} needs no answer here (exact search)",
@@ -1470,7 +1614,7 @@ impl<'a> Checker<'a> {
                     }
                     StepVerdict::Verified
                 }
-                Some(false) => {
+                Some(None) => {
                     reasons.push(self.reason(
                     "AB guarantee",
                     "guarantee holds",
@@ -1506,11 +1650,7 @@ impl<'a> Checker<'a> {
             rule_check: "n/a".into(),
             search: None,
             verdict,
-            basis: if verdict == StepVerdict::Verified {
-                "search".into()
-            } else {
-                "none".into()
-            },
+            basis,
             reasons,
             notes,
             micros: start.elapsed().as_micros() as u64,
@@ -1545,16 +1685,19 @@ impl<'a> Checker<'a> {
         };
         let sv = search.verdict;
         let (verdict, basis, rule, rule_check) = if !has_proof {
-            match sv {
-                Verdict::Holds if reasons.is_empty() => {
-                    (StepVerdict::Verified, "search", "search", "n/a")
-                }
-                Verdict::Holds => (StepVerdict::Failed, "none", "search", "n/a"),
-                Verdict::Fails => {
+            match (sv, search.win.clone()) {
+                (Verdict::Holds, Some(w)) if reasons.is_empty() => (
+                    StepVerdict::Verified,
+                    Some(Basis::search(w)),
+                    "search",
+                    "n/a",
+                ),
+                (Verdict::Holds, _) => (StepVerdict::Failed, None, "search", "n/a"),
+                (Verdict::Fails, _) => {
                     reasons.push(self.refuted_fact(f, &search));
-                    (StepVerdict::Failed, "none", "search", "n/a")
+                    (StepVerdict::Failed, None, "search", "n/a")
                 }
-                Verdict::Undecided => {
+                (Verdict::Undecided, _) => {
                     let why = search.report.note.clone().unwrap_or_default();
                     reasons.push(self.reason(
                         "search",
@@ -1562,7 +1705,7 @@ impl<'a> Checker<'a> {
                         format!("the search could not decide the lemma: {why}"),
                         vec![self.place(f.span, "undecided")],
                     ));
-                    (StepVerdict::Undecided, "none", "search", "n/a")
+                    (StepVerdict::Undecided, None, "search", "n/a")
                 }
             }
         } else {
@@ -1575,7 +1718,7 @@ impl<'a> Checker<'a> {
                     && (!k.claim.owner_first || f.claim.owner_first)
             });
             let proved = match hit {
-                Some(k) if k.status == Status::Established => true,
+                Some(k) if k.status == Status::Established => k.basis.clone(),
                 Some(k) => {
                     let line = self.at(k.span).line;
                     reasons.push(self.reason(
@@ -1596,7 +1739,7 @@ impl<'a> Checker<'a> {
                             self.place(f.span, "the claim"),
                         ],
                     ));
-                    false
+                    None
                 }
                 None => {
                     reasons.push(self.reason(
@@ -1605,30 +1748,33 @@ impl<'a> Checker<'a> {
                         format!("no step of the proof concludes {text} (or the same pairs on a smaller carrier)"),
                         vec![self.place(f.span, "not derived")],
                     ));
-                    false
+                    None
                 }
             };
-            match (proved && reasons.is_empty(), sv) {
-                (true, Verdict::Holds) => {
-                    (StepVerdict::Verified, "rule and search", "proof", "passed")
-                }
-                (true, Verdict::Undecided) => {
+            match (proved.filter(|_| reasons.is_empty()), sv) {
+                (Some(step), Verdict::Holds) => (
+                    StepVerdict::Verified,
+                    Some(Basis::proof(&step, search.searched("search undecided"))),
+                    "proof",
+                    "passed",
+                ),
+                (Some(step), Verdict::Undecided) => {
                     notes.push(
                         "the search could not decide the lemma; it rests on its proof alone".into(),
                     );
                     (
                         StepVerdict::Verified,
-                        "rule alone (search undecided)",
+                        Some(Basis::proof(&step, Err("search undecided".into()))),
                         "proof",
                         "passed",
                     )
                 }
-                (true, Verdict::Fails) => {
+                (Some(_), Verdict::Fails) => {
                     reasons.push(self.refuted_fact(f, &search));
                     reasons.push(self.reason("checker", "consistency", "the proof checks but the search refutes the claim; this is a bug in hexproof, please report it".into(), vec![self.place(f.span, "inconsistent")]));
-                    (StepVerdict::Failed, "none", "proof", "passed")
+                    (StepVerdict::Failed, None, "proof", "passed")
                 }
-                (false, v) => {
+                (None, v) => {
                     if v == Verdict::Fails {
                         reasons.push(self.refuted_fact(f, &search));
                     } else if v == Verdict::Holds {
@@ -1637,7 +1783,7 @@ impl<'a> Checker<'a> {
                                 .into(),
                         );
                     }
-                    (StepVerdict::Failed, "none", "proof", "failed")
+                    (StepVerdict::Failed, None, "proof", "failed")
                 }
             }
         };
@@ -1653,7 +1799,7 @@ impl<'a> Checker<'a> {
             rule_check: rule_check.into(),
             search: Some(search.report),
             verdict,
-            basis: basis.into(),
+            basis,
             reasons,
             notes,
             micros: start.elapsed().as_micros() as u64,

@@ -3,7 +3,8 @@
 use crate::dsl::ast::Span;
 use crate::dsl::diag::DiagCode;
 use crate::dsl::diag::{Diag, Label, Level, LineCol, Sources};
-use serde::Serialize;
+use crate::trusted::Basis;
+use serde::{Serialize, Serializer};
 use std::fmt::Write;
 
 /// A step's verdict.
@@ -56,6 +57,14 @@ pub struct SearchReport {
     pub note: Option<String>,
 }
 
+/// The `basis` field as the report writes it: the basis's text, or `none`.
+fn basis_text<S: Serializer>(b: &Option<Basis>, s: S) -> Result<S::Ok, S::Error> {
+    match b {
+        Some(b) => s.collect_str(b),
+        None => s.serialize_str("none"),
+    }
+}
+
 /// A labelled place in the file.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Place {
@@ -101,8 +110,11 @@ pub struct StepReport {
     pub search: Option<SearchReport>,
     /// The verdict.
     pub verdict: StepVerdict,
-    /// What the verdict rests on: `rule and search`, `rule alone (…)`, `search`, or `none`.
-    pub basis: String,
+    /// What the verdict rests on (`Some` exactly when verified): printed `rule and search`,
+    /// `rule alone (…)`, `search`, `tree`, …; `none` when not verified. Only trusted code
+    /// makes a [`Basis`].
+    #[serde(serialize_with = "basis_text")]
+    pub basis: Option<Basis>,
     /// Why it is not verified (empty when verified).
     pub reasons: Vec<Reason>,
     /// Remarks that do not change the verdict.
@@ -112,6 +124,15 @@ pub struct StepReport {
     /// The step's span (not serialised).
     #[serde(skip)]
     pub span: Span,
+}
+
+impl StepReport {
+    /// The basis as text: what the verdict rests on, or `none`.
+    pub fn basis_text(&self) -> String {
+        self.basis
+            .as_ref()
+            .map_or_else(|| "none".to_string(), Basis::to_string)
+    }
 }
 
 /// One lemma, derivation or strategy.
@@ -456,7 +477,7 @@ fn detail(s: &StepReport) -> String {
             parts.push(t);
         }
     }
-    if s.verdict == StepVerdict::Verified && s.basis.starts_with("rule alone") {
+    if s.verdict == StepVerdict::Verified && s.basis.as_ref().is_some_and(Basis::rule_alone) {
         parts.push("rests on the rule alone".into());
     }
     parts.join(" · ")

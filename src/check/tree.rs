@@ -9,15 +9,16 @@
 //! answers z and wins. The moves that survive every verified analysis are
 //! `empty(P) ∩ ⋂ (S_z ∪ {z})`; each needs a case. A leaf derives `t - b` VC (White to move).
 
-use super::fill::{check_fills, FillSpec};
+use super::fill::{check_fills_evidence, FillSpec};
 use super::report::*;
 use super::{Checker, SearchOut, Status};
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::Claim;
 use crate::dsl::ast::Span;
-use crate::dsl::model::{Fill, SharedPosition, Step, TreeNode};
+use crate::dsl::model::{Case, Fill, Preclude, SharedPosition, Step, TreeNode};
 use crate::local::Verdict;
 use crate::position::Position;
+use crate::trusted::{rules, Basis};
 use std::time::Instant;
 
 /// The claim a lemma's proof tree must reach, on the lemma's carrier (docs/SEMANTICS.md,
@@ -74,6 +75,35 @@ impl<'a> Sharing<'a> {
     }
 }
 
+/// How the stones of `here` differ from those of `there` (mapped by `turn`), named `pname`:
+/// one line per colour and direction; empty when they are the same.
+fn stone_diffs(
+    names: &crate::dsl::model::CellNames,
+    here: &Position,
+    there: &Position,
+    turn: impl Fn(CellSet) -> CellSet,
+    pname: &str,
+) -> Vec<String> {
+    let mut diffs = Vec::new();
+    for c in [Colour::Black, Colour::White] {
+        let here = here.stones(c);
+        let there = turn(there.stones(c));
+        if here - there != CellSet::EMPTY {
+            diffs.push(format!(
+                "{c} {} here but not in {pname}",
+                names.set(&(here - there)),
+            ));
+        }
+        if there - here != CellSet::EMPTY {
+            diffs.push(format!(
+                "{c} {} in {pname} but not here",
+                names.set(&(there - here)),
+            ));
+        }
+    }
+    diffs
+}
+
 fn worst(a: StepVerdict, b: StepVerdict) -> StepVerdict {
     a.max(b)
 }
@@ -88,6 +118,7 @@ impl<'a> Checker<'a> {
         reasons: Vec<Reason>,
         notes: Vec<String>,
         start: Instant,
+        parts: &[StepReport],
     ) -> StepReport {
         StepReport {
             at: self.at(span),
@@ -101,10 +132,11 @@ impl<'a> Checker<'a> {
             },
             search: None,
             verdict,
+            // A verified node rests on the verified lines of its subtree.
             basis: if verdict == StepVerdict::Verified {
-                "tree".into()
+                Basis::tree(parts.iter().filter_map(|r| r.basis.as_ref()))
             } else {
-                "none".into()
+                None
             },
             reasons,
             notes,
@@ -154,14 +186,18 @@ impl<'a> Checker<'a> {
         };
         let region = c | all;
         let names = self.names();
-        let failed = if self.goal.is_some() {
-            Some((
-                0,
-                "fill-in is checked only in a strategy's tree (a lemma's tree has its own goal)"
-                    .to_string(),
-            ))
+        let (passed, failed) = if self.goal.is_some() {
+            (
+                Vec::new(),
+                Some((
+                    0,
+                    "fill-in is checked only in a strategy's tree (a lemma's tree has its own goal)"
+                        .to_string(),
+                )),
+            )
         } else {
-            check_fills(pos, &specs, region, Colour::Black).err()
+            let (passed, r) = check_fills_evidence(pos, &specs, region, Colour::Black);
+            (passed, r.err())
         };
         for (i, f) in fills.iter().enumerate() {
             let kind = if f.captured { "captured" } else { "dead" };
@@ -185,7 +221,10 @@ impl<'a> Checker<'a> {
             };
             reasons.extend(rs.iter().cloned());
             // Reported before the steps, in the order written.
-            let r = self.node_report(f.span, "fill", claim, fv, rs, Vec::new(), start);
+            let mut r = self.node_report(f.span, "fill", claim, fv, rs, Vec::new(), start, &[]);
+            if fv == StepVerdict::Verified {
+                r.basis = passed.get(i).cloned().map(Basis::tree_rule);
+            }
             out.insert(first + i, r);
         }
         if failed.is_some() {
@@ -319,10 +358,13 @@ impl<'a> Checker<'a> {
     fn with_search(&self, r: &mut StepReport, s: Option<SearchOut>) {
         let Some(s) = s else { return };
         match (r.verdict, s.verdict) {
-            (StepVerdict::Verified, Verdict::Holds) => r.basis = "tree and search".into(),
+            (StepVerdict::Verified, Verdict::Holds) => {
+                let searched = s.searched("search undecided");
+                r.basis = r.basis.take().map(|b| b.with_search(searched));
+            }
             (StepVerdict::Verified, Verdict::Fails) => {
                 r.verdict = StepVerdict::Failed;
-                r.basis = "none".into();
+                r.basis = None;
                 r.reasons.push(self.reason(
                     "checker",
                     "consistency",
@@ -331,13 +373,12 @@ impl<'a> Checker<'a> {
                 ));
             }
             (StepVerdict::Verified, Verdict::Undecided) => {
-                r.basis = format!(
-                    "tree alone ({})",
-                    s.report
-                        .note
-                        .clone()
-                        .unwrap_or_else(|| "search undecided".into())
-                );
+                let why = s
+                    .report
+                    .note
+                    .clone()
+                    .unwrap_or_else(|| "search undecided".into());
+                r.basis = r.basis.take().map(|b| b.with_search(Err(why)));
             }
             (_, Verdict::Holds) => r
                 .notes
@@ -422,6 +463,7 @@ impl<'a> Checker<'a> {
                 reasons,
                 notes,
                 Instant::now(),
+                &sh.outs[i],
             ));
             out.append(&mut sh.outs[i]);
         }
@@ -453,373 +495,485 @@ impl<'a> Checker<'a> {
         counts: &mut TreeCounts,
         sh: &mut Sharing<'a>,
     ) -> (StepVerdict, CellSet) {
+        match node {
+            TreeNode::Black { .. } => self.black_node(node, context, out, counts, sh),
+            TreeNode::Goto { .. } => self.goto_node(node, out, counts, sh),
+            TreeNode::Leaf { .. } => self.leaf_node(node, out, counts),
+            TreeNode::White { .. } => self.white_node(node, out, counts, sh),
+        }
+    }
+
+    /// [`Self::check_subtree`] of a node of this kind: A Black move and the subtree after it.
+    fn black_node(
+        &mut self,
+        node: &'a TreeNode,
+        context: &str,
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+        sh: &mut Sharing<'a>,
+    ) -> (StepVerdict, CellSet) {
         let start = Instant::now();
         let names = self.names();
-        match node {
-            TreeNode::Black {
-                cell, span, next, ..
-            } => {
-                counts.black_nodes += 1;
-                let at = out.len();
-                let claim = format!("{context}black {}", names.name(*cell));
-                out.push(self.node_report(
-                    *span,
-                    "black move",
-                    claim.clone(),
-                    StepVerdict::Verified,
-                    Vec::new(),
-                    Vec::new(),
-                    start,
+        let TreeNode::Black {
+            cell, span, next, ..
+        } = node
+        else {
+            unreachable!("a Black node")
+        };
+        counts.black_nodes += 1;
+        let at = out.len();
+        let claim = format!("{context}black {}", names.name(*cell));
+        out.push(self.node_report(
+            *span,
+            "black move",
+            claim.clone(),
+            StepVerdict::Verified,
+            Vec::new(),
+            Vec::new(),
+            start,
+            &[],
+        ));
+        let (mut v, k) = self.check_subtree(next, "", out, counts, sh);
+        let mut reasons = Vec::new();
+        if let Some(g) = &self.goal {
+            if !g.carrier.contains(*cell) {
+                reasons.push(self.reason(
+                    "tree",
+                    "moves in the carrier",
+                    format!("black {} is outside the lemma's carrier", names.name(*cell)),
+                    vec![self.place(*span, "outside the carrier")],
                 ));
-                let (mut v, k) = self.check_subtree(next, "", out, counts, sh);
-                let mut reasons = Vec::new();
-                if let Some(g) = &self.goal {
-                    if !g.carrier.contains(*cell) {
-                        reasons.push(self.reason(
-                            "tree",
-                            "moves in the carrier",
-                            format!("black {} is outside the lemma's carrier", names.name(*cell)),
-                            vec![self.place(*span, "outside the carrier")],
-                        ));
-                        v = StepVerdict::Failed;
-                    }
-                }
-                if v != StepVerdict::Verified {
-                    reasons.push(self.reason(
-                        "tree",
-                        "subtree wins",
-                        format!(
-                            "the position after black {} is not shown won",
-                            names.name(*cell)
-                        ),
-                        vec![self.place(Span::new(span.start, span.start + 5), "not shown won")],
-                    ));
-                }
-                out[at] =
-                    self.node_report(*span, "black move", claim, v, reasons, Vec::new(), start);
-                (v, k | CellSet::single(*cell))
-            }
-            TreeNode::Goto {
-                target,
-                rotated,
-                position,
-                span,
-            } => {
-                // `goto P` (docs/SEMANTICS.md, "Shared positions"): P's proof answers here when
-                // P is exactly this position (the same stones of each colour, White to move
-                // in both); its verdict and proof set are P's, computed once.
-                counts.gotos += 1;
-                let empty = position.empty_cells();
-                let mut reasons = Vec::new();
-                let Some(b) = sh.blocks.get(*target) else {
-                    reasons.push(self.reason(
-                        "tree",
-                        "shared position exists",
-                        "no such shared position in this tree".into(),
-                        vec![self.place(*span, "unknown")],
-                    ));
-                    let r = self.node_report(
-                        *span,
-                        "goto",
-                        String::new(),
-                        StepVerdict::Failed,
-                        reasons,
-                        Vec::new(),
-                        start,
-                    );
-                    out.push(r);
-                    return (StepVerdict::Failed, empty);
-                };
-                sh.refs[*target] += 1;
-                if sh.state[*target] == SharedState::Unchecked {
-                    self.check_shared(*target, counts, sh);
-                }
-                let mut v = StepVerdict::Verified;
-                let line = self.at(b.span).line;
-                let (bv, bk) = match sh.state[*target] {
-                    SharedState::Done(bv, bk) => (bv, bk),
-                    _ => {
-                        reasons.push(self.reason(
-                            "tree",
-                            "references are acyclic",
-                            format!(
-                                "goto {} is reached while {} itself is being checked: the references form a cycle",
-                                b.name, b.name
-                            ),
-                            vec![self.place(*span, "cycle")],
-                        ));
-                        (StepVerdict::Failed, empty)
-                    }
-                };
-                // `under rot180`: P turned by 180° (docs/SEMANTICS.md, "Shared positions").
-                let turn = |s: CellSet| {
-                    if *rotated {
-                        s.rotated180(position.board())
-                    } else {
-                        s
-                    }
-                };
-                let pname = if *rotated {
-                    format!("{} turned by 180°", b.name)
-                } else {
-                    b.name.clone()
-                };
-                let mut diffs = Vec::new();
-                for c in [Colour::Black, Colour::White] {
-                    let here = position.stones(c);
-                    let there = turn(b.position.stones(c));
-                    if here - there != CellSet::EMPTY {
-                        diffs.push(format!(
-                            "{c} {} here but not in {pname}",
-                            names.set(&(here - there)),
-                        ));
-                    }
-                    if there - here != CellSet::EMPTY {
-                        diffs.push(format!(
-                            "{c} {} in {pname} but not here",
-                            names.set(&(there - here)),
-                        ));
-                    }
-                }
-                if !diffs.is_empty() {
-                    reasons.push(self.reason(
-                        "tree",
-                        "reaches the shared position",
-                        format!(
-                            "goto {} reaches a different position: {}",
-                            b.name,
-                            diffs.join("; ")
-                        ),
-                        vec![self.place(*span, "a different position")],
-                    ));
-                    v = StepVerdict::Failed;
-                }
-                if bv != StepVerdict::Verified {
-                    if reasons.is_empty() {
-                        reasons.push(self.reason(
-                            "tree",
-                            "shared position won",
-                            format!("shared position {} (line {line}) is not shown won", b.name),
-                            vec![self.place(*span, "not shown won")],
-                        ));
-                    }
-                    v = worst(v, bv);
-                }
-                let claim = format!("{pname} (line {line}): the same position");
-                out.push(self.node_report(*span, "goto", claim, v, reasons, Vec::new(), start));
-                let k = if v == StepVerdict::Verified {
-                    turn(bk) & empty
-                } else {
-                    empty
-                };
-                (v, k)
-            }
-            TreeNode::Leaf {
-                position,
-                span,
-                steps,
-                fills,
-            } => {
-                counts.leaves += 1;
-                let at = out.len();
-                out.push(self.node_report(
-                    *span,
-                    "leaf",
-                    String::new(),
-                    StepVerdict::Verified,
-                    Vec::new(),
-                    Vec::new(),
-                    start,
-                ));
-                let (v, carrier, reasons) =
-                    self.derive_win(steps, fills, position, *span, "the leaf", out);
-                let claim = match carrier {
-                    Some(c) if self.goal.is_some() => {
-                        format!("the claim on {} (White to move)", names.set(&c))
-                    }
-                    Some(c) => format!("t - b on {} (White to move)", names.set(&c)),
-                    None => "t - b (White to move)".into(),
-                };
-                let mut r = self.node_report(*span, "leaf", claim, v, reasons, Vec::new(), start);
-                let ns = self.node_search(position);
-                self.with_search(&mut r, ns);
-                let v = r.verdict;
-                out[at] = r;
-                let k = match carrier {
-                    Some(c) if v == StepVerdict::Verified => c & position.empty_cells(),
-                    _ => position.empty_cells(),
-                };
-                (v, k)
-            }
-            TreeNode::White {
-                position,
-                span,
-                precludes,
-                cases,
-            } => {
-                counts.white_nodes += 1;
-                let at = out.len();
-                out.push(self.node_report(
-                    *span,
-                    "white node",
-                    String::new(),
-                    StepVerdict::Verified,
-                    Vec::new(),
-                    Vec::new(),
-                    start,
-                ));
-                let mut v = StepVerdict::Verified;
-                let mut reasons = Vec::new();
-                let mut empty = position.empty_cells();
-                if let Some(g) = &self.goal {
-                    // In a lemma's game White moves only in the carrier; with no carrier cell
-                    // left the node would hold vacuously, so it must be a leaf.
-                    empty &= g.carrier;
-                    if empty.is_empty() {
-                        reasons.push(self.reason(
-                            "tree",
-                            "White has a move",
-                            "no carrier cell is empty here: close this node with steps (a leaf)"
-                                .into(),
-                            vec![self.place(Span::new(span.start, span.start + 5), "no move")],
-                        ));
-                        v = StepVerdict::Failed;
-                    }
-                }
-                let mut survivors = empty;
-                // The node's proof set (see `check_subtree`).
-                let mut k = CellSet::EMPTY;
-                for p in precludes {
-                    counts.precludes += 1;
-                    let pstart = Instant::now();
-                    let pat = out.len();
-                    out.push(self.node_report(
-                        p.span,
-                        "preclude",
-                        String::new(),
-                        StepVerdict::Verified,
-                        Vec::new(),
-                        Vec::new(),
-                        pstart,
-                    ));
-                    let what = format!("the precluding analysis by {}", names.name(p.z));
-                    let (pv, carrier, reasons) =
-                        self.derive_win(&p.steps, &p.fills, &p.position, p.span, &what, out);
-                    let z_outside = self.goal.as_ref().is_some_and(|g| !g.carrier.contains(p.z));
-                    let claim = match carrier {
-                        Some(_) if z_outside => {
-                            format!("black {}: outside the lemma's carrier", names.name(p.z))
-                        }
-                        Some(c) => {
-                            let mut keep = c;
-                            keep.insert(p.z);
-                            survivors &= keep;
-                            k |= keep & empty;
-                            format!(
-                                "black {}: {} on {}; White must play in {}",
-                                names.name(p.z),
-                                if self.goal.is_some() {
-                                    "the claim"
-                                } else {
-                                    "t - b"
-                                },
-                                names.set(&c),
-                                names.set(&(keep & empty))
-                            )
-                        }
-                        None => {
-                            k = empty;
-                            format!("black {}: t - b not derived", names.name(p.z))
-                        }
-                    };
-                    let pv = if z_outside { StepVerdict::Failed } else { pv };
-                    if pv != StepVerdict::Verified {
-                        v = worst(v, pv);
-                    }
-                    out[pat] = self.node_report(
-                        p.span,
-                        "preclude",
-                        claim,
-                        pv,
-                        reasons,
-                        Vec::new(),
-                        pstart,
-                    );
-                }
-                // Each reply, with its proof set K_c: a `| *` case also answers every empty
-                // cell outside K_c (proof-set pruning, Henderson, Arneson & Hayward 2009 §5:
-                // with White's move w and every cell outside K_c white, Black wins after its
-                // reply m; another White move w' outside K_c ∪ {m} gives a position with fewer
-                // white stones than that one).
-                for c in cases {
-                    counts.cases += 1;
-                    let ctx = format!("white {} → ", names.name(c.white));
-                    let (cv, ck) = self.check_subtree(&c.reply, &ctx, out, counts, sh);
-                    v = worst(v, cv);
-                    let ck = if cv == StepVerdict::Verified {
-                        ck
-                    } else {
-                        empty
-                    };
-                    k |= ck & empty;
-                    if c.rest {
-                        survivors &= ck | CellSet::single(c.white);
-                    }
-                }
-                let mut notes = Vec::new();
-                // Hex has no draws: with no empty cell left someone has won, and it must be
-                // Black (otherwise "every move precluded" would hold vacuously).
-                if position.winner() == Some(Colour::White) {
-                    reasons.push(self.reason(
-                        "tree",
-                        "game not lost",
-                        "White has already won in this position".into(),
-                        vec![self.place(Span::new(span.start, span.start + 5), "White has won")],
-                    ));
-                    v = StepVerdict::Failed;
-                }
-                let covered: CellSet = cases.iter().map(|c| c.white).collect();
-                let missing = survivors - covered;
-                for w in missing.iter() {
-                    reasons.push(self.reason(
-                        "tree",
-                        "every White move has a case",
-                        format!(
-                            "White's move {} survives every precluding analysis and has no case",
-                            names.name(w)
-                        ),
-                        vec![self.place(
-                            Span::new(span.start, span.start + 5),
-                            format!("no case for {}", names.name(w)),
-                        )],
-                    ));
-                }
-                if !missing.is_empty() {
-                    v = StepVerdict::Failed;
-                }
-                let extra = covered - survivors;
-                if !extra.is_empty() {
-                    notes.push(format!(
-                        "cases for precluded moves {} (not needed)",
-                        names.set(&extra)
-                    ));
-                }
-                let claim = if survivors.is_empty() {
-                    "every White move is precluded".to_string()
-                } else {
-                    format!(
-                        "White's surviving moves {}: {} with a case",
-                        names.set(&survivors),
-                        (survivors & covered).len()
-                    )
-                };
-                let mut r = self.node_report(*span, "white node", claim, v, reasons, notes, start);
-                let ns = self.node_search(position);
-                self.with_search(&mut r, ns);
-                let v = r.verdict;
-                out[at] = r;
-                (v, if v == StepVerdict::Verified { k } else { empty })
+                v = StepVerdict::Failed;
             }
         }
+        if v != StepVerdict::Verified {
+            reasons.push(self.reason(
+                "tree",
+                "subtree wins",
+                format!(
+                    "the position after black {} is not shown won",
+                    names.name(*cell)
+                ),
+                vec![self.place(Span::new(span.start, span.start + 5), "not shown won")],
+            ));
+        }
+        let r = self.node_report(
+            *span,
+            "black move",
+            claim,
+            v,
+            reasons,
+            Vec::new(),
+            start,
+            &out[at + 1..],
+        );
+        out[at] = r;
+        (v, k | CellSet::single(*cell))
+    }
+    /// [`Self::check_subtree`] of a node of this kind: `goto P` (docs/SEMANTICS.md, "Shared positions").
+    fn goto_node(
+        &mut self,
+        node: &'a TreeNode,
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+        sh: &mut Sharing<'a>,
+    ) -> (StepVerdict, CellSet) {
+        let start = Instant::now();
+        let names = self.names();
+        let TreeNode::Goto {
+            target,
+            rotated,
+            position,
+            span,
+        } = node
+        else {
+            unreachable!("a Goto node")
+        };
+        // `goto P` (docs/SEMANTICS.md, "Shared positions"): P's proof answers here when
+        // P is exactly this position (the same stones of each colour, White to move
+        // in both); its verdict and proof set are P's, computed once.
+        counts.gotos += 1;
+        let empty = position.empty_cells();
+        let mut reasons = Vec::new();
+        let Some(b) = sh.blocks.get(*target) else {
+            reasons.push(self.reason(
+                "tree",
+                "shared position exists",
+                "no such shared position in this tree".into(),
+                vec![self.place(*span, "unknown")],
+            ));
+            let r = self.node_report(
+                *span,
+                "goto",
+                String::new(),
+                StepVerdict::Failed,
+                reasons,
+                Vec::new(),
+                start,
+                &[],
+            );
+            out.push(r);
+            return (StepVerdict::Failed, empty);
+        };
+        sh.refs[*target] += 1;
+        if sh.state[*target] == SharedState::Unchecked {
+            self.check_shared(*target, counts, sh);
+        }
+        let mut v = StepVerdict::Verified;
+        let line = self.at(b.span).line;
+        let (bv, bk) = match sh.state[*target] {
+            SharedState::Done(bv, bk) => (bv, bk),
+            _ => {
+                reasons.push(self.reason(
+                    "tree",
+                    "references are acyclic",
+                    format!(
+                        "goto {} is reached while {} itself is being checked: the references form a cycle",
+                        b.name, b.name
+                    ),
+                    vec![self.place(*span, "cycle")],
+                ));
+                (StepVerdict::Failed, empty)
+            }
+        };
+        // `under rot180`: P turned by 180° (docs/SEMANTICS.md, "Shared positions").
+        let turn = |s: CellSet| {
+            if *rotated {
+                s.rotated180(position.board())
+            } else {
+                s
+            }
+        };
+        let pname = if *rotated {
+            format!("{} turned by 180°", b.name)
+        } else {
+            b.name.clone()
+        };
+        let diffs = stone_diffs(names, position, &b.position, turn, &pname);
+        if !diffs.is_empty() {
+            reasons.push(self.reason(
+                "tree",
+                "reaches the shared position",
+                format!(
+                    "goto {} reaches a different position: {}",
+                    b.name,
+                    diffs.join("; ")
+                ),
+                vec![self.place(*span, "a different position")],
+            ));
+            v = StepVerdict::Failed;
+        }
+        if bv != StepVerdict::Verified {
+            if reasons.is_empty() {
+                reasons.push(self.reason(
+                    "tree",
+                    "shared position won",
+                    format!("shared position {} (line {line}) is not shown won", b.name),
+                    vec![self.place(*span, "not shown won")],
+                ));
+            }
+            v = worst(v, bv);
+        }
+        let claim = format!("{pname} (line {line}): the same position");
+        let parts: &[StepReport] = sh.outs.get(*target).map_or(&[], |o| o);
+        out.push(self.node_report(*span, "goto", claim, v, reasons, Vec::new(), start, parts));
+        let k = if v == StepVerdict::Verified {
+            turn(bk) & empty
+        } else {
+            empty
+        };
+        (v, k)
+    }
+    /// [`Self::check_subtree`] of a node of this kind: A leaf: steps deriving the goal, with fill-in.
+    fn leaf_node(
+        &mut self,
+        node: &'a TreeNode,
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+    ) -> (StepVerdict, CellSet) {
+        let start = Instant::now();
+        let names = self.names();
+        let TreeNode::Leaf {
+            position,
+            span,
+            steps,
+            fills,
+        } = node
+        else {
+            unreachable!("a Leaf node")
+        };
+        counts.leaves += 1;
+        let at = out.len();
+        out.push(self.node_report(
+            *span,
+            "leaf",
+            String::new(),
+            StepVerdict::Verified,
+            Vec::new(),
+            Vec::new(),
+            start,
+            &[],
+        ));
+        let (v, carrier, reasons) = self.derive_win(steps, fills, position, *span, "the leaf", out);
+        let claim = match carrier {
+            Some(c) if self.goal.is_some() => {
+                format!("the claim on {} (White to move)", names.set(&c))
+            }
+            Some(c) => format!("t - b on {} (White to move)", names.set(&c)),
+            None => "t - b (White to move)".into(),
+        };
+        let mut r = self.node_report(
+            *span,
+            "leaf",
+            claim,
+            v,
+            reasons,
+            Vec::new(),
+            start,
+            &out[at + 1..],
+        );
+        let ns = self.node_search(position);
+        self.with_search(&mut r, ns);
+        let v = r.verdict;
+        out[at] = r;
+        let k = match carrier {
+            Some(c) if v == StepVerdict::Verified => c & position.empty_cells(),
+            _ => position.empty_cells(),
+        };
+        (v, k)
+    }
+    /// [`Self::check_subtree`] of a node of this kind: A White node: precluding analyses and cases.
+    fn white_node(
+        &mut self,
+        node: &'a TreeNode,
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+        sh: &mut Sharing<'a>,
+    ) -> (StepVerdict, CellSet) {
+        let start = Instant::now();
+        let names = self.names();
+        let TreeNode::White {
+            position,
+            span,
+            precludes,
+            cases,
+        } = node
+        else {
+            unreachable!("a White node")
+        };
+        counts.white_nodes += 1;
+        let at = out.len();
+        out.push(self.node_report(
+            *span,
+            "white node",
+            String::new(),
+            StepVerdict::Verified,
+            Vec::new(),
+            Vec::new(),
+            start,
+            &[],
+        ));
+        let mut v = StepVerdict::Verified;
+        let mut reasons = Vec::new();
+        let mut empty = position.empty_cells();
+        if let Some(g) = &self.goal {
+            // In a lemma's game White moves only in the carrier; with no carrier cell
+            // left the node would hold vacuously, so it must be a leaf.
+            empty &= g.carrier;
+            if empty.is_empty() {
+                reasons.push(self.reason(
+                    "tree",
+                    "White has a move",
+                    "no carrier cell is empty here: close this node with steps (a leaf)".into(),
+                    vec![self.place(Span::new(span.start, span.start + 5), "no move")],
+                ));
+                v = StepVerdict::Failed;
+            }
+        }
+        // The node's proof set (see `check_subtree`) and the moves no analysis precludes.
+        let (pv, mut survivors, mut k) = self.check_precludes(precludes, empty, out, counts);
+        v = worst(v, pv);
+        // Each reply, with its proof set K_c: a `| *` case also answers every empty
+        // cell outside K_c (proof-set pruning, Henderson, Arneson & Hayward 2009 §5:
+        // with White's move w and every cell outside K_c white, Black wins after its
+        // reply m; another White move w' outside K_c ∪ {m} gives a position with fewer
+        // white stones than that one).
+        for c in cases {
+            counts.cases += 1;
+            let ctx = format!("white {} → ", names.name(c.white));
+            let (cv, ck) = self.check_subtree(&c.reply, &ctx, out, counts, sh);
+            v = worst(v, cv);
+            let ck = if cv == StepVerdict::Verified {
+                ck
+            } else {
+                empty
+            };
+            k |= ck & empty;
+            if c.rest {
+                survivors &= ck | CellSet::single(c.white);
+            }
+        }
+        let (covered_ok, notes, claim) =
+            self.coverage(position, *span, cases, survivors, &mut reasons);
+        if !covered_ok {
+            v = StepVerdict::Failed;
+        }
+        let mut r = self.node_report(
+            *span,
+            "white node",
+            claim,
+            v,
+            reasons,
+            notes,
+            start,
+            &out[at + 1..],
+        );
+        if r.verdict == StepVerdict::Verified && r.basis.is_none() {
+            // No White move left and no line below: Black has won already.
+            r.basis = rules::won_already(position, Colour::Black).map(Basis::tree_rule);
+        }
+        let ns = self.node_search(position);
+        self.with_search(&mut r, ns);
+        let v = r.verdict;
+        out[at] = r;
+        (v, if v == StepVerdict::Verified { k } else { empty })
+    }
+
+    /// A White node's precluding analyses: their verdict, the moves that survive them all
+    /// (of `empty`), and their part of the node's proof set.
+    fn check_precludes(
+        &mut self,
+        precludes: &'a [Preclude],
+        empty: CellSet,
+        out: &mut Vec<StepReport>,
+        counts: &mut TreeCounts,
+    ) -> (StepVerdict, CellSet, CellSet) {
+        let names = self.names();
+        let mut v = StepVerdict::Verified;
+        let mut survivors = empty;
+        let mut k = CellSet::EMPTY;
+        for p in precludes {
+            counts.precludes += 1;
+            let pstart = Instant::now();
+            let pat = out.len();
+            out.push(self.node_report(
+                p.span,
+                "preclude",
+                String::new(),
+                StepVerdict::Verified,
+                Vec::new(),
+                Vec::new(),
+                pstart,
+                &[],
+            ));
+            let what = format!("the precluding analysis by {}", names.name(p.z));
+            let (pv, carrier, reasons) =
+                self.derive_win(&p.steps, &p.fills, &p.position, p.span, &what, out);
+            let z_outside = self.goal.as_ref().is_some_and(|g| !g.carrier.contains(p.z));
+            let claim = match carrier {
+                Some(_) if z_outside => {
+                    format!("black {}: outside the lemma's carrier", names.name(p.z))
+                }
+                Some(c) => {
+                    let mut keep = c;
+                    keep.insert(p.z);
+                    survivors &= keep;
+                    k |= keep & empty;
+                    format!(
+                        "black {}: {} on {}; White must play in {}",
+                        names.name(p.z),
+                        if self.goal.is_some() {
+                            "the claim"
+                        } else {
+                            "t - b"
+                        },
+                        names.set(&c),
+                        names.set(&(keep & empty))
+                    )
+                }
+                None => {
+                    k = empty;
+                    format!("black {}: t - b not derived", names.name(p.z))
+                }
+            };
+            let pv = if z_outside { StepVerdict::Failed } else { pv };
+            if pv != StepVerdict::Verified {
+                v = worst(v, pv);
+            }
+            let r = self.node_report(
+                p.span,
+                "preclude",
+                claim,
+                pv,
+                reasons,
+                Vec::new(),
+                pstart,
+                &out[pat + 1..],
+            );
+            out[pat] = r;
+        }
+        (v, survivors, k)
+    }
+
+    /// A White node's coverage: the game is not lost, and every surviving White move has a
+    /// case. Whether it holds (reasons added when not), notes, and the node's line.
+    fn coverage(
+        &self,
+        position: &Position,
+        span: Span,
+        cases: &[Case],
+        survivors: CellSet,
+        reasons: &mut Vec<Reason>,
+    ) -> (bool, Vec<String>, String) {
+        let names = self.names();
+        let mut ok = true;
+        let mut notes = Vec::new();
+        // Hex has no draws: with no empty cell left someone has won, and it must be
+        // Black (otherwise "every move precluded" would hold vacuously).
+        if position.winner() == Some(Colour::White) {
+            reasons.push(self.reason(
+                "tree",
+                "game not lost",
+                "White has already won in this position".into(),
+                vec![self.place(Span::new(span.start, span.start + 5), "White has won")],
+            ));
+            ok = false;
+        }
+        let covered: CellSet = cases.iter().map(|c| c.white).collect();
+        let missing = survivors - covered;
+        for w in missing.iter() {
+            reasons.push(self.reason(
+                "tree",
+                "every White move has a case",
+                format!(
+                    "White's move {} survives every precluding analysis and has no case",
+                    names.name(w)
+                ),
+                vec![self.place(
+                    Span::new(span.start, span.start + 5),
+                    format!("no case for {}", names.name(w)),
+                )],
+            ));
+        }
+        if !missing.is_empty() {
+            ok = false;
+        }
+        let extra = covered - survivors;
+        if !extra.is_empty() {
+            notes.push(format!(
+                "cases for precluded moves {} (not needed)",
+                names.set(&extra)
+            ));
+        }
+        let claim = if survivors.is_empty() {
+            "every White move is precluded".to_string()
+        } else {
+            format!(
+                "White's surviving moves {}: {} with a case",
+                names.set(&survivors),
+                (survivors & covered).len()
+            )
+        };
+        (ok, notes, claim)
     }
 }

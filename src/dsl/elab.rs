@@ -970,33 +970,7 @@ impl Elab {
                 }
             }
         }
-        let mut diagram_carrier = None;
-        if let Some((body, sp)) = &l.diagram {
-            if let Some(d) = self.diagram(body, *sp) {
-                let mut black_from_diagram = Vec::new();
-                for (c, col, csp) in &d.stones {
-                    self.place(&mut local, *col, *c, *csp);
-                    if *col == Colour::Black {
-                        black_from_diagram.push(*c);
-                    }
-                }
-                for (letter, c, csp) in &d.marks {
-                    let n = Name {
-                        text: letter.to_string(),
-                        span: *csp,
-                    };
-                    self.declare(&mut local, &n, *c);
-                }
-                if black_from_diagram.len() == 1 && !local.cells.contains_key("x") {
-                    local.cells.insert("x".into(), (black_from_diagram[0], *sp));
-                    local.order.push((black_from_diagram[0], "x".into()));
-                }
-                diagram_carrier = Some((d.carrier, d.carrier_spans, *sp));
-            } else {
-                // The diagram's errors are reported; its lemma cannot be read further.
-                return None;
-            }
-        }
+        let diagram_carrier = self.lemma_diagram(l, &mut local)?;
         let position = match Position::new(self.board, local.black, local.white) {
             Ok(p) => p,
             Err(e) => {
@@ -1011,56 +985,7 @@ impl Elab {
             self.diags.push(d);
             return None;
         };
-        // The carrier: exactly one of `claim .. on`, `carrier [..]`, the diagram's `*` cells.
-        let mut sources: Vec<(&str, Span)> = Vec::new();
-        if let Some(c) = &cd.carrier {
-            sources.push(("`on`", c.span()));
-        }
-        if let Some(c) = &l.carrier {
-            sources.push(("`carrier`", c.span));
-        }
-        let diagram_has_stars = diagram_carrier.as_ref().is_some_and(|d| !d.0.is_empty());
-        if diagram_has_stars {
-            sources.push((
-                "the diagram",
-                diagram_carrier.as_ref().map(|d| d.2).unwrap_or_default(),
-            ));
-        }
-        if sources.len() > 1 {
-            let msg = format!(
-                "the lemma's carrier is given twice ({} and {})",
-                sources[0].0, sources[1].0
-            );
-            let d = Diag::error(
-                self.file,
-                DiagCode::CarrierTwice,
-                msg,
-                sources[1].1,
-                "second carrier",
-            )
-            .with_label(sources[0].1, "first carrier");
-            self.diags.push(d);
-            return None;
-        }
-        let (carrier, carrier_span) = if let Some(c) = &cd.carrier {
-            (self.carrier_spec(c, &local), c.span())
-        } else if let Some(c) = &l.carrier {
-            (self.carrier_list(c, &local), c.span)
-        } else if let Some((set, spans, sp)) = diagram_carrier {
-            ((set, Vec::new(), spans), sp)
-        } else {
-            let msg = format!("lemma `{}` has no carrier", l.name.text);
-            let d = Diag::error(
-                self.file,
-                DiagCode::NoCarrier,
-                msg,
-                cd.span,
-                "carrier of this claim?",
-            )
-            .with_help("draw `*` cells in a diagram, write `carrier [..]`, or `claim .. on [..]`");
-            self.diags.push(d);
-            return None;
-        };
+        let (carrier, carrier_span) = self.lemma_carrier(l, cd, &local, diagram_carrier)?;
         let owner = cd.claim.owner.map_or(Colour::Black, |o| colour_of(o.0));
         let of = self.owner_first(owner, cd.claim.first);
         let claim = self.make_fact(
@@ -1101,7 +1026,44 @@ impl Elab {
             None => Vec::new(),
         };
         // A proof tree (docs/SEMANTICS.md, "Lemma trees"): Black's VC, White first.
-        let tree = match (&l.tree, &claim) {
+        let tree = self.lemma_tree(l, &claim, &mut local, &position);
+        let guarantees = self.lemma_guarantees(l, &claim, &local);
+        let assumes = self.lemma_assumes(l, &claim, &local, &position);
+        let unsupported = Vec::new();
+        if self.diags.len() > before {
+            return None;
+        }
+        Some(Block {
+            kind: BlockKind::Lemma,
+            name: Some(l.name.text.clone()),
+            title: l.title.clone(),
+            span: l.span,
+            head: Span::new(l.span.start, l.name.span.end),
+            position,
+            names: self.names_for(&local),
+            steps,
+            tree,
+            shared: Vec::new(),
+            lemma: claim.map(|c| LemmaInfo {
+                claim: c,
+                has_proof: l.proof.is_some() || l.tree.is_some(),
+                guarantees,
+                assumes,
+                library: None,
+            }),
+            unsupported,
+        })
+    }
+
+    /// A lemma's proof tree: a Black VC or union with White first (errors reported).
+    fn lemma_tree(
+        &mut self,
+        l: &ast::Lemma,
+        claim: &Option<Fact>,
+        local: &mut Scope,
+        position: &Position,
+    ) -> Option<TreeNode> {
+        match (&l.tree, claim) {
             (Some((node, tsp)), Some(f)) => {
                 if f.claim.owner != Colour::Black || f.claim.owner_first || f.conj {
                     self.err(
@@ -1112,27 +1074,135 @@ impl Elab {
                     );
                     None
                 } else {
-                    self.declare_aliases(&mut local, std::slice::from_ref(node));
+                    self.declare_aliases(local, std::slice::from_ref(node));
                     self.tree(
                         std::slice::from_ref(node),
                         position.clone(),
                         false,
-                        &local,
+                        local,
                         *tsp,
                     )
                 }
             }
             _ => None,
+        }
+    }
+
+    /// A lemma's `diagram`: its stones and marks into `local` (a single Black stone is `x`),
+    /// and its `*` cells; `None` when the diagram has errors (reported).
+    #[allow(clippy::type_complexity)]
+    fn lemma_diagram(
+        &mut self,
+        l: &ast::Lemma,
+        local: &mut Scope,
+    ) -> Option<Option<(CellSet, Vec<(Cell, Span)>, Span)>> {
+        if let Some((body, sp)) = &l.diagram {
+            if let Some(d) = self.diagram(body, *sp) {
+                let mut black_from_diagram = Vec::new();
+                for (c, col, csp) in &d.stones {
+                    self.place(local, *col, *c, *csp);
+                    if *col == Colour::Black {
+                        black_from_diagram.push(*c);
+                    }
+                }
+                for (letter, c, csp) in &d.marks {
+                    let n = Name {
+                        text: letter.to_string(),
+                        span: *csp,
+                    };
+                    self.declare(local, &n, *c);
+                }
+                if black_from_diagram.len() == 1 && !local.cells.contains_key("x") {
+                    local.cells.insert("x".into(), (black_from_diagram[0], *sp));
+                    local.order.push((black_from_diagram[0], "x".into()));
+                }
+                return Some(Some((d.carrier, d.carrier_spans, *sp)));
+            } else {
+                // The diagram's errors are reported; its lemma cannot be read further.
+                return None;
+            }
+        }
+        Some(None)
+    }
+
+    /// A lemma's carrier: exactly one of `claim .. on`, `carrier [..]`, the diagram's `*`
+    /// cells; `None` when there are several or none (reported).
+    fn lemma_carrier(
+        &mut self,
+        l: &ast::Lemma,
+        cd: &ast::ClaimDecl,
+        local: &Scope,
+        diagram_carrier: Option<(CellSet, Vec<(Cell, Span)>, Span)>,
+    ) -> Option<(CarrierParts, Span)> {
+        // The carrier: exactly one of `claim .. on`, `carrier [..]`, the diagram's `*` cells.
+        let mut sources: Vec<(&str, Span)> = Vec::new();
+        if let Some(c) = &cd.carrier {
+            sources.push(("`on`", c.span()));
+        }
+        if let Some(c) = &l.carrier {
+            sources.push(("`carrier`", c.span));
+        }
+        let diagram_has_stars = diagram_carrier.as_ref().is_some_and(|d| !d.0.is_empty());
+        if diagram_has_stars {
+            sources.push((
+                "the diagram",
+                diagram_carrier.as_ref().map(|d| d.2).unwrap_or_default(),
+            ));
+        }
+        if sources.len() > 1 {
+            let msg = format!(
+                "the lemma's carrier is given twice ({} and {})",
+                sources[0].0, sources[1].0
+            );
+            let d = Diag::error(
+                self.file,
+                DiagCode::CarrierTwice,
+                msg,
+                sources[1].1,
+                "second carrier",
+            )
+            .with_label(sources[0].1, "first carrier");
+            self.diags.push(d);
+            return None;
+        }
+        let found = if let Some(c) = &cd.carrier {
+            (self.carrier_spec(c, local), c.span())
+        } else if let Some(c) = &l.carrier {
+            (self.carrier_list(c, local), c.span)
+        } else if let Some((set, spans, sp)) = diagram_carrier {
+            ((set, Vec::new(), spans), sp)
+        } else {
+            let msg = format!("lemma `{}` has no carrier", l.name.text);
+            let d = Diag::error(
+                self.file,
+                DiagCode::NoCarrier,
+                msg,
+                cd.span,
+                "carrier of this claim?",
+            )
+            .with_help("draw `*` cells in a diagram, write `carrier [..]`, or `claim .. on [..]`");
+            self.diags.push(d);
+            return None;
         };
+        Some(found)
+    }
+
+    /// A lemma's guarantees `guarantee OPP A => OWNER B` (errors reported).
+    fn lemma_guarantees(
+        &mut self,
+        l: &ast::Lemma,
+        claim: &Option<Fact>,
+        local: &Scope,
+    ) -> Vec<Guarantee> {
         let mut guarantees = Vec::new();
         for (c1, a, c2, b, sp) in &l.guarantees {
             let (Some(ac), Some(bc)) = (
-                self.resolve_cell(a, Some(&local), "a guarantee's cell"),
-                self.resolve_cell(b, Some(&local), "a guarantee's cell"),
+                self.resolve_cell(a, Some(local), "a guarantee's cell"),
+                self.resolve_cell(b, Some(local), "a guarantee's cell"),
             ) else {
                 continue;
             };
-            let Some(f) = &claim else { continue };
+            let Some(f) = claim else { continue };
             let owner = f.claim.owner;
             if colour_of(*c1) != owner.opponent() || colour_of(*c2) != owner {
                 let msg = format!(
@@ -1160,15 +1230,27 @@ impl Elab {
                 span: *sp,
             });
         }
+        guarantees
+    }
+
+    /// A lemma's assumption `assume OPP A => OWNER B` (at most one; not with a proof or a
+    /// guarantee; errors reported).
+    fn lemma_assumes(
+        &mut self,
+        l: &ast::Lemma,
+        claim: &Option<Fact>,
+        local: &Scope,
+        position: &Position,
+    ) -> Vec<Guarantee> {
         let mut assumes = Vec::new();
         for (c1, a, c2, b, sp) in &l.assumes {
             let (Some(ac), Some(bc)) = (
-                self.resolve_cell(a, Some(&local), "an assumption's cell"),
-                self.resolve_cell(b, Some(&local), "an assumption's cell"),
+                self.resolve_cell(a, Some(local), "an assumption's cell"),
+                self.resolve_cell(b, Some(local), "an assumption's cell"),
             ) else {
                 continue;
             };
-            let Some(f) = &claim else { continue };
+            let Some(f) = claim else { continue };
             let owner = f.claim.owner;
             if colour_of(*c1) != owner.opponent() || colour_of(*c2) != owner {
                 let msg = format!(
@@ -1241,30 +1323,7 @@ impl Elab {
             .with_label(x.4, "assumption");
             self.diags.push(d);
         }
-        let unsupported = Vec::new();
-        if self.diags.len() > before {
-            return None;
-        }
-        Some(Block {
-            kind: BlockKind::Lemma,
-            name: Some(l.name.text.clone()),
-            title: l.title.clone(),
-            span: l.span,
-            head: Span::new(l.span.start, l.name.span.end),
-            position,
-            names: self.names_for(&local),
-            steps,
-            tree,
-            shared: Vec::new(),
-            lemma: claim.map(|c| LemmaInfo {
-                claim: c,
-                has_proof: l.proof.is_some() || l.tree.is_some(),
-                guarantees,
-                assumes,
-                library: None,
-            }),
-            unsupported,
-        })
+        assumes
     }
 
     fn derive(&mut self, d: &ast::Derive) -> Option<Block> {
@@ -1499,11 +1558,6 @@ impl Elab {
         local: &Scope,
         outer: Span,
     ) -> Option<TreeNode> {
-        let span_of = |n: &ast::TreeNode| match n {
-            ast::TreeNode::Black { span, .. } | ast::TreeNode::White { span, .. } => *span,
-            ast::TreeNode::Step(s) => s.span,
-            ast::TreeNode::Fill(f) => f.span,
-        };
         let Some(first) = items.first() else {
             let msg = if black_to_move {
                 "the tree stops here with Black to move: expected `black MOVE`"
@@ -1514,199 +1568,10 @@ impl Elab {
             return None;
         };
         if black_to_move {
-            let ast::TreeNode::Black {
-                cell,
-                body,
-                span,
-                goto,
-                goto_under,
-                ..
-            } = first
-            else {
-                self.err(
-                    DiagCode::TreeShape,
-                    "Black is to move here: expected `black MOVE`",
-                    span_of(first),
-                    "not a black move",
-                );
-                return None;
-            };
-            let c = self.resolve_cell(cell, Some(local), "a move")?;
-            let mut after = pos.clone();
-            if let Some(col) = pos.colour_at(c) {
-                let msg = format!(
-                    "Black plays {}, which already holds a {col} stone",
-                    self.cell_text(c)
-                );
-                self.err(DiagCode::OccupiedMove, msg, cell.span, "occupied");
-                return None;
-            }
-            after.play(Colour::Black, c).ok()?;
-            let next = if let Some(g) = goto {
-                if let Some(extra) = items.get(1) {
-                    self.err(
-                        DiagCode::TreeShape,
-                        "nothing may follow `black MOVE goto NAME`",
-                        span_of(extra),
-                        "unexpected",
-                    );
-                    return None;
-                }
-                let target = match self.gotos.as_ref() {
-                    None => {
-                        self.err(
-                            DiagCode::Goto,
-                            "`goto` refers to a shared position of a strategy; a lemma's tree has none",
-                            g.span,
-                            "not in a strategy",
-                        );
-                        return None;
-                    }
-                    Some(m) => m.get(&g.text).copied(),
-                };
-                let Some(target) = target else {
-                    let msg = format!("unknown shared position `{}`", g.text);
-                    let d =
-                        Diag::error(self.file, DiagCode::UnknownName, msg, g.span, "not defined")
-                            .with_help(format!(
-                        "define it after the tree: `position {} black [..] white [..] {{ .. }}`",
-                        g.text
-                    ));
-                    self.diags.push(d);
-                    return None;
-                };
-                let rotated = match goto_under {
-                    None => false,
-                    Some(u) if u.text == "rot180" => true,
-                    Some(u) => {
-                        let msg = format!(
-                            "`goto {} under {}`: a shared position may only be turned by rot180",
-                            g.text, u.text
-                        );
-                        self.err(DiagCode::Goto, msg, u.span, "not rot180");
-                        return None;
-                    }
-                };
-                self.goto_edges.push((self.in_shared, target, g.span));
-                TreeNode::Goto {
-                    target,
-                    rotated,
-                    position: after,
-                    span: g.span,
-                }
-            } else if body.is_empty() {
-                self.tree(&items[1..], after, false, local, *span)?
-            } else {
-                if let Some(extra) = items.get(1) {
-                    self.err(
-                        DiagCode::TreeShape,
-                        "nothing may follow a black move with a `{ .. }` body",
-                        span_of(extra),
-                        "unexpected",
-                    );
-                    return None;
-                }
-                self.tree(body, after, false, local, *span)?
-            };
-            return Some(TreeNode::Black {
-                cell: c,
-                position: pos,
-                span: *span,
-                next: Box::new(next),
-            });
+            return self.tree_black(items, first, pos, local);
         }
-        if let ast::TreeNode::White {
-            precludes,
-            cases,
-            span,
-        } = first
-        {
-            if let Some(extra) = items.get(1) {
-                self.err(
-                    DiagCode::TreeShape,
-                    "nothing may follow a `white { .. }` node",
-                    span_of(extra),
-                    "unexpected",
-                );
-                return None;
-            }
-            let mut ps = Vec::new();
-            for (z, body, psp) in precludes {
-                let Some(zc) = self.resolve_cell(z, Some(local), "a fictitious move") else {
-                    continue;
-                };
-                if let Some(col) = pos.colour_at(zc) {
-                    let msg = format!(
-                        "the fictitious Black move {} is on a cell that already holds a {col} stone",
-                        self.cell_text(zc)
-                    );
-                    self.err(DiagCode::OccupiedMove, msg, z.span, "occupied");
-                    continue;
-                }
-                let mut after = pos.clone();
-                after.play(Colour::Black, zc).ok()?;
-                let (fills, steps) = self.tree_steps(body, &after, local, *psp)?;
-                ps.push(Preclude {
-                    z: zc,
-                    span: *psp,
-                    position: after,
-                    steps,
-                    fills,
-                });
-            }
-            let mut cs = Vec::new();
-            let mut seen: HashMap<Cell, Span> = HashMap::new();
-            for (moves, reply, _, rest) in cases {
-                for m in moves {
-                    let Some(w) = self.resolve_cell(m, Some(local), "a White move") else {
-                        continue;
-                    };
-                    if let Some(first) = seen.get(&w) {
-                        let msg = format!("White's move {} has two cases", self.cell_text(w));
-                        let d = Diag::error(
-                            self.file,
-                            DiagCode::DuplicateCase,
-                            msg,
-                            m.span,
-                            "again here",
-                        )
-                        .with_label(*first, "first case here");
-                        self.diags.push(d);
-                        continue;
-                    }
-                    seen.insert(w, m.span);
-                    if let Some(col) = pos.colour_at(w) {
-                        let msg = format!(
-                            "White's move {} is on a cell that already holds a {col} stone",
-                            self.cell_text(w)
-                        );
-                        self.err(DiagCode::OccupiedMove, msg, m.span, "occupied");
-                        continue;
-                    }
-                    let mut after = pos.clone();
-                    after.play(Colour::White, w).ok()?;
-                    if let Some(r) = self.tree(
-                        std::slice::from_ref(reply.as_ref()),
-                        after,
-                        true,
-                        local,
-                        m.span,
-                    ) {
-                        cs.push(Case {
-                            white: w,
-                            span: m.span,
-                            reply: r,
-                            rest: *rest,
-                        });
-                    }
-                }
-            }
-            return Some(TreeNode::White {
-                position: pos,
-                span: *span,
-                precludes: ps,
-                cases: cs,
-            });
+        if let ast::TreeNode::White { .. } = first {
+            return self.tree_white(items, first, pos, local);
         }
         let span = Span::new(
             span_of(first).start,
@@ -1718,6 +1583,230 @@ impl Elab {
             span,
             steps,
             fills,
+        })
+    }
+
+    /// [`Self::tree`] with Black to move: `black MOVE`, then the subtree, a body, or a `goto`.
+    fn tree_black(
+        &mut self,
+        items: &[ast::TreeNode],
+        first: &ast::TreeNode,
+        pos: Position,
+        local: &Scope,
+    ) -> Option<TreeNode> {
+        let ast::TreeNode::Black {
+            cell,
+            body,
+            span,
+            goto,
+            goto_under,
+            ..
+        } = first
+        else {
+            self.err(
+                DiagCode::TreeShape,
+                "Black is to move here: expected `black MOVE`",
+                span_of(first),
+                "not a black move",
+            );
+            return None;
+        };
+        let c = self.resolve_cell(cell, Some(local), "a move")?;
+        let mut after = pos.clone();
+        if let Some(col) = pos.colour_at(c) {
+            let msg = format!(
+                "Black plays {}, which already holds a {col} stone",
+                self.cell_text(c)
+            );
+            self.err(DiagCode::OccupiedMove, msg, cell.span, "occupied");
+            return None;
+        }
+        after.play(Colour::Black, c).ok()?;
+        let next = if let Some(g) = goto {
+            self.tree_goto(items, g, goto_under.as_ref(), after)?
+        } else if body.is_empty() {
+            self.tree(&items[1..], after, false, local, *span)?
+        } else {
+            if let Some(extra) = items.get(1) {
+                self.err(
+                    DiagCode::TreeShape,
+                    "nothing may follow a black move with a `{ .. }` body",
+                    span_of(extra),
+                    "unexpected",
+                );
+                return None;
+            }
+            self.tree(body, after, false, local, *span)?
+        };
+        Some(TreeNode::Black {
+            cell: c,
+            position: pos,
+            span: *span,
+            next: Box::new(next),
+        })
+    }
+
+    /// `black MOVE goto NAME [under rot180]`: the shared position reached (`after`).
+    fn tree_goto(
+        &mut self,
+        items: &[ast::TreeNode],
+        g: &Name,
+        goto_under: Option<&Name>,
+        after: Position,
+    ) -> Option<TreeNode> {
+        if let Some(extra) = items.get(1) {
+            self.err(
+                DiagCode::TreeShape,
+                "nothing may follow `black MOVE goto NAME`",
+                span_of(extra),
+                "unexpected",
+            );
+            return None;
+        }
+        let target = match self.gotos.as_ref() {
+            None => {
+                self.err(
+                    DiagCode::Goto,
+                    "`goto` refers to a shared position of a strategy; a lemma's tree has none",
+                    g.span,
+                    "not in a strategy",
+                );
+                return None;
+            }
+            Some(m) => m.get(&g.text).copied(),
+        };
+        let Some(target) = target else {
+            let msg = format!("unknown shared position `{}`", g.text);
+            let d = Diag::error(self.file, DiagCode::UnknownName, msg, g.span, "not defined")
+                .with_help(format!(
+                    "define it after the tree: `position {} black [..] white [..] {{ .. }}`",
+                    g.text
+                ));
+            self.diags.push(d);
+            return None;
+        };
+        let rotated = match goto_under {
+            None => false,
+            Some(u) if u.text == "rot180" => true,
+            Some(u) => {
+                let msg = format!(
+                    "`goto {} under {}`: a shared position may only be turned by rot180",
+                    g.text, u.text
+                );
+                self.err(DiagCode::Goto, msg, u.span, "not rot180");
+                return None;
+            }
+        };
+        self.goto_edges.push((self.in_shared, target, g.span));
+        Some(TreeNode::Goto {
+            target,
+            rotated,
+            position: after,
+            span: g.span,
+        })
+    }
+
+    /// [`Self::tree`] with White to move: `white { preclude .. case .. }`.
+    fn tree_white(
+        &mut self,
+        items: &[ast::TreeNode],
+        first: &ast::TreeNode,
+        pos: Position,
+        local: &Scope,
+    ) -> Option<TreeNode> {
+        let ast::TreeNode::White {
+            precludes,
+            cases,
+            span,
+        } = first
+        else {
+            unreachable!("a White node")
+        };
+        if let Some(extra) = items.get(1) {
+            self.err(
+                DiagCode::TreeShape,
+                "nothing may follow a `white { .. }` node",
+                span_of(extra),
+                "unexpected",
+            );
+            return None;
+        }
+        let mut ps = Vec::new();
+        for (z, body, psp) in precludes {
+            let Some(zc) = self.resolve_cell(z, Some(local), "a fictitious move") else {
+                continue;
+            };
+            if let Some(col) = pos.colour_at(zc) {
+                let msg = format!(
+                    "the fictitious Black move {} is on a cell that already holds a {col} stone",
+                    self.cell_text(zc)
+                );
+                self.err(DiagCode::OccupiedMove, msg, z.span, "occupied");
+                continue;
+            }
+            let mut after = pos.clone();
+            after.play(Colour::Black, zc).ok()?;
+            let (fills, steps) = self.tree_steps(body, &after, local, *psp)?;
+            ps.push(Preclude {
+                z: zc,
+                span: *psp,
+                position: after,
+                steps,
+                fills,
+            });
+        }
+        let mut cs = Vec::new();
+        let mut seen: HashMap<Cell, Span> = HashMap::new();
+        for (moves, reply, _, rest) in cases {
+            for m in moves {
+                let Some(w) = self.resolve_cell(m, Some(local), "a White move") else {
+                    continue;
+                };
+                if let Some(first) = seen.get(&w) {
+                    let msg = format!("White's move {} has two cases", self.cell_text(w));
+                    let d = Diag::error(
+                        self.file,
+                        DiagCode::DuplicateCase,
+                        msg,
+                        m.span,
+                        "again here",
+                    )
+                    .with_label(*first, "first case here");
+                    self.diags.push(d);
+                    continue;
+                }
+                seen.insert(w, m.span);
+                if let Some(col) = pos.colour_at(w) {
+                    let msg = format!(
+                        "White's move {} is on a cell that already holds a {col} stone",
+                        self.cell_text(w)
+                    );
+                    self.err(DiagCode::OccupiedMove, msg, m.span, "occupied");
+                    continue;
+                }
+                let mut after = pos.clone();
+                after.play(Colour::White, w).ok()?;
+                if let Some(r) = self.tree(
+                    std::slice::from_ref(reply.as_ref()),
+                    after,
+                    true,
+                    local,
+                    m.span,
+                ) {
+                    cs.push(Case {
+                        white: w,
+                        span: m.span,
+                        reply: r,
+                        rest: *rest,
+                    });
+                }
+            }
+        }
+        Some(TreeNode::White {
+            position: pos,
+            span: *span,
+            precludes: ps,
+            cases: cs,
         })
     }
 
@@ -1923,6 +2012,15 @@ impl Elab {
         } else {
             Some(d)
         }
+    }
+}
+
+/// Where a tree item is written.
+fn span_of(n: &ast::TreeNode) -> Span {
+    match n {
+        ast::TreeNode::Black { span, .. } | ast::TreeNode::White { span, .. } => *span,
+        ast::TreeNode::Step(s) => s.span,
+        ast::TreeNode::Fill(f) => f.span,
     }
 }
 

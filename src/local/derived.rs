@@ -3,7 +3,7 @@
 //! The explainer ([`crate::vc::explain`]) proves a connection by Anshelevich's rules
 //! (*A hierarchical approach to computer Hex*, AI 134 (2002), §4 and Appendix A): base facts
 //! (adjacency), edge templates, the AND rule and the OR rule. Each rule is already one of the
-//! kernel's node kinds (`src/kernel.rs`), so a derivation becomes a certificate with about one
+//! kernel's node kinds (`src/trusted/kernel.rs`), so a derivation becomes a certificate with about one
 //! node per fact, no search and no new kernel rule:
 //!
 //! - a **base fact** `(x, ∅, y)` is a `Joined` node with goal `(x, y)`;

@@ -629,13 +629,8 @@ impl<'a> Solver<'a> {
             );
             return Res::Loss(0);
         }
-        // Immediate wins.
-        for c in bits(useful) {
-            if self.g.joined(b | 1 << c) {
-                let proof = 1 << c;
-                self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
-                return Res::Win(proof);
-            }
+        if let Some(r) = self.owner_immediate_win(b, w, useful) {
+            return r;
         }
         // One-move lookahead with the known sub-connections: a reply after which a chain
         // of bridges and templates joins a pair wins at once.
@@ -648,55 +643,48 @@ impl<'a> Solver<'a> {
             k += 1;
         }
         order[..k].sort_by_key(|&c| scores[c as usize]);
-        let base = self.components(b, useful);
-        let mut scratch = Comps {
-            k: 0,
-            cells: [0; 64],
-            groups: [0; 64],
-            nbr: [0; 64],
-        };
-        let mut pre = [0u16; MAX_LINKS];
-        let n_pre = self.templates_within(useful, &mut pre);
-        for &c in &order[..k] {
-            let c = c as usize;
-            let found = match &base {
-                Some(base) => {
-                    self.chain_after_move(base, &mut scratch, &pre[..n_pre], b, useful, c)
-                }
-                None => self.chain_connection(b | 1 << c, useful & !(1 << c), false),
-            };
-            if let Some(p) = found {
-                let proof = p | 1 << c;
-                self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
-                return Res::Win(proof);
-            }
-        }
-        // Rule 9: a connection of the owner found by the VC engine wins without search (the
-        // certificate proves it by a search of its own carrier).
-        if let Some(ans) = self.oracle_at(b, w) {
-            let semis = self.oracle.as_ref().is_some_and(|o| o.owner_semis);
-            let best = ans.vc.or_else(|| {
-                ans.semis
-                    .iter()
-                    .copied()
-                    .filter(|_| semis)
-                    .min_by_key(|s| s.count_ones())
-            });
-            if let Some(proof) = best {
-                self.store_owner(b, w, Entry::Win { proof, mv: NO_MOVE });
-                return Res::Win(proof);
-            }
-        }
-        // Rule 10: the engine knows a winning first move here (a semi-connection on the
-        // whole carrier, which rule 9 cannot use): find it by asking the engine, after each
-        // owner move, for a VC inside the rest.
-        if let Some(r) = self.oracle_key(b, w, e & !useful, &order[..k]) {
+        if let Some(r) = self.owner_known_win(b, w, e, useful, &order[..k]) {
             return r;
         }
         if depth == 0 {
             self.store_owner(b, w, Entry::Shallow { depth });
             return Res::Shallow;
         }
+        let (disproof, first_try, shallow) =
+            match self.owner_replies(b, w, hint, depth, e, useful, &scores) {
+                Ok(x) => x,
+                Err(r) => return r,
+            };
+        if shallow {
+            self.store_owner(b, w, Entry::Shallow { depth });
+            return Res::Shallow;
+        }
+        self.store_owner(
+            b,
+            w,
+            Entry::Loss {
+                disproof,
+                mv: first_try,
+            },
+        );
+        Res::Loss(disproof)
+    }
+
+    /// [`Self::owner_node`]'s search of the owner's replies (`useful` of the empty cells `e`,
+    /// best by `scores` first): `Err` with a win (stored) or an unknown, else
+    /// the disproof, the first reply tried, and whether some reply was cut off (shallow).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn owner_replies(
+        &mut self,
+        b: Set,
+        w: Set,
+        hint: u8,
+        depth: u8,
+        e: Set,
+        useful: Set,
+        scores: &[u16; 128],
+    ) -> Result<(Set, u8, bool), Res> {
         // Dead cells are filled for the opponent: the children see them as occupied, so
         // their proof sets never rely on them (see the module docs, rule 2).
         let dead = e & !useful;
@@ -753,7 +741,7 @@ impl<'a> Solver<'a> {
                     Res::Win(p) => {
                         let proof = p | 1 << c;
                         self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
-                        return Res::Win(proof);
+                        return Err(Res::Win(proof));
                     }
                     Res::Loss(q) => {
                         // Rule 5 (dual proof sets): owner moves outside q lose as well.
@@ -763,7 +751,7 @@ impl<'a> Solver<'a> {
                         next_hint = self.opp_move(cb, cw);
                     }
                     Res::Shallow => shallow = true,
-                    Res::Unknown => return Res::Unknown,
+                    Res::Unknown => return Err(Res::Unknown),
                 }
             }
             if pending == 0 {
@@ -775,19 +763,78 @@ impl<'a> Solver<'a> {
             first_round = false;
             budget = budget.saturating_mul(2);
         }
-        if shallow {
-            self.store_owner(b, w, Entry::Shallow { depth });
-            return Res::Shallow;
+        Ok((disproof, first_try, shallow))
+    }
+
+    /// [`Self::owner_node`]: an owner move that joins a pair at once.
+    #[inline]
+    fn owner_immediate_win(&mut self, b: Set, w: Set, useful: Set) -> Option<Res> {
+        // Immediate wins.
+        for c in bits(useful) {
+            if self.g.joined(b | 1 << c) {
+                let proof = 1 << c;
+                self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
+                return Some(Res::Win(proof));
+            }
         }
-        self.store_owner(
-            b,
-            w,
-            Entry::Loss {
-                disproof,
-                mv: first_try,
-            },
-        );
-        Res::Loss(disproof)
+        None
+    }
+
+    /// [`Self::owner_node`]: a win without search — a reply after which a chain of bridges
+    /// and templates joins a pair (`order`: the replies, best first), the VC engine's
+    /// connection (rule 9), or its winning first move (rule 10).
+    #[inline]
+    fn owner_known_win(
+        &mut self,
+        b: Set,
+        w: Set,
+        e: Set,
+        useful: Set,
+        order: &[u8],
+    ) -> Option<Res> {
+        let base = self.components(b, useful);
+        let mut scratch = Comps {
+            k: 0,
+            cells: [0; 64],
+            groups: [0; 64],
+            nbr: [0; 64],
+        };
+        let mut pre = [0u16; MAX_LINKS];
+        let n_pre = self.templates_within(useful, &mut pre);
+        for &c in order {
+            let c = c as usize;
+            let found = match &base {
+                Some(base) => {
+                    self.chain_after_move(base, &mut scratch, &pre[..n_pre], b, useful, c)
+                }
+                None => self.chain_connection(b | 1 << c, useful & !(1 << c), false),
+            };
+            if let Some(p) = found {
+                let proof = p | 1 << c;
+                self.store_owner(b, w, Entry::Win { proof, mv: c as u8 });
+                return Some(Res::Win(proof));
+            }
+        }
+        // Rule 9: a connection of the owner found by the VC engine wins without search (the
+        // certificate proves it by a search of its own carrier).
+        if let Some(ans) = self.oracle_at(b, w) {
+            let semis = self.oracle.as_ref().is_some_and(|o| o.owner_semis);
+            let best = ans.vc.or_else(|| {
+                ans.semis
+                    .iter()
+                    .copied()
+                    .filter(|_| semis)
+                    .min_by_key(|s| s.count_ones())
+            });
+            if let Some(proof) = best {
+                self.store_owner(b, w, Entry::Win { proof, mv: NO_MOVE });
+                return Some(Res::Win(proof));
+            }
+        }
+        // Rule 10: the engine knows a winning first move here (a semi-connection on the
+        // whole carrier, which rule 9 cannot use): find it by asking the engine, after each
+        // owner move, for a VC inside the rest.
+        self.oracle_key(b, w, e & !useful, order)
     }
 
     /// Opponent to move at (b, w). `opp_hint`: an opponent move worth trying first (the

@@ -199,8 +199,8 @@ fn detail(s: &StepReport) -> String {
             parts.push(n.clone());
         }
     }
-    if !s.basis.is_empty() && s.basis != "none" {
-        parts.push(format!("basis: {}", s.basis));
+    if let Some(b) = &s.basis {
+        parts.push(format!("basis: {b}"));
     }
     parts.join(" · ")
 }
@@ -380,7 +380,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
                     it.verdict = c.verdict;
                     it.rule = c.rule.clone();
                     it.claim = c.claim.clone();
-                    it.basis = c.basis.clone();
+                    it.basis = c.basis_text();
                     it.notes = c.notes.clone();
                     it.reasons = reasons(c);
                     it.line = c.at.line;
@@ -432,7 +432,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
                 it.rule = format!("derivation ({} steps)", self.steps.len());
                 if let Some(last) = self.steps.last() {
                     it.claim = last.claim.clone();
-                    it.basis = last.basis.clone();
+                    it.basis = last.basis_text();
                 }
                 it.reasons = self.steps.iter().flat_map(reasons).collect();
                 it.nodes = self.steps.iter().map(search_nodes).sum();
@@ -518,7 +518,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
         };
         if let Some(r) = self.report(next_span, next_rule) {
             it.claim = r.claim.clone();
-            it.basis = r.basis.clone();
+            it.basis = r.basis_text();
             it.nodes += search_nodes(r);
             it.notes.extend(r.notes.iter().cloned());
             it.reasons.extend(reasons(r));
@@ -827,7 +827,7 @@ impl<'a, 'i> Ctx<'a, 'i> {
 fn fill_from(it: &mut Item, r: &StepReport) {
     it.verdict = r.verdict;
     it.claim = r.claim.clone();
-    it.basis = r.basis.clone();
+    it.basis = r.basis_text();
     it.micros = r.micros;
     it.notes = r.notes.clone();
     it.reasons = reasons(r);

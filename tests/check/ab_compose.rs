@@ -4,7 +4,7 @@
 //! Instances: a 5×5 board, a black stone u (and sometimes a second black or a white stone),
 //! two disjoint random carriers S1 and S2, and cells A, B of S1. The composition says t − b
 //! holds on S1 ∪ S2 when (i) Black's t − u on S1 holds with the guarantee "White A ⇒ Black B"
-//! (src/check/ab.rs, exact), (ii) u − b on S2 holds in the assisted game that assumes it, and
+//! (src/trusted/ab.rs, exact), (ii) u − b on S2 holds in the assisted game that assumes it, and
 //! (iii) the pairs chain t − u − b. Whenever the composition says so, the kernel-backed search
 //! of t − b on S1 ∪ S2 must hold. The test also counts the instances where the assumption is
 //! really needed (u − b on S2 alone is false), so it cannot pass vacuously.

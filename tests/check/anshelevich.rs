@@ -10,7 +10,7 @@ fn check(rel: &str) -> Checked {
     check_files(&[PathBuf::from(rel)], &Options::default())
 }
 
-fn steps(c: &Checked) -> Vec<&StepReport> {
+pub(crate) fn steps(c: &Checked) -> Vec<&StepReport> {
     c.report
         .files
         .iter()
@@ -45,7 +45,7 @@ fn corrected_derivations_verify_by_rule_and_search() {
             Some("holds"),
             "{s:?}"
         );
-        assert_eq!(s.basis, "rule and search");
+        assert_eq!(s.basis_text(), "rule and search");
     }
     let blocks = &c.report.files[0].blocks;
     assert_eq!(blocks[0].name.as_deref(), Some("edge4"));

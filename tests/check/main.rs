@@ -4,6 +4,7 @@
 
 mod ab_compose;
 mod anshelevich;
+mod bases;
 #[path = "../common/bin.rs"]
 mod bin;
 #[path = "../common/templates.rs"]

@@ -72,7 +72,7 @@ fn and_accepts_both_cases() {
     let c = verified(
         "board 9x9\nderive {\n  (a3, [b3], c3) VSC by AND (a3, [], b3) (b3, [], c3)\n}\nderive {\n  black b3\n  (a3, [], c3) VC by AND (a3, [], b3) (b3, [], c3)\n}\n",
     );
-    assert_eq!(step(&c, 3).basis, "rule and search");
+    assert_eq!(step(&c, 3).basis_text(), "rule and search");
     assert_eq!(step(&c, 7).rule_check, "passed");
 }
 
@@ -448,7 +448,11 @@ fn over_budget_steps_rest_on_their_rule_or_are_undecided() {
     let c = check_source("t.hexp", src, &opts);
     let s = step(&c, 3);
     assert_eq!(s.verdict, StepVerdict::Verified, "{}", c.human());
-    assert!(s.basis.starts_with("rule alone"), "{}", s.basis);
+    assert!(
+        s.basis_text().starts_with("rule alone"),
+        "{}",
+        s.basis_text()
+    );
     assert_eq!(c.report.exit_code, 0);
 }
 
@@ -483,7 +487,7 @@ derive {
 fn several_lemmas_chain_to_the_step() {
     let c = verified(CHAIN);
     let s = step(&c, 10);
-    assert_eq!(s.basis, "rule and search", "{}", c.human());
+    assert_eq!(s.basis_text(), "rule and search", "{}", c.human());
     assert!(s.notes[0].contains("every combination"), "{:?}", s.notes);
 }
 
@@ -550,7 +554,7 @@ fn ab_line(src: &str) -> usize {
 fn ab_composition_is_verified() {
     let c = verified(AB);
     let s = step(&c, ab_line(AB));
-    assert_eq!(s.basis, "rule and search", "{}", c.human());
+    assert_eq!(s.basis_text(), "rule and search", "{}", c.human());
 }
 
 #[test]
@@ -832,7 +836,7 @@ fn library_templates_are_lemmas_certified_by_their_kernel_certificates() {
     assert_eq!(lemmas.len(), 178);
     for l in lemmas {
         assert_eq!(l.verdict, StepVerdict::Verified);
-        assert_eq!(l.basis, "kernel certificate (template library)");
+        assert_eq!(l.basis_text(), "kernel certificate (template library)");
         assert!(l.search.is_none());
     }
 }
@@ -883,7 +887,7 @@ fn conjunction_holds_on_disjoint_bridges_and_projects_by_mono() {
     let c = verified(&format!(
         "{CONJ}  c: x - a5 & y - e5 on [a4, b4, e4, f4] by search\n  x - a5 on [a4, b4, e4, f4] by mono c\n  x - a5 | x - d9 on [a4, b4, e4, f4] by mono c\n}}\n"
     ));
-    assert_eq!(step(&c, 4).basis, "search");
+    assert_eq!(step(&c, 4).basis_text(), "search");
     assert!(step(&c, 4).claim.contains(" & "), "{}", c.human());
 }
 

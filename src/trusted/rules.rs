@@ -3,7 +3,8 @@
 //! Each function takes the premises *as stated* (with the kind each is used at) and the stated
 //! conclusion, and returns every violated side condition — empty when the rule applies and
 //! yields exactly the stated conclusion. Whether the premises are themselves established is
-//! checked elsewhere (`super::Checker`). These functions decide nothing by search.
+//! checked by the checker (src/check/mod.rs). These functions decide nothing by search. [`check`]
+//! runs one of them and is the only maker of a [`RuleChecked`] for the five rules.
 //!
 //! Conventions: a fact is a claim (owner, goal pairs, who moves first) on a carrier, in the
 //! block's position. "Black" below means the claim's owner; a cell is *black* when it holds an
@@ -13,6 +14,7 @@ use crate::board::{Cell, CellSet, Colour};
 use crate::dsl::ast::Span;
 use crate::dsl::model::{CellNames, Fact};
 use crate::position::Position;
+use crate::trusted::RuleChecked;
 
 /// One violated side condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -764,4 +766,61 @@ pub fn joined_now(position: &Position, f: &Fact) -> bool {
     } else {
         f.claim.pairs.iter().any(joined)
     }
+}
+
+/// The five deduction rules [`check`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// [`and_rule`].
+    And,
+    /// [`or_rule`].
+    Or,
+    /// [`rule1`].
+    Rule1,
+    /// [`rule2`] (two premises: the semi first).
+    Rule2,
+    /// [`mono`].
+    Mono,
+}
+
+impl Rule {
+    /// The rule's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::And => "AND",
+            Rule::Or => "OR",
+            Rule::Rule1 => "rule (1)",
+            Rule::Rule2 => "rule (2)",
+            Rule::Mono => "monotonicity",
+        }
+    }
+}
+
+/// Applies `rule` to the premises `ins` and the conclusion `concl`: its evidence when every
+/// side condition holds, else the violations. Rules (1) and monotonicity read `ins[0]`,
+/// rule (2) `ins[0]` and `ins[1]`.
+pub fn check(
+    rule: Rule,
+    ctx: &Ctx,
+    ins: &[Input],
+    concl: &Fact,
+) -> Result<RuleChecked, Vec<Violation>> {
+    let vs = match rule {
+        Rule::And => and_rule(ctx, ins, concl),
+        Rule::Or => or_rule(ctx, ins, concl),
+        Rule::Rule1 => rule1(ctx, &ins[0], concl),
+        Rule::Rule2 => rule2(ctx, &ins[0], &ins[1], concl),
+        Rule::Mono => mono(ctx, &ins[0], concl),
+    };
+    if vs.is_empty() {
+        Ok(RuleChecked::new(rule.name()))
+    } else {
+        Err(vs)
+    }
+}
+
+/// A position where the game is over and `owner` has won (a proof-tree White node with no
+/// move left): the tree rule's evidence.
+pub fn won_already(position: &Position, owner: Colour) -> Option<RuleChecked> {
+    (position.winner() == Some(owner)).then(|| RuleChecked::new("tree"))
 }

@@ -36,6 +36,8 @@ pub struct ConjOutcome {
     pub refutation: Vec<Move>,
     /// One-pair searches handed to [`decide`] (each kernel-checked when it holds).
     pub delegated: u64,
+    /// The evidence when it holds (only this game makes one).
+    pub won: Option<crate::trusted::GameWon>,
 }
 
 /// Node budget of each probing one-pair search (the loss test and the disjoint split); a
@@ -375,5 +377,6 @@ pub fn decide_conj(
         micros: start.elapsed().as_micros(),
         refutation,
         delegated: g.delegated,
+        won: (verdict == Verdict::Holds).then(|| crate::trusted::GameWon::new("conjunction game")),
     })
 }

@@ -265,3 +265,19 @@ pub fn unjoined_choice(pos: &Position, parts: &[Part], claim: &Claim) -> Option<
         }
     }
 }
+
+/// [`check`] as evidence: the composition's rule (`lemmas`) when every side condition holds.
+pub fn check_composition(
+    pos: &Position,
+    parts: &[Part],
+    claim: &Claim,
+    carrier: CellSet,
+    names: &CellNames,
+) -> Result<crate::trusted::RuleChecked, Misfit> {
+    let bad = check(pos, parts, claim, carrier, names);
+    if bad.is_empty() {
+        Ok(crate::trusted::RuleChecked::new("lemmas"))
+    } else {
+        Err(bad)
+    }
+}

@@ -16,6 +16,7 @@ use crate::claim::Claim;
 use crate::claim::SubGame;
 use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
+use crate::trusted::GameWon;
 use hashbrown::HashMap;
 
 /// Largest carrier searched (the games' positions are bit masks: the assisted game adds A and
@@ -43,6 +44,32 @@ pub fn guarantee_holds(
     b: Cell,
 ) -> Option<bool> {
     guarantee_game(pos, carrier, claim, a, b, false)
+}
+
+/// The two games whose win is evidence ([`won`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbGame {
+    /// [`guarantee_holds`].
+    Guarantee,
+    /// [`assisted_holds`].
+    Assisted,
+}
+
+/// [`guarantee_holds`] or [`assisted_holds`] as evidence: `Some(Some(won))` it holds,
+/// `Some(None)` it does not, `None` undecided.
+pub fn won(
+    game: AbGame,
+    pos: &Position,
+    carrier: CellSet,
+    claim: &Claim,
+    a: Cell,
+    b: Cell,
+) -> Option<Option<GameWon>> {
+    let (holds, name) = match game {
+        AbGame::Guarantee => (guarantee_holds(pos, carrier, claim, a, b), "AB guarantee"),
+        AbGame::Assisted => (assisted_holds(pos, carrier, claim, a, b), "assisted game"),
+    };
+    holds.map(|h| h.then(|| GameWon::new(name)))
 }
 
 /// The guarantee as an **interface** for another area (docs/SEMANTICS.md, "Use across two
@@ -844,10 +871,20 @@ mod tests {
         }
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(6000))]
-        #[test]
-        fn bit_mask_games_agree_with_the_naive_reference(seed in any::<u64>()) {
+    /// The guarantee and interface games on every instance, the assisted game on those with
+    /// two interface cells outside the carrier: on at least 90% of the 6,000 instances (the
+    /// seeds are random; 5,892 had them when written), so the test cannot pass by skipping it
+    /// (issue 23). Failing seeds are kept in proptest-regressions/trusted/ab.txt.
+    #[test]
+    fn bit_mask_games_agree_with_the_naive_reference() {
+        let config = ProptestConfig {
+            source_file: Some(file!()),
+            ..ProptestConfig::with_cases(6000)
+        };
+        let cases = config.cases as usize;
+        let assisted = std::sync::atomic::AtomicUsize::new(0);
+        let mut runner = proptest::test_runner::TestRunner::new(config);
+        let result = runner.run(&any::<u64>(), |seed| {
             let t = instance(seed);
             let cells: Vec<Cell> = t.carrier.iter().collect();
             let (a, b) = t.ab_in;
@@ -857,22 +894,39 @@ mod tests {
             );
             let base = base_of(&t.pos, &t.claim, |e| t.carrier.contains(e));
             for iface in [false, true] {
-                let want = naive(&t.pos, cells.clone(), base, &t.claim).guarantee(0, 0, ia, ib, iface);
+                let want =
+                    naive(&t.pos, cells.clone(), base, &t.claim).guarantee(0, 0, ia, ib, iface);
                 let got = guarantee_game(&t.pos, t.carrier, &t.claim, a, b, iface);
                 prop_assert_eq!(got, Some(want), "guarantee game, interface {}", iface);
             }
             if let Some((a, b)) = t.ab_out {
                 let mut cells = cells.clone();
                 cells.extend([a, b]);
-                let base = base_of(&t.pos, &t.claim, |e| t.carrier.contains(e) || e == a || e == b);
+                let base = base_of(&t.pos, &t.claim, |e| {
+                    t.carrier.contains(e) || e == a || e == b
+                });
                 let mut g = naive(&t.pos, cells, base, &t.claim);
                 let want = if t.claim.owner_first {
                     g.joined(0) || g.owner_moves(0, 0)
                 } else {
                     g.assisted(0, 0)
                 };
-                prop_assert_eq!(assisted_holds(&t.pos, t.carrier, &t.claim, a, b), Some(want));
+                prop_assert_eq!(
+                    assisted_holds(&t.pos, t.carrier, &t.claim, a, b),
+                    Some(want)
+                );
+                assisted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{e}");
         }
+        let assisted = assisted.into_inner();
+        eprintln!("the assisted game ran on {assisted} of {cases} instances");
+        assert!(
+            assisted * 10 >= cases * 9,
+            "the assisted game ran on only {assisted} of {cases} instances"
+        );
     }
 }

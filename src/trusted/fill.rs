@@ -18,6 +18,7 @@
 
 use crate::board::{Cell, CellSet, Colour};
 use crate::position::Position;
+use crate::trusted::RuleChecked;
 
 /// One fill: a dead set given `colour`, or a pair captured by `colour`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +152,22 @@ pub fn check_fills(
     Ok(())
 }
 
+/// [`check_fills`] with its evidence: one [`RuleChecked`] (`fill`) for each fill justified,
+/// in order, before the first unjustified one (all of them when the result is `Ok`).
+pub fn check_fills_evidence(
+    pos: &Position,
+    fills: &[FillSpec],
+    region: CellSet,
+    owner: Colour,
+) -> (Vec<RuleChecked>, Result<(), (usize, String)>) {
+    let r = check_fills(pos, fills, region, owner);
+    let passed = match &r {
+        Ok(()) => fills.len(),
+        Err((j, _)) => *j,
+    };
+    (vec![RuleChecked::new("fill"); passed], r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,11 +259,14 @@ mod tests {
                 if black.contains(c) || white.contains(c) { continue; }
                 if b { black.insert(c); } else { white.insert(c); }
             }
-            let Ok(p) = Position::new(board, black, white) else { return Ok(()); };
-            if p.winner().is_some() { return Ok(()); }
+            // Skipped positions are rejected, not passed: proptest runs 64 accepted cases (and
+            // fails after too many rejections), so the floor is the case count.
+            let p = Position::new(board, black, white);
+            proptest::prop_assume!(p.as_ref().is_ok_and(|p| p.winner().is_none()));
+            let p = p.expect("assumed");
             let out: CellSet = outside.iter().map(|&(x, y)| Cell::at(x, y)).collect();
             let p = restricted(&p, p.empty_cells() - out, Colour::Black);
-            if p.winner().is_some() { return Ok(()); }
+            proptest::prop_assume!(p.winner().is_none());
             let mut memo = std::collections::HashMap::new();
             for to_move in [Colour::Black, Colour::White] {
                 let v = winner(&p, to_move, &mut memo);

@@ -297,9 +297,10 @@ pub enum Ends<'a> {
     OwnerCells(&'a CellSet),
 }
 
-/// Finds a placement of `lemma` (its claim `lf`) for the step `step` in `pos`; with a named
-/// placement only the named symmetry (and anchor) is tried. On failure, the reasons of the
-/// candidate that fits best (or why no candidate maps the ends).
+/// Finds a placement of `lemma` (its claim `lf`) for the step `step` in `pos`, with the
+/// `lemma` rule's evidence; with a named placement only the named symmetry (and anchor) is
+/// tried. On failure, the reasons of the candidate that fits best (or why no candidate maps
+/// the ends).
 pub fn place(
     lemma: &Block,
     lf: &Fact,
@@ -307,9 +308,9 @@ pub fn place(
     pos: &Position,
     step: &Fact,
     names: &CellNames,
-) -> Result<Placed, Misfit> {
+) -> Result<(Placed, crate::trusted::RuleChecked), Misfit> {
     let mut v = place_all(lemma, lf, r, pos, step, names, Ends::StepPairs, 1)?;
-    Ok(v.remove(0))
+    Ok((v.remove(0), crate::trusted::RuleChecked::new("lemma")))
 }
 
 /// Every placement (up to `limit`, nearest translations first) under the given end rule;

@@ -296,8 +296,8 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
 /// lower right, and the upper left fails even with A), and with White on B = 47 the union fails
 /// on every cell outside Fig39R's carrier, plus A: the sub-game encoded as a Hex position
 /// (`tools/noshita8_encode.py --black "54 55 73" --white "71 47" --top t --bottom "b 54 55"
-/// --bottom-chain "56 57 58" --carrier "<the 37 cells>"`) is won by White's 32 (c2), and the
-/// solver's White strategy is re-checked by the checker. Noshita's finishing line (lemma
+/// --bottom-chain "56 57 58" --carrier "<the 37 cells>"`) is won by White (the solver plays 32
+/// = c2 or 33 = c3), and the solver's White strategy is re-checked by the checker. Noshita's finishing line (lemma
 /// Fig39Lline) needs the AB-property: without Black on B it fails.
 #[test]
 fn fig39_upper_left_fails_once_white_holds_b() {
@@ -335,7 +335,10 @@ fn fig39_upper_left_fails_once_white_holds_b() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["to_move"], "white");
     assert_eq!(v["winner"], "white", "{v}");
-    assert_eq!(v["winning_move"], "c2", "{v}");
+    // c2 (32) was the solver's move before the library seeds; with them the connections
+    // find c3's win first. Either way the emitted strategy is re-checked below.
+    let mv = v["winning_move"].as_str().expect("a winning move");
+    assert!(["c2", "c3"].contains(&mv), "{v}");
     let (code, out) = run(&["check", "--no-search", emitted.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{out}");
     // The encoding: White on every outside cell but the ones listed, Black on x's group joined

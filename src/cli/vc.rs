@@ -53,6 +53,11 @@ pub struct VcArgs {
     /// Do not seed the search with edge templates (base VCs only).
     #[arg(long)]
     no_seeds: bool,
+    /// Seed the search with the whole certified template library (every edge template with
+    /// one goal stone, helper stones included, each certificate re-checked by the kernel), as
+    /// the solver does, instead of HexWiki's five one-stone templates.
+    #[arg(long, conflicts_with = "no_seeds")]
+    library_seeds: bool,
     /// Do not allow the colour's borders as AND midpoints.
     #[arg(long)]
     no_and_over_borders: bool,
@@ -97,6 +102,9 @@ fn setup(a: &VcArgs) -> Result<Setup, CliError> {
     let mut params = VcParams::new(a.variant.into());
     if a.no_seeds {
         params.seeds.clear();
+    }
+    if a.library_seeds {
+        params.seeds = hexproof::templates::seeds::library_seeds().to_vec();
     }
     params.and_over_borders = !a.no_and_over_borders;
     params.hsearch.m = (a.hsearch_m > 0).then_some(a.hsearch_m);

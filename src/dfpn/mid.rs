@@ -210,6 +210,31 @@ struct Child {
     skip_own: bool,
 }
 
+/// A node's numbers computed from its children ([`Dfpn::numbers`]).
+struct Numbers {
+    /// Proof number: the least disproof number of the children looked at.
+    pn: u32,
+    /// Disproof number.
+    dn: u32,
+    /// The child with the least disproof number (`usize::MAX` when none is left).
+    best: usize,
+    /// The second least disproof number.
+    dn2: u32,
+    /// Children not refuted.
+    open: u32,
+    /// Children refuted by proof-set pruning.
+    pruned: u64,
+    /// The cells in every refuted child's proof set.
+    allowed: CellSet,
+}
+
+impl Numbers {
+    /// True for a child refuted by proof-set pruning (not searched).
+    fn is_pruned(&self, k: &Child) -> bool {
+        k.pn != 0 && !self.allowed.contains(k.mv)
+    }
+}
+
 /// The key of a (filled) position.
 pub fn key_of(pos: &Position, to_move: Colour) -> Key {
     Key {
@@ -522,28 +547,10 @@ impl<'a> Dfpn<'a> {
         th_dn: u32,
         skip_own: bool,
     ) -> (u32, u32) {
-        let entry = self.entry_hint(pos, to_move, skip_own);
-        if entry.pn == 0 || entry.dn == 0 || entry.pn >= th_pn || entry.dn >= th_dn {
-            return (entry.pn, entry.dn);
-        }
-        if !self.budget_left() {
-            return (entry.pn, entry.dn);
-        }
-        if entry.own_untested {
-            // The win test skipped at evaluation, made now that the node is expanded.
-            self.own_tests += 1;
-            if let Some(c) = self.eval.own_win(pos, to_move) {
-                self.vc_decided += 1;
-                let e = Entry::won_by_connection(c);
-                self.store(pos, to_move, e);
-                return (0, INF);
-            }
-            let e = Entry {
-                own_untested: false,
-                ..entry
-            };
-            self.store(pos, to_move, e);
-        }
+        let entry = match self.open_entry(pos, to_move, th_pn, th_dn, skip_own) {
+            Ok(e) => e,
+            Err(numbers) => return numbers,
+        };
         let opp = to_move.opponent();
         if self.decompose {
             let geo = geometry(pos.board());
@@ -553,13 +560,124 @@ impl<'a> Dfpn<'a> {
                 return self.mid_split(pos, to_move, [side1, side2], th_pn, th_dn);
             }
         }
-        // Children in heuristic order (ties in the selection go to the earlier one).
+        let (mut kids, vulnerable, dominated) = self.expand(pos, to_move, &entry);
+        let mut counted_pruned = false;
+        loop {
+            let n = self.numbers(pos, &kids);
+            if (n.pn == 0 || n.dn == 0) && !counted_pruned {
+                self.pruned += n.pruned;
+                counted_pruned = true;
+            }
+            let proof = if n.pn == 0 {
+                kids[n.best].proof
+            } else if n.dn == 0 && dominated {
+                // The pruned moves were refuted through their dominators' fill-in: no proof
+                // set is derived (all empty cells, so it prunes nothing).
+                pos.empty_cells()
+            } else if n.dn == 0 {
+                let mut s = entry.proof | vulnerable;
+                for k in kids.iter().filter(|k| !n.is_pruned(k)) {
+                    s |= k.proof;
+                }
+                s
+            } else {
+                entry.proof
+            };
+            let best_move = kids.get(n.best).map(|k| k.mv);
+            self.store(
+                pos,
+                to_move,
+                Entry {
+                    pn: n.pn,
+                    dn: n.dn,
+                    moves: entry.moves,
+                    best: best_move,
+                    proof,
+                    own_untested: false,
+                },
+            );
+            let (pn, dn) = (n.pn, n.dn);
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
+                return (pn, dn);
+            }
+            let child_th_pn = if self.weak_dn {
+                // The child's pn makes the node's dn reach th_dn when it is the largest.
+                (th_dn - (n.open - 1)).min(INF)
+            } else {
+                (th_dn - dn).saturating_add(kids[n.best].pn).min(INF)
+            };
+            let child_th_dn = th_pn.min(self.grown(n.dn2)).min(INF);
+            let kid_pos = kids[n.best].pos.clone();
+            let kid_skip = kids[n.best].skip_own;
+            let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
+            let best = &mut kids[n.best];
+            best.pn = cpn;
+            best.dn = cdn;
+            if cpn == 0 || cdn == 0 {
+                best.proof = self.child_proof(pos, &kid_pos, opp, cpn);
+            }
+        }
+    }
+
+    /// The 1+ε threshold above a second-best value `v`: ⌈(1+ε)·v⌉, at least v + 1.
+    fn grown(&self, v: u32) -> u32 {
+        let eps = ((v as f64) * (1.0 + self.epsilon)).ceil();
+        let grow = if eps >= INF as f64 { INF } else { eps as u32 };
+        grow.max(v.saturating_add(1))
+    }
+
+    /// The entry of `pos` when it is to be searched below: `Err` with its numbers when it is
+    /// solved, over a threshold or out of budget. The win test skipped at its evaluation
+    /// ("Own wins of a child") is made here.
+    fn open_entry(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        th_pn: u32,
+        th_dn: u32,
+        skip_own: bool,
+    ) -> Result<Entry, (u32, u32)> {
+        let entry = self.entry_hint(pos, to_move, skip_own);
+        if entry.pn == 0 || entry.dn == 0 || entry.pn >= th_pn || entry.dn >= th_dn {
+            return Err((entry.pn, entry.dn));
+        }
+        if !self.budget_left() {
+            return Err((entry.pn, entry.dn));
+        }
+        if !entry.own_untested {
+            return Ok(entry);
+        }
+        self.own_tests += 1;
+        if let Some(c) = self.eval.own_win(pos, to_move) {
+            self.vc_decided += 1;
+            let e = Entry::won_by_connection(c);
+            self.store(pos, to_move, e);
+            return Err((0, INF));
+        }
+        let e = Entry {
+            own_untested: false,
+            ..entry
+        };
+        self.store(pos, to_move, e);
+        Ok(e)
+    }
+
+    /// The children of an open node in heuristic order (ties in the selection go to the
+    /// earlier one), filled in, with what the table knows of them; vulnerable moves (a reply
+    /// kills them, [`super::vulnerable`]) and dominated ones ([`prune_dominated`]) left out.
+    /// Returns the children, the vulnerable cells with their killers (for a lost node's proof
+    /// set) and whether domination pruned a move.
+    fn expand(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        entry: &Entry,
+    ) -> (Vec<Child>, CellSet, bool) {
+        let opp = to_move.opponent();
         self.scratch.clear();
         let mut scratch = std::mem::take(&mut self.scratch);
         self.order.scores(pos, to_move, entry.moves, &mut scratch);
         scratch.sort_unstable();
-        // Vulnerable moves (a reply kills them) are not searched; their cells and killers
-        // join a lost node's proof set ([`super::vulnerable`]).
         let mut vulnerable = CellSet::EMPTY;
         if self.vulnerable {
             let geo = geometry(pos.board());
@@ -603,124 +721,74 @@ impl<'a> Dfpn<'a> {
         self.dominated_pruned += (before - kids.len()) as u64;
         self.expansions += 1;
         self.children += kids.len() as u64;
-        for i in 0..kids.len() {
-            if let Some(e) = self.lookup(&kids[i].pos, opp) {
-                kids[i].pn = e.pn;
-                kids[i].dn = e.dn;
+        for k in kids.iter_mut() {
+            if let Some(e) = self.lookup(&k.pos, opp) {
+                k.pn = e.pn;
+                k.dn = e.dn;
                 if e.pn == 0 || e.dn == 0 {
                     let w = if e.pn == 0 { opp } else { to_move };
-                    kids[i].proof = lift(e.proof, pos, &kids[i].pos, w);
+                    k.proof = lift(e.proof, pos, &k.pos, w);
                 }
             }
         }
-        let mut counted_pruned = false;
-        loop {
-            // Proof-set pruning: a move outside the proof set of a refuted move is refuted.
-            let mut allowed = pos.empty_cells();
-            if self.proof_sets {
-                for k in kids.iter().filter(|k| k.pn == 0) {
-                    allowed &= k.proof;
-                }
-            }
-            let pruned = |k: &Child| k.pn != 0 && !allowed.contains(k.mv);
-            // Progressive widening: the move is chosen among the first children only.
-            let window = self.window(kids.iter().map(|k| pruned(k) || k.pn == 0));
-            // pn = min child dn, dn = sum child pn (pruned children: pn 0, dn ∞).
-            let mut best = usize::MAX;
-            let mut dn1 = INF;
-            let mut dn2 = INF;
-            let mut sum: u64 = 0;
-            let mut max_pn = 0;
-            let mut open: u32 = 0;
-            let mut n_pruned = 0;
-            for (i, k) in kids.iter().enumerate() {
-                if pruned(k) {
-                    n_pruned += 1;
-                    continue;
-                }
-                sum += k.pn as u64;
-                if k.pn != 0 {
-                    open += 1;
-                    max_pn = max_pn.max(k.pn);
-                }
-                if i >= window && k.dn != 0 {
-                    continue;
-                }
-                if k.dn < dn1 || best == usize::MAX {
-                    if k.dn < dn1 {
-                        dn2 = dn1;
-                    }
-                    dn1 = k.dn;
-                    best = i;
-                } else if k.dn < dn2 {
-                    dn2 = k.dn;
-                }
-            }
-            let pn = dn1;
-            let dn = if !self.weak_dn {
-                sum.min(INF as u64) as u32
-            } else if open == 0 {
-                0
-            } else {
-                max_pn.saturating_add(open - 1).min(INF)
-            };
-            let proof = if pn == 0 {
-                kids[best].proof
-            } else if dn == 0 && dominated {
-                // The pruned moves were refuted through their dominators' fill-in: no proof
-                // set is derived (all empty cells, so it prunes nothing).
-                pos.empty_cells()
-            } else if dn == 0 {
-                let mut s = entry.proof | vulnerable;
-                for k in kids.iter().filter(|k| !pruned(k)) {
-                    s |= k.proof;
-                }
-                s
-            } else {
-                entry.proof
-            };
-            if (pn == 0 || dn == 0) && !counted_pruned {
-                self.pruned += n_pruned;
-                counted_pruned = true;
-            }
-            let best_move = if best == usize::MAX {
-                None
-            } else {
-                Some(kids[best].mv)
-            };
-            self.store(
-                pos,
-                to_move,
-                Entry {
-                    pn,
-                    dn,
-                    moves: entry.moves,
-                    best: best_move,
-                    proof,
-                    own_untested: false,
-                },
-            );
-            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
-                return (pn, dn);
-            }
-            let child_th_pn = if self.weak_dn {
-                // The child's pn makes the node's dn reach th_dn when it is the largest.
-                (th_dn - (open - 1)).min(INF)
-            } else {
-                (th_dn - dn).saturating_add(kids[best].pn).min(INF)
-            };
-            let eps = ((dn2 as f64) * (1.0 + self.epsilon)).ceil();
-            let grow = if eps >= INF as f64 { INF } else { eps as u32 };
-            let child_th_dn = th_pn.min(grow.max(dn2.saturating_add(1))).min(INF);
-            let kid_pos = kids[best].pos.clone();
-            let kid_skip = kids[best].skip_own;
-            let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
-            kids[best].pn = cpn;
-            kids[best].dn = cdn;
-            if cpn == 0 || cdn == 0 {
-                kids[best].proof = self.child_proof(pos, &kid_pos, opp, cpn);
+        (kids, vulnerable, dominated)
+    }
+
+    /// A node's numbers from its children's: pn = least child dn (among the first children
+    /// with progressive widening), dn = sum of child pn (or the weak value); a child outside
+    /// the proof set of a refuted one is refuted too (proof-set pruning).
+    fn numbers(&self, pos: &Position, kids: &[Child]) -> Numbers {
+        let mut allowed = pos.empty_cells();
+        if self.proof_sets {
+            for k in kids.iter().filter(|k| k.pn == 0) {
+                allowed &= k.proof;
             }
         }
+        let pruned = |k: &Child| k.pn != 0 && !allowed.contains(k.mv);
+        // Progressive widening: the move is chosen among the first children only.
+        let window = self.window(kids.iter().map(|k| pruned(k) || k.pn == 0));
+        let mut n = Numbers {
+            pn: INF,
+            dn: 0,
+            best: usize::MAX,
+            dn2: INF,
+            open: 0,
+            pruned: 0,
+            allowed,
+        };
+        let mut sum: u64 = 0;
+        let mut max_pn = 0;
+        for (i, k) in kids.iter().enumerate() {
+            if pruned(k) {
+                n.pruned += 1;
+                continue;
+            }
+            sum += k.pn as u64;
+            if k.pn != 0 {
+                n.open += 1;
+                max_pn = max_pn.max(k.pn);
+            }
+            if i >= window && k.dn != 0 {
+                continue;
+            }
+            if k.dn < n.pn || n.best == usize::MAX {
+                if k.dn < n.pn {
+                    n.dn2 = n.pn;
+                }
+                n.pn = k.dn;
+                n.best = i;
+            } else if k.dn < n.dn2 {
+                n.dn2 = k.dn;
+            }
+        }
+        n.dn = if !self.weak_dn {
+            sum.min(INF as u64) as u32
+        } else if n.open == 0 {
+            0
+        } else {
+            max_pn.saturating_add(n.open - 1).min(INF)
+        };
+        n
     }
 
     /// [`Dfpn::mid`] at a node that splits for the opponent ([`super::decompose`],
@@ -787,9 +855,7 @@ impl<'a> Dfpn<'a> {
             }
             let i = if v[0].0 <= v[1].0 { 0 } else { 1 };
             let pn2 = v[1 - i].0;
-            let eps = ((pn2 as f64) * (1.0 + self.epsilon)).ceil();
-            let grow = if eps >= INF as f64 { INF } else { eps as u32 };
-            let child_th_pn = th_pn.min(grow.max(pn2.saturating_add(1))).min(INF);
+            let child_th_pn = th_pn.min(self.grown(pn2)).min(INF);
             let child_th_dn = (th_dn - dn).saturating_add(v[i].1).min(INF);
             self.mid(&halves[i], to_move, child_th_pn, child_th_dn);
         }

@@ -20,7 +20,9 @@
 //! # Soundness
 //!
 //! A position is reported won or lost only when the search proved it: every leaf is either a
-//! won board or a connection built by the VC engine (whose AND/OR rules are sound), and every
+//! won board or a connection built by the VC engine (whose AND/OR rules are sound, seeded with
+//! the certified template library, [`crate::templates::seeds`], whose certificates the kernel
+//! re-checks before a template is used), and every
 //! pruning (mustplay, fill-in, region fill-in) preserves the game value, or keeps a winning
 //! move whenever there is one (capture domination, vulnerable cells), and a split node is
 //! decided by its two halves exactly (Theorem 1, [`decompose`]). When the budget runs out the answer

@@ -139,3 +139,42 @@ fn help_has_examples() {
     assert!(text.contains("--variant"));
     assert!(text.contains("hexproof vc --board 11x11 --moves"));
 }
+
+/// Issue 25, win detection: on the 2011 Olympiad positions gm7 and gm11
+/// (tests/fixtures/olympiad-2011-positions.txt) White has a winning edge-to-edge semi-connection
+/// that Benzene's player build finds; the default fast build with HexWiki's five seeds misses
+/// it, and with the certified library as seeds (`--library-seeds`, as the solver builds) it is
+/// found. gm6's (key i6, 21 cells) is still missed by the fast build.
+#[test]
+fn library_seeds_find_whites_winning_semis_of_gm7_and_gm11() {
+    let fixture = include_str!("../fixtures/olympiad-2011-positions.txt");
+    let moves = |name: &str| -> String {
+        fixture
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}\t")))
+            .expect("the game is in the fixture")
+            .to_string()
+    };
+    for game in ["gm7", "gm11"] {
+        let m = moves(game);
+        let args = |extra: Option<&'static str>| {
+            let mut a = vec!["vc", "--board", "11x11", "--moves", &m, "--color", "white"];
+            a.extend(extra);
+            a.push("--json");
+            json(&a)
+        };
+        let plain = args(None);
+        let seeded = args(Some("--library-seeds"));
+        assert_eq!(
+            plain["winning_vscs"].as_array().map(Vec::len),
+            Some(0),
+            "{game}"
+        );
+        assert!(
+            seeded["winning_vscs"]
+                .as_array()
+                .is_some_and(|v| !v.is_empty()),
+            "{game}: {seeded}"
+        );
+    }
+}

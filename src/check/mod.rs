@@ -35,7 +35,7 @@ use crate::dsl::model::{
 };
 use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
-use crate::trusted::{Basis, RuleChecked, SearchWin, Searched};
+use crate::trusted::{Basis, RuleChecked, SearchWin, Searched, Unsearched};
 use report::*;
 use rules::{Ctx, Input, Violation};
 use std::collections::HashMap;
@@ -131,7 +131,8 @@ fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
     let mut db: LemmaDb = HashMap::new();
     for (name, st, diags, first_source) in roots {
         match st {
-            RootStatus::Unreadable(message) => {
+            RootStatus::Unreadable(e) => {
+                let message = e.to_string();
                 files.push(FileReport {
                     file: name,
                     status: "bad input".into(),
@@ -345,9 +346,9 @@ struct SearchOut {
 }
 
 impl SearchOut {
-    /// The search as a basis part: its win, or `why` it did not hold.
-    fn searched(&self, why: &str) -> Searched {
-        self.win.clone().ok_or_else(|| why.to_string())
+    /// The search as a basis part: its win, or that it was undecided.
+    fn searched(&self) -> Searched {
+        self.win.clone().ok_or(Unsearched::Undecided)
     }
 }
 
@@ -363,13 +364,28 @@ struct RulePart {
     dup_fail: bool,
 }
 
+/// Why a template-library lemma is rejected ([`Checker::library_claim`]; the report prints
+/// it after `the library's record NAME is rejected: `).
+#[derive(Debug, thiserror::Error)]
+enum LibraryLemmaError {
+    /// The record, or its stored certificate, is malformed.
+    #[error(transparent)]
+    Template(#[from] crate::templates::TemplateError),
+    /// The lemma's sub-game is not one.
+    #[error(transparent)]
+    Claim(#[from] crate::claim::ClaimError),
+    /// The kernel refuses the certificate.
+    #[error("kernel: {0}")]
+    Kernel(#[source] crate::kernel::KernelError),
+}
+
 /// Why a search did not confirm a step: its note, or that it did not run.
-fn over_budget(search: Option<&SearchOut>) -> String {
-    search.map_or("search not run".to_string(), |x| {
+fn over_budget(search: Option<&SearchOut>) -> Unsearched {
+    search.map_or(Unsearched::NotRun, |x| {
         x.report
             .note
             .clone()
-            .unwrap_or_else(|| "search budget exhausted".into())
+            .map_or(Unsearched::Exhausted, Unsearched::Note)
     })
 }
 
@@ -1361,14 +1377,13 @@ impl<'a> Checker<'a> {
         let start = Instant::now();
         let names = self.names();
         let text = names.fact(&f.claim, &f.carrier);
-        let checked = verify_record(&lib.record).and_then(|_| {
-            let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())
-                .map_err(|e| e.to_string())?;
+        let checked = (|| -> Result<_, LibraryLemmaError> {
+            verify_record(&lib.record)?;
+            let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())?;
             let cert = decode_certificate(&lib.record.certificate, &lib.carrier, &lib.stones)?;
-            let accepted =
-                crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+            let accepted = crate::kernel::check(&game, &cert).map_err(LibraryLemmaError::Kernel)?;
             Ok((cert.nodes.len(), accepted))
-        });
+        })();
         let (verdict, basis, reasons, notes) = match checked {
             Ok((n, accepted)) => (
                 StepVerdict::Verified,
@@ -1754,7 +1769,7 @@ impl<'a> Checker<'a> {
             match (proved.filter(|_| reasons.is_empty()), sv) {
                 (Some(step), Verdict::Holds) => (
                     StepVerdict::Verified,
-                    Some(Basis::proof(&step, search.searched("search undecided"))),
+                    Some(Basis::proof(&step, search.searched())),
                     "proof",
                     "passed",
                 ),
@@ -1764,7 +1779,7 @@ impl<'a> Checker<'a> {
                     );
                     (
                         StepVerdict::Verified,
-                        Some(Basis::proof(&step, Err("search undecided".into()))),
+                        Some(Basis::proof(&step, Err(Unsearched::Undecided))),
                         "proof",
                         "passed",
                     )

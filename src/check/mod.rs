@@ -35,7 +35,7 @@ use crate::dsl::model::{
 };
 use crate::local::{decide, Budget, Verdict};
 use crate::position::Position;
-use crate::trusted::{Basis, RuleChecked, SearchWin, Searched};
+use crate::trusted::{Basis, RuleChecked, SearchWin, Searched, Unsearched};
 use report::*;
 use rules::{Ctx, Input, Violation};
 use std::collections::HashMap;
@@ -131,7 +131,8 @@ fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
     let mut db: LemmaDb = HashMap::new();
     for (name, st, diags, first_source) in roots {
         match st {
-            RootStatus::Unreadable(message) => {
+            RootStatus::Unreadable(e) => {
+                let message = e.to_string();
                 files.push(FileReport {
                     file: name,
                     status: "bad input".into(),
@@ -345,9 +346,9 @@ struct SearchOut {
 }
 
 impl SearchOut {
-    /// The search as a basis part: its win, or `why` it did not hold.
-    fn searched(&self, why: &str) -> Searched {
-        self.win.clone().ok_or_else(|| why.to_string())
+    /// The search as a basis part: its win, or that it was undecided.
+    fn searched(&self) -> Searched {
+        self.win.clone().ok_or(Unsearched::Undecided)
     }
 }
 
@@ -363,15 +364,35 @@ struct RulePart {
     dup_fail: bool,
 }
 
+/// Why a template-library lemma is rejected ([`Checker::library_claim`]; the report prints
+/// it after `the library's record NAME is rejected: `).
+#[derive(Debug, thiserror::Error)]
+enum LibraryLemmaError {
+    /// The record, or its stored certificate, is malformed.
+    #[error(transparent)]
+    Template(#[from] crate::templates::TemplateError),
+    /// The lemma's sub-game is not one.
+    #[error(transparent)]
+    Claim(#[from] crate::claim::ClaimError),
+    /// The kernel refuses the certificate.
+    #[error("kernel: {0}")]
+    Kernel(#[source] crate::kernel::KernelError),
+}
+
 /// Why a search did not confirm a step: its note, or that it did not run.
-fn over_budget(search: Option<&SearchOut>) -> String {
-    search.map_or("search not run".to_string(), |x| {
+fn over_budget(search: Option<&SearchOut>) -> Unsearched {
+    search.map_or(Unsearched::NotRun, |x| {
         x.report
             .note
             .clone()
-            .unwrap_or_else(|| "search budget exhausted".into())
+            .map_or(Unsearched::Exhausted, Unsearched::Note)
     })
 }
+
+/// Placements tried per lemma of a `by S, T` step.
+const LEMMA_PLACEMENTS: usize = 48;
+/// Combinations of placements tried in all for a `by S, T` step.
+const LEMMA_COMBINATIONS: usize = 50_000;
 
 struct Checker<'a> {
     sources: &'a Sources,
@@ -1190,9 +1211,23 @@ impl<'a> Checker<'a> {
         refs: &[LemmaRef],
         concl: &Fact,
     ) -> Result<(String, RuleChecked), Vec<Reason>> {
-        /// Placements tried per lemma, and combinations tried in all.
-        const PER_LEMMA: usize = 48;
-        const COMBOS: usize = 50_000;
+        let options = self.lemma_placements(refs, concl)?;
+        // Every combination of placements, first fit wins; else the reasons of the one with
+        // the fewest violations.
+        let (best, tried) = match self.first_composition(&options, concl) {
+            Ok(found) => return Ok(found),
+            Err(misfit) => misfit,
+        };
+        Err(self.composition_reasons(best, tried, concl))
+    }
+
+    /// The placements of each lemma of `refs` for the step `concl` (at most
+    /// [`LEMMA_PLACEMENTS`] each), as composition parts; or why some lemma cannot be used.
+    fn lemma_placements(
+        &mut self,
+        refs: &[LemmaRef],
+        concl: &Fact,
+    ) -> Result<Vec<Vec<compose::Part>>, Vec<Reason>> {
         let names = self.names();
         let own = compose::owner_cells(&self.position, &concl.claim);
         let mut options: Vec<Vec<compose::Part>> = Vec::new();
@@ -1232,7 +1267,7 @@ impl<'a> Checker<'a> {
                 concl,
                 names,
                 place::Ends::OwnerCells(&own),
-                PER_LEMMA,
+                LEMMA_PLACEMENTS,
             ) {
                 Err(bad) => {
                     for (cond, msg) in bad {
@@ -1275,8 +1310,18 @@ impl<'a> Checker<'a> {
         if !reasons.is_empty() {
             return Err(reasons);
         }
-        // Every combination of placements, first fit wins; else the reasons of the one with
-        // the fewest violations.
+        Ok(options)
+    }
+
+    /// Tries the combinations of `options` (one placement per lemma, at most
+    /// [`LEMMA_COMBINATIONS`]): the first that composes into `concl`, with its rule text and
+    /// evidence; else the misfit with the fewest violations and how many were tried.
+    fn first_composition(
+        &mut self,
+        options: &[Vec<compose::Part>],
+        concl: &Fact,
+    ) -> Result<(String, RuleChecked), (Option<compose::Misfit>, usize)> {
+        let names = self.names();
         let mut best: Option<compose::Misfit> = None;
         let mut idx = vec![0usize; options.len()];
         let mut tried = 0usize;
@@ -1311,7 +1356,7 @@ impl<'a> Checker<'a> {
                     best = Some(bad);
                 }
                 tried += 1;
-                if tried >= COMBOS {
+                if tried >= LEMMA_COMBINATIONS {
                     break;
                 }
                 let mut k = 0;
@@ -1328,17 +1373,28 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        Err((best, tried))
+    }
+
+    /// The reasons of a lemma step whose placements do not compose: those of the `best`
+    /// misfit, and whether the combinations ran out.
+    fn composition_reasons(
+        &self,
+        best: Option<compose::Misfit>,
+        tried: usize,
+        concl: &Fact,
+    ) -> Vec<Reason> {
         let place_at = vec![self.place(concl.span, "does not follow")];
         let mut out: Vec<Reason> = best
             .unwrap_or_default()
             .into_iter()
             .map(|(cond, msg)| self.reason("lemmas", cond, msg, place_at.clone()))
             .collect();
-        if tried >= COMBOS {
+        if tried >= LEMMA_COMBINATIONS {
             out.push(self.reason(
                 "lemmas",
                 "placements tried",
-                format!("only the first {COMBOS} combinations of placements were tried; name the placements (`under`, `at`)"),
+                format!("only the first {LEMMA_COMBINATIONS} combinations of placements were tried; name the placements (`under`, `at`)"),
                 place_at.clone(),
             ));
         }
@@ -1350,7 +1406,7 @@ impl<'a> Checker<'a> {
                 place_at,
             ));
         }
-        Err(out)
+        out
     }
 
     /// A template-library lemma (`use templates`): the record's integrity
@@ -1361,14 +1417,13 @@ impl<'a> Checker<'a> {
         let start = Instant::now();
         let names = self.names();
         let text = names.fact(&f.claim, &f.carrier);
-        let checked = verify_record(&lib.record).and_then(|_| {
-            let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())
-                .map_err(|e| e.to_string())?;
+        let checked = (|| -> Result<_, LibraryLemmaError> {
+            verify_record(&lib.record)?;
+            let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone())?;
             let cert = decode_certificate(&lib.record.certificate, &lib.carrier, &lib.stones)?;
-            let accepted =
-                crate::kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+            let accepted = crate::kernel::check(&game, &cert).map_err(LibraryLemmaError::Kernel)?;
             Ok((cert.nodes.len(), accepted))
-        });
+        })();
         let (verdict, basis, reasons, notes) = match checked {
             Ok((n, accepted)) => (
                 StepVerdict::Verified,
@@ -1683,109 +1738,11 @@ impl<'a> Checker<'a> {
         } else {
             self.search_fact(&f.claim, f.carrier, f.conj)
         };
-        let sv = search.verdict;
         let (verdict, basis, rule, rule_check) = if !has_proof {
-            match (sv, search.win.clone()) {
-                (Verdict::Holds, Some(w)) if reasons.is_empty() => (
-                    StepVerdict::Verified,
-                    Some(Basis::search(w)),
-                    "search",
-                    "n/a",
-                ),
-                (Verdict::Holds, _) => (StepVerdict::Failed, None, "search", "n/a"),
-                (Verdict::Fails, _) => {
-                    reasons.push(self.refuted_fact(f, &search));
-                    (StepVerdict::Failed, None, "search", "n/a")
-                }
-                (Verdict::Undecided, _) => {
-                    let why = search.report.note.clone().unwrap_or_default();
-                    reasons.push(self.reason(
-                        "search",
-                        "decided",
-                        format!("the search could not decide the lemma: {why}"),
-                        vec![self.place(f.span, "undecided")],
-                    ));
-                    (StepVerdict::Undecided, None, "search", "n/a")
-                }
-            }
+            self.lemma_by_search(f, &search, &mut reasons)
         } else {
-            // Established by the proof's steps?
-            let mine = norm_pairs(&f.claim);
-            let hit = self.known.iter().rev().find(|k| {
-                k.claim.owner == f.claim.owner
-                    && norm_pairs(&k.claim) == mine
-                    && k.carrier.is_subset(&f.carrier)
-                    && (!k.claim.owner_first || f.claim.owner_first)
-            });
-            let proved = match hit {
-                Some(k) if k.status == Status::Established => k.basis.clone(),
-                Some(k) => {
-                    let line = self.at(k.span).line;
-                    reasons.push(self.reason(
-                        "proof",
-                        "claim derived",
-                        format!(
-                            "the proof reaches the claim at line {line}, but that step {}",
-                            match k.status {
-                                Status::SearchOnly =>
-                                    "failed (its conclusion holds by search only)",
-                                Status::Failed => "failed",
-                                Status::Undecided => "is undecided",
-                                _ => "is not checked",
-                            }
-                        ),
-                        vec![
-                            self.place(k.span, "not verified"),
-                            self.place(f.span, "the claim"),
-                        ],
-                    ));
-                    None
-                }
-                None => {
-                    reasons.push(self.reason(
-                        "proof",
-                        "claim derived",
-                        format!("no step of the proof concludes {text} (or the same pairs on a smaller carrier)"),
-                        vec![self.place(f.span, "not derived")],
-                    ));
-                    None
-                }
-            };
-            match (proved.filter(|_| reasons.is_empty()), sv) {
-                (Some(step), Verdict::Holds) => (
-                    StepVerdict::Verified,
-                    Some(Basis::proof(&step, search.searched("search undecided"))),
-                    "proof",
-                    "passed",
-                ),
-                (Some(step), Verdict::Undecided) => {
-                    notes.push(
-                        "the search could not decide the lemma; it rests on its proof alone".into(),
-                    );
-                    (
-                        StepVerdict::Verified,
-                        Some(Basis::proof(&step, Err("search undecided".into()))),
-                        "proof",
-                        "passed",
-                    )
-                }
-                (Some(_), Verdict::Fails) => {
-                    reasons.push(self.refuted_fact(f, &search));
-                    reasons.push(self.reason("checker", "consistency", "the proof checks but the search refutes the claim; this is a bug in hexproof, please report it".into(), vec![self.place(f.span, "inconsistent")]));
-                    (StepVerdict::Failed, None, "proof", "passed")
-                }
-                (None, v) => {
-                    if v == Verdict::Fails {
-                        reasons.push(self.refuted_fact(f, &search));
-                    } else if v == Verdict::Holds {
-                        notes.push(
-                            "the claim itself holds by search, but the proof does not establish it"
-                                .into(),
-                        );
-                    }
-                    (StepVerdict::Failed, None, "proof", "failed")
-                }
-            }
+            let proved = self.lemma_proof_step(f, &text, &mut reasons);
+            self.lemma_by_proof(f, &search, proved, &mut reasons, &mut notes)
         };
         StepReport {
             at: self.at(f.span),
@@ -1804,6 +1761,138 @@ impl<'a> Checker<'a> {
             notes,
             micros: start.elapsed().as_micros() as u64,
             span: f.span,
+        }
+    }
+
+    /// A lemma proved by search: the verdict, basis, rule and rule check of its claim.
+    fn lemma_by_search(
+        &mut self,
+        f: &Fact,
+        search: &SearchOut,
+        reasons: &mut Vec<Reason>,
+    ) -> (StepVerdict, Option<Basis>, &'static str, &'static str) {
+        let sv = search.verdict;
+        match (sv, search.win.clone()) {
+            (Verdict::Holds, Some(w)) if reasons.is_empty() => (
+                StepVerdict::Verified,
+                Some(Basis::search(w)),
+                "search",
+                "n/a",
+            ),
+            (Verdict::Holds, _) => (StepVerdict::Failed, None, "search", "n/a"),
+            (Verdict::Fails, _) => {
+                reasons.push(self.refuted_fact(f, search));
+                (StepVerdict::Failed, None, "search", "n/a")
+            }
+            (Verdict::Undecided, _) => {
+                let why = search.report.note.clone().unwrap_or_default();
+                reasons.push(self.reason(
+                    "search",
+                    "decided",
+                    format!("the search could not decide the lemma: {why}"),
+                    vec![self.place(f.span, "undecided")],
+                ));
+                (StepVerdict::Undecided, None, "search", "n/a")
+            }
+        }
+    }
+
+    /// The basis of the proof's step that concludes the lemma's claim `f` (`text`), or `None`
+    /// with the reason: no step concludes it, or that step is not verified.
+    fn lemma_proof_step(
+        &mut self,
+        f: &Fact,
+        text: &str,
+        reasons: &mut Vec<Reason>,
+    ) -> Option<Basis> {
+        // Established by the proof's steps?
+        let mine = norm_pairs(&f.claim);
+        let hit = self.known.iter().rev().find(|k| {
+            k.claim.owner == f.claim.owner
+                && norm_pairs(&k.claim) == mine
+                && k.carrier.is_subset(&f.carrier)
+                && (!k.claim.owner_first || f.claim.owner_first)
+        });
+        match hit {
+            Some(k) if k.status == Status::Established => k.basis.clone(),
+            Some(k) => {
+                let line = self.at(k.span).line;
+                reasons.push(self.reason(
+                    "proof",
+                    "claim derived",
+                    format!(
+                        "the proof reaches the claim at line {line}, but that step {}",
+                        match k.status {
+                            Status::SearchOnly => "failed (its conclusion holds by search only)",
+                            Status::Failed => "failed",
+                            Status::Undecided => "is undecided",
+                            _ => "is not checked",
+                        }
+                    ),
+                    vec![
+                        self.place(k.span, "not verified"),
+                        self.place(f.span, "the claim"),
+                    ],
+                ));
+                None
+            }
+            None => {
+                reasons.push(self.reason(
+                    "proof",
+                    "claim derived",
+                    format!("no step of the proof concludes {text} (or the same pairs on a smaller carrier)"),
+                    vec![self.place(f.span, "not derived")],
+                ));
+                None
+            }
+        }
+    }
+
+    /// A lemma proved by steps: the verdict, basis, rule and rule check of its claim from the
+    /// basis of its concluding step (`proved`) and the confirming search.
+    fn lemma_by_proof(
+        &mut self,
+        f: &Fact,
+        search: &SearchOut,
+        proved: Option<Basis>,
+        reasons: &mut Vec<Reason>,
+        notes: &mut Vec<String>,
+    ) -> (StepVerdict, Option<Basis>, &'static str, &'static str) {
+        let sv = search.verdict;
+        match (proved.filter(|_| reasons.is_empty()), sv) {
+            (Some(step), Verdict::Holds) => (
+                StepVerdict::Verified,
+                Some(Basis::proof(&step, search.searched())),
+                "proof",
+                "passed",
+            ),
+            (Some(step), Verdict::Undecided) => {
+                notes.push(
+                    "the search could not decide the lemma; it rests on its proof alone".into(),
+                );
+                (
+                    StepVerdict::Verified,
+                    Some(Basis::proof(&step, Err(Unsearched::Undecided))),
+                    "proof",
+                    "passed",
+                )
+            }
+            (Some(_), Verdict::Fails) => {
+                reasons.push(self.refuted_fact(f, search));
+                reasons.push(self.reason("checker", "consistency", "the proof checks but the search refutes the claim; this is a bug in hexproof, please report it".into(), vec![self.place(f.span, "inconsistent")]));
+                (StepVerdict::Failed, None, "proof", "passed")
+            }
+            (None, v) => {
+                if v == Verdict::Fails {
+                    reasons.push(self.refuted_fact(f, search));
+                } else if v == Verdict::Holds {
+                    notes.push(
+                        "the claim itself holds by search, but the proof does not establish it"
+                            .into(),
+                    );
+                }
+                (StepVerdict::Failed, None, "proof", "failed")
+            }
         }
     }
 

@@ -18,7 +18,7 @@ use crate::dsl::ast::Span;
 use crate::dsl::model::{Case, Fill, Preclude, SharedPosition, Step, TreeNode};
 use crate::local::Verdict;
 use crate::position::Position;
-use crate::trusted::{rules, Basis};
+use crate::trusted::{rules, Basis, Unsearched};
 use std::time::Instant;
 
 /// The claim a lemma's proof tree must reach, on the lemma's carrier (docs/SEMANTICS.md,
@@ -359,7 +359,7 @@ impl<'a> Checker<'a> {
         let Some(s) = s else { return };
         match (r.verdict, s.verdict) {
             (StepVerdict::Verified, Verdict::Holds) => {
-                let searched = s.searched("search undecided");
+                let searched = s.searched();
                 r.basis = r.basis.take().map(|b| b.with_search(searched));
             }
             (StepVerdict::Verified, Verdict::Fails) => {
@@ -377,7 +377,7 @@ impl<'a> Checker<'a> {
                     .report
                     .note
                     .clone()
-                    .unwrap_or_else(|| "search undecided".into());
+                    .map_or(Unsearched::Undecided, Unsearched::Note);
                 r.basis = r.basis.take().map(|b| b.with_search(Err(why)));
             }
             (_, Verdict::Holds) => r

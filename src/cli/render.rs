@@ -116,7 +116,7 @@ pub fn run_render(a: RenderArgs) -> u8 {
     drop(progress);
     let proof = match loaded {
         Ok(p) => p,
-        Err(LoadError::Unreadable(m)) => return fail_input(&m),
+        Err(LoadError::Unreadable(m)) => return fail_input(m),
         Err(LoadError::Malformed(d)) => {
             eprintln!("{}", d.trim_end());
             return EXIT_BAD_INPUT;

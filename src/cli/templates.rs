@@ -18,6 +18,7 @@ use hexproof::templates::draw;
 use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
 use hexproof::templates::matching;
 use serde_json::json;
+use std::fmt::Display;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -782,7 +783,7 @@ fn run_verify(a: VerifyArgs) -> u8 {
     let mut nodes = 0;
     let mut failures = Vec::new();
     // Reports one record's result as it comes; true when it verified.
-    let mut outcome = |path: &std::path::Path, name: &str, result: Result<usize, String>| {
+    let mut outcome = |path: &std::path::Path, name: &str, result: Result<usize, &dyn Display>| {
         let p = path.display().to_string();
         match result {
             Ok(n) => {
@@ -792,7 +793,7 @@ fn run_verify(a: VerifyArgs) -> u8 {
             }
             Err(e) => {
                 report(format!("FAILED {p}: {name}: {e}"));
-                failures.push((p, name.to_string(), e));
+                failures.push((p, name.to_string(), e.to_string()));
                 false
             }
         }
@@ -800,8 +801,13 @@ fn run_verify(a: VerifyArgs) -> u8 {
     let mut ok = 0;
     for (path, f) in &lib.files {
         for r in f.templates.iter().filter(|r| chosen(&r.name)) {
-            let result = verify_record(r).map(|v| v.nodes).map_err(|e| e.to_string());
-            ok += usize::from(outcome(path, &r.name, result));
+            let result = verify_record(r);
+            let result = result.as_ref().map(|v| v.nodes);
+            ok += usize::from(outcome(
+                path,
+                &r.name,
+                result.map_err(|e| e as &dyn Display),
+            ));
         }
     }
     let mut lemmas_ok = 0;
@@ -816,8 +822,13 @@ fn run_verify(a: VerifyArgs) -> u8 {
             ..hexproof::check::Options::default()
         };
         for r in lf.lemmas.iter().filter(|r| chosen(&r.name)) {
-            let result = verify_lemma(r, &a.root, &mut cache, &opts).map(|v| v.nodes);
-            lemmas_ok += usize::from(outcome(path, &r.name, result));
+            let result = verify_lemma(r, &a.root, &mut cache, &opts);
+            let result = result.as_ref().map(|v| v.nodes);
+            lemmas_ok += usize::from(outcome(
+                path,
+                &r.name,
+                result.map_err(|e| e as &dyn Display),
+            ));
         }
     }
     bar.finish_and_clear();
@@ -878,7 +889,7 @@ fn run_import_proofs(a: ImportProofsArgs) -> u8 {
         a.max_certificate_nodes,
     ) {
         Ok(v) => v,
-        Err(e) => return fail_input(&e),
+        Err(e) => return fail_input(e),
     };
     for i in &imported {
         println!("  {:<28} {}", i.name, i.note);

@@ -61,6 +61,61 @@ pub fn elaborate(
     uses: Vec<FileId>,
 ) -> Result<Module, Vec<Diag>> {
     let mut diags = Vec::new();
+    let Some((board, notation)) = board_and_notation(file, ast, &mut diags) else {
+        return Err(diags);
+    };
+    let mut e = Elab {
+        file,
+        board,
+        notation,
+        diags,
+        global: Scope::default(),
+        lemmas: imported.clone(),
+        gotos: None,
+        in_shared: None,
+        goto_edges: Vec::new(),
+    };
+    // Lemma names first, so blocks may refer to lemmas defined later in the file.
+    e.declare_lemmas(ast, name);
+    // File-level declarations (in order, before any block is elaborated).
+    for st in &ast.statements {
+        if let ast::Statement::Setup(s) = st {
+            let mut g = std::mem::take(&mut e.global);
+            e.setup(&mut g, s);
+            e.global = g;
+        }
+    }
+    // `use templates`: the library's records, as lemmas checked before the file's blocks.
+    let mut blocks = e.template_blocks(ast);
+    for st in &ast.statements {
+        let b = match st {
+            ast::Statement::Lemma(l) => e.lemma(l),
+            ast::Statement::Derive(d) => e.derive(d),
+            ast::Statement::Strategy(s) => e.strategy(s),
+            _ => None,
+        };
+        blocks.extend(b);
+    }
+    if e.diags.is_empty() {
+        Ok(Module {
+            file,
+            board,
+            notation,
+            blocks,
+            uses,
+        })
+    } else {
+        Err(e.diags)
+    }
+}
+
+/// The file's board and notation (the last `notation` statement wins); `None` with the error
+/// in `diags` when the size is not a board or digits do not fit it.
+fn board_and_notation(
+    file: FileId,
+    ast: &ast::File,
+    diags: &mut Vec<Diag>,
+) -> Option<(Board, Notation)> {
     let board = match Board::parse(&ast.board.size.text) {
         Ok(b) => b,
         Err(e) => {
@@ -71,7 +126,7 @@ pub fn elaborate(
                 ast.board.size.span,
                 "this board size",
             ));
-            return Err(diags);
+            return None;
         }
     };
     let mut notation = match ast.board.notation {
@@ -99,80 +154,52 @@ pub fn elaborate(
             )
             .with_help("use `notation letters` (cells a1 … s19)"),
         );
-        return Err(diags);
+        return None;
     }
-    let mut e = Elab {
-        file,
-        board,
-        notation,
-        diags,
-        global: Scope::default(),
-        lemmas: imported.clone(),
-        gotos: None,
-        in_shared: None,
-        goto_edges: Vec::new(),
-    };
-    // Lemma names first, so blocks may refer to lemmas defined later in the file.
-    for st in &ast.statements {
-        if let ast::Statement::Lemma(l) = st {
-            if let Some(other) = e.lemmas.get(&l.name.text) {
-                let msg = format!("lemma `{}` is already defined in {other}", l.name.text);
-                e.err(
-                    DiagCode::DuplicateLemma,
-                    msg,
-                    l.name.span,
-                    "defined again here",
-                );
-            } else {
-                e.lemmas.insert(l.name.text.clone(), name.to_string());
+    Some((board, notation))
+}
+
+impl Elab {
+    /// Records the names of the file's lemmas (an error for a name defined twice).
+    fn declare_lemmas(&mut self, ast: &ast::File, name: &str) {
+        // Lemma names first, so blocks may refer to lemmas defined later in the file.
+        for st in &ast.statements {
+            if let ast::Statement::Lemma(l) = st {
+                if let Some(other) = self.lemmas.get(&l.name.text) {
+                    let msg = format!("lemma `{}` is already defined in {other}", l.name.text);
+                    self.err(
+                        DiagCode::DuplicateLemma,
+                        msg,
+                        l.name.span,
+                        "defined again here",
+                    );
+                } else {
+                    self.lemmas.insert(l.name.text.clone(), name.to_string());
+                }
             }
         }
     }
-    // File-level declarations (in order, before any block is elaborated).
-    for st in &ast.statements {
-        if let ast::Statement::Setup(s) = st {
-            let mut g = std::mem::take(&mut e.global);
-            e.setup(&mut g, s);
-            e.global = g;
-        }
-    }
-    let mut blocks = Vec::new();
-    // `use templates`: the library's records, as lemmas checked before the file's blocks.
-    if let Some(sp) = ast.statements.iter().find_map(|st| match st {
-        ast::Statement::UseTemplates(sp) => Some(*sp),
-        _ => None,
-    }) {
-        for b in super::template_import::template_lemmas(board, notation, sp) {
-            let n = b.name.clone().expect("a template has a name");
-            if let Some(other) = e.lemmas.get(&n) {
-                let msg =
-                    format!("the template library's lemma `{n}` is already defined in {other}");
-                e.err(DiagCode::DuplicateLemma, msg, sp, "templates used here");
-            } else {
-                e.lemmas.insert(n, LIBRARY.into());
-                blocks.push(b);
-            }
-        }
-    }
-    for st in &ast.statements {
-        let b = match st {
-            ast::Statement::Lemma(l) => e.lemma(l),
-            ast::Statement::Derive(d) => e.derive(d),
-            ast::Statement::Strategy(s) => e.strategy(s),
+
+    /// The template library's records as lemma blocks, when the file says `use templates`.
+    fn template_blocks(&mut self, ast: &ast::File) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        if let Some(sp) = ast.statements.iter().find_map(|st| match st {
+            ast::Statement::UseTemplates(sp) => Some(*sp),
             _ => None,
-        };
-        blocks.extend(b);
-    }
-    if e.diags.is_empty() {
-        Ok(Module {
-            file,
-            board,
-            notation,
-            blocks,
-            uses,
-        })
-    } else {
-        Err(e.diags)
+        }) {
+            for b in super::template_import::template_lemmas(self.board, self.notation, sp) {
+                let n = b.name.clone().expect("a template has a name");
+                if let Some(other) = self.lemmas.get(&n) {
+                    let msg =
+                        format!("the template library's lemma `{n}` is already defined in {other}");
+                    self.err(DiagCode::DuplicateLemma, msg, sp, "templates used here");
+                } else {
+                    self.lemmas.insert(n, LIBRARY.into());
+                    blocks.push(b);
+                }
+            }
+        }
+        blocks
     }
 }
 

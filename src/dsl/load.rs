@@ -26,21 +26,47 @@ use std::path::{Path, PathBuf};
 /// strategy, tests/solver/solver_emit.rs) is 211 MB.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
+/// Why a proof file could not be read ([`read_text`]): one line naming the file, without
+/// its contents.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// The file system refused (the OS error's text).
+    #[error("cannot read {}: {why}", path.display())]
+    Io { path: PathBuf, why: String },
+    /// A device, FIFO or folder.
+    #[error("cannot read {}: not a regular file", path.display())]
+    NotRegular { path: PathBuf },
+    /// Over [`MAX_FILE_BYTES`].
+    #[error(
+        "cannot read {}: larger than {} MiB, the limit for a proof file",
+        path.display(),
+        MAX_FILE_BYTES >> 20
+    )]
+    TooLarge { path: PathBuf },
+    /// Not UTF-8.
+    #[error("cannot read {}: not UTF-8 text", path.display())]
+    NotUtf8 { path: PathBuf },
+}
+
 /// Reads a proof file's text: a regular file (not a device, FIFO or folder) of at most
-/// [`MAX_FILE_BYTES`], in UTF-8. The error is one line naming the file, without its contents.
-pub fn read_text(path: &Path) -> Result<String, String> {
+/// [`MAX_FILE_BYTES`], in UTF-8.
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
     use std::io::Read;
-    let fail = |why: String| format!("cannot read {}: {why}", path.display());
+    let path_buf = || path.to_path_buf();
+    let io = |e: std::io::Error| ReadError::Io {
+        path: path_buf(),
+        why: e.to_string(),
+    };
     let regular = |m: &std::fs::Metadata| {
         if !m.is_file() {
-            Err(fail("not a regular file".into()))
+            Err(ReadError::NotRegular { path: path_buf() })
         } else if m.len() > MAX_FILE_BYTES {
-            Err(fail(too_large()))
+            Err(ReadError::TooLarge { path: path_buf() })
         } else {
             Ok(())
         }
     };
-    regular(&std::fs::metadata(path).map_err(|e| fail(e.to_string()))?)?;
+    regular(&std::fs::metadata(path).map_err(io)?)?;
     let mut open = std::fs::OpenOptions::new();
     open.read(true);
     #[cfg(unix)]
@@ -49,16 +75,16 @@ pub fn read_text(path: &Path) -> Result<String, String> {
         use std::os::unix::fs::OpenOptionsExt;
         open.custom_flags(libc::O_NONBLOCK);
     }
-    let file = open.open(path).map_err(|e| fail(e.to_string()))?;
-    regular(&file.metadata().map_err(|e| fail(e.to_string()))?)?;
+    let file = open.open(path).map_err(io)?;
+    regular(&file.metadata().map_err(io)?)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(io)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(fail(too_large()));
+        return Err(ReadError::TooLarge { path: path_buf() });
     }
-    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
+    String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8 { path: path_buf() })
 }
 
 /// At most this many errors are reported per file (a file repeating one mistake ten thousand
@@ -80,13 +106,6 @@ fn capped(mut ds: Vec<Diag>) -> Vec<Diag> {
         ds.push(more);
     }
     ds
-}
-
-fn too_large() -> String {
-    format!(
-        "larger than {} MiB, the limit for a proof file",
-        MAX_FILE_BYTES >> 20
-    )
 }
 
 /// Does the text start like a proof file: `board`, after a byte-order mark, blank lines and
@@ -130,7 +149,7 @@ pub enum RootStatus {
     /// It, or a file it uses, has errors (see [`Loaded::diags`]).
     BadInput(Option<FileId>),
     /// It could not be read.
-    Unreadable(String),
+    Unreadable(ReadError),
 }
 
 /// Everything loaded.
@@ -329,7 +348,7 @@ impl Loader {
                 self.diags.push(Diag::error(
                     from,
                     DiagCode::UseUnreadable,
-                    e,
+                    e.to_string(),
                     span,
                     "used here",
                 ));

@@ -200,6 +200,22 @@ pub fn encode(game: &SubGame) -> Result<Encoded, EngineError> {
             chain |= path;
         }
     }
+    window(game, b, d, black_stones, chain)
+}
+
+/// The encoded position: the window of depth `d` below the goal border `b` over the columns of
+/// the carrier, the Black stones and the chain, with White on every other cell.
+fn window(
+    game: &SubGame,
+    b: Cell,
+    d: i32,
+    black_stones: CellSet,
+    chain: CellSet,
+) -> Result<Encoded, EngineError> {
+    let claim = game.claim();
+    let board = *game.board();
+    let carrier = game.carrier();
+    let rows = board.rows() as i32;
     // The window's columns.
     let cols: Vec<i32> = (carrier | black_stones | chain)
         .iter()

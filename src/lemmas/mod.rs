@@ -30,11 +30,13 @@ pub use crate::templates::lemma_record::{
     LemmaClaim, LemmaFile, LemmaProvenance, LemmaRecord, Recheck,
 };
 use crate::templates::library::{decode_certificate, encode_certificate_compact, Frame};
+use crate::templates::TemplateError;
 use tree_cert::{compose, KnownLemma};
 
-use crate::dsl::load::{Loader, RootStatus};
+use crate::claim::ClaimError;
+use crate::dsl::load::{Loader, ReadError, RootStatus};
 use crate::dsl::model::{Block, BlockKind, Program};
-use crate::kernel;
+use crate::kernel::{self, NodeId};
 
 use crate::local::{decide, Budget, Verdict};
 use serde::Serialize;
@@ -109,6 +111,104 @@ fn stated(file: &str, block: &Block) -> Option<LemmaRecord> {
     })
 }
 
+/// Why a proof file's lemmas could not be loaded ([`checked_lemmas`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadLemmasError {
+    /// The file could not be read.
+    #[error("cannot read {file}: {error}")]
+    Unreadable {
+        /// The file, as named.
+        file: String,
+        /// Why.
+        error: ReadError,
+    },
+    /// It, or a file it uses, has errors.
+    #[error("{0} does not load without errors")]
+    BadInput(String),
+    /// The program has no module for the file.
+    #[error("{0}: no module")]
+    NoModule(String),
+    /// The checker's report has no entry for the file.
+    #[error("{0}: no report")]
+    NoReport(String),
+}
+
+/// Why a lemma could not be imported ([`lemma_records`]) or re-checked ([`verify_lemma`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LemmaError {
+    /// Its file could not be loaded.
+    #[error(transparent)]
+    Load(#[from] LoadLemmasError),
+    /// The record's sub-game or certificate is malformed.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The search refused the lemma's sub-game.
+    #[error(transparent)]
+    Claim(#[from] ClaimError),
+    /// The digest does not match the record.
+    #[error("digest mismatch (stored {stored}, computed {computed}): the record was edited")]
+    Digest {
+        /// The record's digest.
+        stored: String,
+        /// The digest of its fields.
+        computed: String,
+    },
+    /// The provenance does not name the record's file.
+    #[error("provenance '{provenance}' does not name its file {file}")]
+    Provenance {
+        /// The record's provenance.
+        provenance: String,
+        /// The record's file.
+        file: String,
+    },
+    /// `recheck: kernel` without a certificate.
+    #[error("recheck is 'kernel' but there is no certificate")]
+    NoCertificate,
+    /// A conjunction stored with `recheck: kernel`.
+    #[error("a conjunction has no kernel certificate form")]
+    ConjCertificate,
+    /// The certificate's root is not one of its nodes.
+    #[error("root node {0} is missing")]
+    MissingRoot(NodeId),
+    /// The certificate leaves the stored carrier.
+    #[error("the certificate uses cells outside the stored carrier")]
+    OutsideCarrier,
+    /// The kernel refuses the certificate.
+    #[error("kernel: {0}")]
+    Kernel(#[source] kernel::KernelError),
+    /// The file states no such lemma.
+    #[error("{file} has no lemma {lemma}")]
+    NoLemma {
+        /// The record's file.
+        file: String,
+        /// The lemma's name.
+        lemma: String,
+    },
+    /// The named block is not a lemma.
+    #[error("not a lemma")]
+    NotALemma,
+    /// The record differs from the lemma its file states.
+    #[error("the record differs from lemma {lemma} of {file}: {difference}")]
+    Differs {
+        /// The lemma's name.
+        lemma: String,
+        /// The record's file.
+        file: String,
+        /// The first differing field.
+        difference: String,
+    },
+    /// The checker does not verify the lemma.
+    #[error("the checker says {word} for lemma {lemma} of {file}")]
+    NotVerified {
+        /// The checker's verdict (`nothing` when it gave none).
+        word: &'static str,
+        /// The lemma's name.
+        lemma: String,
+        /// The record's file.
+        file: String,
+    },
+}
+
 /// A proof file's lemmas: loads `root/file` (and the files it uses), keeps only the lemma
 /// blocks of every module (strategies and derivations are not needed to prove lemmas, and
 /// are the slow part), and with `opts` checks them: returns each lemma block of `file` itself
@@ -117,15 +217,20 @@ pub fn checked_lemmas(
     root: &Path,
     file: &str,
     opts: Option<&Options>,
-) -> Result<CheckedFile, String> {
+) -> Result<CheckedFile, LoadLemmasError> {
     let path = root.join(file);
     let mut loader = Loader::new();
     let st = loader.load_path(&path);
     let loaded = loader.finish();
     let id = match st {
         RootStatus::Loaded(id) if loaded.diags.is_empty() => id,
-        RootStatus::Unreadable(m) => return Err(format!("cannot read {file}: {m}")),
-        _ => return Err(format!("{file} does not load without errors")),
+        RootStatus::Unreadable(error) => {
+            return Err(LoadLemmasError::Unreadable {
+                file: file.to_string(),
+                error,
+            })
+        }
+        _ => return Err(LoadLemmasError::BadInput(file.to_string())),
     };
     let mut program = loaded.program;
     for m in &mut program.modules {
@@ -135,14 +240,14 @@ pub fn checked_lemmas(
         .modules
         .iter()
         .position(|m| m.file == id)
-        .ok_or_else(|| format!("{file}: no module"))?;
+        .ok_or_else(|| LoadLemmasError::NoModule(file.to_string()))?;
     let mut out = Vec::new();
     if let Some(opts) = opts {
         let report = check_program(&program, opts);
         let fr = report
             .files
             .get(mi)
-            .ok_or_else(|| format!("{file}: no report"))?;
+            .ok_or_else(|| LoadLemmasError::NoReport(file.to_string()))?;
         for (bi, (b, br)) in program.modules[mi]
             .blocks
             .iter()
@@ -195,7 +300,7 @@ pub fn lemma_records(
     opts: &Options,
     budget: &Budget,
     max_cert_nodes: usize,
-) -> Result<Vec<Imported>, String> {
+) -> Result<Vec<Imported>, LemmaError> {
     let mut out = Vec::new();
     for file in files {
         let cf = checked_lemmas(root, file, Some(opts))?;
@@ -240,7 +345,7 @@ pub fn lemma_records(
                         ),
                     ),
                     None => {
-                        let o = decide(&game, budget).map_err(|e| e.to_string())?;
+                        let o = decide(&game, budget)?;
                         let how = format!("{} search nodes", o.stats.nodes);
                         (o.verdict, o.certificate, how)
                     }
@@ -322,80 +427,78 @@ pub struct VerifiedLemma {
 pub fn verify_lemma(
     r: &LemmaRecord,
     root: &Path,
-    checked: &mut Vec<((String, bool), Result<CheckedFile, String>)>,
+    checked: &mut Vec<((String, bool), Result<CheckedFile, LoadLemmasError>)>,
     opts: &Options,
-) -> Result<VerifiedLemma, String> {
+) -> Result<VerifiedLemma, LemmaError> {
     let digest = r.compute_digest();
     if digest != r.digest {
-        return Err(format!(
-            "digest mismatch (stored {}, computed {digest}): the record was edited",
-            r.digest
-        ));
+        return Err(LemmaError::Digest {
+            stored: r.digest.clone(),
+            computed: digest,
+        });
     }
     if r.provenance.source != format!("proved in {}", r.file) {
-        return Err(format!(
-            "provenance '{}' does not name its file {}",
-            r.provenance.source, r.file
-        ));
+        return Err(LemmaError::Provenance {
+            provenance: r.provenance.source.clone(),
+            file: r.file.clone(),
+        });
     }
     let (game, carrier, ends) = r.sub_game()?;
     let mut nodes = 0;
     if r.recheck == Recheck::Kernel {
-        let sc = r
-            .certificate
-            .as_ref()
-            .ok_or("recheck is 'kernel' but there is no certificate")?;
+        let sc = r.certificate.as_ref().ok_or(LemmaError::NoCertificate)?;
         if r.claim == LemmaClaim::Conj {
-            return Err("a conjunction has no kernel certificate form".into());
+            return Err(LemmaError::ConjCertificate);
         }
         let cert = decode_certificate(sc, &carrier, &ends)?;
         let root_node = cert
             .nodes
             .get(cert.root as usize)
-            .ok_or_else(|| format!("root node {} is missing", cert.root))?;
+            .ok_or(LemmaError::MissingRoot(cert.root))?;
         let used = root_node.carrier | cert.first.map_or(CellSet::EMPTY, CellSet::single);
         if !used.is_subset(&game.carrier()) {
-            return Err("the certificate uses cells outside the stored carrier".into());
+            return Err(LemmaError::OutsideCarrier);
         }
-        kernel::check(&game, &cert).map_err(|e| format!("kernel: {e}"))?;
+        kernel::check(&game, &cert).map_err(LemmaError::Kernel)?;
         nodes = cert.nodes.len();
     }
     // The source: the lemma as the file states it, and (for checker re-checks) its verdict.
     // The lemma as its file states it (elaboration only: cheap), compared field by field.
-    let find = |cf: &CheckedFile| -> Result<(usize, Option<StepVerdict>), String> {
+    let find = |cf: &CheckedFile| -> Result<(usize, Option<StepVerdict>), LemmaError> {
         let module = &cf.program.modules[cf.module];
         cf.verdicts
             .iter()
             .copied()
             .find(|(bi, _)| module.blocks[*bi].name.as_deref() == Some(r.lemma.as_str()))
-            .ok_or_else(|| format!("{} has no lemma {}", r.file, r.lemma))
+            .ok_or_else(|| LemmaError::NoLemma {
+                file: r.file.clone(),
+                lemma: r.lemma.clone(),
+            })
     };
     let cf = load_cached(checked, root, &r.file, None)?;
     let (bi, _) = find(cf)?;
     let mut want =
-        stated(&r.file, &cf.program.modules[cf.module].blocks[bi]).ok_or("not a lemma")?;
+        stated(&r.file, &cf.program.modules[cf.module].blocks[bi]).ok_or(LemmaError::NotALemma)?;
     want.recheck = r.recheck;
     want.ends = r.ends.clone();
     want.certificate = r.certificate.clone();
     want.digest = r.digest.clone();
     if want != *r {
-        return Err(format!(
-            "the record differs from lemma {} of {}: {}",
-            r.lemma,
-            r.file,
-            first_difference(&want, r)
-        ));
+        return Err(LemmaError::Differs {
+            lemma: r.lemma.clone(),
+            file: r.file.clone(),
+            difference: first_difference(&want, r),
+        });
     }
     // The checker, for claims with no certificate form.
     if r.recheck == Recheck::Checker {
         let (_, verdict) = find(load_cached(checked, root, &r.file, Some(opts))?)?;
         if verdict != Some(StepVerdict::Verified) {
-            return Err(format!(
-                "the checker says {} for lemma {} of {}",
-                verdict.map_or("nothing", |v| v.word()),
-                r.lemma,
-                r.file
-            ));
+            return Err(LemmaError::NotVerified {
+                word: verdict.map_or("nothing", |v| v.word()),
+                lemma: r.lemma.clone(),
+                file: r.file.clone(),
+            });
         }
     }
     Ok(VerifiedLemma { nodes })
@@ -403,11 +506,11 @@ pub fn verify_lemma(
 
 /// [`checked_lemmas`] once per (file, checked or not).
 fn load_cached<'a>(
-    cache: &'a mut Vec<((String, bool), Result<CheckedFile, String>)>,
+    cache: &'a mut Vec<((String, bool), Result<CheckedFile, LoadLemmasError>)>,
     root: &Path,
     file: &str,
     opts: Option<&Options>,
-) -> Result<&'a CheckedFile, String> {
+) -> Result<&'a CheckedFile, LoadLemmasError> {
     let key = (file.to_string(), opts.is_some());
     let i = match cache.iter().position(|(k, _)| *k == key) {
         Some(i) => i,

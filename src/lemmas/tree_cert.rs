@@ -17,7 +17,7 @@
 //! not a wrong certificate).
 
 use crate::board::{Cell, CellSet};
-use crate::claim::SubGame;
+use crate::claim::{ClaimError, SubGame};
 use crate::dsl::model::{Just, TreeNode};
 use crate::kernel::{Certificate, Node, NodeId, NodeKind, Reply};
 use crate::local::{decide, Budget, Verdict};
@@ -73,6 +73,53 @@ struct Composer<'a> {
     lemma_leaves: u64,
 }
 
+/// Why a proof tree could not be composed into a certificate ([`compose`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ComposeError {
+    /// The claim is owner-first.
+    #[error("a proof tree proves an opponent-first claim")]
+    OpponentFirst,
+    /// A leaf's certificate starts with a move.
+    #[error("a leaf certificate with a first move")]
+    LeafFirstMove,
+    /// A White move's case has no Black answer.
+    #[error("a case without Black's answer")]
+    NoAnswer,
+    /// A Black node where White is to move.
+    #[error("Black to move where White is")]
+    BlackToMove,
+    /// A `goto`.
+    #[error("shared positions are not composed")]
+    Goto,
+    /// A leaf of several steps.
+    #[error("a leaf derivation of more than one step")]
+    LongLeaf,
+    /// A leaf stating another claim.
+    #[error("a leaf that does not state the lemma's claim")]
+    LeafClaim,
+    /// The search refused a leaf's sub-game.
+    #[error(transparent)]
+    Claim(#[from] ClaimError),
+    /// A leaf's search did not hold.
+    #[error("a leaf search says {0:?}")]
+    LeafSearch(Verdict),
+    /// A leaf by several lemmas.
+    #[error("a leaf by several lemmas")]
+    SeveralLemmas,
+    /// A lemma under a symmetry or translation.
+    #[error("a lemma placed under a symmetry")]
+    Symmetry,
+    /// The lemma has no certificate.
+    #[error("no certificate of lemma {0}")]
+    NoLemma(String),
+    /// The lemma is not stated on the leaf.
+    #[error("lemma {0} is not stated on this leaf")]
+    NotStated(String),
+    /// A leaf by another justification.
+    #[error("a leaf by {0}")]
+    LeafBy(&'static str),
+}
+
 /// Composes the certificate of `game` (a lemma's claim: the owner to connect, the opponent
 /// first) from the lemma's proof tree `tree` (White to move at its root), deciding each
 /// `by search` leaf with `budget` and taking `by NAME` leaves from `lemmas`.
@@ -81,9 +128,9 @@ pub fn compose(
     tree: &TreeNode,
     lemmas: &HashMap<String, KnownLemma>,
     budget: &Budget,
-) -> Result<Composed, String> {
+) -> Result<Composed, ComposeError> {
     if game.claim().owner_first {
-        return Err("a proof tree proves an opponent-first claim".into());
+        return Err(ComposeError::OpponentFirst);
     }
     let mut c = Composer {
         root: game,
@@ -119,9 +166,9 @@ impl Composer<'_> {
     }
 
     /// Appends `cert`'s nodes with `extra` owner stones added to each; returns its root.
-    fn embed(&mut self, cert: &Certificate, extra: CellSet) -> Result<NodeId, String> {
+    fn embed(&mut self, cert: &Certificate, extra: CellSet) -> Result<NodeId, ComposeError> {
         if cert.first.is_some() {
-            return Err("a leaf certificate with a first move".into());
+            return Err(ComposeError::LeafFirstMove);
         }
         let off = self.nodes.len() as NodeId;
         for n in &cert.nodes {
@@ -139,7 +186,7 @@ impl Composer<'_> {
 
     /// A position with the opponent to move: a White node (an or-node over its cases) or a
     /// leaf.
-    fn white_to_move(&mut self, t: &TreeNode) -> Result<NodeId, String> {
+    fn white_to_move(&mut self, t: &TreeNode) -> Result<NodeId, ComposeError> {
         match t {
             TreeNode::White {
                 position,
@@ -163,7 +210,7 @@ impl Composer<'_> {
                         cell, next, span, ..
                     } = &case.reply
                     else {
-                        return Err("a case without Black's answer".into());
+                        return Err(ComposeError::NoAnswer);
                     };
                     let key = (span.start, span.end);
                     let id = match self.built.get(&key) {
@@ -198,8 +245,8 @@ impl Composer<'_> {
             TreeNode::Leaf {
                 position, steps, ..
             } => self.leaf(position, steps),
-            TreeNode::Black { .. } => Err("Black to move where White is".into()),
-            TreeNode::Goto { .. } => Err("shared positions are not composed".into()),
+            TreeNode::Black { .. } => Err(ComposeError::BlackToMove),
+            TreeNode::Goto { .. } => Err(ComposeError::Goto),
         }
     }
 
@@ -209,9 +256,9 @@ impl Composer<'_> {
         &mut self,
         position: &Position,
         steps: &[crate::dsl::model::Step],
-    ) -> Result<NodeId, String> {
+    ) -> Result<NodeId, ComposeError> {
         let [step] = steps else {
-            return Err("a leaf derivation of more than one step".into());
+            return Err(ComposeError::LongLeaf);
         };
         let f = &step.fact;
         let goal = &self.root.claim();
@@ -220,43 +267,42 @@ impl Composer<'_> {
             || f.claim.owner_first
             || !f.claim.pairs.iter().all(|p| goal.pairs.contains(p))
         {
-            return Err("a leaf that does not state the lemma's claim".into());
+            return Err(ComposeError::LeafClaim);
         }
         let extra = self.added(position);
         match &step.just {
             Just::Search => {
-                let game = SubGame::new(position.clone(), f.carrier, f.claim.clone())
-                    .map_err(|e| e.to_string())?;
+                let game = SubGame::new(position.clone(), f.carrier, f.claim.clone())?;
                 self.searches += 1;
-                let o = decide(&game, self.budget).map_err(|e| e.to_string())?;
+                let o = decide(&game, self.budget)?;
                 match (o.verdict, o.certificate) {
                     (Verdict::Holds, Some(cert)) => self.embed(&cert, extra),
-                    (v, _) => Err(format!("a leaf search says {v:?}")),
+                    (v, _) => Err(ComposeError::LeafSearch(v)),
                 }
             }
             Just::Lemma(refs) => {
                 let [r] = refs.as_slice() else {
-                    return Err("a leaf by several lemmas".into());
+                    return Err(ComposeError::SeveralLemmas);
                 };
                 if !r.under.is_empty() || r.at.is_some() {
-                    return Err("a lemma placed under a symmetry".into());
+                    return Err(ComposeError::Symmetry);
                 }
                 let l = self
                     .lemmas
                     .get(&r.name)
-                    .ok_or_else(|| format!("no certificate of lemma {}", r.name))?;
+                    .ok_or_else(|| ComposeError::NoLemma(r.name.clone()))?;
                 let owner = goal.owner;
                 if l.position.stones(owner) != position.stones(owner)
                     || !l.carrier.is_subset(&f.carrier)
                     || !l.pairs.iter().all(|p| goal.pairs.contains(p))
                 {
-                    return Err(format!("lemma {} is not stated on this leaf", r.name));
+                    return Err(ComposeError::NotStated(r.name.clone()));
                 }
                 self.lemma_leaves += 1;
                 let cert = l.certificate.clone();
                 self.embed(&cert, extra)
             }
-            _ => Err(format!("a leaf by {}", step.just.name())),
+            _ => Err(ComposeError::LeafBy(step.just.name())),
         }
     }
 }

@@ -26,11 +26,40 @@
 
 use super::{decide, Budget, Verdict};
 use crate::board::{Cell, CellSet, Colour};
-use crate::claim::{Claim, SubGame};
+use crate::claim::{Claim, ClaimError, SubGame};
 use crate::kernel::{Certificate, Node, NodeId, NodeKind, Reply};
-use crate::position::Position;
+use crate::position::{Position, PositionError};
 use crate::vc::explain::{Derivation, Why};
 use std::collections::HashMap;
+
+/// Why a derivation could not be translated ([`certificate`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DerivedError {
+    /// The claim is owner-first or the derivation is empty.
+    #[error("not an opponent-first claim with a derivation")]
+    NotOpponentFirst,
+    /// An AND premise does not end at the midpoint.
+    #[error("premise {0} does not end at the AND's midpoint")]
+    AndMidpoint(usize),
+    /// A VSC where a VC is needed.
+    #[error("fact {0}: a VSC used as a VC")]
+    VscAsVc(usize),
+    /// An OR premise that is no VSC.
+    #[error("fact {0}: an OR premise that is not a VSC")]
+    OrPremise(usize),
+    /// The template's position is not a position.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// The template's sub-game or its search was refused.
+    #[error(transparent)]
+    Claim(#[from] ClaimError),
+    /// The search did not prove the template.
+    #[error("an edge template the search did not prove")]
+    TemplateUnproved,
+    /// The search proved the template by moving first.
+    #[error("an edge template proved by moving first")]
+    TemplateFirstMove,
+}
 
 /// Node budget of the local search that proves one edge template (II–IV1b need at most a
 /// few dozen).
@@ -52,9 +81,9 @@ pub fn certificate(
     game: &SubGame,
     d: &Derivation,
     stats: &mut DerivedStats,
-) -> Result<Certificate, String> {
+) -> Result<Certificate, DerivedError> {
     if game.claim().owner_first || d.facts.is_empty() {
-        return Err("not an opponent-first claim with a derivation".into());
+        return Err(DerivedError::NotOpponentFirst);
     }
     let mut t = Translator {
         game,
@@ -89,14 +118,14 @@ impl Translator<'_> {
     }
 
     /// The ends of premise `i` with `u` second: `(other end, u)`.
-    fn towards(&self, i: usize, u: Cell) -> Result<(Cell, Cell), String> {
+    fn towards(&self, i: usize, u: Cell) -> Result<(Cell, Cell), DerivedError> {
         let f = &self.d.facts[i];
         if f.y == u {
             Ok((f.x, u))
         } else if f.x == u {
             Ok((f.y, u))
         } else {
-            Err(format!("premise {i} does not end at the AND's midpoint"))
+            Err(DerivedError::AndMidpoint(i))
         }
     }
 
@@ -108,7 +137,7 @@ impl Translator<'_> {
         stones: CellSet,
         carrier: CellSet,
         goal: Goal,
-    ) -> Result<NodeId, String> {
+    ) -> Result<NodeId, DerivedError> {
         let (xa, _) = self.towards(a, u)?;
         let (yb, _) = self.towards(b, u)?;
         let ka = self.fact(a, stones, Some((xa, u)))?;
@@ -123,13 +152,13 @@ impl Translator<'_> {
 
     /// The node of fact `i` (a VC) with the owner's extra `stones` and `goal` (`None`: the
     /// claim's pair, for the last fact and the or-options under it).
-    fn fact(&mut self, i: usize, stones: CellSet, goal: Goal) -> Result<NodeId, String> {
+    fn fact(&mut self, i: usize, stones: CellSet, goal: Goal) -> Result<NodeId, DerivedError> {
         if let Some(&id) = self.memo.get(&(i, stones, goal)) {
             return Ok(id);
         }
         let f = &self.d.facts[i];
         if f.semi {
-            return Err(format!("fact {i}: a VSC used as a VC"));
+            return Err(DerivedError::VscAsVc(i));
         }
         let carrier = f.carrier;
         let id = match &f.why {
@@ -146,7 +175,7 @@ impl Translator<'_> {
                 for &s in semis {
                     let g = &self.d.facts[s];
                     let (true, &Why::And(a, b, u)) = (g.semi, &g.why) else {
-                        return Err(format!("fact {i}: an OR premise that is not a VSC"));
+                        return Err(DerivedError::OrPremise(i));
                     };
                     let mut next_carrier = g.carrier;
                     next_carrier.remove(u);
@@ -175,28 +204,27 @@ impl Translator<'_> {
         carrier: CellSet,
         stones: CellSet,
         goal: Goal,
-    ) -> Result<NodeId, String> {
+    ) -> Result<NodeId, DerivedError> {
         let p = self.game.position();
         let pos = Position::new(
             *p.board(),
             p.stones(Colour::Black) | stones,
             p.stones(Colour::White),
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         let claim = Claim {
             owner: self.game.claim().owner,
             pairs: vec![(x, y)],
             owner_first: false,
         };
-        let g = SubGame::new(pos, carrier, claim).map_err(|e| e.to_string())?;
-        let o = decide(&g, &Budget::nodes(TEMPLATE_NODES)).map_err(|e| e.to_string())?;
+        let g = SubGame::new(pos, carrier, claim)?;
+        let o = decide(&g, &Budget::nodes(TEMPLATE_NODES))?;
         self.stats.template_searches += 1;
         self.stats.template_nodes += o.stats.nodes;
         let (Verdict::Holds, Some(cert)) = (o.verdict, o.certificate) else {
-            return Err("an edge template the search did not prove".into());
+            return Err(DerivedError::TemplateUnproved);
         };
         if cert.first.is_some() {
-            return Err("an edge template proved by moving first".into());
+            return Err(DerivedError::TemplateFirstMove);
         }
         let off = self.nodes.len() as NodeId;
         for n in cert.nodes {

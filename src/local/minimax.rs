@@ -844,28 +844,8 @@ impl<'a> Solver<'a> {
     }
 
     fn opp_node_inner(&mut self, b: Set, w: Set, opp_hint: u8, depth: u8, test_chain: bool) -> Res {
-        if self.g.joined(b) {
-            return Res::Win(0);
-        }
-        if let Some(e) = self.tt_opp.get(&(b, w)) {
-            match *e {
-                Entry::Win { proof, .. } => return Res::Win(proof),
-                Entry::Loss { disproof, .. } => return Res::Loss(disproof),
-                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => {
-                    return Res::Shallow
-                }
-                Entry::Shallow { .. } => {}
-            }
-        }
-        if let Some(ps) = self.vc_cache.get(&b) {
-            if let Some(p) = ps.iter().copied().find(|p| p & w == 0) {
-                return Res::Win(p);
-            }
-        }
-        if let Some(q) = Self::cached_loss(&self.loss_cache, b, w)
-            .or_else(|| Self::cached_loss(&self.opp_loss_cache, b, w))
-        {
-            return Res::Loss(q);
+        if let Some(r) = self.opp_known(b, w, depth) {
+            return r;
         }
         if !self.tick() {
             return Res::Unknown;
@@ -886,22 +866,10 @@ impl<'a> Solver<'a> {
         // set at the end (see `needed_semis`).
         let mut semis: Vec<Set> = Vec::new();
         if let Some(ans) = self.oracle_at(b, w) {
-            if let Some(proof) = ans.vc {
-                self.store_opp(b, w, Entry::Win { proof, mv: NO_MOVE });
-                return Res::Win(proof);
+            match self.opp_oracle(b, w, ans, &mut must, &mut semis) {
+                Ok(p) => pass = p,
+                Err(r) => return r,
             }
-            // Greedily, the semi that removes most of the candidates first; a semi that
-            // removes nothing is not needed.
-            let mut pool = ans.semis;
-            while let Some(i) = (0..pool.len())
-                .filter(|&i| must & !pool[i] != 0)
-                .max_by_key(|&i| (must & !pool[i]).count_ones())
-            {
-                let s = pool.swap_remove(i);
-                must &= s;
-                semis.push(s);
-            }
-            pass = self.oracle.as_ref().is_some_and(|o| o.pass_too);
         }
         // The intersection of the owner's answers (pass and intrusions) alone.
         let mut answered = e;
@@ -921,28 +889,17 @@ impl<'a> Solver<'a> {
             }
         }
         // Mustplay: the owner's semi-connection if the opponent passed.
-        match if pass {
-            self.owner_node(b, w, killer, depth)
-        } else {
-            Res::Shallow
-        } {
-            Res::Win(p) => {
-                must &= p;
-                union |= p;
-                answered &= p;
-                killer = self.owner_move(b, w);
-            }
-            Res::Loss(q) => {
-                // The owner loses even moving first: any opponent move wins (monotonicity).
-                let mv = bits(if q != 0 { q } else { e })
-                    .next()
-                    .map_or(NO_MOVE, |c| c as u8);
-                self.store_opp(b, w, Entry::Loss { disproof: q, mv });
-                return Res::Loss(q);
-            }
-            // Without the pass, every intrusion must be answered.
-            Res::Shallow => {}
-            Res::Unknown => return Res::Unknown,
+        if let Err(r) = self.opp_pass(
+            b,
+            w,
+            depth,
+            pass,
+            &mut must,
+            &mut union,
+            &mut answered,
+            &mut killer,
+        ) {
+            return r;
         }
         let mut scores = [u16::MAX; 128];
         self.scores(b, must, &mut scores);
@@ -1005,6 +962,109 @@ impl<'a> Solver<'a> {
             },
         );
         Res::Win(union)
+    }
+
+    /// The opponent's pass at `(b, w)` (when `pass`): the owner's win moving first narrows the
+    /// candidates `must` to its proof set (and gives the killer); the owner's loss moving first
+    /// decides the node (`Err(Loss)`, stored), and so does an unknown result (`Err(Unknown)`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn opp_pass(
+        &mut self,
+        b: Set,
+        w: Set,
+        depth: u8,
+        pass: bool,
+        must: &mut Set,
+        union: &mut Set,
+        answered: &mut Set,
+        killer: &mut u8,
+    ) -> Result<(), Res> {
+        let e = self.g.all & !b & !w;
+        match if pass {
+            self.owner_node(b, w, *killer, depth)
+        } else {
+            Res::Shallow
+        } {
+            Res::Win(p) => {
+                *must &= p;
+                *union |= p;
+                *answered &= p;
+                *killer = self.owner_move(b, w);
+                Ok(())
+            }
+            Res::Loss(q) => {
+                // The owner loses even moving first: any opponent move wins (monotonicity).
+                let mv = bits(if q != 0 { q } else { e })
+                    .next()
+                    .map_or(NO_MOVE, |c| c as u8);
+                self.store_opp(b, w, Entry::Loss { disproof: q, mv });
+                Err(Res::Loss(q))
+            }
+            // Without the pass, every intrusion must be answered.
+            Res::Shallow => Ok(()),
+            Res::Unknown => Err(Res::Unknown),
+        }
+    }
+
+    /// What is known of the opponent-to-move node `(b, w)` without searching it: joined, the
+    /// transposition table, the VC and loss caches.
+    #[inline]
+    fn opp_known(&self, b: Set, w: Set, depth: u8) -> Option<Res> {
+        if self.g.joined(b) {
+            return Some(Res::Win(0));
+        }
+        if let Some(e) = self.tt_opp.get(&(b, w)) {
+            match *e {
+                Entry::Win { proof, .. } => return Some(Res::Win(proof)),
+                Entry::Loss { disproof, .. } => return Some(Res::Loss(disproof)),
+                Entry::Shallow { depth: d } if !self.exact_round && d >= depth => {
+                    return Some(Res::Shallow)
+                }
+                Entry::Shallow { .. } => {}
+            }
+        }
+        if let Some(ps) = self.vc_cache.get(&b) {
+            if let Some(p) = ps.iter().copied().find(|p| p & w == 0) {
+                return Some(Res::Win(p));
+            }
+        }
+        if let Some(q) = Self::cached_loss(&self.loss_cache, b, w)
+            .or_else(|| Self::cached_loss(&self.opp_loss_cache, b, w))
+        {
+            return Some(Res::Loss(q));
+        }
+        None
+    }
+
+    /// Rule 9 at the opponent's node `(b, w)` from the oracle's answer `ans`: the owner's VC
+    /// wins (`Err`), else its semi-connections restrict the opponent's candidates `must`
+    /// (those used go to `semis`); `Ok` says whether the owner may also pass.
+    #[inline]
+    fn opp_oracle(
+        &mut self,
+        b: Set,
+        w: Set,
+        ans: super::oracle::Answer,
+        must: &mut Set,
+        semis: &mut Vec<Set>,
+    ) -> Result<bool, Res> {
+        if let Some(proof) = ans.vc {
+            self.store_opp(b, w, Entry::Win { proof, mv: NO_MOVE });
+            return Err(Res::Win(proof));
+        }
+        // Greedily, the semi that removes most of the candidates first; a semi that
+        // removes nothing is not needed.
+        let mut pool = ans.semis;
+        while let Some(i) = (0..pool.len())
+            .filter(|&i| *must & !pool[i] != 0)
+            .max_by_key(|&i| (*must & !pool[i]).count_ones())
+        {
+            let s = pool.swap_remove(i);
+            *must &= s;
+            semis.push(s);
+        }
+        Ok(self.oracle.as_ref().is_some_and(|o| o.pass_too))
     }
 
     /// The opponent intrudes at `x` (rule 4): if the owner answers, the candidates `must`

@@ -848,7 +848,7 @@ fn add_endpoint_labels(f: &mut Figure, names: &CellNames, claim: &crate::claim::
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadError {
     /// The file could not be read (one line).
-    Unreadable(String),
+    Unreadable(crate::dsl::load::ReadError),
     /// The file, or one it uses, is malformed: the rendered diagnostics
     /// (`file:line:column` with the source line).
     Malformed(String),

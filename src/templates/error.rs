@@ -184,21 +184,4 @@ pub enum TemplateError {
         #[source]
         source: std::io::Error,
     },
-    /// An error from a module that still reports errors as text (the proof checker's).
-    #[error("{0}")]
-    Other(String),
-}
-
-impl From<String> for TemplateError {
-    fn from(s: String) -> TemplateError {
-        TemplateError::Other(s)
-    }
-}
-
-/// For the modules that still report errors as `String` (`check`, `lemmas`): `?` turns a
-/// [`TemplateError`] into its message there.
-impl From<TemplateError> for String {
-    fn from(e: TemplateError) -> String {
-        e.to_string()
-    }
 }

@@ -61,6 +61,35 @@ pub fn check(
     names: &CellNames,
 ) -> Misfit {
     let mut bad: Misfit = Vec::new();
+    check_carriers(parts, claim, carrier, names, &mut bad);
+    check_semis(parts, claim, &mut bad);
+    check_assumptions(parts, claim, names, &mut bad);
+    if let Some(choice) = unjoined_choice(pos, parts, claim) {
+        let what: Vec<String> = parts
+            .iter()
+            .zip(&choice)
+            .map(|(p, &(a, b))| format!("{} joins {} - {}", p.name, names.name(a), names.name(b)))
+            .collect();
+        bad.push((
+            "pairs joined",
+            format!(
+                "when {}, no pair of the step ({}) is joined",
+                what.join(" and "),
+                names.claim(claim)
+            ),
+        ));
+    }
+    bad
+}
+
+/// Each part is the step owner's, inside the step's carrier, and disjoint from the others.
+fn check_carriers(
+    parts: &[Part],
+    claim: &Claim,
+    carrier: CellSet,
+    names: &CellNames,
+    bad: &mut Misfit,
+) {
     for (i, p) in parts.iter().enumerate() {
         if p.claim.owner != claim.owner {
             bad.push((
@@ -96,6 +125,10 @@ pub fn check(
             }
         }
     }
+}
+
+/// At most one part is a semi-connection, and then the step is one too.
+fn check_semis(parts: &[Part], claim: &Claim, bad: &mut Misfit) {
     let semis: Vec<&Part> = parts.iter().filter(|p| p.claim.owner_first).collect();
     if semis.len() > 1 {
         bad.push((
@@ -114,6 +147,11 @@ pub fn check(
             ),
         ));
     }
+}
+
+/// Every assumption is discharged by another part's guarantee, and one guarantee serves one
+/// assumption.
+fn check_assumptions(parts: &[Part], claim: &Claim, names: &CellNames, bad: &mut Misfit) {
     for (j, p) in parts.iter().enumerate() {
         for &(a, b) in &p.assumes {
             let ok = parts
@@ -160,22 +198,6 @@ pub fn check(
             }
         }
     }
-    if let Some(choice) = unjoined_choice(pos, parts, claim) {
-        let what: Vec<String> = parts
-            .iter()
-            .zip(&choice)
-            .map(|(p, &(a, b))| format!("{} joins {} - {}", p.name, names.name(a), names.name(b)))
-            .collect();
-        bad.push((
-            "pairs joined",
-            format!(
-                "when {}, no pair of the step ({}) is joined",
-                what.join(" and "),
-                names.claim(claim)
-            ),
-        ));
-    }
-    bad
 }
 
 /// A choice of one pair per part after which no pair of the step is linked, if any.

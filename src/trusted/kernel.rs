@@ -203,115 +203,158 @@ pub fn chained(
         })
 }
 
-/// Checks `cert` against `game` and, if every condition holds, returns the [`Verified`] claim.
+/// Checks `cert` against `game` and, if every condition holds, returns the [`Verified`] claim:
+/// conditions 1–5 on every node ([`check_node`]), then the root ([`check_root`]).
 pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError> {
-    let n = cert.nodes.len() as NodeId;
-    let get = |from: NodeId, id: NodeId| {
-        cert.nodes
-            .get(id as usize)
-            .ok_or(KernelError::BadNodeId(from, id))
-    };
     let base = game.owner_cells();
-    let claim_carrier = game.carrier();
-    for id in 0..n {
-        let node = &cert.nodes[id as usize];
-        let owned = base | node.stones;
-        let single;
-        let pairs: &[(Cell, Cell)] = match node.goal {
-            Some(p) => {
-                single = [p];
-                &single
-            }
-            None => &game.claim().pairs,
-        };
-        // 1. Cells.
-        if !node.stones.is_disjoint(&node.carrier)
-            || !(node.stones | node.carrier).is_subset(&claim_carrier)
-        {
-            return Err(KernelError::BadCells(id));
+    for id in 0..cert.nodes.len() as NodeId {
+        check_node(game, cert, id, base)?;
+    }
+    check_root(game, cert)?;
+    Ok(Verified {
+        sub_game: game.clone(),
+    })
+}
+
+/// Node `id` of `cert` (referred to by node `from`).
+fn node_at(cert: &Certificate, from: NodeId, id: NodeId) -> Result<&Node, KernelError> {
+    cert.nodes
+        .get(id as usize)
+        .ok_or(KernelError::BadNodeId(from, id))
+}
+
+/// Conditions 1 (cells) and 5 (a single goal joins owner cells) on node `id`, then 2, 3 or 4
+/// by its kind; `base` is the game's owner cells.
+fn check_node(
+    game: &SubGame,
+    cert: &Certificate,
+    id: NodeId,
+    base: CellSet,
+) -> Result<(), KernelError> {
+    let node = &cert.nodes[id as usize];
+    let owned = base | node.stones;
+    let single;
+    let pairs: &[(Cell, Cell)] = match node.goal {
+        Some(p) => {
+            single = [p];
+            &single
         }
-        // 5. A single goal pair joins owner cells.
-        if let Some((a, z)) = node.goal {
-            if !owned.contains(a) || !owned.contains(z) {
-                return Err(KernelError::GoalNotOwned(id));
-            }
-        }
-        match &node.kind {
-            // 2. Joined.
-            NodeKind::Joined => {
-                if !joined(game, pairs, &owned) {
-                    return Err(KernelError::NotJoined(id));
-                }
-            }
-            // 3. Or-node.
-            NodeKind::Or(replies) => {
-                if replies.is_empty() {
-                    return Err(KernelError::NoReplies(id));
-                }
-                let mut unanswered = node.carrier;
-                for r in replies {
-                    let next = get(id, r.next)?;
-                    if !node.carrier.contains(r.reply) {
-                        return Err(KernelError::ReplyOutside(id, r.reply));
-                    }
-                    let mut held = node.stones;
-                    held.insert(r.reply);
-                    if !next.stones.is_subset(&held) {
-                        return Err(KernelError::NextStones(id, r.reply));
-                    }
-                    let mut room = node.carrier;
-                    room.remove(r.reply);
-                    if !next.carrier.is_subset(&room) {
-                        return Err(KernelError::NextCarrier(id, r.reply));
-                    }
-                    if next.goal != node.goal {
-                        return Err(KernelError::NextGoal(id, r.reply));
-                    }
-                    let mut covered = next.carrier;
-                    covered.insert(r.reply);
-                    unanswered &= covered;
-                }
-                if let Some(w) = unanswered.first() {
-                    return Err(KernelError::Unanswered(id, w));
-                }
-            }
-            // 4. And-node.
-            NodeKind::And(children) => {
-                let mut used = CellSet::EMPTY;
-                let mut ends: Vec<(Cell, Cell)> = Vec::with_capacity(children.len());
-                for &c in children {
-                    if c >= id {
-                        return Err(KernelError::BadAnd(
-                            id,
-                            "a child does not come before the node",
-                        ));
-                    }
-                    let child = get(id, c)?;
-                    let Some(goal) = child.goal else {
-                        return Err(KernelError::BadAnd(id, "a child has no single goal pair"));
-                    };
-                    if !child.stones.is_subset(&node.stones)
-                        || !child.carrier.is_subset(&node.carrier)
-                    {
-                        return Err(KernelError::BadAnd(
-                            id,
-                            "a child assumes stones or cells the node lacks",
-                        ));
-                    }
-                    if !child.carrier.is_disjoint(&used) {
-                        return Err(KernelError::BadAnd(id, "two children's carriers overlap"));
-                    }
-                    used |= child.carrier;
-                    ends.push(goal);
-                }
-                if !chained(game, pairs, &ends, &owned) {
-                    return Err(KernelError::BadAnd(id, "the children's goals do not chain from one end of a goal pair to the other"));
-                }
-            }
+        None => &game.claim().pairs,
+    };
+    // 1. Cells.
+    if !node.stones.is_disjoint(&node.carrier)
+        || !(node.stones | node.carrier).is_subset(&game.carrier())
+    {
+        return Err(KernelError::BadCells(id));
+    }
+    // 5. A single goal pair joins owner cells.
+    if let Some((a, z)) = node.goal {
+        if !owned.contains(a) || !owned.contains(z) {
+            return Err(KernelError::GoalNotOwned(id));
         }
     }
-    // The root.
-    let root = get(n, cert.root)?;
+    match &node.kind {
+        // 2. Joined.
+        NodeKind::Joined => {
+            if !joined(game, pairs, &owned) {
+                return Err(KernelError::NotJoined(id));
+            }
+            Ok(())
+        }
+        NodeKind::Or(replies) => check_or(cert, id, node, replies),
+        NodeKind::And(children) => check_and(game, cert, id, node, children, pairs, &owned),
+    }
+}
+
+/// Condition 3, or-node `id`: every reply is a carrier cell, its next node follows it
+/// (stones, carrier, goal), and every carrier cell is answered.
+fn check_or(
+    cert: &Certificate,
+    id: NodeId,
+    node: &Node,
+    replies: &[Reply],
+) -> Result<(), KernelError> {
+    if replies.is_empty() {
+        return Err(KernelError::NoReplies(id));
+    }
+    let mut unanswered = node.carrier;
+    for r in replies {
+        let next = node_at(cert, id, r.next)?;
+        if !node.carrier.contains(r.reply) {
+            return Err(KernelError::ReplyOutside(id, r.reply));
+        }
+        let mut held = node.stones;
+        held.insert(r.reply);
+        if !next.stones.is_subset(&held) {
+            return Err(KernelError::NextStones(id, r.reply));
+        }
+        let mut room = node.carrier;
+        room.remove(r.reply);
+        if !next.carrier.is_subset(&room) {
+            return Err(KernelError::NextCarrier(id, r.reply));
+        }
+        if next.goal != node.goal {
+            return Err(KernelError::NextGoal(id, r.reply));
+        }
+        let mut covered = next.carrier;
+        covered.insert(r.reply);
+        unanswered &= covered;
+    }
+    if let Some(w) = unanswered.first() {
+        return Err(KernelError::Unanswered(id, w));
+    }
+    Ok(())
+}
+
+/// Condition 4, and-node `id`: earlier children with single goals, inside the node, with
+/// disjoint carriers, whose goals chain from one end of a goal pair to the other.
+fn check_and(
+    game: &SubGame,
+    cert: &Certificate,
+    id: NodeId,
+    node: &Node,
+    children: &[NodeId],
+    pairs: &[(Cell, Cell)],
+    owned: &CellSet,
+) -> Result<(), KernelError> {
+    let mut used = CellSet::EMPTY;
+    let mut ends: Vec<(Cell, Cell)> = Vec::with_capacity(children.len());
+    for &c in children {
+        if c >= id {
+            return Err(KernelError::BadAnd(
+                id,
+                "a child does not come before the node",
+            ));
+        }
+        let child = node_at(cert, id, c)?;
+        let Some(goal) = child.goal else {
+            return Err(KernelError::BadAnd(id, "a child has no single goal pair"));
+        };
+        if !child.stones.is_subset(&node.stones) || !child.carrier.is_subset(&node.carrier) {
+            return Err(KernelError::BadAnd(
+                id,
+                "a child assumes stones or cells the node lacks",
+            ));
+        }
+        if !child.carrier.is_disjoint(&used) {
+            return Err(KernelError::BadAnd(id, "two children's carriers overlap"));
+        }
+        used |= child.carrier;
+        ends.push(goal);
+    }
+    if !chained(game, pairs, &ends, owned) {
+        return Err(KernelError::BadAnd(
+            id,
+            "the children's goals do not chain from one end of a goal pair to the other",
+        ));
+    }
+    Ok(())
+}
+
+/// The root: its goal is a pair of the claim, and it follows the first move (or, without one,
+/// assumes no owner stones).
+fn check_root(game: &SubGame, cert: &Certificate) -> Result<(), KernelError> {
+    let root = node_at(cert, cert.nodes.len() as NodeId, cert.root)?;
     if let Some(p) = root.goal {
         if !game.claim().pairs.contains(&p) {
             return Err(KernelError::BadRoot(
@@ -331,7 +374,7 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
                     "a first move, but the opponent moves first",
                 ));
             }
-            if !claim_carrier.contains(m) {
+            if !game.carrier().contains(m) {
                 return Err(KernelError::BadRoot("the first move is not a carrier cell"));
             }
             if !root.stones.is_subset(&CellSet::single(m)) || root.carrier.contains(m) {
@@ -341,7 +384,5 @@ pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError
             }
         }
     }
-    Ok(Verified {
-        sub_game: game.clone(),
-    })
+    Ok(())
 }

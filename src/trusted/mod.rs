@@ -113,9 +113,9 @@ enum Kind {
     /// `kernel certificate (template library)`.
     Library,
     /// `rule and search` (`Ok`) or `rule alone (WHY)` (`Err(WHY)`).
-    Rule(Result<(), String>),
+    Rule(Result<(), Unsearched>),
     /// `tree`, `tree and search` (`Some(Ok)`), `tree alone (WHY)` (`Some(Err(WHY))`).
-    Tree(Option<Result<(), String>>),
+    Tree(Option<Result<(), Unsearched>>),
 }
 
 /// Why a step is verified. Only trusted evidence makes one (see the module docs); it prints
@@ -126,8 +126,25 @@ pub struct Basis {
     rests_on: BasisKind,
 }
 
-/// A search's outcome as a basis part: won, or why not (`search budget exhausted`, …).
-pub type Searched = Result<SearchWin, String>;
+/// Why a search is no part of a basis: the WHY of `rule alone (WHY)` and `tree alone (WHY)`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unsearched {
+    /// The search did not decide.
+    #[error("search undecided")]
+    Undecided,
+    /// The search did not run.
+    #[error("search not run")]
+    NotRun,
+    /// The search ran out of budget.
+    #[error("search budget exhausted")]
+    Exhausted,
+    /// The search's own note (`search budget exhausted`, …).
+    #[error("{0}")]
+    Note(String),
+}
+
+/// A search's outcome as a basis part: won, or why not.
+pub type Searched = Result<SearchWin, Unsearched>;
 
 fn search_kind(w: &SearchWin) -> BasisKind {
     match w {

@@ -133,8 +133,6 @@ fn fit(
     ends: Ends,
     want: &[(CellSet, CellSet)],
 ) -> Option<Misfit> {
-    let board = pos.board();
-    let lnames = &lemma.names;
     let sw = swaps(t);
     let owner = if sw {
         lf.claim.owner.opponent()
@@ -144,6 +142,39 @@ fn fit(
     if owner != step.claim.owner {
         return None;
     }
+    fit_ends(t, lf, pos, step, ends, want)?;
+    let mut bad: Misfit = Vec::new();
+    if lf.claim.owner_first && !step.claim.owner_first {
+        bad.push((
+            "kind",
+            "the lemma is a semi-connection (VSC); it cannot give a VC".to_string(),
+        ));
+    }
+    let c = Candidate {
+        t,
+        lemma,
+        lf,
+        pos,
+        step,
+        names,
+    };
+    fit_carrier(c, &mut bad);
+    fit_stones(c, sw, &mut bad);
+    fit_borders(c, &mut bad);
+    Some(bad)
+}
+
+/// The ends of the lemma's pairs land where `ends` says (and a conjunction step's pairs are
+/// all covered); `None` when not.
+fn fit_ends(
+    t: &Transform,
+    lf: &Fact,
+    pos: &Position,
+    step: &Fact,
+    ends: Ends,
+    want: &[(CellSet, CellSet)],
+) -> Option<()> {
+    let board = pos.board();
     let hits = |x: Cell, y: Cell, w: &(CellSet, CellSet)| {
         (w.0.contains(x) && w.1.contains(y)) || (w.0.contains(y) && w.1.contains(x))
     };
@@ -170,13 +201,32 @@ fn fit(
             return None;
         }
     }
-    let mut bad: Misfit = Vec::new();
-    if lf.claim.owner_first && !step.claim.owner_first {
-        bad.push((
-            "kind",
-            "the lemma is a semi-connection (VSC); it cannot give a VC".to_string(),
-        ));
-    }
+    Some(())
+}
+
+/// One candidate map `t` of `lemma` (its claim `lf`) onto `step` in `pos` ([`fit`]).
+#[derive(Clone, Copy)]
+struct Candidate<'a> {
+    t: &'a Transform,
+    lemma: &'a Block,
+    lf: &'a Fact,
+    pos: &'a Position,
+    step: &'a Fact,
+    names: &'a CellNames,
+}
+
+/// The lemma's carrier lands on the board, on empty cells of the step's carrier.
+fn fit_carrier(c: Candidate, bad: &mut Misfit) {
+    let Candidate {
+        t,
+        lemma,
+        lf,
+        pos,
+        step,
+        names,
+    } = c;
+    let board = pos.board();
+    let lnames = &lemma.names;
     for c in lf.carrier.iter() {
         let ln = lnames.name(c);
         match t.apply(c, board) {
@@ -205,6 +255,19 @@ fn fit(
             }
         }
     }
+}
+
+/// The lemma's stones land on stones of the same colour (swapped when `sw`).
+fn fit_stones(c: Candidate, sw: bool, bad: &mut Misfit) {
+    let Candidate {
+        t,
+        lemma,
+        pos,
+        names,
+        ..
+    } = c;
+    let board = pos.board();
+    let lnames = &lemma.names;
     for col in [Colour::Black, Colour::White] {
         let want_col = if sw { col.opponent() } else { col };
         for s in lemma.position.stones(col).iter() {
@@ -234,6 +297,21 @@ fn fit(
             }
         }
     }
+}
+
+/// The cells an owner path may use keep their border contacts, and an assumption's interface
+/// cells land on the board.
+fn fit_borders(c: Candidate, bad: &mut Misfit) {
+    let Candidate {
+        t,
+        lemma,
+        lf,
+        pos,
+        names,
+        ..
+    } = c;
+    let board = pos.board();
+    let lnames = &lemma.names;
     // Border contacts of the cells an owner path may use.
     let lowner = lf.claim.owner;
     let mut relevant = lf.carrier | lemma.position.stones(lowner);
@@ -283,7 +361,6 @@ fn fit(
             }
         }
     }
-    Some(bad)
 }
 
 /// What a placed lemma's ends must land on.
@@ -328,95 +405,24 @@ pub fn place_all(
 ) -> Result<Vec<Placed>, Misfit> {
     let mut found: Vec<Placed> = Vec::new();
     let board = *pos.board();
-    let mut syms = symmetries(&board);
-    if !r.under.is_empty() {
-        let mut t = Transform::IDENTITY;
-        for w in r.under.iter().rev() {
-            t = word(w, &board)
-                .expect("grammar restricts the words")
-                .after(&t);
-        }
-        let k = key(&t);
-        syms.retain(|s| key(&s.t) == k);
-        if let Some(s) = syms.first_mut() {
-            s.words = r.under.iter().map(|w| leak(w)).collect();
-        }
-    }
-    let anchor = match &r.at {
-        Some((n, to, _)) => match lemma_cell(lemma, n) {
-            Some(c) if !c.is_border() => Some((c, *to)),
-            _ => {
-                return Err(vec![(
-                    "placement named",
-                    format!("the lemma `{}` has no cell named `{n}`", r.name),
-                )])
-            }
-        },
-        None => None,
-    };
+    let syms = named_symmetries(r, &board);
+    let anchor = anchor(lemma, r)?;
     let want = step_chains(pos, step);
     let span = 3 * (board.cols().max(board.rows()) as i32) + 2;
     let mut best: Option<(usize, Misfit)> = None;
     for s in &syms {
-        let translations: Vec<(i32, i32)> = match anchor {
-            Some((from, to)) => {
-                let (fc, fr) = from.coords();
-                let (tc, tr) = to.coords();
-                let (a, b) = s.t.apply_coords(fc as i32, fr as i32);
-                vec![(tc as i32 - a, tr as i32 - b)]
-            }
-            None => {
-                let mut v = Vec::new();
-                for dx in -span..=span {
-                    for dy in -span..=span {
-                        v.push((dx, dy));
-                    }
-                }
-                v.sort_by_key(|&(dx, dy)| dx.abs() + dy.abs());
-                v
-            }
-        };
-        for (dx, dy) in translations {
+        for (dx, dy) in translations(s, anchor, span) {
             let t = Transform::translate(dx, dy).after(&s.t);
             let Some(bad) = fit(&t, lemma, lf, pos, step, names, ends, &want) else {
                 continue;
             };
             if bad.is_empty() {
-                let mut carrier = CellSet::new();
-                for c in lf.carrier.iter() {
-                    carrier.insert(t.apply(c, &board).expect("fits"));
-                }
-                let owner = if swaps(&t) {
-                    lf.claim.owner.opponent()
-                } else {
-                    lf.claim.owner
-                };
-                let claim = Claim {
-                    owner,
-                    pairs: lf
-                        .claim
-                        .pairs
-                        .iter()
-                        .map(|&(a, b)| {
-                            (
-                                t.apply(a, &board).expect("fits"),
-                                t.apply(b, &board).expect("fits"),
-                            )
-                        })
-                        .collect(),
-                    owner_first: lf.claim.owner_first,
-                };
-                let desc = describe(lemma, lf, &t, s, &board, names);
+                let p = placed(lemma, lf, t, s, &board, names);
                 if !found
                     .iter()
-                    .any(|p| p.carrier == carrier && p.claim == claim)
+                    .any(|q| q.carrier == p.carrier && q.claim == p.claim)
                 {
-                    found.push(Placed {
-                        t,
-                        carrier,
-                        claim,
-                        desc,
-                    });
+                    found.push(p);
                 }
                 if found.len() >= limit {
                     return Ok(found);
@@ -433,31 +439,140 @@ pub fn place_all(
     }
     match best {
         Some((_, bad)) => Err(bad),
-        None => {
-            let lt = lemma.names.pairs_of(lf);
-            let st = names.pairs_of(step);
-            let how = if r.under.is_empty() && r.at.is_none() {
-                "no placement (translation, edge mirror, 180° rotation, colour swap) maps"
-                    .to_string()
-            } else {
-                "the named placement does not map".to_string()
-            };
-            let onto = match ends {
-                Ends::StepPairs => format!("the step's ends {st}"),
-                Ends::OwnerCells(_) => format!(
-                    "{} cells of the step (its {} stones, borders and ends {st})",
-                    step.claim.owner, step.claim.owner
-                ),
-            };
-            Err(vec![(
-                "ends match",
-                format!(
-                    "{how} the lemma's ends {lt} ({} claim) onto {onto} ({} claim)",
-                    lf.claim.owner, step.claim.owner
-                ),
-            )])
+        None => Err(no_placement(lemma, lf, r, step, names, ends)),
+    }
+}
+
+/// The symmetries to try: all of them, or the one named by `under`.
+fn named_symmetries(r: &LemmaRef, board: &Board) -> Vec<Symmetry> {
+    let board = *board;
+    let mut syms = symmetries(&board);
+    if !r.under.is_empty() {
+        let mut t = Transform::IDENTITY;
+        for w in r.under.iter().rev() {
+            t = word(w, &board)
+                .expect("grammar restricts the words")
+                .after(&t);
+        }
+        let k = key(&t);
+        syms.retain(|s| key(&s.t) == k);
+        if let Some(s) = syms.first_mut() {
+            s.words = r.under.iter().map(|w| leak(w)).collect();
         }
     }
+    syms
+}
+
+/// The cell named by `at` (a lemma cell and its image), if any.
+fn anchor(lemma: &Block, r: &LemmaRef) -> Result<Option<(Cell, Cell)>, Misfit> {
+    match &r.at {
+        Some((n, to, _)) => match lemma_cell(lemma, n) {
+            Some(c) if !c.is_border() => Ok(Some((c, *to))),
+            _ => Err(vec![(
+                "placement named",
+                format!("the lemma `{}` has no cell named `{n}`", r.name),
+            )]),
+        },
+        None => Ok(None),
+    }
+}
+
+/// The translations to try after symmetry `s`: the one that maps the anchor, or all within
+/// `span`, nearest first.
+fn translations(s: &Symmetry, anchor: Option<(Cell, Cell)>, span: i32) -> Vec<(i32, i32)> {
+    match anchor {
+        Some((from, to)) => {
+            let (fc, fr) = from.coords();
+            let (tc, tr) = to.coords();
+            let (a, b) = s.t.apply_coords(fc as i32, fr as i32);
+            vec![(tc as i32 - a, tr as i32 - b)]
+        }
+        None => {
+            let mut v = Vec::new();
+            for dx in -span..=span {
+                for dy in -span..=span {
+                    v.push((dx, dy));
+                }
+            }
+            v.sort_by_key(|&(dx, dy)| dx.abs() + dy.abs());
+            v
+        }
+    }
+}
+
+/// The placement of `lf` by `t` (whose carrier and ends fit the board).
+fn placed(
+    lemma: &Block,
+    lf: &Fact,
+    t: Transform,
+    s: &Symmetry,
+    board: &Board,
+    names: &CellNames,
+) -> Placed {
+    let board = *board;
+    let mut carrier = CellSet::new();
+    for c in lf.carrier.iter() {
+        carrier.insert(t.apply(c, &board).expect("fits"));
+    }
+    let owner = if swaps(&t) {
+        lf.claim.owner.opponent()
+    } else {
+        lf.claim.owner
+    };
+    let claim = Claim {
+        owner,
+        pairs: lf
+            .claim
+            .pairs
+            .iter()
+            .map(|&(a, b)| {
+                (
+                    t.apply(a, &board).expect("fits"),
+                    t.apply(b, &board).expect("fits"),
+                )
+            })
+            .collect(),
+        owner_first: lf.claim.owner_first,
+    };
+    let desc = describe(lemma, lf, &t, s, &board, names);
+    Placed {
+        t,
+        carrier,
+        claim,
+        desc,
+    }
+}
+
+/// The misfit when no candidate map matched the ends at all.
+fn no_placement(
+    lemma: &Block,
+    lf: &Fact,
+    r: &LemmaRef,
+    step: &Fact,
+    names: &CellNames,
+    ends: Ends,
+) -> Misfit {
+    let lt = lemma.names.pairs_of(lf);
+    let st = names.pairs_of(step);
+    let how = if r.under.is_empty() && r.at.is_none() {
+        "no placement (translation, edge mirror, 180° rotation, colour swap) maps".to_string()
+    } else {
+        "the named placement does not map".to_string()
+    };
+    let onto = match ends {
+        Ends::StepPairs => format!("the step's ends {st}"),
+        Ends::OwnerCells(_) => format!(
+            "{} cells of the step (its {} stones, borders and ends {st})",
+            step.claim.owner, step.claim.owner
+        ),
+    };
+    vec![(
+        "ends match",
+        format!(
+            "{how} the lemma's ends {lt} ({} claim) onto {onto} ({} claim)",
+            lf.claim.owner, step.claim.owner
+        ),
+    )]
 }
 
 fn leak(w: &str) -> &'static str {

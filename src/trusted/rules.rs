@@ -184,6 +184,21 @@ fn carrier_equals(ctx: &Ctx, concl: &Fact, expected: &CellSet, how: &str) -> Opt
 /// `(x, A ∪ {u} ∪ B, y)` is a VSC.
 pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
     let mut out = same_owner(ctx, ins, concl);
+    if !and_shape(ins, concl, &mut out) {
+        return out;
+    }
+    let (p, q) = (ins[0].fact, ins[1].fact);
+    let Some((x, u, y)) = and_ends(ctx, p, q, &mut out) else {
+        return out;
+    };
+    and_side_conditions(ctx, (p, q), (x, u, y), concl, &mut out);
+    and_kind_and_carrier(ctx, (p, q), u, concl, &mut out);
+    out
+}
+
+/// The AND rule's shape: two VC premises and a conclusion of one pair each; false when the
+/// ends cannot be read.
+fn and_shape(ins: &[Input], concl: &Fact, out: &mut Vec<Violation>) -> bool {
     if ins.len() != 2 {
         out.push(v(
             "two premises",
@@ -193,7 +208,7 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
             ),
             ins.iter().map(|i| (i.fact.span, String::new())).collect(),
         ));
-        return out;
+        return false;
     }
     let mut shape_ok = true;
     for i in ins {
@@ -215,10 +230,12 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
             ));
         }
     }
-    if !shape_ok {
-        return out;
-    }
-    let (p, q) = (ins[0].fact, ins[1].fact);
+    shape_ok
+}
+
+/// The AND rule's ends: the common end `u` of the premises and their outer ends `x ≠ y`
+/// (`x` of the first, `y` of the second); `None` when they do not exist.
+fn and_ends(ctx: &Ctx, p: &Fact, q: &Fact, out: &mut Vec<Violation>) -> Option<(Cell, Cell, Cell)> {
     let (p1, p2) = p.claim.pairs[0];
     let (q1, q2) = q.claim.pairs[0];
     let common: Vec<Cell> = [p1, p2]
@@ -242,7 +259,7 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
             ),
             vec![(p.span, "first".into()), (q.span, "second".into())],
         ));
-        return out;
+        return None;
     }
     if common.len() == 2 || p1 == p2 {
         out.push(v(
@@ -254,7 +271,7 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
             ),
             vec![(p.span, String::new()), (q.span, String::new())],
         ));
-        return out;
+        return None;
     }
     let u = common[0];
     let x = if p1 == u { p2 } else { p1 };
@@ -265,8 +282,20 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
             "a premise joins a cell to itself; AND needs three different cells x, u, y".into(),
             vec![(p.span, String::new()), (q.span, String::new())],
         ));
-        return out;
+        return None;
     }
+    Some((x, u, y))
+}
+
+/// The AND rule's side conditions: the conclusion joins `x` and `y`, `A ∩ B = ∅`, `x ∉ B`,
+/// `y ∉ A`.
+fn and_side_conditions(
+    ctx: &Ctx,
+    (p, q): (&Fact, &Fact),
+    (x, u, y): (Cell, Cell, Cell),
+    concl: &Fact,
+    out: &mut Vec<Violation>,
+) {
     let (a, b) = (p.carrier, q.carrier);
     let (c1, c2) = concl.claim.pairs[0];
     if upair(c1, c2) != upair(x, y) {
@@ -325,6 +354,18 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
             )],
         ));
     }
+}
+
+/// The AND rule's conclusion: a VC when `u` is the owner's, else a VSC, with carrier
+/// `A ∪ B` (or `A ∪ {u} ∪ B`).
+fn and_kind_and_carrier(
+    ctx: &Ctx,
+    (p, q): (&Fact, &Fact),
+    u: Cell,
+    concl: &Fact,
+    out: &mut Vec<Violation>,
+) {
+    let (a, b) = (p.carrier, q.carrier);
     let owner = concl.claim.owner;
     let u_black = ctx.black(owner, u);
     let (expected, how) = if u_black {
@@ -357,7 +398,6 @@ pub fn and_rule(ctx: &Ctx, ins: &[Input], concl: &Fact) -> Vec<Violation> {
     if let Some(x) = carrier_equals(ctx, concl, &expected, how) {
         out.push(x);
     }
-    out
 }
 
 /// Anshelevich's OR rule: from semi-connections `(x, A_k, y)`, k = 1..n, n > 1, with

@@ -516,35 +516,14 @@ fn run_inner(
         return None;
     }
     // Endpoints: the owner's groups (borders included), then the area's empty cells.
-    let owned = position.owned(owner);
-    let mut reps: Vec<Cell> = Vec::new();
-    let mut loc: Vec<Option<u32>> = Vec::new();
-    let mut coloured: Vec<bool> = Vec::new();
-    let mut ep_of = vec![u16::MAX; Cell::border(Border::Right).index() + 1];
+    let Endpoints {
+        reps,
+        loc,
+        coloured,
+        ep_of,
+        cells,
+    } = endpoints(position, owner, empty);
     let [b1, b2] = owner.borders().map(Cell::border);
-    let mut left = owned;
-    while let Some(c) = [b1, b2]
-        .into_iter()
-        .find(|b| left.contains(*b))
-        .or_else(|| left.first())
-    {
-        let comp = position.component(c, &owned);
-        left -= comp;
-        let id = reps.len() as u16;
-        for m in comp.iter() {
-            ep_of[m.index()] = id;
-        }
-        reps.push(c);
-        loc.push(None);
-        coloured.push(true);
-    }
-    let cells: Vec<Cell> = empty.iter().collect();
-    for (i, &c) in cells.iter().enumerate() {
-        ep_of[c.index()] = reps.len() as u16;
-        reps.push(c);
-        loc.push(Some(i as u32));
-        coloured.push(false);
-    }
     let (g1, g2) = (ep_of[b1.index()], ep_of[b2.index()]);
     let bits = |s: CellSet| -> u128 {
         cells
@@ -602,8 +581,97 @@ fn run_inner(
             }
         }
     }
-    // Edge templates that fit: no opponent stone on them, their empty cells in the area;
-    // the anchor is an endpoint (a stone of the owner or an empty cell of the area).
+    // Edge templates that fit.
+    if let Some(g) = seed_templates(&mut s, position, owner, empty, &ep_of, &bits) {
+        found = Some(g);
+    }
+    // The AND rule over each new VC (through both its ends), the OR rule after each new VSC.
+    while found.is_none() {
+        let Some(id) = s.queue.pop_front() else {
+            break;
+        };
+        let (x, y) = (s.arena[id].x, s.arena[id].y);
+        let p = s.pair(x, y);
+        if !p.fulls.iter().any(|&(_, i)| i == id) {
+            continue; // replaced by a smaller carrier since
+        }
+        found = s.and_from(id, x, y).or_else(|| s.and_from(id, y, x));
+        *work_done = s.work;
+        if s.work > s.limits.work {
+            return None;
+        }
+    }
+    let goal = found?;
+    Some(extract(&s, goal, &cells))
+}
+
+/// The endpoints of an explanation ([`endpoints`]).
+struct Endpoints {
+    /// A cell of each endpoint: the owner's groups (borders first), then the empty cells.
+    reps: Vec<Cell>,
+    /// An empty endpoint's index in `cells`.
+    loc: Vec<Option<u32>>,
+    /// Whether the endpoint is a group of the owner's.
+    coloured: Vec<bool>,
+    /// The endpoint of each cell (`u16::MAX`: none).
+    ep_of: Vec<u16>,
+    /// The empty cells of the area.
+    cells: Vec<Cell>,
+}
+
+/// The owner's groups (borders included), then the area's `empty` cells, as endpoints.
+fn endpoints(position: &Position, owner: Colour, empty: CellSet) -> Endpoints {
+    let owned = position.owned(owner);
+    let mut reps: Vec<Cell> = Vec::new();
+    let mut loc: Vec<Option<u32>> = Vec::new();
+    let mut coloured: Vec<bool> = Vec::new();
+    let mut ep_of = vec![u16::MAX; Cell::border(Border::Right).index() + 1];
+    let [b1, b2] = owner.borders().map(Cell::border);
+    let mut left = owned;
+    while let Some(c) = [b1, b2]
+        .into_iter()
+        .find(|b| left.contains(*b))
+        .or_else(|| left.first())
+    {
+        let comp = position.component(c, &owned);
+        left -= comp;
+        let id = reps.len() as u16;
+        for m in comp.iter() {
+            ep_of[m.index()] = id;
+        }
+        reps.push(c);
+        loc.push(None);
+        coloured.push(true);
+    }
+    let cells: Vec<Cell> = empty.iter().collect();
+    for (i, &c) in cells.iter().enumerate() {
+        ep_of[c.index()] = reps.len() as u16;
+        reps.push(c);
+        loc.push(Some(i as u32));
+        coloured.push(false);
+    }
+    Endpoints {
+        reps,
+        loc,
+        coloured,
+        ep_of,
+        cells,
+    }
+}
+
+/// Adds the edge templates that fit as facts: no opponent stone on them, their empty cells in
+/// the area; the anchor is an endpoint (a stone of the owner or an empty cell of the area).
+/// Returns the goal's fact if a template joins it.
+fn seed_templates(
+    s: &mut Search,
+    position: &Position,
+    owner: Colour,
+    empty: CellSet,
+    ep_of: &[u16],
+    bits: &dyn Fn(CellSet) -> u128,
+) -> Option<usize> {
+    let board = position.board();
+    let mut found = None;
     let opp = position.stones(owner.opponent());
     for &(t, inst) in placements(board, owner).iter() {
         {
@@ -631,24 +699,7 @@ fn run_inner(
             }
         }
     }
-    // The AND rule over each new VC (through both its ends), the OR rule after each new VSC.
-    while found.is_none() {
-        let Some(id) = s.queue.pop_front() else {
-            break;
-        };
-        let (x, y) = (s.arena[id].x, s.arena[id].y);
-        let p = s.pair(x, y);
-        if !p.fulls.iter().any(|&(_, i)| i == id) {
-            continue; // replaced by a smaller carrier since
-        }
-        found = s.and_from(id, x, y).or_else(|| s.and_from(id, y, x));
-        *work_done = s.work;
-        if s.work > s.limits.work {
-            return None;
-        }
-    }
-    let goal = found?;
-    Some(extract(&s, goal, &cells))
+    found
 }
 
 /// The facts `goal` needs, premises first, with carriers as cell sets.

@@ -169,35 +169,11 @@ impl<const W: usize> Engine<W> {
         self.begin(start);
         self.stats.endpoints = self.eps.len();
         self.won = self.eps.joined();
-        let variant = self.params.variant;
-        let hs = variant == Variant::HSearch;
-        let m = if hs { self.params.hsearch.m } else { None };
-        let refill = match variant {
-            Variant::Limited | Variant::Fast => true,
-            Variant::HSearch => m.is_some(),
-            Variant::Unlimited => false,
-        };
+        let hs = self.params.variant == Variant::HSearch;
         // When an own move changes most connections (it joins big groups), the update would
         // redo nearly all the work of a build on lists a build would keep smaller: rebuild.
         if let (true, Some(fraction)) = (own, self.params.rebuild_above) {
-            let (mut changed, mut total) = (0usize, 0usize);
-            for &s in &self.store.touched {
-                let (i, j) = unslot(s as usize);
-                let p = &self.store.pairs[s as usize];
-                let n = p.fulls.len() + p.semis.len();
-                total += n;
-                if map[i as usize] == merged || map[j as usize] == merged {
-                    changed += n;
-                } else {
-                    changed += p
-                        .fulls
-                        .iter()
-                        .chain(p.semis.iter())
-                        .filter(|e| e.carrier.contains(ck))
-                        .count();
-                }
-            }
-            if changed as f64 > fraction * total as f64 {
+            if self.mostly_changed(&map, merged, ck, fraction) {
                 let kept = keep.then(|| {
                     let fresh = self.pool.pop().unwrap_or_default();
                     std::mem::replace(&mut self.store, fresh)
@@ -219,6 +195,92 @@ impl<const W: usize> Engine<W> {
         self.qc.clear();
         self.qc.smallest_first = self.params.smallest_first;
         self.qs.clear();
+        let (lost_pairs, mut changed_semis, mut any_changed_full) =
+            self.carry_over(&old, &map, merged, ck, own);
+        let kept = if keep {
+            Some(old)
+        } else {
+            self.spare = old;
+            None
+        };
+        // Refill pairs that lost carriers (limited variants only).
+        for &(i, j) in &lost_pairs {
+            let q = self.store.pair_mut(i, j);
+            for e in q.fulls.iter_mut().chain(q.semis.iter_mut()) {
+                e.processed = false;
+                e.gen = 1;
+            }
+            any_changed_full |= !q.fulls.is_empty();
+            if hs {
+                for k in 0..q.semis.len() {
+                    let c = q.semis[k].carrier;
+                    changed_semis.push((i, j, c));
+                }
+            }
+        }
+        // Intersections, neighbourhoods, counts, queues.
+        self.index_pairs(hs);
+        if hs {
+            self.hs_max_gen = any_changed_full as u32;
+            // The OR rule for every changed VSC, as if it had just been UPDATEd.
+            for &(i, j, c) in &changed_semis {
+                if self.store.pair(i, j).semis.iter().any(|e| e.carrier == c) {
+                    self.hs_or(i, j, c, 2);
+                }
+                if self.status != Status::Complete {
+                    break;
+                }
+            }
+        }
+        self.run(2);
+        self.stats.micros = start.elapsed().as_micros() as u64;
+        Ok(kept)
+    }
+
+    /// Whether `cell` (index `ck`; `merged` the endpoint an own move merged into) changes more
+    /// than `fraction` of the stored connections: then a rebuild is cheaper than the update.
+    fn mostly_changed(&self, map: &[u16], merged: u16, ck: usize, fraction: f64) -> bool {
+        let (mut changed, mut total) = (0usize, 0usize);
+        for &s in &self.store.touched {
+            let (i, j) = unslot(s as usize);
+            let p = &self.store.pairs[s as usize];
+            let n = p.fulls.len() + p.semis.len();
+            total += n;
+            if map[i as usize] == merged || map[j as usize] == merged {
+                changed += n;
+            } else {
+                changed += p
+                    .fulls
+                    .iter()
+                    .chain(p.semis.iter())
+                    .filter(|e| e.carrier.contains(ck))
+                    .count();
+            }
+        }
+        changed as f64 > fraction * total as f64
+    }
+
+    /// Passes 1 (VCs) and 2 (VSCs) of the update: the connections of `old` carried over to the
+    /// new endpoints (`map`), without the played cell (own move) or dropped (opponent's move).
+    /// Returns the pairs that lost a VC (limited variants refill them), the changed VSCs
+    /// (H-search re-ORs them) and whether a VC changed.
+    #[allow(clippy::type_complexity)]
+    fn carry_over(
+        &mut self,
+        old: &Store<W>,
+        map: &[u16],
+        merged: u16,
+        ck: usize,
+        own: bool,
+    ) -> (Vec<(u16, u16)>, Vec<(u16, u16, Bits<W>)>, bool) {
+        let variant = self.params.variant;
+        let hs = variant == Variant::HSearch;
+        let m = if hs { self.params.hsearch.m } else { None };
+        let refill = match variant {
+            Variant::Limited | Variant::Fast => true,
+            Variant::HSearch => m.is_some(),
+            Variant::Unlimited => false,
+        };
         let mut lost_pairs: Vec<(u16, u16)> = Vec::new();
         let mut changed_semis: Vec<(u16, u16, Bits<W>)> = Vec::new();
         let mut any_changed_full = false;
@@ -291,28 +353,12 @@ impl<const W: usize> Engine<W> {
                 }
             }
         }
-        let kept = if keep {
-            Some(old)
-        } else {
-            self.spare = old;
-            None
-        };
-        // Refill pairs that lost carriers (limited variants only).
-        for &(i, j) in &lost_pairs {
-            let q = self.store.pair_mut(i, j);
-            for e in q.fulls.iter_mut().chain(q.semis.iter_mut()) {
-                e.processed = false;
-                e.gen = 1;
-            }
-            any_changed_full |= !q.fulls.is_empty();
-            if hs {
-                for k in 0..q.semis.len() {
-                    let c = q.semis[k].carrier;
-                    changed_semis.push((i, j, c));
-                }
-            }
-        }
-        // Intersections, neighbourhoods, counts, queues.
+        (lost_pairs, changed_semis, any_changed_full)
+    }
+
+    /// Intersections, neighbourhoods, counts and (outside H-search) the queues of every
+    /// touched pair.
+    fn index_pairs(&mut self, hs: bool) {
         let u = self.store.universe;
         for k in 0..self.store.touched.len() {
             let s = self.store.touched[k] as usize;
@@ -341,21 +387,6 @@ impl<const W: usize> Engine<W> {
                 self.store.link(i, j, ri, rj);
             }
         }
-        if hs {
-            self.hs_max_gen = any_changed_full as u32;
-            // The OR rule for every changed VSC, as if it had just been UPDATEd.
-            for &(i, j, c) in &changed_semis {
-                if self.store.pair(i, j).semis.iter().any(|e| e.carrier == c) {
-                    self.hs_or(i, j, c, 2);
-                }
-                if self.status != Status::Complete {
-                    break;
-                }
-            }
-        }
-        self.run(2);
-        self.stats.micros = start.elapsed().as_micros() as u64;
-        Ok(kept)
     }
 }
 

@@ -101,7 +101,6 @@ pub fn svg(
     let b = pos.board();
     let (cols, rows) = (b.cols(), b.rows());
     let g = GRID;
-    let w = g.cell_width();
     let legend = 4 + lines.len();
     let (board_w, board_h) = g.board_extent(cols, rows);
     let width = board_w.max(520.0);
@@ -116,6 +115,53 @@ pub fn svg(
         Colour::Black => ("top", "bottom"),
         Colour::White => ("left", "right"),
     };
+    svg_cells(&mut s, pos, (first, second), mustplay, notation);
+    svg_frame(&mut s, cols, rows, notation);
+    let mut y = board_h;
+    let mut text = |t: &str, s: &mut String| {
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.2}" y="{y:.2}" font-size="10" fill="#333333">{}</text>"##,
+            g.margin / 2.0,
+            escape(t)
+        );
+        y += 14.0;
+    };
+    for l in lines {
+        text(l, &mut s);
+    }
+    text(
+        &format!("blue: empty cells with a {colour} VC to the {side_a} side"),
+        &mut s,
+    );
+    text(
+        &format!("green: with a {colour} VC to the {side_b} side; gold: to both"),
+        &mut s,
+    );
+    text(
+        "red rings: mustplay (cells in every opponent winning VSC carrier)",
+        &mut s,
+    );
+    text(
+        "Anshelevich 2002 (AND/OR rules); Pawlewicz et al. 2015 (FastVC), Figs. 6-7",
+        &mut s,
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The cells of [`svg`]: stones, empty cells shaded by their VCs to the sides (`first`,
+/// `second`), `mustplay` rings.
+fn svg_cells(
+    s: &mut String,
+    pos: &Position,
+    (first, second): (CellSet, CellSet),
+    mustplay: Option<CellSet>,
+    notation: Notation,
+) {
+    let b = pos.board();
+    let (cols, rows) = (b.cols(), b.rows());
+    let g = GRID;
     for r in 0..rows {
         for c in 0..cols {
             let cell = Cell::at(c, r);
@@ -152,6 +198,12 @@ pub fn svg(
             }
         }
     }
+}
+
+/// The frame of [`svg`]: the four borders, column and row labels.
+fn svg_frame(s: &mut String, cols: u8, rows: u8, notation: Notation) {
+    let g = GRID;
+    let w = g.cell_width();
     let line = |v: Vec<(f64, f64)>, colour: &str| {
         format!(
             r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="5" stroke-linecap="round"/>"#,
@@ -189,37 +241,6 @@ pub fn svg(
             r + 1
         );
     }
-    let mut y = board_h;
-    let mut text = |t: &str, s: &mut String| {
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.2}" y="{y:.2}" font-size="10" fill="#333333">{}</text>"##,
-            g.margin / 2.0,
-            escape(t)
-        );
-        y += 14.0;
-    };
-    for l in lines {
-        text(l, &mut s);
-    }
-    text(
-        &format!("blue: empty cells with a {colour} VC to the {side_a} side"),
-        &mut s,
-    );
-    text(
-        &format!("green: with a {colour} VC to the {side_b} side; gold: to both"),
-        &mut s,
-    );
-    text(
-        "red rings: mustplay (cells in every opponent winning VSC carrier)",
-        &mut s,
-    );
-    text(
-        "Anshelevich 2002 (AND/OR rules); Pawlewicz et al. 2015 (FastVC), Figs. 6-7",
-        &mut s,
-    );
-    s.push_str("</svg>\n");
-    s
 }
 
 #[cfg(test)]

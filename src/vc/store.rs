@@ -12,6 +12,25 @@
 
 use super::bits::Bits;
 
+/// How the line-15 index differs from its recomputation ([`Store::check_proc_index`], tests).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProcIndexError {
+    /// A pair's stored intersection is not that of its list.
+    #[error("I_c^p({i}, {j}) is {stored}, its list gives {list}")]
+    Intersection {
+        i: u16,
+        j: u16,
+        stored: String,
+        list: String,
+    },
+    /// The neighbour sets differ.
+    #[error("proc_nbrs out of step")]
+    Neighbours,
+    /// The hit sets differ.
+    #[error("proc_hit out of step")]
+    Hits,
+}
+
 /// One stored carrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry<const W: usize> {
@@ -347,7 +366,7 @@ impl<const W: usize> Store<W> {
 
     /// Recomputes the line-15 index from the pairs and compares (tests): `Err` names the
     /// first difference.
-    pub fn check_proc_index(&self, rk: &[usize]) -> Result<(), String> {
+    pub fn check_proc_index(&self, rk: &[usize]) -> Result<(), ProcIndexError> {
         if !self.proc_index {
             return Ok(());
         }
@@ -359,9 +378,12 @@ impl<const W: usize> Store<W> {
                 let ip = self.pair(i, j).full_int_proc;
                 let want = intersection(&self.pair(i, j).fulls, true, self.universe);
                 if ip != want {
-                    return Err(format!(
-                        "I_c^p({i}, {j}) is {ip:?}, its list gives {want:?}"
-                    ));
+                    return Err(ProcIndexError::Intersection {
+                        i,
+                        j,
+                        stored: format!("{ip:?}"),
+                        list: format!("{want:?}"),
+                    });
                 }
                 if ip == self.universe {
                     continue;
@@ -376,10 +398,10 @@ impl<const W: usize> Store<W> {
             }
         }
         if nbrs != self.proc_nbrs {
-            return Err("proc_nbrs out of step".into());
+            return Err(ProcIndexError::Neighbours);
         }
         if hit != self.proc_hit {
-            return Err("proc_hit out of step".into());
+            return Err(ProcIndexError::Hits);
         }
         Ok(())
     }

@@ -4,7 +4,7 @@
 //! cell, a stone, a pair or a certificate entry makes verification fail and name the record.
 
 use hexproof::check::Options;
-use hexproof::lemmas::{checked_lemmas, verify_lemma, LemmaRecord, Recheck};
+use hexproof::lemmas::{checked_lemmas, verify_lemma, LemmaError, LemmaRecord, Recheck};
 use hexproof::templates::library::decode_certificate;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,7 +24,7 @@ fn lemmas() -> Vec<LemmaRecord> {
         .lemmas
 }
 
-fn verify(r: &LemmaRecord) -> Result<(), String> {
+fn verify(r: &LemmaRecord) -> Result<(), LemmaError> {
     verify_lemma(r, &root(), &mut Vec::new(), &Options::default()).map(|_| ())
 }
 
@@ -183,7 +183,11 @@ fn tampering_is_detected() {
         }
         for (what, t) in edits {
             let e = verify(&t).expect_err(&format!("{}: {what}: undetected", r.name));
-            assert!(e.contains("digest"), "{}: {what}: {e}", r.name);
+            assert!(
+                matches!(e, LemmaError::Digest { .. }),
+                "{}: {what}: {e}",
+                r.name
+            );
             let t = with_digest(t);
             assert!(
                 verify(&t).is_err(),

@@ -9,6 +9,9 @@ mod bidding_montecarlo;
 #[allow(dead_code)]
 mod common_templates;
 mod derived_leaves;
+#[path = "../common/floor.rs"]
+#[allow(dead_code)]
+mod floor;
 mod hexwiki_templates;
 mod player_proven;
 #[path = "../common/rng.rs"]

@@ -18,6 +18,7 @@ use hexproof::templates::matching;
 use proptest::prelude::*;
 
 use crate::common_templates;
+use crate::floor::Exercised;
 use common_templates::{budget, library};
 
 /// The ignored tests' budget: nodes only, so a loaded machine cannot make them undecided.
@@ -156,15 +157,22 @@ fn fitting_offsets(board: Board, r: &Record, mirrored: bool, border: Border) -> 
         .collect()
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+/// About half the count measured when the floor was set (48 of 48).
+const FLOOR_REMOVING: usize = 24;
+/// About half the count measured when the floor was set (48 of 48).
+const FLOOR_MATCHED: usize = 24;
+/// About half the count measured when the floor was set (280).
+const FLOOR_MATCHED_SEARCHES: usize = 140;
 
-    /// Minimality at a random place: the planted template holds, and removing the chosen
-    /// carrier cell makes the search find a refutation. Stones are added only where they
-    /// cannot touch the template (opponent stones off the carrier, owner stones off the
-    /// carrier and its neighbourhood), so the sub-game is the canonical one moved.
-    #[test]
-    fn removing_any_carrier_cell_breaks_a_planted_template(
+/// Minimality at a random place: the planted template holds, and removing the chosen carrier
+/// cell makes the search find a refutation. Stones are added only where they cannot touch the
+/// template (opponent stones off the carrier, owner stones off the carrier and its
+/// neighbourhood), so the sub-game is the canonical one moved.
+#[test]
+fn removing_any_carrier_cell_breaks_a_planted_template() {
+    // Cases past the `prop_assume!` (the template fits the board at that edge).
+    let planted = Exercised::new("removing_any_carrier_cell_breaks_a_planted_template");
+    proptest!(ProptestConfig { cases: 48, ..ProptestConfig::default() }, |(
         seed_cells in proptest::collection::vec((0u8..19, 0u8..19, any::<bool>()), 0..60),
         size in 9u32..=13,
         pick in any::<prop::sample::Index>(),
@@ -172,7 +180,7 @@ proptest! {
         offset_pick in any::<prop::sample::Index>(),
         border_i in 0usize..4,
         mirrored in any::<bool>(),
-    ) {
+    )| {
         let lib = library();
         let records: Vec<&Record> = lib.records().filter(fast).collect();
         let r = records[pick.index(records.len())];
@@ -211,19 +219,26 @@ proptest! {
         less.remove(drop);
         let o = decide(&game.with_carrier(less).unwrap(), &budget()).unwrap();
         prop_assert_eq!(o.verdict, Verdict::Fails, "{} at {:?}: dropping {:?} should break it", r.name, border, drop);
-    }
+        planted.add(1);
+    });
+    planted.at_least(FLOOR_REMOVING);
+}
 
-    /// Matching at a random place: the planted instance is found, and every instance found on
-    /// the random position holds there by search.
-    #[test]
-    fn matched_templates_hold_on_random_boards(
+/// Matching at a random place: the planted instance is found, and every instance found on the
+/// random position holds there by search.
+#[test]
+fn matched_templates_hold_on_random_boards() {
+    // Cases past the `prop_assume!`, and the instances confirmed by search in them.
+    let planted = Exercised::new("matched_templates_hold_on_random_boards");
+    let searched = Exercised::new("matched_templates_hold_on_random_boards: searches");
+    proptest!(ProptestConfig { cases: 48, ..ProptestConfig::default() }, |(
         seed_cells in proptest::collection::vec((0u8..19, 0u8..19, any::<bool>()), 0..60),
         size in 7u32..=13,
         pick in any::<prop::sample::Index>(),
         border_i in 0usize..4,
         mirrored in any::<bool>(),
         offset_pick in any::<prop::sample::Index>(),
-    ) {
+    )| {
         let lib = library();
         let records: Vec<&Record> = lib.records().collect();
         let small: Vec<&Record> = records.iter().copied().filter(fast).collect();
@@ -247,8 +262,12 @@ proptest! {
             prop_assert_eq!(m.border.owner() == Colour::Black, [Border::Top, Border::Bottom].contains(&m.border));
             let o = decide(&m.sub_game(&p), &budget()).unwrap();
             prop_assert_eq!(o.verdict, Verdict::Holds, "{} at {:?} stone {:?}", m.name, m.border, m.stone);
+            searched.add(1);
         }
-    }
+        planted.add(1);
+    });
+    planted.at_least(FLOOR_MATCHED);
+    searched.at_least(FLOOR_MATCHED_SEARCHES);
 }
 
 /// Every template planted on an empty 19×19 board at each edge, in both orientations, is

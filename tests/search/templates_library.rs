@@ -140,8 +140,13 @@ fn tampering_fails_and_names_the_entry() {
                 assert_names(&tampered(&lib, name, edit, false), name, "mask");
             }
         }
-        let edit = |x: &mut Record| x.certificate.root = (x.certificate.root + 1) % nodes as u32;
-        assert_names(&tampered(&lib, name, edit, false), name, "root");
+        // (A one-node certificate — II2-0-1e62, whose stones already touch each other and the
+        // edge — has no other root to point at.)
+        if nodes > 1 {
+            let edit =
+                |x: &mut Record| x.certificate.root = (x.certificate.root + 1) % nodes as u32;
+            assert_names(&tampered(&lib, name, edit, false), name, "root");
+        }
     }
     // Moves that give another true template are rare: none of the one-stone edits, 46 of the
     // 3,444 moves over the whole library (all two-stone; each confirmed true by search above).

@@ -182,7 +182,12 @@ fn removing_any_carrier_cell_breaks_a_planted_template() {
         mirrored in any::<bool>(),
     )| {
         let lib = library();
-        let records: Vec<&Record> = lib.records().filter(fast).collect();
+        // (Not II2-0-1e62, the row-2 template with no carrier: it has no cell to remove.)
+        let records: Vec<&Record> = lib
+            .records()
+            .filter(fast)
+            .filter(|r| !r.carrier.is_empty())
+            .collect();
         let r = records[pick.index(records.len())];
         let board = Board::square(size).unwrap();
         let border = Border::ALL[border_i];

@@ -746,7 +746,11 @@ impl<'a> Dfpn<'a> {
         }
         let pruned = |k: &Child| k.pn != 0 && !allowed.contains(k.mv);
         // Progressive widening: the move is chosen among the first children only.
-        let window = self.window(kids.iter().map(|k| pruned(k) || k.pn == 0));
+        // (Without widening, no list of refuted children is built: this runs at every step.)
+        let window = match self.widening {
+            None => kids.len(),
+            Some(_) => self.window(kids.iter().map(|k| pruned(k) || k.pn == 0)),
+        };
         let mut n = Numbers {
             pn: INF,
             dn: 0,

@@ -373,7 +373,8 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             explain,
             stats: a.emit_stats,
             ..emit::EmitOptions::default()
-        };
+        }
+        .for_params(&s.params);
         match emit::emit_solved(&mut search, &s.position, s.to_move, &opts) {
             Ok(text) => {
                 if let Err(source) = std::fs::write(path, text) {

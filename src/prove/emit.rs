@@ -60,8 +60,10 @@ use crate::prove::ProveError;
 use crate::vc::explain::{
     explain_key_vc, explain_win, Derivation, ExplainLimits, ExplainedFact, Why,
 };
-use std::collections::HashMap;
+use crate::vc::seed::SeedTemplate;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 /// Most nodes (black moves + white nodes + leaves, each shared position counted once) in an
@@ -110,6 +112,19 @@ impl Default for EmitOptions {
     }
 }
 
+impl EmitOptions {
+    /// These options for a search with `params`: the explainer cites the same certified
+    /// templates the solver's VC engine was seeded with (helper stones included), so a
+    /// connection the solver found by a library template is written as that lemma's use
+    /// (`use templates` gives the checker all of them).
+    pub fn for_params(mut self, params: &SolveParams) -> Self {
+        if params.library_seeds && self.explain.seeds.is_none() {
+            self.explain.seeds = Some(crate::templates::seeds::library_seeds());
+        }
+        self
+    }
+}
+
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
 pub fn emit(
     pos: &Position,
@@ -122,7 +137,7 @@ pub fn emit(
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
     d.mid(&filled, to_move, INF, INF);
-    emit_solved(&mut d, pos, to_move, opts)
+    emit_solved(&mut d, pos, to_move, &opts.for_params(params))
 }
 
 /// Writes the win at `pos` from a search `d` that has already solved it (as
@@ -147,6 +162,10 @@ pub fn emit_solved(
     } else {
         *pos.board()
     };
+    let mut limits = opts.explain;
+    if let Some(seeds) = limits.seeds {
+        limits.seeds = Some(importable(seeds, &board));
+    }
     let mut e = Emitter {
         d,
         board,
@@ -161,7 +180,7 @@ pub fn emit_solved(
         derived: 0,
         searched: 0,
         filled_leaves: 0,
-        limits: opts.explain,
+        limits,
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
         memo_hits: 0,
@@ -204,6 +223,38 @@ pub fn emit_solved(
         );
     }
     Ok(e.write(&setup, mv, root))
+}
+
+/// The templates of `seeds` that `use templates` gives the checker on `board` (a record is
+/// drawn at the top edge, and one too wide to be drawn there on a small board is left out,
+/// though it may fit elsewhere: the explainer must not cite it), cached per seed list and
+/// board size.
+fn importable(seeds: &'static [SeedTemplate], board: &Board) -> &'static [SeedTemplate] {
+    type Key = (usize, u8, u8);
+    static CACHE: OnceLock<Mutex<HashMap<Key, &'static [SeedTemplate]>>> = OnceLock::new();
+    let key = (seeds.as_ptr() as usize, board.cols(), board.rows());
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    cache.entry(key).or_insert_with(|| {
+        let span = crate::dsl::ast::Span::default();
+        let names: HashSet<String> =
+            crate::dsl::template_import::template_lemmas(*board, Notation::Letters, span)
+                .into_iter()
+                .filter_map(|b| b.name)
+                .collect();
+        let kept: Vec<SeedTemplate> = seeds
+            .iter()
+            .filter(|t| {
+                names.contains(&crate::dsl::template_import::lemma_name(
+                    t.name.trim_end_matches('\''),
+                ))
+            })
+            .cloned()
+            .collect();
+        Box::leak(kept.into_boxed_slice())
+    })
 }
 
 /// Most nodes of the checker's exact search for a connection written `by search` (a leaf or
@@ -621,6 +672,15 @@ impl Emitter<'_, '_> {
             self.count,
             queue.len(),
         );
+        let (black_moves, leaves) = self.nodes.iter().fold((1, 0), |(b, l), n| match &n.node {
+            Node::Leaf(..) => (b, l + 1),
+            Node::White { cases, .. } => (b + cases.len(), l),
+        });
+        let _ = writeln!(
+            out,
+            "// {black_moves} Black-move node(s) (the first move and one per case, a shared position counted once), {leaves} lea{}.",
+            if leaves == 1 { "f" } else { "ves" }
+        );
         let _ = writeln!(
             out,
             "// {} connection(s) written as AND/OR derivations, {} left to the search.",
@@ -935,7 +995,7 @@ impl Emitter<'_, '_> {
             };
             let by = match &f.why {
                 Why::Base => continue,
-                Why::Template(name) => name.clone(),
+                Why::Template(name) => crate::dsl::template_import::lemma_name(name),
                 Why::And(a, b, _) => format!("AND {} {}", premise(*a), premise(*b)),
                 Why::Or(v) => {
                     let v: Vec<String> = v.iter().map(|&a| premise(a)).collect();

@@ -34,27 +34,37 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-/// The seed templates, parsed once per process (the embedded library does not change).
-fn seeds() -> &'static [SeedTemplate] {
+/// The default seed templates, parsed once per process (the embedded library does not change).
+fn default_seeds() -> &'static [SeedTemplate] {
     static SEEDS: OnceLock<Vec<SeedTemplate>> = OnceLock::new();
     SEEDS.get_or_init(seed::default_seeds)
 }
 
-/// Every placement of the seeds along `owner`'s borders on `board` (with the seed's index),
-/// computed once per board size and colour (per thread): an explanation only filters them.
-fn placements(board: &Board, owner: Colour) -> Rc<Vec<(usize, SeedInstance)>> {
-    type Key = (u8, u8, bool);
+/// Every placement of `seeds` along `owner`'s borders on `board` (with the seed's index),
+/// computed once per board size, colour and seed list (per thread): an explanation only
+/// filters them.
+fn placements(
+    board: &Board,
+    owner: Colour,
+    seeds: &'static [SeedTemplate],
+) -> Rc<Vec<(usize, SeedInstance)>> {
+    type Key = (u8, u8, bool, usize);
     thread_local! {
         static PLACED: RefCell<HashMap<Key, Rc<Vec<(usize, SeedInstance)>>>> =
             RefCell::new(HashMap::new());
     }
-    let key = (board.cols(), board.rows(), owner == Colour::Black);
+    let key = (
+        board.cols(),
+        board.rows(),
+        owner == Colour::Black,
+        seeds.as_ptr() as usize,
+    );
     PLACED.with(|m| {
         m.borrow_mut()
             .entry(key)
             .or_insert_with(|| {
                 let mut v = Vec::new();
-                for (t, tpl) in seeds().iter().enumerate() {
+                for (t, tpl) in seeds.iter().enumerate() {
                     for inst in seed::instances(board, owner, std::slice::from_ref(tpl)) {
                         v.push((t, inst));
                     }
@@ -74,6 +84,17 @@ pub struct ExplainLimits {
     pub or_max: usize,
     /// Most rule applications tried before giving up.
     pub work: u64,
+    /// The edge templates used as facts (their names are written in the derivation, so the
+    /// checker must know them: `use templates` imports the whole library); `None`: the
+    /// default seeds of [`super::seed::default_seeds`]. A template with helper stones is used
+    /// only where they are the owner's stones.
+    pub seeds: Option<&'static [SeedTemplate]>,
+}
+
+impl ExplainLimits {
+    fn seed_list(&self) -> &'static [SeedTemplate] {
+        self.seeds.unwrap_or_else(default_seeds)
+    }
 }
 
 impl Default for ExplainLimits {
@@ -82,6 +103,7 @@ impl Default for ExplainLimits {
             list_max: 16,
             or_max: 4,
             work: 300_000,
+            seeds: None,
         }
     }
 }
@@ -547,7 +569,7 @@ fn run_inner(
         });
     }
     let n = reps.len();
-    let templates = seeds();
+    let templates = limits.seed_list();
     let mut s = Search {
         limits,
         reps,
@@ -673,7 +695,11 @@ fn seed_templates(
     let board = position.board();
     let mut found = None;
     let opp = position.stones(owner.opponent());
-    for &(t, inst) in placements(board, owner).iter() {
+    let own = position.stones(owner);
+    for &(t, inst) in placements(board, owner, s.limits.seed_list()).iter() {
+        if !inst.helpers.is_subset(&own) {
+            continue;
+        }
         {
             if opp.contains(inst.anchor) || !inst.carrier.is_disjoint(&opp) {
                 continue;

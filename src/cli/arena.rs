@@ -149,7 +149,14 @@ pub fn run_match_cmd(a: MatchArgs) -> u8 {
             );
         }
     };
-    let logs = match run_match(&spec, &openings, games, a.out.as_deref(), report) {
+    let logs = run_match(&spec, &openings, games, a.out.as_deref(), report);
+    // The engines are gone: `hexproof match … | head` ends quietly again (as in `main`).
+    #[cfg(unix)]
+    // SAFETY: SIG_DFL is a valid action; the match's threads no longer write to pipes.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let logs = match logs {
         Ok(l) => l,
         Err(e) => return fail_input(e),
     };

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 ///
 /// Summary: A's wins and score p = wins/games, the Elo difference A − B = 400·log10(p/(1−p))
 /// and its 95% interval (normal approximation on the score: p ± 1.96·sqrt(p(1−p)/games),
-/// mapped to Elo; ±inf when all games went one way), and each engine's longest genmove.
+/// mapped to Elo; ±inf where the score or an end of its interval is 0 or 1), and each engine's longest genmove.
 ///
 /// Examples:
 ///   hexproof match --a "$(which hexproof) gtp" --b "$(which hexproof) gtp --player alphabeta" --size 7 --time 0.5 --games 4

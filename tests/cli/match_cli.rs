@@ -60,6 +60,8 @@ fn hexproof_against_itself_with_sgfs_log_and_resume() {
         openings.to_str().unwrap(),
         "--time",
         "0.05",
+        "--margin",
+        "2",
         "--out",
         dir.to_str().unwrap(),
         "--json",
@@ -155,7 +157,7 @@ fn faulty_engines_lose_with_the_reason() {
     let dir = scratch("faults");
     // Answers everything but crashes at genmove; echoes input (`cat`); thinks too long.
     let crash = "sh -c 'while read l; do case \"$l\" in genmove*) exit 3;; *) printf \"=\\n\\n\";; esac; done'";
-    let slow = "sh -c 'while read l; do case \"$l\" in genmove*) sleep 2; printf \"= a1\\n\\n\";; *) printf \"=\\n\\n\";; esac; done'";
+    let slow = "sh -c 'while read l; do case \"$l\" in genmove*) sleep 5; printf \"= a1\\n\\n\";; *) printf \"=\\n\\n\";; esac; done'";
     let illegal = "sh -c 'while read l; do case \"$l\" in genmove*) printf \"= b1\\n\\n\";; *) printf \"=\\n\\n\";; esac; done'";
     let good = engine("");
     let cases: [(&str, &str, &str); 4] = [
@@ -169,7 +171,7 @@ fn faulty_engines_lose_with_the_reason() {
             "garbage",
             "boardsize 5: garbage reply \"boardsize 5\"",
         ),
-        (slow, "time", "genmove b: no reply within 300 ms"),
+        (slow, "time", "genmove b: no reply within 1000 ms"),
         (
             illegal,
             "illegal",
@@ -192,7 +194,7 @@ fn faulty_engines_lose_with_the_reason() {
                 "--time",
                 "0.1",
                 "--margin",
-                "0.2",
+                "0.9",
                 "--out",
                 out,
             ])

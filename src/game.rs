@@ -95,12 +95,17 @@ impl Game {
             && matches!(self.moves.as_slice(), [Move::Stone(Colour::Black, _)])
     }
 
-    /// The winner: by connection, or by the opponent's resignation.
+    /// The winner: by connection, or by the opponent's resignation. The first decisive event
+    /// counts and is never overturned: no stone follows a resignation and no resignation is
+    /// accepted after the game is decided (see [`Game::play`]), except the loser's after a
+    /// won board, which confirms the result.
     pub fn winner(&self) -> Option<Colour> {
-        if let Some(Move::Resign(c)) = self.moves.last() {
-            return Some(c.opponent());
-        }
-        self.position.winner()
+        self.position.winner().or_else(|| {
+            self.moves.iter().find_map(|m| match m {
+                Move::Resign(c) => Some(c.opponent()),
+                _ => None,
+            })
+        })
     }
 
     /// Plays a move; errors are one-line messages in GTP's style.
@@ -122,7 +127,14 @@ impl Game {
                     return Err(GameError::IllegalSwap(colour_letter(c)));
                 }
             }
-            Move::Resign(_) => {}
+            Move::Resign(c) => {
+                if self.moves.iter().any(|m| matches!(m, Move::Resign(_))) {
+                    return Err(GameError::Over);
+                }
+                if self.position.winner() == Some(c) {
+                    return Err(GameError::WinnerResigns(colour_letter(c)));
+                }
+            }
         }
         self.moves.push(m);
         Ok(())
@@ -166,6 +178,9 @@ pub enum GameError {
     /// A swap that is not White's second move (the colour letter).
     #[error("illegal move: {0} swap-pieces (only White's second move may swap)")]
     IllegalSwap(char),
+    /// A resignation by the side that has already joined its borders (the result stands).
+    #[error("illegal move: {0} resign (the game is already won by {0})")]
+    WinnerResigns(char),
     /// `undo` with no moves.
     #[error("cannot undo: no moves")]
     NothingToUndo,
@@ -200,5 +215,33 @@ mod tests {
         g.undo().unwrap();
         assert!(g.position().empty_cells().contains(c3));
         assert!(g.undo().is_err());
+    }
+
+    #[test]
+    fn a_decided_game_stays_decided() {
+        // Issue 29 item 5: no resignation by the winner, no second resignation.
+        let b = Board::square(2).unwrap();
+        let cell = |s| b.parse_cell(s, Notation::Letters).unwrap();
+        let mut g = Game::new(b);
+        g.play(Move::Stone(Colour::Black, cell("a1"))).unwrap();
+        g.play(Move::Stone(Colour::White, cell("b1"))).unwrap();
+        g.play(Move::Stone(Colour::Black, cell("a2"))).unwrap();
+        assert_eq!(g.winner(), Some(Colour::Black));
+        assert_eq!(
+            g.play(Move::Resign(Colour::Black)),
+            Err(GameError::WinnerResigns('b'))
+        );
+        assert_eq!(g.winner(), Some(Colour::Black));
+        g.play(Move::Resign(Colour::White)).unwrap();
+        assert_eq!(g.winner(), Some(Colour::Black));
+        assert_eq!(g.play(Move::Resign(Colour::Black)), Err(GameError::Over));
+        assert_eq!(g.play(Move::Resign(Colour::White)), Err(GameError::Over));
+        // A resignation on an undecided board decides it; a second one is rejected.
+        let mut g = Game::new(b);
+        g.play(Move::Stone(Colour::Black, cell("a1"))).unwrap();
+        g.play(Move::Resign(Colour::White)).unwrap();
+        assert_eq!(g.winner(), Some(Colour::Black));
+        assert_eq!(g.play(Move::Resign(Colour::Black)), Err(GameError::Over));
+        assert_eq!(g.winner(), Some(Colour::Black));
     }
 }

@@ -36,7 +36,8 @@
 //! - [`game`], [`sgf`]: game records and SGF;
 //! - [`bidding`]: random-turn and bidding Hex;
 //! - [`player`]: alpha-beta and MCTS players, matches;
-//! - [`gtp`]: the GTP engine (HexGui's dialect), with the bidding extension.
+//! - [`gtp`]: the GTP engine (HexGui's dialect), with the bidding extension;
+//! - [`arena`]: `hexproof match`, a refereed match between two external GTP engines.
 
 pub mod board;
 pub mod claim;
@@ -61,6 +62,7 @@ pub mod pages;
 pub mod prove;
 pub mod trusted;
 
+pub mod arena;
 pub mod bidding;
 pub mod game;
 pub mod gtp;

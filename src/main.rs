@@ -41,6 +41,7 @@ enum Command {
     Render(cli::render::RenderArgs),
     Gtp(cli::gtp::GtpArgs),
     Selfplay(cli::gtp::SelfplayArgs),
+    Match(cli::arena::MatchArgs),
     Solve(cli::solve::SolveArgs),
     Certificate(cli::certificate::CertificateArgs),
 }
@@ -84,6 +85,7 @@ fn main() -> ExitCode {
         Command::Render(a) => cli::render::run_render(a),
         Command::Gtp(a) => cli::gtp::run_gtp(a),
         Command::Selfplay(a) => cli::gtp::run_selfplay(a),
+        Command::Match(a) => cli::arena::run_match_cmd(a),
         Command::Solve(a) => cli::solve::run_solve(a),
         Command::Certificate(a) => cli::certificate::run_certificate(a),
     };

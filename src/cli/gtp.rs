@@ -93,7 +93,14 @@ impl PlayerArgs {
 /// Reads one command per line and answers `= result` or `? error`, each reply ended by an
 /// empty line; `12 genmove b` is answered `=12 …`. Cells are `a1`…, `a1` the acute corner;
 /// Black joins top and bottom and moves first (as in HexGui and Benzene). The swap is
-/// `play w swap-pieces` (Benzene's meaning: the stone stays, White moves again).
+/// `play w swap-pieces` (Benzene's meaning: the stone stays, White moves again); the engine
+/// itself answers `genmove w` with a swap only after `param_game allow_swap 1` (off by
+/// default, as in Benzene). Once a side has joined its borders, `genmove` by the winner is
+/// an error and the loser's answers `resign`; a second resignation is refused.
+///
+/// Time: `time_settings` and `time_left` set each move's budget (in byo-yomi `T/n` less 5%
+/// and 20 ms); without them, --time. The answer comes within the budget: the exact solver
+/// thread is not waited for past it.
 ///
 /// Commands: protocol_version name version known_command list_commands quit boardsize
 /// clear_board play genmove reg_genmove undo showboard final_score all_legal_moves

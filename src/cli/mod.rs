@@ -1,6 +1,7 @@
 //! Command implementations for the `hexproof` binary. Each module owns one command family;
 //! helpers shared by them live here.
 
+pub mod arena;
 pub mod args;
 pub mod bid;
 pub mod certificate;

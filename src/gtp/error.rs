@@ -136,6 +136,9 @@ pub enum GtpError {
     /// `bidding-bid` on a finished game.
     #[error("game is over")]
     GameOver,
+    /// `genmove` by the side that has already won (it may not resign, and there is no move).
+    #[error("game is over: {0} has won")]
+    AlreadyWon(char),
     /// A line longer than the server reads.
     #[error("line too long (more than {0} bytes); ignored")]
     LineTooLong(usize),

@@ -78,8 +78,11 @@ fn arity(name: &str, args: &[&str], n: usize) -> Result<(), GtpError> {
 pub struct Clock {
     /// Main time, byo-yomi time and stones from `time_settings`.
     pub settings: Option<(f64, f64, u32)>,
-    /// Seconds left for Black and White from `time_left`.
+    /// Seconds left for Black and White from `time_left` (or the main time, or the first
+    /// byo-yomi period when the main time is 0, from `time_settings`).
     pub left: [Option<f64>; 2],
+    /// Stones that `left` must cover (0: main time; n > 0: in byo-yomi), per colour.
+    pub stones: [u32; 2],
 }
 
 /// The engine: a game, a player configuration, a clock.
@@ -257,6 +260,11 @@ impl Engine {
             "genmove" | "reg_genmove" => {
                 argc(1)?;
                 let c = parse_colour(args[0])?;
+                // A decided game stays decided: the winner has no move (it never resigns);
+                // the loser's `genmove` answers `resign`, which confirms the result.
+                if self.game.winner() == Some(c) {
+                    return Err(GtpError::AlreadyWon(colour_letter(c)));
+                }
                 let m = self.generate(c);
                 let text = self.move_text(m);
                 if name == "genmove" {
@@ -308,16 +316,21 @@ impl Engine {
                     .parse::<u32>()
                     .map_err(|_| GtpError::BadStoneCount(args[2].into()))?;
                 self.clock.settings = Some((main, byo, stones));
-                self.clock.left = [Some(main), Some(main)];
+                // With no main time the first byo-yomi period starts at once.
+                let (left, n) = if main > 0.0 { (main, 0) } else { (byo, stones) };
+                self.clock.left = [Some(left); 2];
+                self.clock.stones = [n; 2];
                 Ok(String::new())
             }
             "time_left" => {
                 argc(3)?;
                 let c = parse_colour(args[0])?;
-                self.clock.left[slot(c)] = Some(nonneg(args[1])?);
-                let _ = args[2]
+                let left = nonneg(args[1])?;
+                let stones = args[2]
                     .parse::<u32>()
                     .map_err(|_| GtpError::BadStoneCount(args[2].into()))?;
+                self.clock.left[slot(c)] = Some(left);
+                self.clock.stones[slot(c)] = stones;
                 Ok(String::new())
             }
             "param_game" => match args {
@@ -400,18 +413,39 @@ impl Engine {
         }
     }
 
-    /// Time for the next move of `c`: the configured move time, or a share of the clock.
+    /// Time for the next move of `c` (GTP 2 §4.2 time controls):
+    /// - no `time_settings`, or byo-yomi time > 0 with 0 stones (no time limit), or all zero:
+    ///   the configured move time;
+    /// - in byo-yomi (`time_left c T n` with n > 0): `T / n`, less a safety margin (5 % and
+    ///   20 ms, for the pipes and the client's own timing);
+    /// - in main time: a share of what is left (`left / (empty/2 + 5)`), at least the
+    ///   byo-yomi period with its margin when one follows, else at most half of `left`.
     pub fn move_time(&self, c: Colour) -> Duration {
-        let empty = self.game.position().empty_cells().len().max(1) as f64;
+        let safe = |t: f64| t * 0.95 - 0.02;
+        let unlimited = match self.clock.settings {
+            None => true,
+            Some((main, byo, stones)) => (byo > 0.0 && stones == 0) || (main == 0.0 && byo == 0.0),
+        };
         let t = match self.clock.left[slot(c)] {
-            Some(left) => {
-                let byo = self
-                    .clock
-                    .settings
-                    .map_or(0.0, |(_, b, s)| if s > 0 { b / s as f64 } else { b });
-                (left / (empty / 2.0 + 5.0)).max(byo * 0.8).min(left * 0.5)
+            Some(left) if !unlimited => {
+                let stones = self.clock.stones[slot(c)];
+                if stones > 0 {
+                    safe(left / stones as f64)
+                } else {
+                    let empty = self.game.position().empty_cells().len().max(1) as f64;
+                    let share = left / (empty / 2.0 + 5.0);
+                    let period =
+                        self.clock
+                            .settings
+                            .map_or(0.0, |(_, b, s)| if s > 0 { b / s as f64 } else { 0.0 });
+                    if period > 0.0 {
+                        share.max(safe(period))
+                    } else {
+                        share.min(left * 0.5)
+                    }
+                }
             }
-            None => self.config.move_time.as_secs_f64(),
+            _ => self.config.move_time.as_secs_f64(),
         };
         Duration::from_secs_f64(t.clamp(0.01, 3600.0))
     }

@@ -15,6 +15,7 @@ use crate::board::{Board, Cell, CellSet, Colour};
 use crate::position::Position;
 use crate::vc::{mustplay, Mustplay, VcSet};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 const EMPTY: u8 = 0;
@@ -543,41 +544,47 @@ pub fn genmove(
     let vc_time = deadline.wall_limit((time / 50).min(Duration::from_millis(100)));
     let mut s = Search::at_root(config, position, cands, vc_time);
     let me = code(to_move);
-    let solved = AtomicBool::new(false);
     let solver_time = deadline.wall_limit(deadline.remaining());
     let empty = position.empty_cells();
     let use_solver = config.solver_thread && empty.len() <= super::proven::MAX_LOCAL;
-    let solver_result: Option<ProvenMove> = std::thread::scope(|scope| {
-        let handle = use_solver.then(|| {
-            scope.spawn(|| {
-                let r = proven_move(
-                    position,
-                    to_move,
-                    None,
-                    None,
-                    usize::MAX,
-                    u64::MAX,
-                    solver_time,
-                );
-                if r.is_some() {
-                    solved.store(true, Ordering::Relaxed);
+    // The exact solver runs on a thread of its own that is never joined: the move is due at
+    // the deadline whatever the solver is doing (its certificate building and kernel check
+    // are not cut short by its time limit). `solved` is set after the result is sent; an
+    // unfinished solver is left to stop at its own time limit (`solver_time`, the same
+    // deadline) and its answer is dropped with the channel.
+    let solved = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel::<ProvenMove>();
+    if use_solver {
+        let (position, solved) = (position.clone(), Arc::clone(&solved));
+        std::thread::spawn(move || {
+            let r = proven_move(
+                &position,
+                to_move,
+                None,
+                None,
+                usize::MAX,
+                u64::MAX,
+                solver_time,
+            );
+            if let Some(pm) = r {
+                if tx.send(pm).is_ok() {
+                    solved.store(true, Ordering::Release);
                 }
-                r
-            })
+            }
         });
-        let mut i = 0u64;
-        loop {
-            s.iterate(me);
-            i += 1;
-            if s.nodes[0].proven != 0 {
-                break;
-            }
-            if i.is_multiple_of(64) && (deadline.expired() || solved.load(Ordering::Relaxed)) {
-                break;
-            }
+    }
+    let mut i = 0u64;
+    loop {
+        s.iterate(me);
+        i += 1;
+        if s.nodes[0].proven != 0 {
+            break;
         }
-        handle.and_then(|h| h.join().ok().flatten())
-    });
+        if i.is_multiple_of(64) && (deadline.expired() || solved.load(Ordering::Acquire)) {
+            break;
+        }
+    }
+    let solver_result = rx.try_recv().ok();
     if let Some(pm) = solver_result {
         return proven_report(pm, s.playouts);
     }

@@ -78,7 +78,9 @@ pub struct Config {
     pub proof_nodes: u64,
     /// Resign when the opponent has a winning VC (sound: connections are never wrong).
     pub resign: bool,
-    /// Answer the swap question when asked to move second after one Black stone.
+    /// Answer the swap question when asked to move second after one Black stone. Off by
+    /// default, as in Benzene (`param_game allow_swap`): in a match without the swap rule a
+    /// `swap-pieces` answer would be an illegal move.
     pub allow_swap: bool,
     /// Default time per move when no time control was set.
     pub move_time: Duration,
@@ -104,7 +106,7 @@ impl Default for Config {
             solver_thread: true,
             proof_nodes: 20_000,
             resign: false,
-            allow_swap: true,
+            allow_swap: false,
             move_time: Duration::from_secs(2),
             clock: clock::Clock::Wall,
             seed: 1,

@@ -157,8 +157,8 @@ pub fn root_proven_move(
 
 /// The proven move of `to_move`, if any: from its winning VSCs and VCs (`own`), then from a
 /// remembered winning carrier (`remembered`), then from the whole board when at most
-/// `endgame_cells` cells are empty. Each exact call gets `nodes` search nodes and at most
-/// `time`.
+/// `endgame_cells` cells are empty. Each exact call gets `nodes` search nodes; all of them
+/// together get `time` (each call has what is left of it).
 pub fn proven_move(
     position: &Position,
     to_move: Colour,
@@ -168,11 +168,7 @@ pub fn proven_move(
     nodes: u64,
     time: Duration,
 ) -> Option<ProvenMove> {
-    let budget = Budget {
-        nodes,
-        time: Some(time),
-        max_entries: 2_000_000,
-    };
+    let start = std::time::Instant::now();
     let mut cands: Vec<CellSet> = Vec::new();
     if let Some(v) = own {
         cands.extend(v.winning_vcs());
@@ -194,6 +190,15 @@ pub fn proven_move(
             continue;
         }
         tried.push(c);
+        let left = time.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        let budget = Budget {
+            nodes,
+            time: Some(left),
+            max_entries: 2_000_000,
+        };
         if let Some(m) = prove_in(position, to_move, c, &budget) {
             return Some(m);
         }

@@ -221,6 +221,38 @@ fn bid_and_selfplay() {
     shaped("selfplay", &sp, 0);
 }
 
+#[test]
+fn match_summary() {
+    // `hexproof gtp` against itself on 3x3, one opening, both colours.
+    let dir = std::env::temp_dir().join(format!("hexproof-json-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("o.txt");
+    std::fs::write(&openings, "b1\n").unwrap();
+    let engine = format!(
+        "'{}' gtp --no-solver-thread",
+        env!("CARGO_BIN_EXE_hexproof")
+    );
+    let args = [
+        "match",
+        "--a",
+        &engine,
+        "--b",
+        &engine,
+        "--size",
+        "3",
+        "--time",
+        "0.02",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--quiet",
+        "--json",
+    ];
+    let v = shaped("match", &args, 0);
+    assert_eq!(v["games"], 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every schema requires `version` and `exit_code` and closes its top level; a renamed field
 /// (the old `micros`, `owner`, `time_ms` names) is rejected.
 #[test]

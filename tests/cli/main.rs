@@ -10,6 +10,7 @@ mod cli_check;
 mod gtp_conformance;
 mod hardening_io;
 mod json_shape;
+mod match_cli;
 mod polish;
 mod readme;
 mod render_cli;

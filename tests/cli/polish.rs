@@ -23,6 +23,7 @@ const COMMANDS: &[&[&str]] = &[
     &["render"],
     &["gtp"],
     &["selfplay"],
+    &["match"],
     &["solve"],
     &["certificate"],
     &["certificate", "check"],

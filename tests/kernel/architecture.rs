@@ -36,6 +36,7 @@ const LAYERS: &[&str] = &[
     "bidding",
     "player",
     "gtp",
+    "arena",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

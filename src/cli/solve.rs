@@ -176,6 +176,11 @@ pub struct SolveArgs {
     /// Print the explainer's counters and one line per `by search` leaf on stderr.
     #[arg(long, hide_short_help = true)]
     emit_stats: bool,
+    /// Emitted proofs: how many of the winner's moves (the solver's first, then in its move
+    /// order) are tried for one after which the position is a leaf at once, before the
+    /// solver's move is followed into a subtree (0: always follow the solver).
+    #[arg(long, value_name = "N", default_value_t = hexproof::prove::emit::REPLY_TRIES)]
+    emit_reply_tries: usize,
     /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
     /// Anshelevich §6) or "centre" (cells near the centre first).
     #[arg(long, default_value = "resistance", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre or resistance")))]
@@ -372,6 +377,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             leaf_nodes: a.emit_leaf_nodes,
             explain,
             stats: a.emit_stats,
+            reply_tries: a.emit_reply_tries,
             ..emit::EmitOptions::default()
         }
         .for_params(&s.params);

@@ -98,7 +98,14 @@ pub struct EmitOptions {
     pub explain: ExplainLimits,
     /// Print the explainer's counters and one line per search leaf on stderr.
     pub stats: bool,
+    /// How many of the winner's moves (the solver's first, then in its move order) are tried
+    /// for one that closes the branch at once (a leaf, or a position already written) before
+    /// the solver's move is followed; 0: follow the solver ([`REPLY_TRIES`]).
+    pub reply_tries: usize,
 }
+
+/// Default of [`EmitOptions::reply_tries`].
+pub const REPLY_TRIES: usize = 8;
 
 impl Default for EmitOptions {
     fn default() -> Self {
@@ -108,6 +115,7 @@ impl Default for EmitOptions {
             leaf_nodes: LEAF_NODES,
             explain: ExplainLimits::default(),
             stats: false,
+            reply_tries: REPLY_TRIES,
         }
     }
 }
@@ -188,6 +196,7 @@ pub fn emit_solved(
             .leaf_nodes
             .min(crate::local::oracle::DEFAULT_FIRST_NODES),
         stats: opts.stats,
+        reply_tries: opts.reply_tries,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -336,6 +345,8 @@ struct Emitter<'b, 'a> {
     leaf_nodes: u64,
     /// Diagnostics on stderr ([`EmitOptions::stats`]).
     stats: bool,
+    /// [`EmitOptions::reply_tries`].
+    reply_tries: usize,
 }
 
 impl Emitter<'_, '_> {
@@ -388,10 +399,75 @@ impl Emitter<'_, '_> {
             None => confirmed_move(self.d, &f, w, e.moves),
         };
         let mv = mv.ok_or(ProveError::NoWinningMove)?;
+        // Proof size first: a reply after which the position is a leaf at once (or one
+        // already written) ends the branch here, where the solver's move may need a subtree.
+        if let Some(found) = self.closing_reply(q, &f, mv)? {
+            return Ok(found);
+        }
         let mut q2 = q.clone();
         q2.play(w, mv)?;
         let (id, rotated, k) = self.white(&q2)?;
         Ok((mv, id, rotated, k | CellSet::single(mv)))
+    }
+
+    /// Among the winner's first [`EmitOptions::reply_tries`] moves of `q` in the solver's
+    /// order (`f`: `q` filled for the winner; the solver's move `best` first), one after which
+    /// the loser-to-move position is already written or is a leaf by itself; with its node.
+    /// A leaf is a proof of its own (the checker re-proves it), so any such move wins.
+    fn closing_reply(
+        &mut self,
+        q: &Position,
+        f: &Position,
+        best: Cell,
+    ) -> Result<Option<(Cell, usize, bool, CellSet)>, ProveError> {
+        if self.reply_tries == 0 {
+            return Ok(None);
+        }
+        let (w, l) = (self.winner, self.winner.opponent());
+        let mut order = Vec::new();
+        self.d.order.scores(f, w, f.empty_cells(), &mut order);
+        order.sort_unstable();
+        let mut moves = vec![best];
+        moves.extend(
+            order
+                .into_iter()
+                .map(|(_, c)| c)
+                .filter(|&c| c != best)
+                .take(self.reply_tries - 1),
+        );
+        for m in moves {
+            let mut q2 = q.clone();
+            q2.play(w, m)?;
+            let key = (q2.stones(w), q2.stones(l));
+            if self.memo.contains_key(&key)
+                || self
+                    .memo
+                    .contains_key(&(self.rot.set(key.0), self.rot.set(key.1)))
+            {
+                let (id, rotated, k) = self.white(&q2)?;
+                return Ok(Some((m, id, rotated, k | CellSet::single(m))));
+            }
+            if let Some((node, k)) = self.leaf_only(&q2) {
+                self.tick()?;
+                let id = self.record(key, node, k);
+                return Ok(Some((m, id, false, k | CellSet::single(m))));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `q` (the loser to move) as a leaf, if the winner's fill-in or a winning VC closes it.
+    fn leaf_only(&mut self, q: &Position) -> Option<(Node, CellSet)> {
+        let (w, l) = (self.winner, self.winner.opponent());
+        let f = self.d.filled(q, l);
+        let given = f.stones(w) - q.stones(w);
+        if f.winner() == Some(w) {
+            return self
+                .search_cheap(q, given)
+                .then(|| (Node::Leaf(given, None, Vec::new()), given));
+        }
+        let (_, wins) = self.vcs_of(&f, given);
+        self.leaf_from(q, &f, &wins, given)
     }
 
     /// Proves: the loser to move in `q` loses; returns its node and proof set (docs/SEMANTICS.md,
@@ -413,6 +489,11 @@ impl Emitter<'_, '_> {
         }
         self.tick()?;
         let (node, k) = self.prove_white(q)?;
+        Ok((self.record(key, node, k), false, k))
+    }
+
+    /// Adds the node of the loser-to-move position `key` (winner's, loser's stones).
+    fn record(&mut self, key: (CellSet, CellSet), node: Node, k: CellSet) -> usize {
         let id = self.nodes.len();
         self.nodes.push(Entry {
             stones: key,
@@ -421,7 +502,7 @@ impl Emitter<'_, '_> {
             refs: 1,
         });
         self.memo.insert(key, id);
-        Ok((id, false, k))
+        id
     }
 
     fn prove_white(&mut self, q: &Position) -> Result<(Node, CellSet), ProveError> {

@@ -460,3 +460,100 @@ fn seven_by_seven_c4_and_e4_emitted_now_pass_the_checker() {
 fn seven_by_seven_b3_and_f5_emitted_now_pass_the_checker() {
     emit_and_check_7x7("b3", true);
 }
+
+/// The mutation suite on a synthesized proof (issue 26): the committed 6×6 a1 export
+/// (`proofs/solver/6x6-a1.hexp`, White's win written colour-swapped), with
+/// - a cell dropped from the carrier of an AND/OR fact of a derivation (its carrier is exactly
+///   what the rule gives, so a smaller one fails the rule): each of the first 20 such facts
+///   rejected as a failed step (exit 1);
+/// - a wrong reply (the first 8 replies `=> black X` moved to another empty cell): the rest of
+///   the branch no longer fits the position, rejected (exit 1 or 2, never 0);
+/// - a removed case (the first 8 `case` blocks deleted): White's move goes unanswered,
+///   rejected as a failed step (exit 1).
+#[test]
+fn synthesized_proof_mutants_are_rejected() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver/6x6-a1.hexp");
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let opts = Options {
+        search_rule_steps: false,
+        ..Options::default()
+    };
+    let exit = |mutant: Vec<String>| {
+        check_source("6x6-a1.hexp", &(mutant.join("\n") + "\n"), &opts)
+            .report
+            .exit_code
+    };
+    let with_line = |i: usize, l: String| -> Vec<String> {
+        let mut v: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        v[i] = l;
+        v
+    };
+    assert_eq!(exit(with_line(0, lines[0].to_string())), 0);
+    // Dropped carrier cells.
+    let mut dropped = 0;
+    for (i, l) in lines.iter().enumerate() {
+        let Some(open) = l.find(", [") else { continue };
+        let Some(close) = l[open..].find(']').map(|c| c + open) else {
+            continue;
+        };
+        let is_rule = l.contains(" by OR ") || l.contains(" by AND ");
+        let cells: Vec<&str> = l[open + 3..close].split(", ").collect();
+        if !l.trim_start().starts_with("s_") || !is_rule || cells.len() < 2 {
+            continue;
+        }
+        let mutant = format!("{}{}{}", &l[..open + 3], cells[1..].join(", "), &l[close..]);
+        assert_eq!(exit(with_line(i, mutant)), 1, "line {}: {l}", i + 1);
+        dropped += 1;
+        if dropped == 20 {
+            break;
+        }
+    }
+    assert_eq!(dropped, 20);
+    // Wrong replies.
+    let mut replies = 0;
+    for (i, l) in lines.iter().enumerate() {
+        let Some(at) = l.find("=> black ") else {
+            continue;
+        };
+        let cell = &l[at + 9..at + 11];
+        let other = if cell == "c3" { "d4" } else { "c3" };
+        let mutant = l.replacen(&format!("=> black {cell}"), &format!("=> black {other}"), 1);
+        assert_ne!(exit(with_line(i, mutant)), 0, "line {}: {l}", i + 1);
+        replies += 1;
+        if replies == 8 {
+            break;
+        }
+    }
+    assert_eq!(replies, 8);
+    // Removed cases (a block from its `case` line to its closing brace, or a one-line goto).
+    let mut removed = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if !l.trim_start().starts_with("case ") {
+            continue;
+        }
+        let mut end = i;
+        if l.trim_end().ends_with('{') {
+            let mut depth = 0i32;
+            for (j, m) in lines.iter().enumerate().skip(i) {
+                depth += m.matches('{').count() as i32 - m.matches('}').count() as i32;
+                if depth == 0 {
+                    end = j;
+                    break;
+                }
+            }
+        }
+        let mutant: Vec<String> = lines
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j < i || j > end)
+            .map(|(_, s)| s.to_string())
+            .collect();
+        assert_eq!(exit(mutant), 1, "case at line {}: {l}", i + 1);
+        removed += 1;
+        if removed == 8 {
+            break;
+        }
+    }
+    assert_eq!(removed, 8);
+}

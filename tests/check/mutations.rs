@@ -483,8 +483,9 @@ fn proof_files(heavy: bool) -> Vec<std::path::PathBuf> {
                 }
                 // The solver's exported proofs (proofs/solver/) are not mutated: their leaf
                 // carriers are proof sets, not minimal, so dropping a cell often leaves a true
-                // (and rightly accepted) claim. tests/solver/solver_emit.rs checks them and that they
-                // fail without their `| *` cases.
+                // (and rightly accepted) claim. tests/solver/solver_emit.rs checks them, that they
+                // fail without their `| *` cases, and mutates the 6×6 a1 export where a mutant
+                // must fail (`synthesized_proof_mutants_are_rejected`).
                 if p.parent().is_some_and(|d| d.ends_with("solver")) {
                     continue;
                 }

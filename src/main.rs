@@ -43,6 +43,7 @@ enum Command {
     Selfplay(cli::gtp::SelfplayArgs),
     Solve(cli::solve::SolveArgs),
     Certificate(cli::certificate::CertificateArgs),
+    Yang(cli::yang::YangArgs),
 }
 
 /// `hexproof … | head` must end quietly, as other Unix tools do, instead of panicking in
@@ -86,6 +87,7 @@ fn main() -> ExitCode {
         Command::Selfplay(a) => cli::gtp::run_selfplay(a),
         Command::Solve(a) => cli::solve::run_solve(a),
         Command::Certificate(a) => cli::certificate::run_certificate(a),
+        Command::Yang(a) => cli::yang::run_yang(a),
     };
     ExitCode::from(code)
 }

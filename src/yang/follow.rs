@@ -16,9 +16,10 @@
 //! cannot be played (its cell occupied or placed outside its parent) is written down in
 //! [`Follower::notes`]: a place where the data does not say what to do.
 
-use super::reader::{Branch, Strategy};
+use super::reader::{Branch, Loc, Strategy};
 use crate::board::{Board, Cell, Colour};
 use crate::position::Position;
+use std::collections::BTreeSet;
 
 /// One active pattern on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +28,11 @@ pub struct Instance {
     pub pattern: u32,
     /// `cells[i]`: the cell of local position `i + 1` (none: placed outside its parent).
     pub cells: Vec<Option<Cell>>,
+    /// The `PP` line that placed it (none for pattern 1).
+    pub placed_at: Option<Loc>,
+    /// The first `PP` line, on the way down from pattern 1 to this instance, that placed an
+    /// instance on an occupied cell (none: no such line).
+    pub tainted_at: Option<Loc>,
 }
 
 impl Instance {
@@ -80,7 +86,49 @@ pub struct Follower<'a> {
     rotated: Option<bool>,
     active: Vec<Instance>,
     /// Places where the data did not say what to do (unplayable replies).
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
+}
+
+/// A reply the follower could not play: White's move triggered `branch` of an instance of
+/// `pattern` (placed by the `PP` line `placed_at`) whose reply cell is occupied (`cell`) or
+/// was placed outside its parent (`cell` none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// Stones on the board when it happened (White's move included).
+    pub move_number: usize,
+    /// The pattern.
+    pub pattern: u32,
+    /// The branch.
+    pub branch: u32,
+    /// The `PP` line that placed the instance (none: pattern 1).
+    pub placed_at: Option<Loc>,
+    /// The `PP` line above it that placed an instance on an occupied cell, if any.
+    pub tainted_at: Option<Loc>,
+    /// The reply's cell, if it has one.
+    pub cell: Option<Cell>,
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "move {}: pattern {} branch {}",
+            self.move_number, self.pattern, self.branch
+        )?;
+        if let Some(at) = self.placed_at {
+            write!(f, " (placed by the PP line at {at})")?;
+        }
+        if let Some(at) = self.tainted_at {
+            write!(
+                f,
+                " (below the PP line at {at}, which placed a pattern on a stone)"
+            )?;
+        }
+        match self.cell {
+            Some(c) => write!(f, ": the reply's cell {c:?} is occupied"),
+            None => write!(f, ": the reply is placed outside its parent"),
+        }
+    }
 }
 
 /// Why a follower cannot be made.
@@ -108,7 +156,12 @@ impl<'a> Follower<'a> {
             strategy,
             board,
             rotated: None,
-            active: vec![Instance { pattern: 1, cells }],
+            active: vec![Instance {
+                pattern: 1,
+                cells,
+                placed_at: None,
+                tainted_at: None,
+            }],
             notes: Vec::new(),
         })
     }
@@ -125,6 +178,27 @@ impl<'a> Follower<'a> {
     /// The active patterns (in the strategy's orientation).
     pub fn active(&self) -> &[Instance] {
         &self.active
+    }
+
+    /// For each branch of each active instance, the cells (in the board's orientation) that
+    /// trigger it; before White's first move also their 180° images (pattern 1's other half).
+    pub fn trigger_groups(&self) -> Vec<Vec<Cell>> {
+        let mut out = Vec::new();
+        for inst in &self.active {
+            for b in &self.strategy.patterns[&inst.pattern].branches {
+                let mut group = Vec::new();
+                for t in &b.triggers {
+                    if let Some(c) = inst.cell(t.n) {
+                        group.push(self.orient(c));
+                        if self.rotated.is_none() {
+                            group.push(orient(Some(true), self.strategy.board_size, c));
+                        }
+                    }
+                }
+                out.push(group);
+            }
+        }
+        out
     }
 
     /// Black's first move: the centre.
@@ -164,7 +238,7 @@ impl<'a> Follower<'a> {
             let inst = self.active.remove(k);
             match inst.cell(b.reply.n).filter(|&c| empty(c)) {
                 Some(c) => {
-                    self.split(&inst, b);
+                    self.split(position, &inst, b);
                     return Move {
                         cell: self.orient(c),
                         source: Source::Branch {
@@ -174,11 +248,15 @@ impl<'a> Follower<'a> {
                     };
                 }
                 None => {
-                    self.notes.push(format!(
-                        "pattern {} branch {}: reply {} cannot be played (occupied or outside \
-                         its parent)",
-                        inst.pattern, b.number, b.reply.n
-                    ));
+                    self.notes.push(Note {
+                        move_number: position.stones(Colour::White).len()
+                            + position.stones(Colour::Black).len(),
+                        pattern: inst.pattern,
+                        branch: b.number,
+                        placed_at: inst.placed_at,
+                        tainted_at: inst.tainted_at,
+                        cell: inst.cell(b.reply.n).map(|c| self.orient(c)),
+                    });
                     self.active.insert(k, inst);
                 }
             }
@@ -203,7 +281,7 @@ impl<'a> Follower<'a> {
         });
         if let Some((k, b, c)) = pick {
             let inst = self.active.remove(k);
-            self.split(&inst, b);
+            self.split(position, &inst, b);
             return Move {
                 cell: self.orient(c),
                 source: Source::Free {
@@ -222,13 +300,21 @@ impl<'a> Follower<'a> {
         }
     }
 
-    /// Replaces `inst` (already removed) by the sub-patterns of branch `b`.
-    fn split(&mut self, inst: &Instance, b: &Branch) {
+    /// Replaces `inst` (already removed) by the sub-patterns of branch `b` (`position`: the
+    /// board before Black's reply).
+    fn split(&mut self, position: &Position, inst: &Instance, b: &Branch) {
         for part in &b.parts {
-            let cells = part.map.iter().map(|p| inst.cell(p.n)).collect();
+            let cells: Vec<Option<Cell>> = part.map.iter().map(|p| inst.cell(p.n)).collect();
+            let occupied = cells
+                .iter()
+                .flatten()
+                .any(|&c| position.colour_at(self.orient(c)).is_some());
+            let tainted_at = inst.tainted_at.or(occupied.then_some(part.at));
             self.active.push(Instance {
                 pattern: part.pattern,
                 cells,
+                placed_at: Some(part.at),
+                tainted_at,
             });
         }
     }
@@ -252,20 +338,23 @@ pub struct Game {
     /// The winner.
     pub winner: Colour,
     /// The follower's notes (unplayable replies).
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     /// Black moves that came from a triggered branch.
     pub branch_moves: usize,
     /// Black's free moves (White's move triggered nothing).
     pub free_moves: usize,
+    /// The (pattern, branch) pairs whose reply Black played.
+    pub branches: BTreeSet<(u32, u32)>,
 }
 
 /// Plays one game: the strategy as Black (first move the centre) against `white`, which gets
-/// the position and returns an empty cell.
-pub fn play(strategy: &Strategy, mut white: impl FnMut(&Position) -> Cell) -> Game {
+/// the position and the follower (to see the active patterns) and returns an empty cell.
+pub fn play(strategy: &Strategy, mut white: impl FnMut(&Position, &Follower) -> Cell) -> Game {
     let mut f = Follower::new(strategy).expect("odd board");
     let mut pos = Position::empty(*f.board());
     let mut moves = Vec::new();
     let (mut branch_moves, mut free_moves) = (0, 0);
+    let mut branches = BTreeSet::new();
     let first = f.opening().cell;
     pos.play(Colour::Black, first).expect("empty board");
     moves.push(first);
@@ -273,7 +362,7 @@ pub fn play(strategy: &Strategy, mut white: impl FnMut(&Position) -> Cell) -> Ga
         if let Some(w) = pos.winner() {
             break w;
         }
-        let wm = white(&pos);
+        let wm = white(&pos, &f);
         pos.play(Colour::White, wm)
             .expect("White plays an empty cell");
         moves.push(wm);
@@ -282,7 +371,10 @@ pub fn play(strategy: &Strategy, mut white: impl FnMut(&Position) -> Cell) -> Ga
         }
         let m = f.answer(&pos, wm);
         match m.source {
-            Source::Branch { .. } => branch_moves += 1,
+            Source::Branch { pattern, branch } => {
+                branch_moves += 1;
+                branches.insert((pattern, branch));
+            }
             Source::Free { .. } | Source::Any => free_moves += 1,
             Source::Opening => {}
         }
@@ -296,5 +388,6 @@ pub fn play(strategy: &Strategy, mut white: impl FnMut(&Position) -> Cell) -> Ga
         notes: f.notes,
         branch_moves,
         free_moves,
+        branches,
     }
 }

@@ -7,8 +7,9 @@
 //! error names the line and the column. [`Strategy::defects`] then measures the parsed data
 //! against itself: a position beyond the size of its pattern (outside its parent), two
 //! positions of a sub-pattern mapped onto one cell of the parent, sub-patterns that overlap or
-//! hold a cell just played. The real file has defects of the first two kinds (pinned in the
-//! tests), so they are reported, not refused; [`Strategy::parse_strict`] refuses them too.
+//! hold a cell just played or one of the branch's triggers. The real file has defects of
+//! three of these kinds (pinned in the tests), so they are reported, not refused;
+//! [`Strategy::parse_strict`] refuses them too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -241,12 +242,24 @@ pub enum YangErrorKind {
         /// The shared position.
         to: u32,
     },
-    /// A sub-pattern holding the reply, or the trigger of a one-trigger branch.
-    #[error("sub-pattern {pattern} holds the parent's position {to}, just played")]
+    /// A sub-pattern holding the reply, just played by Black.
+    #[error("sub-pattern {pattern} holds the parent's position {to}, Black's reply")]
     HoldsPlayed {
         /// The sub-pattern.
         pattern: u32,
         /// The played position.
+        to: u32,
+    },
+    /// A sub-pattern holding one of the branch's trigger cells: when White's move was that
+    /// one, the sub-pattern starts with a White stone inside.
+    #[error(
+        "sub-pattern {pattern} holds the parent's position {to}, one of the branch's \
+         triggers (White's stone when White played there)"
+    )]
+    HoldsTrigger {
+        /// The sub-pattern.
+        pattern: u32,
+        /// The trigger position.
         to: u32,
     },
 }
@@ -736,16 +749,12 @@ impl Strategy {
                                 },
                             );
                         }
-                        let played = pos.n == b.reply.n
-                            || (b.triggers.len() == 1 && b.triggers[0].n == pos.n);
-                        if played {
-                            push(
-                                pos.at,
-                                YangErrorKind::HoldsPlayed {
-                                    pattern: part.pattern,
-                                    to: pos.n,
-                                },
-                            );
+                        let to = pos.n;
+                        let pattern = part.pattern;
+                        if to == b.reply.n {
+                            push(pos.at, YangErrorKind::HoldsPlayed { pattern, to });
+                        } else if b.triggers.iter().any(|t| t.n == to) {
+                            push(pos.at, YangErrorKind::HoldsTrigger { pattern, to });
                         }
                     }
                     for (&to, _) in mine.iter() {
@@ -960,6 +969,12 @@ mod tests {
                 },
                 YangErrorKind::HoldsPlayed { pattern: 2, to: 3 }
             ]
+        );
+        let t = SMALL.replace("\"PP 2 5 6\"", "\"PP 2 5 2\"");
+        let d = Strategy::parse(&t).unwrap().defects();
+        assert_eq!(
+            d[0].error.kind,
+            YangErrorKind::HoldsTrigger { pattern: 2, to: 2 }
         );
     }
 

@@ -3,7 +3,7 @@
 //!
 //! What this version decides: that the file reads; for each pattern its size, branches,
 //! trigger coverage and structural defects (positions outside the parent, aliased positions,
-//! overlapping sub-patterns, a sub-pattern holding a played cell). What it does **not**
+//! overlapping sub-patterns, a sub-pattern holding the reply or a trigger). What it does **not**
 //! decide yet: whether any pattern achieves its goal — the goals are not inferred and no
 //! local search is run. So no pattern is ever reported verified or refuted here, the verdict
 //! is never "verified", and the exit code is 2 (a defect in a reachable pattern: bad data) or

@@ -316,8 +316,8 @@ fn yang_player_never_loses_to_random_attacks() {
 /// reply, but White's 4th move d9 triggers pattern 574 branch 2 (`WM 3 57 65 66`), whose
 /// sub-pattern 292 is placed on 66 = d9 (line 21253); down that sub-pattern the bridge
 /// d9-e9 is created with White already on d9, and White's e9 (move 20) has no answer.
-/// `hexproof solve --board 9x9 --moves "…"` finds the position after e9 won for White
-/// (docs/yang.md).
+/// `hexproof solve --board 9x9 --moves "…"` finds the position after e9 won for White, and
+/// Black's e8 (move 17, the strategy's reply) the losing move: f8 wins there (docs/yang.md).
 #[test]
 fn yang_line_through_the_574_gap() {
     let s = strategy();

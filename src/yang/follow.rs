@@ -391,3 +391,37 @@ pub fn play(strategy: &Strategy, mut white: impl FnMut(&Position, &Follower) -> 
         branches,
     }
 }
+
+/// Black's move by the strategy after `moves` (alternating, Black first), or `None` when the
+/// game has left it: Black did not open at the centre or did not play the strategy's answer,
+/// the moves do not alternate, a move is off the board, or the strategy has no answer of
+/// its own to White's last move (a reply that cannot be played, or no pattern left). The
+/// GTP engine's `--yang` uses it, so that Black follows the strategy while it can.
+pub fn next_move(strategy: &Strategy, moves: &[(Colour, Cell)]) -> Option<Cell> {
+    let mut f = Follower::new(strategy).ok()?;
+    let mut pos = Position::empty(*f.board());
+    let mut answer = Some(f.opening());
+    for (i, &(colour, cell)) in moves.iter().enumerate() {
+        let want = if i % 2 == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        if colour != want || !pos.board().contains(cell) {
+            return None;
+        }
+        if colour == Colour::Black && answer.map(|m| m.cell) != Some(cell) {
+            return None;
+        }
+        pos.play(colour, cell).ok()?;
+        answer = match colour {
+            Colour::White if pos.winner().is_none() => {
+                let notes = f.notes.len();
+                let m = f.answer(&pos, cell);
+                (f.notes.len() == notes && m.source != Source::Any).then_some(m)
+            }
+            _ => None,
+        };
+    }
+    answer.map(|m| m.cell)
+}

@@ -64,3 +64,41 @@ fn yang_check_located_errors() {
         "{err}"
     );
 }
+
+/// `gtp --yang FILE`: on 9x9 Black opens e5 and answers by the strategy (c8 → d7, pattern
+/// 1 branch 8; a9, past the centre, → f5 by the 180° rotation); when the game leaves the
+/// strategy (Black did not open e5) the configured player moves instead.
+#[test]
+fn yang_gtp_player_follows_the_strategy() {
+    use std::io::Write;
+    let gtp = |input: &str| {
+        let mut child = crate::bin::hexproof()
+            .args(["gtp", "--yang", REAL, "--time", "0.05"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("gtp runs");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = gtp("boardsize 9\ngenmove b\nplay w c8\ngenmove b\nplay w f1\ngenmove b\nquit\n");
+    assert_eq!(out, "=\n\n= e5\n\n=\n\n= d7\n\n=\n\n= h2\n\n=\n\n");
+    let out = gtp("boardsize 9\nplay b e5\nplay w a9\ngenmove b\nquit\n");
+    assert_eq!(out, "=\n\n=\n\n=\n\n= f5\n\n=\n\n");
+    // Off the strategy: the MCTS player answers, some legal move.
+    let out = gtp("boardsize 9\nplay b a1\nplay w c8\ngenmove b\nquit\n");
+    assert!(out.starts_with("=\n\n=\n\n=\n\n= "), "{out}");
+    let (code, _, err) = run(&["gtp", "--yang", "no/such/file.txt"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("hexproof: error: cannot read no/such/file.txt"),
+        "{err}"
+    );
+}

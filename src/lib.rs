@@ -30,7 +30,9 @@
 //! - [`lemmas`]: the lemmas of `proofs/` as certified records;
 //! - [`pages`]: a checked proof as pictures and one HTML page;
 //! - [`prove`]: proofs written by the engine (`solve --emit-proof`) for the checker;
-//! - [`enumerate`]: exhaustive enumeration of minimal edge templates (`templates generate`).
+//! - [`enumerate`]: exhaustive enumeration of minimal edge templates (`templates generate`);
+//! - [`yang`]: Jing Yang's 9×9 strategy file — reader, a player that follows it, the report of
+//!   `hexproof yang check` (docs/yang.md).
 //!
 //! **Play** — games, players and protocols:
 //! - [`game`], [`sgf`]: game records and SGF;
@@ -61,6 +63,7 @@ pub mod lemmas;
 pub mod pages;
 pub mod prove;
 pub mod trusted;
+pub mod yang;
 
 pub mod arena;
 pub mod bidding;

@@ -44,6 +44,7 @@ enum Command {
     Match(cli::arena::MatchArgs),
     Solve(cli::solve::SolveArgs),
     Certificate(cli::certificate::CertificateArgs),
+    Yang(cli::yang::YangArgs),
 }
 
 /// `hexproof … | head` must end quietly, as other Unix tools do, instead of panicking in
@@ -88,6 +89,7 @@ fn main() -> ExitCode {
         Command::Match(a) => cli::arena::run_match_cmd(a),
         Command::Solve(a) => cli::solve::run_solve(a),
         Command::Certificate(a) => cli::certificate::run_certificate(a),
+        Command::Yang(a) => cli::yang::run_yang(a),
     };
     ExitCode::from(code)
 }

@@ -126,6 +126,10 @@ pub struct GtpArgs {
     /// Log each generated move's search summary on stderr.
     #[arg(long)]
     verbose: bool,
+    /// Jing Yang's 9x9 strategy file (hex99-3.txt): on 9x9, Black opens e5 and answers by
+    /// the strategy while the game follows it; otherwise --player moves.
+    #[arg(long, value_name = "FILE")]
+    yang: Option<std::path::PathBuf>,
 }
 
 /// Runs the GTP loop.
@@ -135,6 +139,21 @@ pub fn run_gtp(a: GtpArgs) -> u8 {
         Err(e) => return fail_input(&e),
     };
     let mut engine = Engine::new(config);
+    if let Some(path) = &a.yang {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(source) => {
+                return fail_input(super::CliError::Read {
+                    path: path.clone(),
+                    source,
+                })
+            }
+        };
+        match hexproof::yang::Strategy::parse(&text) {
+            Ok(s) => engine.yang = Some(s),
+            Err(e) => return fail_input(format_args!("{}: {e}", path.display())),
+        }
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     let mut buf = Vec::new();

@@ -14,6 +14,7 @@ pub mod solve;
 pub mod templates;
 pub mod vc;
 pub mod verify;
+pub mod yang;
 
 use hexproof::board::{Colour, Notation};
 

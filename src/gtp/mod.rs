@@ -99,6 +99,8 @@ pub struct Engine {
     hint: [Option<crate::board::CellSet>; 2],
     /// Last genmove report (for logs).
     pub last_info: String,
+    /// Jing Yang's 9×9 strategy (`gtp --yang FILE`): Black follows it while the game does.
+    pub yang: Option<crate::yang::Strategy>,
 }
 
 fn slot(c: Colour) -> usize {
@@ -163,6 +165,7 @@ impl Engine {
             quit: false,
             hint: [None, None],
             last_info: String::new(),
+            yang: None,
         }
     }
 
@@ -462,6 +465,10 @@ impl Engine {
         {
             return Move::Swap(c);
         }
+        if let Some(cell) = self.yang_move(c) {
+            self.last_info = "yang: the strategy's move".into();
+            return Move::Stone(c, cell);
+        }
         let t = self.move_time(c);
         let r = player::genmove(&self.config, self.game.position(), c, t, self.hint[slot(c)]);
         self.hint[slot(c)] = r.proof_set;
@@ -471,6 +478,26 @@ impl Engine {
             Decision::Swap => Move::Swap(c),
             Decision::Resign => Move::Resign(c),
         }
+    }
+
+    /// Black's move by Jing Yang's strategy, when one is loaded, the board is its size and
+    /// the game so far follows it ([`crate::yang::follow::next_move`]).
+    fn yang_move(&self, c: Colour) -> Option<crate::board::Cell> {
+        let s = self.yang.as_ref()?;
+        let b = self.game.position().board();
+        if c != Colour::Black || b.cols() != s.board_size || b.rows() != s.board_size {
+            return None;
+        }
+        let moves: Option<Vec<_>> = self
+            .game
+            .moves()
+            .iter()
+            .map(|m| match *m {
+                Move::Stone(colour, cell) => Some((colour, cell)),
+                _ => None,
+            })
+            .collect();
+        crate::yang::follow::next_move(s, &moves?)
     }
 
     fn param_player(&mut self, args: &[&str]) -> Result<String, GtpError> {

@@ -21,3 +21,4 @@ mod rng;
 mod robustness;
 mod templates_lemmas;
 mod trees;
+mod yang;

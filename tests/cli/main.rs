@@ -17,3 +17,4 @@ mod render_cli;
 mod render_svg;
 mod templates_cli;
 mod vc_cli;
+mod yang_cli;

@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "pages",
     "prove",
     "enumerate",
+    "yang",
     // play
     "game",
     "sgf",

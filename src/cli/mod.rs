@@ -8,6 +8,7 @@ pub mod check;
 pub mod error;
 pub mod gtp;
 pub mod progress;
+pub mod published;
 pub mod render;
 pub mod solve;
 pub mod templates;

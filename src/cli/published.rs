@@ -122,13 +122,11 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
             seconds: a.time,
         });
     }
-    // Earlier entries: --merge files, then --out with --update; decided ones first.
+    // Earlier entries: --out with --update, then the --merge files; decided ones first.
     let mut old: Vec<Entry> = Vec::new();
-    let earlier = a
-        .merge
-        .iter()
-        .map(|p| (p, true))
-        .chain([(&a.out, a.update)]);
+    let earlier = [(&a.out, a.update)]
+        .into_iter()
+        .chain(a.merge.iter().map(|p| (p, true)));
     for (path, _) in earlier.filter(|(_, w)| *w) {
         match std::fs::read_to_string(path) {
             Ok(text) => match parse_published(path, &text) {
@@ -157,16 +155,30 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.
+    // When all are undecided: what each tried, in order (--out, then the --merge files).
     let earlier = |s: &Source| -> Option<Entry> {
-        old.iter()
-            .find(|e| {
+        let found: Vec<&Entry> = old
+            .iter()
+            .filter(|e| {
                 e.name == s.name
                     && e.collection == s.set
                     && e.carrier == s.carrier
                     && e.goal_stones == s.goal_stones
                     && e.helper_stones == s.helper_stones
             })
-            .cloned()
+            .collect();
+        let mut first = (*found.first()?).clone();
+        if first.verdict == PublishedVerdict::Undecided {
+            let mut tried: Vec<&str> = Vec::new();
+            for e in &found {
+                if !tried.contains(&e.tried.as_str()) {
+                    tried.push(&e.tried);
+                }
+            }
+            first.tried = tried.join("; then ");
+            first.digest = first.compute_digest();
+        }
+        Some(first)
     };
     let kept = |s: &Source| -> Option<Entry> {
         let named = a.only.contains(&s.name);

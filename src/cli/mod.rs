@@ -9,6 +9,7 @@ pub mod check;
 pub mod error;
 pub mod gtp;
 pub mod progress;
+pub mod published;
 pub mod render;
 pub mod solve;
 pub mod templates;

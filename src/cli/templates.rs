@@ -17,6 +17,7 @@ use hexproof::position::Position;
 use hexproof::templates::draw;
 use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
 use hexproof::templates::matching;
+use hexproof::templates::published::verify_entry;
 use serde_json::json;
 use std::fmt::Display;
 use std::path::PathBuf;
@@ -52,6 +53,7 @@ enum TemplatesCommand {
     Show(ShowArgs),
     Match(MatchArgs),
     ImportProofs(ImportProofsArgs),
+    ImportPublished(super::published::ImportPublishedArgs),
 }
 
 /// Write the lemmas proved in `proofs/*.hexp` as library records (`DIR/proofs.json`).
@@ -301,6 +303,7 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
         TemplatesCommand::Show(s) => run_show(s),
         TemplatesCommand::Match(m) => run_match(m),
         TemplatesCommand::ImportProofs(i) => run_import_proofs(i),
+        TemplatesCommand::ImportPublished(i) => super::published::run_import_published(i),
     }
 }
 
@@ -752,6 +755,12 @@ fn run_verify(a: VerifyArgs) -> u8 {
         Err(c) => return c,
     };
     // The records asked for by name (case-insensitive where unambiguous), or all.
+    // Published templates go by `published/NAME` (HexWiki's names are the library's too).
+    let published_names: Vec<String> = lib
+        .published
+        .iter()
+        .flat_map(|(_, pf)| pf.templates.iter().map(|e| format!("published/{}", e.name)))
+        .collect();
     let all_names: Vec<&str> = lib
         .records()
         .map(|r| r.name.as_str())
@@ -760,6 +769,7 @@ fn run_verify(a: VerifyArgs) -> u8 {
                 .iter()
                 .flat_map(|(_, lf)| lf.lemmas.iter().map(|r| r.name.as_str())),
         )
+        .chain(published_names.iter().map(String::as_str))
         .collect();
     let mut wanted = Vec::new();
     for n in &a.names {
@@ -810,6 +820,23 @@ fn run_verify(a: VerifyArgs) -> u8 {
             ));
         }
     }
+    // The published templates: each entry against the seeded library (its link to it).
+    let mut published_ok = 0;
+    if let Some((path, pf)) = &lib.published {
+        let seeded: Vec<_> = lib.records().cloned().collect();
+        for e in &pf.templates {
+            let name = format!("published/{}", e.name);
+            if !chosen(&name) {
+                continue;
+            }
+            let result = verify_entry(e, &seeded);
+            published_ok += usize::from(outcome(
+                path,
+                &name,
+                result.as_ref().map(|n| *n).map_err(|e| e as &dyn Display),
+            ));
+        }
+    }
     let mut lemmas_ok = 0;
     if let Some((path, lf)) = &lib.lemmas {
         let mut cache = Vec::new();
@@ -843,6 +870,7 @@ fn run_verify(a: VerifyArgs) -> u8 {
             json!({
                 "verified": ok,
                 "lemmas_verified": lemmas_ok,
+                "published_verified": published_ok,
                 "failed": failures.iter().map(|(p, n, e)| json!({"file": p, "name": n, "reason": e})).collect::<Vec<_>>(),
                 "certificate_nodes": nodes,
                 "seconds": secs,
@@ -851,9 +879,10 @@ fn run_verify(a: VerifyArgs) -> u8 {
         );
     } else {
         println!(
-            "{} and {} verified ({nodes} certificate nodes), {} failed, in {secs:.3} s",
+            "{} and {} verified, and {} ({nodes} certificate nodes), {} failed, in {secs:.3} s",
             plural(ok, "template"),
             plural(lemmas_ok, "lemma"),
+            plural(published_ok, "published template"),
             failures.len()
         );
     }
@@ -958,7 +987,28 @@ fn run_list(a: ListArgs) -> u8 {
                 })).collect::<Vec<_>>(),
             }));
         }
-        return print_json(json!({ "files": files }), EXIT_HOLDS);
+        let published: Vec<_> = lib
+            .published
+            .iter()
+            .flat_map(|(_, pf)| &pf.templates)
+            .map(|e| {
+                json!({
+                    "name": e.name,
+                    "collection": e.collection,
+                    "verdict": e.verdict,
+                    "size": e.carrier.len(),
+                    "goal_stones": e.goal_stones.len(),
+                    "helper_stones": e.helper_stones.len(),
+                    "minimized_size": e.minimized.as_ref().map(|m| m.size()),
+                    "library": e.library,
+                    "certificate_nodes": e.record.as_ref().map_or(0, |r| r.certificate.nodes.len()),
+                })
+            })
+            .collect();
+        return print_json(
+            json!({ "files": files, "published": published }),
+            EXIT_HOLDS,
+        );
     } else {
         for (p, f) in &lib.files {
             println!(
@@ -972,6 +1022,31 @@ fn run_list(a: ListArgs) -> u8 {
                 plural(f.templates.len(), "template")
             );
             print_records(&f.templates);
+        }
+        if let Some((p, pf)) = &lib.published {
+            println!(
+                "{}: {} (HexWiki, King, Selinger), not seeds of the solver",
+                p.display(),
+                plural(pf.templates.len(), "published template")
+            );
+            for e in &pf.templates {
+                println!(
+                    "  {:<38} {:<9} {:>3} cells {}+{} stones{}{}",
+                    e.name,
+                    format!("{:?}", e.verdict).to_lowercase(),
+                    e.carrier.len(),
+                    e.goal_stones.len(),
+                    e.helper_stones.len(),
+                    e.minimized
+                        .as_ref()
+                        .map(|m| format!(", minimized to {} cells", m.size()))
+                        .unwrap_or_default(),
+                    e.library
+                        .as_ref()
+                        .map(|l| format!(", library {} ({})", l.name, l.relation))
+                        .unwrap_or_default()
+                );
+            }
         }
         if let Some((p, lf)) = &lib.lemmas {
             println!(

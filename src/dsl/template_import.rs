@@ -15,12 +15,11 @@
 
 use super::ast::Span;
 use super::model::{Block, BlockKind, CellNames, Fact, LemmaInfo, LibraryLemma};
-use crate::board::{Board, Border, Cell, CellSet, Colour, Notation};
-use crate::claim::Claim;
+use crate::board::{Board, Border, Cell, CellSet, Notation};
 use crate::edge_template::EdgeTemplate;
 use crate::position::Position;
 use crate::templates::builtin::records;
-use crate::templates::library::{ClaimTag, Record};
+use crate::templates::library::Record;
 
 /// The library's records that fit on `board`, as lemma blocks pointing at `span` (the `use`).
 pub fn template_lemmas(board: Board, notation: Notation, span: Span) -> Vec<Block> {
@@ -50,16 +49,7 @@ fn template_lemma(r: Record, board: Board, notation: Notation, span: Span) -> Op
         return None;
     }
     let position = Position::new(board, black, CellSet::EMPTY).ok()?;
-    let top = Cell::border(Border::Top);
-    let pairs = match r.claim {
-        ClaimTag::Vc | ClaimTag::Semi => vec![(stones[0], top)],
-        ClaimTag::Union => stones.iter().map(|&s| (s, top)).collect(),
-    };
-    let claim = Claim {
-        owner: Colour::Black,
-        pairs,
-        owner_first: r.claim == ClaimTag::Semi,
-    };
+    let claim = r.claim_on(&stones);
     let n = claim.pairs.len();
     let mut names = CellNames::plain(board, notation);
     names.map.insert(stones[0], "x".into());

@@ -809,7 +809,9 @@ pub struct EngineOutcome {
 
 /// Decides `game` with `engine`. With [`Engine::Auto`] the local search gets at most
 /// `local_nodes` of the budget's nodes; when it is undecided the whole-board engine gets the
-/// rest (nodes and time).
+/// rest (nodes and time). A claim the whole-board engine cannot encode ([`encode`]: White's
+/// claims, pairs not ending on one Black border, …) gets the whole budget for the local
+/// search, so a small `local_nodes` never starves it.
 pub fn decide_engine(
     game: &SubGame,
     budget: &Budget,
@@ -827,7 +829,7 @@ pub fn decide_engine(
         });
     }
     let local_budget = match engine {
-        Engine::Auto => Budget {
+        Engine::Auto if encode(game).is_ok() => Budget {
             nodes: budget.nodes.min(local_nodes),
             ..*budget
         },

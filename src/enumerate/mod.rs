@@ -37,6 +37,7 @@
 //! under the edge mirror `[r, c] ↦ [r, K − c − r]`, so `M` is closed under it.
 
 mod error;
+pub mod published;
 pub mod two_stone;
 
 pub use error::EnumerateError;
@@ -1074,6 +1075,7 @@ pub fn certified_record(
         minimality,
         symmetry,
         stones: canon_stones,
+        goals: 1,
         carrier: canon_carrier,
         provenance: Provenance {
             source: source.into(),

@@ -45,6 +45,14 @@ pub const FILES: [(&str, &str); 9] = [
     ),
 ];
 
+/// The published templates (`templates/published.json`, [`super::published`]), embedded for
+/// `templates verify` and `templates list`; not in [`FILES`], so not seeds of the solver
+/// ([`super::seeds::library_seeds`]) and not used by `use templates` or `templates match`.
+pub const PUBLISHED: (&str, &str) = (
+    "templates/published.json",
+    include_str!("../../templates/published.json"),
+);
+
 /// Every record of the embedded library, in file order. A file that does not parse is
 /// skipped (its records are then unknown lemmas); `tests/kernel/rules.rs` checks that none is.
 pub fn records() -> Vec<Record> {

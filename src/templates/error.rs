@@ -73,9 +73,21 @@ pub enum TemplateError {
     /// The goal stone is not at `[row, 0]`.
     #[error("the goal stone is [{0}, {1}], but a row-{2} template has it at [{2}, 0]")]
     GoalStone(i32, i32, i32),
-    /// A stone above the template's row.
-    #[error("a stone lies above the template's row")]
+    /// A goal stone above the template's row (helper stones may lie anywhere).
+    #[error("a goal stone lies above the template's row")]
     StoneAboveRow,
+    /// A goal count of zero or more than the stones.
+    #[error("{goals} goal stones, but {stones} stones")]
+    GoalCount {
+        /// The stored goal count.
+        goals: usize,
+        /// The stones.
+        stones: usize,
+    },
+    /// A claim that is `union` without several goal stones, or several goal stones without a
+    /// `union` claim.
+    #[error("{0} goal stones: a union claim has several, a vc or semi claim one")]
+    UnionGoals(usize),
     /// The carrier is not in normal form.
     #[error("the carrier is not sorted by (row, col) without repeats")]
     CarrierUnsorted,

@@ -2,7 +2,7 @@
 //! re-checked (docs/templates.md, "Lemma records"). Making records from the proof files needs
 //! the checker and lives one layer up, in `lemmas`; reading them needs only this.
 
-use super::library::{fnv64, Frame, StoredCert};
+use super::library::{Frame, StoredCert};
 use crate::board::{Board, Cell, CellSet, Colour, Notation};
 use crate::claim::{Claim, SubGame};
 use crate::position::Position;
@@ -98,8 +98,7 @@ impl LemmaRecord {
     pub fn compute_digest(&self) -> String {
         let mut r = self.clone();
         r.digest.clear();
-        let text = serde_json::to_string(&r).expect("records serialise");
-        format!("{:016x}", fnv64(text.as_bytes()))
+        super::library::digest_json(&r)
     }
 
     /// The claim's sub-game on its board (for `conj`, the one-pair-at-a-time union game is not

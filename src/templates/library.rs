@@ -138,8 +138,13 @@ pub struct Record {
     pub minimality: MinimalityTag,
     /// Symmetric or chiral (canonical orientation stored).
     pub symmetry: Symmetry,
-    /// The owner's stones; the first is the goal stone, at `[row, 0]`.
+    /// The owner's stones: the goal stones first (the first at `[row, 0]`, on the highest row
+    /// of the goal stones; the others sorted), then the helper stones (sorted, anywhere).
     pub stones: Vec<Rc>,
+    /// How many of `stones` are goal stones (left out when 1). With more than one, the claim
+    /// is `union`: some goal stone to the edge.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub goals: usize,
     /// The empty cells, sorted by (row, col).
     pub carrier: Vec<Rc>,
     /// Origin.
@@ -149,6 +154,14 @@ pub struct Record {
     /// FNV-1a 64 of the record with an empty digest (an integrity check against edits, not a
     /// proof: the proof is the certificate).
     pub digest: String,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 /// One library file: the templates of one row and number of stones, generated in one region.
@@ -204,20 +217,88 @@ pub fn canonical(carrier: &[Rc], row: i32) -> (Vec<Rc>, Symmetry) {
 /// and the symmetry class. `stones[0]` is the goal stone `[row, 0]`, fixed by the mirror. With
 /// no helpers this is [`canonical`].
 pub fn canonical_template(stones: &[Rc], carrier: &[Rc], row: i32) -> (Vec<Rc>, Vec<Rc>, Symmetry) {
-    let helpers = sorted(stones.iter().skip(1).copied().collect());
-    let a = (helpers.clone(), sorted(carrier.to_vec()));
-    let b = (
-        sorted(helpers.iter().map(|&h| mirror(h, row)).collect()),
-        sorted(carrier.iter().map(|&rc| mirror(rc, row)).collect()),
-    );
-    let (pick, sym) = match a.cmp(&b) {
-        std::cmp::Ordering::Equal => (a, Symmetry::Symmetric),
-        std::cmp::Ordering::Less => (a, Symmetry::Chiral),
-        std::cmp::Ordering::Greater => (b, Symmetry::Chiral),
+    let c = canonical_goals(&stones[..1], &stones[1..], carrier);
+    debug_assert_eq!(c.row, row);
+    (c.stones, c.carrier, c.symmetry)
+}
+
+/// A template in canonical form ([`canonical_goals`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    /// Row of the first goal stone (the highest row of a goal stone).
+    pub row: i32,
+    /// Goal stones (the first at `[row, 0]`, the others sorted), then helpers (sorted).
+    pub stones: Vec<Rc>,
+    /// Number of goal stones.
+    pub goals: usize,
+    /// The carrier, sorted.
+    pub carrier: Vec<Rc>,
+    /// Whether the mirror image is the same template.
+    pub symmetry: Symmetry,
+}
+
+/// A template placed with one goal stone at `[row, 0]`: (goal stones, helper stones,
+/// carrier), each sorted.
+pub type Placement = (Vec<Rc>, Vec<Rc>, Vec<Rc>);
+
+/// The image of `rc` in the orientation `(flip, anchor)`: mirrored (`[r, c] ↦ [r, −c − r]`)
+/// when `flip`, then moved along the edge so that the goal stone `anchor` lands on column 0.
+pub fn orient(rc: Rc, flip: bool, anchor: Rc) -> Rc {
+    let img = |x: Rc| if flip { [x[0], -x[1] - x[0]] } else { x };
+    let (m, a) = (img(rc), img(anchor));
+    [m[0], m[1] - a[1]]
+}
+
+/// Every placement of a template given anywhere along the edge (goal stones `goals`, at least
+/// one; helper stones `helpers`; `carrier`) with one goal stone of the highest goal row at
+/// `[row, 0]`: each such goal stone as the anchor, in the template (`flip` false) and its
+/// mirror image ([`orient`]). Two templates are the same up to the mirror when they share a
+/// placement.
+pub fn placements(goals: &[Rc], helpers: &[Rc], carrier: &[Rc]) -> Vec<(bool, Rc, Placement)> {
+    let row = goals.iter().map(|g| g[0]).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for flip in [false, true] {
+        for &a in goals.iter().filter(|g| g[0] == row) {
+            let shift = |v: &[Rc]| sorted(v.iter().map(|&rc| orient(rc, flip, a)).collect());
+            out.push((flip, a, (shift(goals), shift(helpers), shift(carrier))));
+        }
+    }
+    out
+}
+
+/// The canonical form of a template given anywhere along the edge (see [`placements`]): of
+/// the template's placements the smallest (goal stones, helper stones, carrier), and
+/// symmetric when the mirror image's smallest placement is the same. With one goal stone this
+/// is the rule of [`canonical_template`] (and of [`canonical`] without helpers), so older
+/// records keep their form.
+pub fn canonical_goals(goals: &[Rc], helpers: &[Rc], carrier: &[Rc]) -> Canonical {
+    let row = goals.iter().map(|g| g[0]).max().expect("a goal stone");
+    let all = placements(goals, helpers, carrier);
+    let best = |flip: bool| {
+        all.iter()
+            .filter(|(f, ..)| *f == flip)
+            .map(|(.., p)| p)
+            .min()
+            .expect("a goal stone on the goal row")
     };
-    let mut st = vec![[row, 0]];
-    st.extend(pick.0);
-    (st, pick.1, sym)
+    let (a, b) = (best(false), best(true));
+    let symmetry = if a == b {
+        Symmetry::Symmetric
+    } else {
+        Symmetry::Chiral
+    };
+    let (g, helpers, carrier) = if a <= b { a.clone() } else { b.clone() };
+    let mut stones = vec![[row, 0]];
+    stones.extend(g.iter().filter(|&&s| s != [row, 0]));
+    let goals = stones.len();
+    stones.extend(helpers);
+    Canonical {
+        row,
+        goals,
+        stones,
+        carrier,
+        symmetry,
+    }
 }
 
 /// FNV-1a, 64 bits.
@@ -230,13 +311,19 @@ pub fn fnv64(bytes: &[u8]) -> u64 {
     h
 }
 
+/// FNV-1a 64 (hex) of a value's compact JSON: the digest of a record, lemma record or
+/// published entry serialised with its `digest` field empty.
+pub fn digest_json<T: Serialize>(v: &T) -> String {
+    let text = serde_json::to_string(v).expect("library values serialise");
+    format!("{:016x}", fnv64(text.as_bytes()))
+}
+
 impl Record {
     /// The digest of this record (computed with `digest` empty).
     pub fn compute_digest(&self) -> String {
         let mut r = self.clone();
         r.digest.clear();
-        let text = serde_json::to_string(&r).expect("records serialise");
-        format!("{:016x}", fnv64(text.as_bytes()))
+        digest_json(&r)
     }
 
     /// Number of carrier cells.
@@ -244,10 +331,46 @@ impl Record {
         self.carrier.len()
     }
 
+    /// The goal stones (the first [`Record::goals`] stones).
+    pub fn goal_stones(&self) -> &[Rc] {
+        &self.stones[..self.goals.min(self.stones.len())]
+    }
+
+    /// The helper stones (the stones after the goal stones).
+    pub fn helper_stones(&self) -> &[Rc] {
+        &self.stones[self.goal_stones().len()..]
+    }
+
+    /// The record's claim on a board where its stones are `stones` (in record order) and its
+    /// edge is Black's top border: each goal stone to the edge (one pair for a VC or a semi,
+    /// one per goal stone for a union), Black the owner.
+    pub fn claim_on(&self, stones: &[Cell]) -> Claim {
+        let top = Cell::border(Border::Top);
+        let goals = match self.claim {
+            ClaimTag::Vc | ClaimTag::Semi => 1,
+            ClaimTag::Union => self.goal_stones().len(),
+        };
+        Claim {
+            owner: Colour::Black,
+            pairs: stones.iter().take(goals).map(|&s| (s, top)).collect(),
+            owner_first: self.claim == ClaimTag::Semi,
+        }
+    }
+
     /// The record as a sub-game on its canonical board: Black's top edge of a 19×19 board,
     /// leftmost cell on column a. Returns the sub-game and the board cells of the carrier
     /// list and the stones list, in order.
     pub fn sub_game(&self) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), TemplateError> {
+        self.sub_game_at(0)
+    }
+
+    /// [`Record::sub_game`] with `margin` free columns left of the leftmost cell (the
+    /// whole-board engine needs one, for its chain beside the carrier). The kernel's verdict
+    /// does not depend on the margin: the top edge and adjacency are the same along the row.
+    pub fn sub_game_at(
+        &self,
+        margin: i32,
+    ) -> Result<(SubGame, Vec<Cell>, Vec<Cell>), TemplateError> {
         let all = self.stones.iter().chain(self.carrier.iter());
         let min_c = all.clone().map(|rc| rc[1]).min().unwrap_or(0);
         let board = Board::square(19).expect("19 is a board size");
@@ -255,7 +378,7 @@ impl Record {
             if rc[0] < 1 || rc[0] > 18 {
                 return Err(TemplateError::OffRows(rc[0], rc[1]));
             }
-            EdgeTemplate::cell_at(&board, Border::Top, -min_c, *rc)
+            EdgeTemplate::cell_at(&board, Border::Top, margin - min_c, *rc)
                 .ok_or(TemplateError::DoesNotFit(rc[0], rc[1]))
         };
         let stones: Vec<Cell> = self.stones.iter().map(at).collect::<Result<_, _>>()?;
@@ -269,16 +392,7 @@ impl Record {
             return Err(TemplateError::CarrierRepeated);
         }
         let position = Position::new(board, stone_set, CellSet::EMPTY)?;
-        let top = Cell::border(Border::Top);
-        let pairs = match self.claim {
-            ClaimTag::Vc | ClaimTag::Semi => vec![(stones[0], top)],
-            ClaimTag::Union => stones.iter().map(|&s| (s, top)).collect(),
-        };
-        let claim = Claim {
-            owner: Colour::Black,
-            pairs,
-            owner_first: self.claim == ClaimTag::Semi,
-        };
+        let claim = self.claim_on(&stones);
         let game = SubGame::new(position, carrier_set, claim)?;
         Ok((game, carrier, stones))
     }
@@ -511,23 +625,33 @@ pub fn verify_record(r: &Record) -> Result<VerifiedRecord, TemplateError> {
             r.row,
         ));
     }
-    if r.stones.iter().any(|s| s[0] > r.row) {
+    if r.goals == 0 || r.goals > r.stones.len() {
+        return Err(TemplateError::GoalCount {
+            goals: r.goals,
+            stones: r.stones.len(),
+        });
+    }
+    if (r.goals > 1) != (r.claim == ClaimTag::Union) {
+        return Err(TemplateError::UnionGoals(r.goals));
+    }
+    if r.goal_stones().iter().any(|s| s[0] > r.row) {
         return Err(TemplateError::StoneAboveRow);
     }
     if r.carrier != sorted(r.carrier.clone()) {
         return Err(TemplateError::CarrierUnsorted);
     }
     if r.frame == Frame::Edge {
-        if r.stones[1..] != sorted(r.stones[1..].to_vec()) {
+        let (goals, helpers) = (r.goal_stones(), r.helper_stones());
+        if goals[1..] != sorted(goals[1..].to_vec()) || helpers != sorted(helpers.to_vec()) {
             return Err(TemplateError::StonesUnsorted);
         }
-        let (stones, canon, sym) = canonical_template(&r.stones, &r.carrier, r.row);
-        if canon != r.carrier || stones != r.stones {
+        let c = canonical_goals(goals, helpers, &r.carrier);
+        if c.carrier != r.carrier || c.stones != r.stones {
             return Err(TemplateError::NotCanonical);
         }
-        if sym != r.symmetry {
+        if c.symmetry != r.symmetry {
             return Err(TemplateError::Symmetry {
-                computed: sym,
+                computed: c.symmetry,
                 stored: r.symmetry,
             });
         }
@@ -588,6 +712,9 @@ pub fn format_file(f: &LibraryFile) -> String {
         let _ = writeln!(s, "      \"minimality\": {},", j(&r.minimality));
         let _ = writeln!(s, "      \"symmetry\": {},", j(&r.symmetry));
         let _ = writeln!(s, "      \"stones\": {},", cells_json(&r.stones));
+        if r.goals != 1 {
+            let _ = writeln!(s, "      \"goals\": {},", r.goals);
+        }
         let _ = writeln!(s, "      \"carrier\": {},", cells_json(&r.carrier));
         let _ = writeln!(s, "      \"provenance\": {},", j(&r.provenance));
         s.push_str("      \"certificate\": {\n");
@@ -629,7 +756,7 @@ pub(super) const MAX_RECORD_COL: i32 = 64;
 /// (the goal stone first), rows in 1..=18, columns within ±64, at most 128 carrier cells (the
 /// certificate masks), a root node that exists. Its soundness is [`verify_record`]'s.
 pub fn check_record_shape(r: &Record) -> Result<(), TemplateError> {
-    if r.stones.is_empty() {
+    if r.stones.is_empty() || r.goals == 0 || r.goals > r.stones.len() {
         return Err(TemplateError::NoGoalStone);
     }
     if !(1..=MAX_RECORD_ROW).contains(&r.row) {
@@ -681,6 +808,9 @@ pub struct Library {
     pub files: Vec<(PathBuf, LibraryFile)>,
     /// `proofs.json`, if present: the lemmas proved in `proofs/`.
     pub lemmas: Option<(PathBuf, super::lemma_record::LemmaFile)>,
+    /// `published.json`, if present: the published templates ([`super::published`]), apart
+    /// from `files` (they are not seeds of the solver and not matched).
+    pub published: Option<(PathBuf, super::published::PublishedFile)>,
 }
 
 /// The name of the lemma file in a library directory.
@@ -700,6 +830,7 @@ impl Library {
         paths.sort();
         let mut files = Vec::new();
         let mut lemmas = None;
+        let mut published = None;
         for p in paths {
             let text = std::fs::read_to_string(&p).map_err(|source| TemplateError::Read {
                 path: p.clone(),
@@ -714,21 +845,35 @@ impl Library {
                 lemmas = Some((p, f));
                 continue;
             }
+            if p.file_name()
+                .is_some_and(|n| n == super::published::PUBLISHED_FILE)
+            {
+                published = Some((p.clone(), super::published::parse_published(&p, &text)?));
+                continue;
+            }
             files.push(parse_library_file(&p, &text)?);
         }
-        Ok(Library { files, lemmas })
+        Ok(Library {
+            files,
+            lemmas,
+            published,
+        })
     }
 
     /// The library built into the binary ([`super::builtin::FILES`], the files of
-    /// `templates/` but the lemma file), as `use templates` sees it.
+    /// `templates/` but the lemma file, as `use templates` sees it; and the published
+    /// templates, [`super::builtin::PUBLISHED`]).
     pub fn builtin() -> Result<Library, TemplateError> {
         let files = super::builtin::FILES
             .iter()
             .map(|(name, text)| parse_library_file(Path::new(name), text))
             .collect::<Result<_, _>>()?;
+        let (name, text) = super::builtin::PUBLISHED;
+        let published = super::published::parse_published(Path::new(name), text)?;
         Ok(Library {
             files,
             lemmas: None,
+            published: Some((PathBuf::from(name), published)),
         })
     }
 

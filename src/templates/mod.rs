@@ -17,6 +17,7 @@ mod error;
 pub mod lemma_record;
 pub mod library;
 pub mod matching;
+pub mod published;
 pub mod seeds;
 
 pub use crate::edge_template::{EdgeTemplate, PlaceError, Rc};

@@ -128,3 +128,44 @@ fn verify_names_a_tampered_entry() {
         assert!(out.contains("1 failed"), "{what}: {out}");
     }
 }
+
+/// `templates import-published` decides the templates named (a one-stone one and IV2n, whose
+/// proof uses 22 of its 24 cells), and `templates verify published/NAME` re-checks an entry
+/// of the shipped `templates/published.json`.
+#[test]
+fn import_published_and_verify_an_entry() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/edge-templates-hexwiki.json");
+    let out = std::env::temp_dir().join(format!(
+        "hexproof-import-published-{}.json",
+        std::process::id()
+    ));
+    let (code, stdout, err) = run(&[
+        "templates",
+        "import-published",
+        fixture.to_str().unwrap(),
+        "--only",
+        "III1a,IV2n",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (v["templates"].as_u64(), v["holds"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let iv2n = &written["templates"][1];
+    assert_eq!(iv2n["name"], "IV2n");
+    assert_eq!(iv2n["minimized"]["carrier"].as_array().unwrap().len(), 22);
+    let (code, stdout, _) = run(&["templates", "verify", "published/IV2n"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("ok templates/published.json: published/IV2n ("),
+        "{stdout}"
+    );
+}

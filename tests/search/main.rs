@@ -20,6 +20,7 @@ mod rng;
 mod templates_generate;
 mod templates_library;
 mod templates_props;
+mod templates_published;
 mod templates_shrink;
 mod templates_two_stone;
 mod templates_v1a_independent;

@@ -1,0 +1,351 @@
+//! `hexproof templates import-published`: the published edge templates decided and certified
+//! into `templates/published.json` (docs/templates.md, "Published templates").
+
+use super::args::{exact_choice, EngineArg};
+use super::{fail_input, plural, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
+use clap::Args;
+use hexproof::engine::whole::Engine;
+use hexproof::enumerate::published::{
+    import_one, parse_sources, undecided_entry, ImportOptions, Source,
+};
+use hexproof::player::clock::thread_cpu_time;
+use hexproof::templates::library::Library;
+use hexproof::templates::published::{
+    format_published, parse_published, Entry, PublishedFile, PublishedVerdict,
+};
+use rayon::prelude::*;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Decide every published edge template of the given files and write them, certified, as
+/// `templates/published.json`.
+///
+/// Each template (HexWiki's, David King's and Peter Selinger's collections, in the format of
+/// tests/fixtures/edge-templates-hexwiki.json) is placed on Black's top edge with the claim
+/// "some goal stone − the edge", White first, on exactly its published carrier, and decided
+/// by the engine of `verify` (`--engine`). A template that holds is stored with a kernel
+/// certificate (re-checked before it is written), and with a second record on the cells its
+/// proof uses when they are strictly fewer; one that fails with White's refuting line; an
+/// undecided one with what was tried. One line per template (verdict, carrier size, CPU
+/// seconds, engine, certificate nodes) and a progress bar on stderr.
+///
+/// Examples:
+///   hexproof templates import-published tests/fixtures/edge-templates-hexwiki.json tests/fixtures/edge-templates-king-selinger.json
+///   hexproof templates import-published FILES… --update --engine solver --time 300   # only the undecided ones again
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct ImportPublishedArgs {
+    /// Collection files (JSON lists of templates).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The file written.
+    #[arg(long, default_value = "templates/published.json")]
+    out: PathBuf,
+    /// Keep the entries of an existing --out that are decided (holds or fails) and decide only
+    /// the others (and those named by --only).
+    #[arg(long)]
+    update: bool,
+    /// Entries of these earlier outputs are kept like those of --out with --update (a decided
+    /// one is preferred to an undecided one): to join runs made apart, e.g. with --only.
+    #[arg(long, value_name = "FILE")]
+    merge: Vec<PathBuf>,
+    /// Decide only these templates (comma-separated names); the others are kept from --out
+    /// (with --update) or left out.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    only: Vec<String>,
+    /// Skip templates with more carrier cells than this (they are kept from --out with
+    /// --update, else written as undecided, "not tried").
+    #[arg(long, value_name = "CELLS")]
+    max_cells: Option<usize>,
+    /// Which engine decides (as `verify --engine`).
+    #[arg(long, default_value = "auto", value_name = "ENGINE", value_parser = exact_choice::<EngineArg>(|s| format!("unknown engine {s:?} (expected local, solver or auto)")))]
+    engine: EngineArg,
+    /// With `--engine auto`: the local search's share of --nodes.
+    #[arg(long, default_value_t = 100_000, value_name = "NODES")]
+    local_nodes: u64,
+    /// Budget of each template: maximum nodes.
+    #[arg(long, default_value_t = 200_000_000)]
+    nodes: u64,
+    /// Budget of each template: maximum wall-clock seconds.
+    #[arg(long, default_value_t = 60.0)]
+    time: f64,
+    /// Templates decided at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Print a JSON summary instead of the lines (no progress bar).
+    #[arg(long)]
+    json: bool,
+}
+
+/// One template's line of the report.
+struct Line {
+    name: String,
+    cells: usize,
+    verdict: PublishedVerdict,
+    cpu: f64,
+    engine: Option<Engine>,
+    certificate_nodes: usize,
+    minimized: Option<usize>,
+    note: String,
+}
+
+fn verdict_word(v: PublishedVerdict) -> &'static str {
+    match v {
+        PublishedVerdict::Holds => "holds",
+        PublishedVerdict::Fails => "FAILS",
+        PublishedVerdict::Undecided => "undecided",
+    }
+}
+
+/// Runs `hexproof templates import-published`.
+pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
+    let mut sources: Vec<Source> = Vec::new();
+    for f in &a.files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(source) => {
+                return fail_input(CliError::Read {
+                    path: f.clone(),
+                    source,
+                })
+            }
+        };
+        match parse_sources(&text) {
+            Ok(v) => sources.extend(v),
+            Err(e) => return fail_input(format!("{}: not a template list ({e})", f.display())),
+        }
+    }
+    if !a.time.is_finite() || a.time < 0.0 {
+        return fail_input(CliError::NotSeconds {
+            flag: "--time",
+            seconds: a.time,
+        });
+    }
+    // Earlier entries: --out with --update, then the --merge files; decided ones first.
+    let mut old: Vec<Entry> = Vec::new();
+    let earlier = [(&a.out, a.update)]
+        .into_iter()
+        .chain(a.merge.iter().map(|p| (p, true)));
+    for (path, _) in earlier.filter(|(_, w)| *w) {
+        match std::fs::read_to_string(path) {
+            Ok(text) => match parse_published(path, &text) {
+                Ok(f) => old.extend(f.templates),
+                Err(e) => return fail_input(e),
+            },
+            Err(source) if a.merge.contains(path) => {
+                return fail_input(CliError::Read {
+                    path: path.clone(),
+                    source,
+                })
+            }
+            Err(_) => {}
+        }
+    }
+    old.sort_by_key(|e| e.verdict == PublishedVerdict::Undecided);
+    let library: Vec<_> = match Library::builtin() {
+        Ok(l) => l.records().cloned().collect(),
+        Err(e) => return fail_input(e),
+    };
+    let opts = ImportOptions {
+        engine: a.engine.into(),
+        local_nodes: a.local_nodes,
+        nodes: a.nodes,
+        seconds: a.time,
+    };
+    // What to decide now: (source index, kept entry if not decided now).
+    // The earlier entry of the same published template, decided ones first.
+    // When all are undecided: what each tried, in order (--out, then the --merge files).
+    let earlier = |s: &Source| -> Option<Entry> {
+        let found: Vec<&Entry> = old
+            .iter()
+            .filter(|e| {
+                e.name == s.name
+                    && e.collection == s.set
+                    && e.carrier == s.carrier
+                    && e.goal_stones == s.goal_stones
+                    && e.helper_stones == s.helper_stones
+            })
+            .collect();
+        let mut first = (*found.first()?).clone();
+        if first.verdict == PublishedVerdict::Undecided {
+            let mut tried: Vec<&str> = Vec::new();
+            for e in &found {
+                if !tried.contains(&e.tried.as_str()) {
+                    tried.push(&e.tried);
+                }
+            }
+            first.tried = tried.join("; then ");
+            first.digest = first.compute_digest();
+        }
+        Some(first)
+    };
+    let kept = |s: &Source| -> Option<Entry> {
+        let named = a.only.contains(&s.name);
+        let too_big = a.max_cells.is_some_and(|m| s.carrier.len() > m);
+        match earlier(s) {
+            Some(e) if !a.only.is_empty() => (!named).then_some(e),
+            Some(e) => (e.verdict != PublishedVerdict::Undecided || too_big).then_some(e),
+            None => None,
+        }
+    };
+    let todo: Vec<(usize, bool)> = sources
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| kept(s).is_none())
+        .filter(|(_, s)| a.only.is_empty() || a.only.contains(&s.name))
+        .map(|(i, s)| (i, a.max_cells.is_none_or(|m| s.carrier.len() <= m)))
+        .collect();
+    let bar = super::progress_bar(a.json, todo.len(), "templates");
+    let start = Instant::now();
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(a.jobs.max(1))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => return fail_input(format!("cannot start {} threads: {e}", a.jobs)),
+    };
+    let decided: Vec<Result<(usize, Entry, Line), String>> = pool.install(|| {
+        todo.par_iter()
+            .map(|&(i, try_it)| {
+                let s = &sources[i];
+                let cpu0 = thread_cpu_time();
+                let (entry, engine, certificate_nodes) = if try_it {
+                    let mut im =
+                        import_one(s, &library, &opts).map_err(|e| format!("{}: {e}", s.name))?;
+                    // Still undecided: what was tried before stays in the record.
+                    if let Some(before) =
+                        earlier(s).filter(|_| im.entry.verdict == PublishedVerdict::Undecided)
+                    {
+                        im.entry.tried = format!("{}; then {}", before.tried, im.entry.tried);
+                        im.entry.digest = im.entry.compute_digest();
+                    }
+                    (im.entry, Some(im.engine), im.certificate_nodes)
+                } else {
+                    let max = a.max_cells.unwrap_or(0);
+                    let why = format!("not tried (more than {max} carrier cells)");
+                    (undecided_entry(s, why), None, 0)
+                };
+                let line = Line {
+                    name: s.name.clone(),
+                    cells: s.carrier.len(),
+                    verdict: entry.verdict,
+                    cpu: (thread_cpu_time() - cpu0).as_secs_f64(),
+                    engine,
+                    certificate_nodes,
+                    minimized: entry.minimized.as_ref().map(|m| m.size()),
+                    note: entry
+                        .library
+                        .as_ref()
+                        .map(|l| format!("library {} ({})", l.name, l.relation))
+                        .unwrap_or_default(),
+                };
+                if !a.json {
+                    bar.suspend(|| println!("{}", line_text(&line)));
+                }
+                bar.inc(1);
+                Ok((i, entry, line))
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut fresh: Vec<Option<Entry>> = vec![None; sources.len()];
+    let mut lines = Vec::new();
+    for d in decided {
+        match d {
+            Ok((i, e, l)) => {
+                fresh[i] = Some(e);
+                lines.push(l);
+            }
+            Err(m) => return fail_input(m),
+        }
+    }
+    let templates: Vec<Entry> = sources
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| fresh[i].take().or_else(|| kept(s)))
+        .collect();
+    let file = PublishedFile {
+        sources: a.files.iter().map(|p| p.display().to_string()).collect(),
+        command:
+            "hexproof templates import-published (see docs/templates.md, \"Published templates\")"
+                .into(),
+        templates,
+    };
+    if let Err(source) = std::fs::write(&a.out, format_published(&file)) {
+        return fail_input(CliError::Write {
+            path: a.out.clone(),
+            source,
+        });
+    }
+    let count = |v: PublishedVerdict| file.templates.iter().filter(|e| e.verdict == v).count();
+    let (holds, fails, undecided) = (
+        count(PublishedVerdict::Holds),
+        count(PublishedVerdict::Fails),
+        count(PublishedVerdict::Undecided),
+    );
+    let cpu: f64 = lines.iter().fold(0.0, |t, l| t + l.cpu);
+    let code = if undecided == 0 {
+        EXIT_HOLDS
+    } else {
+        EXIT_UNDECIDED
+    };
+    if a.json {
+        return print_json(
+            json!({
+                "out": a.out.display().to_string(),
+                "templates": file.templates.len(),
+                "holds": holds,
+                "fails": fails,
+                "undecided": undecided,
+                "decided_now": lines.len(),
+                "cpu_seconds": cpu,
+                "seconds": start.elapsed().as_secs_f64(),
+                "lines": lines.iter().map(|l| json!({
+                    "name": l.name,
+                    "cells": l.cells,
+                    "verdict": l.verdict,
+                    "cpu_seconds": l.cpu,
+                    "engine": l.engine,
+                    "certificate_nodes": l.certificate_nodes,
+                    "minimized_cells": l.minimized,
+                })).collect::<Vec<_>>(),
+            }),
+            code,
+        );
+    }
+    println!(
+        "{}: {holds} hold, {fails} fail, {undecided} undecided; {} decided now in {cpu:.1} s CPU ({:.1} s wall); wrote {}",
+        plural(file.templates.len(), "template"),
+        plural(lines.len(), "template"),
+        start.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    code
+}
+
+fn line_text(l: &Line) -> String {
+    let engine = match l.engine {
+        Some(Engine::Local) => "local",
+        Some(Engine::Solver) => "solver",
+        Some(Engine::Auto) => "auto",
+        None => "-",
+    };
+    format!(
+        "{:<9} {:<36} {:>3} cells {:>8.2} s CPU  {:<6} {:>6} cert nodes{}{}",
+        verdict_word(l.verdict),
+        l.name,
+        l.cells,
+        l.cpu,
+        engine,
+        l.certificate_nodes,
+        l.minimized
+            .map(|m| format!("  minimized to {m} cells"))
+            .unwrap_or_default(),
+        if l.note.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", l.note)
+        }
+    )
+}

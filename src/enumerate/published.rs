@@ -1,0 +1,387 @@
+//! Published edge templates decided and certified: `hexproof templates import-published`
+//! (docs/templates.md, "Published templates"). The entries and their search-free re-check
+//! are [`crate::templates::published`]; this is the part that searches.
+//!
+//! Each template is placed as published on Black's top edge of a 19×19 board (one free column
+//! on the left, which the whole-board engine's chain needs), with the claim "some goal stone
+//! − the edge", White first, on exactly the published carrier, and decided by
+//! [`decide_engine`]. A win's certificate (already accepted by the kernel) is shrunk, its
+//! root widened to the whole published carrier when the strategy uses fewer cells (sound by
+//! monotonicity; the kernel checks it again), and stored under the canonical form of the
+//! template; when it used strictly fewer cells, a second record on exactly those cells is
+//! stored too (`minimized`). Every record is re-verified ([`verify_record`]) before it is
+//! kept: nothing unproved enters the file.
+
+use super::EnumerateError;
+use crate::board::{Board, Border, Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::edge_template::{EdgeTemplate, Rc};
+use crate::engine::whole::{decide_engine, Engine, WholeParams};
+use crate::kernel::{self, Certificate};
+use crate::local::{Budget, Verdict};
+use crate::position::Position;
+use crate::templates::cert_shrink;
+use crate::templates::library::{
+    canonical_goals, encode_certificate_compact, orient, placements, sorted, verify_record,
+    ClaimTag, Frame, MinimalityTag, Provenance, Record, Region, StoredCert,
+};
+use crate::templates::published::{inside, Entry, LibraryLink, LineMove, PublishedVerdict};
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// A template as the published collections' files give it (`edge-templates-hexwiki.json`,
+/// `edge-templates-king-selinger.json`; other fields are ignored).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Source {
+    /// Name in the collection.
+    pub name: String,
+    /// Collection (`hexwiki`, `drking`, `selinger`).
+    pub set: String,
+    /// Row of the highest goal stone.
+    pub row: i32,
+    /// Goal stones (the claim: some goal stone to the edge).
+    pub goal_stones: Vec<Rc>,
+    /// Other stones of the owner.
+    pub helper_stones: Vec<Rc>,
+    /// Empty cells.
+    pub carrier: Vec<Rc>,
+    /// Cells inside the outline that are not part of the template.
+    #[serde(default)]
+    pub holes: Vec<Rc>,
+    /// The page.
+    #[serde(default)]
+    pub source: String,
+}
+
+/// Budgets of one template's decision.
+#[derive(Clone, Copy, Debug)]
+pub struct ImportOptions {
+    /// The engine (`verify --engine`).
+    pub engine: Engine,
+    /// With [`Engine::Auto`]: the local search's share of the nodes.
+    pub local_nodes: u64,
+    /// Node budget (both engines together).
+    pub nodes: u64,
+    /// Wall-clock budget in seconds.
+    pub seconds: f64,
+}
+
+impl ImportOptions {
+    /// What was tried, in words (stored in each entry).
+    pub fn describe(&self) -> String {
+        match self.engine {
+            Engine::Auto => format!(
+                "engine auto (local search {} nodes, then the solver), {} nodes, {} s",
+                self.local_nodes, self.nodes, self.seconds
+            ),
+            e => format!(
+                "engine {}, {} nodes, {} s",
+                serde_json::to_value(e)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default(),
+                self.nodes,
+                self.seconds
+            ),
+        }
+    }
+}
+
+/// One decided template and what it cost.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The entry (digest set).
+    pub entry: Entry,
+    /// The engine that answered.
+    pub engine: Engine,
+    /// Search nodes (both engines).
+    pub nodes: u64,
+    /// Certificate nodes stored for the published carrier (0 when it does not hold).
+    pub certificate_nodes: usize,
+}
+
+/// The sources of a collection file (a JSON list).
+pub fn parse_sources(text: &str) -> Result<Vec<Source>, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+/// The published template on Black's top edge of a 19×19 board, one free column left of its
+/// leftmost cell (holes included): the sub-game and the board cell of each published cell.
+fn place(s: &Source) -> Result<(SubGame, HashMap<Rc, Cell>), EnumerateError> {
+    let board = Board::square(19).expect("19 is a board size");
+    let all = || {
+        s.goal_stones
+            .iter()
+            .chain(&s.helper_stones)
+            .chain(&s.carrier)
+            .chain(&s.holes)
+    };
+    let min_c = all().map(|rc| rc[1]).min().unwrap_or(0);
+    let mut at = HashMap::new();
+    for &rc in all() {
+        let c = EdgeTemplate::cell_at(&board, Border::Top, 1 - min_c, rc)
+            .filter(|_| rc[0] >= 1)
+            .ok_or(EnumerateError::OffEdge(rc))?;
+        at.insert(rc, c);
+    }
+    let cells = |v: &[Rc]| -> CellSet { v.iter().map(|rc| at[rc]).collect() };
+    let stones = cells(&s.goal_stones) | cells(&s.helper_stones);
+    let position = Position::new(board, stones, CellSet::EMPTY)
+        .map_err(|e| EnumerateError::Template(e.into()))?;
+    let top = Cell::border(Border::Top);
+    let claim = Claim {
+        owner: Colour::Black,
+        pairs: s.goal_stones.iter().map(|g| (at[g], top)).collect(),
+        owner_first: false,
+    };
+    let game = SubGame::new(position, cells(&s.carrier), claim)?;
+    Ok((game, at))
+}
+
+/// The bounding region of a canonical template: rows 1..=highest row, and the smallest width
+/// (with the parity of `row`) holding every cell.
+fn bounding_region(row: i32, stones: &[Rc], carrier: &[Rc]) -> Region {
+    let cells = || stones.iter().chain(carrier);
+    let height = cells().map(|rc| rc[0]).max().unwrap_or(row);
+    let mut width = cells()
+        .map(|rc| (2 * rc[1] + rc[0] - row).abs() + 1)
+        .max()
+        .unwrap_or(1);
+    if (width - row).rem_euclid(2) != 0 {
+        width += 1;
+    }
+    Region { height, width }
+}
+
+/// The record of `s`'s stones on `carrier` (published coordinates, a subset of the published
+/// carrier) with `cert` (a certificate on [`place`]'s board whose root uses at most
+/// `carrier`), in canonical form, re-verified.
+fn record_of(
+    s: &Source,
+    name: String,
+    carrier: &[Rc],
+    at: &HashMap<Rc, Cell>,
+    cert: &Certificate,
+) -> Result<Record, EnumerateError> {
+    let c = canonical_goals(&s.goal_stones, &s.helper_stones, carrier);
+    // The orientation of the published template that gives the canonical placement, as a
+    // map from canonical cells to board cells.
+    let target = (
+        sorted(c.stones[..c.goals].to_vec()),
+        sorted(c.stones[c.goals..].to_vec()),
+        c.carrier.clone(),
+    );
+    let map: HashMap<Rc, Cell> = placements(&s.goal_stones, &s.helper_stones, carrier)
+        .into_iter()
+        .find(|(.., p)| *p == target)
+        .map(|(flip, anchor, _)| {
+            s.goal_stones
+                .iter()
+                .chain(&s.helper_stones)
+                .chain(carrier)
+                .map(|&x| (orient(x, flip, anchor), at[&x]))
+                .collect()
+        })
+        .unwrap_or_default();
+    let cells = |v: &[Rc]| {
+        v.iter()
+            .map(|rc| map.get(rc).copied())
+            .collect::<Option<Vec<_>>>()
+    };
+    let (Some(stone_cells), Some(carrier_cells)) = (cells(&c.stones), cells(&c.carrier)) else {
+        return Err(EnumerateError::NotProved {
+            name,
+            verdict: Verdict::Undecided,
+        });
+    };
+    let mut rec = Record {
+        name,
+        row: c.row,
+        owner: "edge-owner".into(),
+        frame: Frame::Edge,
+        claim: if c.goals > 1 {
+            ClaimTag::Union
+        } else {
+            ClaimTag::Vc
+        },
+        minimality: MinimalityTag::Unknown,
+        symmetry: c.symmetry,
+        stones: c.stones.clone(),
+        goals: c.goals,
+        carrier: c.carrier.clone(),
+        provenance: Provenance {
+            source: format!("published: {} {}", s.set, s.name),
+            region: bounding_region(c.row, &c.stones, &c.carrier),
+            hexwiki: (s.set == "hexwiki").then(|| s.name.clone()),
+        },
+        certificate: StoredCert {
+            root: 0,
+            first: None,
+            nodes: Vec::new(),
+        },
+        digest: String::new(),
+    };
+    rec.certificate = encode_certificate_compact(cert, &carrier_cells, &stone_cells)?;
+    rec.digest = rec.compute_digest();
+    verify_record(&rec).map_err(|source| EnumerateError::Unverified {
+        name: rec.name.clone(),
+        source,
+    })?;
+    Ok(rec)
+}
+
+/// The seeded library's record with the same template as `r` (relation `same`), else the one
+/// with the smallest carrier strictly inside `r`'s (same stones; `smaller`).
+pub fn library_link(r: &Record, library: &[Record]) -> Option<LibraryLink> {
+    let same = library
+        .iter()
+        .find(|l| l.claim == r.claim && l.size() == r.size() && inside(l, r, false));
+    let link = |l: &Record, relation: &str| LibraryLink {
+        name: l.name.clone(),
+        relation: relation.into(),
+    };
+    same.map(|l| link(l, "same")).or_else(|| {
+        library
+            .iter()
+            .filter(|l| l.claim == r.claim && inside(l, r, true))
+            .min_by_key(|l| (l.size(), l.name.clone()))
+            .map(|l| link(l, "smaller"))
+    })
+}
+
+/// The entry of `s` as published, undecided, with `tried` (digest set).
+pub fn undecided_entry(s: &Source, tried: String) -> Entry {
+    let mut e = Entry {
+        collection: s.set.clone(),
+        name: s.name.clone(),
+        url: s.source.clone(),
+        row: s.row,
+        goal_stones: s.goal_stones.clone(),
+        helper_stones: s.helper_stones.clone(),
+        carrier: s.carrier.clone(),
+        holes: s.holes.clone(),
+        verdict: PublishedVerdict::Undecided,
+        library: None,
+        record: None,
+        minimized: None,
+        refutation: None,
+        tried,
+        digest: String::new(),
+    };
+    e.digest = e.compute_digest();
+    e
+}
+
+/// Decides one published template within `opts` and makes its entry (see the module docs).
+/// `library` is the seeded library, for the entry's link to it.
+pub fn import_one(
+    s: &Source,
+    library: &[Record],
+    opts: &ImportOptions,
+) -> Result<Imported, EnumerateError> {
+    let (game, at) = place(s)?;
+    let budget = Budget {
+        nodes: opts.nodes,
+        time: Some(std::time::Duration::from_secs_f64(
+            opts.seconds.clamp(0.0, 1e9),
+        )),
+        ..Budget::default()
+    };
+    let eo = decide_engine(
+        &game,
+        &budget,
+        opts.engine,
+        opts.local_nodes,
+        &WholeParams::default(),
+    )?;
+    let o = &eo.outcome;
+    let mut entry = undecided_entry(s, opts.describe());
+    let mut certificate_nodes = 0;
+    match (o.verdict, &o.certificate) {
+        (Verdict::Holds, Some(cert)) => {
+            let small = cert_shrink::shrink(&game, cert);
+            let cert =
+                if kernel::check(&game, &small).is_ok() && small.nodes.len() <= cert.nodes.len() {
+                    small
+                } else {
+                    cert.clone()
+                };
+            let used = cert.nodes[cert.root as usize].carrier;
+            // The published carrier: the root widened to every published cell.
+            let mut wide = cert.clone();
+            wide.nodes[wide.root as usize].carrier = game.carrier();
+            kernel::check(&game, &wide).map_err(|e| EnumerateError::Unverified {
+                name: s.name.clone(),
+                source: crate::templates::TemplateError::Kernel(e),
+            })?;
+            let rec = record_of(s, s.name.clone(), &s.carrier, &at, &wide)?;
+            certificate_nodes = rec.certificate.nodes.len();
+            if used != game.carrier() {
+                let cells: Vec<Rc> = s
+                    .carrier
+                    .iter()
+                    .copied()
+                    .filter(|rc| used.contains(at[rc]))
+                    .collect();
+                let mut m = record_of(s, format!("{} (minimized)", s.name), &cells, &at, &cert)?;
+                m.provenance.source =
+                    format!("published: {} {}, the cells its proof uses", s.set, s.name);
+                m.digest = m.compute_digest();
+                entry.minimized = Some(m);
+            }
+            entry.library = library_link(&rec, library);
+            entry.record = Some(rec);
+            entry.verdict = PublishedVerdict::Holds;
+            entry.tried = format!(
+                "{}: held, decided by {}",
+                opts.describe(),
+                engine_name(eo.decided_by)
+            );
+        }
+        (Verdict::Fails, _) => {
+            let back: HashMap<Cell, Rc> = at.iter().map(|(&rc, &c)| (c, rc)).collect();
+            entry.refutation = Some(
+                o.refutation
+                    .iter()
+                    .map(|m| LineMove {
+                        colour: m.colour.name().to_string(),
+                        cell: back.get(&m.cell).copied().unwrap_or([0, 0]),
+                    })
+                    .collect(),
+            );
+            entry.verdict = PublishedVerdict::Fails;
+            entry.tried = format!(
+                "{}: failed, decided by {}",
+                opts.describe(),
+                engine_name(eo.decided_by)
+            );
+        }
+        _ => {
+            let why = eo
+                .whole
+                .as_ref()
+                .and_then(|w| w.failure.clone().or(w.not_applicable.clone()))
+                .unwrap_or_else(|| "budget spent".into());
+            entry.tried = format!(
+                "{}: undecided ({why}; {} nodes)",
+                opts.describe(),
+                o.stats.nodes
+            );
+        }
+    }
+    entry.digest = entry.compute_digest();
+    Ok(Imported {
+        entry,
+        engine: eo.decided_by,
+        nodes: o.stats.nodes,
+        certificate_nodes,
+    })
+}
+
+fn engine_name(e: Engine) -> &'static str {
+    match e {
+        Engine::Local => "the local search",
+        Engine::Solver => "the solver",
+        Engine::Auto => "auto",
+    }
+}

@@ -1,0 +1,201 @@
+//! The published templates (`templates/published.json`, written by `hexproof templates
+//! import-published` from tests/fixtures/edge-templates-hexwiki.json and
+//! tests/fixtures/edge-templates-king-selinger.json): every entry of both fixtures is there
+//! with its verdict, every entry re-checks by its certificates alone (the whole file, no
+//! sample: it takes well under a second), tampering is caught, and a few small templates are
+//! decided again and give the same records.
+
+use hexproof::engine::whole::Engine;
+use hexproof::enumerate::published::{import_one, parse_sources, ImportOptions};
+use hexproof::templates::library::{canonical_goals, canonical_template, Library, Symmetry};
+use hexproof::templates::published::{verify_entry, Entry, PublishedFile, PublishedVerdict};
+use std::path::Path;
+use std::time::Instant;
+
+const HEXWIKI: &str = include_str!("../fixtures/edge-templates-hexwiki.json");
+const KING_SELINGER: &str = include_str!("../fixtures/edge-templates-king-selinger.json");
+
+fn library() -> Library {
+    Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"))
+        .expect("the library loads")
+}
+
+fn published(lib: &Library) -> &PublishedFile {
+    &lib.published.as_ref().expect("templates/published.json").1
+}
+
+fn seeded(lib: &Library) -> Vec<hexproof::templates::library::Record> {
+    lib.records().cloned().collect()
+}
+
+#[test]
+fn every_published_template_is_there_and_re_checks() {
+    let lib = library();
+    let pf = published(&lib);
+    let sources: Vec<_> = parse_sources(HEXWIKI)
+        .unwrap()
+        .into_iter()
+        .chain(parse_sources(KING_SELINGER).unwrap())
+        .collect();
+    assert_eq!(sources.len(), 205);
+    assert_eq!(pf.templates.len(), 205);
+    for (s, e) in sources.iter().zip(&pf.templates) {
+        assert_eq!((&s.name, &s.set), (&e.name, &e.collection));
+        assert_eq!(s.carrier, e.carrier, "{}", s.name);
+        assert_eq!(s.goal_stones, e.goal_stones, "{}", s.name);
+        assert_eq!(s.helper_stones, e.helper_stones, "{}", s.name);
+    }
+    let library = seeded(&lib);
+    let start = Instant::now();
+    let failures: Vec<String> = pf
+        .templates
+        .iter()
+        .filter_map(|e| {
+            verify_entry(e, &library)
+                .err()
+                .map(|err| format!("{}: {err}", e.name))
+        })
+        .collect();
+    assert_eq!(failures, Vec::<String>::new());
+    println!(
+        "205 entries re-checked in {:.3} s",
+        start.elapsed().as_secs_f64()
+    );
+    // Every HexWiki template but the largest is decided, and none fails.
+    for e in &pf.templates {
+        if e.collection == "hexwiki" && e.carrier.len() <= 40 && e.name != "VI2a" {
+            assert_eq!(e.verdict, PublishedVerdict::Holds, "{}", e.name);
+        }
+    }
+    // The two Selinger templates the library lists as new are the library's records.
+    for (sel, lib_name) in [
+        ("Selinger:template-4-l-1", "IV2-17-2b48"),
+        ("Selinger:template-4-xg", "IV2-15-bc57"),
+    ] {
+        let e = pf.templates.iter().find(|e| e.name == sel).unwrap();
+        let link = e.library.as_ref().expect("linked to the library");
+        assert_eq!(
+            (link.name.as_str(), link.relation.as_str()),
+            (lib_name, "same")
+        );
+    }
+    // IV2n holds, and its proof uses the 22 cells of the library's IV2-22-2940.
+    let n = pf.templates.iter().find(|e| e.name == "IV2n").unwrap();
+    assert_eq!(n.minimized.as_ref().map(|m| m.size()), Some(22));
+}
+
+fn holding(pf: &PublishedFile, name: &str) -> Entry {
+    let e = pf
+        .templates
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap()
+        .clone();
+    assert_eq!(e.verdict, PublishedVerdict::Holds, "{name}");
+    e
+}
+
+#[test]
+fn a_tampered_published_entry_is_rejected() {
+    let lib = library();
+    let pf = published(&lib);
+    let library = seeded(&lib);
+    // A union template (two goal stones) and a one-stone one.
+    for name in ["DK-row4-08", "IV1a"] {
+        let e = holding(pf, name);
+        assert!(verify_entry(&e, &library).is_ok());
+        // An edit without a new digest.
+        let mut t = e.clone();
+        t.verdict = PublishedVerdict::Fails;
+        assert!(verify_entry(&t, &library).is_err(), "{name}: verdict");
+        // The published carrier changed, digest recomputed: the record is not it.
+        let mut t = e.clone();
+        t.carrier.pop();
+        t.digest = t.compute_digest();
+        assert!(verify_entry(&t, &library).is_err(), "{name}: carrier");
+        // The record's carrier and the published one both lose a cell, digests recomputed:
+        // the certificate no longer proves it.
+        let mut t = e.clone();
+        let r = t.record.as_mut().unwrap();
+        r.carrier.pop();
+        r.digest = r.compute_digest();
+        t.carrier = e.carrier.clone();
+        t.digest = t.compute_digest();
+        assert!(
+            verify_entry(&t, &library).is_err(),
+            "{name}: record carrier"
+        );
+        // A certificate mask flipped.
+        let mut t = e.clone();
+        let r = t.record.as_mut().unwrap();
+        let node = r
+            .certificate
+            .nodes
+            .iter_mut()
+            .find(|n| n.or.is_some())
+            .unwrap();
+        let first = &mut node.or.as_mut().unwrap()[0][0];
+        *first = (*first + 1) % e.carrier.len() as u32;
+        r.digest = r.compute_digest();
+        t.digest = t.compute_digest();
+        assert!(verify_entry(&t, &library).is_err(), "{name}: certificate");
+        // A wrong library link.
+        let mut t = e.clone();
+        t.library = Some(hexproof::templates::published::LibraryLink {
+            name: "III1a".into(),
+            relation: "same".into(),
+        });
+        t.digest = t.compute_digest();
+        assert!(verify_entry(&t, &library).is_err(), "{name}: library link");
+    }
+}
+
+#[test]
+fn small_templates_are_decided_again_alike() {
+    let lib = library();
+    let pf = published(&lib);
+    let library = seeded(&lib);
+    let opts = ImportOptions {
+        engine: Engine::Auto,
+        local_nodes: 100_000,
+        nodes: 20_000_000,
+        seconds: 600.0,
+    };
+    let sources: Vec<_> = parse_sources(HEXWIKI)
+        .unwrap()
+        .into_iter()
+        .chain(parse_sources(KING_SELINGER).unwrap())
+        .collect();
+    for name in [
+        "III1a",
+        "IV2n",
+        "DK-row4-08",
+        "DK-row5-09",
+        "Selinger:template-4-r-2",
+    ] {
+        let s = sources.iter().find(|s| s.name == name).unwrap();
+        let im = import_one(s, &library, &opts).unwrap();
+        let stored = holding(pf, name);
+        assert_eq!(im.entry.record, stored.record, "{name}");
+        assert_eq!(im.entry.minimized, stored.minimized, "{name}");
+        assert_eq!(im.entry.library, stored.library, "{name}");
+    }
+}
+
+#[test]
+fn canonical_form_with_several_goal_stones() {
+    // One goal stone: the rule of the library's records.
+    let stones = [[4, 0], [2, -1]];
+    let carrier = [[1, -1], [1, 0], [2, 0], [3, -1], [3, 0]];
+    let (s, c, sym) = canonical_template(&stones, &carrier, 4);
+    let g = canonical_goals(&stones[..1], &stones[1..], &carrier);
+    assert_eq!((g.stones, g.carrier, g.symmetry, g.goals), (s, c, sym, 1));
+    // Two goal stones on one row, a bridge's cells below: symmetric, and the same form
+    // whichever goal stone is listed first and wherever the template sits.
+    let a = canonical_goals(&[[2, 0], [2, 2]], &[], &[[1, 0], [1, 1], [1, 2], [1, 3]]);
+    let b = canonical_goals(&[[2, 7], [2, 5]], &[], &[[1, 5], [1, 6], [1, 7], [1, 8]]);
+    assert_eq!(a, b);
+    assert_eq!(a.goals, 2);
+    assert_eq!(a.symmetry, Symmetry::Symmetric);
+    assert_eq!(a.stones[0], [2, 0]);
+}

@@ -891,6 +891,17 @@ impl<'a> Dfpn<'a> {
         refuted.len()
     }
 
+    /// The moves the search would try at filled `pos` (the mustplay after vulnerable and
+    /// dominated moves are pruned), or `None` when the evaluation decides it.
+    pub fn searched_moves(&mut self, pos: &Position, to_move: Colour) -> Option<Vec<Cell>> {
+        let e = self.entry(pos, to_move);
+        if e.pn == 0 || e.dn == 0 {
+            return None;
+        }
+        let (kids, _, _) = self.expand(pos, to_move, &e);
+        Some(kids.iter().map(|k| k.mv).collect())
+    }
+
     /// The cells of a decided node's connection (carrier), or the moves of an open one.
     pub fn moves_of(&mut self, pos: &Position, to_move: Colour) -> Option<CellSet> {
         self.lookup(pos, to_move).map(|e| e.moves)

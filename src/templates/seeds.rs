@@ -7,6 +7,12 @@
 //! them (7×7 a3: 3 660 connection builds with, 16 902 without, measured in BENCHMARKS.md).
 //! Here the patterns are the library's own templates, each with its proof, so a seeded
 //! connection is as sound as the kernel.
+//!
+//! The published templates that hold ([`super::published`]: HexWiki, King, Selinger) and
+//! are not already in the library join the seeds too, up to [`MAX_PUBLISHED_SEED_CARRIER`]
+//! cells, each under the same kernel re-check (the smaller carrier when the import found
+//! one). On 7×7 a3 they take the solver from 18 047 to 9 105 nodes; larger ones changed
+//! nothing measured (BENCHMARKS.md, "Published seeds").
 
 use super::library::{verify_record, ClaimTag, Frame, Record};
 use crate::vc::seed::SeedTemplate;
@@ -15,6 +21,11 @@ use std::sync::OnceLock;
 /// Most carrier cells of a library template used as a seed: larger ones rarely fit a
 /// position and cost a check at every build.
 pub const MAX_SEED_CARRIER: usize = 64;
+
+/// Most carrier cells of a published template used as a seed: with 40 or 64 the 7×7 a3 and
+/// g2 solves made the same nodes as with 32, and each extra record costs its certificate
+/// check when the seeds are loaded.
+pub const MAX_PUBLISHED_SEED_CARRIER: usize = 32;
 
 /// The seed of one record: one goal stone, a VC, an edge frame; `None` otherwise.
 pub fn seed_of(r: &Record) -> Option<SeedTemplate> {
@@ -52,7 +63,47 @@ pub fn certified_seeds(records: &[Record], max_carrier: usize) -> Vec<SeedTempla
 /// process.
 pub fn library_seeds() -> &'static [SeedTemplate] {
     static SEEDS: OnceLock<Vec<SeedTemplate>> = OnceLock::new();
-    SEEDS.get_or_init(|| certified_seeds(&super::builtin::records(), MAX_SEED_CARRIER))
+    SEEDS.get_or_init(|| {
+        let mut records = super::builtin::records();
+        records.extend(published_seed_records(super::builtin::PUBLISHED.1));
+        certified_seeds(&records, MAX_SEED_CARRIER)
+    })
+}
+
+/// The fields of a published entry that the seeds need; the records stay unparsed until
+/// chosen (the file is tens of megabytes, mostly certificates of large templates).
+#[derive(serde::Deserialize)]
+struct PublishedSeedEntry<'a> {
+    goal_stones: Vec<super::Rc>,
+    library: Option<super::published::LibraryLink>,
+    #[serde(borrow)]
+    record: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow)]
+    minimized: Option<&'a serde_json::value::RawValue>,
+}
+
+#[derive(serde::Deserialize)]
+struct PublishedSeedFile<'a> {
+    #[serde(borrow)]
+    templates: Vec<PublishedSeedEntry<'a>>,
+}
+
+/// The records of `published.json` (text `text`) that may seed the engine: a template that
+/// holds, with one goal stone, not in the library (no library link), its carrier within
+/// [`MAX_PUBLISHED_SEED_CARRIER`] cells; the minimized record when there is one. Not yet
+/// checked: [`certified_seeds`] re-checks every certificate. A file that does not parse
+/// gives none (`templates verify` reports it).
+pub fn published_seed_records(text: &str) -> Vec<Record> {
+    let Ok(file) = serde_json::from_str::<PublishedSeedFile>(text) else {
+        return Vec::new();
+    };
+    file.templates
+        .into_iter()
+        .filter(|e| e.goal_stones.len() == 1 && e.library.is_none())
+        .filter_map(|e| e.minimized.or(e.record))
+        .filter_map(|raw| serde_json::from_str::<Record>(raw.get()).ok())
+        .filter(|r| r.carrier.len() <= MAX_PUBLISHED_SEED_CARRIER)
+        .collect()
 }
 
 #[cfg(test)]
@@ -65,6 +116,24 @@ mod tests {
         assert!(s.len() >= 200, "{} seeds", s.len());
         assert!(s.iter().any(|t| !t.helpers.is_empty()));
         assert!(s.iter().all(|t| t.carrier.len() <= MAX_SEED_CARRIER));
+    }
+
+    #[test]
+    fn the_published_templates_outside_the_library_are_seeds() {
+        let recs = published_seed_records(super::super::builtin::PUBLISHED.1);
+        // 94 of the 205 published templates at the time of writing: they hold, have one goal
+        // stone, are not in the library, and have at most 32 cells.
+        assert!(recs.len() >= 90, "{} published seeds", recs.len());
+        assert!(recs
+            .iter()
+            .all(|r| r.carrier.len() <= MAX_PUBLISHED_SEED_CARRIER));
+        // Every one passes the kernel (none is dropped by the re-check) and is in the seeds.
+        assert_eq!(certified_seeds(&recs, usize::MAX).len(), 2 * recs.len());
+        let names: std::collections::HashSet<&str> =
+            library_seeds().iter().map(|s| s.name.as_str()).collect();
+        assert!(recs.iter().all(|r| names.contains(r.name.as_str())));
+        // A file that does not parse gives no seeds rather than a panic.
+        assert!(published_seed_records("{not json").is_empty());
     }
 
     #[test]

@@ -130,7 +130,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
     vc: Option<hexproof::vc::Variant>,
     /// Ablation: seed the connection engine with HexWiki's five one-stone edge templates
-    /// only, not the whole certified library.
+    /// only, not the certified library and the published templates that hold.
     #[arg(long)]
     no_library_seeds: bool,
     /// Update the connections along the search path (`VcSet::play_undoable`, undone on the

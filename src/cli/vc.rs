@@ -54,8 +54,9 @@ pub struct VcArgs {
     #[arg(long)]
     no_seeds: bool,
     /// Seed the search with the whole certified template library (every edge template with
-    /// one goal stone, helper stones included, each certificate re-checked by the kernel), as
-    /// the solver does, instead of HexWiki's five one-stone templates.
+    /// one goal stone, helper stones included, and the published templates of up to 32 cells
+    /// that hold, each certificate re-checked by the kernel), as the solver does, instead of
+    /// HexWiki's five one-stone templates.
     #[arg(long, conflicts_with = "no_seeds")]
     library_seeds: bool,
     /// Do not allow the colour's borders as AND midpoints.

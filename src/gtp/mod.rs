@@ -257,6 +257,11 @@ impl Engine {
                 argc(2)?;
                 let c = parse_colour(args[0])?;
                 let m = self.parse_move(c, args[1])?;
+                // Without the swap rule (Benzene's default, `param_game allow_swap 0`) a swap
+                // is not a move of this game: reject it rather than let it stand.
+                if matches!(m, Move::Swap(_)) && !self.config.allow_swap {
+                    return Err(GtpError::SwapOff(colour_letter(c)));
+                }
                 self.game.play(m)?;
                 Ok(String::new())
             }

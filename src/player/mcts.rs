@@ -12,11 +12,12 @@ use super::clock::Deadline;
 use super::proven::{candidates, proven_move, root_proven_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
+use crate::local::Stop;
 use crate::position::Position;
 use crate::vc::{mustplay, Mustplay, VcSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -548,15 +549,24 @@ pub fn genmove(
     let empty = position.empty_cells();
     let use_solver = config.solver_thread && empty.len() <= super::proven::MAX_LOCAL;
     // The exact solver runs on a thread of its own that is never joined: the move is due at
-    // the deadline whatever the solver is doing (its certificate building and kernel check
-    // are not cut short by its time limit). `solved` is set after the result is sent; an
-    // unfinished solver is left to stop at its own time limit (`solver_time`, the same
-    // deadline) and its answer is dropped with the channel.
+    // the deadline whatever the solver is doing. It is cancelled, not waited for: its time
+    // budget ends at the move's deadline (`due`, an instant fixed here, not when the thread
+    // happens to start), and `_cancel` sets its stop flag when this function returns, which
+    // the exact search checks every 1024 nodes ([`crate::local::Budget::stop`]), so the
+    // thread stops using the CPU once the move is chosen. `solved` is set after a result is
+    // sent; an answer that comes too late is dropped with the channel.
     let solved = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(Stop::new());
+    let _cancel = CancelOnDrop(Arc::clone(&stop));
     let (tx, rx) = std::sync::mpsc::channel::<ProvenMove>();
     if use_solver {
-        let (position, solved) = (position.clone(), Arc::clone(&solved));
+        let due = Instant::now() + solver_time;
+        let (position, solved, stop) = (position.clone(), Arc::clone(&solved), Arc::clone(&stop));
         std::thread::spawn(move || {
+            let left = due.saturating_duration_since(Instant::now());
+            if stop.is_set() || left.is_zero() {
+                return;
+            }
             let r = proven_move(
                 &position,
                 to_move,
@@ -564,7 +574,8 @@ pub fn genmove(
                 None,
                 usize::MAX,
                 u64::MAX,
-                solver_time,
+                left,
+                Some(stop.flag()),
             );
             if let Some(pm) = r {
                 if tx.send(pm).is_ok() {
@@ -589,6 +600,15 @@ pub fn genmove(
         return proven_report(pm, s.playouts);
     }
     choose(&s, lost, &deadline)
+}
+
+/// Sets the solver thread's stop flag when dropped (when `genmove` returns).
+struct CancelOnDrop(Arc<Stop>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.set();
+    }
 }
 
 /// The move after the search: a proven child, else the most visited.

@@ -58,12 +58,22 @@ pub struct PlayerArgs {
     /// client, so use this for engine-vs-engine tests, not tournaments).
     #[arg(long)]
     cpu_clock: bool,
+    /// MCTS: the learned move priors (data/patterns-11.txt) in the tree, as a progressive
+    /// bias (off by default: no measured gain yet, see BENCHMARKS.md).
+    #[arg(long)]
+    priors: bool,
+    /// MCTS: weight of the learned priors' progressive-bias term.
+    #[arg(long, default_value_t = 0.08, value_name = "W")]
+    prior_weight: f64,
 }
 
 impl PlayerArgs {
     fn config(&self) -> Result<Config, CliError> {
         if !(self.time.is_finite() && self.time > 0.0) {
             return Err(CliError::TimeNotPositive(self.time));
+        }
+        if !(self.prior_weight.is_finite() && self.prior_weight >= 0.0) {
+            return Err(CliError::PriorWeight(self.prior_weight));
         }
         Ok(Config {
             kind: self.player.into(),
@@ -83,6 +93,8 @@ impl PlayerArgs {
                 Clock::Wall
             },
             seed: self.seed,
+            priors: self.priors,
+            prior_weight: self.prior_weight,
             ..Config::default()
         })
     }

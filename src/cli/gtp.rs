@@ -112,7 +112,8 @@ impl PlayerArgs {
 ///
 /// Time: `time_settings` and `time_left` set each move's budget (in byo-yomi `T/n` less 5%
 /// and 20 ms); without them, --time. The answer comes within the budget: the exact solver
-/// thread is not waited for past it.
+/// thread is not waited for past it, and it is cancelled (stops using the CPU) once the
+/// move is chosen. `play w swap-pieces` is refused while the swap is off.
 ///
 /// Commands: protocol_version name version known_command list_commands quit boardsize
 /// clear_board play genmove reg_genmove undo showboard final_score all_legal_moves

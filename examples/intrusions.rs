@@ -100,6 +100,7 @@ fn main() {
             nodes,
             time: None,
             max_entries: 4_000_000,
+            stop: None,
         };
         let o = decide_with(&sub, &budget, &params).expect("a valid sub-game");
         println!(

@@ -45,6 +45,7 @@ enum Command {
     Solve(cli::solve::SolveArgs),
     Certificate(cli::certificate::CertificateArgs),
     Yang(cli::yang::YangArgs),
+    TrainPatterns(cli::train::TrainArgs),
 }
 
 /// `hexproof … | head` must end quietly, as other Unix tools do, instead of panicking in
@@ -90,6 +91,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => cli::solve::run_solve(a),
         Command::Certificate(a) => cli::certificate::run_certificate(a),
         Command::Yang(a) => cli::yang::run_yang(a),
+        Command::TrainPatterns(a) => cli::train::run_train(a),
     };
     ExitCode::from(code)
 }

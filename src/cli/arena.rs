@@ -162,6 +162,7 @@ pub fn run_match_cmd(a: MatchArgs) -> u8 {
     };
     let s = Summary::of(&logs);
     let r = s.rating;
+    let bayes = hexproof::arena::rating::bayes_elo(r.wins, r.games);
     let finite = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
     if a.json {
         let losses: serde_json::Map<String, serde_json::Value> = s
@@ -187,6 +188,9 @@ pub fn run_match_cmd(a: MatchArgs) -> u8 {
                 "elo": finite(r.elo),
                 "elo_low": finite(r.interval.0),
                 "elo_high": finite(r.interval.1),
+                "bayeselo": finite(bayes.0),
+                "bayeselo_low": finite(bayes.1),
+                "bayeselo_high": finite(bayes.2),
                 "a_longest_genmove_ms": s.longest_ms[0],
                 "b_longest_genmove_ms": s.longest_ms[1],
                 "losses": losses,
@@ -225,6 +229,12 @@ pub fn run_match_cmd(a: MatchArgs) -> u8 {
         show_elo(r.elo),
         show_elo(r.interval.0),
         show_elo(r.interval.1)
+    );
+    println!(
+        "BayesElo-style A - B: {} (95% interval {} to {}; prior: one virtual win and one virtual loss)",
+        show_elo(bayes.0),
+        show_elo(bayes.1),
+        show_elo(bayes.2)
     );
     println!(
         "longest genmove: A {} ms, B {} ms (budget {} ms + margin {} ms)",

@@ -187,6 +187,9 @@ pub enum CliError {
         #[source]
         source: std::io::Error,
     },
+    /// `--prior-weight` negative or not a number.
+    #[error("--prior-weight must be a non-negative number, not {0}")]
+    PriorWeight(f64),
     /// A file that cannot be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {

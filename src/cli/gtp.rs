@@ -58,12 +58,22 @@ pub struct PlayerArgs {
     /// client, so use this for engine-vs-engine tests, not tournaments).
     #[arg(long)]
     cpu_clock: bool,
+    /// MCTS: the learned move priors (data/patterns-11.txt) in the tree, as a progressive
+    /// bias (off by default: no measured gain yet, see BENCHMARKS.md).
+    #[arg(long)]
+    priors: bool,
+    /// MCTS: weight of the learned priors' progressive-bias term.
+    #[arg(long, default_value_t = 0.08, value_name = "W")]
+    prior_weight: f64,
 }
 
 impl PlayerArgs {
     fn config(&self) -> Result<Config, CliError> {
         if !(self.time.is_finite() && self.time > 0.0) {
             return Err(CliError::TimeNotPositive(self.time));
+        }
+        if !(self.prior_weight.is_finite() && self.prior_weight >= 0.0) {
+            return Err(CliError::PriorWeight(self.prior_weight));
         }
         Ok(Config {
             kind: self.player.into(),
@@ -83,6 +93,8 @@ impl PlayerArgs {
                 Clock::Wall
             },
             seed: self.seed,
+            priors: self.priors,
+            prior_weight: self.prior_weight,
             ..Config::default()
         })
     }
@@ -100,7 +112,8 @@ impl PlayerArgs {
 ///
 /// Time: `time_settings` and `time_left` set each move's budget (in byo-yomi `T/n` less 5%
 /// and 20 ms); without them, --time. The answer comes within the budget: the exact solver
-/// thread is not waited for past it.
+/// thread is not waited for past it, and it is cancelled (stops using the CPU) once the
+/// move is chosen. `play w swap-pieces` is refused while the swap is off.
 ///
 /// Commands: protocol_version name version known_command list_commands quit boardsize
 /// clear_board play genmove reg_genmove undo showboard final_score all_legal_moves

@@ -13,6 +13,7 @@ pub mod published;
 pub mod render;
 pub mod solve;
 pub mod templates;
+pub mod train;
 pub mod vc;
 pub mod verify;
 pub mod yang;

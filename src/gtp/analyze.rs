@@ -210,6 +210,7 @@ fn solve(e: &Engine, args: &[&str]) -> Result<String, GtpError> {
         nodes: nodes / 2 + 1,
         time: Some(Duration::from_secs(30)),
         max_entries: 5_000_000,
+        stop: None,
     };
     // First: does c win moving first? Then: does the opponent win with c moving first?
     // Each question's "holds" comes with a kernel-checked certificate.

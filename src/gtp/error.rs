@@ -139,6 +139,9 @@ pub enum GtpError {
     /// `genmove` by the side that has already won (it may not resign, and there is no move).
     #[error("game is over: {0} has won")]
     AlreadyWon(char),
+    /// `play … swap-pieces` while the swap rule is off (`param_game allow_swap 0`).
+    #[error("illegal move: {0} swap-pieces (swap is off; 'param_game allow_swap 1' turns it on)")]
+    SwapOff(char),
     /// A line longer than the server reads.
     #[error("line too long (more than {0} bytes); ignored")]
     LineTooLong(usize),

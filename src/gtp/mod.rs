@@ -257,6 +257,11 @@ impl Engine {
                 argc(2)?;
                 let c = parse_colour(args[0])?;
                 let m = self.parse_move(c, args[1])?;
+                // Without the swap rule (Benzene's default, `param_game allow_swap 0`) a swap
+                // is not a move of this game: reject it rather than let it stand.
+                if matches!(m, Move::Swap(_)) && !self.config.allow_swap {
+                    return Err(GtpError::SwapOff(colour_letter(c)));
+                }
                 self.game.play(m)?;
                 Ok(String::new())
             }
@@ -504,7 +509,7 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
@@ -518,7 +523,9 @@ impl Engine {
                 c.solver_thread as u8,
                 c.proof_nodes,
                 c.resign as u8,
-                c.seed
+                c.seed,
+                c.priors as u8,
+                c.prior_weight
             )),
             [name, v] => {
                 let num = |v: &str| {
@@ -542,6 +549,8 @@ impl Engine {
                     "proof_nodes" => c.proof_nodes = num(v)?,
                     "resign" => c.resign = parse_bool(v)?,
                     "seed" => c.seed = num(v)?,
+                    "priors" => c.priors = parse_bool(v)?,
+                    "prior_weight" => c.prior_weight = nonneg(v)?.min(100.0),
                     _ => return Err(GtpError::UnknownParameter(name.to_string())),
                 }
                 Ok(String::new())

@@ -79,6 +79,8 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Maximum transposition-table entries (memory bound); the table is cleared when full.
     pub max_entries: usize,
+    /// Set by another thread to stop the search (checked with the deadline).
+    pub stop: Option<super::StopFlag>,
 }
 
 /// The solver state for one sub-game.
@@ -206,6 +208,12 @@ impl<'a> Solver<'a> {
         }
         if self.nodes > self.soft_limit {
             self.aborted = true;
+        }
+        // The stop flag at every node (one relaxed load; a node with oracle calls can take
+        // milliseconds, so 1024 of them are too long a wait).
+        if self.limits.stop.is_some_and(super::StopFlag::is_set) {
+            self.aborted = true;
+            self.hard_aborted = true;
         }
         if self.nodes & 1023 == 0 {
             if let Some(d) = self.limits.deadline {

@@ -21,6 +21,8 @@ use cells::{bits, Local, Set};
 use hashbrown::HashMap;
 use minimax::{Limits, Res, Solver, NONE};
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How much work a search may do before answering "undecided".
@@ -32,6 +34,10 @@ pub struct Budget {
     pub time: Option<Duration>,
     /// Maximum transposition-table entries (about 64 bytes each).
     pub max_entries: usize,
+    /// A stop flag another thread may set: the search (and the certificate building after
+    /// it) stops as soon as it sees the flag, as if its time had run out (the player's
+    /// solver thread, cancelled when its move is due).
+    pub stop: Option<StopFlag>,
 }
 
 impl Default for Budget {
@@ -40,6 +46,7 @@ impl Default for Budget {
             nodes: 200_000_000,
             time: Some(Duration::from_secs(600)),
             max_entries: 30_000_000,
+            stop: None,
         }
     }
 }
@@ -51,6 +58,66 @@ impl Budget {
             nodes,
             time: None,
             ..Budget::default()
+        }
+    }
+}
+
+/// A stop flag for a search ([`Budget::stop`]): `Copy` like the budget, valid while the
+/// [`Stop`] it came from lives.
+#[derive(Clone, Copy, Debug)]
+pub struct StopFlag(&'static AtomicBool);
+
+impl StopFlag {
+    /// True once the owner has asked the search to stop.
+    pub fn is_set(self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Stop flags not in use (a flag is `'static` so that budgets stay `Copy`; flags are reused,
+/// so at most as many exist as searches ever ran at once).
+static STOP_POOL: Mutex<Vec<&'static AtomicBool>> = Mutex::new(Vec::new());
+
+/// The owner of a stop flag: [`Stop::set`] stops every search whose budget carries
+/// [`Stop::flag`]. Share it (e.g. in an `Arc`) between the thread that searches and the one
+/// that cancels; the flag goes back to the pool, cleared, when the owner is dropped.
+#[derive(Debug)]
+pub struct Stop(&'static AtomicBool);
+
+impl Stop {
+    /// A cleared flag.
+    pub fn new() -> Stop {
+        let pooled = STOP_POOL.lock().ok().and_then(|mut p| p.pop());
+        Stop(pooled.unwrap_or_else(|| Box::leak(Box::new(AtomicBool::new(false)))))
+    }
+
+    /// The flag to put in a [`Budget`].
+    pub fn flag(&self) -> StopFlag {
+        StopFlag(self.0)
+    }
+
+    /// Asks the searches to stop.
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`Stop::set`] was called.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop::new()
+    }
+}
+
+impl Drop for Stop {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+        if let Ok(mut p) = STOP_POOL.lock() {
+            p.push(self.0);
         }
     }
 }
@@ -135,6 +202,7 @@ fn limits(budget: &Budget, start: Instant) -> Limits {
         nodes: budget.nodes,
         deadline: budget.time.map(|t| start + t),
         max_entries: budget.max_entries,
+        stop: budget.stop,
     }
 }
 

@@ -9,14 +9,16 @@
 //! never hurt their owner, so the winner of the filled board is the winner of the playout.
 
 use super::clock::Deadline;
+use super::patterns::{Locator, Table};
 use super::proven::{candidates, proven_move, root_proven_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
+use crate::local::Stop;
 use crate::position::Position;
 use crate::vc::{mustplay, Mustplay, VcSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -182,6 +184,9 @@ struct Node {
     proven: i8,
     pruned: bool,
     knowledge: bool,
+    /// The learned probability that this move is played ([`super::patterns`]); uniform when
+    /// the priors are off.
+    prior: f32,
 }
 
 impl Node {
@@ -197,6 +202,7 @@ impl Node {
             proven: 0,
             pruned: false,
             knowledge: false,
+            prior: 0.0,
         }
     }
 }
@@ -217,6 +223,8 @@ struct Search<'a> {
     seen: Vec<bool>,
     vc_time: Duration,
     playouts: u64,
+    /// The learned move priors and where their patterns lie on this board.
+    priors: Option<(&'static Table, Locator)>,
 }
 
 impl<'a> Search<'a> {
@@ -225,6 +233,7 @@ impl<'a> Search<'a> {
     fn at_root(
         config: &'a Config,
         position: &Position,
+        to_move: Colour,
         cands: CellSet,
         vc_time: Duration,
     ) -> Search<'a> {
@@ -253,9 +262,12 @@ impl<'a> Search<'a> {
             seen: vec![false; n],
             vc_time,
             playouts: 0,
+            priors: config
+                .priors
+                .then(|| (Table::builtin(), Locator::new(&board))),
         };
         // Root children: mustplay only.
-        s.expand(0);
+        s.expand(0, code(to_move));
         s.nodes[0].knowledge = true;
         for k in 1..s.nodes.len() {
             if !cands.contains(s.geo.cell(s.nodes[k].cell)) {
@@ -277,13 +289,32 @@ impl<'a> Search<'a> {
         Position::new(self.board, b, w).expect("disjoint stones")
     }
 
-    fn expand(&mut self, id: u32) {
+    /// Adds the children of `id` (every empty cell), where `to_move` is to play, with their
+    /// priors.
+    fn expand(&mut self, id: u32, to_move: u8) {
         let first = self.nodes.len() as u32;
         let mut count = 0;
+        let mover = if to_move == BLACK {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let mut total = 0.0f32;
         for i in 0..self.geo.n {
             if self.work[i] == EMPTY {
-                self.nodes.push(Node::new(i as u16));
+                let mut node = Node::new(i as u16);
+                node.prior = match &self.priors {
+                    Some((t, loc)) => t.gamma(loc.keys(&self.work, mover, i)),
+                    None => 1.0,
+                };
+                total += node.prior;
+                self.nodes.push(node);
                 count += 1;
+            }
+        }
+        if total > 0.0 {
+            for node in &mut self.nodes[first as usize..] {
+                node.prior /= total;
             }
         }
         let n = &mut self.nodes[id as usize];
@@ -326,6 +357,11 @@ impl<'a> Search<'a> {
     fn select(&mut self, id: u32) -> Option<u32> {
         let n = self.nodes[id as usize];
         let ln = ((n.visits + 1) as f64).ln();
+        let pb = if self.priors.is_some() {
+            self.config.prior_weight
+        } else {
+            0.0
+        };
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
         let mut open = 0;
@@ -348,12 +384,15 @@ impl<'a> Search<'a> {
             } else {
                 0.5
             };
+            // Progressive bias from the learned priors: large for a likely move, fading as
+            // the move is visited.
+            let bias = pb * (c.prior as f64 / (c.visits as f64 + 1.0)).sqrt();
             let v = if c.visits == 0 {
-                rave + 1.0
+                rave + 1.0 + bias
             } else {
                 let q = c.wins as f64 / c.visits as f64;
                 let beta = (RAVE_K / (3.0 * c.visits as f64 + RAVE_K)).sqrt();
-                (1.0 - beta) * q + beta * rave + UCT_C * (ln / c.visits as f64).sqrt()
+                (1.0 - beta) * q + beta * rave + UCT_C * (ln / c.visits as f64).sqrt() + bias
             };
             if v > best_v {
                 best_v = v;
@@ -384,7 +423,7 @@ impl<'a> Search<'a> {
             }
             if node.n_children == 0 {
                 if (node.visits >= 1 && self.nodes.len() < MAX_TREE_NODES) || id == 0 {
-                    self.expand(id);
+                    self.expand(id, to_move);
                     if self.nodes[id as usize].n_children == 0 {
                         break None; // full board
                     }
@@ -542,21 +581,30 @@ pub fn genmove(
         };
     }
     let vc_time = deadline.wall_limit((time / 50).min(Duration::from_millis(100)));
-    let mut s = Search::at_root(config, position, cands, vc_time);
+    let mut s = Search::at_root(config, position, to_move, cands, vc_time);
     let me = code(to_move);
     let solver_time = deadline.wall_limit(deadline.remaining());
     let empty = position.empty_cells();
     let use_solver = config.solver_thread && empty.len() <= super::proven::MAX_LOCAL;
     // The exact solver runs on a thread of its own that is never joined: the move is due at
-    // the deadline whatever the solver is doing (its certificate building and kernel check
-    // are not cut short by its time limit). `solved` is set after the result is sent; an
-    // unfinished solver is left to stop at its own time limit (`solver_time`, the same
-    // deadline) and its answer is dropped with the channel.
+    // the deadline whatever the solver is doing. It is cancelled, not waited for: its time
+    // budget ends at the move's deadline (`due`, an instant fixed here, not when the thread
+    // happens to start), and `_cancel` sets its stop flag when this function returns, which
+    // the exact search checks every 1024 nodes ([`crate::local::Budget::stop`]), so the
+    // thread stops using the CPU once the move is chosen. `solved` is set after a result is
+    // sent; an answer that comes too late is dropped with the channel.
     let solved = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(Stop::new());
+    let _cancel = CancelOnDrop(Arc::clone(&stop));
     let (tx, rx) = std::sync::mpsc::channel::<ProvenMove>();
     if use_solver {
-        let (position, solved) = (position.clone(), Arc::clone(&solved));
+        let due = Instant::now() + solver_time;
+        let (position, solved, stop) = (position.clone(), Arc::clone(&solved), Arc::clone(&stop));
         std::thread::spawn(move || {
+            let left = due.saturating_duration_since(Instant::now());
+            if stop.is_set() || left.is_zero() {
+                return;
+            }
             let r = proven_move(
                 &position,
                 to_move,
@@ -564,7 +612,8 @@ pub fn genmove(
                 None,
                 usize::MAX,
                 u64::MAX,
-                solver_time,
+                left,
+                Some(stop.flag()),
             );
             if let Some(pm) = r {
                 if tx.send(pm).is_ok() {
@@ -589,6 +638,44 @@ pub fn genmove(
         return proven_report(pm, s.playouts);
     }
     choose(&s, lost, &deadline)
+}
+
+/// The most visited move after exactly `playouts` iterations of the search (no connections,
+/// no solver, no clock): the same seed gives the same move on any machine (the self-play
+/// games of [`super::patterns::train`]). `position` must not be over.
+pub fn playout_move(config: &Config, position: &Position, to_move: Colour, playouts: u64) -> Cell {
+    let config = Config {
+        knowledge_threshold: u32::MAX,
+        ..config.clone()
+    };
+    let mut s = Search::at_root(
+        &config,
+        position,
+        to_move,
+        position.empty_cells(),
+        Duration::ZERO,
+    );
+    let me = code(to_move);
+    for _ in 0..playouts.max(1) {
+        s.iterate(me);
+        if s.nodes[0].proven != 0 {
+            break;
+        }
+    }
+    let root = s.nodes[0];
+    let best = (root.first_child..root.first_child + root.n_children)
+        .max_by_key(|&k| (s.nodes[k as usize].visits, std::cmp::Reverse(k)))
+        .expect("a position that is not over has an empty cell");
+    s.geo.cell(s.nodes[best as usize].cell)
+}
+
+/// Sets the solver thread's stop flag when dropped (when `genmove` returns).
+struct CancelOnDrop(Arc<Stop>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.set();
+    }
 }
 
 /// The move after the search: a proven child, else the most visited.

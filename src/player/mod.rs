@@ -11,6 +11,7 @@ pub mod alphabeta;
 pub mod arena;
 pub mod clock;
 pub mod mcts;
+pub mod patterns;
 pub mod proven;
 mod spec;
 
@@ -89,6 +90,10 @@ pub struct Config {
     pub clock: clock::Clock,
     /// Random seed (MCTS playouts).
     pub seed: u64,
+    /// MCTS: the learned move priors ([`patterns`]) in the tree.
+    pub priors: bool,
+    /// MCTS: weight of the priors' progressive-bias term.
+    pub prior_weight: f64,
 }
 
 impl Default for Config {
@@ -110,6 +115,9 @@ impl Default for Config {
             move_time: Duration::from_secs(2),
             clock: clock::Clock::Wall,
             seed: 1,
+            // Off by default: measured no gain yet (BENCHMARKS.md, "Learned priors").
+            priors: false,
+            prior_weight: 0.08,
         }
     }
 }
@@ -154,9 +162,14 @@ impl Config {
                 if self.templates { "" } else { " no-templates" }
             ),
             Kind::Mcts => format!(
-                "mcts {}{}",
+                "mcts {}{}{}",
                 self.variant,
-                if self.templates { "" } else { " no-templates" }
+                if self.templates { "" } else { " no-templates" },
+                if self.priors {
+                    format!(" priors pb={}", self.prior_weight)
+                } else {
+                    " no-priors".into()
+                }
             ),
         }
     }

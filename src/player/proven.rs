@@ -11,7 +11,7 @@
 
 use crate::board::{Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
-use crate::local::{decide, Budget, Verdict};
+use crate::local::{decide, Budget, StopFlag, Verdict};
 use crate::position::Position;
 use crate::vc::{mustplay, Mustplay, VcSet};
 use std::time::Duration;
@@ -148,6 +148,7 @@ pub fn root_proven_move(
         24,
         config.proof_nodes,
         deadline.wall_limit(time / 4),
+        None,
     )
     .or_else(|| {
         let params = config.vc_params(deadline.wall_limit(time / 4));
@@ -158,7 +159,9 @@ pub fn root_proven_move(
 /// The proven move of `to_move`, if any: from its winning VSCs and VCs (`own`), then from a
 /// remembered winning carrier (`remembered`), then from the whole board when at most
 /// `endgame_cells` cells are empty. Each exact call gets `nodes` search nodes; all of them
-/// together get `time` (each call has what is left of it).
+/// together get `time` (each call has what is left of it). The search gives up as soon as
+/// `stop` is set (checked at every node of the exact search, see [`Budget::stop`]).
+#[allow(clippy::too_many_arguments)]
 pub fn proven_move(
     position: &Position,
     to_move: Colour,
@@ -167,6 +170,7 @@ pub fn proven_move(
     endgame_cells: usize,
     nodes: u64,
     time: Duration,
+    stop: Option<StopFlag>,
 ) -> Option<ProvenMove> {
     let start = std::time::Instant::now();
     let mut cands: Vec<CellSet> = Vec::new();
@@ -191,13 +195,14 @@ pub fn proven_move(
         }
         tried.push(c);
         let left = time.saturating_sub(start.elapsed());
-        if left.is_zero() {
+        if left.is_zero() || stop.is_some_and(StopFlag::is_set) {
             break;
         }
         let budget = Budget {
             nodes,
             time: Some(left),
             max_entries: 2_000_000,
+            stop,
         };
         if let Some(m) = prove_in(position, to_move, c, &budget) {
             return Some(m);
@@ -256,6 +261,7 @@ mod tests {
             0,
             20_000,
             Duration::from_secs(5),
+            None,
         )
         .expect("a proven win");
         // Independent check: after the move Black holds a VC over the whole board.
@@ -276,5 +282,36 @@ mod tests {
         .unwrap();
         let out = decide(&game, &Budget::default()).unwrap();
         assert_eq!(out.verdict, Verdict::Holds);
+    }
+
+    #[test]
+    fn a_stop_flag_cuts_the_exact_search_short() {
+        // The whole empty 8×8 board is far beyond a few seconds of exact search: with a
+        // minute's budget, only the stop flag (set after 100 ms from another thread) ends it.
+        let p = Position::from_names(Board::square(8).unwrap(), "", "", Notation::Letters).unwrap();
+        let stop = std::sync::Arc::new(crate::local::Stop::new());
+        let setter = std::sync::Arc::clone(&stop);
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            setter.set();
+        });
+        let start = std::time::Instant::now();
+        let m = proven_move(
+            &p,
+            Colour::Black,
+            None,
+            None,
+            usize::MAX,
+            u64::MAX,
+            Duration::from_secs(60),
+            Some(stop.flag()),
+        );
+        t.join().unwrap();
+        assert!(m.is_none());
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
     }
 }

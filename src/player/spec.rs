@@ -43,7 +43,8 @@ pub enum SpecError {
 
 impl Config {
     /// The configuration described by `spec`: comma-separated `key=value` settings (keys:
-    /// player, depth, m, k, width, variant, templates, links, solver, seed) over the defaults,
+    /// player, depth, m, k, width, variant, templates, links, solver, seed, priors, pb) over the
+    /// defaults,
     /// with the solver thread off unless `solver=1`.
     pub fn from_spec(spec: &str) -> Result<Config, SpecError> {
         let mut c = Config {
@@ -81,6 +82,17 @@ impl Config {
                 "links" => c.links = VcLinks::parse(v).ok_or_else(|| SpecError::Links(v.into()))?,
                 "solver" => c.solver_thread = flag(v)?,
                 "seed" => c.seed = num(v)?,
+                "priors" => c.priors = flag(v)?,
+                "pb" => {
+                    c.prior_weight = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|w| w.is_finite() && *w >= 0.0)
+                        .ok_or_else(|| SpecError::NotANumber {
+                            key: k.into(),
+                            value: v.into(),
+                        })?
+                }
                 _ => return Err(SpecError::UnknownSetting(k.into())),
             }
         }

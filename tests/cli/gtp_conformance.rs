@@ -214,7 +214,16 @@ fn undo_swap_and_illegal_moves() {
     g.err("play b a0");
     g.err("play x a1");
     g.err("play b");
-    // Swap: only as White's second move; the stone stays and White moves again.
+    // Swap off (the default, as in Benzene): `play w swap-pieces` is an illegal move with a
+    // clear message, and the position is unchanged.
+    let r = g.err("play w swap-pieces");
+    assert!(
+        r.contains("swap is off") && r.contains("allow_swap 1"),
+        "{r}"
+    );
+    assert!(g.ok("showboard").starts_with("white to move"));
+    g.ok("param_game allow_swap 1");
+    // Swap on: only as White's second move; the stone stays and White moves again.
     g.ok("play w swap-pieces");
     let board = g.ok("showboard");
     assert!(board.contains("4\\.  .  .  B  .  .  .\\4"), "{board}");
@@ -227,7 +236,8 @@ fn undo_swap_and_illegal_moves() {
     assert!(g.ok("showboard").starts_with("white to move"));
     g.ok("undo");
     g.err("play w swap");
-    // Swap off by default, as in Benzene (issue 29 item 5): no swap answer, none listed.
+    // Swap off (the default, as in Benzene; issue 29 item 5): no swap answer, none listed.
+    g.ok("param_game allow_swap 0");
     g.ok("play b d4");
     assert_eq!(g.ok("param_game"), "[bool] allow_swap 0");
     assert!(g.ok("all_legal_moves").split(' ').all(|c| is_cell(c, 7)));
@@ -361,6 +371,7 @@ fn sgf_round_trip() {
     let f = file.to_str().unwrap();
     let mut g = Gtp::start(&[]);
     g.ok("boardsize 6");
+    g.ok("param_game allow_swap 1");
     for m in ["play b c3", "play w swap-pieces", "play w d2", "play b b5"] {
         g.ok(m);
     }
@@ -515,5 +526,48 @@ fn genmove_keeps_its_time() {
     // bad arguments are rejected and leave the clock alone.
     g.err("time_left b x 1");
     g.err("time_settings 1 1 -1");
+    g.quit();
+}
+
+/// CPU time (user + system, in clock ticks) used so far by process `pid`, from
+/// `/proc/PID/stat` (Linux); `None` elsewhere.
+fn process_cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
+#[test]
+fn genmove_cancels_the_solver_thread() {
+    // Issue 29 item 4: the exact solver's thread is cancelled when the move is due, so once
+    // genmove has answered the engine uses (almost) no CPU while it waits for the next
+    // command. 11×11 with the solver on: the solver never finishes the whole board in
+    // 0.4 s, so without cancellation it would still be searching.
+    let mut g = Gtp::spawn(&["--time", "0.4"]);
+    let pid = g.child.id();
+    if process_cpu_ticks(pid).is_none() {
+        g.quit();
+        return; // no /proc: nothing to measure here
+    }
+    g.ok("boardsize 11");
+    g.ok("play b f6");
+    let before = process_cpu_ticks(pid).unwrap();
+    let m = g.ok("genmove w");
+    assert!(is_cell(&m, 11), "{m}");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let after_move = process_cpu_ticks(pid).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let idle = process_cpu_ticks(pid).unwrap();
+    // The move itself used CPU (the probe works) ...
+    assert!(after_move > before, "{before} -> {after_move}");
+    // ... and the 600 ms after it at most 0.1 s (10 ticks at the usual 100 Hz).
+    assert!(
+        idle - after_move <= 10,
+        "{} ticks of CPU after the move was played",
+        idle - after_move
+    );
     g.quit();
 }

@@ -16,5 +16,6 @@ mod readme;
 mod render_cli;
 mod render_svg;
 mod templates_cli;
+mod train_cli;
 mod vc_cli;
 mod yang_cli;

@@ -578,6 +578,7 @@ fn vi2a_after_h7_g7_holds() {
         nodes,
         time: None,
         max_entries: 4_000_000,
+        stop: None,
     };
     let o = decide_with(&game, &budget, &params).unwrap();
     println!(

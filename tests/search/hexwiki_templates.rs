@@ -148,6 +148,7 @@ fn budget(nodes: u64) -> Budget {
         nodes,
         time: None,
         max_entries: 8_000_000,
+        stop: None,
     }
 }
 

@@ -53,6 +53,7 @@ fn mover_wins(p: &Position, mover: Colour) -> Option<bool> {
         nodes: 2_000_000,
         time: Some(Duration::from_secs(20)),
         max_entries: 2_000_000,
+        stop: None,
     };
     match decide(&game, &budget).expect("the solver runs").verdict {
         Verdict::Holds => Some(true),

@@ -70,6 +70,11 @@ pub struct ImportPublishedArgs {
     /// Budget of each template: maximum wall-clock seconds.
     #[arg(long, default_value_t = 60.0)]
     time: f64,
+    /// Place each template on the bottom edge of the smallest board that holds it (as
+    /// `examples/solver_probe`) instead of the top edge of 19×19: less for the whole-board
+    /// engine to carry; the records are the same edge-relative records either way.
+    #[arg(long)]
+    fitting_board: bool,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -152,6 +157,7 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
         local_nodes: a.local_nodes,
         nodes: a.nodes,
         seconds: a.time,
+        fitting: a.fitting_board,
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

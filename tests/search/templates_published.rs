@@ -160,6 +160,7 @@ fn small_templates_are_decided_again_alike() {
         local_nodes: 100_000,
         nodes: 20_000_000,
         seconds: 600.0,
+        fitting: false,
     };
     let sources: Vec<_> = parse_sources(HEXWIKI)
         .unwrap()

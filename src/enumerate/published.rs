@@ -3,7 +3,9 @@
 //! are [`crate::templates::published`]; this is the part that searches.
 //!
 //! Each template is placed as published on Black's top edge of a 19×19 board (one free column
-//! on the left, which the whole-board engine's chain needs), with the claim "some goal stone
+//! on the left, which the whole-board engine's chain needs) or, with
+//! [`ImportOptions::fitting`], on Black's bottom edge of the smallest board that holds it,
+//! with the claim "some goal stone
 //! − the edge", White first, on exactly the published carrier, and decided by
 //! [`decide_engine`]. A win's certificate (already accepted by the kernel) is shrunk, its
 //! root widened to the whole published carrier when the strategy uses fewer cells (sound by

@@ -183,6 +183,57 @@ fn small_templates_are_decided_again_alike() {
     }
 }
 
+/// The import's default placement (`fitting`: Black's bottom edge of the smallest board that
+/// holds the template, as `examples/solver_probe`) gives the same templates as the stored
+/// entries (made on the top edge of 19×19) — same stones, goal stones, carrier, minimized
+/// carrier and library link — each entry re-checking by its certificates; only the
+/// certificates found may differ. Includes a union (DK-row5-09), helper stones above the goal
+/// row (Selinger's 4-r-2), a minimized carrier (IV2n) and a solver-decided template
+/// (Selinger's 5c, 37 cells).
+#[test]
+fn fitting_placement_gives_the_same_templates() {
+    let lib = library();
+    let pf = published(&lib);
+    let library = seeded(&lib);
+    let opts = ImportOptions {
+        engine: Engine::Auto,
+        local_nodes: 10_000,
+        nodes: 20_000_000,
+        seconds: 600.0,
+        fitting: true,
+    };
+    let sources: Vec<_> = parse_sources(HEXWIKI)
+        .unwrap()
+        .into_iter()
+        .chain(parse_sources(KING_SELINGER).unwrap())
+        .collect();
+    for name in [
+        "III1a",
+        "IV2n",
+        "DK-row5-09",
+        "Selinger:template-4-r-2",
+        "Selinger:template-5c",
+    ] {
+        let s = sources.iter().find(|s| s.name == name).unwrap();
+        let im = import_one(s, &library, &opts).unwrap();
+        let stored = holding(pf, name);
+        assert_eq!(im.entry.verdict, PublishedVerdict::Holds, "{name}");
+        let (new, old) = (im.entry.record.as_ref().unwrap(), stored.record.unwrap());
+        assert_eq!(
+            (&new.stones, new.goals, &new.carrier, new.symmetry),
+            (&old.stones, old.goals, &old.carrier, old.symmetry),
+            "{name}"
+        );
+        assert_eq!(
+            im.entry.minimized.as_ref().map(|m| &m.carrier),
+            stored.minimized.as_ref().map(|m| &m.carrier),
+            "{name}"
+        );
+        assert_eq!(im.entry.library, stored.library, "{name}");
+        verify_entry(&im.entry, &library).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
 #[test]
 fn canonical_form_with_several_goal_stones() {
     // One goal stone: the rule of the library's records.

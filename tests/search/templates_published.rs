@@ -150,11 +150,36 @@ fn a_tampered_published_entry_is_rejected() {
     }
 }
 
-#[test]
-fn small_templates_are_decided_again_alike() {
+/// Decides the named published templates again with `opts`: (name, what the import gave,
+/// the stored entry, which must hold), and the seeded library.
+fn decide_again(
+    names: &[&str],
+    opts: &ImportOptions,
+) -> (
+    Vec<(String, Entry, Entry)>,
+    Vec<hexproof::templates::library::Record>,
+) {
     let lib = library();
     let pf = published(&lib);
     let library = seeded(&lib);
+    let sources: Vec<_> = parse_sources(HEXWIKI)
+        .unwrap()
+        .into_iter()
+        .chain(parse_sources(KING_SELINGER).unwrap())
+        .collect();
+    let decided = names
+        .iter()
+        .map(|&name| {
+            let s = sources.iter().find(|s| s.name == name).unwrap();
+            let im = import_one(s, &library, opts).unwrap();
+            (name.to_string(), im.entry, holding(pf, name))
+        })
+        .collect();
+    (decided, library)
+}
+
+#[test]
+fn small_templates_are_decided_again_alike() {
     let opts = ImportOptions {
         engine: Engine::Auto,
         local_nodes: 100_000,
@@ -162,24 +187,17 @@ fn small_templates_are_decided_again_alike() {
         seconds: 600.0,
         fitting: false,
     };
-    let sources: Vec<_> = parse_sources(HEXWIKI)
-        .unwrap()
-        .into_iter()
-        .chain(parse_sources(KING_SELINGER).unwrap())
-        .collect();
-    for name in [
+    let names = [
         "III1a",
         "IV2n",
         "DK-row4-08",
         "DK-row5-09",
         "Selinger:template-4-r-2",
-    ] {
-        let s = sources.iter().find(|s| s.name == name).unwrap();
-        let im = import_one(s, &library, &opts).unwrap();
-        let stored = holding(pf, name);
-        assert_eq!(im.entry.record, stored.record, "{name}");
-        assert_eq!(im.entry.minimized, stored.minimized, "{name}");
-        assert_eq!(im.entry.library, stored.library, "{name}");
+    ];
+    for (name, new, stored) in decide_again(&names, &opts).0 {
+        assert_eq!(new.record, stored.record, "{name}");
+        assert_eq!(new.minimized, stored.minimized, "{name}");
+        assert_eq!(new.library, stored.library, "{name}");
     }
 }
 
@@ -192,9 +210,6 @@ fn small_templates_are_decided_again_alike() {
 /// (Selinger's 5c, 37 cells).
 #[test]
 fn fitting_placement_gives_the_same_templates() {
-    let lib = library();
-    let pf = published(&lib);
-    let library = seeded(&lib);
     let opts = ImportOptions {
         engine: Engine::Auto,
         local_nodes: 10_000,
@@ -202,35 +217,29 @@ fn fitting_placement_gives_the_same_templates() {
         seconds: 600.0,
         fitting: true,
     };
-    let sources: Vec<_> = parse_sources(HEXWIKI)
-        .unwrap()
-        .into_iter()
-        .chain(parse_sources(KING_SELINGER).unwrap())
-        .collect();
-    for name in [
+    let names = [
         "III1a",
         "IV2n",
         "DK-row5-09",
         "Selinger:template-4-r-2",
         "Selinger:template-5c",
-    ] {
-        let s = sources.iter().find(|s| s.name == name).unwrap();
-        let im = import_one(s, &library, &opts).unwrap();
-        let stored = holding(pf, name);
-        assert_eq!(im.entry.verdict, PublishedVerdict::Holds, "{name}");
-        let (new, old) = (im.entry.record.as_ref().unwrap(), stored.record.unwrap());
+    ];
+    let (decided, library) = decide_again(&names, &opts);
+    for (name, new, stored) in decided {
+        assert_eq!(new.verdict, PublishedVerdict::Holds, "{name}");
+        let (r, old) = (new.record.as_ref().unwrap(), stored.record.unwrap());
         assert_eq!(
-            (&new.stones, new.goals, &new.carrier, new.symmetry),
+            (&r.stones, r.goals, &r.carrier, r.symmetry),
             (&old.stones, old.goals, &old.carrier, old.symmetry),
             "{name}"
         );
         assert_eq!(
-            im.entry.minimized.as_ref().map(|m| &m.carrier),
+            new.minimized.as_ref().map(|m| &m.carrier),
             stored.minimized.as_ref().map(|m| &m.carrier),
             "{name}"
         );
-        assert_eq!(im.entry.library, stored.library, "{name}");
-        verify_entry(&im.entry, &library).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(new.library, stored.library, "{name}");
+        verify_entry(&new, &library).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 

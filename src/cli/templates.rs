@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 ///   hexproof templates list
 ///   hexproof templates show III1a
 ///   hexproof templates show IV1a --svg > iv1a.svg
+///   hexproof templates show --html templates.html
 ///   hexproof templates match --board 9x9 --moves "e7 c3 g3"
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
@@ -240,20 +241,28 @@ pub struct ListArgs {
     json: bool,
 }
 
-/// Draw one template (ASCII by default). The name is case-insensitive where that is
-/// unambiguous; an unknown name is answered with the closest ones.
+/// Draw one template (ASCII by default), or with `--html OUT` write one self-contained HTML
+/// page with a figure of every template (the library and the published templates, each with
+/// its source, verdict, carrier size and certificate nodes; every verdict re-checked by the
+/// kernel while the page is written). The name is case-insensitive where that is unambiguous;
+/// an unknown name is answered with the closest ones.
 ///
 /// Examples:
 ///   hexproof templates show III1a
 ///   hexproof templates show IV1a --svg > iv1a.svg
+///   hexproof templates show --html templates.html
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct ShowArgs {
-    /// Template name.
-    name: String,
+    /// Template name (not with --html).
+    #[arg(required_unless_present = "html", conflicts_with = "html")]
+    name: Option<String>,
     /// Print SVG instead of ASCII.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "html")]
     svg: bool,
+    /// Write the HTML page of the whole library to this file (`-`: standard output).
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
     /// Library directory (default: the library built into the binary).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -1077,8 +1086,11 @@ fn run_show(a: ShowArgs) -> u8 {
         Err(c) => return c,
     };
     let place = library_name(a.dir.as_deref());
+    if let Some(out) = &a.html {
+        return write_page(&lib, &place, out);
+    }
     let names: Vec<&str> = lib.records().map(|r| r.name.as_str()).collect();
-    let Some(r) = super::resolve_name(&a.name, &names, "template", &place)
+    let Some(r) = super::resolve_name(a.name.as_deref().unwrap_or(""), &names, "template", &place)
         .map_err(|m| fail_input(&m))
         .ok()
         .and_then(|n| lib.find(n))
@@ -1104,6 +1116,41 @@ fn run_show(a: ShowArgs) -> u8 {
         print!("{}", draw::ascii(r));
     }
     EXIT_HOLDS
+}
+
+/// `templates show --html OUT`: the page of the whole library (`templates::page`). Exit 0
+/// when every record and entry re-checked, 1 when some did not (the page shows which).
+fn write_page(lib: &Library, place: &str, out: &std::path::Path) -> u8 {
+    let start = Instant::now();
+    let (html, sum) = hexproof::templates::page::html(lib, &format!("hexproof templates: {place}"));
+    if out.as_os_str() == "-" {
+        print!("{html}");
+    } else if let Err(e) = std::fs::write(out, &html) {
+        return fail_input(format!("cannot write {}: {e}", out.display()));
+    }
+    let line = format!(
+        "{} library records ({} re-checked), {} published templates ({} hold, {} fail, {} undecided), {} did not re-check; {} bytes in {:.2} s{}",
+        sum.records,
+        sum.records_ok,
+        sum.published,
+        sum.holds,
+        sum.fails,
+        sum.undecided,
+        sum.not_rechecked,
+        html.len(),
+        start.elapsed().as_secs_f64(),
+        if out.as_os_str() == "-" {
+            String::new()
+        } else {
+            format!("; wrote {}", out.display())
+        }
+    );
+    eprintln!("{line}");
+    if sum.not_rechecked == 0 {
+        EXIT_HOLDS
+    } else {
+        EXIT_FAILS
+    }
 }
 
 /// The stones of --black and --white, then --moves.

@@ -3,7 +3,9 @@
 //! are [`crate::templates::published`]; this is the part that searches.
 //!
 //! Each template is placed as published on Black's top edge of a 19×19 board (one free column
-//! on the left, which the whole-board engine's chain needs), with the claim "some goal stone
+//! on the left, which the whole-board engine's chain needs) or, with
+//! [`ImportOptions::fitting`], on Black's bottom edge of the smallest board that holds it,
+//! with the claim "some goal stone
 //! − the edge", White first, on exactly the published carrier, and decided by
 //! [`decide_engine`]. A win's certificate (already accepted by the kernel) is shrunk, its
 //! root widened to the whole published carrier when the strategy uses fewer cells (sound by
@@ -64,25 +66,42 @@ pub struct ImportOptions {
     pub nodes: u64,
     /// Wall-clock budget in seconds.
     pub seconds: f64,
+    /// Place the template on Black's bottom edge of the smallest square board that holds it
+    /// (as `examples/solver_probe` does) instead of the top edge of 19×19; a template too wide
+    /// for 19×19 that way keeps the 19×19 placement. Only the search's speed changes: the
+    /// record is stored edge-relative and re-verified on its canonical board either way.
+    pub fitting: bool,
 }
 
 impl ImportOptions {
     /// What was tried, in words (stored in each entry).
     pub fn describe(&self) -> String {
         match self.engine {
-            Engine::Auto => format!(
-                "engine auto (local search {} nodes, then the solver), {} nodes, {} s",
-                self.local_nodes, self.nodes, self.seconds
-            ),
-            e => format!(
-                "engine {}, {} nodes, {} s",
-                serde_json::to_value(e)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default(),
-                self.nodes,
-                self.seconds
-            ),
+            Engine::Auto => {
+                format!(
+                    "engine auto (local search {} nodes, then the solver), {} nodes, {} s",
+                    self.local_nodes, self.nodes, self.seconds
+                ) + self.placement()
+            }
+            e => {
+                format!(
+                    "engine {}, {} nodes, {} s",
+                    serde_json::to_value(e)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default(),
+                    self.nodes,
+                    self.seconds
+                ) + self.placement()
+            }
+        }
+    }
+
+    fn placement(&self) -> &'static str {
+        if self.fitting {
+            ", fitting board"
+        } else {
+            ""
         }
     }
 }
@@ -106,9 +125,10 @@ pub fn parse_sources(text: &str) -> Result<Vec<Source>, serde_json::Error> {
 }
 
 /// The published template on Black's top edge of a 19×19 board, one free column left of its
-/// leftmost cell (holes included): the sub-game and the board cell of each published cell.
-fn place(s: &Source) -> Result<(SubGame, HashMap<Rc, Cell>), EnumerateError> {
-    let board = Board::square(19).expect("19 is a board size");
+/// leftmost cell (holes included), or with `fitting` on Black's bottom edge of the smallest
+/// square board that holds it (`EdgeTemplate::place_fitting`'s size and offset; the 19×19
+/// placement when it does not fit): the sub-game and the board cell of each published cell.
+fn place(s: &Source, fitting: bool) -> Result<(SubGame, HashMap<Rc, Cell>), EnumerateError> {
     let all = || {
         s.goal_stones
             .iter()
@@ -117,9 +137,19 @@ fn place(s: &Source) -> Result<(SubGame, HashMap<Rc, Cell>), EnumerateError> {
             .chain(&s.holes)
     };
     let min_c = all().map(|rc| rc[1]).min().unwrap_or(0);
+    let max_c = all().map(|rc| rc[1]).max().unwrap_or(0);
+    let max_r = all().map(|rc| rc[0]).max().unwrap_or(1);
+    let n = (max_c - min_c + 3).max(max_r + 1);
+    let (board, border, offset) = if fitting && n <= 19 {
+        let board = Board::square(n as u32).expect("size is between 1 and 19");
+        (board, Border::Bottom, n - 2 + min_c)
+    } else {
+        let board = Board::square(19).expect("19 is a board size");
+        (board, Border::Top, 1 - min_c)
+    };
     let mut at = HashMap::new();
     for &rc in all() {
-        let c = EdgeTemplate::cell_at(&board, Border::Top, 1 - min_c, rc)
+        let c = EdgeTemplate::cell_at(&board, border, offset, rc)
             .filter(|_| rc[0] >= 1)
             .ok_or(EnumerateError::OffEdge(rc))?;
         at.insert(rc, c);
@@ -128,10 +158,10 @@ fn place(s: &Source) -> Result<(SubGame, HashMap<Rc, Cell>), EnumerateError> {
     let stones = cells(&s.goal_stones) | cells(&s.helper_stones);
     let position = Position::new(board, stones, CellSet::EMPTY)
         .map_err(|e| EnumerateError::Template(e.into()))?;
-    let top = Cell::border(Border::Top);
+    let edge = Cell::border(border);
     let claim = Claim {
         owner: Colour::Black,
-        pairs: s.goal_stones.iter().map(|g| (at[g], top)).collect(),
+        pairs: s.goal_stones.iter().map(|g| (at[g], edge)).collect(),
         owner_first: false,
     };
     let game = SubGame::new(position, cells(&s.carrier), claim)?;
@@ -221,7 +251,19 @@ fn record_of(
         },
         digest: String::new(),
     };
-    rec.certificate = encode_certificate_compact(cert, &carrier_cells, &stone_cells)?;
+    // The stored certificate names the edge as Black's top edge (`-1`), whatever edge the
+    // search used (see `place`); the record is re-verified on its canonical board below.
+    let mut cert = cert.clone();
+    for n in &mut cert.nodes {
+        if let Some((a, z)) = &mut n.goal {
+            for c in [a, z] {
+                if *c == Cell::border(Border::Bottom) {
+                    *c = Cell::border(Border::Top);
+                }
+            }
+        }
+    }
+    rec.certificate = encode_certificate_compact(&cert, &carrier_cells, &stone_cells)?;
     rec.digest = rec.compute_digest();
     verify_record(&rec).map_err(|source| EnumerateError::Unverified {
         name: rec.name.clone(),
@@ -279,7 +321,7 @@ pub fn import_one(
     library: &[Record],
     opts: &ImportOptions,
 ) -> Result<Imported, EnumerateError> {
-    let (game, at) = place(s)?;
+    let (game, at) = place(s, opts.fitting)?;
     let budget = Budget {
         nodes: opts.nodes,
         time: Some(std::time::Duration::from_secs_f64(

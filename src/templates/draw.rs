@@ -4,7 +4,7 @@
 
 use super::library::Record;
 use super::Rc;
-use crate::render::svg::{hexagon, points};
+use crate::render::svg::{escape, hexagon, points};
 use std::fmt::Write as _;
 
 /// ASCII diagram: `A` the goal stone, `O` another stone, `.` a carrier cell; the row further
@@ -47,18 +47,34 @@ pub fn ascii(r: &Record) -> String {
 
 /// SVG diagram: pointy-top hexagons of radius 20, the edge as a thick line below row 1.
 pub fn svg(r: &Record) -> String {
+    svg_cells(
+        &format!("{} ({} carrier cells)", r.name, r.carrier.len()),
+        r.goal_stones(),
+        r.helper_stones(),
+        &r.carrier,
+    )
+}
+
+/// The SVG diagram of any edge template given by its cells (edge-relative `[row, col]`): the
+/// goal stones dark red, the helper stones light red, the carrier shaded; `title` (escaped)
+/// is the picture's title. [`svg`] draws a record this way.
+pub fn svg_cells(title: &str, goals: &[Rc], helpers: &[Rc], carrier: &[Rc]) -> String {
     const R: f64 = 20.0;
     let w = 3f64.sqrt() * R;
-    let cells: Vec<(Rc, u8)> = r
-        .stones
+    let cells: Vec<(Rc, u8)> = goals
         .iter()
-        .enumerate()
-        .map(|(i, &s)| (s, if i == 0 { 2 } else { 1 }))
-        .chain(r.carrier.iter().map(|&c| (c, 0)))
+        .map(|&s| (s, 2))
+        .chain(helpers.iter().map(|&s| (s, 1)))
+        .chain(carrier.iter().map(|&c| (c, 0)))
         .collect();
     let xs = |rc: &Rc| (rc[1] as f64 + rc[0] as f64 / 2.0) * w;
     let min_x = cells.iter().map(|(rc, _)| xs(rc)).fold(f64::MAX, f64::min);
     let max_x = cells.iter().map(|(rc, _)| xs(rc)).fold(f64::MIN, f64::max);
+    let (min_x, max_x) = if cells.is_empty() {
+        (0.0, 0.0)
+    } else {
+        (min_x, max_x)
+    };
     let max_r = cells.iter().map(|(rc, _)| rc[0]).max().unwrap_or(1);
     let margin = R * 1.5;
     let width = max_x - min_x + 2.0 * margin;
@@ -74,12 +90,7 @@ pub fn svg(r: &Record) -> String {
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.2}\" height=\"{height:.2}\" viewBox=\"0 0 {width:.2} {height:.2}\">"
     );
-    let _ = writeln!(
-        s,
-        "<title>{} ({} carrier cells)</title>",
-        r.name,
-        r.carrier.len()
-    );
+    let _ = writeln!(s, "<title>{}</title>", escape(title));
     for (rc, kind) in &cells {
         let (cx, cy) = centre(rc);
         let pts = points(&hexagon(cx, cy, R, -30.0));
@@ -90,9 +101,10 @@ pub fn svg(r: &Record) -> String {
             pts
         );
         if *kind > 0 {
+            let stone = if *kind == 2 { "#c0392b" } else { "#e8867a" };
             let _ = writeln!(
                 s,
-                "<circle cx=\"{cx:.2}\" cy=\"{cy:.2}\" r=\"{:.2}\" fill=\"#c0392b\"/>",
+                "<circle cx=\"{cx:.2}\" cy=\"{cy:.2}\" r=\"{:.2}\" fill=\"{stone}\"/>",
                 R * 0.7
             );
         }

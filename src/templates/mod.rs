@@ -2,7 +2,8 @@
 //! [`library`] (records, compact certificates, the kernel re-check), [`lemma_record`] (the records of
 //! proved lemmas), [`matching`] (instances on a position),
 //! [`cert_shrink`] (smaller certificates read off a certificate, re-checked by the kernel) and
-//! [`draw`] (ASCII and SVG diagrams). Schema: docs/templates.md.
+//! [`draw`] (ASCII and SVG diagrams) and [`page`] (the HTML page of the whole library).
+//! Schema: docs/templates.md.
 //!
 //! Enumerating templates needs the whole-board solver and the checker and lives above them,
 //! in `enumerate`.
@@ -17,6 +18,7 @@ mod error;
 pub mod lemma_record;
 pub mod library;
 pub mod matching;
+pub mod page;
 pub mod published;
 pub mod seeds;
 

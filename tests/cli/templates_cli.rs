@@ -75,11 +75,22 @@ fn bad_input_is_one_line_and_exit_2() {
             "III1a",
         ],
         vec!["templates", "generate", "--row", "3", "--out", "../x"],
+        // The page: an output that cannot be written.
+        vec!["templates", "show", "--html", "/nonexistent/dir/page.html"],
     ] {
         let (code, _, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("hexproof: error:"), "{args:?}: {err}");
+    }
+    // Usage errors (clap's, with the usage lines): no name and no --html; both.
+    for args in [
+        vec!["templates", "show"],
+        vec!["templates", "show", "II", "--html", "x.html"],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.starts_with("error:"), "{args:?}: {err}");
     }
 }
 
@@ -168,4 +179,100 @@ fn import_published_and_verify_an_entry() {
         stdout.contains("ok templates/published.json: published/IV2n ("),
         "{stdout}"
     );
+}
+
+/// `templates show --html OUT`: one well-formed page (parsed as XML with `roxmltree`) with a
+/// figure — an inline SVG with a hexagon per cell and a disc per stone — for every record of
+/// the built-in library and every published template, each verdict re-checked (none shown as
+/// failing its re-check), the undecided ones marked undecided with what was tried, and
+/// nothing loaded from outside the page.
+#[test]
+fn show_html_draws_every_template() {
+    use hexproof::templates::library::Library;
+    use hexproof::templates::published::PublishedVerdict;
+    let dir = std::env::temp_dir().join(format!("hexproof-tpage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("templates.html");
+    let (code, _, err) = run(&["templates", "show", "--html", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(", 0 did not re-check;"), "{err}");
+    let html = std::fs::read_to_string(&out).unwrap();
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&html, opts)
+        .unwrap_or_else(|e| panic!("the page is not well-formed: {e}"));
+    assert_eq!(doc.root_element().tag_name().name(), "html");
+    let lib = Library::builtin().unwrap();
+    let records: Vec<_> = lib.records().collect();
+    let entries = &lib.published.as_ref().unwrap().1.templates;
+    let figures: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "figure")
+        .collect();
+    assert_eq!(figures.len(), records.len() + entries.len());
+    let mut ids = std::collections::HashSet::new();
+    for f in &figures {
+        assert!(ids.insert(f.attribute("id").unwrap()), "duplicate id");
+        let svgs: Vec<_> = f
+            .children()
+            .filter(|n| n.tag_name().name() == "svg")
+            .collect();
+        assert_eq!(svgs.len(), 1, "{:?}", f.attribute("id"));
+        let count = |tag: &str| {
+            svgs[0]
+                .descendants()
+                .filter(|n| n.tag_name().name() == tag)
+                .count()
+        };
+        assert!(count("polygon") >= 2 && count("circle") >= 1);
+        assert_eq!(count("line"), 1, "the edge");
+    }
+    let class = |c: &str| {
+        figures
+            .iter()
+            .filter(|f| f.attribute("class") == Some(c))
+            .count()
+    };
+    let verdict = |v: PublishedVerdict| entries.iter().filter(|e| e.verdict == v).count();
+    assert_eq!(class("bad"), 0);
+    assert_eq!(
+        class("holds"),
+        records.len() + verdict(PublishedVerdict::Holds)
+    );
+    assert_eq!(class("undecided"), verdict(PublishedVerdict::Undecided));
+    assert_eq!(class("fails"), verdict(PublishedVerdict::Fails));
+    for f in figures
+        .iter()
+        .filter(|f| f.attribute("class") == Some("undecided"))
+    {
+        let text: String = f.descendants().filter_map(|n| n.text()).collect();
+        assert!(
+            text.contains("undecided") && text.contains("tried: "),
+            "{text}"
+        );
+    }
+    // One hexagon per cell and one disc per stone, for a published entry drawn from its cells.
+    let v1a = entries.iter().find(|e| e.name == "V1a").unwrap();
+    let fig = figures
+        .iter()
+        .find(|f| f.attribute("id") == Some("pub-hexwiki-V1a"))
+        .unwrap();
+    let n = |tag: &str| {
+        fig.descendants()
+            .filter(|n| n.tag_name().name() == tag)
+            .count()
+    };
+    assert_eq!(n("polygon"), v1a.carrier.len() + 1);
+    assert_eq!(n("circle"), 1);
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        let tag = n.tag_name().name();
+        assert!(
+            !["script", "link", "img", "iframe", "object"].contains(&tag),
+            "<{tag}> in the page"
+        );
+        assert!(n.attribute("src").is_none());
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -150,35 +150,96 @@ fn a_tampered_published_entry_is_rejected() {
     }
 }
 
-#[test]
-fn small_templates_are_decided_again_alike() {
+/// Decides the named published templates again with `opts`: (name, what the import gave,
+/// the stored entry, which must hold), and the seeded library.
+fn decide_again(
+    names: &[&str],
+    opts: &ImportOptions,
+) -> (
+    Vec<(String, Entry, Entry)>,
+    Vec<hexproof::templates::library::Record>,
+) {
     let lib = library();
     let pf = published(&lib);
     let library = seeded(&lib);
-    let opts = ImportOptions {
-        engine: Engine::Auto,
-        local_nodes: 100_000,
-        nodes: 20_000_000,
-        seconds: 600.0,
-    };
     let sources: Vec<_> = parse_sources(HEXWIKI)
         .unwrap()
         .into_iter()
         .chain(parse_sources(KING_SELINGER).unwrap())
         .collect();
-    for name in [
+    let decided = names
+        .iter()
+        .map(|&name| {
+            let s = sources.iter().find(|s| s.name == name).unwrap();
+            let im = import_one(s, &library, opts).unwrap();
+            (name.to_string(), im.entry, holding(pf, name))
+        })
+        .collect();
+    (decided, library)
+}
+
+#[test]
+fn small_templates_are_decided_again_alike() {
+    let opts = ImportOptions {
+        engine: Engine::Auto,
+        local_nodes: 100_000,
+        nodes: 20_000_000,
+        seconds: 600.0,
+        fitting: false,
+    };
+    let names = [
         "III1a",
         "IV2n",
         "DK-row4-08",
         "DK-row5-09",
         "Selinger:template-4-r-2",
-    ] {
-        let s = sources.iter().find(|s| s.name == name).unwrap();
-        let im = import_one(s, &library, &opts).unwrap();
-        let stored = holding(pf, name);
-        assert_eq!(im.entry.record, stored.record, "{name}");
-        assert_eq!(im.entry.minimized, stored.minimized, "{name}");
-        assert_eq!(im.entry.library, stored.library, "{name}");
+    ];
+    for (name, new, stored) in decide_again(&names, &opts).0 {
+        assert_eq!(new.record, stored.record, "{name}");
+        assert_eq!(new.minimized, stored.minimized, "{name}");
+        assert_eq!(new.library, stored.library, "{name}");
+    }
+}
+
+/// The import's default placement (`fitting`: Black's bottom edge of the smallest board that
+/// holds the template, as `examples/solver_probe`) gives the same templates as the stored
+/// entries (made on the top edge of 19×19) — same stones, goal stones, carrier, minimized
+/// carrier and library link — each entry re-checking by its certificates; only the
+/// certificates found may differ. Includes a union (DK-row5-09), helper stones above the goal
+/// row (Selinger's 4-r-2), a minimized carrier (IV2n) and a solver-decided template
+/// (Selinger's 5c, 37 cells).
+#[test]
+fn fitting_placement_gives_the_same_templates() {
+    let opts = ImportOptions {
+        engine: Engine::Auto,
+        local_nodes: 10_000,
+        nodes: 20_000_000,
+        seconds: 600.0,
+        fitting: true,
+    };
+    let names = [
+        "III1a",
+        "IV2n",
+        "DK-row5-09",
+        "Selinger:template-4-r-2",
+        "Selinger:template-5c",
+    ];
+    let (decided, library) = decide_again(&names, &opts);
+    for (name, new, stored) in decided {
+        assert_eq!(new.verdict, PublishedVerdict::Holds, "{name}");
+        let (r, old) = (new.record.as_ref().unwrap(), stored.record.unwrap());
+        assert_eq!(
+            (&r.stones, r.goals, &r.carrier, r.symmetry),
+            (&old.stones, old.goals, &old.carrier, old.symmetry),
+            "{name}"
+        );
+        assert_eq!(
+            new.minimized.as_ref().map(|m| &m.carrier),
+            stored.minimized.as_ref().map(|m| &m.carrier),
+            "{name}"
+        );
+        assert_eq!(new.library, stored.library, "{name}");
+        verify_entry(&new, &library).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 

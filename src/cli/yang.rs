@@ -40,9 +40,14 @@ struct YangCheckArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-    /// List every pattern in the table, not only those reached from pattern 1.
+    /// List every pattern in the table, not only those reached from pattern 1, and every
+    /// failing step.
     #[arg(long)]
     all: bool,
+    /// Report structural defects as warnings and run the goal check anyway (the kernel
+    /// judges every placement, defective ones included).
+    #[arg(long)]
+    lenient: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -66,7 +71,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(format_args!("{}: {e}", a.file.display())),
     };
-    let r = report::report(&strategy);
+    let r = report::report(&strategy, a.lenient);
     if a.json {
         let v = serde_json::to_value(&r).expect("reports serialise");
         return print_json(v, r.exit_code);

@@ -401,7 +401,7 @@ impl Semantic {
         );
         let _ = writeln!(
             o,
-            "whole strategy (t - b after e5, {} certificate nodes): {}",
+            "whole strategy (t - b after the centre, {} certificate nodes): {}",
             self.certificate_nodes,
             if self.whole_verified {
                 "verified by the kernel"

@@ -669,7 +669,8 @@ impl Checker<'_> {
         let Some(ends) = ends.filter(|_| placed) else {
             return (joined_node(nodes), Status::Undecided);
         };
-        if ends.iter().any(|(ca, cz)| ca == cz) {
+        if ends.iter().any(|(ca, cz)| ca == cz) || b.parts.is_empty() {
+            // Joined, or (no sub-patterns) claimed joined: the kernel judges it.
             return (joined_node(nodes), Status::Verified);
         }
         let parts: Vec<Inst> = b
@@ -898,6 +899,10 @@ impl Checker<'_> {
                 return Status::Undecided;
             }
             goals.push((k, pairs));
+        }
+        if goals.is_empty() {
+            self.goal_miss.push(format!("goal unknown: {why}"));
+            return Status::Undecided;
         }
         let mut worst = Status::Undecided;
         let mut unions = Vec::new();

@@ -153,17 +153,10 @@ struct Checker<'a> {
 /// Runs the check (see the module text).
 pub fn check(s: &Strategy, params: Params) -> Outcome {
     let n = s.board_size;
-    let board = Board::square(n as u32).expect("the reader checked the size");
     let centre = n as usize * n as usize / 2;
     let cell_of = |i: usize| Cell::at((i % n as usize) as u8, (i / n as usize) as u8);
-    let mut c = Checker {
-        s,
-        board,
-        params,
-        out: Vec::new(),
-        goal_miss: Vec::new(),
-        builds: 0,
-    };
+    let mut c = Checker::new(s, params);
+    let board = c.board;
     let mut position = Position::empty(board);
     if !n.is_multiple_of(2) {
         let _ = position.play(Colour::Black, cell_of(centre));
@@ -371,7 +364,18 @@ fn walk(
     }
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    fn new(s: &'a Strategy, params: Params) -> Checker<'a> {
+        Checker {
+            s,
+            board: Board::square(s.board_size as u32).expect("the reader checked the size"),
+            params,
+            out: Vec::new(),
+            goal_miss: Vec::new(),
+            builds: 0,
+        }
+    }
+
     fn name(&self, c: Cell) -> String {
         self.board.cell_name(c, crate::board::Notation::Letters)
     }
@@ -924,4 +928,33 @@ impl Checker<'_> {
         ));
         worst
     }
+}
+
+/// Checks one pattern placed by hand: pattern `pattern` with its positions at `cells` (in
+/// order), Black stones `black` on the board, goal `goal` (pairs of Black stones or
+/// borders). Returns every instance's result, the placed pattern's last. Used to check a
+/// part of the strategy on its own (the tests check real placements this way).
+pub fn check_placed(
+    s: &Strategy,
+    pattern: u32,
+    cells: Vec<Cell>,
+    black: CellSet,
+    goal: &[(Cell, Cell)],
+    params: Params,
+) -> Vec<InstanceResult> {
+    let mut c = Checker::new(s, params);
+    let mut position = Position::empty(c.board);
+    for b in black.iter() {
+        let _ = position.play(Colour::Black, b);
+    }
+    let inst = Inst {
+        pattern,
+        cells: cells.into_iter().map(Some).collect(),
+        placed_at: None,
+        path: pattern.to_string(),
+    };
+    if s.patterns.contains_key(&pattern) {
+        c.instance(&inst, goal, &position);
+    }
+    c.out
 }

@@ -93,8 +93,8 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            search_nodes: 2_000_000,
-            search_max_cells: 40,
+            search_nodes: 200_000,
+            search_max_cells: 24,
             max_builds: 1_000_000,
         }
     }
@@ -148,6 +148,10 @@ struct Checker<'a> {
     goal_miss: Vec<String>,
     /// Instances built so far (tries of other chains included).
     builds: u64,
+    /// The goal of the instance being built was forced: every step above it had one chain
+    /// of sub-patterns only (a lost goal there is a refutation; otherwise it may be a wrong
+    /// guess of the goal, reported undecided).
+    forced: bool,
 }
 
 /// Runs the check (see the module text).
@@ -373,6 +377,7 @@ impl<'a> Checker<'a> {
             out: Vec::new(),
             goal_miss: Vec::new(),
             builds: 0,
+            forced: true,
         }
     }
 
@@ -538,6 +543,13 @@ impl<'a> Checker<'a> {
         why: String,
         e: &kernel::KernelError,
     ) -> (Status, String, Vec<String>) {
+        if !self.forced {
+            return (
+                Status::Undecided,
+                format!("{why}; its goal is one of several candidate chains above it (a guess), so a lost goal here is no refutation"),
+                Vec::new(),
+            );
+        }
         if game.carrier().len() > self.params.search_max_cells {
             return (
                 Status::Undecided,
@@ -756,7 +768,10 @@ impl<'a> Checker<'a> {
             let mut own = false;
             for &(k, from, to) in chain {
                 let g = (rep(from), rep(to));
+                let above = self.forced;
+                self.forced = above && candidates.len() == 1;
                 let bt = self.instance(&parts[k], &[g], &after);
+                self.forced = above;
                 worst = worst.max(bt.status);
                 own = bt.own;
                 built.push((bt, g));

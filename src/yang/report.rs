@@ -1,13 +1,8 @@
-//! The report of `hexproof yang check` (first version, docs/yang.md): the file read, its
-//! structure measured against itself per pattern, and an honest verdict.
-//!
-//! What this version decides: that the file reads; for each pattern its size, branches,
-//! trigger coverage and structural defects (positions outside the parent, aliased positions,
-//! overlapping sub-patterns, a sub-pattern holding the reply or a trigger). What it does **not**
-//! decide yet: whether any pattern achieves its goal — the goals are not inferred and no
-//! local search is run. So no pattern is ever reported verified or refuted here, the verdict
-//! is never "verified", and the exit code is 2 (a defect in a reachable pattern: bad data) or
-//! 3 (undecided: goals unchecked).
+//! The report of `hexproof yang check` (docs/yang.md): the file read, its structure
+//! measured against itself per pattern (sizes, branches, trigger coverage, structural
+//! defects), then — when no reachable pattern is defective, or with `lenient` — the goal
+//! check of [`super::verify`], summarised per placement and per pattern. The verdict is
+//! "verified" (exit 0) only when the kernel accepted the whole strategy's certificate.
 
 use super::reader::{Defect, Strategy};
 use super::verify::{self, InstanceResult, Status};

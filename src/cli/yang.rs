@@ -18,19 +18,19 @@ enum YangCommand {
 }
 
 /// Read a pattern file and report per pattern: size, branches, trigger coverage and
-/// structural defects (a position outside its parent, aliased or overlapping sub-patterns).
-///
-/// This first version does not infer the patterns' goals and runs no search: no pattern is
-/// reported verified or refuted, and the whole strategy is never reported verified
-/// (docs/yang.md says what remains).
+/// structural defects (a position outside its parent, aliased or overlapping sub-patterns);
+/// then (no defect in a reachable pattern, or --lenient) the goal check: each placed
+/// pattern's goal inferred from its context, Yang's branches written as a certificate for
+/// it and judged by the kernel, a failing step searched exactly for White's line
+/// (docs/yang.md). Refutations are of the *inferred* goal.
 ///
 /// Example:
-///   hexproof yang check tests/fixtures/jing-yang-9x9/hex99-3.txt
+///   hexproof yang check tests/fixtures/jing-yang-9x9/hex99-3.txt --lenient
 ///
-/// Exit codes: 0 the whole strategy verified (not reachable in this version), 1 a pattern
-/// refuted (likewise), 2 bad data (a file that cannot be read, a syntax error printed as
-/// line and column, or a structural defect in a pattern reached from pattern 1), 3 undecided
-/// (the structure is sound but the goals are unchecked).
+/// Exit codes: 0 the whole strategy verified by the kernel, 1 a placed pattern refuted
+/// (White's line shown), 2 bad data (a file that cannot be read, a syntax error printed as
+/// line and column, or without --lenient a structural defect in a pattern reached from
+/// pattern 1), 3 undecided somewhere.
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 struct YangCheckArgs {
@@ -40,9 +40,14 @@ struct YangCheckArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-    /// List every pattern in the table, not only those reached from pattern 1.
+    /// List every pattern in the table, not only those reached from pattern 1, and every
+    /// failing step.
     #[arg(long)]
     all: bool,
+    /// Report structural defects as warnings and run the goal check anyway (the kernel
+    /// judges every placement, defective ones included).
+    #[arg(long)]
+    lenient: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -66,7 +71,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(format_args!("{}: {e}", a.file.display())),
     };
-    let r = report::report(&strategy);
+    let r = report::report(&strategy, a.lenient);
     if a.json {
         let v = serde_json::to_value(&r).expect("reports serialise");
         return print_json(v, r.exit_code);

@@ -6,6 +6,7 @@
 pub mod follow;
 pub mod reader;
 pub mod report;
+pub mod verify;
 
 pub use follow::{Follower, Game};
 pub use reader::{Defect, Loc, Strategy, YangError, YangErrorKind};

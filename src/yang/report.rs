@@ -1,17 +1,17 @@
-//! The report of `hexproof yang check` (first version, docs/yang.md): the file read, its
-//! structure measured against itself per pattern, and an honest verdict.
-//!
-//! What this version decides: that the file reads; for each pattern its size, branches,
-//! trigger coverage and structural defects (positions outside the parent, aliased positions,
-//! overlapping sub-patterns, a sub-pattern holding the reply or a trigger). What it does **not**
-//! decide yet: whether any pattern achieves its goal — the goals are not inferred and no
-//! local search is run. So no pattern is ever reported verified or refuted here, the verdict
-//! is never "verified", and the exit code is 2 (a defect in a reachable pattern: bad data) or
-//! 3 (undecided: goals unchecked).
+//! The report of `hexproof yang check` (docs/yang.md): the file read, its structure
+//! measured against itself per pattern (sizes, branches, trigger coverage, structural
+//! defects), then — when no reachable pattern is defective, or with `lenient` — the goal
+//! check of [`super::verify`], summarised per placement and per pattern. The verdict is
+//! "verified" (exit 0) only when the kernel accepted the whole strategy's certificate.
 
 use super::reader::{Defect, Strategy};
+use super::verify::{self, InstanceResult, Status};
 use serde::Serialize;
 
+/// Exit code: the whole strategy verified by the kernel.
+pub const EXIT_VERIFIED: u8 = 0;
+/// Exit code: a pattern refuted (White's line shown).
+pub const EXIT_REFUTED: u8 = 1;
 /// Exit code: the data is inconsistent in a pattern reached from pattern 1.
 pub const EXIT_BAD_DATA: u8 = 2;
 /// Exit code: nothing wrong found, but the goals are not checked.
@@ -64,11 +64,11 @@ pub struct Report {
     pub branches: usize,
     /// Patterns reached from pattern 1.
     pub reachable: usize,
-    /// Patterns whose goal was verified (always 0 in this version).
+    /// Patterns verified at every placement by the goal check (0 when it did not run).
     pub verified: usize,
-    /// Patterns refuted (always 0 in this version).
+    /// Patterns refuted at some placement (0 when the goal check did not run).
     pub refuted: usize,
-    /// Reachable patterns left undecided (goal unchecked).
+    /// Reachable patterns left undecided (goal unchecked, or the goal check undecided).
     pub undecided: usize,
     /// Reachable patterns with a structural defect.
     pub defective: usize,
@@ -80,9 +80,141 @@ pub struct Report {
     pub defects: Vec<DefectRow>,
     /// The per-pattern table, by pattern number.
     pub rows: Vec<Row>,
+    /// The goal check (none: not run, because of structural defects without `--lenient`).
+    pub semantic: Option<Semantic>,
     /// The process exit code.
     #[serde(skip)]
     pub exit_code: u8,
+}
+
+/// One pattern's line of the goal check: its placements and their verdicts.
+#[derive(Clone, Debug, Serialize)]
+pub struct PatternCheck {
+    /// The pattern.
+    pub pattern: u32,
+    /// Its largest placement, in cells.
+    pub cells: usize,
+    /// Placements checked.
+    pub instances: usize,
+    /// Placements the kernel verified.
+    pub verified: usize,
+    /// Placements refuted.
+    pub refuted: usize,
+    /// Placements undecided.
+    pub undecided: usize,
+    /// Certificate nodes over its placements (sub-patterns included).
+    pub nodes: usize,
+    /// Microseconds over its placements (sub-patterns included).
+    pub micros: u128,
+    /// `verified` (every placement), `refuted` (some placement), or `undecided`.
+    pub status: Status,
+}
+
+/// The goal check's results (docs/yang.md, "The goal check").
+#[derive(Clone, Debug, Serialize)]
+pub struct Semantic {
+    /// The kernel accepted the certificate of the whole strategy (`t - b` after e5).
+    pub whole_verified: bool,
+    /// Certificate nodes of the whole strategy.
+    pub certificate_nodes: usize,
+    /// Placed patterns (instances) checked.
+    pub instances: usize,
+    /// Instances verified, refuted, undecided.
+    pub instances_verified: usize,
+    /// Instances refuted.
+    pub instances_refuted: usize,
+    /// Instances undecided.
+    pub instances_undecided: usize,
+    /// Instances whose goal could not be inferred.
+    pub goal_unknown: usize,
+    /// Patterns (of those placed) verified at every placement.
+    pub patterns_verified: usize,
+    /// Patterns refuted at some placement.
+    pub patterns_refuted: usize,
+    /// Patterns undecided.
+    pub patterns_undecided: usize,
+    /// The largest instance the kernel verified, in cells.
+    pub largest_verified_cells: usize,
+    /// Its pattern.
+    pub largest_verified_pattern: Option<u32>,
+    /// Seconds of the check.
+    pub seconds: f64,
+    /// The first instance (in the unfolding's order) whose own step fails.
+    pub first_break: Option<InstanceResult>,
+    /// Every instance whose own step fails (refuted or undecided), in order.
+    pub failures: Vec<InstanceResult>,
+    /// Per pattern.
+    pub patterns: Vec<PatternCheck>,
+}
+
+/// Runs the goal check and summarises it.
+pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
+    let start = std::time::Instant::now();
+    let o = verify::check(s, params);
+    let seconds = start.elapsed().as_secs_f64();
+    let mut by: std::collections::BTreeMap<u32, PatternCheck> = Default::default();
+    for r in &o.instances {
+        let e = by.entry(r.pattern).or_insert(PatternCheck {
+            pattern: r.pattern,
+            cells: 0,
+            instances: 0,
+            verified: 0,
+            refuted: 0,
+            undecided: 0,
+            nodes: 0,
+            micros: 0,
+            status: Status::Verified,
+        });
+        e.cells = e.cells.max(r.cells);
+        e.instances += 1;
+        match r.status {
+            Status::Verified => e.verified += 1,
+            Status::Refuted => e.refuted += 1,
+            Status::Undecided => e.undecided += 1,
+        }
+        e.nodes += r.nodes;
+        e.micros += r.micros;
+        e.status = match (e.status, r.status) {
+            (Status::Refuted, _) | (_, Status::Refuted) => Status::Refuted,
+            (Status::Undecided, _) | (_, Status::Undecided) => Status::Undecided,
+            _ => Status::Verified,
+        };
+    }
+    let count = |st: Status| o.instances.iter().filter(|r| r.status == st).count();
+    let pcount = |st: Status| by.values().filter(|r| r.status == st).count();
+    let largest = o
+        .instances
+        .iter()
+        .filter(|r| r.status == Status::Verified)
+        .max_by_key(|r| r.cells);
+    let failures: Vec<InstanceResult> = o
+        .instances
+        .iter()
+        .filter(|r| r.own && r.status != Status::Verified)
+        .cloned()
+        .collect();
+    Semantic {
+        whole_verified: o.whole,
+        certificate_nodes: o.nodes,
+        instances: o.instances.len(),
+        instances_verified: count(Status::Verified),
+        instances_refuted: count(Status::Refuted),
+        instances_undecided: count(Status::Undecided),
+        goal_unknown: o
+            .instances
+            .iter()
+            .filter(|r| r.reason.starts_with("goal unknown"))
+            .count(),
+        patterns_verified: pcount(Status::Verified),
+        patterns_refuted: pcount(Status::Refuted),
+        patterns_undecided: pcount(Status::Undecided),
+        largest_verified_cells: largest.map_or(0, |r| r.cells),
+        largest_verified_pattern: largest.map(|r| r.pattern),
+        seconds,
+        first_break: failures.first().cloned(),
+        failures,
+        patterns: by.into_values().collect(),
+    }
 }
 
 /// What this version checks (printed with every report).
@@ -90,8 +222,19 @@ pub const SCOPE: &str = "read and structure only: sizes, trigger coverage, posit
 outside their parent, aliased and overlapping sub-patterns; no pattern's goal is inferred \
 or searched yet, so nothing is verified";
 
-/// Builds the report of a parsed strategy.
-pub fn report(s: &Strategy) -> Report {
+/// What the goal check adds (printed when it ran).
+pub const SCOPE_GOALS: &str = "structure, then the goal check: each placed pattern's goal \
+inferred from its context (one pair of Black components), Yang's branches written as a \
+certificate for it and judged by the kernel; a failing step searched exactly for White's win";
+
+/// Builds the report of a parsed strategy: the structure, then (when no reachable pattern
+/// has a structural defect, or `lenient`) the goal check.
+pub fn report(s: &Strategy, lenient: bool) -> Report {
+    report_with(s, lenient, verify::Params::default())
+}
+
+/// [`report`] with the goal check's parameters.
+pub fn report_with(s: &Strategy, lenient: bool, params: verify::Params) -> Report {
     let defects: Vec<Defect> = s.defects();
     let reach = s.reachable();
     let sizes = s.sizes();
@@ -123,26 +266,36 @@ pub fn report(s: &Strategy) -> Report {
         .iter()
         .filter(|r| r.reachable && r.defects == 0)
         .count();
-    let exit_code = if defective > 0 {
-        EXIT_BAD_DATA
-    } else {
-        EXIT_UNDECIDED
+    let semantic = (defective == 0 || lenient).then(|| semantic(s, params));
+    let exit_code = match &semantic {
+        None => EXIT_BAD_DATA,
+        Some(m) if m.whole_verified => EXIT_VERIFIED,
+        Some(m) if m.instances_refuted > 0 => EXIT_REFUTED,
+        Some(_) => EXIT_UNDECIDED,
+    };
+    let verdict = match exit_code {
+        EXIT_VERIFIED => "verified",
+        EXIT_REFUTED => "refuted",
+        EXIT_BAD_DATA => "bad data",
+        _ => "undecided",
     };
     Report {
         board_size: s.board_size,
         patterns: s.patterns.len(),
         branches: s.branch_count(),
         reachable: reach.len(),
-        verified: 0,
-        refuted: 0,
-        undecided,
+        verified: semantic.as_ref().map_or(0, |m| m.patterns_verified),
+        refuted: semantic.as_ref().map_or(0, |m| m.patterns_refuted),
+        undecided: semantic.as_ref().map_or(undecided, |m| {
+            reach.len() - m.patterns_verified - m.patterns_refuted
+        }),
         defective,
-        verdict: if defective > 0 {
-            "bad data"
+        verdict,
+        scope: if semantic.is_some() {
+            SCOPE_GOALS
         } else {
-            "undecided"
+            SCOPE
         },
-        scope: SCOPE,
         defects: defects
             .iter()
             .map(|d| DefectRow {
@@ -154,6 +307,7 @@ pub fn report(s: &Strategy) -> Report {
             })
             .collect(),
         rows,
+        semantic,
         exit_code,
     }
 }
@@ -208,7 +362,102 @@ impl Report {
                 if r.reachable { "" } else { " (unreachable)" }
             );
         }
+        if let Some(m) = &self.semantic {
+            m.human(&mut o, all);
+        }
         let _ = writeln!(o, "verdict: {}", self.verdict);
         o
+    }
+}
+
+impl Semantic {
+    /// The goal check's part of the human report.
+    fn human(&self, o: &mut String, all: bool) {
+        use std::fmt::Write;
+        let _ = writeln!(
+            o,
+            "goal check: {} placed patterns: {} verified, {} refuted, {} undecided ({} with the goal unknown); {:.1} s",
+            self.instances,
+            self.instances_verified,
+            self.instances_refuted,
+            self.instances_undecided,
+            self.goal_unknown,
+            self.seconds
+        );
+        let _ = writeln!(
+            o,
+            "patterns: {} verified at every placement, {} refuted, {} undecided; largest verified: {} cells{}",
+            self.patterns_verified,
+            self.patterns_refuted,
+            self.patterns_undecided,
+            self.largest_verified_cells,
+            self.largest_verified_pattern
+                .map_or(String::new(), |p| format!(" (pattern {p})"))
+        );
+        let _ = writeln!(
+            o,
+            "whole strategy (t - b after the centre, {} certificate nodes): {}",
+            self.certificate_nodes,
+            if self.whole_verified {
+                "verified by the kernel"
+            } else {
+                "not verified"
+            }
+        );
+        let show = |o: &mut String, r: &InstanceResult| {
+            let _ = writeln!(
+                o,
+                "  pattern {} at {}{} ({} cells, goal {}): {:?}: {}",
+                r.pattern,
+                r.path,
+                r.placed_at
+                    .map_or(String::new(), |l| format!(", placed at line {}", l.line)),
+                r.cells,
+                r.goal.as_deref().unwrap_or("unknown"),
+                r.status,
+                r.reason
+            );
+            if !r.white_line.is_empty() {
+                let _ = writeln!(o, "    White's line: {}", r.white_line.join(" "));
+            }
+        };
+        if let Some(r) = &self.first_break {
+            let _ = writeln!(o, "first break:");
+            show(o, r);
+        }
+        if !self.failures.is_empty() {
+            let limit = if all { usize::MAX } else { 20 };
+            let _ = writeln!(o, "failing steps ({}):", self.failures.len());
+            for r in self.failures.iter().take(limit) {
+                show(o, r);
+            }
+            if self.failures.len() > limit {
+                let _ = writeln!(
+                    o,
+                    "  … {} more (--all lists them)",
+                    self.failures.len() - limit
+                );
+            }
+        }
+        let _ = writeln!(
+            o,
+            "{:>7} {:>5} {:>9} {:>8} {:>7} {:>9} {:>9} {:>9}  status",
+            "pattern", "cells", "placements", "verified", "refuted", "undecided", "nodes", "ms"
+        );
+        for r in &self.patterns {
+            let _ = writeln!(
+                o,
+                "{:>7} {:>5} {:>9} {:>8} {:>7} {:>9} {:>9} {:>9.1}  {:?}",
+                r.pattern,
+                r.cells,
+                r.instances,
+                r.verified,
+                r.refuted,
+                r.undecided,
+                r.nodes,
+                r.micros as f64 / 1000.0,
+                r.status
+            );
+        }
     }
 }

@@ -343,3 +343,65 @@ fn yang_line_through_the_574_gap() {
     assert_eq!(n.tainted_at.map(|l| l.line), Some(21253));
     assert_eq!(n.cell, board.parse_cell("d9", Notation::Letters).ok());
 }
+
+/// The cell of pattern 1's local position `p` on 9×9 (the centre skipped).
+fn p1(p: u32) -> Cell {
+    let i = if p <= 40 { p - 1 } else { p } as u8;
+    Cell::at(i % 9, i / 9)
+}
+
+/// A fixture subset checked by the goal check in CI: the three sub-patterns of pattern 1's
+/// branch 0 (White in the top left, Black f3), placed as the file places them, each with the
+/// goal the check infers there. The edge template (pattern 5, f3 to the top) and the bridge
+/// (pattern 2, e5 to f3) are verified by the kernel; pattern 286 (50 cells, e5 to the
+/// bottom) has every one of its placed sub-patterns checked and is pinned as it stands.
+#[test]
+fn yang_goal_check_fixture_subset() {
+    use hexproof::board::{Border, CellSet};
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let name = |c: Cell| {
+        hexproof::board::Board::square(9)
+            .unwrap()
+            .cell_name(c, Notation::Letters)
+    };
+    let (e5, f3) = (Cell::at(4, 4), Cell::at(5, 2));
+    let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
+    let black: CellSet = [e5, f3].into_iter().collect();
+    let cells = |ps: &[u32]| ps.iter().map(|&p| p1(p)).collect::<Vec<_>>();
+    let five = check_placed(
+        &s,
+        5,
+        cells(&[23, 16, 15, 14, 8, 7, 6, 5]),
+        black,
+        &[(f3, t)],
+        Params::default(),
+    );
+    let last = five.last().unwrap();
+    assert_eq!(
+        (last.pattern, last.status, last.cells),
+        (5, Status::Verified, 8),
+        "{last:?}"
+    );
+    assert_eq!(name(p1(23)), "e3");
+    let two = check_placed(
+        &s,
+        2,
+        cells(&[32, 33]),
+        black,
+        &[(e5, f3)],
+        Params::default(),
+    );
+    assert_eq!(two.last().unwrap().status, Status::Verified);
+    let mut big: Vec<u32> = vec![9, 17, 18, 25, 26, 27, 34, 35, 36];
+    big.extend(40..=80);
+    let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], Params::default());
+    let last = r.last().unwrap();
+    assert_eq!((last.pattern, last.cells), (286, 50));
+    let verified = r.iter().filter(|x| x.status == Status::Verified).count();
+    let refuted = r.iter().filter(|x| x.status == Status::Refuted).count();
+    // Never verified while a step is only checked with union goals; nothing refuted here.
+    assert_eq!(refuted, 0);
+    assert_eq!((r.len(), verified), (196, 147));
+    assert_eq!(last.status, Status::Undecided, "{}", last.reason);
+}

@@ -36,14 +36,93 @@ fn yang_check_real_file_is_bad_data() {
     assert_eq!(v["rows"].as_array().map(Vec::len), Some(715));
 }
 
+/// SMALL has no structural defect, so the goal check runs: its bridge is placed on c2 and a3,
+/// which do not both touch the bottom, and White's a3 (answered by c2) wins: refuted, exit 1.
 #[test]
-fn yang_check_clean_file_is_undecided_never_verified() {
+fn yang_check_clean_file_runs_the_goal_check() {
     let path = temp_file("small.txt", SMALL);
     let (code, out, err) = run(&["yang", "check", path.to_str().unwrap()]);
-    assert_eq!(code, 3, "{err}");
-    assert!(out.contains("0 verified, 0 refuted, 2 undecided, 0 defective"));
-    assert!(out.ends_with("verdict: undecided\n"));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("0 verified, 1 refuted, 1 undecided, 0 defective"),
+        "{out}"
+    );
+    assert!(
+        out.contains("first break:\n  pattern 2 at 1/0 2, placed at line 9"),
+        "{out}"
+    );
+    assert!(out.contains("White's line: W a3\n"), "{out}");
+    assert!(out.ends_with("verdict: refuted\n"));
     let _ = std::fs::remove_file(path);
+}
+
+/// A complete little strategy (3x3, Black b2): pattern 1 answers White's first move in the
+/// top half with the other top cell and leaves the bottom to a bridge (pattern 2) on a3 b3;
+/// the rotation answers the rest. Every placement and the whole strategy are verified by the
+/// kernel: exit 0.
+const TINY: &str = "#BOARDSIZE 3\n\"RN 1\",\n\"BT 4\",\n\
+\"BN 0\",\n\"WM 1 2\",\n\"BM 3\",\n\"ND 1\",\n\"PS 2\",\n\"PP 2 6 7\",\n\
+\"BN 1\",\n\"WM 1 3\",\n\"BM 2\",\n\"ND 1\",\n\"PS 2\",\n\"PP 2 6 7\",\n\
+\"BN 2\",\n\"WM 1 4\",\n\"BM 2\",\n\"ND 1\",\n\"PS 2\",\n\"PP 2 6 7\",\n\
+\"BN 3\",\n\"WM 1 1\",\n\"BM 2\",\n\"ND 1\",\n\"PS 2\",\n\"PP 2 6 7\",\n\
+\"RN 2\",\n\"BT 2\",\n\"BN 0\",\n\"WM 1 1\",\n\"BM 2\",\n\"ND 0\",\n\
+\"BN 1\",\n\"WM 1 2\",\n\"BM 1\",\n\"ND 0\",\n";
+
+fn check_text(name: &str, text: &str) -> (u8, String, serde_json::Value) {
+    let path = temp_file(name, text);
+    let p = path.to_str().unwrap();
+    let (code, out, err) = run(&["yang", "check", p]);
+    let (jcode, json, _) = run(&["yang", "check", p, "--json"]);
+    assert_eq!(code, jcode, "{err}");
+    let _ = std::fs::remove_file(path);
+    (code as u8, out, serde_json::from_str(&json).expect("JSON"))
+}
+
+#[test]
+fn yang_check_tiny_strategy_verified_by_the_kernel() {
+    let (code, out, v) = check_text("tiny.txt", TINY);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("goal check: 9 placed patterns: 9 verified, 0 refuted, 0 undecided"));
+    assert!(out.contains(
+        "whole strategy (t - b after the centre, 33 certificate nodes): verified by the kernel"
+    ));
+    assert!(out.ends_with("verdict: verified\n"));
+    assert_eq!(v["semantic"]["whole_verified"], true);
+    assert_eq!(v["semantic"]["patterns_verified"], 2);
+    assert_eq!(v["verdict"], "verified");
+}
+
+/// Hand-made mutants of TINY, each rejected for its own reason.
+#[test]
+fn yang_check_mutants_rejected_for_the_right_reason() {
+    // A wrong reply: White's a1 answered by a2 (not b1): nothing joins the top any more.
+    let i = TINY.find("\"BN 3\"").unwrap();
+    let wrong = format!(
+        "{}{}",
+        &TINY[..i],
+        TINY[i..].replacen("\"BM 2\"", "\"BM 4\"", 1)
+    );
+    let (code, out, v) = check_text("wrong-reply.txt", &wrong);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("first break:\n  pattern 1 at 1 (8 cells, goal t - b): Undecided: goal unknown: no chain of the sub-patterns of branch 3 joins t - b"), "{out}");
+    assert_eq!(v["semantic"]["whole_verified"], false);
+    // A dropped trigger: the bridge no longer answers White's second cell.
+    let dropped = TINY.replace(
+        "\"BT 2\",\n\"BN 0\",\n\"WM 1 1\",\n\"BM 2\",\n\"ND 0\",\n\"BN 1\",\n\"WM 1 2\",\n\"BM 1\",\n\"ND 0\",\n",
+        "\"BT 1\",\n\"BN 0\",\n\"WM 1 1\",\n\"BM 2\",\n\"ND 0\",\n",
+    );
+    assert_ne!(dropped, TINY);
+    let (code, out, _) = check_text("dropped.txt", &dropped);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("White's b3 has no answer: every branch's reply or sub-patterns need it; the goal still holds after it by exact search"), "{out}");
+    // A shifted sub-pattern map: the bridge placed on b3 c3, where c3 does not touch b2.
+    let shifted = TINY.replace("\"PP 2 6 7\"", "\"PP 2 7 8\"");
+    let (code, out, v) = check_text("shifted.txt", &shifted);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("Refuted: a branch without sub-patterns does not join the goal; the inferred goal is lost inside the pattern"), "{out}");
+    assert!(out.contains("White's line: W b3\n"), "{out}");
+    assert_eq!(v["semantic"]["first_break"]["status"], "refuted");
+    assert_eq!(v["semantic"]["first_break"]["white_line"][0], "W b3");
 }
 
 #[test]

@@ -27,8 +27,9 @@ enum YangCommand {
 /// Example:
 ///   hexproof yang check tests/fixtures/jing-yang-9x9/hex99-3.txt --lenient
 ///
-/// Exit codes: 0 the whole strategy verified by the kernel, 1 a placed pattern refuted
-/// (White's line shown), 2 bad data (a file that cannot be read, a syntax error printed as
+/// Exit codes: 0 the whole strategy verified by the kernel, 1 pattern 1 itself refuted
+/// (White's line shown; other patterns refuted for their inferred goals are shown but leave
+/// the verdict undecided, as the inference may be wrong), 2 bad data (a file that cannot be read, a syntax error printed as
 /// line and column, or without --lenient a structural defect in a pattern reached from
 /// pattern 1), 3 undecided somewhere.
 #[derive(Args, Debug)]

@@ -121,8 +121,11 @@ pub struct Semantic {
     pub instances: usize,
     /// Instances verified, refuted, undecided.
     pub instances_verified: usize,
-    /// Instances refuted.
+    /// Instances refuted (for their inferred goals).
     pub instances_refuted: usize,
+    /// Pattern 1 itself is refuted: its goal (top to bottom after e5) is not inferred, so this
+    /// alone makes the whole verdict "refuted" (exit 1).
+    pub root_refuted: bool,
     /// Instances undecided.
     pub instances_undecided: usize,
     /// Instances whose goal could not be inferred.
@@ -199,6 +202,10 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
         instances: o.instances.len(),
         instances_verified: count(Status::Verified),
         instances_refuted: count(Status::Refuted),
+        root_refuted: o
+            .instances
+            .iter()
+            .any(|r| r.placed_at.is_none() && r.status == Status::Refuted),
         instances_undecided: count(Status::Undecided),
         goal_unknown: o
             .instances
@@ -270,7 +277,9 @@ pub fn report_with(s: &Strategy, lenient: bool, params: verify::Params) -> Repor
     let exit_code = match &semantic {
         None => EXIT_BAD_DATA,
         Some(m) if m.whole_verified => EXIT_VERIFIED,
-        Some(m) if m.instances_refuted > 0 => EXIT_REFUTED,
+        // Only pattern 1's goal (join top and bottom after e5) is known; every other goal is
+        // inferred, so losing it may mean the inference was wrong, not Yang: undecided.
+        Some(m) if m.root_refuted => EXIT_REFUTED,
         Some(_) => EXIT_UNDECIDED,
     };
     let verdict = match exit_code {

@@ -862,13 +862,16 @@ impl Library {
 
     /// The library built into the binary ([`super::builtin::FILES`], the files of
     /// `templates/` but the lemma file, as `use templates` sees it; and the published
-    /// templates, [`super::builtin::PUBLISHED`]).
+    /// templates, [`super::builtin::published_text`]).
     pub fn builtin() -> Result<Library, TemplateError> {
         let files = super::builtin::FILES
             .iter()
             .map(|(name, text)| parse_library_file(Path::new(name), text))
             .collect::<Result<_, _>>()?;
-        let (name, text) = super::builtin::PUBLISHED;
+        let (name, text) = (
+            super::builtin::PUBLISHED_NAME,
+            super::builtin::published_text(),
+        );
         let published = super::published::parse_published(Path::new(name), text)?;
         Ok(Library {
             files,

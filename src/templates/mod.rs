@@ -20,6 +20,7 @@ pub mod library;
 pub mod matching;
 pub mod page;
 pub mod published;
+pub mod seed_select;
 pub mod seeds;
 
 pub use crate::edge_template::{EdgeTemplate, PlaceError, Rc};

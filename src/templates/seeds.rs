@@ -22,10 +22,7 @@ use std::sync::OnceLock;
 /// position and cost a check at every build.
 pub const MAX_SEED_CARRIER: usize = 64;
 
-/// Most carrier cells of a published template used as a seed: with 40 or 64 the 7×7 a3 and
-/// g2 solves made the same nodes as with 32, and each extra record costs its certificate
-/// check when the seeds are loaded.
-pub const MAX_PUBLISHED_SEED_CARRIER: usize = 32;
+pub use super::seed_select::MAX_PUBLISHED_SEED_CARRIER;
 
 /// The seed of one record: one goal stone, a VC, an edge frame; `None` otherwise.
 pub fn seed_of(r: &Record) -> Option<SeedTemplate> {
@@ -65,44 +62,30 @@ pub fn library_seeds() -> &'static [SeedTemplate] {
     static SEEDS: OnceLock<Vec<SeedTemplate>> = OnceLock::new();
     SEEDS.get_or_init(|| {
         let mut records = super::builtin::records();
-        records.extend(published_seed_records(super::builtin::PUBLISHED.1));
+        records.extend(parse_seed_records(super::builtin::PUBLISHED_SEEDS));
         certified_seeds(&records, MAX_SEED_CARRIER)
     })
 }
 
-/// The fields of a published entry that the seeds need; the records stay unparsed until
-/// chosen (the file is tens of megabytes, mostly certificates of large templates).
-#[derive(serde::Deserialize)]
-struct PublishedSeedEntry<'a> {
-    goal_stones: Vec<super::Rc>,
-    library: Option<super::published::LibraryLink>,
-    #[serde(borrow)]
-    record: Option<&'a serde_json::value::RawValue>,
-    #[serde(borrow)]
-    minimized: Option<&'a serde_json::value::RawValue>,
-}
-
-#[derive(serde::Deserialize)]
-struct PublishedSeedFile<'a> {
-    #[serde(borrow)]
-    templates: Vec<PublishedSeedEntry<'a>>,
-}
-
-/// The records of `published.json` (text `text`) that may seed the engine: a template that
-/// holds, with one goal stone, not in the library (no library link), its carrier within
-/// [`MAX_PUBLISHED_SEED_CARRIER`] cells; the minimized record when there is one. Not yet
-/// checked: [`certified_seeds`] re-checks every certificate. A file that does not parse
-/// gives none (`templates verify` reports it).
-pub fn published_seed_records(text: &str) -> Vec<Record> {
-    let Ok(file) = serde_json::from_str::<PublishedSeedFile>(text) else {
-        return Vec::new();
-    };
-    file.templates
+/// The records of a JSON array of records (as `build.rs` writes [`super::builtin::PUBLISHED_SEEDS`]);
+/// an element that is not a record is skipped, a text that is not an array gives none.
+fn parse_seed_records(array: &str) -> Vec<Record> {
+    serde_json::from_str::<Vec<&serde_json::value::RawValue>>(array)
+        .unwrap_or_default()
         .into_iter()
-        .filter(|e| e.goal_stones.len() == 1 && e.library.is_none())
-        .filter_map(|e| e.minimized.or(e.record))
         .filter_map(|raw| serde_json::from_str::<Record>(raw.get()).ok())
-        .filter(|r| r.carrier.len() <= MAX_PUBLISHED_SEED_CARRIER)
+        .collect()
+}
+
+/// The records of `published.json` (text `text`) that may seed the engine
+/// ([`super::seed_select::seed_record_texts`]: one goal stone, not in the library, at most
+/// [`MAX_PUBLISHED_SEED_CARRIER`] cells). Not yet checked: [`certified_seeds`] re-checks every
+/// certificate. A file that does not parse gives none (`templates verify` reports it).
+pub fn published_seed_records(text: &str) -> Vec<Record> {
+    super::seed_select::seed_record_texts(text)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|raw| serde_json::from_str::<Record>(raw).ok())
         .collect()
 }
 
@@ -120,7 +103,12 @@ mod tests {
 
     #[test]
     fn the_published_templates_outside_the_library_are_seeds() {
-        let recs = published_seed_records(super::super::builtin::PUBLISHED.1);
+        let recs = published_seed_records(super::super::builtin::published_text());
+        // The seeds embedded by build.rs are exactly these records.
+        assert_eq!(
+            parse_seed_records(super::super::builtin::PUBLISHED_SEEDS),
+            recs
+        );
         // 94 of the 205 published templates at the time of writing: they hold, have one goal
         // stone, are not in the library, and have at most 32 cells.
         assert!(recs.len() >= 90, "{} published seeds", recs.len());
@@ -134,6 +122,7 @@ mod tests {
         assert!(recs.iter().all(|r| names.contains(r.name.as_str())));
         // A file that does not parse gives no seeds rather than a panic.
         assert!(published_seed_records("{not json").is_empty());
+        assert!(parse_seed_records("{not json").is_empty());
     }
 
     #[test]

@@ -345,7 +345,11 @@ fn check_node(
     if node.goal.is_none() && !node.either.is_empty() {
         return Err(KernelError::GoalNotOwned(id));
     }
-    if node.goal.is_some() && pairs.iter().any(|&(a, z)| !owned.contains(a) || !owned.contains(z)) {
+    if node.goal.is_some()
+        && pairs
+            .iter()
+            .any(|&(a, z)| !owned.contains(a) || !owned.contains(z))
+    {
         return Err(KernelError::GoalNotOwned(id));
     }
     match &node.kind {
@@ -466,15 +470,14 @@ fn check_and(
 /// assumes no owner stones).
 fn check_root(game: &SubGame, cert: &Certificate) -> Result<(), KernelError> {
     let root = node_at(cert, cert.nodes.len() as NodeId, cert.root)?;
-    if root.goal.is_some() {
-        if !goal_pairs(root)
-            .iter()
-            .all(|p| game.claim().pairs.contains(p))
-        {
-            return Err(KernelError::BadRoot(
-                "the root's goal is not a pair of the claim",
-            ));
-        }
+    // Every pair of the root's own goal (its union included) is a pair of the claim.
+    if !goal_pairs(root)
+        .iter()
+        .all(|p| game.claim().pairs.contains(p))
+    {
+        return Err(KernelError::BadRoot(
+            "the root's goal is not a pair of the claim",
+        ));
     }
     match cert.first {
         None => {

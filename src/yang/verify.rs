@@ -1033,7 +1033,10 @@ impl<'a> Checker<'a> {
                     .iter()
                     .map(|&(x, y)| format!("{} - {}", self.name(rep(x)), self.name(rep(y))))
                     .collect();
-                format!("when they join only {} the goal is not joined", what.join(", "))
+                format!(
+                    "when they join only {} the goal is not joined",
+                    what.join(", ")
+                )
             }
         };
         self.goal_miss.push(format!(

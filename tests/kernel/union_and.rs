@@ -300,7 +300,9 @@ fn case(s: Setup, counts: &std::cell::Cell<Counts>) -> Result<(), TestCaseError>
                 // Mutant 2: an or-node whose next nodes keep the old union.
                 if matches!(b.cert.nodes[*part_root as usize].kind, NodeKind::Or(_)) {
                     let mut m = b.cert.clone();
-                    m.nodes[*part_root as usize].either.push((cell(16), cell(16)));
+                    m.nodes[*part_root as usize]
+                        .either
+                        .push((cell(16), cell(16)));
                     prop_assert!(matches!(
                         kernel::check(&b.game, &m),
                         Err(KernelError::NextGoal(id, _)) if id == *part_root

@@ -482,18 +482,7 @@ impl Builder<'_, '_> {
     fn splice(&mut self, cert: Certificate, extra: CellSet, goal: Option<(Cell, Cell)>) -> NodeId {
         let offset = self.nodes.len() as NodeId;
         for node in cert.nodes {
-            let kind = match node.kind {
-                NodeKind::Joined => NodeKind::Joined,
-                NodeKind::Or(rs) => NodeKind::Or(
-                    rs.into_iter()
-                        .map(|r| Reply {
-                            reply: r.reply,
-                            next: r.next + offset,
-                        })
-                        .collect(),
-                ),
-                NodeKind::And(cs) => NodeKind::And(cs.into_iter().map(|c| c + offset).collect()),
-            };
+            let kind = node.kind.shifted(offset);
             self.nodes.push(Node {
                 stones: node.stones | extra,
                 carrier: node.carrier,

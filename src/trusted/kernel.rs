@@ -100,6 +100,25 @@ pub enum NodeKind {
     And(Vec<NodeId>),
 }
 
+impl NodeKind {
+    /// The same kind with every node index moved by `off` (a certificate copied into
+    /// another's node list; used by builders, not by [`check`]).
+    pub fn shifted(&self, off: NodeId) -> NodeKind {
+        match self {
+            NodeKind::Joined => NodeKind::Joined,
+            NodeKind::Or(rs) => NodeKind::Or(
+                rs.iter()
+                    .map(|r| Reply {
+                        reply: r.reply,
+                        next: r.next + off,
+                    })
+                    .collect(),
+            ),
+            NodeKind::And(cs) => NodeKind::And(cs.iter().map(|c| c + off).collect()),
+        }
+    }
+}
+
 /// One certificate node.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Node {

@@ -276,24 +276,12 @@ fn push(nodes: &mut Vec<Node>, node: Node) -> NodeId {
 fn embed(nodes: &mut Vec<Node>, b: &Built, stones: CellSet) -> NodeId {
     let off = nodes.len() as NodeId;
     for n in &b.nodes {
-        let kind = match &n.kind {
-            NodeKind::Joined => NodeKind::Joined,
-            NodeKind::Or(rs) => NodeKind::Or(
-                rs.iter()
-                    .map(|r| Reply {
-                        reply: r.reply,
-                        next: r.next + off,
-                    })
-                    .collect(),
-            ),
-            NodeKind::And(cs) => NodeKind::And(cs.iter().map(|c| c + off).collect()),
-        };
         nodes.push(Node {
             stones: n.stones | stones,
             carrier: n.carrier,
             goal: n.goal,
             either: n.either.clone(),
-            kind,
+            kind: n.kind.shifted(off),
         });
     }
     b.root + off

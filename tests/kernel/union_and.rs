@@ -14,7 +14,7 @@
 
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::claim::{Claim, SubGame};
-use hexproof::kernel::{self, Certificate, KernelError, Node, NodeId, NodeKind, Reply};
+use hexproof::kernel::{self, Certificate, KernelError, Node, NodeId, NodeKind};
 use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
 use proptest::prelude::*;
@@ -208,18 +208,7 @@ fn build(s: &Setup) -> Option<Built> {
         let c = o.certificate?;
         let off = nodes.len() as NodeId;
         for n in c.nodes {
-            let kind = match n.kind {
-                NodeKind::Joined => NodeKind::Joined,
-                NodeKind::Or(rs) => NodeKind::Or(
-                    rs.iter()
-                        .map(|r| Reply {
-                            reply: r.reply,
-                            next: r.next + off,
-                        })
-                        .collect(),
-                ),
-                NodeKind::And(cs) => NodeKind::And(cs.iter().map(|c| c + off).collect()),
-            };
+            let kind = n.kind.shifted(off);
             let (g, either) = match n.goal {
                 Some(g) => (g, n.either),
                 None => (goal[0], goal[1..].to_vec()),

@@ -359,6 +359,7 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
             stones: cells(&n["stones"], &format!("node {i}: \"stones\""))?,
             carrier: cells(&n["carrier"], &format!("node {i}: \"carrier\""))?,
             goal,
+            either: Vec::new(),
             kind,
         });
     }

@@ -500,6 +500,7 @@ impl Builder<'_, '_, '_> {
                 stones,
                 carrier: node.carrier,
                 goal: node.goal,
+                either: Vec::new(),
                 kind,
             })?);
         }
@@ -763,6 +764,7 @@ impl Builder<'_, '_, '_> {
             stones: black,
             carrier,
             goal: None,
+            either: Vec::new(),
             kind: NodeKind::Or(options),
         })?;
         self.memo.insert((black, white), id);

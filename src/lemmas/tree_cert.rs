@@ -238,6 +238,7 @@ impl Composer<'_> {
                     stones: self.added(position),
                     carrier,
                     goal: None,
+                    either: Vec::new(),
                     kind: NodeKind::Or(options),
                 };
                 Ok(self.push(node))

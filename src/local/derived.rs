@@ -146,6 +146,7 @@ impl Translator<'_> {
             stones,
             carrier,
             goal,
+            either: Vec::new(),
             kind: NodeKind::And(vec![ka, kb]),
         }))
     }
@@ -166,6 +167,7 @@ impl Translator<'_> {
                 stones,
                 carrier: CellSet::EMPTY,
                 goal,
+                either: Vec::new(),
                 kind: NodeKind::Joined,
             }),
             Why::Template(_) => self.template(f.x, f.y, carrier, stones, goal)?,
@@ -187,6 +189,7 @@ impl Translator<'_> {
                     stones,
                     carrier,
                     goal,
+                    either: Vec::new(),
                     kind: NodeKind::Or(options),
                 })
             }

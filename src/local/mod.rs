@@ -382,6 +382,7 @@ impl Builder<'_, '_> {
                 stones,
                 carrier: CellSet::EMPTY,
                 goal: None,
+                either: Vec::new(),
                 kind: NodeKind::Joined,
             }));
         }
@@ -408,6 +409,7 @@ impl Builder<'_, '_> {
                             stones: stones | CellSet::single(g.cells[c]),
                             carrier: CellSet::EMPTY,
                             goal,
+                            either: Vec::new(),
                             kind: NodeKind::Joined,
                         });
                         options.push(Reply {
@@ -419,6 +421,7 @@ impl Builder<'_, '_> {
                         stones,
                         carrier: cells,
                         goal,
+                        either: Vec::new(),
                         kind: NodeKind::Or(options),
                     })
                 }
@@ -429,6 +432,7 @@ impl Builder<'_, '_> {
             stones,
             carrier,
             goal: None,
+            either: Vec::new(),
             kind: NodeKind::And(children),
         }))
     }
@@ -478,22 +482,12 @@ impl Builder<'_, '_> {
     fn splice(&mut self, cert: Certificate, extra: CellSet, goal: Option<(Cell, Cell)>) -> NodeId {
         let offset = self.nodes.len() as NodeId;
         for node in cert.nodes {
-            let kind = match node.kind {
-                NodeKind::Joined => NodeKind::Joined,
-                NodeKind::Or(rs) => NodeKind::Or(
-                    rs.into_iter()
-                        .map(|r| Reply {
-                            reply: r.reply,
-                            next: r.next + offset,
-                        })
-                        .collect(),
-                ),
-                NodeKind::And(cs) => NodeKind::And(cs.into_iter().map(|c| c + offset).collect()),
-            };
+            let kind = node.kind.shifted(offset);
             self.nodes.push(Node {
                 stones: node.stones | extra,
                 carrier: node.carrier,
                 goal: node.goal.or(goal),
+                either: Vec::new(),
                 kind,
             });
         }
@@ -601,6 +595,7 @@ impl Builder<'_, '_> {
                 stones: g.to_cells(b),
                 carrier: CellSet::EMPTY,
                 goal: None,
+                either: Vec::new(),
                 kind: NodeKind::Joined,
             })
         } else if let Some(id) = self
@@ -686,6 +681,7 @@ impl Builder<'_, '_> {
                 stones: g.to_cells(b),
                 carrier: g.to_cells(union),
                 goal: None,
+                either: Vec::new(),
                 kind: NodeKind::Or(options),
             })
         };

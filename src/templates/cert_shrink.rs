@@ -212,6 +212,7 @@ impl Shrinker<'_> {
             stones: kept,
             carrier: CellSet::EMPTY,
             goal,
+            either: Vec::new(),
             kind: NodeKind::Joined,
         })
     }
@@ -237,6 +238,7 @@ impl Shrinker<'_> {
                             stones,
                             carrier,
                             goal,
+                            either: Vec::new(),
                             kind: NodeKind::And(kids),
                         })
                     }
@@ -283,6 +285,7 @@ impl Shrinker<'_> {
                         stones: need & stones,
                         carrier,
                         goal,
+                        either: Vec::new(),
                         kind: NodeKind::Or(replies),
                     })
                 }

@@ -590,6 +590,7 @@ pub fn decode_certificate(
             stones,
             carrier,
             goal,
+            either: Vec::new(),
             kind,
         });
     }

@@ -22,7 +22,9 @@
 //!   generalised, as in HexProver's `build_case_strategy`;
 //! - an **and-node**: children with pairwise disjoint carriers whose goals form a chain
 //!   from `a` to `z` through owner components (Anshelevich's AND rule): each opponent move
-//!   falls in at most one child's carrier and is answered there.
+//!   falls in at most one child's carrier and is answered there. A child's goal may be a
+//!   union (`goal` or any pair of `either`); then every choice of one pair per child must
+//!   link a goal pair (condition 6).
 //!
 //! # Local conditions checked for every node
 //!
@@ -30,7 +32,7 @@
 //! 2. `Joined`: some pair is joined by the owner cells plus `stones`.
 //! 3. Or-node: at least one option; for each option `reply ∈ carrier`,
 //!    `next.stones ⊆ stones ∪ {reply}`, `next.carrier ⊆ carrier ∖ {reply}`,
-//!    `next.goal = goal`; and the intersection over all options of `{reply} ∪ next.carrier`
+//!    `next.goal = goal` and `next.either = either`; and the intersection over all options of `{reply} ∪ next.carrier`
 //!    is empty.
 //! 4. And-node: at least one child; every child has a smaller index than the node, a single
 //!    goal pair, `stones ⊆ n.stones` and `carrier ⊆ n.carrier`; the children's carriers are
@@ -38,7 +40,14 @@
 //!    `(a, z)` of `n`: `a ~ s1`, `e_i ~ s_{i+1}`, `ek ~ z`, where `x ~ y` means x and y are
 //!    already joined by the node's owner cells (owner cells of the position and `n.stones`).
 //! 5. A single goal pair's two ends are owner cells: owner cells of the position (stones,
-//!    borders, empty endpoints) or `n.stones`.
+//!    borders, empty endpoints) or `n.stones`. So are both ends of every pair of a union
+//!    goal (`goal` plus `either`); `either` is empty when `goal` is `None`.
+//! 6. **Union AND** (an and-node with a child whose goal is a union, `either` non-empty —
+//!    Noshita's several-lemmas step, "every choice of joined pairs joins the step"): instead
+//!    of the chain of condition 4, for **every** choice of one goal pair per child, the
+//!    chosen pairs together with the joins `~` of the node's owner cells link the two ends
+//!    of some goal pair of the node (union-find over the ends); at most
+//!    [`MAX_CHOICES`] choices, else rejected. The other conditions of 4 stand.
 //!
 //! # Why that suffices (soundness)
 //!
@@ -48,7 +57,12 @@
 //! An and-node: the opponent's move lies in at most one child's carrier (they are disjoint)
 //! and is answered by that child's strategy; every child wins on its own (the others' stones
 //! only help), so every child pair gets joined, and with the joins `~` that the node's owner
-//! cells already make, the chain joins `a` to `z`. An or-node: The opponent moves `w`. If `w ∉ n.carrier` it does not matter (strict
+//! cells already make, the chain joins `a` to `z`. A union-AND node (6): every child wins on
+//! its own as before, so at the end each child has joined *some* pair of its union goal; the
+//! pairs actually joined are one of the choices enumerated, each joined pair puts its two ends
+//! in one owner group, and owner groups of the node only grow (owner stones are never
+//! removed), so the ends the union-find links for that choice are linked on the board: a goal
+//! pair of the node is joined. An or-node: The opponent moves `w`. If `w ∉ n.carrier` it does not matter (strict
 //! alternation inside the sub-game's carrier; monotonicity). Otherwise by (3) some option
 //! has `w ∉ {reply} ∪ next.carrier`; `reply ∈ carrier`, `reply ≠ w`, so it is empty and the
 //! owner plays it. Now every cell of `next.carrier` is still empty (it avoids `w` and `reply`)
@@ -86,6 +100,25 @@ pub enum NodeKind {
     And(Vec<NodeId>),
 }
 
+impl NodeKind {
+    /// The same kind with every node index moved by `off` (a certificate copied into
+    /// another's node list; used by builders, not by [`check`]).
+    pub fn shifted(&self, off: NodeId) -> NodeKind {
+        match self {
+            NodeKind::Joined => NodeKind::Joined,
+            NodeKind::Or(rs) => NodeKind::Or(
+                rs.iter()
+                    .map(|r| Reply {
+                        reply: r.reply,
+                        next: r.next + off,
+                    })
+                    .collect(),
+            ),
+            NodeKind::And(cs) => NodeKind::And(cs.iter().map(|c| c + off).collect()),
+        }
+    }
+}
+
 /// One certificate node.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Node {
@@ -96,6 +129,11 @@ pub struct Node {
     /// A single pair to join (inside an and-node), or `None` for the claim's pairs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<(Cell, Cell)>,
+    /// More pairs of a union goal (Noshita's union-connection, inside an and-node): the node's
+    /// goal is `goal` *or* any of these; empty for a single pair (and always when `goal` is
+    /// `None`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub either: Vec<(Cell, Cell)>,
     /// Joined, or the replies, or the sub-connections.
     pub kind: NodeKind,
 }
@@ -203,6 +241,81 @@ pub fn chained(
         })
 }
 
+/// The most choices of one pair per child that a union-AND node may need (condition 6).
+pub const MAX_CHOICES: usize = 4096;
+
+/// A node's own goal pairs: `goal` then `either` (empty when `goal` is `None`).
+fn goal_pairs(node: &Node) -> Vec<(Cell, Cell)> {
+    node.goal
+        .into_iter()
+        .chain(node.either.iter().copied())
+        .collect()
+}
+
+/// Condition 6: for every choice of one pair of each union in `unions`, the chosen pairs and
+/// the groups of `owned` link both ends of some pair of `pairs`. `None` when there are more
+/// than [`MAX_CHOICES`] choices.
+pub fn every_choice_links(
+    game: &SubGame,
+    pairs: &[(Cell, Cell)],
+    unions: &[Vec<(Cell, Cell)>],
+    owned: &CellSet,
+) -> Option<bool> {
+    let mut count: usize = 1;
+    for u in unions {
+        count = count.checked_mul(u.len()).filter(|&c| c <= MAX_CHOICES)?;
+    }
+    // The ends that matter, and which of them one group of owner cells already links.
+    let mut ends: Vec<Cell> = Vec::new();
+    for &(a, z) in pairs.iter().chain(unions.iter().flatten()) {
+        for e in [a, z] {
+            if !ends.contains(&e) {
+                ends.push(e);
+            }
+        }
+    }
+    let at = |c: Cell| ends.iter().position(|&e| e == c).expect("an end");
+    fn find(up: &mut [usize], mut i: usize) -> usize {
+        while up[i] != i {
+            i = up[i];
+        }
+        i
+    }
+    let mut base: Vec<usize> = (0..ends.len()).collect();
+    for i in 0..ends.len() {
+        for j in i + 1..ends.len() {
+            if joined(game, &[(ends[i], ends[j])], owned) {
+                let (ri, rj) = (find(&mut base, i), find(&mut base, j));
+                base[ri] = rj;
+            }
+        }
+    }
+    let mut choice = vec![0usize; unions.len()];
+    for _ in 0..count {
+        let mut up = base.clone();
+        for (u, &k) in unions.iter().zip(&choice) {
+            let (a, z) = u[k];
+            let (ra, rz) = (find(&mut up, at(a)), find(&mut up, at(z)));
+            up[ra] = rz;
+        }
+        if !pairs
+            .iter()
+            .any(|&(a, z)| find(&mut up, at(a)) == find(&mut up, at(z)))
+        {
+            return Some(false);
+        }
+        // The next choice (an odometer over the unions).
+        for (k, u) in choice.iter_mut().zip(unions) {
+            *k += 1;
+            if *k < u.len() {
+                break;
+            }
+            *k = 0;
+        }
+    }
+    Some(true)
+}
+
 /// Checks `cert` against `game` and, if every condition holds, returns the [`Verified`] claim:
 /// conditions 1–5 on every node ([`check_node`]), then the root ([`check_root`]).
 pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError> {
@@ -233,11 +346,11 @@ fn check_node(
 ) -> Result<(), KernelError> {
     let node = &cert.nodes[id as usize];
     let owned = base | node.stones;
-    let single;
+    let own_pairs;
     let pairs: &[(Cell, Cell)] = match node.goal {
-        Some(p) => {
-            single = [p];
-            &single
+        Some(_) => {
+            own_pairs = goal_pairs(node);
+            &own_pairs
         }
         None => &game.claim().pairs,
     };
@@ -247,11 +360,16 @@ fn check_node(
     {
         return Err(KernelError::BadCells(id));
     }
-    // 5. A single goal pair joins owner cells.
-    if let Some((a, z)) = node.goal {
-        if !owned.contains(a) || !owned.contains(z) {
-            return Err(KernelError::GoalNotOwned(id));
-        }
+    // 5. Every pair of a node's own goal joins owner cells; no union without a first pair.
+    if node.goal.is_none() && !node.either.is_empty() {
+        return Err(KernelError::GoalNotOwned(id));
+    }
+    if node.goal.is_some()
+        && pairs
+            .iter()
+            .any(|&(a, z)| !owned.contains(a) || !owned.contains(z))
+    {
+        return Err(KernelError::GoalNotOwned(id));
     }
     match &node.kind {
         // 2. Joined.
@@ -293,7 +411,7 @@ fn check_or(
         if !next.carrier.is_subset(&room) {
             return Err(KernelError::NextCarrier(id, r.reply));
         }
-        if next.goal != node.goal {
+        if next.goal != node.goal || next.either != node.either {
             return Err(KernelError::NextGoal(id, r.reply));
         }
         let mut covered = next.carrier;
@@ -319,6 +437,7 @@ fn check_and(
 ) -> Result<(), KernelError> {
     let mut used = CellSet::EMPTY;
     let mut ends: Vec<(Cell, Cell)> = Vec::with_capacity(children.len());
+    let mut unions: Vec<Vec<(Cell, Cell)>> = Vec::with_capacity(children.len());
     for &c in children {
         if c >= id {
             return Err(KernelError::BadAnd(
@@ -341,6 +460,21 @@ fn check_and(
         }
         used |= child.carrier;
         ends.push(goal);
+        unions.push(goal_pairs(child));
+    }
+    if unions.iter().any(|u| u.len() > 1) {
+        // 6. Union AND.
+        return match every_choice_links(game, pairs, &unions, owned) {
+            Some(true) => Ok(()),
+            Some(false) => Err(KernelError::BadAnd(
+                id,
+                "some choice of one pair per child's union goal links no goal pair",
+            )),
+            None => Err(KernelError::BadAnd(
+                id,
+                "too many choices of pairs in the children's union goals",
+            )),
+        };
     }
     if !chained(game, pairs, &ends, owned) {
         return Err(KernelError::BadAnd(
@@ -355,12 +489,14 @@ fn check_and(
 /// assumes no owner stones).
 fn check_root(game: &SubGame, cert: &Certificate) -> Result<(), KernelError> {
     let root = node_at(cert, cert.nodes.len() as NodeId, cert.root)?;
-    if let Some(p) = root.goal {
-        if !game.claim().pairs.contains(&p) {
-            return Err(KernelError::BadRoot(
-                "the root's goal is not a pair of the claim",
-            ));
-        }
+    // Every pair of the root's own goal (its union included) is a pair of the claim.
+    if !goal_pairs(root)
+        .iter()
+        .all(|p| game.claim().pairs.contains(p))
+    {
+        return Err(KernelError::BadRoot(
+            "the root's goal is not a pair of the claim",
+        ));
     }
     match cert.first {
         None => {

@@ -130,6 +130,11 @@ pub struct Semantic {
     pub instances_undecided: usize,
     /// Instances whose goal could not be inferred.
     pub goal_unknown: usize,
+    /// Instances verified whose own step is a union AND (kernel condition 6).
+    pub instances_verified_union_and: usize,
+    /// Instances left "not composed" (union goals that do not compose, or a part not
+    /// verified for its union goal).
+    pub not_composed: usize,
     /// Patterns (of those placed) verified at every placement.
     pub patterns_verified: usize,
     /// Patterns refuted at some placement.
@@ -211,6 +216,16 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
             .instances
             .iter()
             .filter(|r| r.reason.starts_with("goal unknown"))
+            .count(),
+        instances_verified_union_and: o
+            .instances
+            .iter()
+            .filter(|r| r.union_and && r.status == Status::Verified)
+            .count(),
+        not_composed: o
+            .instances
+            .iter()
+            .filter(|r| r.reason.starts_with("not composed"))
             .count(),
         patterns_verified: pcount(Status::Verified),
         patterns_refuted: pcount(Status::Refuted),
@@ -385,12 +400,14 @@ impl Semantic {
         use std::fmt::Write;
         let _ = writeln!(
             o,
-            "goal check: {} placed patterns: {} verified, {} refuted, {} undecided ({} with the goal unknown); {:.1} s",
+            "goal check: {} placed patterns: {} verified ({} through a union AND), {} refuted, {} undecided ({} with the goal unknown, {} not composed); {:.1} s",
             self.instances,
             self.instances_verified,
+            self.instances_verified_union_and,
             self.instances_refuted,
             self.instances_undecided,
             self.goal_unknown,
+            self.not_composed,
             self.seconds
         );
         let _ = writeln!(

@@ -76,6 +76,9 @@ pub struct InstanceResult {
     pub micros: u128,
     /// True when the failure is its own (its sub-patterns are all verified).
     pub own: bool,
+    /// One of its own branches is written as a union AND (kernel condition 6).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub union_and: bool,
 }
 
 /// Knobs.
@@ -148,6 +151,8 @@ struct Checker<'a> {
     goal_miss: Vec<String>,
     /// Instances built so far (tries of other chains included).
     builds: u64,
+    /// A branch of the instance being built is written as a union AND.
+    union_used: bool,
     /// The goal of the instance being built was forced: every step above it had one chain
     /// of sub-patterns only (a lost goal there is a refutation; otherwise it may be a wrong
     /// guess of the goal, reported undecided).
@@ -204,6 +209,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
             stones: CellSet::EMPTY,
             carrier,
             goal: None,
+            either: Vec::new(),
             kind: NodeKind::Or(options),
         },
     );
@@ -252,6 +258,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         nodes: nodes.len(),
         micros: start.elapsed().as_micros(),
         own,
+        union_and: false,
     });
     Outcome {
         instances: c.out,
@@ -269,26 +276,71 @@ fn push(nodes: &mut Vec<Node>, node: Node) -> NodeId {
 fn embed(nodes: &mut Vec<Node>, b: &Built, stones: CellSet) -> NodeId {
     let off = nodes.len() as NodeId;
     for n in &b.nodes {
-        let kind = match &n.kind {
-            NodeKind::Joined => NodeKind::Joined,
-            NodeKind::Or(rs) => NodeKind::Or(
-                rs.iter()
-                    .map(|r| Reply {
-                        reply: r.reply,
-                        next: r.next + off,
-                    })
-                    .collect(),
-            ),
-            NodeKind::And(cs) => NodeKind::And(cs.iter().map(|c| c + off).collect()),
-        };
         nodes.push(Node {
             stones: n.stones | stones,
             carrier: n.carrier,
             goal: n.goal,
-            kind,
+            either: n.either.clone(),
+            kind: n.kind.shifted(off),
         });
     }
     b.root + off
+}
+
+/// The and-node of the sub-patterns `built` (each with its goal: one pair, or a union), their
+/// nodes embedded with the reply `stones`; none when no part has nodes.
+fn and_node(
+    nodes: &mut Vec<Node>,
+    built: &[(Built, Vec<(Cell, Cell)>)],
+    stones: CellSet,
+    node_goal: Option<(Cell, Cell)>,
+) -> Option<NodeId> {
+    let mut children = Vec::new();
+    let mut and_carrier = CellSet::EMPTY;
+    for (bt, g) in built {
+        let Some((&first_pair, more)) = g.split_first() else {
+            continue;
+        };
+        if bt.nodes.is_empty() {
+            continue;
+        }
+        let id = embed(nodes, bt, stones);
+        // Every node of the child's subtree written for its claim carries its goal.
+        let first = id as usize + 1 - bt.nodes.len();
+        for n in &mut nodes[first..=id as usize] {
+            if n.goal.is_none() {
+                n.goal = Some(first_pair);
+                n.either = more.to_vec();
+            }
+        }
+        and_carrier |= bt.nodes[bt.root as usize].carrier;
+        children.push(id);
+    }
+    if children.is_empty() {
+        return None;
+    }
+    Some(push(
+        nodes,
+        Node {
+            stones,
+            carrier: and_carrier,
+            goal: node_goal,
+            either: Vec::new(),
+            kind: NodeKind::And(children),
+        },
+    ))
+}
+
+/// What [`Checker::union_fallback`] found.
+enum Fallback {
+    /// The needed sub-patterns with their goals (unions), to be written as a (union) AND:
+    /// every choice of one pair per part joins the goal, and the worst status of the parts.
+    Composed(Vec<(Built, Vec<(Cell, Cell)>)>, Status),
+    /// Union goals were checked, but some choice of one pair per part does not join the goal
+    /// (recorded in `goal_miss`); the worst status of the parts.
+    NotComposed(Status),
+    /// No union goals (recorded in `goal_miss`).
+    Unknown,
 }
 
 /// The Black components of `owned` (stones, borders), as a map from cell to component index.
@@ -377,6 +429,7 @@ impl<'a> Checker<'a> {
             out: Vec::new(),
             goal_miss: Vec::new(),
             builds: 0,
+            union_used: false,
             forced: true,
         }
     }
@@ -396,6 +449,7 @@ impl<'a> Checker<'a> {
             .map(|&(a, z)| format!("{} - {}", self.name(a), self.name(z)))
             .collect::<Vec<_>>()
             .join(" | ");
+        let union_and = std::cell::Cell::new(false);
         let record = |c: &mut Checker, status, reason: String, line, nodes, own| {
             c.out.push(InstanceResult {
                 pattern: inst.pattern,
@@ -409,6 +463,7 @@ impl<'a> Checker<'a> {
                 nodes,
                 micros: start.elapsed().as_micros(),
                 own,
+                union_and: union_and.get(),
             });
         };
         let claim = Claim {
@@ -442,14 +497,17 @@ impl<'a> Checker<'a> {
         };
         let mut nodes = Vec::new();
         let saved = std::mem::take(&mut self.goal_miss);
+        let saved_union = std::mem::replace(&mut self.union_used, false);
         let (options, below) = self.options(inst, goal, None, position, &mut nodes);
         let miss = std::mem::replace(&mut self.goal_miss, saved);
+        union_and.set(std::mem::replace(&mut self.union_used, saved_union));
         let root = push(
             &mut nodes,
             Node {
                 stones: CellSet::EMPTY,
                 carrier,
                 goal: None,
+                either: Vec::new(),
                 kind: NodeKind::Or(options),
             },
         );
@@ -678,6 +736,7 @@ impl<'a> Checker<'a> {
                     stones,
                     carrier: CellSet::EMPTY,
                     goal: node_goal,
+                    either: Vec::new(),
                     kind: NodeKind::Joined,
                 },
             )
@@ -752,12 +811,21 @@ impl<'a> Checker<'a> {
                 touched.join(", "),
                 self.name(r)
             );
-            let st = self.union_fallback(&parts, &touch, &ends, &rep, &after, why);
-            return (joined_node(nodes), st);
+            return match self.union_fallback(&parts, &touch, &ends, &rep, &after, why) {
+                Fallback::Composed(children, st) => {
+                    match and_node(nodes, &children, stones, node_goal) {
+                        Some(id) => (id, st),
+                        None => (joined_node(nodes), st.max(Status::Undecided)),
+                    }
+                }
+                Fallback::NotComposed(st) => (joined_node(nodes), st),
+                Fallback::Unknown => (joined_node(nodes), Status::Undecided),
+            };
         }
         // The first chain; others only when it fails in a sub-pattern's own step (a failure
         // deeper down would fail the same way in any chain that uses the sub-pattern).
-        let mut first: Option<(Vec<(Built, (Cell, Cell))>, Status, Vec<InstanceResult>)> = None;
+        let mut first: Option<(Vec<(Built, Vec<(Cell, Cell)>)>, Status, Vec<InstanceResult>)> =
+            None;
         let mut chosen = None;
         let mut allow = false;
         let mut allow_union = false;
@@ -774,7 +842,7 @@ impl<'a> Checker<'a> {
                 self.forced = above;
                 worst = worst.max(bt.status);
                 own = bt.own;
-                built.push((bt, g));
+                built.push((bt, vec![g]));
                 if worst != Status::Verified {
                     break;
                 }
@@ -804,62 +872,40 @@ impl<'a> Checker<'a> {
                 );
                 // Union goals only when the failure is a sub-pattern's own step (a failure
                 // deeper down would recur, and trying again doubles the work per level).
-                let st = if allow_union {
+                let fallback = if allow_union {
                     self.union_fallback(&parts, &touch, &ends, &rep, &after, why)
                 } else {
                     self.goal_miss.push(String::new());
-                    Status::Undecided
+                    Fallback::Unknown
                 };
-                if st == Status::Undecided && self.out.len() == mark {
-                    // No union goals either: keep the first chain's records.
-                    self.goal_miss.pop();
-                    self.out.extend(records);
-                    (built, worst)
-                } else {
-                    return (joined_node(nodes), st.max(Status::Undecided));
+                match fallback {
+                    Fallback::Composed(children, st) => (children, st),
+                    Fallback::NotComposed(st) => {
+                        return (joined_node(nodes), st.max(Status::Undecided))
+                    }
+                    Fallback::Unknown => {
+                        // No union goals either: keep the first chain's records.
+                        debug_assert_eq!(self.out.len(), mark);
+                        self.goal_miss.pop();
+                        self.out.extend(records);
+                        (built, worst)
+                    }
                 }
             }
         };
         // Parts outside the chain: not needed for the goal (White's moves there are free).
-        let mut children = Vec::new();
-        let mut and_carrier = CellSet::EMPTY;
-        for (bt, g) in &built {
-            if bt.nodes.is_empty() {
-                continue;
-            }
-            let id = embed(nodes, bt, stones);
-            nodes[id as usize].goal = Some(*g);
-            // Every node of the child's subtree carries its single goal.
-            let first = id as usize + 1 - bt.nodes.len();
-            for n in &mut nodes[first..=id as usize] {
-                if n.goal.is_none() {
-                    n.goal = Some(*g);
-                }
-            }
-            and_carrier |= bt.nodes[bt.root as usize].carrier;
-            children.push(id);
+        match and_node(nodes, &built, stones, node_goal) {
+            Some(id) => (id, worst),
+            None => (joined_node(nodes), worst.max(Status::Undecided)),
         }
-        if children.is_empty() {
-            return (joined_node(nodes), worst.max(Status::Undecided));
-        }
-        let id = push(
-            nodes,
-            Node {
-                stones,
-                carrier: and_carrier,
-                goal: node_goal,
-                kind: NodeKind::And(children),
-            },
-        );
-        (id, worst)
     }
 
     /// When no chain of single pairs works: each needed sub-pattern's goal as a
     /// union-connection (the pairs of components it touches that would complete the
-    /// parent's goal if every sibling joined all it touches), each checked on its own. The
-    /// branch stays undecided: the kernel's AND rule chains single pairs only, so the step
-    /// is not composed (docs/yang.md). Records why in `goal_miss`; returns the worst status
-    /// of the sub-patterns (undecided at best).
+    /// parent's goal if every sibling joined all it touches), each checked on its own. When
+    /// every choice of one pair per part joins the goal, the parts are returned for a union
+    /// AND (kernel condition 6, which the kernel re-checks); otherwise the step is not
+    /// composed (docs/yang.md) and why is recorded in `goal_miss`.
     fn union_fallback(
         &mut self,
         parts: &[Inst],
@@ -868,7 +914,7 @@ impl<'a> Checker<'a> {
         rep: &dyn Fn(usize) -> Cell,
         after: &Position,
         why: String,
-    ) -> Status {
+    ) -> Fallback {
         let ncomp = touch
             .iter()
             .flatten()
@@ -892,7 +938,7 @@ impl<'a> Checker<'a> {
             ends.iter()
                 .any(|&(a, z)| find(&mut uf, a) == find(&mut uf, z))
         };
-        let mut goals: Vec<(usize, Vec<(Cell, Cell)>)> = Vec::new();
+        let mut goals: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
         for k in 0..parts.len() {
             let mut merge: Vec<(usize, usize)> = Vec::new();
             for (j, t) in touch.iter().enumerate() {
@@ -908,25 +954,47 @@ impl<'a> Checker<'a> {
                 for &y in &touch[k][i + 1..] {
                     merge.push((x, y));
                     if joins(&merge) {
-                        pairs.push((rep(x), rep(y)));
+                        pairs.push((x, y));
                     }
                     merge.pop();
                 }
             }
             if pairs.is_empty() {
                 self.goal_miss.push(format!("goal unknown: {why}"));
-                return Status::Undecided;
+                return Fallback::Unknown;
             }
             goals.push((k, pairs));
         }
         if goals.is_empty() {
             self.goal_miss.push(format!("goal unknown: {why}"));
-            return Status::Undecided;
+            return Fallback::Unknown;
         }
-        let mut worst = Status::Undecided;
+        // Every choice of one pair per part must join the goal (an odometer over the
+        // choices; the kernel checks the same on the cells).
+        let mut choice = vec![0usize; goals.len()];
+        let mut unjoined = None;
+        'choices: loop {
+            let merge: Vec<(usize, usize)> =
+                goals.iter().zip(&choice).map(|((_, g), &i)| g[i]).collect();
+            if !joins(&merge) {
+                unjoined = Some(merge);
+                break;
+            }
+            for (i, (_, g)) in choice.iter_mut().zip(&goals) {
+                *i += 1;
+                if *i < g.len() {
+                    continue 'choices;
+                }
+                *i = 0;
+            }
+            break;
+        }
+        let mut worst = Status::Verified;
         let mut unions = Vec::new();
+        let mut built = Vec::new();
         for (k, g) in &goals {
-            let bt = self.instance(&parts[*k], g, after);
+            let g: Vec<(Cell, Cell)> = g.iter().map(|&(x, y)| (rep(x), rep(y))).collect();
+            let bt = self.instance(&parts[*k], &g, after);
             worst = worst.max(bt.status);
             unions.push(format!(
                 "{} as {}",
@@ -936,12 +1004,33 @@ impl<'a> Checker<'a> {
                     .collect::<Vec<_>>()
                     .join(" | ")
             ));
+            built.push((bt, g));
         }
+        let unions = unions.join("; ");
+        let missing = match unjoined {
+            // Composed only when every part is verified: a part that fails with a union goal
+            // leaves the step "not composed" (its own failure), so the steps above try
+            // their other chains as before.
+            None if worst == Status::Verified => {
+                self.union_used = true;
+                return Fallback::Composed(built, worst);
+            }
+            None => "a part is not verified for its union goal".to_string(),
+            Some(merge) => {
+                let what: Vec<String> = merge
+                    .iter()
+                    .map(|&(x, y)| format!("{} - {}", self.name(rep(x)), self.name(rep(y))))
+                    .collect();
+                format!(
+                    "when they join only {} the goal is not joined",
+                    what.join(", ")
+                )
+            }
+        };
         self.goal_miss.push(format!(
-            "not composed: {why}; the sub-patterns were checked on their own with union goals ({}), which the kernel's AND rule (single pairs) cannot chain",
-            unions.join("; ")
+            "not composed: {why}; the sub-patterns were checked on their own with union goals ({unions}), but {missing}"
         ));
-        worst
+        Fallback::NotComposed(worst.max(Status::Undecided))
     }
 }
 

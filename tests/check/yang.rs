@@ -400,8 +400,91 @@ fn yang_goal_check_fixture_subset() {
     assert_eq!((last.pattern, last.cells), (286, 50));
     let verified = r.iter().filter(|x| x.status == Status::Verified).count();
     let refuted = r.iter().filter(|x| x.status == Status::Refuted).count();
-    // Never verified while a step is only checked with union goals; nothing refuted here.
+    // Nothing refuted here; 13 placements are verified through a union AND (kernel
+    // condition 6; 147 before it), among them 42's sub-patterns 43, 279 and 7.
     assert_eq!(refuted, 0);
-    assert_eq!((r.len(), verified), (196, 147));
+    assert_eq!((r.len(), verified), (196, 160));
+    assert_eq!(r.iter().filter(|x| x.union_and).count(), 13);
     assert_eq!(last.status, Status::Undecided, "{}", last.reason);
+}
+
+/// The cells and the Black stones (e5 and the replies above it) of the placement reached by
+/// `path`, as the goal check writes it (`1/0 286/2 42`: pattern 1's branch 0, its sub-pattern
+/// 286, whose branch 2 places 42).
+fn placed_at(s: &Strategy, path: &str) -> (Vec<Cell>, hexproof::board::CellSet) {
+    let toks: Vec<&str> = path.split(' ').collect();
+    let mut cells: Vec<Cell> = (1..=80).map(p1).collect();
+    let mut black = hexproof::board::CellSet::single(Cell::at(4, 4));
+    for (i, tok) in toks[..toks.len() - 1].iter().enumerate() {
+        let (p, b) = tok.split_once('/').expect("pattern/branch");
+        let branch = &s.patterns[&p.parse::<u32>().unwrap()].branches[b.parse::<usize>().unwrap()];
+        black.insert(cells[branch.reply.n as usize - 1]);
+        let next: u32 = toks[i + 1].split('/').next().unwrap().parse().unwrap();
+        let mut parts = branch.parts.iter().filter(|q| q.pattern == next);
+        let part = parts.next().expect("the sub-pattern");
+        assert!(parts.next().is_none(), "{tok}: two sub-patterns {next}");
+        cells = part.map.iter().map(|x| cells[x.n as usize - 1]).collect();
+    }
+    (cells, black)
+}
+
+/// A step that only a union AND composes (kernel condition 6, docs/yang.md "Union goals"):
+/// pattern 43 (24 cells) under `1/0 286/2 42/1`, goal `e5 - b8 | e5 - b | c6 - b8 | c6 - b`.
+/// After White's 8 Black's 5 leaves a bridge (pattern 2) and pattern 44, which joins f6 to b8
+/// *or* to the bottom; 44 in turn is a union AND (a bridge and pattern 45, f6 - b | b8 - f6).
+/// Before that rule the step was "not composed"; now the kernel accepts its certificate. The
+/// mutant shifts the bridge (line 989, `PP 2 1 4` -> `PP 2 1 3`): the parts no longer join
+/// the goal for every choice of their pairs, and the step is not verified.
+#[test]
+fn yang_union_and_step_verified() {
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let board = hexproof::board::Board::square(9).unwrap();
+    let path = "1/0 286/2 42/1 43";
+    let goal: Vec<(Cell, Cell)> = "e5 - b8 | e5 - b | c6 - b8 | c6 - b"
+        .split(" | ")
+        .map(|p| {
+            let (a, z) = p.split_once(" - ").unwrap();
+            let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
+            (cell(a), cell(z))
+        })
+        .collect();
+    let (cells, black) = placed_at(&s, path);
+    let start = std::time::Instant::now();
+    let r = check_placed(&s, 43, cells.clone(), black, &goal, Params::default());
+    let last = r.last().unwrap();
+    assert_eq!(
+        (last.pattern, last.cells, last.status),
+        (43, 24, Status::Verified),
+        "{}",
+        last.reason
+    );
+    assert!(last.union_and, "its own step is a union AND");
+    assert!(r.iter().all(|x| x.status == Status::Verified));
+    assert!(start.elapsed().as_secs_f64() < 1.0);
+    // Mutants of 43's branch 1 (lines 987-989: `ND 2`, `PS 2 44`, `PP 2 1 4`).
+    let mutant = |edit: &dyn Fn(&mut Vec<&str>)| {
+        let mut lines: Vec<&str> = FILE.split('\n').collect();
+        assert_eq!(lines[988].trim_end(), "\"PP 2 1 4\",");
+        edit(&mut lines);
+        let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+        let r = check_placed(&m, 43, cells.clone(), black, &goal, Params::default());
+        let last = r.last().unwrap().clone();
+        assert_eq!(last.status, Status::Undecided, "{}", last.reason);
+        last.reason
+    };
+    // The bridge shifted: no longer a bridge, so the union AND lacks a verified part.
+    let why = mutant(&|l| l[988] = "\"PP 2 1 3\",");
+    assert!(
+        why.starts_with("not composed")
+            && why.ends_with("a part is not verified for its union goal"),
+        "{why}"
+    );
+    // The bridge dropped: 44 alone does not reach e5 or c6.
+    let why = mutant(&|l| {
+        l[986] = "\"ND 1\",";
+        l[987] = "\"PS 44\",";
+        l.remove(988);
+    });
+    assert!(why.starts_with("goal unknown"), "{why}");
 }

@@ -8,3 +8,4 @@ mod minimize;
 mod reference_solver;
 mod rule_soundness;
 mod rules;
+mod union_and;

@@ -1784,6 +1784,7 @@ fn replay_catches_a_losing_strategy() {
         stones: CellSet::single(s),
         carrier: CellSet::EMPTY,
         goal: None,
+        either: Vec::new(),
         kind: NodeKind::Joined,
     };
     // Correct: answer a2 with b2 and b2 with a2.
@@ -1795,6 +1796,7 @@ fn replay_catches_a_losing_strategy() {
                 stones: CellSet::EMPTY,
                 carrier: [a2, b2].into_iter().collect(),
                 goal: None,
+                either: Vec::new(),
                 kind: NodeKind::Or(vec![
                     Reply { reply: a2, next: 0 },
                     Reply { reply: b2, next: 1 },

@@ -166,6 +166,9 @@ pub struct SolveParams {
     /// Seed the connection engine with the whole certified template library
     /// ([`crate::templates::seeds`]) instead of HexWiki's five one-stone templates.
     pub library_seeds: bool,
+    /// The connection engine's OR rule by the fast semis-combiner
+    /// ([`VcParams::full_or`] off).
+    pub vc_fast_or: bool,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -175,6 +178,10 @@ pub enum Ordering {
     Centre,
     /// Cells of high circuit energy first ([`Resistance`]).
     Resistance,
+    /// Cells of high energy in the circuits with a link for each of the node's own virtual
+    /// connections ([`Evaluator::connection_scores`]); [`Resistance`] where the connections
+    /// are off.
+    Connections,
 }
 
 impl Ordering {
@@ -182,7 +189,7 @@ impl Ordering {
     pub fn order(self) -> &'static dyn MoveOrder {
         match self {
             Ordering::Centre => &Centrality,
-            Ordering::Resistance => &Resistance,
+            Ordering::Resistance | Ordering::Connections => &Resistance,
         }
     }
 }
@@ -204,6 +211,7 @@ impl Default for SolveParams {
             shared: None,
             widening: None,
             library_seeds: true,
+            vc_fast_or: false,
         }
     }
 }
@@ -216,6 +224,9 @@ impl SolveParams {
             time: Some(Duration::from_secs(5)),
         };
         p.semi_limit = self.semi_limit;
+        if self.vc_fast_or {
+            p.full_or = false;
+        }
         if self.library_seeds {
             p.seeds = crate::templates::seeds::library_seeds().to_vec();
         }
@@ -404,6 +415,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.weak_dn = f.weak_dn;
     d.child_dn = params.child_dn.max(1);
     d.widening = params.widening;
+    d.vc_order = params.order == Ordering::Connections;
     d.db = params.db.clone();
     d.shared = params.shared.clone();
     d.deadline = params.time.map(|t| start + t);

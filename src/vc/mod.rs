@@ -220,7 +220,7 @@ impl Default for VcBudget {
 }
 
 /// Default [`VcParams::semi_limit`] of the limited and fast variants.
-pub const DEFAULT_SEMI_LIMIT: usize = 4;
+pub const DEFAULT_SEMI_LIMIT: usize = 8;
 
 /// Parameters of a connection build.
 #[derive(Clone, Debug)]
@@ -254,6 +254,14 @@ pub struct VcParams {
     /// FastVC (limited and fast variants): the AND rule skips combinations whose carrier
     /// would have more than this many cells. `None`: no bound.
     pub and_size_limit: Option<usize>,
+    /// Fast variant: apply the OR rule with semis-combiner (Algorithm 2, as the limited and
+    /// unlimited variants do) instead of the fast semis-combiner (Algorithm 4), which only
+    /// looks for carriers that shrink the intersection of the pair's stored VCs and so, once
+    /// that intersection is empty, derives nothing more for the pair: a small VC that arrives
+    /// late is never made, and the AND rule misses what it would have built. With it the
+    /// default build finds White's winning VSC of the 2011 Olympiad position gm6 (issue 25;
+    /// docs/journal/benchmarks-history.md, "gm6"). The acceptance heuristic is unchanged.
+    pub full_or: bool,
 }
 
 impl VcParams {
@@ -273,6 +281,7 @@ impl VcParams {
                 _ => None,
             },
             and_size_limit: None,
+            full_or: variant == Variant::Fast,
         }
     }
 

@@ -15,26 +15,17 @@ use hexproof::vc::{Variant, VcParams, VcSet};
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let moves = args.get(1).map(String::as_str).unwrap_or("");
-    let colour = match args.get(2).map(String::as_str) {
-        Some("white") => Colour::White,
-        _ => Colour::Black,
-    };
-    let variant = Variant::parse(args.get(3).map(String::as_str).unwrap_or("fast"))
-        .expect("variant: fast, limited, unlimited or hsearch");
-    let queries = args.get(4).cloned().unwrap_or_default();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: &'static str| args.get(i).map_or(default, String::as_str);
+    let (moves, queries) = (arg(0, ""), arg(3, ""));
+    let colour = [Colour::Black, Colour::White]
+        .into_iter()
+        .find(|c| c.name() == arg(1, "black"))
+        .expect("colour: black or white");
+    let variant =
+        Variant::parse(arg(2, "fast")).expect("variant: fast, limited, unlimited or hsearch");
     let b = Board::square(11).unwrap();
-    let mut p = Position::empty(b);
-    for (k, m) in moves.split_whitespace().enumerate() {
-        let c = b.parse_cell(m, Notation::Letters).expect("cell");
-        let who = if k % 2 == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        p.play(who, c).expect("legal move");
-    }
+    let p = Position::from_moves(b, moves, Notation::Letters).expect("legal moves");
     let mut params = VcParams::new(variant);
     if let Ok(v) = std::env::var("HEXPROOF_VC_SEMI_LIMIT") {
         params.semi_limit = v.parse().ok();

@@ -166,8 +166,10 @@ pub struct SolveParams {
     /// Seed the connection engine with the whole certified template library
     /// ([`crate::templates::seeds`]) instead of HexWiki's five one-stone templates.
     pub library_seeds: bool,
-    /// The connection engine's OR rule by the fast semis-combiner
-    /// ([`VcParams::full_or`] off).
+    /// The connection engine's OR rule by the fast semis-combiner ([`VcParams::full_or`]
+    /// off), the default: with semis-combiner each build costs about twice as much and the
+    /// trees were not smaller (7×7 a3: 9,105 nodes with the fast one, 9,525 without;
+    /// docs/journal/benchmarks-history.md, "Issue 25: gm6 and move ordering").
     pub vc_fast_or: bool,
 }
 
@@ -211,7 +213,7 @@ impl Default for SolveParams {
             shared: None,
             widening: None,
             library_seeds: true,
-            vc_fast_or: false,
+            vc_fast_or: true,
         }
     }
 }

@@ -220,7 +220,11 @@ impl Default for VcBudget {
 }
 
 /// Default [`VcParams::semi_limit`] of the limited and fast variants.
+/// (4 before issue 25: with 4 the default build misses gm6's win even with semis-combiner.)
 pub const DEFAULT_SEMI_LIMIT: usize = 8;
+
+/// The VSC soft limit of [`VcParams::classic`].
+pub const CLASSIC_SEMI_LIMIT: usize = 4;
 
 /// Parameters of a connection build.
 #[derive(Clone, Debug)]
@@ -283,6 +287,17 @@ impl VcParams {
             and_size_limit: None,
             full_or: variant == Variant::Fast,
         }
+    }
+
+    /// The fast variant as it was before issue 25: the fast semis-combiner and a VSC soft
+    /// limit of [`CLASSIC_SEMI_LIMIT`], for callers whose speed was tuned on it (the local
+    /// search's oracle, the arena's adjudication).
+    pub fn classic(mut self) -> VcParams {
+        self.full_or = false;
+        if self.semi_limit.is_some() {
+            self.semi_limit = Some(CLASSIC_SEMI_LIMIT);
+        }
+        self
     }
 
     /// The same without seeds (base VCs only).

@@ -30,7 +30,10 @@
 //!   IEEE TCIAIG 2015: the storage of §IV-B, Algorithm 1 with move-to-front TRYADD, and the OR
 //!   rule by semis-combiner (Alg. 2, with greedy sum, Alg. 3) — *unlimited*; the same with the
 //!   acceptance heuristic of §VI-A — *limited*; fast semis-combiner (Alg. 4) with the
-//!   heuristic's condition (2) only — *fast* (§VI-C) ([`fastvc`], [`combiner`]).
+//!   heuristic's condition (2) only — *fast* (§VI-C) ([`fastvc`], [`combiner`]). By default
+//!   the fast variant applies the OR rule with semis-combiner instead
+//!   ([`VcParams::full_or`], issue 25: Algorithm 4 missed the win of the Olympiad position
+//!   gm6); [`VcParams::classic`] is the fast variant of the paper.
 //!
 //! # Budgets
 //!

@@ -232,6 +232,9 @@ pub enum OrderArg {
     /// Cells near the centre first.
     #[value(alias = "center")]
     Centre,
+    /// Cells of high energy in the circuits built with the node's own virtual connections
+    /// (a link per VC pair, Anshelevich §5's first way), as Benzene's DFPN orders.
+    Connections,
 }
 
 impl From<OrderArg> for hexproof::dfpn::Ordering {
@@ -239,6 +242,7 @@ impl From<OrderArg> for hexproof::dfpn::Ordering {
         match o {
             OrderArg::Resistance => hexproof::dfpn::Ordering::Resistance,
             OrderArg::Centre => hexproof::dfpn::Ordering::Centre,
+            OrderArg::Connections => hexproof::dfpn::Ordering::Connections,
         }
     }
 }

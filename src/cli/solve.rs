@@ -182,9 +182,16 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = hexproof::prove::emit::REPLY_TRIES)]
     emit_reply_tries: usize,
     /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
-    /// Anshelevich §6) or "centre" (cells near the centre first).
-    #[arg(long, default_value = "resistance", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre or resistance")))]
+    /// Anshelevich §6), "connections" (the same circuits with a link for each of the node's
+    /// virtual connections, as Benzene orders; two extra connection builds per expansion)
+    /// or "centre" (cells near the centre first).
+    #[arg(long, default_value = "resistance", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre, resistance or connections")))]
     order: OrderArg,
+    /// The connection engine's OR rule: "fast" (the fast semis-combiner, Pawlewicz et al.
+    /// Algorithm 4, the solver's default: cheaper builds) or "full" (semis-combiner,
+    /// Algorithm 2, the default of `hexproof vc`: finds more, e.g. the win of gm6).
+    #[arg(long, default_value = "fast", value_name = "fast|full", value_parser = ["fast", "full"])]
+    vc_or: String,
     /// FastVC's soft limit on VSCs stored per endpoint pair: a number, or "none" (no
     /// limit). Tighter limits make each build cheaper but weaken the mustplay.
     #[arg(long, default_value = "16", value_name = "N|none")]
@@ -312,6 +319,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         update_stones: a.update_stones,
         vc_variant: a.vc.unwrap_or(SolveParams::default().vc_variant),
         library_seeds: !a.no_library_seeds,
+        vc_fast_or: a.vc_or == "fast",
         ..SolveParams::default()
     };
     Ok(Setup {

@@ -59,6 +59,10 @@ pub struct VcArgs {
     /// HexWiki's five one-stone templates.
     #[arg(long, conflicts_with = "no_seeds")]
     library_seeds: bool,
+    /// The fast variant's OR rule by the fast semis-combiner (Pawlewicz et al. Algorithm 4),
+    /// as before issue 25, instead of semis-combiner (Algorithm 2).
+    #[arg(long)]
+    fast_or: bool,
     /// Do not allow the colour's borders as AND midpoints.
     #[arg(long)]
     no_and_over_borders: bool,
@@ -108,6 +112,9 @@ fn setup(a: &VcArgs) -> Result<Setup, CliError> {
         params.seeds = hexproof::templates::seeds::library_seeds().to_vec();
     }
     params.and_over_borders = !a.no_and_over_borders;
+    if a.fast_or {
+        params.full_or = false;
+    }
     params.hsearch.m = (a.hsearch_m > 0).then_some(a.hsearch_m);
     params.hsearch.k = (a.hsearch_k > 0).then_some(a.hsearch_k);
     params.budget = VcBudget {

@@ -189,6 +189,9 @@ pub struct Dfpn<'a> {
     /// `base + ⌈factor · live⌉` of its live children in search order, so the later ones
     /// are not evaluated until the first are refuted (see the module docs).
     pub widening: Option<(u32, f64)>,
+    /// Order the children by the circuits of the node's own connections
+    /// ([`Evaluator::connection_scores`]) instead of [`Dfpn::order`].
+    pub vc_order: bool,
     /// Nodes expanded (children made).
     pub expansions: u64,
     /// Children made at expansions, after vulnerable and dominated moves were pruned.
@@ -339,6 +342,7 @@ impl<'a> Dfpn<'a> {
             own_tests: 0,
             weak_dn: false,
             widening: None,
+            vc_order: false,
             expansions: 0,
             children: 0,
             sym: None,
@@ -676,7 +680,11 @@ impl<'a> Dfpn<'a> {
         let opp = to_move.opponent();
         self.scratch.clear();
         let mut scratch = std::mem::take(&mut self.scratch);
-        self.order.scores(pos, to_move, entry.moves, &mut scratch);
+        if self.vc_order && self.eval.use_vcs {
+            self.eval.connection_scores(pos, entry.moves, &mut scratch);
+        } else {
+            self.order.scores(pos, to_move, entry.moves, &mut scratch);
+        }
         scratch.sort_unstable();
         let mut vulnerable = CellSet::EMPTY;
         if self.vulnerable {

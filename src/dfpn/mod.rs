@@ -166,6 +166,11 @@ pub struct SolveParams {
     /// Seed the connection engine with the whole certified template library
     /// ([`crate::templates::seeds`]) instead of HexWiki's five one-stone templates.
     pub library_seeds: bool,
+    /// The connection engine's OR rule by the fast semis-combiner ([`VcParams::full_or`]
+    /// off), the default: with semis-combiner each build costs about twice as much and the
+    /// trees were not smaller (7×7 a3: 9,105 nodes with the fast one, 9,525 without;
+    /// docs/journal/benchmarks-history.md, "Issue 25: gm6 and move ordering").
+    pub vc_fast_or: bool,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -175,6 +180,10 @@ pub enum Ordering {
     Centre,
     /// Cells of high circuit energy first ([`Resistance`]).
     Resistance,
+    /// Cells of high energy in the circuits with a link for each of the node's own virtual
+    /// connections ([`Evaluator::connection_scores`]); [`Resistance`] where the connections
+    /// are off.
+    Connections,
 }
 
 impl Ordering {
@@ -182,7 +191,7 @@ impl Ordering {
     pub fn order(self) -> &'static dyn MoveOrder {
         match self {
             Ordering::Centre => &Centrality,
-            Ordering::Resistance => &Resistance,
+            Ordering::Resistance | Ordering::Connections => &Resistance,
         }
     }
 }
@@ -204,6 +213,7 @@ impl Default for SolveParams {
             shared: None,
             widening: None,
             library_seeds: true,
+            vc_fast_or: true,
         }
     }
 }
@@ -216,6 +226,9 @@ impl SolveParams {
             time: Some(Duration::from_secs(5)),
         };
         p.semi_limit = self.semi_limit;
+        if self.vc_fast_or {
+            p.full_or = false;
+        }
         if self.library_seeds {
             p.seeds = crate::templates::seeds::library_seeds().to_vec();
         }
@@ -404,6 +417,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.weak_dn = f.weak_dn;
     d.child_dn = params.child_dn.max(1);
     d.widening = params.widening;
+    d.vc_order = params.order == Ordering::Connections;
     d.db = params.db.clone();
     d.shared = params.shared.clone();
     d.deadline = params.time.map(|t| start + t);

@@ -29,6 +29,7 @@
 //! it is off by default.
 
 use crate::board::{CellSet, Colour};
+use crate::eval::VcLinks;
 use crate::position::Position;
 use crate::vc::{Status, VcParams, VcSet};
 use std::time::{Duration, Instant};
@@ -245,6 +246,30 @@ impl Evaluator {
             self.stats.wins += 1;
         }
         w
+    }
+
+    /// Scores `moves` at the open node `pos` for ordering (lower first): the energy of each
+    /// cell in both colours' resistor circuits with a link for every endpoint pair the node's
+    /// connections join ([`crate::eval::evaluate`], [`VcLinks::Direct`]), as Benzene's DFPN
+    /// orders its moves by a circuit built from the node's VCs. Builds the connections of a
+    /// colour whose engine is not at `pos` (an open node has no winning VC of either side, so
+    /// the builds are complete). Ordering only: the answer of the search never depends on it.
+    pub fn connection_scores(
+        &mut self,
+        pos: &Position,
+        moves: CellSet,
+        out: &mut Vec<(i32, crate::board::Cell)>,
+    ) {
+        for colour in [Colour::Black, Colour::White] {
+            if !self.built[colour as usize] || self.set(colour).position() != pos {
+                self.build(colour, pos);
+            }
+        }
+        let e = crate::eval::evaluate(pos, Some((&self.black, &self.white)), VcLinks::Direct);
+        for c in moves.iter() {
+            // As `order::Resistance`: higher energy, lower score.
+            out.push((-(e.energy[c.index()] * 1e6).round() as i32, c));
+        }
     }
 
     /// Evaluates `pos` with `to_move` to play.

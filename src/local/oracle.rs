@@ -251,7 +251,7 @@ impl Oracle {
             };
             base.play(colour, c).ok()?;
         }
-        let mut vp = VcParams::new(Variant::Fast);
+        let mut vp = VcParams::new(Variant::Fast).classic();
         vp.seeds = seeds_for(params.seeds);
         // A connection budget, no wall-clock limit: the answer (and so the search) must not
         // depend on the machine's load.

@@ -75,7 +75,7 @@ pub fn play_game(
     let mut game = Game::new(board);
     game.play(Move::Stone(Colour::Black, opening))
         .expect("the opening is on an empty board");
-    let mut adj = VcParams::new(Variant::Fast);
+    let mut adj = VcParams::new(Variant::Fast).classic();
     adj.budget.time = Some(Duration::from_secs(2));
     let mut hints = [None, None];
     loop {

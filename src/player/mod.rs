@@ -142,6 +142,10 @@ impl Config {
         // Uncapped semi lists (the engine's speed cap drops ingredients the proven-win checks
         // need; the player builds connections once per move, so the cost is small).
         p.semi_limit = None;
+        // The fast semis-combiner, as before issue 25 (semis-combiner finds more, e.g. gm6's
+        // win, but costs about twice as much per build; not measured in play yet). The semi
+        // lists stay uncapped (above).
+        p.full_or = false;
         p
     }
 

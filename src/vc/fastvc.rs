@@ -276,7 +276,9 @@ impl<const W: usize> Engine<W> {
         {
             let p = self.store.pair(x, y);
             match self.params.variant {
-                Variant::Fast => self.comb.fast_semis_combiner(&p.semis, &p.fulls, &mut out),
+                Variant::Fast if !self.params.full_or => {
+                    self.comb.fast_semis_combiner(&p.semis, &p.fulls, &mut out)
+                }
                 _ => {
                     self.comb.semis_combiner(&p.semis, &p.fulls, &mut out);
                 }

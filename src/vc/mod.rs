@@ -30,7 +30,10 @@
 //!   IEEE TCIAIG 2015: the storage of §IV-B, Algorithm 1 with move-to-front TRYADD, and the OR
 //!   rule by semis-combiner (Alg. 2, with greedy sum, Alg. 3) — *unlimited*; the same with the
 //!   acceptance heuristic of §VI-A — *limited*; fast semis-combiner (Alg. 4) with the
-//!   heuristic's condition (2) only — *fast* (§VI-C) ([`fastvc`], [`combiner`]).
+//!   heuristic's condition (2) only — *fast* (§VI-C) ([`fastvc`], [`combiner`]). By default
+//!   the fast variant applies the OR rule with semis-combiner instead
+//!   ([`VcParams::full_or`], issue 25: Algorithm 4 missed the win of the Olympiad position
+//!   gm6); [`VcParams::classic`] is the fast variant of the paper.
 //!
 //! # Budgets
 //!
@@ -220,7 +223,11 @@ impl Default for VcBudget {
 }
 
 /// Default [`VcParams::semi_limit`] of the limited and fast variants.
-pub const DEFAULT_SEMI_LIMIT: usize = 4;
+/// (4 before issue 25: with 4 the default build misses gm6's win even with semis-combiner.)
+pub const DEFAULT_SEMI_LIMIT: usize = 8;
+
+/// The VSC soft limit of [`VcParams::classic`].
+pub const CLASSIC_SEMI_LIMIT: usize = 4;
 
 /// Parameters of a connection build.
 #[derive(Clone, Debug)]
@@ -254,6 +261,14 @@ pub struct VcParams {
     /// FastVC (limited and fast variants): the AND rule skips combinations whose carrier
     /// would have more than this many cells. `None`: no bound.
     pub and_size_limit: Option<usize>,
+    /// Fast variant: apply the OR rule with semis-combiner (Algorithm 2, as the limited and
+    /// unlimited variants do) instead of the fast semis-combiner (Algorithm 4), which only
+    /// looks for carriers that shrink the intersection of the pair's stored VCs and so, once
+    /// that intersection is empty, derives nothing more for the pair: a small VC that arrives
+    /// late is never made, and the AND rule misses what it would have built. With it the
+    /// default build finds White's winning VSC of the 2011 Olympiad position gm6 (issue 25;
+    /// docs/journal/benchmarks-history.md, "gm6"). The acceptance heuristic is unchanged.
+    pub full_or: bool,
 }
 
 impl VcParams {
@@ -273,7 +288,19 @@ impl VcParams {
                 _ => None,
             },
             and_size_limit: None,
+            full_or: variant == Variant::Fast,
         }
+    }
+
+    /// The fast variant as it was before issue 25: the fast semis-combiner and a VSC soft
+    /// limit of [`CLASSIC_SEMI_LIMIT`], for callers whose speed was tuned on it (the local
+    /// search's oracle, the arena's adjudication).
+    pub fn classic(mut self) -> VcParams {
+        self.full_or = false;
+        if self.semi_limit.is_some() {
+            self.semi_limit = Some(CLASSIC_SEMI_LIMIT);
+        }
+        self
     }
 
     /// The same without seeds (base VCs only).

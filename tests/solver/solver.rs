@@ -443,12 +443,15 @@ fn fill_in_and_features_do_not_change_winners() {
     bare.features.incremental = false;
     // Each search feature off on its own.
     let mut singles = Vec::new();
-    for k in 0..4 {
+    // And the search options of issue 25: ordering by the node's connections, the full OR.
+    for k in 0..6 {
         let mut p = SolveParams::default();
         match k {
             0 => p.features.proof_sets = false,
             1 => p.features.rotation = false,
             2 => p.features.dominated = false,
+            3 => p.order = dfpn::Ordering::Connections,
+            4 => p.vc_fast_or = false,
             _ => p.features.incremental = true,
         }
         singles.push(p);

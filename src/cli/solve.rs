@@ -200,6 +200,9 @@ pub struct SolveArgs {
     /// branch with a plain leaf.
     #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_replies)]
     compact_union_replies: usize,
+    /// --compact: solver nodes of the pre-filter of a union leaf's search.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().filter_nodes)]
+    compact_filter_nodes: u64,
     /// --compact: winner's moves compared by subtree size (1: the solver's only).
     #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().size_tries)]
     compact_size_tries: usize,
@@ -412,6 +415,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
                 union_small: a.compact_union_small,
                 union_groups: a.compact_union_groups,
                 union_replies: a.compact_union_replies,
+                filter_nodes: a.compact_filter_nodes,
                 size_tries: a.compact_size_tries,
                 size_depth: a.compact_size_depth,
                 size_nodes: a.compact_size_nodes,

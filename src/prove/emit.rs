@@ -122,6 +122,9 @@ pub struct CompactOptions {
     /// How many of the winner's moves (in the order of `closing_reply`) are tried for a union
     /// leaf after them, when none closes the branch with a plain leaf.
     pub union_replies: usize,
+    /// Solver nodes of the pre-filter of a union search (the win with the group's VC carrier
+    /// filled, [`Emitter::union_promising`]).
+    pub filter_nodes: u64,
     /// Winner's moves tried by the proof-size objective (the solver's first).
     pub size_tries: usize,
     /// Winner's moves at most this many moves of the winner from the root get the objective.
@@ -137,6 +140,7 @@ impl Default for CompactOptions {
             union_small: 50_000,
             union_groups: 6,
             union_replies: 4,
+            filter_nodes: 3_000,
             size_tries: 4,
             size_depth: 2,
             size_nodes: 20_000,
@@ -717,9 +721,9 @@ impl Emitter<'_, '_> {
                     continue;
                 }
                 for x in 0..2 {
-                    if let Some(v) = vcs.vcs(rep, borders[x]).into_iter().min_by_key(|v| v.len()) {
-                        cands.push((g, x, v & empty));
-                    }
+                    let mut vs = vcs.vcs(rep, borders[x]);
+                    vs.sort_by_key(|v| v.len());
+                    cands.extend(vs.into_iter().take(2).map(|v| (g, x, v & empty)));
                 }
             }
         }
@@ -727,12 +731,26 @@ impl Emitter<'_, '_> {
         for (g, x, v) in cands.into_iter().take(c.union_groups) {
             let a = empty - v;
             let union = [(borders[1 - x], g), (borders[0], borders[1])];
-            let promising = self.union_promising(q, v);
-            let budget = if promising { c.union_nodes } else { c.union_small };
+            let promising = self.union_promising(q, v, c.filter_nodes);
+            let budget = match promising {
+                Some(true) => c.union_nodes,
+                Some(false) => 0,
+                None => c.union_small,
+            };
             if budget == 0 {
+                if self.stats {
+                    eprintln!(
+                        "union ruled out by the solver: group {}, V {} cells",
+                        self.name(g),
+                        v.len()
+                    );
+                }
                 continue;
             }
             if !self.search_holds(q, v, &[(g, borders[x])], self.leaf_nodes.max(LEAF_NODES)) {
+                if self.stats {
+                    eprintln!("union: VC of group {} on {} cells not proved", self.name(g), v.len());
+                }
                 continue;
             }
             self.union_tries += 1;
@@ -740,7 +758,7 @@ impl Emitter<'_, '_> {
             let ok = self.search_holds(q, a, &union, budget);
             if self.stats {
                 eprintln!(
-                    "union {}: group {}, V {} cells, A {} cells, pre-filter {promising}, budget {budget}: {ok} ({:.2} s)",
+                    "union {}: group {}, V {} cells, A {} cells, pre-filter {promising:?}, budget {budget}: {ok} ({:.2} s)",
                     if ok { "leaf" } else { "tried" },
                     self.name(g),
                     v.len(),
@@ -756,22 +774,33 @@ impl Emitter<'_, '_> {
         None
     }
 
-    /// The pre-filter of a union search: with the VC carrier `v` filled with the winner's
-    /// stones (the group then touches its border), the VC engine sees a winning VC or VSC.
-    fn union_promising(&mut self, q: &Position, v: CellSet) -> bool {
-        let w = self.winner;
+    /// The pre-filter of a union search: the solver on `q` with the VC carrier `v` filled
+    /// with the winner's stones (the group then touches its border), the loser to move,
+    /// within [`CompactOptions::filter_nodes`] nodes. The union implies that win (a pair of
+    /// the union joined on A joins the borders through g and the filled V), so `Some(false)`
+    /// (the loser wins there) rules the union out; `Some(true)` makes it likely (it differs
+    /// only by paths through V that miss g); `None`: undecided.
+    fn union_promising(&mut self, q: &Position, v: CellSet, nodes: u64) -> Option<bool> {
+        let (w, l) = (self.winner, self.winner.opponent());
         let mut qv = q.clone();
         for c in v.iter() {
-            if qv.play(w, c).is_err() {
-                return false;
-            }
+            qv.play(w, c).ok()?;
         }
         if qv.winner() == Some(w) {
-            return true;
+            return Some(true);
         }
-        let (bv, wv) = self.d.eval.build_full(&qv);
-        let vcs = if w == Colour::Black { bv } else { wv };
-        vcs.is_won() || !vcs.winning_vcs().is_empty() || !vcs.winning_vscs().is_empty()
+        let f = self.d.filled(&qv, l);
+        let (max, aborted) = (self.d.max_nodes, self.d.aborted);
+        self.d.max_nodes = self.d.nodes.saturating_add(nodes).min(max);
+        self.d.aborted = false;
+        let (pn, dn) = self.d.mid(&f, l, INF, INF);
+        self.d.max_nodes = max;
+        self.d.aborted = aborted;
+        match (pn, dn) {
+            (_, 0) => Some(true),
+            (0, _) => Some(false),
+            _ => None,
+        }
     }
 
     /// `q` (the loser to move) as a leaf, if the winner's fill-in or a winning VC closes it.

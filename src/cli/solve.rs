@@ -186,9 +186,13 @@ pub struct SolveArgs {
     /// root the one with the smallest subtree.
     #[arg(long)]
     compact: bool,
-    /// --compact: node budget of a union leaf's search the VC engine finds promising.
+    /// --compact: node budget of a union leaf's search the solver's pre-filter finds
+    /// promising, at the root and after the winner's first reply.
     #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_nodes)]
     compact_union_nodes: u64,
+    /// --compact: the same budget deeper in the tree.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_deep)]
+    compact_union_deep: u64,
     /// --compact: node budget of a union leaf's search the VC engine does not find
     /// promising (0: not tried).
     #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_small)]
@@ -412,6 +416,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             reply_tries: a.emit_reply_tries,
             compact: a.compact.then_some(emit::CompactOptions {
                 union_nodes: a.compact_union_nodes,
+                union_deep: a.compact_union_deep,
                 union_small: a.compact_union_small,
                 union_groups: a.compact_union_groups,
                 union_replies: a.compact_union_replies,

@@ -111,11 +111,14 @@ pub struct EmitOptions {
 /// The knobs of a compact export ([`EmitOptions::compact`]).
 #[derive(Clone, Copy, Debug)]
 pub struct CompactOptions {
-    /// Node budget of the checker's search for a union `t - g | t - b` that the VC engine's
-    /// pre-filter finds promising.
+    /// Node budget of the checker's search for a union `t - g | t - b` that the solver's
+    /// pre-filter finds promising, near the root (the winner's first two moves).
     pub union_nodes: u64,
-    /// Node budget of the same search for a union the pre-filter does not find promising
-    /// (0: such unions are not tried).
+    /// The same budget below the replies to the loser's first moves (the root's unions are
+    /// the ones that pay: 7×7 d4 after b7 e5 needs 1.33 M nodes).
+    pub union_deep: u64,
+    /// Node budget of the same search for a union the pre-filter leaves undecided (0: such
+    /// unions are not tried).
     pub union_small: u64,
     /// Most (group, border) candidates tried for a union leaf at one position.
     pub union_groups: usize,
@@ -137,6 +140,7 @@ impl Default for CompactOptions {
     fn default() -> Self {
         CompactOptions {
             union_nodes: 1_500_000,
+            union_deep: 300_000,
             union_small: 50_000,
             union_groups: 6,
             union_replies: 4,
@@ -733,7 +737,8 @@ impl Emitter<'_, '_> {
             let union = [(borders[1 - x], g), (borders[0], borders[1])];
             let promising = self.union_promising(q, v, c.filter_nodes);
             let budget = match promising {
-                Some(true) => c.union_nodes,
+                Some(true) if self.depth <= 1 => c.union_nodes,
+                Some(true) => c.union_deep,
                 Some(false) => 0,
                 None => c.union_small,
             };

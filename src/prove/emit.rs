@@ -595,7 +595,9 @@ impl Emitter<'_, '_> {
         for (i, &m) in cands.iter().enumerate() {
             let snap = self.snapshot();
             let inner = match best {
-                Some((size, _)) => Some(outer.map_or(snap.count + size, |o| o.min(snap.count + size))),
+                Some((size, _)) => {
+                    Some(outer.map_or(snap.count + size, |o| o.min(snap.count + size)))
+                }
                 None => outer,
             };
             let binding_outer = inner == outer;
@@ -754,7 +756,11 @@ impl Emitter<'_, '_> {
             }
             if !self.search_holds(q, v, &[(g, borders[x])], self.leaf_nodes.max(LEAF_NODES)) {
                 if self.stats {
-                    eprintln!("union: VC of group {} on {} cells not proved", self.name(g), v.len());
+                    eprintln!(
+                        "union: VC of group {} on {} cells not proved",
+                        self.name(g),
+                        v.len()
+                    );
                 }
                 continue;
             }

@@ -89,7 +89,9 @@ fn each_fact_of_a_union_leaf_is_load_bearing() {
     );
     // The carriers overlapping: V given a cell of the union's area.
     rejected(
-        &edit_line(&text, "v: t - c2", |l| l.replace("[c1, d1]", "[c1, d1, e1]")),
+        &edit_line(&text, "v: t - c2", |l| {
+            l.replace("[c1, d1]", "[c1, d1, e1]")
+        }),
         "overlapping carriers",
     );
 }

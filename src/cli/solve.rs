@@ -181,6 +181,42 @@ pub struct SolveArgs {
     /// solver's move is followed into a subtree (0: always follow the solver).
     #[arg(long, value_name = "N", default_value_t = hexproof::prove::emit::REPLY_TRIES)]
     emit_reply_tries: usize,
+    /// Emitted proofs: compact (docs/prove.md): union-connection leaves (Noshita's rule 2),
+    /// small leaves `by search` before derivations, and among the winner's moves near the
+    /// root the one with the smallest subtree.
+    #[arg(long)]
+    compact: bool,
+    /// --compact: node budget of a union leaf's search the solver's pre-filter finds
+    /// promising, at the root and after the winner's first reply.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_nodes)]
+    compact_union_nodes: u64,
+    /// --compact: the same budget deeper in the tree.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_deep)]
+    compact_union_deep: u64,
+    /// --compact: node budget of a union leaf's search the VC engine does not find
+    /// promising (0: not tried).
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_small)]
+    compact_union_small: u64,
+    /// --compact: (group, border) candidates tried for a union leaf per position.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_groups)]
+    compact_union_groups: usize,
+    /// --compact: winner's moves tried for a union leaf after them when none closes the
+    /// branch with a plain leaf.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().union_replies)]
+    compact_union_replies: usize,
+    /// --compact: solver nodes of the pre-filter of a union leaf's search.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().filter_nodes)]
+    compact_filter_nodes: u64,
+    /// --compact: winner's moves compared by subtree size (1: the solver's only).
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().size_tries)]
+    compact_size_tries: usize,
+    /// --compact: the size objective applies to winner's moves at most this deep (1: the
+    /// replies to the loser's first moves).
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().size_depth)]
+    compact_size_depth: usize,
+    /// --compact: solver nodes within which an alternative move must be proved winning.
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().size_nodes)]
+    compact_size_nodes: u64,
     /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
     /// Anshelevich §6), "connections" (the same circuits with a link for each of the node's
     /// virtual connections, as Benzene orders; two extra connection builds per expansion)
@@ -386,6 +422,17 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             explain,
             stats: a.emit_stats,
             reply_tries: a.emit_reply_tries,
+            compact: a.compact.then_some(emit::CompactOptions {
+                union_nodes: a.compact_union_nodes,
+                union_deep: a.compact_union_deep,
+                union_small: a.compact_union_small,
+                union_groups: a.compact_union_groups,
+                union_replies: a.compact_union_replies,
+                filter_nodes: a.compact_filter_nodes,
+                size_tries: a.compact_size_tries,
+                size_depth: a.compact_size_depth,
+                size_nodes: a.compact_size_nodes,
+            }),
             ..emit::EmitOptions::default()
         }
         .for_params(&s.params);

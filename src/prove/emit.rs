@@ -102,6 +102,54 @@ pub struct EmitOptions {
     /// for one that closes the branch at once (a leaf, or a position already written) before
     /// the solver's move is followed; 0: follow the solver ([`REPLY_TRIES`]).
     pub reply_tries: usize,
+    /// Compact proofs (`solve --compact`, docs/prove.md): union-connection leaves (Noshita's
+    /// rule 2), small leaves `by search` before derivations, and the proof-size objective
+    /// near the root. Off: the export is the one above, unchanged.
+    pub compact: Option<CompactOptions>,
+}
+
+/// The knobs of a compact export ([`EmitOptions::compact`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CompactOptions {
+    /// Node budget of the checker's search for a union `t - g | t - b` that the solver's
+    /// pre-filter finds promising, near the root (the winner's first two moves).
+    pub union_nodes: u64,
+    /// The same budget below the replies to the loser's first moves (the root's unions are
+    /// the ones that pay: 7×7 d4 after b7 e5 needs 1.33 M nodes).
+    pub union_deep: u64,
+    /// Node budget of the same search for a union the pre-filter leaves undecided (0: such
+    /// unions are not tried).
+    pub union_small: u64,
+    /// Most (group, border) candidates tried for a union leaf at one position.
+    pub union_groups: usize,
+    /// How many of the winner's moves (in the order of `closing_reply`) are tried for a union
+    /// leaf after them, when none closes the branch with a plain leaf.
+    pub union_replies: usize,
+    /// Solver nodes of the pre-filter of a union search (the win with the group's VC carrier
+    /// filled, [`Emitter::union_promising`]).
+    pub filter_nodes: u64,
+    /// Winner's moves tried by the proof-size objective (the solver's first).
+    pub size_tries: usize,
+    /// Winner's moves at most this many moves of the winner from the root get the objective.
+    pub size_depth: usize,
+    /// Solver nodes within which an alternative move must be proved winning to be tried.
+    pub size_nodes: u64,
+}
+
+impl Default for CompactOptions {
+    fn default() -> Self {
+        CompactOptions {
+            union_nodes: 1_500_000,
+            union_deep: 300_000,
+            union_small: 50_000,
+            union_groups: 6,
+            union_replies: 4,
+            filter_nodes: 3_000,
+            size_tries: 4,
+            size_depth: 2,
+            size_nodes: 20_000,
+        }
+    }
 }
 
 /// Default of [`EmitOptions::reply_tries`].
@@ -116,6 +164,7 @@ impl Default for EmitOptions {
             explain: ExplainLimits::default(),
             stats: false,
             reply_tries: REPLY_TRIES,
+            compact: None,
         }
     }
 }
@@ -197,6 +246,12 @@ pub fn emit_solved(
             .min(crate::local::oracle::DEFAULT_FIRST_NODES),
         stats: opts.stats,
         reply_tries: opts.reply_tries,
+        compact: opts.compact,
+        search_memo: HashMap::new(),
+        unions: 0,
+        union_tries: 0,
+        depth: 0,
+        cap: None,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -290,6 +345,15 @@ enum Node {
     /// With fill-in (docs/SEMANTICS.md, "Fill-in in a leaf"): the fills, written before the
     /// derivation, which is about the filled position; the carrier includes the filled cells.
     Leaf(CellSet, Option<Derivation>, Vec<FillSpec>),
+    /// A union-connection leaf (Noshita's rules; docs/prove.md): the winner's group `g` (a
+    /// stone) has a VC to its border `x` (0: `t`, 1: `b`) on `v`, and on `a` (disjoint) the
+    /// union "the other border – g, or t – b"; rule (2) joins them into `t - b` on `a ∪ v`.
+    Union {
+        g: Cell,
+        x: usize,
+        v: CellSet,
+        a: CellSet,
+    },
     /// Precluding analyses (key, carrier, derivation, fill-in) and cases.
     White {
         precludes: Vec<(Cell, CellSet, Option<Derivation>, Vec<FillSpec>)>,
@@ -347,6 +411,30 @@ struct Emitter<'b, 'a> {
     stats: bool,
     /// [`EmitOptions::reply_tries`].
     reply_tries: usize,
+    /// [`EmitOptions::compact`].
+    compact: Option<CompactOptions>,
+    /// The checker's searches already run: (winner's stones, loser's stones, carrier, pairs
+    /// as written, budget) → proved.
+    search_memo: HashMap<SearchKey, bool>,
+    /// Union leaves written, and union searches run.
+    unions: usize,
+    union_tries: usize,
+    /// Winner's moves from the root to the position being proved.
+    depth: usize,
+    /// The proof-size objective's cut-off: `count` may not pass it ([`ProveError::Cutoff`]).
+    cap: Option<usize>,
+}
+
+/// A search of [`Emitter::search_holds`]: stones, carrier, pairs, node budget.
+type SearchKey = (CellSet, CellSet, CellSet, Vec<(Cell, Cell)>, u64);
+
+/// What the proof-size objective rolls back: the node list's length, every node's
+/// reference count, the node count and the counters.
+struct Snapshot {
+    len: usize,
+    refs: Vec<usize>,
+    count: usize,
+    counters: [usize; 4],
 }
 
 impl Emitter<'_, '_> {
@@ -379,6 +467,9 @@ impl Emitter<'_, '_> {
         if self.count > MAX_TREE_NODES {
             return Err(ProveError::TooLarge);
         }
+        if self.cap.is_some_and(|c| self.count > c) {
+            return Err(ProveError::Cutoff);
+        }
         Ok(())
     }
 
@@ -404,10 +495,150 @@ impl Emitter<'_, '_> {
         if let Some(found) = self.closing_reply(q, &f, mv)? {
             return Ok(found);
         }
+        self.depth += 1;
+        let r = self.black_subtree(q, &f, mv);
+        self.depth -= 1;
+        r
+    }
+
+    /// The winner's move in `q` (`f` filled, `mv` the solver's move) followed into a subtree;
+    /// in a compact export near the root, the smallest of several winning moves' subtrees
+    /// (the proof-size objective).
+    fn black_subtree(
+        &mut self,
+        q: &Position,
+        f: &Position,
+        mv: Cell,
+    ) -> Result<(Cell, usize, bool, CellSet), ProveError> {
+        let w = self.winner;
+        if let Some(c) = self
+            .compact
+            .filter(|c| self.depth <= c.size_depth && c.size_tries > 1)
+        {
+            if let Some(done) = self.smallest_reply(q, f, mv, c)? {
+                return Ok(done);
+            }
+        }
         let mut q2 = q.clone();
         q2.play(w, mv)?;
         let (id, rotated, k) = self.white(&q2)?;
         Ok((mv, id, rotated, k | CellSet::single(mv)))
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            len: self.nodes.len(),
+            refs: self.nodes.iter().map(|n| n.refs).collect(),
+            count: self.count,
+            counters: [self.derived, self.searched, self.filled_leaves, self.unions],
+        }
+    }
+
+    fn rollback(&mut self, s: &Snapshot) {
+        self.nodes.truncate(s.len);
+        for (n, &r) in self.nodes.iter_mut().zip(&s.refs) {
+            n.refs = r;
+        }
+        self.memo.retain(|_, id| *id < s.len);
+        self.count = s.count;
+        [self.derived, self.searched, self.filled_leaves, self.unions] = s.counters;
+    }
+
+    /// True when the solver proves, within [`CompactOptions::size_nodes`] nodes, that the
+    /// winner's move `m` in `q` wins.
+    fn wins_within(&mut self, q: &Position, m: Cell, nodes: u64) -> bool {
+        let l = self.winner.opponent();
+        let mut q2 = q.clone();
+        if q2.play(self.winner, m).is_err() {
+            return false;
+        }
+        let f2 = self.d.filled(&q2, l);
+        let (max, aborted) = (self.d.max_nodes, self.d.aborted);
+        self.d.max_nodes = self.d.nodes.saturating_add(nodes).min(max);
+        self.d.aborted = false;
+        let (_, dn) = self.d.mid(&f2, l, INF, INF);
+        self.d.max_nodes = max;
+        self.d.aborted = aborted;
+        dn == 0
+    }
+
+    /// The proof-size objective: the solver's move `mv` and the next winning moves (each
+    /// proved by the solver within a small budget) are emitted tentatively; the smallest
+    /// subtree is kept (a try that outgrows the best so far is cut off). Returns the kept
+    /// move with its node, or `None` when only `mv` is left to follow.
+    fn smallest_reply(
+        &mut self,
+        q: &Position,
+        f: &Position,
+        mv: Cell,
+        c: CompactOptions,
+    ) -> Result<Option<(Cell, usize, bool, CellSet)>, ProveError> {
+        let w = self.winner;
+        let mut order = Vec::new();
+        self.d.order.scores(f, w, f.empty_cells(), &mut order);
+        order.sort_unstable();
+        let mut cands = vec![mv];
+        for (_, m) in order {
+            if cands.len() >= c.size_tries {
+                break;
+            }
+            if m != mv && q.empty_cells().contains(m) && self.wins_within(q, m, c.size_nodes) {
+                cands.push(m);
+            }
+        }
+        if cands.len() == 1 {
+            return Ok(None);
+        }
+        let outer = self.cap;
+        let mut best: Option<(usize, Cell)> = None;
+        let last = cands.len() - 1;
+        for (i, &m) in cands.iter().enumerate() {
+            let snap = self.snapshot();
+            let inner = match best {
+                Some((size, _)) => {
+                    Some(outer.map_or(snap.count + size, |o| o.min(snap.count + size)))
+                }
+                None => outer,
+            };
+            let binding_outer = inner == outer;
+            self.cap = inner;
+            let mut q2 = q.clone();
+            q2.play(w, m)?;
+            let r = self.white(&q2);
+            self.cap = outer;
+            match r {
+                Ok((id, rotated, k)) => {
+                    let size = self.count - snap.count;
+                    let better = best.is_none_or(|(s, _)| size < s);
+                    if better {
+                        best = Some((size, m));
+                    }
+                    if better && i == last {
+                        return Ok(Some((m, id, rotated, k | CellSet::single(m))));
+                    }
+                    self.rollback(&snap);
+                }
+                Err(ProveError::Cutoff) => {
+                    self.rollback(&snap);
+                    if binding_outer {
+                        return Err(ProveError::Cutoff);
+                    }
+                }
+                Err(e) => {
+                    self.rollback(&snap);
+                    if m == mv {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        let Some((_, m)) = best else {
+            return Ok(None);
+        };
+        let mut q2 = q.clone();
+        q2.play(w, m)?;
+        let (id, rotated, k) = self.white(&q2)?;
+        Ok(Some((m, id, rotated, k | CellSet::single(m))))
     }
 
     /// Among the winner's first [`EmitOptions::reply_tries`] moves of `q` in the solver's
@@ -435,7 +666,7 @@ impl Emitter<'_, '_> {
                 .filter(|&c| c != best)
                 .take(self.reply_tries - 1),
         );
-        for m in moves {
+        for &m in &moves {
             let mut q2 = q.clone();
             q2.play(w, m)?;
             let key = (q2.stones(w), q2.stones(l));
@@ -453,7 +684,134 @@ impl Emitter<'_, '_> {
                 return Ok(Some((m, id, false, k | CellSet::single(m))));
             }
         }
+        // Compact: no move closes the branch with a plain leaf; one may with a union leaf.
+        let tries = self.compact.map_or(0, |c| c.union_replies);
+        for &m in moves.iter().take(tries) {
+            let mut q2 = q.clone();
+            q2.play(w, m)?;
+            let key = (q2.stones(w), q2.stones(l));
+            if let Some((node, k)) = self.union_leaf(&q2) {
+                self.tick()?;
+                let id = self.record(key, node, k);
+                return Ok(Some((m, id, false, k | CellSet::single(m))));
+            }
+        }
         Ok(None)
+    }
+
+    /// A union-connection leaf closing `q` (the loser to move; docs/prove.md): a group g of
+    /// the winner with a VC to one border (the VC engine's smallest carrier V, proved by the
+    /// checker's search), and on every other empty cell A the union "the other border – g,
+    /// or t – b" proved by the checker's search within the compact budgets. Rule (2) joins
+    /// them: `t - b` on A ∪ V.
+    fn union_leaf(&mut self, q: &Position) -> Option<(Node, CellSet)> {
+        let c = self.compact?;
+        let w = self.winner;
+        let empty = q.empty_cells();
+        let stones = q.stones(w);
+        let borders = w.borders().map(Cell::border);
+        let mut cands: Vec<(Cell, usize, CellSet)> = Vec::new();
+        {
+            let (bv, wv) = self.d.eval.build_full(q);
+            let vcs = if w == Colour::Black { bv } else { wv };
+            let ends: Vec<(Cell, CellSet)> = vcs.endpoints().collect();
+            for (rep, cells) in ends {
+                let Some(g) = (cells & stones).first() else {
+                    continue;
+                };
+                if rep.as_border().is_some() {
+                    continue;
+                }
+                let touch = |i: usize| vcs.endpoint(borders[i]) == Some(rep);
+                if touch(0) || touch(1) {
+                    continue;
+                }
+                for x in 0..2 {
+                    let mut vs = vcs.vcs(rep, borders[x]);
+                    vs.sort_by_key(|v| v.len());
+                    cands.extend(vs.into_iter().take(2).map(|v| (g, x, v & empty)));
+                }
+            }
+        }
+        cands.sort_by_key(|&(_, _, v)| v.len());
+        for (g, x, v) in cands.into_iter().take(c.union_groups) {
+            let a = empty - v;
+            let union = [(borders[1 - x], g), (borders[0], borders[1])];
+            let promising = self.union_promising(q, v, c.filter_nodes);
+            let budget = match promising {
+                Some(true) if self.depth <= 1 => c.union_nodes,
+                Some(true) => c.union_deep,
+                Some(false) => 0,
+                None => c.union_small,
+            };
+            if budget == 0 {
+                if self.stats {
+                    eprintln!(
+                        "union ruled out by the solver: group {}, V {} cells",
+                        self.name(g),
+                        v.len()
+                    );
+                }
+                continue;
+            }
+            if !self.search_holds(q, v, &[(g, borders[x])], self.leaf_nodes.max(LEAF_NODES)) {
+                if self.stats {
+                    eprintln!(
+                        "union: VC of group {} on {} cells not proved",
+                        self.name(g),
+                        v.len()
+                    );
+                }
+                continue;
+            }
+            self.union_tries += 1;
+            let t0 = Instant::now();
+            let ok = self.search_holds(q, a, &union, budget);
+            if self.stats {
+                eprintln!(
+                    "union {}: group {}, V {} cells, A {} cells, pre-filter {promising:?}, budget {budget}: {ok} ({:.2} s)",
+                    if ok { "leaf" } else { "tried" },
+                    self.name(g),
+                    v.len(),
+                    a.len(),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            if ok {
+                self.unions += 1;
+                return Some((Node::Union { g, x, v, a }, a | v));
+            }
+        }
+        None
+    }
+
+    /// The pre-filter of a union search: the solver on `q` with the VC carrier `v` filled
+    /// with the winner's stones (the group then touches its border), the loser to move,
+    /// within [`CompactOptions::filter_nodes`] nodes. The union implies that win (a pair of
+    /// the union joined on A joins the borders through g and the filled V), so `Some(false)`
+    /// (the loser wins there) rules the union out; `Some(true)` makes it likely (it differs
+    /// only by paths through V that miss g); `None`: undecided.
+    fn union_promising(&mut self, q: &Position, v: CellSet, nodes: u64) -> Option<bool> {
+        let (w, l) = (self.winner, self.winner.opponent());
+        let mut qv = q.clone();
+        for c in v.iter() {
+            qv.play(w, c).ok()?;
+        }
+        if qv.winner() == Some(w) {
+            return Some(true);
+        }
+        let f = self.d.filled(&qv, l);
+        let (max, aborted) = (self.d.max_nodes, self.d.aborted);
+        self.d.max_nodes = self.d.nodes.saturating_add(nodes).min(max);
+        self.d.aborted = false;
+        let (pn, dn) = self.d.mid(&f, l, INF, INF);
+        self.d.max_nodes = max;
+        self.d.aborted = aborted;
+        match (pn, dn) {
+            (_, 0) => Some(true),
+            (0, _) => Some(false),
+            _ => None,
+        }
     }
 
     /// `q` (the loser to move) as a leaf, if the winner's fill-in or a winning VC closes it.
@@ -524,6 +882,9 @@ impl Emitter<'_, '_> {
         if let Some(leaf) = self.leaf_from(q, &f, &wins, given) {
             return Ok(leaf);
         }
+        if let Some(leaf) = self.union_leaf(q) {
+            return Ok(leaf);
+        }
         self.split(q, &f, semis, given)
     }
 
@@ -556,6 +917,19 @@ impl Emitter<'_, '_> {
         given: CellSet,
     ) -> Option<(Node, CellSet)> {
         let w = self.winner;
+        // Compact: a small leaf is one `by search` line, before any derivation.
+        if self.compact.is_some() {
+            let small: Vec<CellSet> = wins
+                .iter()
+                .copied()
+                .filter(|c| c.len() <= self.leaf_max)
+                .take(EXPLAIN_TRIES)
+                .collect();
+            if let Some(c) = small.into_iter().find(|&c| self.search_cheap(q, c)) {
+                self.searched += 1;
+                return Some((Node::Leaf(c, None, Vec::new()), c));
+            }
+        }
         for &c in wins.iter().take(EXPLAIN_TRIES) {
             if let Some(d) = self.explained(q, w, c) {
                 self.derived += 1;
@@ -633,7 +1007,7 @@ impl Emitter<'_, '_> {
                     (z, k, Some(d), fills)
                 }
                 None if (s | given).len() <= self.leaf_max + 1 => {
-                    let cheap = |e: &Self, z: Cell| {
+                    let cheap = |e: &mut Self, z: Cell| {
                         let mut qz = q.clone();
                         qz.play(w, z).is_ok()
                             && e.search_cheap(&qz, (s - CellSet::single(z)) | given)
@@ -754,7 +1128,7 @@ impl Emitter<'_, '_> {
             queue.len(),
         );
         let (black_moves, leaves) = self.nodes.iter().fold((1, 0), |(b, l), n| match &n.node {
-            Node::Leaf(..) => (b, l + 1),
+            Node::Leaf(..) | Node::Union { .. } => (b, l + 1),
             Node::White { cases, .. } => (b + cases.len(), l),
         });
         let _ = writeln!(
@@ -767,6 +1141,13 @@ impl Emitter<'_, '_> {
             "// {} connection(s) written as AND/OR derivations, {} left to the search.",
             self.derived, self.searched,
         );
+        if self.compact.is_some() {
+            let _ = writeln!(
+                out,
+                "// Compact: {} union-connection leaves (rule 2), {} union searches tried.",
+                self.unions, self.union_tries
+            );
+        }
         if self.filled_leaves > 0 {
             let _ = writeln!(
                 out,
@@ -955,38 +1336,75 @@ impl Emitter<'_, '_> {
     /// search, so the checker should decide such a leaf within the same nodes; that the two
     /// agree is not tested yet (a cost expectation only, not a soundness matter). The
     /// checker, not this test, decides the leaf.
-    fn search_cheap(&self, q: &Position, carrier: CellSet) -> bool {
+    fn search_cheap(&mut self, q: &Position, carrier: CellSet) -> bool {
         if self.leaf_nodes == 0 {
             return true;
         }
-        // As written: a White win on the transposed board with the colours swapped.
-        let (pos, carrier) = if self.swapped {
-            let t: CellSet = carrier
-                .iter()
-                .map(|c| {
-                    let (x, y) = c.coords();
-                    Cell::at(y, x)
-                })
-                .collect();
-            (q.colours_swapped(), t)
-        } else {
-            (q.clone(), carrier)
+        let [a, b] = self.winner.borders().map(Cell::border);
+        self.search_holds(q, carrier, &[(a, b)], self.leaf_nodes)
+    }
+
+    /// True when the checker's exact search ([`crate::local::decide`], as `hexproof check`
+    /// runs a `by search` step: the position as written, the loser to move) proves the
+    /// winner's claim with `pairs` (cells and the winner's borders, as solved) on `carrier`
+    /// in `q` within `nodes` nodes. Memoised.
+    fn search_holds(
+        &mut self,
+        q: &Position,
+        carrier: CellSet,
+        pairs: &[(Cell, Cell)],
+        nodes: u64,
+    ) -> bool {
+        // As written: a White win on the transposed board with the colours swapped (the
+        // winner's borders become Black's).
+        let map = |c: Cell| -> Cell {
+            if let Some(bd) = c.as_border() {
+                let i = usize::from(self.winner.borders()[1] == bd);
+                return Cell::border(Colour::Black.borders()[i]);
+            }
+            if self.swapped {
+                let (x, y) = c.coords();
+                Cell::at(y, x)
+            } else {
+                c
+            }
         };
-        let [a, b] = Colour::Black.borders();
+        let carrier: CellSet = carrier.iter().map(map).collect();
+        let pairs: Vec<(Cell, Cell)> = pairs.iter().map(|&(x, y)| (map(x), map(y))).collect();
+        let pos = if self.swapped {
+            q.colours_swapped()
+        } else {
+            q.clone()
+        };
+        let key = (
+            pos.stones(Colour::Black),
+            pos.stones(Colour::White),
+            carrier,
+            pairs.clone(),
+            nodes,
+        );
+        if let Some(&r) = self.search_memo.get(&key) {
+            self.memo_hits += 1;
+            return r;
+        }
         let claim = Claim {
             owner: Colour::Black,
-            pairs: vec![(Cell::border(a), Cell::border(b))],
+            pairs,
             owner_first: false,
         };
-        let Ok(game) = SubGame::new(pos, carrier, claim) else {
-            return false;
+        let r = match SubGame::new(pos, carrier, claim) {
+            Ok(game) => {
+                let budget = Budget {
+                    nodes,
+                    time: None,
+                    ..Budget::default()
+                };
+                matches!(decide(&game, &budget), Ok(o) if o.verdict == Verdict::Holds)
+            }
+            Err(_) => false,
         };
-        let budget = Budget {
-            nodes: self.leaf_nodes,
-            time: None,
-            ..Budget::default()
-        };
-        matches!(decide(&game, &budget), Ok(o) if o.verdict == Verdict::Holds)
+        self.search_memo.insert(key, r);
+        r
     }
 
     /// True when some derivation uses an edge template (then the file needs `use templates`).
@@ -997,6 +1415,7 @@ impl Emitter<'_, '_> {
         };
         self.nodes.iter().any(|n| match &n.node {
             Node::Leaf(_, d, _) => uses(d),
+            Node::Union { .. } => false,
             Node::White { precludes, .. } => precludes.iter().any(|(_, _, d, _)| uses(d)),
         })
     }
@@ -1087,6 +1506,21 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// A union-connection leaf (Noshita's rules (2), docs/SEMANTICS.md): the union on `a`
+    /// and the group's VC on `v`, each by the checker's search, joined by rule (2) (its goal
+    /// `t - b | t - b` is the set `t - b`).
+    fn write_union(&self, g: Cell, x: usize, v: CellSet, a: CellSet, pad: &str, out: &mut String) {
+        let g = self.name(g);
+        let (union, vc) = if x == 0 {
+            (format!("{g} - b | t - b"), format!("t - {g}"))
+        } else {
+            (format!("t - {g} | t - b"), format!("{g} - b"))
+        };
+        let _ = writeln!(out, "{pad}u: {union} on {} by search", self.list(a));
+        let _ = writeln!(out, "{pad}v: {vc} on {} by search", self.list(v));
+        let _ = writeln!(out, "{pad}t - b on {} by rule2 u v", self.list(a | v));
+    }
+
     /// How many loser-to-move nodes the proof would have written as a plain tree (saturating).
     fn unfolded(&self, root: usize) -> u64 {
         let mut memo: Vec<Option<u64>> = vec![None; self.nodes.len()];
@@ -1094,7 +1528,7 @@ impl Emitter<'_, '_> {
         // list is in post-order, so one pass from the start fills every child first.
         for id in 0..self.nodes.len() {
             let n = match &self.nodes[id].node {
-                Node::Leaf(..) => 1,
+                Node::Leaf(..) | Node::Union { .. } => 1,
                 Node::White { cases, .. } => cases.iter().fold(1u64, |a, c| {
                     a.saturating_add(memo[c.child].expect("children come first"))
                 }),
@@ -1117,6 +1551,7 @@ impl Emitter<'_, '_> {
         let pad = "  ".repeat(ind);
         match &self.nodes[id].node {
             Node::Leaf(c, d, f) => self.write_leaf(*c, d.as_ref(), f, &pad, out),
+            &Node::Union { g, x, v, a } => self.write_union(g, x, v, a, &pad, out),
             Node::White { precludes, cases } => {
                 let _ = writeln!(out, "{pad}white {{");
                 for (z, carrier, d, f) in precludes {

@@ -34,6 +34,10 @@ pub enum ProveError {
     /// No winning move could be confirmed.
     #[error("no confirmed winning move")]
     NoWinningMove,
+    /// A tentative subtree of the proof-size objective grew past the best one so far
+    /// (internal to the emitter: never returned by [`emit::emit`]).
+    #[error("the tentative subtree was cut off (larger than the best so far)")]
+    Cutoff,
     /// An exported proof whose header states another position.
     #[error("the exported proof states another position")]
     OtherPosition,

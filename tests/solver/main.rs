@@ -11,6 +11,7 @@ mod common_templates;
 #[allow(dead_code)]
 mod rng;
 mod solver;
+mod solver_compact;
 mod solver_emit;
 mod solver_engine;
 mod templates_whole_board;

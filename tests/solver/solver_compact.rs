@@ -1,0 +1,116 @@
+//! Compact exports (`solve --compact`, docs/prove.md): union-connection leaves written as
+//! Noshita's rule (2) over two searched facts, checked by `hexproof check`; every fact of a
+//! union leaf is load-bearing.
+
+use hexproof::board::{Board, Colour, Notation};
+use hexproof::check::{check_source, Checked, Options};
+use hexproof::dfpn::SolveParams;
+use hexproof::position::Position;
+use hexproof::prove::emit::{self, CompactOptions, EmitOptions};
+
+fn run(src: &str) -> Checked {
+    check_source("t.hexp", src, &Options::default())
+}
+
+/// The compact export of `moves` on an n×n board (the loser to move after them).
+fn compact(n: u32, moves: &[&str], opts: CompactOptions) -> String {
+    let b = Board::square(n).unwrap();
+    let mut p = Position::empty(b);
+    let mut colour = Colour::Black;
+    for m in moves {
+        p.play(colour, b.parse_cell(m, Notation::Letters).unwrap())
+            .unwrap();
+        colour = colour.opponent();
+    }
+    let params = SolveParams::default();
+    emit::emit(
+        &p,
+        colour,
+        &params,
+        &EmitOptions {
+            compact: Some(opts),
+            ..EmitOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+/// 5×5 c2, compact: the whole proof is one union leaf (c2's edge bridge to the top on [c1,
+/// d1], and on the rest `c2 - b | t - b`), and it checks.
+fn c2() -> String {
+    compact(5, &["c2"], CompactOptions::default())
+}
+
+#[test]
+fn compact_5x5_c2_is_one_union_leaf_and_checks() {
+    let text = c2();
+    assert!(!text.contains("white {"), "{text}");
+    assert_eq!(text.matches(" by rule2 u v").count(), 1, "{text}");
+    assert!(text.contains("u: c2 - b | t - b on ["), "{text}");
+    assert!(text.contains("v: t - c2 on [c1, d1] by search"), "{text}");
+    let c = run(&text);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+}
+
+/// Replaces the first line containing `pat` by `f(line)`.
+fn edit_line(text: &str, pat: &str, f: impl Fn(&str) -> String) -> String {
+    let i = text.find(pat).unwrap_or_else(|| panic!("no {pat:?}"));
+    let start = text[..i].rfind('\n').map_or(0, |j| j + 1);
+    let end = text[i..].find('\n').map_or(text.len(), |j| i + j);
+    let out = format!("{}{}{}", &text[..start], f(&text[start..end]), &text[end..]);
+    assert_ne!(out, text, "the edit changed nothing");
+    out
+}
+
+fn rejected(text: &str, why: &str) {
+    let c = run(text);
+    assert_eq!(c.report.exit_code, 1, "{why}: accepted\n{}", c.human());
+}
+
+#[test]
+fn each_fact_of_a_union_leaf_is_load_bearing() {
+    let text = c2();
+    // The group's VC with a carrier cell dropped: White takes the other one.
+    rejected(
+        &edit_line(&text, "v: t - c2", |l| l.replace("[c1, d1]", "[c1]")),
+        "a VC cell dropped",
+    );
+    // The union written as a plain connection t - b: rule (2) has no joint c2 to use.
+    rejected(
+        &edit_line(&text, "u: c2 - b | t - b", |l| {
+            l.replace("c2 - b | t - b", "t - b")
+        }),
+        "the union as a plain connection",
+    );
+    // Rule (2) with a wrong carrier: the conclusion must be exactly S1 ∪ S2.
+    rejected(
+        &edit_line(&text, "by rule2 u v", |l| l.replace("c1, ", "")),
+        "a wrong rule-2 carrier",
+    );
+    // The carriers overlapping: V given a cell of the union's area.
+    rejected(
+        &edit_line(&text, "v: t - c2", |l| {
+            l.replace("[c1, d1]", "[c1, d1, e1]")
+        }),
+        "overlapping carriers",
+    );
+}
+
+/// 6×6 a1 (White wins, written for the transposed board with the colours swapped), compact
+/// with small budgets: checks.
+#[test]
+fn compact_6x6_white_win_checks() {
+    let opts = CompactOptions {
+        union_nodes: 200_000,
+        union_deep: 100_000,
+        union_small: 20_000,
+        union_groups: 3,
+        union_replies: 2,
+        size_tries: 1,
+        ..CompactOptions::default()
+    };
+    let text = compact(6, &["a1"], opts);
+    assert!(text.contains("White wins"), "{text}");
+    let c = run(&text);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+}

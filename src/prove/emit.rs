@@ -448,6 +448,13 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// One line of `--emit-stats` diagnostics on stderr, made only when they are on.
+    fn trace(&self, line: impl FnOnce() -> String) {
+        if self.stats {
+            eprintln!("{}", line());
+        }
+    }
+
     fn name(&self, c: Cell) -> String {
         self.board.cell_name(self.map(c), Notation::Letters)
     }
@@ -745,38 +752,38 @@ impl Emitter<'_, '_> {
                 None => c.union_small,
             };
             if budget == 0 {
-                if self.stats {
-                    eprintln!(
+                self.trace(|| {
+                    format!(
                         "union ruled out by the solver: group {}, V {} cells",
                         self.name(g),
                         v.len()
-                    );
-                }
+                    )
+                });
                 continue;
             }
             if !self.search_holds(q, v, &[(g, borders[x])], self.leaf_nodes.max(LEAF_NODES)) {
-                if self.stats {
-                    eprintln!(
+                self.trace(|| {
+                    format!(
                         "union: VC of group {} on {} cells not proved",
                         self.name(g),
                         v.len()
-                    );
-                }
+                    )
+                });
                 continue;
             }
             self.union_tries += 1;
             let t0 = Instant::now();
             let ok = self.search_holds(q, a, &union, budget);
-            if self.stats {
-                eprintln!(
+            self.trace(|| {
+                format!(
                     "union {}: group {}, V {} cells, A {} cells, pre-filter {promising:?}, budget {budget}: {ok} ({:.2} s)",
                     if ok { "leaf" } else { "tried" },
                     self.name(g),
                     v.len(),
                     a.len(),
                     t0.elapsed().as_secs_f64()
-                );
-            }
+                )
+            });
             if ok {
                 self.unions += 1;
                 return Some((Node::Union { g, x, v, a }, a | v));

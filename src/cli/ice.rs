@@ -38,7 +38,7 @@ struct GenerateArgs {
     out: std::path::PathBuf,
     /// The most stones in the ring of a four-cell captured set (the full enumeration of
     /// the others is always made).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 5)]
     max_stones4: usize,
 }
 

@@ -52,7 +52,7 @@ pub const DEFAULT: [Spec; 5] = [
     Spec {
         class: PatternClass::Captured,
         size: 4,
-        max_stones: 4,
+        max_stones: 5,
     },
 ];
 

@@ -18,6 +18,8 @@
 //! - [`local`]: the exact local search of one sub-game, certificates, carrier minimisation;
 //! - [`templates`]: the certified template library, generation and matching;
 //! - [`eval`]: Anshelevich's electric-circuit evaluation;
+//! - [`ice`]: certified inferior-cell patterns (dead, captured, vulnerable): the library file,
+//!   its generator and its placements on a board (docs/ice.md);
 //! - [`dfpn`]: the whole-board DFPN solver with inferior-cell analysis;
 //! - [`engine`]: the whole-board fallback of `verify` (local search undecided → DFPN → kernel).
 //!
@@ -52,6 +54,7 @@ pub mod render;
 pub mod dfpn;
 pub mod engine;
 pub mod eval;
+pub mod ice;
 pub mod local;
 pub mod templates;
 pub mod vc;

@@ -8,6 +8,7 @@ pub mod certificate;
 pub mod check;
 pub mod error;
 pub mod gtp;
+pub mod ice;
 pub mod progress;
 pub mod published;
 pub mod render;

@@ -115,6 +115,10 @@ pub struct SolveArgs {
     /// number plus the number of its other open children, not their sum (Ueda et al. 2008).
     #[arg(long)]
     weak_dn: bool,
+    /// Ablation: no fill-in with the certified ICE patterns (captured sets of three and four
+    /// cells from templates/ice.json, re-checked by the trusted checker at start-up).
+    #[arg(long)]
+    no_ice_patterns: bool,
     /// Initial disproof number of a child not yet evaluated: 1 evaluates every child of a
     /// node before going deeper; larger values go deeper into a child with a narrow
     /// mustplay first (a search parameter only, sound for any value).
@@ -346,6 +350,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
             reduction: !a.no_proof_set_reduction,
             skip_own_wins: !a.no_skip_own_wins,
             weak_dn: a.weak_dn,
+            ice_patterns: !a.no_ice_patterns,
         },
         child_dn: a.child_dn,
         widening: match a.widening {
@@ -393,6 +398,12 @@ pub fn run_solve(a: SolveArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(&e),
     };
+    if !a.no_ice_patterns {
+        // Only the patterns the trusted checker accepts reach the solver (docs/ice.md).
+        hexproof::ice::install(hexproof::trusted::ice::accepted_patterns(
+            hexproof::ice::EMBEDDED,
+        ));
+    }
     if a.openings.is_some() {
         return run_openings(&a, &s);
     }

@@ -55,6 +55,8 @@ enum TemplatesCommand {
     Match(MatchArgs),
     ImportProofs(ImportProofsArgs),
     ImportPublished(super::published::ImportPublishedArgs),
+    /// The certified inferior-cell pattern library (templates/ice.json, docs/ice.md).
+    Ice(super::ice::IceArgs),
 }
 
 /// Write the lemmas proved in `proofs/*.hexp` as library records (`DIR/proofs.json`).
@@ -313,6 +315,7 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
         TemplatesCommand::Match(m) => run_match(m),
         TemplatesCommand::ImportProofs(i) => run_import_proofs(i),
         TemplatesCommand::ImportPublished(i) => super::published::run_import_published(i),
+        TemplatesCommand::Ice(i) => super::ice::run_ice(i),
     }
 }
 

@@ -17,6 +17,9 @@
 //!   on a, and a is dead after a P stone on b (P answers the opponent's move in the pair with
 //!   the other cell). Deadness is monotone (more stones never make a dead cell live), so the
 //!   strategy stays valid whatever happens elsewhere.
+//! - **ICE patterns** ([`crate::ice`]): captured sets of three and four cells matched by the
+//!   certified pattern library (each pattern's strategy re-checked by `trusted::ice` before
+//!   the CLI installs the library); they get P stones like captured pairs (§3).
 //! - **Fill-in**: dead cells get a stone (the colour does not matter; we use the opponent of
 //!   the player the position is evaluated for, so a fill never creates spurious own
 //!   connections), captured pairs get P stones, repeated until nothing changes.
@@ -25,7 +28,7 @@
 //! of the original one; a proof exported from the solver is written for the original
 //! position and re-proved by the checker (see `prove::emit`).
 
-use crate::board::{Board, Border, Cell, CellSet, Colour};
+use crate::board::{Board, Cell, CellSet, Colour};
 use crate::position::Position;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,6 +43,9 @@ pub struct InferiorRules {
     /// Fill regions cut off by opposite-colour bridges ([`super::decompose`]): dead regions,
     /// and regions with a bridge between their two groups of one colour (Theorem 2).
     pub decompose: bool,
+    /// Fill captured sets matched by the certified ICE patterns ([`crate::ice`], three or
+    /// more cells; the installed library only, see [`crate::ice::install`]).
+    pub patterns: bool,
     /// When set, fill-in gives cells to this colour only: dead cells (either colour is
     /// exact) and this colour's captured pairs and regions; the other colour's captures stay
     /// empty. With `Some(White)`, a Black win found in the filled position is a Black win in
@@ -54,6 +60,7 @@ impl InferiorRules {
         dead: true,
         captured: true,
         decompose: true,
+        patterns: true,
         only: None,
     };
     /// Everything off.
@@ -61,6 +68,7 @@ impl InferiorRules {
         dead: false,
         captured: false,
         decompose: false,
+        patterns: false,
         only: None,
     };
 }
@@ -77,6 +85,9 @@ pub struct Filled {
     /// Cells filled as regions ([`super::decompose`]), dead or captured (also in the sets
     /// above).
     pub regions: CellSet,
+    /// Cells filled as captured sets matched by ICE patterns (also in the captured sets
+    /// above).
+    pub patterns: CellSet,
 }
 
 /// The cell geometry of one board, precomputed: the board's cells and each cell's (and
@@ -92,21 +103,10 @@ pub struct Geometry {
 impl Geometry {
     /// The geometry of `board`.
     pub fn new(board: &Board) -> Geometry {
-        let all = [Border::Top, Border::Bottom, Border::Left, Border::Right];
-        let len = all
-            .iter()
-            .map(|&b| Cell::border(b).index() + 1)
-            .max()
-            .unwrap_or(0);
-        let mut nbrs = vec![CellSet::EMPTY; len];
-        let cells = board.cells();
-        for c in cells.iter().chain(all.iter().map(|&b| Cell::border(b))) {
-            nbrs[c.index()] = board.neighbours(c);
-        }
         Geometry {
             board: *board,
-            cells,
-            nbrs,
+            cells: board.cells(),
+            nbrs: crate::ice::local::neighbour_table(board),
             borders: [
                 board.border_cells(Colour::Black),
                 board.border_cells(Colour::White),
@@ -133,18 +133,7 @@ impl Geometry {
     /// The chain of `c` within `cells` (flood fill).
     #[inline]
     pub fn component(&self, c: Cell, cells: CellSet) -> CellSet {
-        let mut seen = CellSet::single(c);
-        let mut frontier = seen;
-        while !frontier.is_empty() {
-            let mut next = CellSet::EMPTY;
-            for x in frontier.iter() {
-                next |= self.nbrs(x);
-            }
-            next &= cells;
-            frontier = next - seen;
-            seen |= frontier;
-        }
-        seen
+        crate::ice::local::flood(&self.nbrs, c, cells)
     }
 
     /// Who has joined their borders with `black`, `white` stones (as
@@ -268,7 +257,7 @@ pub fn is_captured_pair(pos: &Position, colour: Colour, a: Cell, b: Cell) -> boo
 /// position is won.
 pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> Filled {
     let mut filled = Filled::default();
-    if !rules.dead && !rules.captured && !rules.decompose {
+    if !rules.dead && !rules.captured && !rules.decompose && !rules.patterns {
         return filled;
     }
     let geo = geometry(pos.board());
@@ -322,6 +311,22 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
                             continue 'pairs;
                         }
                     }
+                }
+            }
+        }
+        if rules.patterns {
+            let placements = crate::ice::placements(geo.board());
+            for m in placements.matching(black, white) {
+                // An earlier fill of this round may have taken a cell of the set.
+                if fills(m.colour) && m.matches(black, white) {
+                    let (stones, set) = match m.colour {
+                        Colour::Black => (&mut black, &mut filled.black_captured),
+                        Colour::White => (&mut white, &mut filled.white_captured),
+                    };
+                    *stones |= m.set;
+                    *set |= m.set;
+                    filled.patterns |= m.set;
+                    changed = true;
                 }
             }
         }

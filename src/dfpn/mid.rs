@@ -151,6 +151,10 @@ pub struct Dfpn<'a> {
     pub vulnerable_pruned: u64,
     /// Cells filled as regions ([`super::decompose`]) in the children made at expansions.
     pub region_filled: u64,
+    /// Cells filled by ICE patterns ([`crate::ice`]) in the children made at expansions.
+    pub pattern_filled: u64,
+    /// Cells filled (all rules) in the children made at expansions.
+    pub child_filled: u64,
     /// Splits of the search into two halves (Theorem 1) on ([`super::decompose`]).
     pub decompose: bool,
     /// Nodes searched as two halves.
@@ -321,6 +325,8 @@ impl<'a> Dfpn<'a> {
             vulnerable: true,
             vulnerable_pruned: 0,
             region_filled: 0,
+            pattern_filled: 0,
+            child_filled: 0,
             decompose: true,
             splits: 0,
             db: None,
@@ -712,6 +718,8 @@ impl<'a> Dfpn<'a> {
             p.play(to_move, mv).expect("moves are empty cells");
             let f = fill_in(&mut p, self.rules, opp);
             self.region_filled += f.regions.len() as u64;
+            self.pattern_filled += f.patterns.len() as u64;
+            self.child_filled += (f.dead | f.black_captured | f.white_captured).len() as u64;
             let skip_own = skip_own && p.stones(opp) == opp_stones;
             kids.push(Child {
                 mv,

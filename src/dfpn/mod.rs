@@ -107,6 +107,9 @@ pub struct Features {
     pub skip_own_wins: bool,
     /// Weak disproof numbers (max + open children − 1 instead of the sum; [`dfpn`]).
     pub weak_dn: bool,
+    /// Fill-in with the certified ICE patterns' captured sets ([`crate::ice`]; used only
+    /// when a checked library was installed, as `hexproof solve` does).
+    pub ice_patterns: bool,
 }
 
 impl Features {
@@ -125,6 +128,7 @@ impl Features {
         reduction: true,
         skip_own_wins: true,
         weak_dn: false,
+        ice_patterns: true,
     };
 }
 
@@ -240,6 +244,7 @@ impl SolveParams {
             dead: self.features.dead,
             captured: self.features.captured,
             decompose: self.features.decompose,
+            patterns: self.features.ice_patterns,
             only: None,
         }
     }
@@ -335,6 +340,12 @@ pub struct Profile {
     /// Cells filled as regions cut off by opposite-colour bridges, in the children made at
     /// expansions.
     pub region_filled: u64,
+    /// Cells filled by ICE patterns' captured sets ([`crate::ice`]) in the children made at
+    /// expansions.
+    pub pattern_filled: u64,
+    /// Cells filled by every fill-in rule in the children made at expansions (divide by
+    /// `children` for the mean fill of a child).
+    pub child_filled: u64,
     /// Nodes searched as two halves (decompositions, Theorem 1).
     pub splits: u64,
     /// Cells removed from solved nodes' proof sets by proof-set reduction (Theorem 3).
@@ -364,6 +375,8 @@ impl Profile {
             shared_evals: d.shared_evals,
             vulnerable_pruned: d.vulnerable_pruned,
             region_filled: d.region_filled,
+            pattern_filled: d.pattern_filled,
+            child_filled: d.child_filled,
             splits: d.splits,
             proof_set_reduced: d.reduced_cells,
             expansions: d.expansions,

@@ -54,6 +54,7 @@ pub fn reduce(pos: &Position, winner: Colour, s: CellSet) -> CellSet {
         dead: true,
         captured: true,
         decompose: false,
+        patterns: false,
         only: None,
     };
     // Dead cells are filled with the loser's colour (the opponent of `winner`).

@@ -39,6 +39,7 @@ pub mod ab;
 pub mod compose;
 pub mod conj;
 pub mod fill;
+pub mod ice;
 pub mod place;
 pub mod rules;
 

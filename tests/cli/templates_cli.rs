@@ -276,3 +276,52 @@ fn show_html_draws_every_template() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ice_verify_counts_refuses_tampering_and_rejects_bad_files() {
+    // The embedded certified inferior-cell library (docs/ice.md): every pattern verified.
+    let (code, out, _) = run(&["templates", "ice", "verify", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["refused"].as_array().unwrap().is_empty());
+    for c in v["classes"].as_array().unwrap() {
+        assert!(c["accepted"].as_u64().unwrap() > 0, "{c}");
+        assert!(c["completeness"]
+            .as_str()
+            .unwrap()
+            .contains("stone-minimal"));
+    }
+    // A tampered copy (a stone removed from the first pattern) is refused: exit 1.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/ice.json"),
+    )
+    .unwrap();
+    let mut f: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let p = &mut f["patterns"][0];
+    let list = if p["black"].as_array().unwrap().is_empty() {
+        "white"
+    } else {
+        "black"
+    };
+    p[list].as_array_mut().unwrap().pop();
+    let bad = dir.join("ice-tampered.json");
+    std::fs::write(&bad, f.to_string()).unwrap();
+    let (code, out, _) = run(&[
+        "templates",
+        "ice",
+        "verify",
+        "--file",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("pattern 0 REFUSED"), "{out}");
+    // A file that does not parse, or is missing: exit 2 with one line.
+    let junk = dir.join("ice-junk.json");
+    std::fs::write(&junk, "{").unwrap();
+    for path in [junk.to_str().unwrap(), "no/such/ice.json"] {
+        let (code, _, err) = run(&["templates", "ice", "verify", "--file", path]);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

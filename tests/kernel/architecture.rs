@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "local",
     "templates",
     "eval",
+    "ice",
     "dfpn",
     "engine",
     // proof

@@ -4,6 +4,7 @@
 
 mod architecture;
 mod known_facts;
+mod lemma_leaf;
 mod minimize;
 mod reference_solver;
 mod rule_soundness;

@@ -157,7 +157,10 @@ fn flatten(trees: &[Rc<RecTree>], prefix: &str, out: &mut Vec<InstanceResult>) {
 /// What identifies a build of an instance: its pattern, the `PP` line that placed it, its
 /// cells, the Black stones standing, its goal, and whether the goal was forced (which decides
 /// between refuted and undecided). Everything [`Checker::instance`] computes depends on these
-/// only (and on the parameters), so a second build with the same key gives the same result.
+/// only (and on the parameters), so a second build with the same key gives the same result —
+/// except past `Params::max_builds`, where fewer chains are tried and a memo hit may give the
+/// result of a build that tried more (the real file needs 189,164 builds; either way the
+/// kernel judged what is verified).
 type MemoKey = (
     u32,
     Option<Loc>,

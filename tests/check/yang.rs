@@ -510,3 +510,51 @@ fn yang_union_and_step_verified() {
     });
     assert!(why.starts_with("goal unknown"), "{why}");
 }
+
+/// Goal revision (docs/yang.md): pattern 281 (24 cells) under `1/0 286/2 42/3`, goal
+/// `e5 - b | b8 - b`. Its branch 1 (White 8, Black f6) leaves a bridge (f5, e6: e5 to f6)
+/// and pattern 282 (f6, b8 or the bottom). The union fallback leaves the bridge out as not
+/// needed and gives 282 `f6 - b | b8 - b`, whose choice `f6 - b` does not join the goal:
+/// "not composed" without the revision. The revision brings the bridge in (`e5 - f6`) and
+/// the kernel accepts the step. A mutant with the bridge's map shifted (line 8295,
+/// `PP 2 1 4` -> `PP 2 1 3`) stays unverified with the revision too.
+#[test]
+fn yang_revised_goal_composes() {
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let board = hexproof::board::Board::square(9).unwrap();
+    let goal: Vec<(Cell, Cell)> = "e5 - b | b8 - b"
+        .split(" | ")
+        .map(|p| {
+            let (a, z) = p.split_once(" - ").unwrap();
+            let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
+            (cell(a), cell(z))
+        })
+        .collect();
+    let (cells, black) = placed_at(&s, "1/0 286/2 42/3 281");
+    let before = Params {
+        revise: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 281, cells.clone(), black, &goal, before);
+    let last = r.last().unwrap();
+    assert_eq!((last.pattern, last.cells), (281, 24));
+    assert_eq!(last.status, Status::Undecided, "{}", last.reason);
+    assert!(
+        last.reason.starts_with("not composed")
+            && last.reason.contains("f6 - b the goal is not joined"),
+        "{}",
+        last.reason
+    );
+    let r = check_placed(&s, 281, cells.clone(), black, &goal, Params::default());
+    let last = r.last().unwrap();
+    assert_eq!(last.status, Status::Verified, "{}", last.reason);
+    assert!(last.revised, "its own step composed with a revised goal");
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[8294].trim_end(), "\"PP 2 1 4\",");
+    lines[8294] = "\"PP 2 1 3\",";
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 281, cells, black, &goal, Params::default());
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified, "{}", last.reason);
+}

@@ -450,6 +450,18 @@ fn placed_at(s: &Strategy, path: &str) -> (Vec<Cell>, hexproof::board::CellSet) 
     (cells, black)
 }
 
+/// A goal written `a - z | …` on 9×9, as the goal check prints it.
+fn goal_pairs(text: &str) -> Vec<(Cell, Cell)> {
+    let board = hexproof::board::Board::square(9).unwrap();
+    let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
+    text.split(" | ")
+        .map(|p| {
+            let (a, z) = p.split_once(" - ").unwrap();
+            (cell(a), cell(z))
+        })
+        .collect()
+}
+
 /// A step that only a union AND composes (kernel condition 6, docs/yang.md "Union goals"):
 /// pattern 43 (24 cells) under `1/0 286/2 42/1`, goal `e5 - b8 | e5 - b | c6 - b8 | c6 - b`.
 /// After White's 8 Black's 5 leaves a bridge (pattern 2) and pattern 44, which joins f6 to b8
@@ -461,16 +473,8 @@ fn placed_at(s: &Strategy, path: &str) -> (Vec<Cell>, hexproof::board::CellSet) 
 fn yang_union_and_step_verified() {
     use hexproof::yang::verify::{check_placed, Params, Status};
     let s = strategy();
-    let board = hexproof::board::Board::square(9).unwrap();
     let path = "1/0 286/2 42/1 43";
-    let goal: Vec<(Cell, Cell)> = "e5 - b8 | e5 - b | c6 - b8 | c6 - b"
-        .split(" | ")
-        .map(|p| {
-            let (a, z) = p.split_once(" - ").unwrap();
-            let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
-            (cell(a), cell(z))
-        })
-        .collect();
+    let goal = goal_pairs("e5 - b8 | e5 - b | c6 - b8 | c6 - b");
     let (cells, black) = placed_at(&s, path);
     let start = std::time::Instant::now();
     let r = check_placed(&s, 43, cells.clone(), black, &goal, Params::default());
@@ -522,15 +526,7 @@ fn yang_union_and_step_verified() {
 fn yang_revised_goal_composes() {
     use hexproof::yang::verify::{check_placed, Params, Status};
     let s = strategy();
-    let board = hexproof::board::Board::square(9).unwrap();
-    let goal: Vec<(Cell, Cell)> = "e5 - b | b8 - b"
-        .split(" | ")
-        .map(|p| {
-            let (a, z) = p.split_once(" - ").unwrap();
-            let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
-            (cell(a), cell(z))
-        })
-        .collect();
+    let goal = goal_pairs("e5 - b | b8 - b");
     let (cells, black) = placed_at(&s, "1/0 286/2 42/3 281");
     let before = Params {
         revise: false,

@@ -20,8 +20,12 @@ use std::path::{Path, PathBuf};
 
 /// The `format` field of a certificate file written by `verify --certificate`.
 pub const FORMAT: &str = "hexproof-certificate";
-/// Its version.
+/// Its version: 1, or [`UNION_VERSION`] for a file with union goals.
 pub const VERSION: u64 = 1;
+/// The version of a file whose nodes may carry union goals (`"either"`: more pairs besides
+/// `"goal"`, kernel condition 6). Version 1 files are read as before; a version 1 file with
+/// `"either"` is bad input, so an old reader never mistakes a union for a single pair.
+pub const UNION_VERSION: u64 = 2;
 
 /// The largest certificate file read (bytes).
 const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -48,8 +52,14 @@ enum CertFileError {
     #[error("no \"format\": not a certificate written by `verify --certificate` (version {VERSION}) nor a template library file")]
     NoFormat,
     /// Another `version`.
-    #[error("version {0} is not {VERSION}")]
+    #[error("version {0} is not {VERSION} or {UNION_VERSION}")]
     Version(Value),
+    /// Union goals in a version 1 file.
+    #[error("node {0}: \"either\" (a union goal) needs version {UNION_VERSION}")]
+    EitherInV1(usize),
+    /// A node whose union goal is not a list of pairs of cells, or has no `goal`.
+    #[error("node {0}: \"either\" is not a list of pairs of cells after a \"goal\"")]
+    Either(usize),
     /// A field that should be a string.
     #[error("\"{0}\" is missing or not a string")]
     NotAString(String),
@@ -220,7 +230,10 @@ fn check_text(path: &Path, text: &str) -> Result<Report, CertFileError> {
         Some(f) => return Err(CertFileError::Format(f.into())),
         None => return Err(CertFileError::NoFormat),
     }
-    if v.get("version").and_then(Value::as_u64) != Some(VERSION) {
+    if !matches!(
+        v.get("version").and_then(Value::as_u64),
+        Some(VERSION | UNION_VERSION)
+    ) {
         return Err(CertFileError::Version(v["version"].clone()));
     }
     let (game, cert, notation) = read_certificate(&v)?;
@@ -321,6 +334,7 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
             .and_then(|i| u32::try_from(i).ok())
             .ok_or_else(|| CertFileError::NotANode(x.clone()))
     };
+    let unions = v.get("version").and_then(Value::as_u64) == Some(UNION_VERSION);
     let mut nodes = Vec::new();
     for (i, n) in list(v, "nodes")?.iter().enumerate() {
         let at = |e: CertFileError| CertFileError::Node {
@@ -333,6 +347,22 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
                 Some([a, z]) => Some((cell(a)?, cell(z)?)),
                 _ => return Err(CertFileError::Goal(i)),
             },
+        };
+        let either = match n.get("either") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(_) if !unions => return Err(CertFileError::EitherInV1(i)),
+            Some(_) if goal.is_none() => return Err(CertFileError::Either(i)),
+            Some(e) => {
+                let pairs = e.as_array().ok_or(CertFileError::Either(i))?;
+                let mut out = Vec::with_capacity(pairs.len());
+                for p in pairs {
+                    match p.as_array().map(Vec::as_slice) {
+                        Some([a, z]) => out.push((cell(a)?, cell(z)?)),
+                        _ => return Err(CertFileError::Either(i)),
+                    }
+                }
+                out
+            }
         };
         let kind = match (n.get("joined"), n.get("or"), n.get("and")) {
             (Some(Value::Bool(true)), None, None) => NodeKind::Joined,
@@ -359,7 +389,7 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
             stones: cells(&n["stones"], &format!("node {i}: \"stones\""))?,
             carrier: cells(&n["carrier"], &format!("node {i}: \"carrier\""))?,
             goal,
-            either: Vec::new(),
+            either,
             kind,
         });
     }

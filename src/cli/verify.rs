@@ -316,8 +316,9 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
 /// A certificate with cells by name: the game it proves (`format`, `version`, `board`,
 /// `notation`, `black`, `white`, `carrier`, `claim`, `owner`, `owner_first`: all that
 /// `hexproof certificate check` needs, trusting nothing else) and the strategy
-/// `{"first": …, "root": …, "nodes": [{"id", "stones", "carrier", "goal"?, "joined" |
-/// "or": [{"reply", "next"}] | "and": [ids]}]}`.
+/// `{"first": …, "root": …, "nodes": [{"id", "stones", "carrier", "goal"?, "either"?,
+/// "joined" | "or": [{"reply", "next"}] | "and": [ids]}]}`; version 2 when some node has a
+/// union goal (`"either"`), else 1.
 fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_json::Value {
     use hexproof::kernel::NodeKind;
     let b = s.game.board();
@@ -336,6 +337,13 @@ fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_js
             if let Some((x, y)) = node.goal {
                 v["goal"] = json!([b.cell_name(x, n), b.cell_name(y, n)]);
             }
+            if !node.either.is_empty() {
+                v["either"] = node
+                    .either
+                    .iter()
+                    .map(|&(x, y)| json!([b.cell_name(x, n), b.cell_name(y, n)]))
+                    .collect();
+            }
             match &node.kind {
                 NodeKind::Joined => v["joined"] = json!(true),
                 NodeKind::Or(rs) => {
@@ -352,7 +360,11 @@ fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_js
     let p = s.game.position();
     json!({
         "format": super::certificate::FORMAT,
-        "version": super::certificate::VERSION,
+        "version": if cert.nodes.iter().any(|x| !x.either.is_empty()) {
+            super::certificate::UNION_VERSION
+        } else {
+            super::certificate::VERSION
+        },
         "board": b.to_string(),
         "notation": if n == Notation::Digits { "digits" } else { "letters" },
         "black": names(&p.stones(Colour::Black)),

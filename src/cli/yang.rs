@@ -49,6 +49,10 @@ struct YangCheckArgs {
     /// judges every placement, defective ones included).
     #[arg(long)]
     lenient: bool,
+    /// Leave out the goal revision (smaller goals tried for the parts of a step whose union
+    /// goals do not compose): the goal check as in session 17, for comparison.
+    #[arg(long)]
+    no_revise: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -72,7 +76,11 @@ fn run_check(a: YangCheckArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail_input(format_args!("{}: {e}", a.file.display())),
     };
-    let r = report::report(&strategy, a.lenient);
+    let params = hexproof::yang::verify::Params {
+        revise: !a.no_revise,
+        ..Default::default()
+    };
+    let r = report::report_with(&strategy, a.lenient, params);
     if a.json {
         let v = serde_json::to_value(&r).expect("reports serialise");
         return print_json(v, r.exit_code);

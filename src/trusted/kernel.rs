@@ -54,6 +54,15 @@
 //! By induction on (`|carrier|`, index): or-edges strictly shrink the carrier, and-edges
 //! never grow it and strictly lower the index, so the DAG has no cycle and no recursion is
 //! needed. Suppose every cell of `n.carrier` is empty and the owner holds `n.stones`.
+//! A lemma leaf (7): the board now is the game's position plus `n.stones` (and opponent
+//! stones outside `n.carrier`, where the lemma's strategy never plays and which cannot cut
+//! owner cells), with `n.carrier` empty — the lemma's position, or one with more opponent
+//! stones outside its carrier and the same owner cells — so the lemma's own strategy, which
+//! the kernel accepted earlier (by induction on the order in which `Verified` values are
+//! made), joins one of its pairs, which are the node's pairs. Its owner cells are no more
+//! than the node's: its stones are the game's plus `n.stones`, and its empty endpoints are
+//! ends of the node's pairs, owner cells of the node by condition 5 (or the claim's
+//! endpoints when the node has no goal of its own).
 //! An and-node: the opponent's move lies in at most one child's carrier (they are disjoint)
 //! and is answered by that child's strategy; every child wins on its own (the others' stones
 //! only help), so every child pair gets joined, and with the joins `~` that the node's owner
@@ -68,6 +77,24 @@
 //! owner plays it. Now every cell of `next.carrier` is still empty (it avoids `w` and `reply`)
 //! and the owner holds `stones ∪ {reply} ⊇ next.stones`; extra owner stones never hurt, so
 //! `next`'s assertion applies. A `Joined` node is a win by (2).
+//!
+//! 7. **Lemma leaves** (only through [`check_with`]): a node given with a [`Verified`] claim
+//!    `V` is an and-node *without children* (which [`check`] always rejects, so a certificate
+//!    that relies on lemmas can never pass without them) whose assertion is exactly `V`'s:
+//!    `V`'s board and owner are the game's; the opponent moves first in `V`; `V`'s position
+//!    is the game's position with the node's `stones` added for the owner, nothing else (the
+//!    same stones of both colours); `V`'s carrier is the node's carrier; `V`'s pairs are the
+//!    node's goal pairs (its own goal and `either`, or the claim's pairs when it has none),
+//!    as sets. Conditions 1 and 5 are checked on the node as on any other.
+//!
+//! A lemma leaf is how a checked sub-certificate is reused without being checked again
+//! (`yang check` composes thousands of verified sub-patterns; re-checking each embedded copy
+//! at every level above cost most of its time): the sub-certificate was accepted by
+//! [`check`] for exactly the sub-game the leaf stands for — the same position, carrier,
+//! goal and player to move — so checking it again could only give the same answer. The
+//! kernel still checks everything it is asked to trust: the lemma is a [`Verified`] value,
+//! which only [`check`] / [`check_with`] construct (private field), and the match of its
+//! sub-game with the leaf is checked here, cell set by cell set.
 //!
 //! The root: for a claim with the opponent first, a node with no stones and a carrier inside
 //! the claim's carrier. With the owner first, either such a node or a first move `m` in the
@@ -201,6 +228,9 @@ pub enum KernelError {
     /// Root conditions.
     #[error("the root does not match the claim: {0}")]
     BadRoot(&'static str),
+    /// Condition 7: a lemma leaf whose lemma does not state the node's claim.
+    #[error("node {0}: lemma leaf: {1}")]
+    BadLemma(NodeId, &'static str),
 }
 
 /// True when some pair is joined by `owned` (a flood fill over board adjacency).
@@ -317,16 +347,69 @@ pub fn every_choice_links(
 }
 
 /// Checks `cert` against `game` and, if every condition holds, returns the [`Verified`] claim:
-/// conditions 1–5 on every node ([`check_node`]), then the root ([`check_root`]).
+/// conditions 1–6 on every node ([`check_node`]), then the root ([`check_root`]).
 pub fn check(game: &SubGame, cert: &Certificate) -> Result<Verified, KernelError> {
+    check_with(game, cert, &[])
+}
+
+/// [`check`], with some nodes proved by claims the kernel accepted before (lemma leaves,
+/// condition 7): `lemmas` pairs a node with its [`Verified`] claim. A node listed twice, or
+/// out of range, is rejected.
+pub fn check_with(
+    game: &SubGame,
+    cert: &Certificate,
+    lemmas: &[(NodeId, &Verified)],
+) -> Result<Verified, KernelError> {
     let base = game.owner_cells();
+    let mut lemma_of: Vec<Option<&Verified>> = vec![None; cert.nodes.len()];
+    for &(id, v) in lemmas {
+        let slot = lemma_of
+            .get_mut(id as usize)
+            .ok_or(KernelError::BadNodeId(id, id))?;
+        if slot.replace(v).is_some() {
+            return Err(KernelError::BadLemma(id, "two lemmas for one node"));
+        }
+    }
     for id in 0..cert.nodes.len() as NodeId {
-        check_node(game, cert, id, base)?;
+        check_node(game, cert, id, base, lemma_of[id as usize])?;
     }
     check_root(game, cert)?;
     Ok(Verified {
         sub_game: game.clone(),
     })
+}
+
+/// Condition 7: `lemma` states exactly node `node`'s claim (`pairs`, its goal pairs) in `game`.
+fn check_lemma(
+    game: &SubGame,
+    id: NodeId,
+    node: &Node,
+    pairs: &[(Cell, Cell)],
+    lemma: &Verified,
+) -> Result<(), KernelError> {
+    let bad = |why| Err(KernelError::BadLemma(id, why));
+    if !matches!(&node.kind, NodeKind::And(children) if children.is_empty()) {
+        return bad("a lemma leaf must be an and-node without children");
+    }
+    let v = &lemma.sub_game;
+    let (here, there) = (game.position(), v.position());
+    let owner = game.claim().owner;
+    if v.board() != game.board() || v.claim().owner != owner || v.claim().owner_first {
+        return bad("the lemma is for another board or player, or the owner moves first");
+    }
+    if there.stones(owner) != (here.stones(owner) | node.stones)
+        || there.stones(owner.opponent()) != here.stones(owner.opponent())
+    {
+        return bad("the lemma's position is not the node's");
+    }
+    if v.carrier() != node.carrier {
+        return bad("the lemma's carrier is not the node's");
+    }
+    let theirs = &v.claim().pairs;
+    if !theirs.iter().all(|p| pairs.contains(p)) || !pairs.iter().all(|p| theirs.contains(p)) {
+        return bad("the lemma's goal is not the node's");
+    }
+    Ok(())
 }
 
 /// Node `id` of `cert` (referred to by node `from`).
@@ -336,13 +419,14 @@ fn node_at(cert: &Certificate, from: NodeId, id: NodeId) -> Result<&Node, Kernel
         .ok_or(KernelError::BadNodeId(from, id))
 }
 
-/// Conditions 1 (cells) and 5 (a single goal joins owner cells) on node `id`, then 2, 3 or 4
-/// by its kind; `base` is the game's owner cells.
+/// Conditions 1 (cells) and 5 (a single goal joins owner cells) on node `id`, then 7 when it
+/// is a lemma leaf, else 2, 3 or 4 by its kind; `base` is the game's owner cells.
 fn check_node(
     game: &SubGame,
     cert: &Certificate,
     id: NodeId,
     base: CellSet,
+    lemma: Option<&Verified>,
 ) -> Result<(), KernelError> {
     let node = &cert.nodes[id as usize];
     let owned = base | node.stones;
@@ -370,6 +454,10 @@ fn check_node(
             .any(|&(a, z)| !owned.contains(a) || !owned.contains(z))
     {
         return Err(KernelError::GoalNotOwned(id));
+    }
+    // 7. A lemma leaf.
+    if let Some(v) = lemma {
+        return check_lemma(game, id, node, pairs, v);
     }
     match &node.kind {
         // 2. Joined.

@@ -135,6 +135,13 @@ pub struct Semantic {
     /// Instances left "not composed" (union goals that do not compose, or a part not
     /// verified for its union goal).
     pub not_composed: usize,
+    /// Instances verified whose own step composed only with revised goals for its parts
+    /// (docs/yang.md "Goal revision").
+    pub instances_verified_revised: usize,
+    /// Instances built (tries of other goals included), and builds answered from the memo.
+    pub builds: u64,
+    /// Builds answered from the memo of built instances (not built again).
+    pub memo_hits: u64,
     /// Patterns (of those placed) verified at every placement.
     pub patterns_verified: usize,
     /// Patterns refuted at some placement.
@@ -227,6 +234,13 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
             .iter()
             .filter(|r| r.reason.starts_with("not composed"))
             .count(),
+        instances_verified_revised: o
+            .instances
+            .iter()
+            .filter(|r| r.revised && r.status == Status::Verified)
+            .count(),
+        builds: o.builds,
+        memo_hits: o.memo_hits,
         patterns_verified: pcount(Status::Verified),
         patterns_refuted: pcount(Status::Refuted),
         patterns_undecided: pcount(Status::Undecided),
@@ -409,6 +423,11 @@ impl Semantic {
             self.goal_unknown,
             self.not_composed,
             self.seconds
+        );
+        let _ = writeln!(
+            o,
+            "goal revision: {} placements verified only with revised goals for their parts; {} instances built, {} more answered from the memo",
+            self.instances_verified_revised, self.builds, self.memo_hits
         );
         let _ = writeln!(
             o,

@@ -395,7 +395,13 @@ fn yang_goal_check_fixture_subset() {
     assert_eq!(two.last().unwrap().status, Status::Verified);
     let mut big: Vec<u32> = vec![9, 17, 18, 25, 26, 27, 34, 35, 36];
     big.extend(40..=80);
-    let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], Params::default());
+    // Without the goal revision: as in session 17 (the lemma leaves and the memo of built
+    // instances change no verdict).
+    let before = Params {
+        revise: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], before);
     let last = r.last().unwrap();
     assert_eq!((last.pattern, last.cells), (286, 50));
     let verified = r.iter().filter(|x| x.status == Status::Verified).count();
@@ -405,7 +411,23 @@ fn yang_goal_check_fixture_subset() {
     assert_eq!(refuted, 0);
     assert_eq!((r.len(), verified), (196, 160));
     assert_eq!(r.iter().filter(|x| x.union_and).count(), 13);
+    assert!(r.iter().all(|x| !x.revised));
     assert_eq!(last.status, Status::Undecided, "{}", last.reason);
+    // With it (the default): steps whose union goals did not compose are tried with smaller
+    // goals, unneeded parts brought in; more placements verified, none refuted.
+    let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], Params::default());
+    let verified = r.iter().filter(|x| x.status == Status::Verified).count();
+    let revised = r
+        .iter()
+        .filter(|x| x.revised && x.status == Status::Verified)
+        .count();
+    assert_eq!(r.iter().filter(|x| x.status == Status::Refuted).count(), 0);
+    eprintln!(
+        "286 with revision: {} placements, {verified} verified, {revised} revised",
+        r.len()
+    );
+    assert_eq!((r.len(), verified), (205, 172));
+    assert!(revised > 0);
 }
 
 /// The cells and the Black stones (e5 and the replies above it) of the placement reached by
@@ -428,6 +450,18 @@ fn placed_at(s: &Strategy, path: &str) -> (Vec<Cell>, hexproof::board::CellSet) 
     (cells, black)
 }
 
+/// A goal written `a - z | …` on 9×9, as the goal check prints it.
+fn goal_pairs(text: &str) -> Vec<(Cell, Cell)> {
+    let board = hexproof::board::Board::square(9).unwrap();
+    let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
+    text.split(" | ")
+        .map(|p| {
+            let (a, z) = p.split_once(" - ").unwrap();
+            (cell(a), cell(z))
+        })
+        .collect()
+}
+
 /// A step that only a union AND composes (kernel condition 6, docs/yang.md "Union goals"):
 /// pattern 43 (24 cells) under `1/0 286/2 42/1`, goal `e5 - b8 | e5 - b | c6 - b8 | c6 - b`.
 /// After White's 8 Black's 5 leaves a bridge (pattern 2) and pattern 44, which joins f6 to b8
@@ -439,16 +473,8 @@ fn placed_at(s: &Strategy, path: &str) -> (Vec<Cell>, hexproof::board::CellSet) 
 fn yang_union_and_step_verified() {
     use hexproof::yang::verify::{check_placed, Params, Status};
     let s = strategy();
-    let board = hexproof::board::Board::square(9).unwrap();
     let path = "1/0 286/2 42/1 43";
-    let goal: Vec<(Cell, Cell)> = "e5 - b8 | e5 - b | c6 - b8 | c6 - b"
-        .split(" | ")
-        .map(|p| {
-            let (a, z) = p.split_once(" - ").unwrap();
-            let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
-            (cell(a), cell(z))
-        })
-        .collect();
+    let goal = goal_pairs("e5 - b8 | e5 - b | c6 - b8 | c6 - b");
     let (cells, black) = placed_at(&s, path);
     let start = std::time::Instant::now();
     let r = check_placed(&s, 43, cells.clone(), black, &goal, Params::default());
@@ -487,4 +513,44 @@ fn yang_union_and_step_verified() {
         l.remove(988);
     });
     assert!(why.starts_with("goal unknown"), "{why}");
+}
+
+/// Goal revision (docs/yang.md): pattern 281 (24 cells) under `1/0 286/2 42/3`, goal
+/// `e5 - b | b8 - b`. Its branch 1 (White 8, Black f6) leaves a bridge (f5, e6: e5 to f6)
+/// and pattern 282 (f6, b8 or the bottom). The union fallback leaves the bridge out as not
+/// needed and gives 282 `f6 - b | b8 - b`, whose choice `f6 - b` does not join the goal:
+/// "not composed" without the revision. The revision brings the bridge in (`e5 - f6`) and
+/// the kernel accepts the step. A mutant with the bridge's map shifted (line 8295,
+/// `PP 2 1 4` -> `PP 2 1 3`) stays unverified with the revision too.
+#[test]
+fn yang_revised_goal_composes() {
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let goal = goal_pairs("e5 - b | b8 - b");
+    let (cells, black) = placed_at(&s, "1/0 286/2 42/3 281");
+    let before = Params {
+        revise: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 281, cells.clone(), black, &goal, before);
+    let last = r.last().unwrap();
+    assert_eq!((last.pattern, last.cells), (281, 24));
+    assert_eq!(last.status, Status::Undecided, "{}", last.reason);
+    assert!(
+        last.reason.starts_with("not composed")
+            && last.reason.contains("f6 - b the goal is not joined"),
+        "{}",
+        last.reason
+    );
+    let r = check_placed(&s, 281, cells.clone(), black, &goal, Params::default());
+    let last = r.last().unwrap();
+    assert_eq!(last.status, Status::Verified, "{}", last.reason);
+    assert!(last.revised, "its own step composed with a revised goal");
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[8294].trim_end(), "\"PP 2 1 4\",");
+    lines[8294] = "\"PP 2 1 3\",";
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 281, cells, black, &goal, Params::default());
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified, "{}", last.reason);
 }

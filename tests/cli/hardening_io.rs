@@ -515,3 +515,66 @@ fn certificate_check_accepts_and_rejects() {
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(out.contains("REJECTED — III1a"), "{out}");
 }
+
+/// Union goals in a certificate file (version 2, `"either"`, kernel condition 6): a 3×3
+/// bridge b1–a3 whose goal is the union `b1 - a3 | b1 - b` under an and-node for `b1 - b`.
+/// Accepted as written; a union pair that does not link (`b1 - t`: b1 is on the top row
+/// already, so that choice leaves the bottom unjoined) is rejected by condition 6, which shows the field is read; the same file as version 1
+/// is bad input (an old reader would take the union for its first pair).
+#[test]
+fn certificate_check_reads_union_goals() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cert-union");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let union = serde_json::json!([["b1", "b"]]);
+    let node = |id: u32, stones: &[&str], carrier: &[&str], kind: serde_json::Value| {
+        let mut v = serde_json::json!({
+            "id": id, "stones": stones, "carrier": carrier,
+            "goal": ["b1", "a3"], "either": union,
+        });
+        for (k, x) in kind.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    let cert = serde_json::json!({
+        "format": "hexproof-certificate",
+        "version": 2,
+        "board": "3x3",
+        "notation": "letters",
+        "black": ["b1", "a3"],
+        "white": [],
+        "carrier": ["a2", "b2"],
+        "claim": "b1 - b",
+        "owner": "black",
+        "owner_first": false,
+        "first": null,
+        "root": 3,
+        "nodes": [
+            node(0, &["a2"], &[], serde_json::json!({"joined": true})),
+            node(1, &["b2"], &[], serde_json::json!({"joined": true})),
+            node(2, &[], &["a2", "b2"], serde_json::json!({"or": [
+                {"reply": "a2", "next": 0}, {"reply": "b2", "next": 1}]})),
+            {"id": 3, "stones": [], "carrier": ["a2", "b2"], "and": [2]},
+        ],
+    });
+    let check = |v: &serde_json::Value, name: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, serde_json::to_string_pretty(v).unwrap()).unwrap();
+        hexproof(&["certificate", "check", f.to_str().unwrap()])
+    };
+    let (code, out, err) = check(&cert, "union.json");
+    assert_eq!(code, 0, "{out}\n{err}");
+    let mut wrong = cert.clone();
+    for n in wrong["nodes"].as_array_mut().unwrap().iter_mut().take(3) {
+        n["either"] = serde_json::json!([["b1", "t"]]);
+    }
+    let (code, out, err) = check(&wrong, "wrong.json");
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("REJECTED"), "{out}");
+    let mut old = cert.clone();
+    old["version"] = 1.into();
+    let (code, out, err) = check(&old, "v1.json");
+    assert_eq!(code, 2, "{out}\n{err}");
+    assert!(err.contains("needs version 2"), "{err}");
+}

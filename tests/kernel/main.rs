@@ -5,6 +5,7 @@
 mod architecture;
 mod ice;
 mod known_facts;
+mod lemma_leaf;
 mod minimize;
 mod reference_solver;
 mod rule_soundness;

@@ -509,7 +509,7 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
@@ -525,7 +525,10 @@ impl Engine {
                 c.resign as u8,
                 c.seed,
                 c.priors as u8,
-                c.prior_weight
+                c.prior_weight,
+                c.inferior as u8,
+                c.rave as u8,
+                c.fpu_bonus
             )),
             [name, v] => {
                 let num = |v: &str| {
@@ -551,6 +554,9 @@ impl Engine {
                     "seed" => c.seed = num(v)?,
                     "priors" => c.priors = parse_bool(v)?,
                     "prior_weight" => c.prior_weight = nonneg(v)?.min(100.0),
+                    "inferior" => c.inferior = parse_bool(v)?,
+                    "rave" => c.rave = parse_bool(v)?,
+                    "fpu_bonus" => c.fpu_bonus = nonneg(v)?.min(10.0),
                     _ => return Err(GtpError::UnknownParameter(name.to_string())),
                 }
                 Ok(String::new())
@@ -796,6 +802,31 @@ mod tests {
             .unwrap()
             .contains("true"));
         assert!(e.handle("known_command foo").unwrap().contains("false"));
+    }
+
+    #[test]
+    fn param_player_sets_the_search_knobs() {
+        // Session 18: the ablation switches of the MCTS player.
+        let mut e = engine();
+        let list = e.handle("param_player").unwrap();
+        assert!(list.contains("[bool] inferior 1"), "{list}");
+        assert!(list.contains("[bool] rave 1"), "{list}");
+        assert!(list.contains("[string] fpu_bonus 0"), "{list}");
+        for cmd in [
+            "param_player inferior 0",
+            "param_player rave 0",
+            "param_player fpu_bonus 1",
+        ] {
+            assert_eq!(e.handle(cmd).unwrap(), "=\n\n", "{cmd}");
+        }
+        let list = e.handle("param_player").unwrap();
+        assert!(list.contains("[bool] inferior 0"), "{list}");
+        assert!(list.contains("[bool] rave 0"), "{list}");
+        assert!(list.contains("[string] fpu_bonus 1"), "{list}");
+        assert!(e
+            .handle("param_player fpu_bonus x")
+            .unwrap()
+            .starts_with('?'));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::patterns::{Locator, Table};
 use super::proven::{candidates, proven_move, root_proven_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
+use crate::dfpn::inferior::{fill_in, InferiorRules};
 use crate::local::Stop;
 use crate::position::Position;
 use crate::vc::{mustplay, Mustplay, VcSet};
@@ -184,6 +185,8 @@ struct Node {
     proven: i8,
     pruned: bool,
     knowledge: bool,
+    /// Index into [`Search::fills`] of the stones this node's fill-in adds (0: none).
+    fill: u32,
     /// The learned probability that this move is played ([`super::patterns`]); uniform when
     /// the priors are off.
     prior: f32,
@@ -202,6 +205,7 @@ impl Node {
             proven: 0,
             pruned: false,
             knowledge: false,
+            fill: 0,
             prior: 0.0,
         }
     }
@@ -225,6 +229,10 @@ struct Search<'a> {
     playouts: u64,
     /// The learned move priors and where their patterns lie on this board.
     priors: Option<(&'static Table, Locator)>,
+    /// The fill-in of knowledge nodes (cell, colour), put on the board whenever a descent
+    /// passes the node, so that the playouts below it see its dead and captured cells filled
+    /// (as MoHex does). Entry 0 is unused.
+    fills: Vec<Vec<(u16, u8)>>,
 }
 
 impl<'a> Search<'a> {
@@ -240,6 +248,12 @@ impl<'a> Search<'a> {
         let board = *position.board();
         let geo = Geometry::new(&board);
         let n = geo.n;
+        // Inferior cells at the root: the playouts start from the filled position (its value
+        // is the position's, Henderson, Arneson & Hayward 2009 §3) and filled cells are not
+        // candidates. Not when the fill decides the game or leaves no candidate: the proven-win
+        // logic of `genmove` owns those positions.
+        let (filled_pos, cands) = root_fill(config, position, to_move, cands);
+        let position = &filled_pos;
         let mut root_board = vec![EMPTY; n];
         for i in 0..n {
             root_board[i] = match position.colour_at(geo.cell(i as u16)) {
@@ -265,6 +279,7 @@ impl<'a> Search<'a> {
             priors: config
                 .priors
                 .then(|| (Table::builtin(), Locator::new(&board))),
+            fills: vec![Vec::new()],
         };
         // Root children: mustplay only.
         s.expand(0, code(to_move));
@@ -325,13 +340,37 @@ impl<'a> Search<'a> {
     /// Connections at a node visited often: proven values and mustplay pruning.
     fn knowledge(&mut self, id: u32, to_move: u8) {
         self.nodes[id as usize].knowledge = true;
-        let pos = self.position_of(&self.work);
+        let mut pos = self.position_of(&self.work);
         let params = self.config.vc_params(self.vc_time);
         let me = if to_move == BLACK {
             Colour::Black
         } else {
             Colour::White
         };
+        if self.config.inferior {
+            // Fill-in first (MoHex's knowledge step): the filled position has the same value,
+            // so its connections are sound for this node and its filled cells are inferior
+            // moves.
+            let filled = inferior_cells(&mut pos, me);
+            if let Some(w) = pos.winner() {
+                self.nodes[id as usize].proven = if w == me { -1 } else { 1 };
+                return;
+            }
+            self.prune_children(id, filled);
+            if !filled.is_empty() {
+                let stones: Vec<(u16, u8)> = filled
+                    .iter()
+                    .map(|c| {
+                        let (x, y) = c.coords();
+                        let i = (y as usize * self.geo.cols + x as usize) as u16;
+                        let col = pos.colour_at(c).map_or(EMPTY, code);
+                        (i, col)
+                    })
+                    .collect();
+                self.nodes[id as usize].fill = self.fills.len() as u32;
+                self.fills.push(stones);
+            }
+        }
         let own = VcSet::build(&pos, me, params.clone());
         if !own.winning_vcs().is_empty() || !own.winning_vscs().is_empty() {
             self.nodes[id as usize].proven = -1;
@@ -340,16 +379,27 @@ impl<'a> Search<'a> {
         let opp = VcSet::build(&pos, me.opponent(), params);
         match mustplay(&opp) {
             Mustplay::Lost { .. } => self.nodes[id as usize].proven = 1,
-            Mustplay::Restricted(m) => {
-                let n = self.nodes[id as usize];
-                for k in n.first_child..n.first_child + n.n_children {
-                    let c = self.geo.cell(self.nodes[k as usize].cell);
-                    if !m.contains(c) {
-                        self.nodes[k as usize].pruned = true;
-                    }
-                }
-            }
+            Mustplay::Restricted(m) => self.prune_children(id, pos.empty_cells() - m),
             Mustplay::Unrestricted => {}
+        }
+    }
+
+    /// Prunes the children of `id` on `cells`, unless that would leave no child open (then
+    /// nothing is pruned: the node's value is for the search, or its proofs, to find).
+    fn prune_children(&mut self, id: u32, cells: CellSet) {
+        let n = self.nodes[id as usize];
+        let kids = n.first_child..n.first_child + n.n_children;
+        let hit = |s: &Self, k: u32| cells.contains(s.geo.cell(s.nodes[k as usize].cell));
+        if kids
+            .clone()
+            .all(|k| self.nodes[k as usize].pruned || hit(self, k))
+        {
+            return;
+        }
+        for k in kids {
+            if hit(self, k) {
+                self.nodes[k as usize].pruned = true;
+            }
         }
     }
 
@@ -365,9 +415,15 @@ impl<'a> Search<'a> {
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
         let mut open = 0;
+        let mut occupied = 0;
         for k in n.first_child..n.first_child + n.n_children {
             let c = &self.nodes[k as usize];
             if c.pruned {
+                continue;
+            }
+            if self.work[c.cell as usize] != EMPTY {
+                // Filled in by an ancestor's knowledge after this node was expanded.
+                occupied += 1;
                 continue;
             }
             if c.proven == 1 {
@@ -379,7 +435,9 @@ impl<'a> Search<'a> {
                 continue;
             }
             open += 1;
-            let rave = if c.amaf_visits > 0 {
+            let rave = if !self.config.rave {
+                0.5
+            } else if c.amaf_visits > 0 {
                 c.amaf_wins as f64 / c.amaf_visits as f64
             } else {
                 0.5
@@ -388,16 +446,24 @@ impl<'a> Search<'a> {
             // the move is visited.
             let bias = pb * (c.prior as f64 / (c.visits as f64 + 1.0)).sqrt();
             let v = if c.visits == 0 {
-                rave + 1.0 + bias
+                rave + self.config.fpu_bonus + bias
             } else {
                 let q = c.wins as f64 / c.visits as f64;
-                let beta = (RAVE_K / (3.0 * c.visits as f64 + RAVE_K)).sqrt();
+                let beta = if self.config.rave {
+                    (RAVE_K / (3.0 * c.visits as f64 + RAVE_K)).sqrt()
+                } else {
+                    0.0
+                };
                 (1.0 - beta) * q + beta * rave + UCT_C * (ln / c.visits as f64).sqrt() + bias
             };
             if v > best_v {
                 best_v = v;
                 best = Some(k);
             }
+        }
+        if open == 0 && occupied > 0 {
+            // Only filled-in cells are left open: a playout decides (no proof).
+            return None;
         }
         if open == 0 {
             // Every move loses: the player who moved here wins.
@@ -437,6 +503,14 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
+            let f = self.nodes[id as usize].fill;
+            if f != 0 {
+                for &(c, col) in &self.fills[f as usize] {
+                    if self.work[c as usize] == EMPTY {
+                        self.work[c as usize] = col;
+                    }
+                }
+            }
             match self.select(id) {
                 Some(k) => {
                     let cell = self.nodes[k as usize].cell;
@@ -445,7 +519,8 @@ impl<'a> Search<'a> {
                     self.path.push(k);
                     to_move = other(to_move);
                 }
-                None => continue,
+                None if self.nodes[id as usize].proven != 0 => continue,
+                None => break None,
             }
         };
         let winner = match forced {
@@ -533,6 +608,37 @@ impl<'a> Search<'a> {
             to_move = other(to_move);
         }
     }
+}
+
+/// The dead cells and captured pairs of `pos`, filled in place (dead cells get `me`'s
+/// opponent's colour; captured pairs their captor's): [`crate::dfpn::inferior::fill_in`]
+/// without the region decomposition (too slow for a tree node). Returns the filled cells.
+fn inferior_cells(pos: &mut Position, me: Colour) -> CellSet {
+    let rules = InferiorRules {
+        decompose: false,
+        ..InferiorRules::ALL
+    };
+    let f = fill_in(pos, rules, me);
+    f.dead | f.black_captured | f.white_captured
+}
+
+/// The root's filled position and candidates (see [`Search::at_root`]).
+fn root_fill(
+    config: &Config,
+    position: &Position,
+    to_move: Colour,
+    cands: CellSet,
+) -> (Position, CellSet) {
+    if !config.inferior {
+        return (position.clone(), cands);
+    }
+    let mut filled = position.clone();
+    let cells = inferior_cells(&mut filled, to_move);
+    let left = cands - cells;
+    if filled.winner().is_some() || left.is_empty() {
+        return (position.clone(), cands);
+    }
+    (filled, left)
 }
 
 /// Generates a move (see the module docs).
@@ -742,6 +848,7 @@ fn proven_report(pm: ProvenMove, nodes: u64) -> Report {
 mod tests {
     use super::*;
     use crate::board::Notation;
+    use std::collections::HashMap;
 
     #[test]
     fn bridges_and_edge_bridges_are_found() {
@@ -760,10 +867,172 @@ mod tests {
             .any(|&(a, bb, y)| a == c2 as u16 && bb == 25 && y == 3));
     }
 
+    /// A 5×5 position from Black's and White's cells.
+    fn p5(black: &str, white: &str) -> Position {
+        Position::from_names(Board::square(5).unwrap(), black, white, Notation::Letters).unwrap()
+    }
+
+    /// The root children's cells of `s`, pruned ones included.
+    fn root_cells(s: &Search) -> Vec<Cell> {
+        let root = s.nodes[0];
+        (root.first_child..root.first_child + root.n_children)
+            .map(|k| s.geo.cell(s.nodes[k as usize].cell))
+            .collect()
+    }
+
+    /// A search on `position` with `to_move` to play, no connections.
+    fn search<'a>(cfg: &'a Config, p: &Position, to_move: Colour) -> Search<'a> {
+        Search::at_root(cfg, p, to_move, p.empty_cells(), Duration::ZERO)
+    }
+
+    #[test]
+    fn the_playout_answers_an_intrusion_into_a_bridge() {
+        // 5×5: Black b2 and c3 form a bridge with carrier c2, b3. White has just played c2;
+        // Black's first playout move must be b3, whatever the seed.
+        let p = p5("b2 c3", "c2");
+        let (c2, b3) = (5 + 2, 2 * 5 + 1);
+        for seed in 1..50 {
+            let cfg = Config {
+                seed,
+                inferior: false,
+                ..Config::default()
+            };
+            let mut s = search(&cfg, &p, Colour::Black);
+            s.work.copy_from_slice(&s.root_board);
+            let before = s.work.clone();
+            s.fill_random(BLACK, Some(c2));
+            assert_eq!(s.work[b3 as usize], BLACK, "seed {seed}");
+            // Without the intrusion as the last move the reply is random.
+            assert_eq!(before[b3 as usize], EMPTY);
+        }
+    }
+
+    type Memo = HashMap<(CellSet, CellSet, bool), bool>;
+
+    /// Exact value for `to_move` on a tiny board (memoised minimax).
+    fn wins(p: &mut Position, to_move: Colour, memo: &mut Memo) -> bool {
+        if let Some(w) = p.winner() {
+            return w == to_move;
+        }
+        let key = (
+            p.stones(Colour::Black),
+            p.stones(Colour::White),
+            to_move == Colour::Black,
+        );
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut v = false;
+        for c in p.empty_cells().iter() {
+            p.play(to_move, c).unwrap();
+            let lose = !wins(p, to_move.opponent(), memo);
+            p.clear(c);
+            if lose {
+                v = true;
+                break;
+            }
+        }
+        memo.insert(key, v);
+        v
+    }
+
+    /// True when `to_move` wins by playing `c` in `p`.
+    fn wins_with(p: &Position, to_move: Colour, c: Cell, memo: &mut Memo) -> bool {
+        let mut q = p.clone();
+        q.play(to_move, c).unwrap();
+        !wins(&mut q, to_move.opponent(), memo)
+    }
+
+    #[test]
+    fn root_fill_in_keeps_the_value_and_a_winning_move() {
+        // Random 4×4 positions: the filled root has the position's value, its filled cells are
+        // not candidates, and when the side to move wins, some remaining candidate wins.
+        let board = Board::square(4).unwrap();
+        let cfg = Config::default();
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let (mut checked, mut pruned) = (0, 0);
+        let mut memo = HashMap::new();
+        for _ in 0..300 {
+            let mut p = Position::empty(board);
+            let stones = 6 + rng.below(5);
+            let mut colour = Colour::Black;
+            for _ in 0..stones {
+                let empty: Vec<Cell> = p.empty_cells().iter().collect();
+                p.play(colour, empty[rng.below(empty.len())]).unwrap();
+                colour = colour.opponent();
+            }
+            if p.winner().is_some() {
+                continue;
+            }
+            let to_move = colour;
+            let (filled, cands) = root_fill(&cfg, &p, to_move, p.empty_cells());
+            let v = wins(&mut p.clone(), to_move, &mut memo);
+            assert_eq!(wins(&mut filled.clone(), to_move, &mut memo), v, "{p:?}");
+            assert!(cands.is_subset(&filled.empty_cells()));
+            pruned += (p.empty_cells() - cands).len();
+            if v {
+                assert!(
+                    cands.iter().any(|c| wins_with(&p, to_move, c, &mut memo)),
+                    "every winning move pruned in {p:?}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(
+            checked > 100 && pruned > 50,
+            "{checked} positions, {pruned} cells pruned"
+        );
+    }
+
+    #[test]
+    fn knowledge_prunes_inferior_children() {
+        // 5×5: with Black b1 (on the top edge) and White a2 (on the left edge), the corner a1
+        // touches one Black group and one White group only: it is dead, and not a root
+        // candidate.
+        let p = p5("b1 c3", "a2 d2");
+        let a1 = Cell::at(0, 0);
+        assert!(crate::dfpn::inferior::is_dead(&p, a1));
+        let cfg = Config::default();
+        assert!(!root_cells(&search(&cfg, &p, Colour::White)).contains(&a1));
+        let off = Config {
+            inferior: false,
+            ..Config::default()
+        };
+        assert!(root_cells(&search(&off, &p, Colour::White)).contains(&a1));
+    }
+
+    #[test]
+    fn a_mustplay_restricts_the_root_moves() {
+        // 5×5: White (left–right) threatens to join its borders; Black's move must lie in
+        // the mustplay, and every root child outside it is pruned.
+        let p = p5("a1 e5", "b3 d3");
+        let cfg = Config::default();
+        let opp = VcSet::build(&p, Colour::White, cfg.vc_params(Duration::from_secs(5)));
+        let Mustplay::Restricted(m) = mustplay(&opp) else {
+            panic!("expected a restriction");
+        };
+        let (cands, lost) = candidates(&p, Some(&opp));
+        assert!(!lost && cands.is_subset(&m) && cands.len() < p.empty_cells().len());
+        let s = Search::at_root(&cfg, &p, Colour::Black, cands, Duration::ZERO);
+        let root = s.nodes[0];
+        for k in root.first_child..root.first_child + root.n_children {
+            let n = s.nodes[k as usize];
+            assert!(n.pruned || m.contains(s.geo.cell(n.cell)));
+        }
+        let cfg = Config {
+            solver_thread: false,
+            ..Config::default()
+        };
+        let r = genmove(&cfg, &p, Colour::Black, Duration::from_millis(200), None);
+        match r.decision {
+            Decision::Play(c) => assert!(m.contains(c), "{c:?} outside the mustplay"),
+            d => panic!("{d:?}"),
+        }
+    }
+
     #[test]
     fn playouts_fill_the_board_and_decide() {
-        let p =
-            Position::from_names(Board::square(5).unwrap(), "c3", "", Notation::Letters).unwrap();
+        let p = p5("c3", "");
         let cfg = Config {
             solver_thread: false,
             ..Config::default()

@@ -94,6 +94,18 @@ pub struct Config {
     pub priors: bool,
     /// MCTS: weight of the priors' progressive-bias term.
     pub prior_weight: f64,
+    /// MCTS: inferior-cell fill-in (dead cells and captured pairs, Henderson, Arneson &
+    /// Hayward 2009 §3, as MoHex does at its knowledge nodes) at the root and at the nodes
+    /// that get connections; filled cells are not searched and playouts from the root see them
+    /// filled.
+    pub inferior: bool,
+    /// MCTS: RAVE (all-moves-as-first) values in the selection (off: plain UCT).
+    pub rave: bool,
+    /// MCTS: what an unvisited child is worth on top of its RAVE value (0.5 without one).
+    /// 1 makes every child be tried once before any is tried twice (hexproof before session
+    /// 18); 0 lets RAVE pick among the unvisited children as among the visited ones, as
+    /// MoHex does (its first-play urgency; Arneson, Hayward & Henderson 2010).
+    pub fpu_bonus: f64,
 }
 
 impl Default for Config {
@@ -118,6 +130,9 @@ impl Default for Config {
             // Off by default: measured no gain yet (BENCHMARKS.md, "Learned priors").
             priors: false,
             prior_weight: 0.08,
+            inferior: true,
+            rave: true,
+            fpu_bonus: 0.0,
         }
     }
 }

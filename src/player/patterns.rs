@@ -334,6 +334,8 @@ pub fn train(p: &TrainParams, mut progress: impl FnMut(usize)) -> Trained {
         m: 0,
         knowledge_threshold: u32::MAX,
         priors: false,
+        // The shipped weights were made without fill-in; keep the trainer reproducing them.
+        inferior: false,
         ..super::Config::default()
     };
     // Feature ids: radius-1 keys by first sight, radius-2 keys counted first.

@@ -802,7 +802,7 @@ pub fn parse_library_file(p: &Path, text: &str) -> Result<(PathBuf, LibraryFile)
 }
 
 /// A loaded library: every `row*.json` file of a directory, in name order, and the lemma
-/// records of `proofs.json` ([`super::lemma_record`]).
+/// records of `proofs.json` ([`super::lemma_record`]); `ice.json` ([`ICE_FILE`]) is skipped.
 #[derive(Clone, Debug, Default)]
 pub struct Library {
     /// The files and their contents.
@@ -817,8 +817,12 @@ pub struct Library {
 /// The name of the lemma file in a library directory.
 pub const LEMMA_FILE: &str = "proofs.json";
 
+/// The certified inferior-cell pattern library in the same directory (`crate::ice`,
+/// docs/ice.md): not edge templates, so [`Library::load`] leaves it to `templates ice verify`.
+pub const ICE_FILE: &str = "ice.json";
+
 impl Library {
-    /// Loads `dir/*.json` (sorted by file name).
+    /// Loads `dir/*.json` (sorted by file name), all but [`ICE_FILE`].
     pub fn load(dir: &Path) -> Result<Library, TemplateError> {
         let rd = std::fs::read_dir(dir).map_err(|source| TemplateError::ReadDir {
             path: dir.to_path_buf(),
@@ -827,6 +831,7 @@ impl Library {
         let mut paths: Vec<PathBuf> = rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .filter(|p| p.file_name().is_none_or(|n| n != ICE_FILE))
             .collect();
         paths.sort();
         let mut files = Vec::new();

@@ -817,7 +817,7 @@ pub struct Library {
 /// The name of the lemma file in a library directory.
 pub const LEMMA_FILE: &str = "proofs.json";
 
-/// The certified inferior-cell pattern library in the same directory (`crate::ice`,
+/// The certified inferior-cell pattern library in the same directory (read by the search layer,
 /// docs/ice.md): not edge templates, so [`Library::load`] leaves it to `templates ice verify`.
 pub const ICE_FILE: &str = "ice.json";
 

@@ -914,6 +914,20 @@ impl Emitter<'_, '_> {
         (semis, wins)
     }
 
+    /// The first of the winning carriers (at most [`EXPLAIN_TRIES`], each of at most
+    /// `leaf_max` cells) that the cheap search confirms, counted as a searched leaf.
+    fn small_searched_leaf(&mut self, q: &Position, wins: &[CellSet]) -> Option<CellSet> {
+        let small: Vec<CellSet> = wins
+            .iter()
+            .copied()
+            .filter(|c| c.len() <= self.leaf_max)
+            .take(EXPLAIN_TRIES)
+            .collect();
+        let c = small.into_iter().find(|&c| self.search_cheap(q, c))?;
+        self.searched += 1;
+        Some(c)
+    }
+
     /// A leaf closing `q` by one of the winning VCs `wins`: derived, derived after fill-in,
     /// or `by search` when small and cheap for the checker.
     fn leaf_from(
@@ -926,14 +940,7 @@ impl Emitter<'_, '_> {
         let w = self.winner;
         // Compact: a small leaf is one `by search` line, before any derivation.
         if self.compact.is_some() {
-            let small: Vec<CellSet> = wins
-                .iter()
-                .copied()
-                .filter(|c| c.len() <= self.leaf_max)
-                .take(EXPLAIN_TRIES)
-                .collect();
-            if let Some(c) = small.into_iter().find(|&c| self.search_cheap(q, c)) {
-                self.searched += 1;
+            if let Some(c) = self.small_searched_leaf(q, wins) {
                 return Some((Node::Leaf(c, None, Vec::new()), c));
             }
         }
@@ -953,14 +960,7 @@ impl Emitter<'_, '_> {
                 return Some((Node::Leaf(k, Some(d), fills), k));
             }
         }
-        let small: Vec<CellSet> = wins
-            .iter()
-            .copied()
-            .filter(|c| c.len() <= self.leaf_max)
-            .take(EXPLAIN_TRIES)
-            .collect();
-        if let Some(c) = small.into_iter().find(|&c| self.search_cheap(q, c)) {
-            self.searched += 1;
+        if let Some(c) = self.small_searched_leaf(q, wins) {
             if self.stats {
                 // Diagnosis: would the explainer derive it with the fill-in as stones?
                 let inf = explain_win(f, w, c, self.limits).is_some();

@@ -108,14 +108,26 @@ fn dense_position(n: u32, empty: u32, order: &[usize], black_first: bool) -> Pos
 
 /// About half the count measured when the floor was set (40 of 40).
 const FLOOR_SOUND_CASES: usize = 20;
-/// About half the lowest count measured when the floor was set (123,311 and 101,184; the
-/// count varies with the random positions).
+/// Under half the count from the fixed seed (210,946; random seeds gave 101,184–123,311).
 const FLOOR_SOUND_CONNECTIONS: usize = 50_000;
 /// About half the count measured when the floor was set (12 of 12).
 const FLOOR_UPDATED_CASES: usize = 6;
-/// About half the lowest count measured when the floor was set (47,088 and 58,901; the
-/// count varies with the random positions).
+/// About a third of the count from the fixed seed (57,063; random seeds gave 19,408–58,901,
+/// and 19,408 once failed this floor before the seed was fixed).
 const FLOOR_UPDATED_CONNECTIONS: usize = 20_000;
+
+/// `cases` cases from a fixed seed, so the exercised counts below are the same on every run
+/// (a random seed once fell under a floor). `PROPTEST_RNG_SEED=<n>` tries another seed.
+fn seeded(cases: u32) -> ProptestConfig {
+    let mut c = ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    };
+    if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        c.rng_seed = proptest::test_runner::RngSeed::Fixed(0x5643_5345_4544); // "VCSEED"
+    }
+    c
+}
 
 #[test]
 fn every_connection_of_every_variant_is_true() {
@@ -125,7 +137,7 @@ fn every_connection_of_every_variant_is_true() {
     // Up to 20 empty cells: the exact search confirms a position's few thousand
     // connections in well under a second; sparser positions have carriers (whole-board VSCs)
     // that take the exact search seconds each.
-    proptest!(ProptestConfig { cases: 40, ..ProptestConfig::default() }, |(
+    proptest!(seeded(40), |(
         n in 5u32..=7,
         empty in 8u32..=20,
         order in Just((0..49usize).collect::<Vec<_>>()).prop_shuffle(),
@@ -148,7 +160,7 @@ fn every_connection_after_incremental_updates_is_true() {
     let cases = Exercised::new("every_connection_after_incremental_updates_is_true: cases");
     let confirmed =
         Exercised::new("every_connection_after_incremental_updates_is_true: connections");
-    proptest!(ProptestConfig { cases: 12, ..ProptestConfig::default() }, |(
+    proptest!(seeded(12), |(
         n in 5u32..=7,
         empty in 12u32..=22,
         order in Just((0..49usize).collect::<Vec<_>>()).prop_shuffle(),

@@ -13,6 +13,13 @@
 //! sub-limits are stretched by [`Deadline::wall_allowance`] (the ratio of wall to CPU time
 //! measured so far in this move, at least 1), so that a loaded machine does not cut them
 //! shorter in CPU terms than an idle one would.
+//!
+//! The stretch is bounded by [`MAX_WALL_RATIO`], and a move on the CPU clock also ends once
+//! its wall time reaches that many times its budget: on a machine at load 10+ a ratio of 50
+//! (the old bound) let the root's three stretched connection builds of a 1 s move run for
+//! more than 30 s of wall time (docs/journal/player-session18.md, "Bug seen"). A thread that
+//! gets less than an eighth of a core is starved, not loaded, and its opponent would lose
+//! on the client's clock anyway.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -22,6 +29,11 @@ thread_local! {
     /// enough to measure its own).
     static LAST_RATIO: Cell<f64> = const { Cell::new(1.0) };
 }
+
+/// The most wall time one unit of the CPU clock may cost: the bound of
+/// [`Deadline::wall_allowance`] and, times the budget, the wall time after which a move on
+/// the CPU clock ends whatever CPU it got.
+pub const MAX_WALL_RATIO: f64 = 8.0;
 
 /// Which clock bounds a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -125,9 +137,12 @@ impl Deadline {
         self.wall_start.elapsed()
     }
 
-    /// True when the budget is spent.
+    /// True when the budget is spent; on the CPU clock also when the wall time reaches
+    /// [`MAX_WALL_RATIO`] times the budget (a starved thread still moves).
     pub fn expired(&self) -> bool {
         self.used() >= self.limit
+            || (self.clock == Clock::ThreadCpu
+                && self.wall_used() >= self.limit.mul_f64(MAX_WALL_RATIO))
     }
 
     /// Budget left on this clock.
@@ -135,7 +150,8 @@ impl Deadline {
         self.limit.saturating_sub(self.used())
     }
 
-    /// How much wall time one unit of this clock has cost so far (≥ 1, at most 50; 1 for the
+    /// How much wall time one unit of this clock has cost so far (≥ 1, at most
+    /// [`MAX_WALL_RATIO`]; 1 for the
     /// wall clock; under the CPU clock, before 2 ms of CPU have been measured in this move,
     /// the ratio last measured on this thread).
     pub fn wall_allowance(&self) -> f64 {
@@ -147,7 +163,7 @@ impl Deadline {
         if cpu < 0.002 {
             return LAST_RATIO.with(Cell::get);
         }
-        let r = (wall / cpu).clamp(1.0, 50.0);
+        let r = (wall / cpu).clamp(1.0, MAX_WALL_RATIO);
         LAST_RATIO.with(|c| c.set(r));
         r
     }
@@ -190,6 +206,19 @@ mod tests {
         assert!(d.used() >= Duration::from_millis(30));
         assert!(d.wall_used() >= Duration::from_millis(70));
         assert!(d.wall_allowance() >= 1.0);
+    }
+
+    #[test]
+    fn cpu_clock_ends_a_starved_move_on_wall_time() {
+        // A thread that gets no CPU (here: sleeping) still ends its move once the wall time
+        // reaches MAX_WALL_RATIO times the budget, and the stretch stays bounded.
+        let limit = Duration::from_millis(5);
+        let d = Deadline::start(Clock::ThreadCpu, limit);
+        std::thread::sleep(limit.mul_f64(MAX_WALL_RATIO));
+        assert!(d.used() < limit, "sleeping used {:?} of CPU", d.used());
+        assert!(d.expired(), "a starved move must end");
+        assert!(d.wall_allowance() <= MAX_WALL_RATIO);
+        assert!(d.wall_limit(limit) <= limit.mul_f64(MAX_WALL_RATIO));
     }
 
     #[test]

@@ -215,13 +215,20 @@ impl<'a> Solver<'a> {
             self.aborted = true;
             self.hard_aborted = true;
         }
-        if self.nodes & 1023 == 0 {
+        // The deadline every 1024 nodes, or at every node when the oracle is on: its nodes
+        // rebuild connections (milliseconds each), and the certificate builder nests searches,
+        // so 1024 oracle nodes at each of a dozen levels ran a 0.2 s player move past 30 s of
+        // wall time (docs/journal/player-session19.md). A clock read is tens of nanoseconds.
+        let check_clock = self.nodes & 1023 == 0 || self.oracle.is_some();
+        if check_clock {
             if let Some(d) = self.limits.deadline {
                 if Instant::now() >= d {
                     self.aborted = true;
                     self.hard_aborted = true;
                 }
             }
+        }
+        if self.nodes & 1023 == 0 {
             if self.tt_len() > self.limits.max_entries {
                 self.tt_owner.clear();
                 self.tt_opp.clear();

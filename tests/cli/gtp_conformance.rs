@@ -529,6 +529,32 @@ fn genmove_keeps_its_time() {
     g.quit();
 }
 
+#[test]
+fn genmove_on_the_cpu_clock_does_not_stall() {
+    // A position from a self-play match (2026-11-29, game 23 of the `inferior 0` ablation):
+    // Black's root proof attempt nested exact local searches (each proving a connection of
+    // the one above) that read the clock once every 1024 nodes, and with the oracle a node
+    // takes milliseconds, so this 0.2 s move on the CPU clock ran for minutes (docs/journal/
+    // player-session19.md). The searches now read the clock at every oracle node. The bound
+    // is loose for a loaded test machine (the move is 0.2 s of CPU, stretched at most 8×).
+    let mut g = Gtp::spawn(&["--cpu-clock", "--no-solver-thread", "--time", "0.2"]);
+    g.ok("boardsize 11");
+    let moves = "b1 e7 h5 h6 g6 g7 f7 e9 f8 f9 g8 g9 e8 d9 b10 c8 a9 b7 d8 c9 b8 c7 i8 h8 \
+                 i7 h7 j5 i5 j4 h10 j9 j2 i4 h3";
+    for (i, m) in moves.split_whitespace().enumerate() {
+        g.ok(&format!("play {} {m}", if i % 2 == 0 { "b" } else { "w" }));
+    }
+    let t = std::time::Instant::now();
+    let m = g.ok("genmove b");
+    let took = t.elapsed().as_secs_f64();
+    assert!(is_cell(&m, 11), "{m}");
+    assert!(
+        took < 10.0,
+        "genmove b took {took:.1} s on a 0.2 s CPU budget"
+    );
+    g.quit();
+}
+
 /// CPU time (user + system, in clock ticks) used so far by process `pid`, from
 /// `/proc/PID/stat` (Linux); `None` elsewhere.
 fn process_cpu_ticks(pid: u32) -> Option<u64> {

@@ -228,14 +228,12 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        if self.nodes & 1023 == 0 {
-            if self.tt_len() > self.limits.max_entries {
-                self.tt_owner.clear();
-                self.tt_opp.clear();
-                self.vc_cache.clear();
-                self.loss_cache.clear();
-                self.opp_loss_cache.clear();
-            }
+        if self.nodes & 1023 == 0 && self.tt_len() > self.limits.max_entries {
+            self.tt_owner.clear();
+            self.tt_opp.clear();
+            self.vc_cache.clear();
+            self.loss_cache.clear();
+            self.opp_loss_cache.clear();
         }
         !self.aborted
     }

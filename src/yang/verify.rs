@@ -1190,9 +1190,10 @@ impl<'a> Checker<'a> {
             Fallback::Unknown
         };
         // Each part's goal, given the links `assume[j]` its siblings are taken to make: None
-        // when some needed part has no goal at all.
+        // when some needed part has no goal at all and `strict` (the first round; later, such
+        // a part is left out and the choices decide).
         type Goals = Vec<(usize, Vec<Vec<(usize, usize)>>)>;
-        let compute = |assume: &[Vec<(usize, usize)>]| -> Option<Goals> {
+        let compute = |assume: &[Vec<(usize, usize)>], strict: bool| -> Option<Goals> {
             let mut goals: Goals = Vec::new();
             for (k, t) in touch.iter().enumerate() {
                 if t.len() < 2 {
@@ -1232,7 +1233,10 @@ impl<'a> Checker<'a> {
                     }
                 }
                 if dnf.is_empty() {
-                    return None;
+                    if strict {
+                        return None;
+                    }
+                    continue;
                 }
                 goals.push((k, dnf));
             }
@@ -1275,8 +1279,8 @@ impl<'a> Checker<'a> {
             .collect();
         let mut goals: Goals = Vec::new();
         let mut verdict = Ok(None);
-        for _ in 0..CONJ_ROUNDS {
-            let Some(g) = compute(&assume) else {
+        for round in 0..CONJ_ROUNDS {
+            let Some(g) = compute(&assume, round == 0) else {
                 break;
             };
             verdict = unjoined(&g);

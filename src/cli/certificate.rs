@@ -26,6 +26,11 @@ pub const VERSION: u64 = 1;
 /// `"goal"`, kernel condition 6). Version 1 files are read as before; a version 1 file with
 /// `"either"` is bad input, so an old reader never mistakes a union for a single pair.
 pub const UNION_VERSION: u64 = 2;
+/// The version of a file whose nodes may carry conjunctive goals (`"with"`: per pair of
+/// `"goal"` then `"either"`, the further pairs to be joined together with it; kernel
+/// condition 8). Versions 1 and 2 are read as before; a `"with"` in them is bad input, so an
+/// older reader never mistakes a conjunction for its first pair alone.
+pub const CONJ_VERSION: u64 = 3;
 
 /// The largest certificate file read (bytes).
 const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -52,11 +57,17 @@ enum CertFileError {
     #[error("no \"format\": not a certificate written by `verify --certificate` (version {VERSION}) nor a template library file")]
     NoFormat,
     /// Another `version`.
-    #[error("version {0} is not {VERSION} or {UNION_VERSION}")]
+    #[error("version {0} is not {VERSION}, {UNION_VERSION} or {CONJ_VERSION}")]
     Version(Value),
     /// Union goals in a version 1 file.
     #[error("node {0}: \"either\" (a union goal) needs version {UNION_VERSION}")]
     EitherInV1(usize),
+    /// Conjunctive goals in a version 1 or 2 file.
+    #[error("node {0}: \"with\" (a conjunctive goal) needs version {CONJ_VERSION}")]
+    WithBeforeV3(usize),
+    /// A node whose conjunctions are not lists of lists of pairs of cells, or has no `goal`.
+    #[error("node {0}: \"with\" is not a list of lists of pairs of cells after a \"goal\"")]
+    With(usize),
     /// A node whose union goal is not a list of pairs of cells, or has no `goal`.
     #[error("node {0}: \"either\" is not a list of pairs of cells after a \"goal\"")]
     Either(usize),
@@ -232,7 +243,7 @@ fn check_text(path: &Path, text: &str) -> Result<Report, CertFileError> {
     }
     if !matches!(
         v.get("version").and_then(Value::as_u64),
-        Some(VERSION | UNION_VERSION)
+        Some(VERSION | UNION_VERSION | CONJ_VERSION)
     ) {
         return Err(CertFileError::Version(v["version"].clone()));
     }
@@ -334,7 +345,9 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
             .and_then(|i| u32::try_from(i).ok())
             .ok_or_else(|| CertFileError::NotANode(x.clone()))
     };
-    let unions = v.get("version").and_then(Value::as_u64) == Some(UNION_VERSION);
+    let version = v.get("version").and_then(Value::as_u64);
+    let unions = matches!(version, Some(UNION_VERSION | CONJ_VERSION));
+    let conjunctions = version == Some(CONJ_VERSION);
     let mut nodes = Vec::new();
     for (i, n) in list(v, "nodes")?.iter().enumerate() {
         let at = |e: CertFileError| CertFileError::Node {
@@ -360,6 +373,27 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
                         Some([a, z]) => out.push((cell(a)?, cell(z)?)),
                         _ => return Err(CertFileError::Either(i)),
                     }
+                }
+                out
+            }
+        };
+        let with = match n.get("with") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(_) if !conjunctions => return Err(CertFileError::WithBeforeV3(i)),
+            Some(_) if goal.is_none() => return Err(CertFileError::With(i)),
+            Some(w) => {
+                let lists = w.as_array().ok_or(CertFileError::With(i))?;
+                let mut out = Vec::with_capacity(lists.len());
+                for l in lists {
+                    let pairs = l.as_array().ok_or(CertFileError::With(i))?;
+                    let mut one = Vec::with_capacity(pairs.len());
+                    for p in pairs {
+                        match p.as_array().map(Vec::as_slice) {
+                            Some([a, z]) => one.push((cell(a)?, cell(z)?)),
+                            _ => return Err(CertFileError::With(i)),
+                        }
+                    }
+                    out.push(one);
                 }
                 out
             }
@@ -390,6 +424,7 @@ fn read_certificate(v: &Value) -> Result<(SubGame, Certificate, Notation), CertF
             carrier: cells(&n["carrier"], &format!("node {i}: \"carrier\""))?,
             goal,
             either,
+            with,
             kind,
         });
     }

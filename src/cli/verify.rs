@@ -318,7 +318,7 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
 /// `hexproof certificate check` needs, trusting nothing else) and the strategy
 /// `{"first": …, "root": …, "nodes": [{"id", "stones", "carrier", "goal"?, "either"?,
 /// "joined" | "or": [{"reply", "next"}] | "and": [ids]}]}`; version 2 when some node has a
-/// union goal (`"either"`), else 1.
+/// union goal (`"either"`), 3 when some node has a conjunctive goal (`"with"`), else 1.
 fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_json::Value {
     use hexproof::kernel::NodeKind;
     let b = s.game.board();
@@ -344,6 +344,17 @@ fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_js
                     .map(|&(x, y)| json!([b.cell_name(x, n), b.cell_name(y, n)]))
                     .collect();
             }
+            if !node.with.is_empty() {
+                v["with"] = node
+                    .with
+                    .iter()
+                    .map(|w| {
+                        w.iter()
+                            .map(|&(x, y)| json!([b.cell_name(x, n), b.cell_name(y, n)]))
+                            .collect::<serde_json::Value>()
+                    })
+                    .collect();
+            }
             match &node.kind {
                 NodeKind::Joined => v["joined"] = json!(true),
                 NodeKind::Or(rs) => {
@@ -360,7 +371,9 @@ fn certificate_json(s: &Setup, cert: &hexproof::kernel::Certificate) -> serde_js
     let p = s.game.position();
     json!({
         "format": super::certificate::FORMAT,
-        "version": if cert.nodes.iter().any(|x| !x.either.is_empty()) {
+        "version": if cert.nodes.iter().any(|x| !x.with.is_empty()) {
+            super::certificate::CONJ_VERSION
+        } else if cert.nodes.iter().any(|x| !x.either.is_empty()) {
             super::certificate::UNION_VERSION
         } else {
             super::certificate::VERSION

@@ -501,6 +501,7 @@ impl Builder<'_, '_, '_> {
                 carrier: node.carrier,
                 goal: node.goal,
                 either: Vec::new(),
+                with: Vec::new(),
                 kind,
             })?);
         }
@@ -765,6 +766,7 @@ impl Builder<'_, '_, '_> {
             carrier,
             goal: None,
             either: Vec::new(),
+            with: Vec::new(),
             kind: NodeKind::Or(options),
         })?;
         self.memo.insert((black, white), id);

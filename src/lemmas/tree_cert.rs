@@ -239,6 +239,7 @@ impl Composer<'_> {
                     carrier,
                     goal: None,
                     either: Vec::new(),
+                    with: Vec::new(),
                     kind: NodeKind::Or(options),
                 };
                 Ok(self.push(node))

@@ -147,6 +147,7 @@ impl Translator<'_> {
             carrier,
             goal,
             either: Vec::new(),
+            with: Vec::new(),
             kind: NodeKind::And(vec![ka, kb]),
         }))
     }
@@ -168,6 +169,7 @@ impl Translator<'_> {
                 carrier: CellSet::EMPTY,
                 goal,
                 either: Vec::new(),
+                with: Vec::new(),
                 kind: NodeKind::Joined,
             }),
             Why::Template(_) => self.template(f.x, f.y, carrier, stones, goal)?,
@@ -190,6 +192,7 @@ impl Translator<'_> {
                     carrier,
                     goal,
                     either: Vec::new(),
+                    with: Vec::new(),
                     kind: NodeKind::Or(options),
                 })
             }

@@ -383,6 +383,7 @@ impl Builder<'_, '_> {
                 carrier: CellSet::EMPTY,
                 goal: None,
                 either: Vec::new(),
+                with: Vec::new(),
                 kind: NodeKind::Joined,
             }));
         }
@@ -410,6 +411,7 @@ impl Builder<'_, '_> {
                             carrier: CellSet::EMPTY,
                             goal,
                             either: Vec::new(),
+                            with: Vec::new(),
                             kind: NodeKind::Joined,
                         });
                         options.push(Reply {
@@ -422,6 +424,7 @@ impl Builder<'_, '_> {
                         carrier: cells,
                         goal,
                         either: Vec::new(),
+                        with: Vec::new(),
                         kind: NodeKind::Or(options),
                     })
                 }
@@ -433,6 +436,7 @@ impl Builder<'_, '_> {
             carrier,
             goal: None,
             either: Vec::new(),
+            with: Vec::new(),
             kind: NodeKind::And(children),
         }))
     }
@@ -488,6 +492,7 @@ impl Builder<'_, '_> {
                 carrier: node.carrier,
                 goal: node.goal.or(goal),
                 either: Vec::new(),
+                with: Vec::new(),
                 kind,
             });
         }
@@ -596,6 +601,7 @@ impl Builder<'_, '_> {
                 carrier: CellSet::EMPTY,
                 goal: None,
                 either: Vec::new(),
+                with: Vec::new(),
                 kind: NodeKind::Joined,
             })
         } else if let Some(id) = self
@@ -682,6 +688,7 @@ impl Builder<'_, '_> {
                 carrier: g.to_cells(union),
                 goal: None,
                 either: Vec::new(),
+                with: Vec::new(),
                 kind: NodeKind::Or(options),
             })
         };

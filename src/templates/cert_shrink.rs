@@ -213,6 +213,7 @@ impl Shrinker<'_> {
             carrier: CellSet::EMPTY,
             goal,
             either: Vec::new(),
+            with: Vec::new(),
             kind: NodeKind::Joined,
         })
     }
@@ -239,6 +240,7 @@ impl Shrinker<'_> {
                             carrier,
                             goal,
                             either: Vec::new(),
+                            with: Vec::new(),
                             kind: NodeKind::And(kids),
                         })
                     }
@@ -286,6 +288,7 @@ impl Shrinker<'_> {
                         carrier,
                         goal,
                         either: Vec::new(),
+                        with: Vec::new(),
                         kind: NodeKind::Or(replies),
                     })
                 }

@@ -591,6 +591,7 @@ pub fn decode_certificate(
             carrier,
             goal,
             either: Vec::new(),
+            with: Vec::new(),
             kind,
         });
     }

@@ -48,6 +48,19 @@
 //!    chosen pairs together with the joins `~` of the node's owner cells link the two ends
 //!    of some goal pair of the node (union-find over the ends); at most
 //!    [`MAX_CHOICES`] choices, else rejected. The other conditions of 4 stand.
+//! 8. **Conjunctive goals** (`with`): the goal of a node with `goal` is the disjunction over
+//!    `i` of the conjunctions `{pair_i} ∪ with[i]` (`pair_i`: the `i`-th of `goal` then
+//!    `either`; [`conjuncts`]); without `goal`, the claim's pairs one by one. `with` is empty
+//!    when `goal` is `None`, has at most one list per pair, each under [`MAX_CONJUNCT`]
+//!    pairs, and its pairs' ends are owner cells (5); an or-node's next node has the same
+//!    `with` (3); `Joined` needs every pair of some conjunction joined (2); an and-node with a
+//!    conjunction of two or more pairs in its own goal or a child's is judged as in 6 with
+//!    conjunctions for pairs: for **every** choice of one conjunction per child, the pairs of
+//!    the chosen conjunctions and the joins `~` of the node's owner cells link both ends of
+//!    **every** pair of **some** conjunction of the node ([`every_choice_links_all`], at most
+//!    [`MAX_CHOICES`] choices); a lemma leaf (7) also needs every conjunction of the lemma's
+//!    goal ([`Verified::goal`], the root's conjunctions) to hold all pairs of one of the
+//!    node's; the root's pairs, `with` included, are claim pairs.
 //!
 //! # Why that suffices (soundness)
 //!
@@ -71,7 +84,19 @@
 //! pairs actually joined are one of the choices enumerated, each joined pair puts its two ends
 //! in one owner group, and owner groups of the node only grow (owner stones are never
 //! removed), so the ends the union-find links for that choice are linked on the board: a goal
-//! pair of the node is joined. An or-node: The opponent moves `w`. If `w ∉ n.carrier` it does not matter (strict
+//! pair of the node is joined. A node with conjunctions (8): the induction hypothesis is
+//! that the node's strategy joins *every* pair of *some* conjunction of its goal. `Joined`:
+//! by (2). Or-node: the next node has the same conjunctions (3). And-node: each child wins on
+//! its own as before, so each child has joined all the pairs of some conjunction of its
+//! goal; those conjunctions are one of the choices enumerated; every pair joined puts its
+//! ends in one owner group and groups only grow, so every link the union-find makes is a
+//! link on the board, and the node's conjunction it found fully linked is joined. A lemma
+//! leaf: the lemma's strategy joins one of the conjunctions its root stated (recorded in the
+//! [`Verified`] value by [`check_with`], from the root the kernel accepted), which holds all
+//! pairs of one of the node's. A root with conjunctions proves its claim, since each of its
+//! conjunctions holds a claim pair. Without `with`, every conjunction is one pair and (8)
+//! says exactly what (2)–(7) said, so no certificate without conjunctions changes verdict.
+//! An or-node: The opponent moves `w`. If `w ∉ n.carrier` it does not matter (strict
 //! alternation inside the sub-game's carrier; monotonicity). Otherwise by (3) some option
 //! has `w ∉ {reply} ∪ next.carrier`; `reply ∈ carrier`, `reply ≠ w`, so it is empty and the
 //! owner plays it. Now every cell of `next.carrier` is still empty (it avoids `w` and `reply`)
@@ -161,6 +186,13 @@ pub struct Node {
     /// `None`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub either: Vec<(Cell, Cell)>,
+    /// Conjunctive goals (condition 8): `with[i]` are further pairs that must be joined
+    /// *together with* the `i`-th pair of `goal` then `either` for that disjunct to count, so
+    /// the goal is the disjunction over `i` of the conjunctions `{pair_i} ∪ with[i]`; entries
+    /// past `with.len()` are empty. Empty for a goal without conjunctions (and always when
+    /// `goal` is `None`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<Vec<(Cell, Cell)>>,
     /// Joined, or the replies, or the sub-connections.
     pub kind: NodeKind,
 }
@@ -180,12 +212,22 @@ pub struct Certificate {
 #[derive(Clone, Debug)]
 pub struct Verified {
     sub_game: SubGame,
+    /// What the root's strategy joins: one of these conjunctions of pairs (each a pair of the
+    /// claim, so the claim follows); the claim's pairs one by one when the root has no goal
+    /// of its own.
+    goal: Vec<Vec<(Cell, Cell)>>,
 }
 
 impl Verified {
     /// The sub-game whose claim holds.
     pub fn sub_game(&self) -> &SubGame {
         &self.sub_game
+    }
+    /// The goal the strategy joins, a disjunction of conjunctions of the claim's pairs: at
+    /// least as strong as the claim (condition 8; for a certificate without conjunctions, the
+    /// root's pairs one by one).
+    pub fn goal(&self) -> &[Vec<(Cell, Cell)>] {
+        &self.goal
     }
 }
 
@@ -228,6 +270,9 @@ pub enum KernelError {
     /// Root conditions.
     #[error("the root does not match the claim: {0}")]
     BadRoot(&'static str),
+    /// Condition 8: more conjunction lists than disjuncts, or a conjunction too long.
+    #[error("node {0}: a conjunctive goal with more conjunctions than pairs, or one of {MAX_CONJUNCT} pairs or more")]
+    BadConjunction(NodeId),
     /// Condition 7: a lemma leaf whose lemma does not state the node's claim.
     #[error("node {0}: lemma leaf: {1}")]
     BadLemma(NodeId, &'static str),
@@ -274,30 +319,69 @@ pub fn chained(
 /// The most choices of one pair per child that a union-AND node may need (condition 6).
 pub const MAX_CHOICES: usize = 4096;
 
-/// A node's own goal pairs: `goal` then `either` (empty when `goal` is `None`).
+/// The most pairs in one conjunction of a goal (condition 8).
+pub const MAX_CONJUNCT: usize = 8;
+
+/// A node's own goal pairs: `goal` then `either`, then every pair of `with` (empty when `goal`
+/// is `None`).
 fn goal_pairs(node: &Node) -> Vec<(Cell, Cell)> {
+    let mut v: Vec<(Cell, Cell)> = node
+        .goal
+        .into_iter()
+        .chain(node.either.iter().copied())
+        .collect();
+    for p in node.with.iter().flatten() {
+        if !v.contains(p) {
+            v.push(*p);
+        }
+    }
+    v
+}
+
+/// A node's goal as a disjunction of conjunctions (condition 8): `{pair_i} ∪ with[i]` for
+/// the `i`-th pair of `goal` then `either`; `claim` one pair at a time when `goal` is `None`.
+pub fn conjuncts(node: &Node, claim: &[(Cell, Cell)]) -> Vec<Vec<(Cell, Cell)>> {
+    if node.goal.is_none() {
+        return claim.iter().map(|&p| vec![p]).collect();
+    }
     node.goal
         .into_iter()
         .chain(node.either.iter().copied())
+        .enumerate()
+        .map(|(i, p)| {
+            let mut c = vec![p];
+            c.extend(node.with.get(i).into_iter().flatten().copied());
+            c
+        })
         .collect()
 }
 
-/// Condition 6: for every choice of one pair of each union in `unions`, the chosen pairs and
-/// the groups of `owned` link both ends of some pair of `pairs`. `None` when there are more
-/// than [`MAX_CHOICES`] choices.
-pub fn every_choice_links(
+/// True when every pair of some conjunction of `dnf` is joined by `owned`.
+pub fn joined_all(game: &SubGame, dnf: &[Vec<(Cell, Cell)>], owned: &CellSet) -> bool {
+    dnf.iter()
+        .any(|c| c.iter().all(|&p| joined(game, &[p], owned)))
+}
+
+/// Condition 8's AND: for every choice of one conjunction of each child's goal in
+/// `children`, the pairs of the chosen conjunctions and the groups of `owned` link both ends
+/// of every pair of some conjunction of `node` (union-find over the ends). `None` when there
+/// are more than [`MAX_CHOICES`] choices.
+pub fn every_choice_links_all(
     game: &SubGame,
-    pairs: &[(Cell, Cell)],
-    unions: &[Vec<(Cell, Cell)>],
+    node: &[Vec<(Cell, Cell)>],
+    children: &[Vec<Vec<(Cell, Cell)>>],
     owned: &CellSet,
 ) -> Option<bool> {
     let mut count: usize = 1;
-    for u in unions {
+    for u in children {
         count = count.checked_mul(u.len()).filter(|&c| c <= MAX_CHOICES)?;
     }
-    // The ends that matter, and which of them one group of owner cells already links.
     let mut ends: Vec<Cell> = Vec::new();
-    for &(a, z) in pairs.iter().chain(unions.iter().flatten()) {
+    for &(a, z) in node
+        .iter()
+        .flatten()
+        .chain(children.iter().flatten().flatten())
+    {
         for e in [a, z] {
             if !ends.contains(&e) {
                 ends.push(e);
@@ -320,22 +404,22 @@ pub fn every_choice_links(
             }
         }
     }
-    let mut choice = vec![0usize; unions.len()];
+    let mut choice = vec![0usize; children.len()];
     for _ in 0..count {
         let mut up = base.clone();
-        for (u, &k) in unions.iter().zip(&choice) {
-            let (a, z) = u[k];
-            let (ra, rz) = (find(&mut up, at(a)), find(&mut up, at(z)));
-            up[ra] = rz;
+        for (u, &k) in children.iter().zip(&choice) {
+            for &(a, z) in &u[k] {
+                let (ra, rz) = (find(&mut up, at(a)), find(&mut up, at(z)));
+                up[ra] = rz;
+            }
         }
-        if !pairs
-            .iter()
-            .any(|&(a, z)| find(&mut up, at(a)) == find(&mut up, at(z)))
-        {
+        if !node.iter().any(|c| {
+            c.iter()
+                .all(|&(a, z)| find(&mut up, at(a)) == find(&mut up, at(z)))
+        }) {
             return Some(false);
         }
-        // The next choice (an odometer over the unions).
-        for (k, u) in choice.iter_mut().zip(unions) {
+        for (k, u) in choice.iter_mut().zip(children) {
             *k += 1;
             if *k < u.len() {
                 break;
@@ -344,6 +428,20 @@ pub fn every_choice_links(
         }
     }
     Some(true)
+}
+
+/// Condition 6: for every choice of one pair of each union in `unions`, the chosen pairs and
+/// the groups of `owned` link both ends of some pair of `pairs`. `None` when there are more
+/// than [`MAX_CHOICES`] choices.
+pub fn every_choice_links(
+    game: &SubGame,
+    pairs: &[(Cell, Cell)],
+    unions: &[Vec<(Cell, Cell)>],
+    owned: &CellSet,
+) -> Option<bool> {
+    let single = |ps: &[(Cell, Cell)]| ps.iter().map(|&p| vec![p]).collect::<Vec<_>>();
+    let children: Vec<Vec<Vec<(Cell, Cell)>>> = unions.iter().map(|u| single(u)).collect();
+    every_choice_links_all(game, &single(pairs), &children, owned)
 }
 
 /// Checks `cert` against `game` and, if every condition holds, returns the [`Verified`] claim:
@@ -374,8 +472,10 @@ pub fn check_with(
         check_node(game, cert, id, base, lemma_of[id as usize])?;
     }
     check_root(game, cert)?;
+    let root = &cert.nodes[cert.root as usize];
     Ok(Verified {
         sub_game: game.clone(),
+        goal: conjuncts(root, &game.claim().pairs),
     })
 }
 
@@ -385,6 +485,7 @@ fn check_lemma(
     id: NodeId,
     node: &Node,
     pairs: &[(Cell, Cell)],
+    dnf: &[Vec<(Cell, Cell)>],
     lemma: &Verified,
 ) -> Result<(), KernelError> {
     let bad = |why| Err(KernelError::BadLemma(id, why));
@@ -408,6 +509,14 @@ fn check_lemma(
     let theirs = &v.claim().pairs;
     if !theirs.iter().all(|p| pairs.contains(p)) || !pairs.iter().all(|p| theirs.contains(p)) {
         return bad("the lemma's goal is not the node's");
+    }
+    // 8. Every conjunction the lemma may join holds all the pairs of one of the node's.
+    if !lemma
+        .goal
+        .iter()
+        .all(|l| dnf.iter().any(|c| c.iter().all(|p| l.contains(p))))
+    {
+        return bad("a conjunction of the lemma's goal states no conjunction of the node's");
     }
     Ok(())
 }
@@ -445,9 +554,15 @@ fn check_node(
         return Err(KernelError::BadCells(id));
     }
     // 5. Every pair of a node's own goal joins owner cells; no union without a first pair.
-    if node.goal.is_none() && !node.either.is_empty() {
+    if node.goal.is_none() && !(node.either.is_empty() && node.with.is_empty()) {
         return Err(KernelError::GoalNotOwned(id));
     }
+    // 8. Conjunctions: one list per disjunct at most, each small.
+    if node.with.len() > 1 + node.either.len() || node.with.iter().any(|w| w.len() >= MAX_CONJUNCT)
+    {
+        return Err(KernelError::BadConjunction(id));
+    }
+    let dnf = conjuncts(node, &game.claim().pairs);
     if node.goal.is_some()
         && pairs
             .iter()
@@ -457,18 +572,18 @@ fn check_node(
     }
     // 7. A lemma leaf.
     if let Some(v) = lemma {
-        return check_lemma(game, id, node, pairs, v);
+        return check_lemma(game, id, node, pairs, &dnf, v);
     }
     match &node.kind {
         // 2. Joined.
         NodeKind::Joined => {
-            if !joined(game, pairs, &owned) {
+            if !joined_all(game, &dnf, &owned) {
                 return Err(KernelError::NotJoined(id));
             }
             Ok(())
         }
         NodeKind::Or(replies) => check_or(cert, id, node, replies),
-        NodeKind::And(children) => check_and(game, cert, id, node, children, pairs, &owned),
+        NodeKind::And(children) => check_and(game, cert, id, node, children, &dnf, &owned),
     }
 }
 
@@ -499,7 +614,7 @@ fn check_or(
         if !next.carrier.is_subset(&room) {
             return Err(KernelError::NextCarrier(id, r.reply));
         }
-        if next.goal != node.goal || next.either != node.either {
+        if next.goal != node.goal || next.either != node.either || next.with != node.with {
             return Err(KernelError::NextGoal(id, r.reply));
         }
         let mut covered = next.carrier;
@@ -520,12 +635,12 @@ fn check_and(
     id: NodeId,
     node: &Node,
     children: &[NodeId],
-    pairs: &[(Cell, Cell)],
+    dnf: &[Vec<(Cell, Cell)>],
     owned: &CellSet,
 ) -> Result<(), KernelError> {
     let mut used = CellSet::EMPTY;
     let mut ends: Vec<(Cell, Cell)> = Vec::with_capacity(children.len());
-    let mut unions: Vec<Vec<(Cell, Cell)>> = Vec::with_capacity(children.len());
+    let mut unions: Vec<Vec<Vec<(Cell, Cell)>>> = Vec::with_capacity(children.len());
     for &c in children {
         if c >= id {
             return Err(KernelError::BadAnd(
@@ -548,11 +663,12 @@ fn check_and(
         }
         used |= child.carrier;
         ends.push(goal);
-        unions.push(goal_pairs(child));
+        unions.push(conjuncts(child, &[]));
     }
-    if unions.iter().any(|u| u.len() > 1) {
-        // 6. Union AND.
-        return match every_choice_links(game, pairs, &unions, owned) {
+    if unions.iter().any(|u| u.len() > 1) || unions.iter().flatten().chain(dnf).any(|c| c.len() > 1)
+    {
+        // 6. Union AND (8: with conjunctions).
+        return match every_choice_links_all(game, dnf, &unions, owned) {
             Some(true) => Ok(()),
             Some(false) => Err(KernelError::BadAnd(
                 id,
@@ -564,7 +680,8 @@ fn check_and(
             )),
         };
     }
-    if !chained(game, pairs, &ends, owned) {
+    let pairs: Vec<(Cell, Cell)> = dnf.iter().map(|c| c[0]).collect();
+    if !chained(game, &pairs, &ends, owned) {
         return Err(KernelError::BadAnd(
             id,
             "the children's goals do not chain from one end of a goal pair to the other",

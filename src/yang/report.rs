@@ -138,6 +138,9 @@ pub struct Semantic {
     /// Instances verified whose own step composed only with revised goals for its parts
     /// (docs/yang.md "Goal revision").
     pub instances_verified_revised: usize,
+    /// Instances verified whose goal is a conjunction or whose own step composed through
+    /// conjunctive goals (kernel condition 8; docs/yang.md "Conjunctive goals").
+    pub instances_verified_conjunction: usize,
     /// Instances built (tries of other goals included), and builds answered from the memo.
     pub builds: u64,
     /// Builds answered from the memo of built instances (not built again).
@@ -238,6 +241,11 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
             .instances
             .iter()
             .filter(|r| r.revised && r.status == Status::Verified)
+            .count(),
+        instances_verified_conjunction: o
+            .instances
+            .iter()
+            .filter(|r| r.conjunction && r.status == Status::Verified)
             .count(),
         builds: o.builds,
         memo_hits: o.memo_hits,
@@ -426,8 +434,8 @@ impl Semantic {
         );
         let _ = writeln!(
             o,
-            "goal revision: {} placements verified only with revised goals for their parts; {} instances built, {} more answered from the memo",
-            self.instances_verified_revised, self.builds, self.memo_hits
+            "goal revision: {} placements verified only with revised goals for their parts; conjunctive goals: {} placements verified; {} instances built, {} more answered from the memo",
+            self.instances_verified_revised, self.instances_verified_conjunction, self.builds, self.memo_hits
         );
         let _ = writeln!(
             o,

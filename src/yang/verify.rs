@@ -91,6 +91,10 @@ pub struct InstanceResult {
     /// (`Params::revise`; docs/yang.md "Goal revision").
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub revised: bool,
+    /// One of its own branches composed through conjunctive goals (`Params::conjunctions`;
+    /// docs/yang.md "Conjunctive goals"), or its own goal is a conjunction.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub conjunction: bool,
 }
 
 /// Knobs.
@@ -106,6 +110,10 @@ pub struct Params {
     /// Goal revision: when the union goals of a step do not compose, try smaller goals for
     /// its parts (docs/yang.md "Goal revision").
     pub revise: bool,
+    /// Conjunctive goals: when a step's parts compose neither as a chain nor as a union AND,
+    /// try goals that are disjunctions of conjunctions of pairs (docs/yang.md "Conjunctive
+    /// goals").
+    pub conjunctions: bool,
 }
 
 impl Default for Params {
@@ -115,6 +123,7 @@ impl Default for Params {
             search_max_cells: 24,
             max_builds: 1_000_000,
             revise: true,
+            conjunctions: true,
         }
     }
 }
@@ -161,14 +170,60 @@ fn flatten(trees: &[Rc<RecTree>], prefix: &str, out: &mut Vec<InstanceResult>) {
 /// except past `Params::max_builds`, where fewer chains are tried and a memo hit may give the
 /// result of a build that tried more (the real file needs 189,164 builds; either way the
 /// kernel judged what is verified).
-type MemoKey = (
-    u32,
-    Option<Loc>,
-    Vec<Option<Cell>>,
-    CellSet,
-    Vec<(Cell, Cell)>,
-    bool,
-);
+type MemoKey = (u32, Option<Loc>, Vec<Option<Cell>>, CellSet, Goal, bool);
+
+/// A goal: a disjunction of conjunctions of pairs of Black cells (stones, borders). A goal
+/// without conjunctions (every conjunction one pair) is a union, as before; its nodes carry
+/// no goal of their own (the claim's pairs). Kernel condition 8.
+type Goal = Vec<Vec<(Cell, Cell)>>;
+
+/// The goal whose conjunctions are the single pairs `pairs` (a union).
+fn single(pairs: &[(Cell, Cell)]) -> Goal {
+    pairs.iter().map(|&p| vec![p]).collect()
+}
+
+/// Some conjunction has more than one pair.
+fn conjunctive(g: &Goal) -> bool {
+    g.iter().any(|c| c.len() > 1)
+}
+
+/// Every distinct pair of `g`, in order (the claim's pairs of an instance).
+fn all_pairs(g: &Goal) -> Vec<(Cell, Cell)> {
+    let mut v = Vec::new();
+    for p in g.iter().flatten() {
+        if !v.contains(p) {
+            v.push(*p);
+        }
+    }
+    v
+}
+
+/// A certificate node whose goal is `g` (kernel fields `goal`, `either`, `with`), or the
+/// claim's pairs when `g` is `None`.
+fn goal_node(stones: CellSet, carrier: CellSet, g: Option<&Goal>, kind: NodeKind) -> Node {
+    let Some(g) = g.filter(|g| !g.is_empty()) else {
+        return Node {
+            stones,
+            carrier,
+            goal: None,
+            either: Vec::new(),
+            with: Vec::new(),
+            kind,
+        };
+    };
+    let mut with: Vec<Vec<(Cell, Cell)>> = g.iter().map(|c| c[1..].to_vec()).collect();
+    while with.last().is_some_and(Vec::is_empty) {
+        with.pop();
+    }
+    Node {
+        stones,
+        carrier,
+        goal: Some(g[0][0]),
+        either: g[1..].iter().map(|c| c[0]).collect(),
+        with,
+        kind,
+    }
+}
 
 /// A pattern at concrete cells.
 #[derive(Clone, Debug)]
@@ -257,6 +312,8 @@ struct Checker<'a> {
     builds: u64,
     /// A branch of the instance being built is written as a union AND.
     union_used: bool,
+    /// A branch of the instance being built composes through conjunctive goals.
+    conj_used: bool,
     /// The goal of the instance being built was forced: every step above it had one chain
     /// of sub-patterns only (a lost goal there is a refutation; otherwise it may be a wrong
     /// guess of the goal, reported undecided).
@@ -303,7 +360,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
     let mut status = Status::Verified;
     let mut split = 0;
     for (i, inst) in [&one, &turned].into_iter().enumerate() {
-        let (opts, st) = c.options(inst, &[(t, b)], None, &position, &mut nodes);
+        let (opts, st) = c.options(inst, &single(&[(t, b)]), None, &position, &mut nodes);
         options.extend(opts);
         status = status.max(st);
         if i == 0 {
@@ -318,6 +375,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
             carrier,
             goal: None,
             either: Vec::new(),
+            with: Vec::new(),
             kind: NodeKind::Or(options),
         },
     );
@@ -362,6 +420,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         own,
         union_and: false,
         revised: false,
+        conjunction: false,
     };
     let mut instances = Vec::new();
     flatten(&c.out[..split], "1", &mut instances);
@@ -388,28 +447,19 @@ fn push(nodes: &mut Draft, node: Node) -> NodeId {
 /// rejects); none when no part has a certificate.
 fn and_node(
     nodes: &mut Draft,
-    built: &[(Built, Vec<(Cell, Cell)>)],
+    built: &[(Built, Goal)],
     stones: CellSet,
-    node_goal: Option<(Cell, Cell)>,
+    node_goal: Option<&Goal>,
 ) -> Option<NodeId> {
     let mut children = Vec::new();
     let mut and_carrier = CellSet::EMPTY;
     for (bt, g) in built {
-        let Some((&first_pair, more)) = g.split_first() else {
-            continue;
-        };
-        if bt.size == 0 {
+        if g.is_empty() || bt.size == 0 {
             continue;
         }
         let id = push(
             nodes,
-            Node {
-                stones,
-                carrier: bt.carrier,
-                goal: Some(first_pair),
-                either: more.to_vec(),
-                kind: NodeKind::And(Vec::new()),
-            },
+            goal_node(stones, bt.carrier, Some(g), NodeKind::And(Vec::new())),
         );
         if let Some(v) = &bt.proof {
             nodes.lemmas.push((id, v.clone()));
@@ -423,13 +473,7 @@ fn and_node(
     }
     Some(push(
         nodes,
-        Node {
-            stones,
-            carrier: and_carrier,
-            goal: node_goal,
-            either: Vec::new(),
-            kind: NodeKind::And(children),
-        },
+        goal_node(stones, and_carrier, node_goal, NodeKind::And(children)),
     ))
 }
 
@@ -437,7 +481,7 @@ fn and_node(
 enum Fallback {
     /// The needed sub-patterns with their goals (unions), to be written as a (union) AND:
     /// every choice of one pair per part joins the goal, and the worst status of the parts.
-    Composed(Vec<(Built, Vec<(Cell, Cell)>)>, Status),
+    Composed(Vec<(Built, Goal)>, Status),
     /// Union goals were checked, but some choice of one pair per part does not join the goal
     /// (recorded in `goal_miss`); the worst status of the parts.
     NotComposed(Status),
@@ -535,6 +579,7 @@ impl<'a> Checker<'a> {
             goal_miss: Vec::new(),
             builds: 0,
             union_used: false,
+            conj_used: false,
             forced: true,
         }
     }
@@ -545,13 +590,13 @@ impl<'a> Checker<'a> {
 
     /// Checks instance `inst` with goal `(a, z)` in `position` (Black stones above it; its
     /// cells empty) and records its result.
-    fn instance(&mut self, inst: &Inst, goal: &[(Cell, Cell)], position: &Position) -> Built {
+    fn instance(&mut self, inst: &Inst, goal: &Goal, position: &Position) -> Built {
         let key: MemoKey = (
             inst.pattern,
             inst.placed_at,
             inst.cells.clone(),
             position.stones(Colour::Black),
-            goal.to_vec(),
+            goal.clone(),
             self.forced,
         );
         if let Some((built, tree)) = self.memo.get(&key) {
@@ -567,18 +612,16 @@ impl<'a> Checker<'a> {
 
     /// [`Self::instance`] without the memo: builds the certificate, has the kernel judge it,
     /// and records the result (a subtree of the records, on top of `out`).
-    fn build(&mut self, inst: &Inst, goal: &[(Cell, Cell)], position: &Position) -> Built {
+    fn build(&mut self, inst: &Inst, goal: &Goal, position: &Position) -> Built {
         self.builds += 1;
         let mark = self.out.len();
         let start = Instant::now();
         let carrier = inst.carrier();
-        let goal_text = goal
-            .iter()
-            .map(|&(a, z)| format!("{} - {}", self.name(a), self.name(z)))
-            .collect::<Vec<_>>()
-            .join(" | ");
+        let goal_text = self.goal_text(goal);
+        let conj = conjunctive(goal);
         let union_and = std::cell::Cell::new(false);
         let revised = std::cell::Cell::new(false);
+        let conjunction = std::cell::Cell::new(false);
         let record = |c: &mut Checker, status, reason: String, line, nodes, own| {
             let kids = c.out.split_off(mark);
             let rec = InstanceResult {
@@ -595,12 +638,13 @@ impl<'a> Checker<'a> {
                 own,
                 union_and: union_and.get(),
                 revised: revised.get(),
+                conjunction: conjunction.get(),
             };
             c.out.push(Rc::new(RecTree { rec, kids }));
         };
         let claim = Claim {
             owner: Colour::Black,
-            pairs: goal.to_vec(),
+            pairs: all_pairs(goal),
             owner_first: false,
         };
         let placed = if inst.cells.contains(&None) {
@@ -632,19 +676,16 @@ impl<'a> Checker<'a> {
         let saved = std::mem::take(&mut self.goal_miss);
         let saved_union = std::mem::replace(&mut self.union_used, false);
         let saved_revised = std::mem::replace(&mut self.revised, false);
-        let (options, below) = self.options(inst, goal, None, position, &mut nodes);
+        let saved_conj = std::mem::replace(&mut self.conj_used, false);
+        let node_goal = conj.then_some(goal);
+        let (options, below) = self.options(inst, goal, node_goal, position, &mut nodes);
         let miss = std::mem::replace(&mut self.goal_miss, saved);
         union_and.set(std::mem::replace(&mut self.union_used, saved_union));
         revised.set(std::mem::replace(&mut self.revised, saved_revised));
+        conjunction.set(std::mem::replace(&mut self.conj_used, saved_conj) || conj);
         let root = push(
             &mut nodes,
-            Node {
-                stones: CellSet::EMPTY,
-                carrier,
-                goal: None,
-                either: Vec::new(),
-                kind: NodeKind::Or(options),
-            },
+            goal_node(CellSet::EMPTY, carrier, node_goal, NodeKind::Or(options)),
         );
         let count = nodes.size();
         let built = |status, own, proof| Built {
@@ -688,6 +729,18 @@ impl<'a> Checker<'a> {
                 );
                 built(Status::Verified, false, Some(v))
             }
+            Err(e) if conj => {
+                let why = self.describe_kernel_error(&e);
+                record(
+                    self,
+                    Status::Undecided,
+                    format!("{why}; the goal is a conjunction (inferred), which the refutation search does not state"),
+                    Vec::new(),
+                    count,
+                    true,
+                );
+                built(Status::Undecided, true, None)
+            }
             Err(e) => {
                 let why = self.describe_kernel_error(&e);
                 let (status, reason, line) = self.refute(&game, why, &e);
@@ -695,6 +748,19 @@ impl<'a> Checker<'a> {
                 built(status, true, None)
             }
         }
+    }
+
+    /// A goal as text: `a - b & c - d | e - f`.
+    fn goal_text(&self, goal: &Goal) -> String {
+        goal.iter()
+            .map(|c| {
+                c.iter()
+                    .map(|&(a, z)| format!("{} - {}", self.name(a), self.name(z)))
+                    .collect::<Vec<_>>()
+                    .join(" & ")
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
     }
 
     fn describe_kernel_error(&self, e: &kernel::KernelError) -> String {
@@ -805,8 +871,8 @@ impl<'a> Checker<'a> {
     fn options(
         &mut self,
         inst: &Inst,
-        goal: &[(Cell, Cell)],
-        node_goal: Option<(Cell, Cell)>,
+        goal: &Goal,
+        node_goal: Option<&Goal>,
         position: &Position,
         nodes: &mut Draft,
     ) -> (Vec<Reply>, Status) {
@@ -832,8 +898,8 @@ impl<'a> Checker<'a> {
         inst: &Inst,
         b: &Branch,
         r: Cell,
-        goal: &[(Cell, Cell)],
-        node_goal: Option<(Cell, Cell)>,
+        goal: &Goal,
+        node_goal: Option<&Goal>,
         position: &Position,
         nodes: &mut Draft,
     ) -> (NodeId, Status) {
@@ -842,26 +908,26 @@ impl<'a> Checker<'a> {
         let placed = after.play(Colour::Black, r).is_ok();
         let owned = after.owned(Colour::Black);
         let comp = components(&self.board, owned);
-        let ends: Option<Vec<(usize, usize)>> = goal
+        let conj_ends: Option<Vec<Vec<(usize, usize)>>> = goal
             .iter()
-            .map(|(a, z)| Some((*comp.get(a)?, *comp.get(z)?)))
+            .map(|c| {
+                c.iter()
+                    .map(|(a, z)| Some((*comp.get(a)?, *comp.get(z)?)))
+                    .collect()
+            })
             .collect();
         let joined_node = |nodes: &mut Draft| {
             push(
                 nodes,
-                Node {
-                    stones,
-                    carrier: CellSet::EMPTY,
-                    goal: node_goal,
-                    either: Vec::new(),
-                    kind: NodeKind::Joined,
-                },
+                goal_node(stones, CellSet::EMPTY, node_goal, NodeKind::Joined),
             )
         };
-        let Some(ends) = ends.filter(|_| placed) else {
+        let Some(conj_ends) = conj_ends.filter(|_| placed) else {
             return (joined_node(nodes), Status::Undecided);
         };
-        if ends.iter().any(|(ca, cz)| ca == cz) || b.parts.is_empty() {
+        // The goal's pairs as components (a union goal: one pair per conjunction).
+        let ends: Vec<(usize, usize)> = conj_ends.iter().map(|c| c[0]).collect();
+        if conj_ends.iter().any(|c| c.iter().all(|(ca, cz)| ca == cz)) || b.parts.is_empty() {
             // Joined, or (no sub-patterns) claimed joined: the kernel judges it.
             return (joined_node(nodes), Status::Verified);
         }
@@ -900,6 +966,27 @@ impl<'a> Checker<'a> {
             }
             best.expect("every component has a cell")
         };
+        if conjunctive(goal) {
+            // A conjunctive goal: no chain of single pairs states it; the parts get
+            // conjunctive goals of their own.
+            let why = format!(
+                "the sub-patterns of branch {} (pattern {}, Black's reply {}) for the conjunctive goal {}",
+                b.number,
+                inst.pattern,
+                self.name(r),
+                self.goal_text(goal)
+            );
+            return match self.conj_fallback(&parts, &touch, &conj_ends, &rep, &after, why) {
+                Fallback::Composed(children, st) => {
+                    match and_node(nodes, &children, stones, node_goal) {
+                        Some(id) => (id, st),
+                        None => (joined_node(nodes), st.max(Status::Undecided)),
+                    }
+                }
+                Fallback::NotComposed(st) => (joined_node(nodes), st.max(Status::Undecided)),
+                Fallback::Unknown => (joined_node(nodes), Status::Undecided),
+            };
+        }
         let mut candidates = Vec::new();
         for &(ca, cz) in &ends {
             candidates.extend(chains(&touch, ca, cz));
@@ -920,15 +1007,17 @@ impl<'a> Checker<'a> {
             let why = format!(
                 "no chain of the sub-patterns of branch {} joins {} (pattern {}: {}; Black's reply {})",
                 b.number,
-                goal.iter()
-                    .map(|&(a, z)| format!("{} - {}", self.name(a), self.name(z)))
-                    .collect::<Vec<_>>()
-                    .join(" | "),
+                self.goal_text(goal),
                 inst.pattern,
                 touched.join(", "),
                 self.name(r)
             );
-            return match self.union_fallback(&parts, &touch, &ends, &rep, &after, why) {
+            let marks = (self.out.len(), self.goal_miss.len());
+            let fallback = self.union_fallback(&parts, &touch, &ends, &rep, &after, why.clone());
+            let fallback = self.or_conjunctions(
+                fallback, marks, &parts, &touch, &conj_ends, &rep, &after, why,
+            );
+            return match fallback {
                 Fallback::Composed(children, st) => {
                     match and_node(nodes, &children, stones, node_goal) {
                         Some(id) => (id, st),
@@ -941,7 +1030,7 @@ impl<'a> Checker<'a> {
         }
         // The first chain; others only when it fails in a sub-pattern's own step (a failure
         // deeper down would fail the same way in any chain that uses the sub-pattern).
-        let mut first: Option<(Vec<(Built, Vec<(Cell, Cell)>)>, Status, Vec<Rc<RecTree>>)> = None;
+        let mut first: Option<(Vec<(Built, Goal)>, Status, Vec<Rc<RecTree>>)> = None;
         let mut chosen = None;
         let mut allow = false;
         let mut allow_union = false;
@@ -954,11 +1043,11 @@ impl<'a> Checker<'a> {
                 let g = (rep(from), rep(to));
                 let above = self.forced;
                 self.forced = above && candidates.len() == 1;
-                let bt = self.instance(&parts[k], &[g], &after);
+                let bt = self.instance(&parts[k], &single(&[g]), &after);
                 self.forced = above;
                 worst = worst.max(bt.status);
                 own = bt.own;
-                built.push((bt, vec![g]));
+                built.push((bt, single(&[g])));
                 if worst != Status::Verified {
                     break;
                 }
@@ -988,12 +1077,16 @@ impl<'a> Checker<'a> {
                 );
                 // Union goals only when the failure is a sub-pattern's own step (a failure
                 // deeper down would recur, and trying again doubles the work per level).
+                let marks = (mark, self.goal_miss.len());
                 let fallback = if allow_union {
-                    self.union_fallback(&parts, &touch, &ends, &rep, &after, why)
+                    self.union_fallback(&parts, &touch, &ends, &rep, &after, why.clone())
                 } else {
                     self.goal_miss.push(String::new());
                     Fallback::Unknown
                 };
+                let fallback = self.or_conjunctions(
+                    fallback, marks, &parts, &touch, &conj_ends, &rep, &after, why,
+                );
                 match fallback {
                     Fallback::Composed(children, st) => (children, st),
                     Fallback::NotComposed(st) => {
@@ -1014,6 +1107,254 @@ impl<'a> Checker<'a> {
             Some(id) => (id, worst),
             None => (joined_node(nodes), worst.max(Status::Undecided)),
         }
+    }
+
+    /// After the union fallback (and its revision) failed: try conjunctive goals
+    /// ([`Self::conj_fallback`]). When they compose, the union attempt's records and
+    /// messages (from `marks`: records, `goal_miss`) are dropped; otherwise everything is
+    /// left as the union fallback left it, and its result is returned.
+    #[allow(clippy::too_many_arguments)]
+    fn or_conjunctions(
+        &mut self,
+        fallback: Fallback,
+        marks: (usize, usize),
+        parts: &[Inst],
+        touch: &[Vec<usize>],
+        ends: &[Vec<(usize, usize)>],
+        rep: &dyn Fn(usize) -> Cell,
+        after: &Position,
+        why: String,
+    ) -> Fallback {
+        if matches!(fallback, Fallback::Composed(..))
+            || !self.params.conjunctions
+            || self.builds >= self.params.max_builds
+        {
+            return fallback;
+        }
+        let (mark, miss) = marks;
+        let tried = self.out.split_off(mark);
+        let said = self.goal_miss.split_off(miss);
+        match self.conj_fallback(parts, touch, ends, rep, after, why) {
+            Fallback::Composed(c, st) => Fallback::Composed(c, st),
+            _ => {
+                self.out.truncate(mark);
+                self.goal_miss.truncate(miss);
+                self.out.extend(tried);
+                self.goal_miss.extend(said);
+                fallback
+            }
+        }
+    }
+
+    /// Conjunctive goals (docs/yang.md "Conjunctive goals"): each part that touches two or
+    /// more components and is needed gets the disjunction of the single pairs of its
+    /// components, and of the conjunctions of two pairs (neither enough alone), that would
+    /// complete one conjunction of the step's goal `ends` if every sibling joined all it
+    /// touches; a part not needed is kept only as the one pair of a two-component part (a
+    /// bridge a conjunction may rely on). When every choice of one conjunction per part
+    /// joins the goal, the parts are built with those goals, and returned when all are
+    /// verified; the kernel re-checks the and-node (condition 8). Nothing here is trusted.
+    fn conj_fallback(
+        &mut self,
+        parts: &[Inst],
+        touch: &[Vec<usize>],
+        ends: &[Vec<(usize, usize)>],
+        rep: &dyn Fn(usize) -> Cell,
+        after: &Position,
+        why: String,
+    ) -> Fallback {
+        let ncomp = touch
+            .iter()
+            .flatten()
+            .chain(ends.iter().flatten().flat_map(|(a, z)| [a, z]))
+            .max()
+            .map_or(0, |m| m + 1);
+        let joins = |merge: &[(usize, usize)]| {
+            let mut uf: Vec<usize> = (0..ncomp).collect();
+            fn find(uf: &mut [usize], mut x: usize) -> usize {
+                while uf[x] != x {
+                    uf[x] = uf[uf[x]];
+                    x = uf[x];
+                }
+                x
+            }
+            for &(x, y) in merge {
+                let (a, b) = (find(&mut uf, x), find(&mut uf, y));
+                uf[a] = b;
+            }
+            ends.iter()
+                .any(|c| c.iter().all(|&(a, z)| find(&mut uf, a) == find(&mut uf, z)))
+        };
+        let unknown = |c: &mut Checker| {
+            c.goal_miss.push(format!("goal unknown: {why}"));
+            Fallback::Unknown
+        };
+        // Each part's goal, given the links `assume[j]` its siblings are taken to make: None
+        // when some needed part has no goal at all and `strict` (the first round; later, such
+        // a part is left out and the choices decide).
+        type Goals = Vec<(usize, Vec<Vec<(usize, usize)>>)>;
+        let compute = |assume: &[Vec<(usize, usize)>], strict: bool| -> Option<Goals> {
+            let mut goals: Goals = Vec::new();
+            for (k, t) in touch.iter().enumerate() {
+                if t.len() < 2 {
+                    continue;
+                }
+                let pairs: Vec<(usize, usize)> = t
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &x)| t[i + 1..].iter().map(move |&y| (x, y)))
+                    .collect();
+                let merge: Vec<(usize, usize)> = assume
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != k)
+                    .flat_map(|(_, a)| a.iter().copied())
+                    .collect();
+                if joins(&merge) {
+                    if t.len() == 2 {
+                        goals.push((k, vec![vec![pairs[0]]]));
+                    }
+                    continue;
+                }
+                let with = |extra: &[(usize, usize)]| {
+                    let mut m = merge.clone();
+                    m.extend_from_slice(extra);
+                    joins(&m)
+                };
+                let (singles, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|&&p| with(&[p]));
+                let mut dnf: Vec<Vec<(usize, usize)>> = singles.iter().map(|&p| vec![p]).collect();
+                let mut doubles = 0;
+                for (i, &p) in rest.iter().enumerate() {
+                    for &q in &rest[i + 1..] {
+                        if doubles < CONJ_MAX_DOUBLES && with(&[p, q]) {
+                            dnf.push(vec![p, q]);
+                            doubles += 1;
+                        }
+                    }
+                }
+                if dnf.is_empty() {
+                    if strict {
+                        return None;
+                    }
+                    continue;
+                }
+                goals.push((k, dnf));
+            }
+            Some(goals)
+        };
+        // The first choice of one conjunction per part that leaves the goal unjoined (its
+        // links), or `Err` for too many choices (the kernel checks the same, condition 8).
+        let unjoined = |goals: &Goals| -> Result<Option<Vec<(usize, usize)>>, ()> {
+            let count = goals
+                .iter()
+                .try_fold(1usize, |n, (_, d)| n.checked_mul(d.len()))
+                .filter(|&n| n <= kernel::MAX_CHOICES)
+                .ok_or(())?;
+            let mut choice = vec![0usize; goals.len()];
+            for _ in 0..count {
+                let merge: Vec<(usize, usize)> = goals
+                    .iter()
+                    .zip(&choice)
+                    .flat_map(|((_, d), &i)| d[i].iter().copied())
+                    .collect();
+                if !joins(&merge) {
+                    return Ok(Some(merge));
+                }
+                for (i, (_, d)) in choice.iter_mut().zip(goals) {
+                    *i += 1;
+                    if *i < d.len() {
+                        break;
+                    }
+                    *i = 0;
+                }
+            }
+            Ok(None)
+        };
+        // First every sibling is taken to join all it touches; when some choice fails, each
+        // sibling is taken to make only the links of every one of its conjunctions (which
+        // any choice makes), and the goals are computed again (at most CONJ_ROUNDS times).
+        let mut assume: Vec<Vec<(usize, usize)>> = touch
+            .iter()
+            .map(|u| u.windows(2).map(|w| (w[0], w[1])).collect())
+            .collect();
+        let mut goals: Goals = Vec::new();
+        let mut verdict = Ok(None);
+        for round in 0..CONJ_ROUNDS {
+            let Some(g) = compute(&assume, round == 0) else {
+                break;
+            };
+            verdict = unjoined(&g);
+            goals = g;
+            if verdict == Ok(None) {
+                break;
+            }
+            let mut next: Vec<Vec<(usize, usize)>> = vec![Vec::new(); touch.len()];
+            for (k, d) in &goals {
+                next[*k] = d[0]
+                    .iter()
+                    .copied()
+                    .filter(|p| d.iter().all(|c| c.contains(p)))
+                    .collect();
+            }
+            if next == assume {
+                break;
+            }
+            assume = next;
+        }
+        let new = ends
+            .iter()
+            .chain(goals.iter().flat_map(|(_, d)| d))
+            .any(|c| c.len() > 1);
+        if goals.is_empty() || !new {
+            return unknown(self);
+        }
+        match verdict {
+            Ok(None) => {}
+            Ok(Some(merge)) => {
+                let what: Vec<String> = merge
+                    .iter()
+                    .map(|&(x, y)| format!("{} - {}", self.name(rep(x)), self.name(rep(y))))
+                    .collect();
+                self.goal_miss.push(format!(
+                    "not composed: {why}; with conjunctive goals, when the parts join only {} the goal is not joined",
+                    what.join(", ")
+                ));
+                return Fallback::NotComposed(Status::Undecided);
+            }
+            Err(()) => {
+                self.goal_miss.push(format!(
+                    "not composed: {why}; too many choices of conjunctions"
+                ));
+                return Fallback::NotComposed(Status::Undecided);
+            }
+        }
+        let above = std::mem::replace(&mut self.forced, false);
+        let mut built = Vec::new();
+        let mut texts = Vec::new();
+        let mut worst = Status::Verified;
+        for (k, d) in &goals {
+            let g: Goal = d
+                .iter()
+                .map(|c| c.iter().map(|&(x, y)| (rep(x), rep(y))).collect())
+                .collect();
+            let bt = self.instance(&parts[*k], &g, after);
+            worst = worst.max(bt.status);
+            texts.push(format!("{} as {}", parts[*k].pattern, self.goal_text(&g)));
+            built.push((bt, g));
+            if worst != Status::Verified {
+                break;
+            }
+        }
+        self.forced = above;
+        if worst == Status::Verified {
+            self.conj_used = true;
+            return Fallback::Composed(built, worst);
+        }
+        self.goal_miss.push(format!(
+            "not composed: {why}; the sub-patterns were checked with conjunctive goals ({}), but a part is not verified for its goal",
+            texts.join("; ")
+        ));
+        Fallback::NotComposed(worst.max(Status::Undecided))
     }
 
     /// When no chain of single pairs works: each needed sub-pattern's goal as a
@@ -1111,7 +1452,7 @@ impl<'a> Checker<'a> {
         let first_try = self.out.len();
         for (k, g) in &goals {
             let g: Vec<(Cell, Cell)> = g.iter().map(|&(x, y)| (rep(x), rep(y))).collect();
-            let bt = self.instance(&parts[*k], &g, after);
+            let bt = self.instance(&parts[*k], &single(&g), after);
             worst = worst.max(bt.status);
             unions.push(format!(
                 "{} as {}",
@@ -1121,7 +1462,7 @@ impl<'a> Checker<'a> {
                     .collect::<Vec<_>>()
                     .join(" | ")
             ));
-            built.push((bt, g));
+            built.push((bt, single(&g)));
         }
         let unions = unions.join("; ");
         if (unjoined.is_some() || worst != Status::Verified) && self.params.revise {
@@ -1253,7 +1594,7 @@ impl Checker<'_> {
         joins: &dyn Fn(&[(usize, usize)]) -> bool,
         rep: &dyn Fn(usize) -> Cell,
         after: &Position,
-    ) -> Option<Vec<(Built, Vec<(Cell, Cell)>)>> {
+    ) -> Option<Vec<(Built, Goal)>> {
         // Per part: the goal tried first (its whole union; unused, 0, for a part beyond the
         // `needed` ones), then the others.
         let cands: Vec<Vec<u32>> = goals
@@ -1362,13 +1703,13 @@ impl Checker<'_> {
                         }
                     })
                     .collect();
-                let bt = self.instance(&parts[goals[i].0], &g, after);
+                let bt = self.instance(&parts[goals[i].0], &single(&g), after);
                 if bt.status != Status::Verified {
                     failed.push((i, masks[i]));
                     ok = false;
                     break;
                 }
-                built.push((bt, g));
+                built.push((bt, single(&g)));
             }
             if ok {
                 return Some(built);
@@ -1379,6 +1720,11 @@ impl Checker<'_> {
     }
 }
 
+/// Conjunctive goals: the most conjunctions of two pairs given to one part.
+const CONJ_MAX_DOUBLES: usize = 8;
+/// Conjunctive goals: rounds of goals computed per step (the first with every sibling
+/// joining all it touches, then with the links every conjunction of a sibling makes).
+const CONJ_ROUNDS: usize = 3;
 /// Goal revision: a union goal of more pairs than this has only its single pairs tried.
 const REVISE_MAX_PAIRS: usize = 4;
 /// Goal revision: assignments of candidate goals examined per step.
@@ -1398,6 +1744,20 @@ pub fn check_placed(
     goal: &[(Cell, Cell)],
     params: Params,
 ) -> Vec<InstanceResult> {
+    check_placed_for(s, pattern, cells, black, &single(goal), params)
+}
+
+/// [`check_placed`] with a goal that is a disjunction of conjunctions of pairs (`goal[i]`:
+/// the pairs of the `i`-th conjunction; docs/yang.md "Conjunctive goals").
+pub fn check_placed_for(
+    s: &Strategy,
+    pattern: u32,
+    cells: Vec<Cell>,
+    black: CellSet,
+    goal: &[Vec<(Cell, Cell)>],
+    params: Params,
+) -> Vec<InstanceResult> {
+    let goal: Goal = goal.to_vec();
     let mut c = Checker::new(s, params);
     let mut position = Position::empty(c.board);
     for b in black.iter() {
@@ -1410,7 +1770,7 @@ pub fn check_placed(
         path: pattern.to_string(),
     };
     if s.patterns.contains_key(&pattern) {
-        c.instance(&inst, goal, &position);
+        c.instance(&inst, &goal, &position);
     }
     let mut out = Vec::new();
     flatten(&c.out, "", &mut out);

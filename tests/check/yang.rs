@@ -554,3 +554,43 @@ fn yang_revised_goal_composes() {
     let last = r.last().unwrap();
     assert_ne!(last.status, Status::Verified, "{}", last.reason);
 }
+
+/// Conjunctive goals (kernel condition 8, docs/yang.md "Conjunctive goals"): pattern 325
+/// under `1/3` (78 cells, goal t - b), branch 18 (White 56, Black 57): a bridge (`PP 2 48
+/// 49`, line 9854) and pattern 415 (76 cells). No chain of single pairs and no union AND
+/// composes it (415 was undecided at both its placements before); with conjunctive goals 415
+/// gets a goal with conjunctions, relying on the bridge beside it, and the kernel accepts
+/// 415's certificate and the step's and-node (condition 8). Without conjunctive goals, or
+/// with the bridge's map shifted (a data mutant), 415 there is not verified.
+#[test]
+fn yang_conjunctive_goal_step() {
+    use hexproof::board::Border;
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
+    let (cells, black) = placed_at(&s, "1/3 325");
+    let at = |r: &[hexproof::yang::verify::InstanceResult]| {
+        r.iter()
+            .find(|x| x.path == "325/18 415")
+            .map(|x| (x.status, x.conjunction, x.goal.clone().unwrap_or_default()))
+    };
+    let r = check_placed(&s, 325, cells.clone(), black, &[(t, b)], Params::default());
+    let (status, conj, goal) = at(&r).expect("415 is placed under 325/18");
+    eprintln!("325/18 415: {status:?}, goal {goal}");
+    assert_eq!(status, Status::Verified, "{goal}");
+    assert!(conj && goal.contains(" & "), "{goal}");
+    let off = Params {
+        conjunctions: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 325, cells.clone(), black, &[(t, b)], off);
+    assert_ne!(at(&r).map(|x| x.0), Some(Status::Verified));
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[9853].trim_end(), "\"PP 2 48 49\",");
+    lines[9853] = "\"PP 2 47 49\",";
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 325, cells, black, &[(t, b)], Params::default());
+    let found = at(&r);
+    eprintln!("mutant: {found:?}");
+    assert_ne!(found.map(|x| x.0), Some(Status::Verified));
+}

@@ -41,6 +41,7 @@ fn node(stones: CellSet, carrier: CellSet, goal: Option<(Cell, Cell)>, kind: Nod
         carrier,
         goal,
         either: Vec::new(),
+        with: Vec::new(),
         kind,
     }
 }

@@ -3,6 +3,7 @@
 //! One test binary per layer (docs/ARCHITECTURE.md, "Tests"): each file here is a module.
 
 mod architecture;
+mod conj_and;
 mod ice;
 mod known_facts;
 mod lemma_leaf;

@@ -1785,6 +1785,7 @@ fn replay_catches_a_losing_strategy() {
         carrier: CellSet::EMPTY,
         goal: None,
         either: Vec::new(),
+        with: Vec::new(),
         kind: NodeKind::Joined,
     };
     // Correct: answer a2 with b2 and b2 with a2.
@@ -1797,6 +1798,7 @@ fn replay_catches_a_losing_strategy() {
                 carrier: [a2, b2].into_iter().collect(),
                 goal: None,
                 either: Vec::new(),
+                with: Vec::new(),
                 kind: NodeKind::Or(vec![
                     Reply { reply: a2, next: 0 },
                     Reply { reply: b2, next: 1 },

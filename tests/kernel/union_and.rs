@@ -218,6 +218,7 @@ fn build(s: &Setup) -> Option<Built> {
                 carrier: n.carrier,
                 goal: Some(g),
                 either,
+                with: Vec::new(),
                 kind,
             });
         }
@@ -253,6 +254,7 @@ fn build(s: &Setup) -> Option<Built> {
         carrier: whole_carrier,
         goal: None,
         either: Vec::new(),
+        with: Vec::new(),
         kind: NodeKind::And(parts.iter().map(|p| p.0).collect()),
     });
     let root = (nodes.len() - 1) as NodeId;
@@ -388,6 +390,7 @@ fn union_and_refuses_malformed_unions() {
             carrier: CellSet::EMPTY,
             goal: Some((t, t)),
             either: vec![(b, b)],
+            with: Vec::new(),
             kind: NodeKind::Joined,
         })
         .collect();
@@ -396,6 +399,7 @@ fn union_and_refuses_malformed_unions() {
         carrier: CellSet::EMPTY,
         goal: None,
         either: Vec::new(),
+        with: Vec::new(),
         kind: NodeKind::And((0..13).collect()),
     });
     let cert = Certificate {

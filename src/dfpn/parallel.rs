@@ -42,6 +42,16 @@
 //! node); `--openings all` keeps its parallelism across openings (one opening per thread,
 //! [`super::openings`]), each opening searched by one thread.
 //!
+//! # Figures
+//!
+//! 7×7 a3, b4, a2, c1 and d4 (White to move), one and two threads, measured side by side on
+//! a shared 2-core machine at load 14–17 (docs/journal/solver-session19.md): two threads did
+//! 14 % more nodes (48,454 against 42,606) and 18 % more CPU (92.9 against 78.6 CPU-s) for
+//! 1.28× less wall time in total (409 s against 523 s; a3 and a2 1.47×, b4 1.04×, c1 1.25×,
+//! d4 0.90×). The one-thread node counts are those of the serial search before this module
+//! (a3 9,115, b4 14,848, a2 16,763, c1 1,696). On that load the wall times say more about the
+//! scheduler than about the search; the work overhead (nodes, CPU) is the solid figure.
+//!
 //! # Soundness
 //!
 //! Only the *order* of the search is shared state that a thread does not control; values

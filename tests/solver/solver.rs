@@ -739,6 +739,44 @@ fn cli_json_and_openings() {
     assert_eq!(code, Some(3));
 }
 
+/// `--threads 2` on one position (threads on one tree): the same winner as one thread, a
+/// winning move when the player to move wins, and the node budget still gives exit 3.
+#[test]
+fn cli_threads_on_one_position() {
+    let run = |threads: &str| -> serde_json::Value {
+        let out = hexproof()
+            .args([
+                "solve",
+                "--board",
+                "6x6",
+                "--moves",
+                "a3,c4",
+                "--json",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one["winner"], two["winner"]);
+    assert_eq!(one["winning_move"].is_null(), two["winning_move"].is_null());
+    let (code, _) = code_and_err(&[
+        "solve",
+        "--board",
+        "7x7",
+        "--moves",
+        "d4",
+        "--nodes",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, Some(3));
+}
+
 /// `--db`: a second run answers from the database file (also for the 180° image of the
 /// position), with the same winner and a legal winning move.
 #[test]

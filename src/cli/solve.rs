@@ -53,8 +53,10 @@ pub struct SolveArgs {
     /// Solve every one-stone opening instead ("all").
     #[arg(long, value_name = "all", value_parser = exact_choice::<OpeningsArg>(|o| format!("--openings '{o}': only 'all' is supported")))]
     openings: Option<OpeningsArg>,
-    /// Threads for --openings: each thread takes the next opening from a queue, openings
-    /// nearest an edge (the slowest on 7×7) first. At most 256 (as `bid`).
+    /// Threads. With --openings: each thread takes the next opening from a queue, openings
+    /// nearest an edge (the slowest on 7×7) first. On one position: the threads search its
+    /// tree together (shared table, SPDFPN-style virtual numbers); the winner is the same,
+    /// the node count varies from run to run. 1: the serial search. At most 256 (as `bid`).
     #[arg(long, default_value_t = 1, value_name = "N")]
     threads: usize,
     /// Budget: most nodes (position evaluations) per position.
@@ -361,6 +363,8 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         vc_variant: a.vc.unwrap_or(SolveParams::default().vc_variant),
         library_seeds: !a.no_library_seeds,
         vc_fast_or: a.vc_or == "fast",
+        // --openings all parallelises across openings (one thread each).
+        threads: if a.openings.is_some() { 1 } else { a.threads },
         ..SolveParams::default()
     };
     Ok(Setup {
@@ -410,10 +414,20 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     let board = *s.position.board();
     // With --emit-proof the search is kept: the proof is written from its table (one solve).
     let start = std::time::Instant::now();
-    let mut search = dfpn::make_search(&s.params, s.params.order.order(), start);
-    let out = match dfpn::check_position(&s.position) {
-        Ok(()) => dfpn::solve_in(&mut search, &s.position, s.to_move, start),
-        Err(e) => return fail_input(e),
+    let (out, mut search) = if s.params.threads > 1 {
+        match dfpn::parallel::solve_parallel(&s.position, s.to_move, &s.params) {
+            Ok(r) => r,
+            Err(e) => return fail_input(e),
+        }
+    } else {
+        let mut search = dfpn::make_search(&s.params, s.params.order.order(), start);
+        match dfpn::check_position(&s.position) {
+            Ok(()) => (
+                dfpn::solve_in(&mut search, &s.position, s.to_move, start),
+                search,
+            ),
+            Err(e) => return fail_input(e),
+        }
     };
     let mut proof_note = None;
     if let (Some(path), true) = (&a.emit_proof, out.winner != Winner::Undecided) {

@@ -104,6 +104,17 @@
 //! is as sound as before; only the order of the search (and so the node count) changes.
 //! Off with [`Dfpn::skip_own_wins`] = false (`--no-skip-own-wins`).
 
+//!
+//! # Threads on one tree
+//!
+//! With [`Dfpn::tree`] set ([`super::parallel`]), several threads run this same MID loop on
+//! one root: lookups read the numbers any thread last published, stores publish them, each
+//! node is marked busy while a thread is inside it, the loop re-reads its children before
+//! each selection (and returns when its node was solved elsewhere), and a busy best child
+//! may be passed over for the child that is best under virtual numbers
+//! ([`Dfpn::virtual_pick`]). Without it (one thread) none of this runs and the search is
+//! the serial one, node for node. Values stay exact: see [`super::parallel`], "Soundness".
+
 use super::decompose::split;
 use super::inferior::{fill_in, geometry, InferiorRules};
 use super::order::MoveOrder;
@@ -200,6 +211,12 @@ pub struct Dfpn<'a> {
     pub expansions: u64,
     /// Children made at expansions, after vulnerable and dominated moves were pruned.
     pub children: u64,
+    /// The shared state of threads searching one tree ([`super::parallel`]); `None`: the
+    /// serial search.
+    pub tree: Option<std::sync::Arc<super::parallel::Tree>>,
+    /// Children chosen by the virtual numbers instead of the serial choice (threads on one
+    /// tree).
+    pub virtual_picks: u64,
     sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
@@ -351,6 +368,8 @@ impl<'a> Dfpn<'a> {
             vc_order: false,
             expansions: 0,
             children: 0,
+            tree: None,
+            virtual_picks: 0,
             sym: None,
             scratch: Vec::new(),
         }
@@ -367,7 +386,17 @@ impl<'a> Dfpn<'a> {
         if self.aborted {
             return false;
         }
-        if self.nodes >= self.max_nodes {
+        // With threads on one tree the node budget counts every thread's nodes, and a
+        // thread stops when another one's root search returned.
+        let nodes = match &self.tree {
+            None => self.nodes,
+            Some(t) if t.stop.load(std::sync::atomic::Ordering::Relaxed) => {
+                self.aborted = true;
+                return false;
+            }
+            Some(t) => t.nodes.load(std::sync::atomic::Ordering::Relaxed),
+        };
+        if nodes >= self.max_nodes {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(16) {
             if let Some(d) = self.deadline {
@@ -399,7 +428,7 @@ impl<'a> Dfpn<'a> {
         // A solved entry of another search (or thread) replaces an open local one; a
         // position new here may have been evaluated by another search.
         let solved = |e: &Entry| e.pn == 0 || e.dn == 0;
-        let e = match local {
+        let mut e = match local {
             Some(e) if solved(&e) => e,
             _ => match self.shared.as_ref().and_then(|s| s.get(&key)) {
                 Some(e) if solved(&e) || local.is_none() => {
@@ -414,6 +443,13 @@ impl<'a> Dfpn<'a> {
                 _ => local?,
             },
         };
+        // Threads on one tree: the latest numbers any thread published for an open position.
+        if let Some(t) = self.tree.as_ref().filter(|_| !solved(&e)) {
+            if let Some((pn, dn)) = t.numbers(&key) {
+                e.pn = pn;
+                e.dn = dn;
+            }
+        }
         Some(match (rotated, &self.sym) {
             (true, Some(s)) => s.entry(e),
             _ => e,
@@ -452,6 +488,9 @@ impl<'a> Dfpn<'a> {
         }
         if let Some(shared) = &self.shared {
             shared.put(key, e);
+        }
+        if let Some(t) = &self.tree {
+            t.publish(key, e.pn, e.dn);
         }
         self.tt.put(key, e);
     }
@@ -497,6 +536,9 @@ impl<'a> Dfpn<'a> {
             return e;
         }
         self.nodes += 1;
+        if let Some(t) = &self.tree {
+            t.nodes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         let e = match self.eval.evaluate_hint(pos, to_move, skip_own) {
             Eval::Win(c) => {
                 self.vc_decided += 1;
@@ -561,6 +603,26 @@ impl<'a> Dfpn<'a> {
             Ok(e) => e,
             Err(numbers) => return numbers,
         };
+        let Some(tree) = self.tree.clone() else {
+            return self.mid_open(pos, to_move, entry, th_pn, th_dn);
+        };
+        // Threads on one tree: this thread is inside `pos` until it returns.
+        let (key, _) = self.key(pos, to_move);
+        tree.enter(key);
+        let r = self.mid_open(pos, to_move, entry, th_pn, th_dn);
+        tree.leave(key);
+        r
+    }
+
+    /// [`Dfpn::mid`] at an open node below its thresholds, with its entry.
+    fn mid_open(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        entry: Entry,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> (u32, u32) {
         let opp = to_move.opponent();
         if self.decompose {
             let geo = geometry(pos.board());
@@ -572,7 +634,16 @@ impl<'a> Dfpn<'a> {
         }
         let (mut kids, vulnerable, dominated) = self.expand(pos, to_move, &entry);
         let mut counted_pruned = false;
+        // Threads inside each child (threads on one tree only).
+        let mut busy: Vec<u32> = Vec::new();
         loop {
+            if let Some(tree) = self.tree.clone() {
+                // Solved by another thread (through a transposition, or above us).
+                if let Some(e) = self.lookup(pos, to_move).filter(|e| e.pn == 0 || e.dn == 0) {
+                    return (e.pn, e.dn);
+                }
+                self.refresh(pos, opp, &mut kids, &tree, &mut busy);
+            }
             let n = self.numbers(pos, &kids);
             if (n.pn == 0 || n.dn == 0) && !counted_pruned {
                 self.pruned += n.pruned;
@@ -610,23 +681,92 @@ impl<'a> Dfpn<'a> {
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
                 return (pn, dn);
             }
+            let (mut pick, mut child_th_dn) = (n.best, th_pn.min(self.grown(n.dn2)).min(INF));
+            if let Some((alt, th)) = self.virtual_pick(&kids, &n, &busy, th_pn) {
+                (pick, child_th_dn) = (alt, th);
+                self.virtual_picks += 1;
+            }
             let child_th_pn = if self.weak_dn {
                 // The child's pn makes the node's dn reach th_dn when it is the largest.
                 (th_dn - (n.open - 1)).min(INF)
             } else {
-                (th_dn - dn).saturating_add(kids[n.best].pn).min(INF)
+                (th_dn - dn).saturating_add(kids[pick].pn).min(INF)
             };
-            let child_th_dn = th_pn.min(self.grown(n.dn2)).min(INF);
-            let kid_pos = kids[n.best].pos.clone();
-            let kid_skip = kids[n.best].skip_own;
+            let kid_pos = kids[pick].pos.clone();
+            let kid_skip = kids[pick].skip_own;
             let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
-            let best = &mut kids[n.best];
+            let best = &mut kids[pick];
             best.pn = cpn;
             best.dn = cdn;
             if cpn == 0 || cdn == 0 {
                 best.proof = self.child_proof(pos, &kid_pos, opp, cpn);
             }
         }
+    }
+
+    /// Threads on one tree: re-reads the children of `pos` (their numbers as last published
+    /// by any thread, or their solved values) and how many threads are inside each.
+    fn refresh(
+        &mut self,
+        pos: &Position,
+        opp: Colour,
+        kids: &mut [Child],
+        tree: &super::parallel::Tree,
+        busy: &mut Vec<u32>,
+    ) {
+        busy.clear();
+        for k in kids.iter_mut() {
+            if k.pn == 0 || k.dn == 0 {
+                busy.push(0);
+                continue;
+            }
+            if let Some(e) = self.lookup(&k.pos, opp) {
+                k.pn = e.pn;
+                k.dn = e.dn;
+                if e.pn == 0 || e.dn == 0 {
+                    let w = if e.pn == 0 { opp } else { opp.opponent() };
+                    k.proof = lift(e.proof, pos, &k.pos, w);
+                }
+            }
+            let (key, _) = self.key(&k.pos, opp);
+            busy.push(tree.busy(&key));
+        }
+    }
+
+    /// Threads on one tree ([`super::parallel`]): when the best child `n.best` has threads
+    /// inside, the child that is best under the virtual disproof numbers dn·(1 + threads
+    /// inside), with its disproof threshold (the 1+ε threshold above the second-best virtual
+    /// value, at most `th_pn`); `None` for the serial choice (the best child is free, the
+    /// virtual choice is the best child, its disproof number is not below `th_pn`, or
+    /// progressive widening is on).
+    fn virtual_pick(
+        &self,
+        kids: &[Child],
+        n: &Numbers,
+        busy: &[u32],
+        th_pn: u32,
+    ) -> Option<(usize, u32)> {
+        if self.widening.is_some() || busy.get(n.best).is_none_or(|&b| b == 0) {
+            return None;
+        }
+        let (mut pick, mut v1, mut v2) = (usize::MAX, INF, INF);
+        for (i, k) in kids.iter().enumerate() {
+            if k.pn == 0 || k.dn == 0 || n.is_pruned(k) {
+                continue;
+            }
+            let v = k.dn.saturating_mul(1 + busy[i]).min(INF);
+            if pick == usize::MAX || v < v1 {
+                v2 = v1;
+                v1 = v;
+                pick = i;
+            } else if v < v2 {
+                v2 = v;
+            }
+        }
+        if pick == usize::MAX || pick == n.best || kids[pick].dn >= th_pn {
+            return None;
+        }
+        Some((pick, th_pn.min(self.grown(v2)).min(INF)))
     }
 
     /// The 1+ε threshold above a second-best value `v`: ⌈(1+ε)·v⌉, at least v + 1.

@@ -14,6 +14,8 @@
 //! - [`tt`]: the bounded transposition table;
 //! - [`db`]: the persistent database of solved positions with few stones (§6);
 //! - [`shared`]: solved positions (with proof sets) shared by the searches of one run;
+//! - [`parallel`]: threads on one tree (`--threads N` on one position): SPDFPN-style
+//!   shared numbers, busy counts and virtual disproof numbers, with its soundness argument;
 //! - [`order`]: move ordering and its hook for an evaluation function;
 //! - [`emit`]: the win as a `.hexp` strategy for `hexproof check`.
 //!
@@ -34,6 +36,7 @@ pub mod inferior;
 pub mod mid;
 pub mod openings;
 pub mod order;
+pub mod parallel;
 pub mod proof_set;
 pub mod shared;
 pub mod tt;
@@ -175,6 +178,9 @@ pub struct SolveParams {
     /// trees were not smaller (7×7 a3: 9,105 nodes with the fast one, 9,525 without;
     /// docs/journal/benchmarks-history.md, "Issue 25: gm6 and move ordering").
     pub vc_fast_or: bool,
+    /// Threads searching the position ([`parallel`]); 1 (the default) is the serial search.
+    /// `--openings all` gives each opening one thread instead ([`openings`]).
+    pub threads: usize,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -218,6 +224,7 @@ impl Default for SolveParams {
             widening: None,
             library_seeds: true,
             vc_fast_or: true,
+            threads: 1,
         }
     }
 }
@@ -354,10 +361,40 @@ pub struct Profile {
     pub expansions: u64,
     /// Children made at expansions (after vulnerable and dominated moves were pruned).
     pub children: u64,
+    /// Threads on one tree ([`parallel`]): children chosen by the virtual numbers (another
+    /// thread was inside the best child).
+    pub virtual_picks: u64,
 }
 
 impl Profile {
-    fn of(d: &Dfpn) -> Profile {
+    /// Adds another thread's figures ([`parallel`]).
+    pub fn add(&mut self, o: &Profile) {
+        self.vc_builds += o.vc_builds;
+        self.vc_builds_skipped += o.vc_builds_skipped;
+        self.own_builds_skipped += o.own_builds_skipped;
+        self.own_tests_at_expansion += o.own_tests_at_expansion;
+        self.vc_updates += o.vc_updates;
+        self.vc_ms += o.vc_ms;
+        self.vc_update_ms += o.vc_update_ms;
+        self.fill_ms += o.fill_ms;
+        self.proof_set_pruned += o.proof_set_pruned;
+        self.dominated_pruned += o.dominated_pruned;
+        self.db_hits += o.db_hits;
+        self.shared_hits += o.shared_hits;
+        self.shared_evals += o.shared_evals;
+        self.vulnerable_pruned += o.vulnerable_pruned;
+        self.region_filled += o.region_filled;
+        self.pattern_filled += o.pattern_filled;
+        self.child_filled += o.child_filled;
+        self.splits += o.splits;
+        self.proof_set_reduced += o.proof_set_reduced;
+        self.expansions += o.expansions;
+        self.children += o.children;
+        self.virtual_picks += o.virtual_picks;
+    }
+
+    /// The figures of one search.
+    pub fn of(d: &Dfpn) -> Profile {
         let s = d.eval.stats;
         Profile {
             vc_builds: s.builds,
@@ -381,16 +418,21 @@ impl Profile {
             proof_set_reduced: d.reduced_cells,
             expansions: d.expansions,
             children: d.children,
+            virtual_picks: d.virtual_picks,
         }
     }
 }
 
-/// Solves `pos` with `to_move` to play.
+/// Solves `pos` with `to_move` to play (with `params.threads` threads on one tree when
+/// more than one, [`parallel`]).
 pub fn solve(
     pos: &Position,
     to_move: Colour,
     params: &SolveParams,
 ) -> Result<SolveOutcome, SolveError> {
+    if params.threads > 1 {
+        return parallel::solve_parallel(pos, to_move, params).map(|(o, _)| o);
+    }
     solve_with(pos, to_move, params, params.order.order())
 }
 
@@ -455,6 +497,20 @@ pub fn solve_with(
 pub fn solve_in(d: &mut Dfpn, pos: &Position, to_move: Colour, start: Instant) -> SolveOutcome {
     let root = d.filled(pos, to_move);
     let (pn, dn) = d.mid(&root, to_move, INF, INF);
+    finish(d, pos, &root, to_move, pn, dn, start)
+}
+
+/// The outcome of a search of `pos` (filled: `root`) that ended with numbers (`pn`, `dn`)
+/// at the root: the winner, a confirmed winning move, the figures.
+fn finish(
+    d: &mut Dfpn,
+    pos: &Position,
+    root: &Position,
+    to_move: Colour,
+    pn: u32,
+    dn: u32,
+    start: Instant,
+) -> SolveOutcome {
     let winner = if pn == 0 {
         Winner::of(to_move)
     } else if dn == 0 {
@@ -463,7 +519,7 @@ pub fn solve_in(d: &mut Dfpn, pos: &Position, to_move: Colour, start: Instant) -
         Winner::Undecided
     };
     let winning_move = if pn == 0 {
-        winning_move(d, pos, &root, to_move)
+        winning_move(d, pos, root, to_move)
     } else {
         None
     };

@@ -118,8 +118,10 @@ pub fn solve_openings(
     let start = Instant::now();
     let order = search_order(&board, params.features.rotation);
     let shared = share.then(|| Arc::new(SharedSolved::default()));
+    // Parallelism across openings: each opening is searched by one thread.
     let params = SolveParams {
         shared: shared.clone(),
+        threads: 1,
         ..params.clone()
     };
     let next = AtomicUsize::new(0);

@@ -58,15 +58,18 @@ fn solve_opening(n: u32, col: u8, row: u8, params: &SolveParams) -> Winner {
 }
 
 fn check_table(n: u32, cells: &[(u8, u8)]) {
+    check_table_with(n, cells, &SolveParams::default());
+}
+
+fn check_table_with(n: u32, cells: &[(u8, u8)], params: &SolveParams) {
     let t = table(n as usize);
-    let params = SolveParams::default();
     for &(c, r) in cells {
         let want = if t[r as usize][c as usize] {
             Winner::Black
         } else {
             Winner::White
         };
-        let got = solve_opening(n, c, r, &params);
+        let got = solve_opening(n, c, r, params);
         assert_eq!(got, want, "{n}x{n} opening {:?}", Cell::at(c, r));
     }
 }
@@ -381,6 +384,146 @@ fn six_by_six_all_openings_match_published_winners() {
     check_table(6, &all_cells(6));
 }
 
+/// Two threads on one tree ([`dfpn::parallel`]).
+fn two_threads() -> SolveParams {
+    SolveParams {
+        threads: 2,
+        ..SolveParams::default()
+    }
+}
+
+#[test]
+fn six_by_six_sample_with_two_threads_on_one_tree_matches_published_winners() {
+    // The sample above, and the openings next to White's edges (the longer 6×6 searches).
+    check_table_with(
+        6,
+        &[(5, 0), (2, 2), (1, 5), (0, 1), (0, 2), (1, 3)],
+        &two_threads(),
+    );
+}
+
+#[test]
+#[ignore = "slow: about 1-2 min on 2 cores"]
+fn six_by_six_all_openings_with_two_threads_on_one_tree_match_published_winners() {
+    check_table_with(6, &all_cells(6), &two_threads());
+}
+
+/// A plain minimax over every empty cell, from the rules alone (few empty cells only): does
+/// `to_move` win?
+fn minimax_wins(p: &Position, to_move: Colour) -> bool {
+    if let Some(w) = p.winner() {
+        return w == to_move;
+    }
+    p.empty_cells().iter().any(|c| {
+        let mut q = p.clone();
+        q.play(to_move, c).unwrap();
+        !minimax_wins(&q, to_move.opponent())
+    })
+}
+
+/// Threads on one tree against the exact search (and, with at most 9 empty cells, a plain
+/// minimax): random 3×3 to 5×5 positions with 1 to 8 stones, either player to move, from a
+/// fixed proptest seed (`PROPTEST_RNG_SEED=<n>` tries another). Two and three threads, with
+/// every pruning on and with proof sets off; the winner must match and, when the player to
+/// move wins, the reported move must win.
+#[test]
+fn threads_on_one_tree_agree_with_the_exact_search() {
+    use proptest::prelude::*;
+    let mut config = ProptestConfig {
+        cases: 40,
+        ..ProptestConfig::default()
+    };
+    if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        config.rng_seed = proptest::test_runner::RngSeed::Fixed(0x5450_4446_504e);
+        // "TPDFPN"
+    }
+    let three = SolveParams {
+        threads: 3,
+        ..SolveParams::default()
+    };
+    let mut no_sets = two_threads();
+    no_sets.features.proof_sets = false;
+    let virtual_picks = std::sync::atomic::AtomicU64::new(0);
+    let expanded = std::sync::atomic::AtomicU64::new(0);
+    proptest!(config, |(
+        n in 3u32..=5,
+        stones in 1usize..=8,
+        order in Just((0..25usize).collect::<Vec<_>>()).prop_shuffle(),
+        black_to_move in any::<bool>(),
+    )| {
+        let board = Board::square(n).unwrap();
+        let mut p = Position::empty(board);
+        let mut colour = Colour::Black;
+        for &i in order.iter().filter(|&&i| i < (n * n) as usize).take(stones) {
+            p.play(colour, Cell::at((i % n as usize) as u8, (i / n as usize) as u8)).unwrap();
+            colour = colour.opponent();
+        }
+        prop_assume!(p.winner().is_none());
+        let to_move = if black_to_move { Colour::Black } else { Colour::White };
+        let exact = exact_black_wins(&p, to_move);
+        if p.empty_cells().len() <= 9 {
+            prop_assert_eq!(minimax_wins(&p, to_move), exact == (to_move == Colour::Black));
+        }
+        for params in [&two_threads(), &three, &no_sets] {
+            let o = solve_agreeing(&p, to_move, params, exact);
+            if let Some(m) = o.winning_move {
+                let mut q = p.clone();
+                q.play(to_move, m).unwrap();
+                let after = exact_black_wins(&q, to_move.opponent());
+                prop_assert_eq!(after, to_move == Colour::Black, "{:?} {:?}", p, m);
+            }
+            virtual_picks.fetch_add(o.profile.virtual_picks, std::sync::atomic::Ordering::Relaxed);
+            expanded.fetch_add(o.profile.expansions, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    let (v, e) = (virtual_picks.into_inner(), expanded.into_inner());
+    eprintln!("threads on one tree: {e} expansions, {v} virtual picks");
+    assert!(e > 0, "no search was exercised");
+}
+
+/// Threads on one tree on a position where they do diverge (7×7, d4 answered by e3):
+/// the published winner, and some children chosen by the virtual numbers.
+#[test]
+fn threads_on_one_tree_diverge_and_solve_a_seven_by_seven_position() {
+    let b = Board::square(7).unwrap();
+    let p = Position::from_names(b, "d4", "e3", Notation::Letters).unwrap();
+    let o = dfpn::solve(&p, Colour::Black, &two_threads()).unwrap();
+    assert_eq!(o.winner, Winner::Black);
+    let m = o.winning_move.expect("a winning move");
+    assert!(p.empty_cells().contains(m));
+    eprintln!(
+        "d4 e3, 2 threads: {} nodes, {} virtual picks, {} shared evaluations",
+        o.nodes, o.profile.virtual_picks, o.profile.shared_evals
+    );
+}
+
+/// Budgets hold with threads on one tree: the node budget counts every thread's nodes (at
+/// most one node over per thread), and a time budget ends the search undecided.
+#[test]
+fn threads_on_one_tree_keep_the_budgets() {
+    let p = opening(7, 3, 3);
+    for threads in [2, 4] {
+        let params = SolveParams {
+            nodes: 3,
+            threads,
+            ..SolveParams::default()
+        };
+        let o = dfpn::solve(&p, Colour::White, &params).unwrap();
+        assert_eq!(o.winner, Winner::Undecided);
+        assert_eq!(o.winning_move, None);
+        assert!(o.nodes <= 3 + threads as u64, "{} nodes", o.nodes);
+    }
+    let params = SolveParams {
+        time: Some(std::time::Duration::from_millis(300)),
+        ..two_threads()
+    };
+    let start = std::time::Instant::now();
+    let o = dfpn::solve(&opening(8, 6, 1), Colour::White, &params).unwrap();
+    assert_eq!(o.winner, Winner::Undecided);
+    // One connection build may run past the deadline (each is limited to 5 s).
+    assert!(start.elapsed().as_secs_f64() < 30.0);
+}
+
 #[test]
 fn seven_by_seven_centre_sample() {
     // The table says the centre opening d4 wins for Black, so Black (to move) must win after
@@ -593,6 +736,44 @@ fn cli_json_and_openings() {
         assert_eq!(o["winner"] == "black", exact, "{name}");
     }
     let (code, _) = code_and_err(&["solve", "--board", "7x7", "--moves", "d4", "--nodes", "2"]);
+    assert_eq!(code, Some(3));
+}
+
+/// `--threads 2` on one position (threads on one tree): the same winner as one thread, a
+/// winning move when the player to move wins, and the node budget still gives exit 3.
+#[test]
+fn cli_threads_on_one_position() {
+    let run = |threads: &str| -> serde_json::Value {
+        let out = hexproof()
+            .args([
+                "solve",
+                "--board",
+                "6x6",
+                "--moves",
+                "a3,c4",
+                "--json",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one["winner"], two["winner"]);
+    assert_eq!(one["winning_move"].is_null(), two["winning_move"].is_null());
+    let (code, _) = code_and_err(&[
+        "solve",
+        "--board",
+        "7x7",
+        "--moves",
+        "d4",
+        "--nodes",
+        "2",
+        "--threads",
+        "2",
+    ]);
     assert_eq!(code, Some(3));
 }
 

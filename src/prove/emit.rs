@@ -1492,7 +1492,9 @@ impl Emitter<'_, '_> {
         // needed); the steps written are the ones the goal needs through the others.
         let collapsed = |i: usize| {
             let f = &d.facts[i];
-            matches!(f.why, Why::And(..) | Why::Or(_)) && f.carrier.len() <= self.collapse
+            self.collapse > 0
+                && matches!(f.why, Why::And(..) | Why::Or(_))
+                && f.carrier.len() <= self.collapse
         };
         let last = d.facts.len() - 1;
         let mut needed = vec![false; d.facts.len()];

@@ -12,8 +12,8 @@ fn run(src: &str) -> Checked {
     check_source("t.hexp", src, &Options::default())
 }
 
-/// The compact export of `moves` on an n×n board (the loser to move after them).
-fn compact(n: u32, moves: &[&str], opts: CompactOptions) -> String {
+/// `moves` played alternately from Black on an empty n×n board, and the colour to move.
+fn played(n: u32, moves: &[&str]) -> (Position, Colour) {
     let b = Board::square(n).unwrap();
     let mut p = Position::empty(b);
     let mut colour = Colour::Black;
@@ -22,6 +22,12 @@ fn compact(n: u32, moves: &[&str], opts: CompactOptions) -> String {
             .unwrap();
         colour = colour.opponent();
     }
+    (p, colour)
+}
+
+/// The compact export of `moves` on an n×n board (the loser to move after them).
+fn compact(n: u32, moves: &[&str], opts: CompactOptions) -> String {
+    let (p, colour) = played(n, moves);
     let params = SolveParams::default();
     emit::emit(
         &p,
@@ -118,14 +124,7 @@ fn compact_6x6_white_win_checks() {
 /// The export of `moves` on an n×n board (the loser to move after them) with derived facts on
 /// at most `collapse` cells written `by search` (`solve --emit-collapse`, docs/prove.md).
 fn collapsed(n: u32, moves: &[&str], collapse: usize) -> String {
-    let b = Board::square(n).unwrap();
-    let mut p = Position::empty(b);
-    let mut colour = Colour::Black;
-    for m in moves {
-        p.play(colour, b.parse_cell(m, Notation::Letters).unwrap())
-            .unwrap();
-        colour = colour.opponent();
-    }
+    let (p, colour) = played(n, moves);
     emit::emit(
         &p,
         colour,

@@ -187,6 +187,10 @@ pub struct SolveArgs {
     /// solver's move is followed into a subtree (0: always follow the solver).
     #[arg(long, value_name = "N", default_value_t = hexproof::prove::emit::REPLY_TRIES)]
     emit_reply_tries: usize,
+    /// Emitted proofs: derived facts on at most this many cells are written as one
+    /// `by search` step instead of their AND/OR derivation (0: all written out).
+    #[arg(long, value_name = "CELLS", default_value_t = 0)]
+    emit_collapse: usize,
     /// Emitted proofs: compact (docs/prove.md): union-connection leaves (Noshita's rule 2),
     /// small leaves `by search` before derivations, and among the winner's moves near the
     /// root the one with the smallest subtree.
@@ -447,6 +451,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             explain,
             stats: a.emit_stats,
             reply_tries: a.emit_reply_tries,
+            collapse: a.emit_collapse,
             compact: a.compact.then_some(emit::CompactOptions {
                 union_nodes: a.compact_union_nodes,
                 union_deep: a.compact_union_deep,

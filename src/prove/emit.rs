@@ -106,6 +106,12 @@ pub struct EmitOptions {
     /// rule 2), small leaves `by search` before derivations, and the proof-size objective
     /// near the root. Off: the export is the one above, unchanged.
     pub compact: Option<CompactOptions>,
+    /// Derived facts whose carrier has at most this many cells are written as one `by search`
+    /// step, their own derivation left out (0: every rule step written, as before). The
+    /// checker's search of such a step is the one it runs anyway to confirm a rule step, so
+    /// a small fact costs it no more; the file loses the repeated bridges and edge templates
+    /// spelled out as AND/OR steps (docs/prove.md, "Collapsed derivations").
+    pub collapse: usize,
 }
 
 /// The knobs of a compact export ([`EmitOptions::compact`]).
@@ -165,6 +171,7 @@ impl Default for EmitOptions {
             stats: false,
             reply_tries: REPLY_TRIES,
             compact: None,
+            collapse: 0,
         }
     }
 }
@@ -247,6 +254,7 @@ pub fn emit_solved(
         stats: opts.stats,
         reply_tries: opts.reply_tries,
         compact: opts.compact,
+        collapse: opts.collapse,
         search_memo: HashMap::new(),
         unions: 0,
         union_tries: 0,
@@ -413,6 +421,8 @@ struct Emitter<'b, 'a> {
     reply_tries: usize,
     /// [`EmitOptions::compact`].
     compact: Option<CompactOptions>,
+    /// [`EmitOptions::collapse`].
+    collapse: usize,
     /// The checker's searches already run: (winner's stones, loser's stones, carrier, pairs
     /// as written, budget) → proved.
     search_memo: HashMap<SearchKey, bool>,
@@ -1478,6 +1488,30 @@ impl Emitter<'_, '_> {
             let _ = writeln!(out, "{pad}t - b on {} by search", self.list(c - filled));
             return;
         };
+        // A rule step on a small carrier is written `by search` (its premises are then not
+        // needed); the steps written are the ones the goal needs through the others.
+        let collapsed = |i: usize| {
+            let f = &d.facts[i];
+            self.collapse > 0
+                && matches!(f.why, Why::And(..) | Why::Or(_))
+                && f.carrier.len() <= self.collapse
+        };
+        let last = d.facts.len() - 1;
+        let mut needed = vec![false; d.facts.len()];
+        needed[last] = true;
+        for i in (0..d.facts.len()).rev() {
+            if !needed[i] || collapsed(i) {
+                continue;
+            }
+            match &d.facts[i].why {
+                Why::And(a, b, _) => {
+                    needed[*a] = true;
+                    needed[*b] = true;
+                }
+                Why::Or(v) => v.iter().for_each(|&a| needed[a] = true),
+                Why::Base | Why::Template(_) => {}
+            }
+        }
         let premise = |i: usize| -> String {
             let f = &d.facts[i];
             if f.why == Why::Base {
@@ -1486,8 +1520,16 @@ impl Emitter<'_, '_> {
                 format!("s_{i}")
             }
         };
-        let last = d.facts.len() - 1;
+        if collapsed(last) {
+            // The whole connection is small: one line, as a search leaf.
+            let c = d.facts[last].carrier;
+            let _ = writeln!(out, "{pad}t - b on {} by search", self.list(c));
+            return;
+        }
         for (i, f) in d.facts.iter().enumerate() {
+            if !needed[i] {
+                continue;
+            }
             let kind = if f.semi { "VSC" } else { "VC" };
             // The goal is written (t, C, b) so that it reads `t - b`.
             let text = if i == last && f.x.as_border() != Some(self.winner.borders()[0]) {
@@ -1502,6 +1544,7 @@ impl Emitter<'_, '_> {
             };
             let by = match &f.why {
                 Why::Base => continue,
+                _ if collapsed(i) => "search".to_string(),
                 Why::Template(name) => crate::dsl::template_import::lemma_name(name),
                 Why::And(a, b, _) => format!("AND {} {}", premise(*a), premise(*b)),
                 Why::Or(v) => {

@@ -166,8 +166,42 @@ impl GtpProcess {
 impl Drop for GtpProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
+            // The engine the shell started first: `sh -c` may stay as the engine's parent,
+            // and killing only the shell left engines stuck in a long genmove running,
+            // orphaned, for hours (2026-11-29). The shell is not reaped yet, so its children
+            // are still its own.
+            kill_descendants(self.child.id(), 3);
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
     }
+}
+
+/// Kills (SIGKILL) the processes started by `pid`, and theirs down to `depth` levels, as
+/// Linux lists them in `/proc/PID/task/PID/children`; elsewhere, or without that file,
+/// nothing. (Not a process group of their own: the engines then still share the
+/// terminal's, so a Ctrl-C of `hexproof match` stops them too.)
+fn kill_descendants(pid: u32, depth: u32) {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(list) = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")) else {
+            return;
+        };
+        for child in list
+            .split_whitespace()
+            .filter_map(|c| c.parse::<u32>().ok())
+        {
+            if depth > 1 {
+                kill_descendants(child, depth - 1);
+            }
+            if let Ok(id) = i32::try_from(child) {
+                // SAFETY: kill(2) sends a signal to one process id; no memory is touched.
+                unsafe {
+                    libc::kill(id, libc::SIGKILL);
+                }
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (pid, depth);
 }

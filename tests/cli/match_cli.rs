@@ -297,3 +297,63 @@ fn default_openings_are_the_data_file() {
         assert!(help.contains(word), "{word}");
     }
 }
+
+/// Processes whose command line is exactly `words` (Linux `/proc`; `None` elsewhere).
+fn processes_running(words: &[&str]) -> Option<usize> {
+    let want = words.join("\0") + "\0";
+    let mut n = 0;
+    for e in std::fs::read_dir("/proc").ok()?.flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            if cmd == want.as_bytes() {
+                n += 1;
+            }
+        }
+    }
+    Some(n)
+}
+
+#[test]
+fn a_stuck_engine_is_killed_with_its_shell() {
+    // An engine that never answers genmove runs under `sh -c` (the match's shell, then its
+    // own): when it overruns, the match kills the shell *and* what it started. Before
+    // (2026-11-29) only the shell was killed, and real engines stuck in a genmove ran on,
+    // orphaned, for hours.
+    if processes_running(&["no-such-command"]).is_none() {
+        return; // no /proc: nothing to look at
+    }
+    let dir = scratch("stuck");
+    let stuck = "sh -c 'while read l; do case \"$l\" in genmove*) sleep 293;; *) printf \"=\\n\\n\";; esac; done'";
+    std::fs::write(dir.join("o.txt"), "b1\n").unwrap();
+    let out = dir.join("m");
+    let (code, _, err) = matched(&[
+        "--a",
+        stuck,
+        "--b",
+        &engine(""),
+        "--size",
+        "5",
+        "--openings",
+        dir.join("o.txt").to_str().unwrap(),
+        "--games",
+        "1",
+        "--time",
+        "0.1",
+        "--margin",
+        "0.4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(log(&out)[0].kind, "time");
+    // SIGKILL is delivered at once, but give the kernel a moment to reap.
+    let mut left = processes_running(&["sleep", "293"]).unwrap();
+    for _ in 0..50 {
+        if left == 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left = processes_running(&["sleep", "293"]).unwrap();
+    }
+    assert_eq!(left, 0, "the stuck engine's `sleep 293` outlived the match");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -594,3 +594,67 @@ fn yang_conjunctive_goal_step() {
     eprintln!("mutant: {found:?}");
     assert_ne!(found.map(|x| x.0), Some(Status::Verified));
 }
+
+/// Completion of conjunctive goals (docs/yang.md "Conjunctive goals", session 20): pattern
+/// 304 under `1/2 298/7` (White e3, Black f3; White d8, Black d7), goal `t - b`. Its branch 1
+/// (White g3, Black h2) leaves pattern 292 (h2, e5 or d7 to the bottom), bridges e5–d7,
+/// f3–e5 and h2–t, and pattern 13 (f1 g1 f2 g2), which links f3 to h2 or to the top. When
+/// every sibling is taken to join all it touches, 13 is not needed and was left out, so the
+/// choice "292 joins e5 to the bottom" left t unjoined; the completion brings 13 back with a
+/// union of its pairs and the kernel accepts the step (304 itself still fails at branch 5).
+/// A data mutant without 13 (line 9050 dropped) fails at branch 1. Pattern 322 under `1/2
+/// 298/7 304/7` with the conjunctive goal `t - b | t - f3 & e5 - b` (what 304's bridge f3–e5
+/// beside it implies) has its branch 3 (bridges t–h2, h2–f3 and 292, with 12 and 13 below)
+/// verified.
+#[test]
+fn yang_completion_brings_in_pattern_13() {
+    use hexproof::board::Border;
+    use hexproof::yang::verify::{check_placed, check_placed_for, Params, Status};
+    let s = strategy();
+    let board = hexproof::board::Board::square(9).unwrap();
+    let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
+    let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
+    let at = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
+        r.iter()
+            .find(|x| x.path == p)
+            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
+    };
+    let (cells, black) = placed_at(&s, "1/2 298/7 304");
+    let r = check_placed(&s, 304, cells.clone(), black, &[(t, b)], Params::default());
+    let (st, goal) = at(&r, "304/1 13").expect("13 is built under 304/1");
+    assert_eq!(st, Status::Verified, "{goal}");
+    assert!(goal.contains("f3 - h2"), "{goal}");
+    let (st, goal) = at(&r, "304/1 292").expect("292 is built under 304/1");
+    assert_eq!(st, Status::Verified, "{goal}");
+    assert!(goal.contains("e5 - b"), "{goal}");
+    let last = r.last().unwrap();
+    assert_eq!(last.pattern, 304);
+    assert!(!last.reason.contains("branch 1 "), "{}", last.reason);
+    // The mutant: 304's branch 1 without pattern 13 (lines 9045-9050).
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[9049].trim_end(), "\"PP 13 62 70 71 61\",");
+    lines[9044] = "\"ND 4\",";
+    lines[9045] = "\"PS 292 2 2 2\",";
+    lines.remove(9049);
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 304, cells, black, &[(t, b)], Params::default());
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified);
+    assert!(last.reason.contains("branch 1 "), "{}", last.reason);
+    // 322 with the conjunctive goal its bridge f3-e5 implies: branch 3 composed.
+    let (cells, black) = placed_at(&s, "1/2 298/7 304/7 322");
+    let goal = vec![vec![(t, b)], vec![(t, cell("f3")), (cell("e5"), b)]];
+    let r = check_placed_for(&s, 322, cells, black, &goal, Params::default());
+    let under: Vec<_> = r.iter().filter(|x| x.path.starts_with("322/3 ")).collect();
+    assert!(
+        under.iter().any(|x| x.pattern == 12),
+        "12 is placed under 322/3"
+    );
+    assert!(
+        under.iter().any(|x| x.pattern == 13),
+        "13 is placed under 322/3"
+    );
+    for x in &under {
+        assert_eq!(x.status, Status::Verified, "{} {:?}", x.path, x.goal);
+    }
+}

@@ -395,8 +395,10 @@ fn yang_goal_check_fixture_subset() {
     assert_eq!(two.last().unwrap().status, Status::Verified);
     let mut big: Vec<u32> = vec![9, 17, 18, 25, 26, 27, 34, 35, 36];
     big.extend(40..=80);
-    // Without the goal revision: as in session 17 (the lemma leaves and the memo of built
-    // instances change no verdict).
+    // Without the goal revision (conjunctive goals on, as by default). Sessions 17-19 pinned
+    // (196, 160) here and (205, 172) with it; session 20's completion of conjunctive goals and the choice of the
+    // failed attempt with more verified records change the placements built below steps
+    // that do not compose.
     let before = Params {
         revise: false,
         ..Params::default()
@@ -406,11 +408,10 @@ fn yang_goal_check_fixture_subset() {
     assert_eq!((last.pattern, last.cells), (286, 50));
     let verified = r.iter().filter(|x| x.status == Status::Verified).count();
     let refuted = r.iter().filter(|x| x.status == Status::Refuted).count();
-    // Nothing refuted here; 13 placements are verified through a union AND (kernel
-    // condition 6; 147 before it), among them 42's sub-patterns 43, 279 and 7.
+    // Nothing refuted here; some placements are verified through a union AND (kernel
+    // condition 6), among them 42's sub-patterns 43, 279 and 7.
     assert_eq!(refuted, 0);
-    assert_eq!((r.len(), verified), (196, 160));
-    assert_eq!(r.iter().filter(|x| x.union_and).count(), 13);
+    let without = (r.len(), verified, r.iter().filter(|x| x.union_and).count());
     assert!(r.iter().all(|x| !x.revised));
     assert_eq!(last.status, Status::Undecided, "{}", last.reason);
     // With it (the default): steps whose union goals did not compose are tried with smaller
@@ -423,10 +424,11 @@ fn yang_goal_check_fixture_subset() {
         .count();
     assert_eq!(r.iter().filter(|x| x.status == Status::Refuted).count(), 0);
     eprintln!(
-        "286 with revision: {} placements, {verified} verified, {revised} revised",
+        "286 without revision: {without:?}; with revision: {} placements, {verified} verified, {revised} revised",
         r.len()
     );
-    assert_eq!((r.len(), verified), (205, 172));
+    assert_eq!(without, (201, 165, 13));
+    assert_eq!((r.len(), verified), (209, 176));
     assert!(revised > 0);
 }
 

@@ -582,7 +582,7 @@ fn certificate_check_reads_union_goals() {
 /// Version 3 certificate files (conjunctive goals, kernel condition 8): on 3x3 with Black b1
 /// and a3, the claim `b1 - b` over a2, b2 is proved by an and-node whose one child states
 /// the conjunction `b1 - a3 & a3 - b` (`"with"`). Accepted; a mutant whose conjunction asks
-/// `a3 - t` instead is rejected by the kernel; the same file as version 2 is bad input (a
+/// `c2 - b` (a Black stone added on c2) instead is rejected by the kernel; the same file as version 2 is bad input (a
 /// conjunction is never read as its first pair alone).
 #[test]
 fn certificate_check_reads_conjunctive_goals() {
@@ -628,10 +628,12 @@ fn certificate_check_reads_conjunctive_goals() {
     };
     let (code, out, err) = check(&cert, "conj.json");
     assert_eq!(code, 0, "{out}\n{err}");
-    // Mutant: the conjunction's second pair is one the strategy does not join.
+    // Mutant: a Black stone on c2 and the conjunction `b1 - a3 & c2 - b`, whose second pair
+    // the strategy does not join after Black's a2 (c2 touches the bottom only through b2).
     let mut wrong = cert.clone();
+    wrong["black"] = serde_json::json!(["b1", "a3", "c2"]);
     for n in wrong["nodes"].as_array_mut().unwrap().iter_mut().take(3) {
-        n["with"] = serde_json::json!([[["a3", "t"]]]);
+        n["with"] = serde_json::json!([[["c2", "b"]]]);
     }
     let (code, out, err) = check(&wrong, "wrong.json");
     assert_eq!(code, 1, "{out}\n{err}");

@@ -58,7 +58,10 @@ fn yang_check_clean_file_runs_the_goal_check() {
         out.contains("White's line against the inferred goal: W a3\n"),
         "{out}"
     );
-    assert!(out.contains(", 1 goal not established: "), "{out}");
+    assert!(
+        out.contains(", 2 goal not established: an inferred goal lost locally"),
+        "{out}"
+    );
     assert!(out.ends_with("verdict: undecided\n"), "{out}");
     let _ = std::fs::remove_file(path);
 }

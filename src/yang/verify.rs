@@ -1416,14 +1416,64 @@ impl<'a> Checker<'a> {
         let mut built = Vec::new();
         let mut texts = Vec::new();
         let mut worst = Status::Verified;
-        for (k, d) in &goals {
-            let g: Goal = d
-                .iter()
+        let as_goal = |d: &[Vec<(usize, usize)>]| -> Goal {
+            d.iter()
                 .map(|c| c.iter().map(|&(x, y)| (rep(x), rep(y))).collect())
-                .collect();
-            let bt = self.instance(&parts[*k], &g, after);
+                .collect()
+        };
+        for i in 0..goals.len() {
+            let k = goals[i].0;
+            let mark = self.out.len();
+            let g = as_goal(&goals[i].1);
+            let mut bt = self.instance(&parts[k], &g, after);
+            let mut g = g;
+            if bt.status != Status::Verified && self.builds < self.params.max_builds {
+                // Repair: a part not verified for its goal is tried with the unions of two of
+                // its own pairs, then its single pairs (at most CONJ_MAX_REPAIRS), when every
+                // choice still joins the step's goal; the first verified one is kept, its
+                // failed tries' records dropped.
+                let failed = self.out.split_off(mark);
+                let t = &touch[k];
+                let pairs: Vec<(usize, usize)> = t
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(a, &x)| t[a + 1..].iter().map(move |&y| (x, y)))
+                    .collect();
+                let mut alts: Vec<Vec<Vec<(usize, usize)>>> = Vec::new();
+                for (a, &p) in pairs.iter().enumerate() {
+                    for &q in &pairs[a + 1..] {
+                        alts.push(vec![vec![p], vec![q]]);
+                    }
+                }
+                alts.extend(pairs.iter().map(|&p| vec![vec![p]]));
+                let mut tries = 0;
+                for alt in alts {
+                    if alt == goals[i].1 || tries >= CONJ_MAX_REPAIRS {
+                        continue;
+                    }
+                    let mut g2 = goals.clone();
+                    g2[i].1 = alt;
+                    if unjoined(&g2) != Ok(None) {
+                        continue;
+                    }
+                    tries += 1;
+                    let ga = as_goal(&g2[i].1);
+                    let b2 = self.instance(&parts[k], &ga, after);
+                    if b2.status == Status::Verified {
+                        goals = g2;
+                        bt = b2;
+                        g = ga;
+                        break;
+                    }
+                    self.out.truncate(mark);
+                }
+                if bt.status != Status::Verified {
+                    self.out.truncate(mark);
+                    self.out.extend(failed);
+                }
+            }
             worst = worst.max(bt.status);
-            texts.push(format!("{} as {}", parts[*k].pattern, self.goal_text(&g)));
+            texts.push(format!("{} as {}", parts[k].pattern, self.goal_text(&g)));
             built.push((bt, g));
             if worst != Status::Verified {
                 break;
@@ -1866,6 +1916,8 @@ fn complete(
     None
 }
 
+/// Conjunctive goals, repair: the most other goals built for a part not verified for its own.
+const CONJ_MAX_REPAIRS: usize = 4;
 /// Conjunctive goals, completion: the most assignments of pairs to left-out parts looked at
 /// per step.
 const CONJ_MAX_COMPLETIONS: usize = 512;

@@ -22,14 +22,15 @@ enum YangCommand {
 /// then (no defect in a reachable pattern, or --lenient) the goal check: each placed
 /// pattern's goal inferred from its context, Yang's branches written as a certificate for
 /// it and judged by the kernel, a failing step searched exactly for White's line
-/// (docs/yang.md). Refutations are of the *inferred* goal.
+/// (docs/yang.md). A lost *inferred* goal is reported as "goal not established" (undecided,
+/// White's line shown), never as a refutation.
 ///
 /// Example:
 ///   hexproof yang check tests/fixtures/jing-yang-9x9/hex99-3.txt --lenient
 ///
 /// Exit codes: 0 the whole strategy verified by the kernel, 1 pattern 1 itself refuted
-/// (White's line shown; other patterns refuted for their inferred goals are shown but leave
-/// the verdict undecided, as the inference may be wrong), 2 bad data (a file that cannot be read, a syntax error printed as
+/// (White's line shown; other patterns whose inferred goals are lost are shown as "goal not
+/// established" and leave the verdict undecided, as the inference may be wrong), 2 bad data (a file that cannot be read, a syntax error printed as
 /// line and column, or without --lenient a structural defect in a pattern reached from
 /// pattern 1), 3 undecided somewhere.
 #[derive(Args, Debug)]

@@ -128,6 +128,12 @@ pub struct Semantic {
     pub root_refuted: bool,
     /// Instances undecided.
     pub instances_undecided: usize,
+    /// Undecided instances whose *inferred* goal the exact search proves lost inside the
+    /// pattern (White's line shown): "goal not established", a wrong guess of the goal as
+    /// far as the whole-board solver was asked, never counted as refuted.
+    pub instances_goal_lost: usize,
+    /// Patterns with such a placement.
+    pub patterns_goal_lost: usize,
     /// Instances whose goal could not be inferred.
     pub goal_unknown: usize,
     /// Instances verified whose own step is a union AND (kernel condition 6).
@@ -222,6 +228,14 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
             .iter()
             .any(|r| r.placed_at.is_none() && r.status == Status::Refuted),
         instances_undecided: count(Status::Undecided),
+        instances_goal_lost: o.instances.iter().filter(|r| r.goal_lost).count(),
+        patterns_goal_lost: o
+            .instances
+            .iter()
+            .filter(|r| r.goal_lost)
+            .map(|r| r.pattern)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
         goal_unknown: o
             .instances
             .iter()
@@ -422,7 +436,7 @@ impl Semantic {
         use std::fmt::Write;
         let _ = writeln!(
             o,
-            "goal check: {} placed patterns: {} verified ({} through a union AND), {} refuted, {} undecided ({} with the goal unknown, {} not composed); {:.1} s",
+            "goal check: {} placed patterns: {} verified ({} through a union AND), {} refuted, {} undecided ({} with the goal unknown, {} not composed, {} goal not established: an inferred goal lost locally, no refutation); {:.1} s",
             self.instances,
             self.instances_verified,
             self.instances_verified_union_and,
@@ -430,6 +444,7 @@ impl Semantic {
             self.instances_undecided,
             self.goal_unknown,
             self.not_composed,
+            self.instances_goal_lost,
             self.seconds
         );
         let _ = writeln!(
@@ -471,7 +486,12 @@ impl Semantic {
                 r.reason
             );
             if !r.white_line.is_empty() {
-                let _ = writeln!(o, "    White's line: {}", r.white_line.join(" "));
+                let what = if r.goal_lost {
+                    "White's line against the inferred goal"
+                } else {
+                    "White's line"
+                };
+                let _ = writeln!(o, "    {what}: {}", r.white_line.join(" "));
             }
         };
         if let Some(r) = &self.first_break {

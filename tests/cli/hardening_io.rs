@@ -578,3 +578,69 @@ fn certificate_check_reads_union_goals() {
     assert_eq!(code, 2, "{out}\n{err}");
     assert!(err.contains("needs version 2"), "{err}");
 }
+
+/// Version 3 certificate files (conjunctive goals, kernel condition 8): on 3x3 with Black b1
+/// and a3, the claim `b1 - b` over a2, b2 is proved by an and-node whose one child states
+/// the conjunction `b1 - a3 & a3 - b` (`"with"`). Accepted; a mutant whose conjunction asks
+/// `c2 - b` (a Black stone added on c2) instead is rejected by the kernel; the same file as version 2 is bad input (a
+/// conjunction is never read as its first pair alone).
+#[test]
+fn certificate_check_reads_conjunctive_goals() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cert-conj");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let with = serde_json::json!([[["a3", "b"]]]);
+    let node = |id: u32, stones: &[&str], carrier: &[&str], kind: serde_json::Value| {
+        let mut v = serde_json::json!({
+            "id": id, "stones": stones, "carrier": carrier,
+            "goal": ["b1", "a3"], "with": with,
+        });
+        for (k, x) in kind.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    let cert = serde_json::json!({
+        "format": "hexproof-certificate",
+        "version": 3,
+        "board": "3x3",
+        "notation": "letters",
+        "black": ["b1", "a3"],
+        "white": [],
+        "carrier": ["a2", "b2"],
+        "claim": "b1 - b",
+        "owner": "black",
+        "owner_first": false,
+        "first": null,
+        "root": 3,
+        "nodes": [
+            node(0, &["a2"], &[], serde_json::json!({"joined": true})),
+            node(1, &["b2"], &[], serde_json::json!({"joined": true})),
+            node(2, &[], &["a2", "b2"], serde_json::json!({"or": [
+                {"reply": "a2", "next": 0}, {"reply": "b2", "next": 1}]})),
+            {"id": 3, "stones": [], "carrier": ["a2", "b2"], "and": [2]},
+        ],
+    });
+    let check = |v: &serde_json::Value, name: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, serde_json::to_string_pretty(v).unwrap()).unwrap();
+        hexproof(&["certificate", "check", f.to_str().unwrap()])
+    };
+    let (code, out, err) = check(&cert, "conj.json");
+    assert_eq!(code, 0, "{out}\n{err}");
+    // Mutant: a Black stone on c2 and the conjunction `b1 - a3 & c2 - b`, whose second pair
+    // the strategy does not join after Black's a2 (c2 touches the bottom only through b2).
+    let mut wrong = cert.clone();
+    wrong["black"] = serde_json::json!(["b1", "a3", "c2"]);
+    for n in wrong["nodes"].as_array_mut().unwrap().iter_mut().take(3) {
+        n["with"] = serde_json::json!([[["c2", "b"]]]);
+    }
+    let (code, out, err) = check(&wrong, "wrong.json");
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("REJECTED"), "{out}");
+    let mut old = cert.clone();
+    old["version"] = 2.into();
+    let (code, out, err) = check(&old, "v2.json");
+    assert_eq!(code, 2, "{out}\n{err}");
+    assert!(err.contains("needs version 3"), "{err}");
+}

@@ -37,23 +37,31 @@ fn yang_check_real_file_is_bad_data() {
 }
 
 /// SMALL has no structural defect, so the goal check runs: its bridge is placed on c2 and a3,
-/// which do not both touch the bottom, and White's a3 (answered by c2) wins: the bridge is
-/// refuted for its inferred goal, shown, but the whole verdict stays undecided (exit 3): only
-/// pattern 1's goal is known.
+/// which do not both touch the bottom, and White's a3 (answered by c2) wins: the bridge's
+/// inferred goal is lost, shown with White's line, but reported as "goal not established"
+/// (undecided), never as refuted: only pattern 1's goal is known (exit 3).
 #[test]
 fn yang_check_clean_file_runs_the_goal_check() {
     let path = temp_file("small.txt", SMALL);
     let (code, out, err) = run(&["yang", "check", path.to_str().unwrap()]);
     assert_eq!(code, 3, "{err}");
     assert!(
-        out.contains("0 verified, 1 refuted, 1 undecided, 0 defective"),
+        out.contains("0 verified, 0 refuted, 2 undecided, 0 defective"),
         "{out}"
     );
     assert!(
         out.contains("first break:\n  pattern 2 at 1/0 2, placed at line 9"),
         "{out}"
     );
-    assert!(out.contains("White's line: W a3\n"), "{out}");
+    assert!(out.contains("Undecided: goal not established: "), "{out}");
+    assert!(
+        out.contains("White's line against the inferred goal: W a3\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(", 2 goal not established: an inferred goal lost locally"),
+        "{out}"
+    );
     assert!(out.ends_with("verdict: undecided\n"), "{out}");
     let _ = std::fs::remove_file(path);
 }
@@ -123,9 +131,14 @@ fn yang_check_mutants_rejected_for_the_right_reason() {
     let shifted = TINY.replace("\"PP 2 6 7\"", "\"PP 2 7 8\"");
     let (code, out, v) = check_text("shifted.txt", &shifted);
     assert_eq!(code, 3, "{out}");
-    assert!(out.contains("Refuted: a branch without sub-patterns does not join the goal; the inferred goal is lost inside the pattern"), "{out}");
-    assert!(out.contains("White's line: W b3\n"), "{out}");
-    assert_eq!(v["semantic"]["first_break"]["status"], "refuted");
+    assert!(out.contains("Undecided: goal not established: a branch without sub-patterns does not join the goal; the inferred goal is lost inside the pattern"), "{out}");
+    assert!(
+        out.contains("White's line against the inferred goal: W b3\n"),
+        "{out}"
+    );
+    assert_eq!(v["semantic"]["first_break"]["status"], "undecided");
+    assert_eq!(v["semantic"]["first_break"]["goal_lost"], true);
+    assert_eq!(v["semantic"]["instances_refuted"], 0);
     assert_eq!(v["semantic"]["first_break"]["white_line"][0], "W b3");
 }
 

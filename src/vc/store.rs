@@ -89,10 +89,7 @@ pub fn try_add<const W: usize>(
         let e = list[i].carrier;
         if e.is_subset(&c) {
             if i > 0 {
-                // Move to front (what `rotate_right(1)` does, without its general algorithm).
-                let hit = list[i];
-                list.copy_within(0..i, 1);
-                list[0] = hit;
+                list[..=i].rotate_right(1);
             }
             return false;
         }

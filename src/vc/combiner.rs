@@ -100,12 +100,14 @@ impl<const W: usize> Combiner<W> {
         !self.aborted
     }
 
-    fn over_limit(&mut self) -> bool {
+    /// The limit test a BACKTRACK call makes on entry, for a call whose arenas would hold
+    /// `held` carriers (the caller's arenas plus the call's own 𝒮 and 𝒞).
+    fn over_limit(&mut self, held: usize) -> bool {
         if self.aborted {
             return true;
         }
         self.calls += 1;
-        if self.s_buf.len() + self.c_buf.len() + self.found.len() > self.cap {
+        if held > self.cap {
             self.aborted = true;
         } else if self.calls.is_multiple_of(1024) {
             if let Some(d) = self.deadline {
@@ -119,8 +121,9 @@ impl<const W: usize> Combiner<W> {
 
     /// BACKTRACK(F, 𝒮, 𝒞) with 𝒮 = `s_buf[s_lo..s_hi]` and 𝒞 = `c_buf[c_lo..c_hi]` plus every
     /// carrier found since this call began (those avoid all blocked cells of this call).
-    fn backtrack(&mut self, mut f: Bits<W>, s_lo: usize, s_hi: usize, c_lo: usize, c_hi: usize) {
-        if self.over_limit() {
+    fn backtrack(&mut self, f: Bits<W>, s_lo: usize, s_hi: usize, c_lo: usize, c_hi: usize) {
+        let held = self.s_buf.len() + self.c_buf.len() + self.found.len();
+        if self.over_limit(held) {
             return;
         }
         // Line 4 (and §V-D2): no VC unless the VSCs' intersection is empty.
@@ -133,6 +136,23 @@ impl<const W: usize> Combiner<W> {
         if !inter.is_empty() || !any_new {
             return;
         }
+        self.backtrack_body(f, s_lo, s_hi, c_lo, c_hi);
+    }
+
+    /// BACKTRACK past its entry tests (limits and line 4, which the caller made). A recursive
+    /// call is made only when it passes those tests: the tests are made here first, on the
+    /// VSCs and VCs that avoid the blocked cell, with the same limit accounting
+    /// ([`Self::over_limit`] on the arena size the call would see), so the calls, the limits
+    /// and the carriers found are those of the plain recursion; a call that would return at
+    /// once costs no copying.
+    fn backtrack_body(
+        &mut self,
+        mut f: Bits<W>,
+        s_lo: usize,
+        s_hi: usize,
+        c_lo: usize,
+        c_hi: usize,
+    ) {
         let found_lo = self.found.len();
         // Line 5: every VC is filtered out, so the (greedy) sum of the VSCs is a new VC.
         if c_lo == c_hi {
@@ -159,8 +179,37 @@ impl<const W: usize> Combiner<W> {
             }
             // Line 8.
             let Some(a) = best.first() else { return };
-            // Lines 9–11.
+            // Lines 9–11, first without copying: the recursive call's entry tests.
             f.insert(a);
+            let mut inter = self.universe;
+            let mut any_new = false;
+            let mut ns = 0;
+            for &(s, processed) in &self.s_buf[s_lo..s_hi] {
+                if !s.contains(a) {
+                    inter &= s;
+                    any_new |= !processed;
+                    ns += 1;
+                }
+            }
+            // The VCs avoiding a are counted only when the count can matter (the cap).
+            let base = self.s_buf.len() + ns + self.c_buf.len() + self.found.len();
+            let nc_max = c_hi - c_lo + self.found.len() - found_lo;
+            let nc = if base + nc_max <= self.cap {
+                nc_max
+            } else {
+                self.c_buf[c_lo..c_hi]
+                    .iter()
+                    .chain(self.found[found_lo..].iter())
+                    .filter(|c| !c.contains(a))
+                    .count()
+            };
+            let held = base + nc;
+            if self.over_limit(held) {
+                return;
+            }
+            if !inter.is_empty() || !any_new {
+                continue;
+            }
             let s2_lo = self.s_buf.len();
             for i in s_lo..s_hi {
                 let e = self.s_buf[i];
@@ -184,7 +233,7 @@ impl<const W: usize> Combiner<W> {
             }
             let c2_hi = self.c_buf.len();
             // Line 12: carriers found below are appended to `found` and so join 𝒞 here.
-            self.backtrack(f, s2_lo, s2_hi, c2_lo, c2_hi);
+            self.backtrack_body(f, s2_lo, s2_hi, c2_lo, c2_hi);
             self.s_buf.truncate(s2_lo);
             self.c_buf.truncate(c2_lo);
             if self.aborted {
@@ -229,25 +278,26 @@ impl<const W: usize> Combiner<W> {
         }
         while !a.is_empty() {
             self.calls += 1;
-            // Line 5: VSCs containing all of A are useless from now on.
-            self.s_buf.retain(|&(s, _)| !a.is_subset(&s));
-            // Line 6.
+            // Lines 5–9 in one pass: drop the VSCs containing all of A (useless from now on),
+            // and intersect those left (line 6) and those of them avoiding x = min A (line 8;
+            // a dropped VSC contains x, so it would not be among them).
+            let x = a.first().expect("A is not empty");
             let mut inter = u;
-            for &(s, _) in &self.s_buf {
+            let mut inter_x = u;
+            self.s_buf.retain(|&(s, _)| {
+                if a.is_subset(&s) {
+                    return false;
+                }
                 inter &= s;
-            }
+                if !s.contains(x) {
+                    inter_x &= s;
+                }
+                true
+            });
             if !inter.is_empty() {
                 return;
             }
-            // Lines 7–9.
-            let x = a.first().expect("A is not empty");
-            let mut inter = u;
-            for &(s, _) in &self.s_buf {
-                if !s.contains(x) {
-                    inter &= s;
-                }
-            }
-            if inter.is_empty() {
+            if inter_x.is_empty() {
                 // Lines 10–12.
                 let c = greedy_sum(
                     self.s_buf.iter().filter(|e| !e.0.contains(x)).map(|e| e.0),
@@ -329,42 +379,45 @@ mod tests {
         assert_eq!(out, brute(&semis, &[]));
     }
 
-    #[test]
-    fn semis_combiner_matches_brute_force() {
-        // Small pseudo-random families over 6 cells.
-        let mut seed = 12345u64;
-        let mut next = || {
+    /// A fixed-seed xorshift generator for the randomised tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    fn entry(carrier: Bits<2>, processed: bool) -> Entry<2> {
+        Entry {
+            carrier,
+            processed,
+            gen: 0,
+        }
+    }
+
+    /// The cells below `n` whose bit is set in `r`.
+    fn mask(r: u64, n: usize) -> Bits<2> {
+        let mut s = Bits::EMPTY;
+        for b in (0..n).filter(|b| r >> b & 1 == 1) {
+            s.insert(b);
+        }
+        s
+    }
+
+    #[test]
+    fn semis_combiner_matches_brute_force() {
+        // Small pseudo-random families over 6 cells.
+        let mut next = xorshift(12345);
         let mut comb = Combiner::<2>::default();
         comb.set_limits(universe(), None, 1 << 20);
         for _ in 0..400 {
             let ns = (next() % 7) as usize + 1;
             let nf = (next() % 3) as usize;
-            let mk = |r: u64| -> Bits<2> {
-                let mut s = Bits::EMPTY;
-                for b in (0..6).filter(|b| r >> b & 1 == 1) {
-                    s.insert(b);
-                }
-                s
-            };
-            let semis: Vec<Entry<2>> = (0..ns)
-                .map(|_| Entry {
-                    carrier: mk(next()),
-                    processed: false,
-                    gen: 0,
-                })
-                .collect();
-            let fulls: Vec<Entry<2>> = (0..nf)
-                .map(|_| Entry {
-                    carrier: mk(next() | next()),
-                    processed: true,
-                    gen: 0,
-                })
-                .collect();
+            let mk = |r: u64| mask(r, 6);
+            let semis: Vec<Entry<2>> = (0..ns).map(|_| entry(mk(next()), false)).collect();
+            let fulls: Vec<Entry<2>> = (0..nf).map(|_| entry(mk(next() | next()), true)).collect();
             // Keep the VC list an antichain, as the store does.
             let fulls: Vec<Entry<2>> = fulls
                 .iter()
@@ -399,6 +452,67 @@ mod tests {
                 a &= *c;
             }
         }
+    }
+
+    /// Algorithm 4 as first written (three passes over the VSCs per blocked cell): the
+    /// reference the one-pass [`Combiner::fast_semis_combiner`] must match carrier for carrier.
+    fn fast_reference(semis: &[Entry<2>], fulls: &[Entry<2>]) -> Vec<Bits<2>> {
+        let u = universe();
+        let mut out = Vec::new();
+        let mut s_buf: Vec<Bits<2>> = semis.iter().map(|e| e.carrier).collect();
+        let mut a = fulls.iter().fold(u, |i, e| i & e.carrier);
+        if fulls.is_empty() {
+            if !s_buf.iter().fold(u, |i, s| i & *s).is_empty() {
+                return out;
+            }
+            let g = greedy_sum(s_buf.iter().copied(), u);
+            out.push(g);
+            a = g;
+        }
+        while !a.is_empty() {
+            s_buf.retain(|s| !a.is_subset(s));
+            if !s_buf.iter().fold(u, |i, s| i & *s).is_empty() {
+                return out;
+            }
+            let x = a.first().unwrap();
+            let avoid = || s_buf.iter().filter(|s| !s.contains(x)).copied();
+            if avoid().fold(u, |i, s| i & s).is_empty() {
+                let c = greedy_sum(avoid(), u);
+                out.push(c);
+                a &= c;
+            } else {
+                a.remove(x);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fast_semis_combiner_matches_the_three_pass_reference() {
+        // Fixed-seed xorshift over 10 cells: families with and without VCs.
+        let mut next = xorshift(0x5eed_fa57);
+        let mut comb = Combiner::<2>::default();
+        comb.set_limits(universe(), None, 1 << 20);
+        let mk = |r: u64| mask(r, 10);
+        let mut produced = 0;
+        for _ in 0..2000 {
+            let ns = (next() % 12) as usize + 1;
+            let nf = (next() % 4) as usize;
+            let semis: Vec<Entry<2>> = (0..ns).map(|_| entry(mk(next() & next()), false)).collect();
+            let fulls: Vec<Entry<2>> = (0..nf).map(|_| entry(mk(next() | next()), true)).collect();
+            let mut out = Vec::new();
+            comb.fast_semis_combiner(&semis, &fulls, &mut out);
+            assert_eq!(
+                out,
+                fast_reference(&semis, &fulls),
+                "semis {semis:?} fulls {fulls:?}"
+            );
+            produced += out.len();
+        }
+        assert!(
+            produced > 100,
+            "the families must exercise the combiner ({produced})"
+        );
     }
 
     #[test]

@@ -191,6 +191,10 @@ pub struct SolveArgs {
     /// `by search` step instead of their AND/OR derivation (0: all written out).
     #[arg(long, value_name = "CELLS", default_value_t = 0)]
     emit_collapse: usize,
+    /// Emitted proofs: leave out a precluding analysis when the node's other analyses and its
+    /// cases (with their `| *`) already answer every White move it excludes.
+    #[arg(long)]
+    emit_drop_redundant: bool,
     /// Emitted proofs: compact (docs/prove.md): union-connection leaves (Noshita's rule 2),
     /// small leaves `by search` before derivations, and among the winner's moves near the
     /// root the one with the smallest subtree.
@@ -452,6 +456,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             stats: a.emit_stats,
             reply_tries: a.emit_reply_tries,
             collapse: a.emit_collapse,
+            drop_redundant: a.emit_drop_redundant,
             compact: a.compact.then_some(emit::CompactOptions {
                 union_nodes: a.compact_union_nodes,
                 union_deep: a.compact_union_deep,

@@ -112,6 +112,10 @@ pub struct EmitOptions {
     /// a small fact costs it no more; the file loses the repeated bridges and edge templates
     /// spelled out as AND/OR steps (docs/prove.md, "Collapsed derivations").
     pub collapse: usize,
+    /// Drop a precluding analysis when the node's other analyses and its cases (with their
+    /// `| *` proof-set pruning) already answer every White move it excludes
+    /// ([`drop_redundant_precludes`]); off: every analysis found is written, as before.
+    pub drop_redundant: bool,
 }
 
 /// The knobs of a compact export ([`EmitOptions::compact`]).
@@ -172,6 +176,7 @@ impl Default for EmitOptions {
             reply_tries: REPLY_TRIES,
             compact: None,
             collapse: 0,
+            drop_redundant: false,
         }
     }
 }
@@ -260,6 +265,9 @@ pub fn emit_solved(
         union_tries: 0,
         depth: 0,
         cap: None,
+        drop_redundant: opts.drop_redundant,
+        dropped: 0,
+        size_choice: HashMap::new(),
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -364,7 +372,7 @@ enum Node {
     },
     /// Precluding analyses (key, carrier, derivation, fill-in) and cases.
     White {
-        precludes: Vec<(Cell, CellSet, Option<Derivation>, Vec<FillSpec>)>,
+        precludes: Vec<PrecludeOut>,
         cases: Vec<CaseOut>,
     },
 }
@@ -377,6 +385,72 @@ struct CaseOut {
     reply: Cell,
     child: usize,
     rotated: bool,
+}
+
+/// A precluding analysis as emitted: key, carrier, derivation, fill-in.
+type PrecludeOut = (Cell, CellSet, Option<Derivation>, Vec<FillSpec>);
+
+/// The White moves of a White node (`empty` its empty cells) that survive the precluding
+/// analyses `precludes` and the cases `cases` (with the replies' proof sets `kcs`), as the
+/// checker computes them (src/check/tree.rs, `white_node`): each analysis keeps its carrier
+/// and key; each case answers its move and, written `| *`, every move outside its reply's
+/// proof set. Sets each case's `| *` where it removes a move (the emitter's convention).
+fn survivors(
+    precludes: &[PrecludeOut],
+    cases: &mut [CaseOut],
+    kcs: &[CellSet],
+    empty: CellSet,
+) -> CellSet {
+    let mut left = precludes
+        .iter()
+        .fold(empty, |s, p| s & (p.1 | CellSet::single(p.0)));
+    for (c, &kc) in cases.iter_mut().zip(kcs) {
+        left.remove(c.w);
+        c.rest = !(left - kc).is_empty();
+        left &= kc;
+    }
+    left
+}
+
+/// Drops the precluding analyses of a White node that the others and the cases make
+/// redundant: an analysis is left out when, without it, every White move still has a case or
+/// is excluded by another analysis or by a case's `| *` (largest carriers tried first, one at
+/// a time). The cases' `| *` marks are recomputed. Returns the node's proof set, as the
+/// checker computes it from what is written: the kept analyses' carriers and keys and the
+/// replies' proof sets (smaller than or equal to the one with every analysis).
+///
+/// Only what is written changes, never what is claimed: the checker recomputes the
+/// survivors and requires a case for each (`coverage`), so a wrong drop is rejected there.
+fn drop_redundant_precludes(
+    precludes: &mut Vec<PrecludeOut>,
+    cases: &mut [CaseOut],
+    kcs: &[CellSet],
+    empty: CellSet,
+) -> CellSet {
+    let moves: CellSet = cases.iter().map(|c| c.w).collect();
+    let mut order: Vec<usize> = (0..precludes.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(precludes[i].1.len()));
+    let mut gone = vec![false; precludes.len()];
+    for i in order {
+        gone[i] = true;
+        let kept: Vec<PrecludeOut> = precludes
+            .iter()
+            .zip(&gone)
+            .filter(|(_, &g)| !g)
+            .map(|(p, _)| (p.0, p.1, None, Vec::new()))
+            .collect();
+        if !(survivors(&kept, cases, kcs, empty) - moves).is_empty() {
+            gone[i] = false;
+        }
+    }
+    let mut it = gone.iter();
+    precludes.retain(|_| !*it.next().expect("one mark per analysis"));
+    let left = survivors(precludes, cases, kcs, empty);
+    debug_assert!((left - moves).is_empty());
+    let pk = precludes.iter().fold(CellSet::EMPTY, |s, p| {
+        s | ((p.1 | CellSet::single(p.0)) & empty)
+    });
+    kcs.iter().fold(pk, |s, &kc| s | (kc & empty))
 }
 
 /// One loser-to-move position: its stones (winner, loser), node, proof set, references.
@@ -433,6 +507,16 @@ struct Emitter<'b, 'a> {
     depth: usize,
     /// The proof-size objective's cut-off: `count` may not pass it ([`ProveError::Cutoff`]).
     cap: Option<usize>,
+    /// The proof-size objective's choices: (winner's stones, loser's stones) of a
+    /// winner-to-move position → the move whose subtree was the smallest. A position met
+    /// again (the kept try re-emitted after the rollback, or the same position in another
+    /// try) follows its choice at once instead of comparing its moves again, so each
+    /// position's moves are compared once and re-emitting a kept subtree costs one pass.
+    /// Only a choice among moves the emitter then proves: soundness does not depend on it.
+    size_choice: HashMap<(CellSet, CellSet), Cell>,
+    /// [`EmitOptions::drop_redundant`], and the analyses it dropped.
+    drop_redundant: bool,
+    dropped: usize,
 }
 
 /// A search of [`Emitter::search_holds`]: stones, carrier, pairs, node budget.
@@ -444,7 +528,7 @@ struct Snapshot {
     len: usize,
     refs: Vec<usize>,
     count: usize,
-    counters: [usize; 4],
+    counters: [usize; 5],
 }
 
 impl Emitter<'_, '_> {
@@ -547,7 +631,13 @@ impl Emitter<'_, '_> {
             len: self.nodes.len(),
             refs: self.nodes.iter().map(|n| n.refs).collect(),
             count: self.count,
-            counters: [self.derived, self.searched, self.filled_leaves, self.unions],
+            counters: [
+                self.derived,
+                self.searched,
+                self.filled_leaves,
+                self.unions,
+                self.dropped,
+            ],
         }
     }
 
@@ -558,7 +648,13 @@ impl Emitter<'_, '_> {
         }
         self.memo.retain(|_, id| *id < s.len);
         self.count = s.count;
-        [self.derived, self.searched, self.filled_leaves, self.unions] = s.counters;
+        [
+            self.derived,
+            self.searched,
+            self.filled_leaves,
+            self.unions,
+            self.dropped,
+        ] = s.counters;
     }
 
     /// True when the solver proves, within [`CompactOptions::size_nodes`] nodes, that the
@@ -591,6 +687,13 @@ impl Emitter<'_, '_> {
         c: CompactOptions,
     ) -> Result<Option<(Cell, usize, bool, CellSet)>, ProveError> {
         let w = self.winner;
+        let key = (q.stones(w), q.stones(w.opponent()));
+        if let Some(&m) = self.size_choice.get(&key) {
+            let mut q2 = q.clone();
+            q2.play(w, m)?;
+            let (id, rotated, k) = self.white(&q2)?;
+            return Ok(Some((m, id, rotated, k | CellSet::single(m))));
+        }
         let mut order = Vec::new();
         self.d.order.scores(f, w, f.empty_cells(), &mut order);
         order.sort_unstable();
@@ -604,6 +707,7 @@ impl Emitter<'_, '_> {
             }
         }
         if cands.len() == 1 {
+            self.size_choice.insert(key, mv);
             return Ok(None);
         }
         let outer = self.cap;
@@ -631,6 +735,7 @@ impl Emitter<'_, '_> {
                         best = Some((size, m));
                     }
                     if better && i == last {
+                        self.size_choice.insert(key, m);
                         return Ok(Some((m, id, rotated, k | CellSet::single(m))));
                     }
                     self.rollback(&snap);
@@ -652,6 +757,7 @@ impl Emitter<'_, '_> {
         let Some((_, m)) = best else {
             return Ok(None);
         };
+        self.size_choice.insert(key, m);
         let mut q2 = q.clone();
         q2.play(w, m)?;
         let (id, rotated, k) = self.white(&q2)?;
@@ -1054,6 +1160,7 @@ impl Emitter<'_, '_> {
         let mut moves: Vec<Cell> = order.into_iter().map(|(_, c)| c).collect();
         moves.extend((left - scored).iter());
         let mut cases = Vec::new();
+        let mut kcs = Vec::new();
         for m in moves {
             if !left.contains(m) {
                 continue;
@@ -1065,6 +1172,7 @@ impl Emitter<'_, '_> {
             let rest = !(left - kc).is_empty();
             left &= kc;
             k |= kc & empty;
+            kcs.push(kc);
             cases.push(CaseOut {
                 w: m,
                 rest,
@@ -1072,6 +1180,11 @@ impl Emitter<'_, '_> {
                 child,
                 rotated,
             });
+        }
+        if self.drop_redundant {
+            let before = precludes.len();
+            k = drop_redundant_precludes(&mut precludes, &mut cases, &kcs, empty);
+            self.dropped += before - precludes.len();
         }
         Ok((Node::White { precludes, cases }, k))
     }
@@ -1163,6 +1276,13 @@ impl Emitter<'_, '_> {
                 out,
                 "// Compact: {} union-connection leaves (rule 2), {} union searches tried.",
                 self.unions, self.union_tries
+            );
+        }
+        if self.drop_redundant {
+            let _ = writeln!(
+                out,
+                "// {} redundant precluding analyses left out.",
+                self.dropped
             );
         }
         if self.filled_leaves > 0 {

@@ -33,6 +33,7 @@
 pub mod db;
 pub mod decompose;
 pub mod inferior;
+pub mod jobs;
 pub mod mid;
 pub mod openings;
 pub mod order;

@@ -314,9 +314,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
             "--shard/--out are jobs of --openings all: add --openings all",
         ));
     }
-    if a.out.is_some() && a.db.is_some() {
+    if a.out.is_some() && a.db.as_deref().is_some_and(|d| !dfpn::db::is_server_url(d)) {
         return Err(CliError::Usage(
-            "--db (redb) has one writer: jobs of --shard do not share it; drop --db",
+            "--db FILE (redb) has one writer: jobs of --shard cannot share it; drop --db or use --db postgres://…",
         ));
     }
     if let Some(OpeningsArg::All) = a.openings {
@@ -444,7 +444,14 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     if a.openings.is_some() {
         if let Some(out) = &a.out {
             let shard = a.shard.unwrap_or(jobs::Shard::ALL);
-            return super::solve_jobs::run_job(&s.params, s.position.board(), shard, out, s.notation, a.json);
+            return super::solve_jobs::run_job(
+                &s.params,
+                s.position.board(),
+                shard,
+                out,
+                s.notation,
+                a.json,
+            );
         }
         return run_openings(&a, &s);
     }

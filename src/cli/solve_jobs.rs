@@ -36,11 +36,7 @@ pub fn run_job(
         let what = if l.skipped {
             "already done".to_string()
         } else {
-            format!(
-                "{} nodes, {:.2} CPU-s",
-                r.nodes,
-                r.cpu_micros as f64 / 1e6
-            )
+            format!("{} nodes, {:.2} CPU-s", r.nodes, r.cpu_micros as f64 / 1e6)
         };
         let note = l
             .replaced

@@ -289,7 +289,12 @@ pub fn read_record(path: &Path, board: &Board) -> Result<(Cell, OpeningRecord), 
         .parse_cell(&r.opening, Notation::Letters)
         .ok()
         .filter(|c| c.as_border().is_none())
-        .ok_or_else(|| reject(format!("opening '{}' is not a cell of the board", r.opening)))?;
+        .ok_or_else(|| {
+            reject(format!(
+                "opening '{}' is not a cell of the board",
+                r.opening
+            ))
+        })?;
     let fname = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -477,7 +482,10 @@ pub fn combine(board: &Board, dirs: &[PathBuf]) -> Result<Combination, JobError>
         });
     }
     let rot = Transform::rotate180(board);
-    let image = |c: Cell| rot.apply(c, board).expect("a rotation maps the board onto itself");
+    let image = |c: Cell| {
+        rot.apply(c, board)
+            .expect("a rotation maps the board onto itself")
+    };
     let name = |c: Cell| board.cell_name(c, Notation::Letters);
     // Conflicts: the same opening or its image with another winner (undecided agrees with all).
     for (i, (c1, r1, p1)) in records.iter().enumerate() {

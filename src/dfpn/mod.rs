@@ -38,6 +38,8 @@ pub mod mid;
 pub mod openings;
 pub mod order;
 pub mod parallel;
+#[cfg(feature = "postgres")]
+pub mod pg;
 pub mod proof_set;
 pub mod shared;
 pub mod tt;

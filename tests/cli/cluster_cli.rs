@@ -90,20 +90,32 @@ fn a_killed_job_rerun_completes_the_table() {
         .max()
         .unwrap();
     let name = victim.file_name().unwrap().to_str().unwrap().to_string();
-    let opening = name.trim_start_matches("opening-").trim_end_matches(".json");
+    let opening = name
+        .trim_start_matches("opening-")
+        .trim_end_matches(".json");
     let text = std::fs::read_to_string(&victim).unwrap();
     std::fs::remove_file(&victim).unwrap();
-    std::fs::write(dir.join(format!(".{name}.tmp-99999")), &text[..text.len() / 2]).unwrap();
+    std::fs::write(
+        dir.join(format!(".{name}.tmp-99999")),
+        &text[..text.len() / 2],
+    )
+    .unwrap();
     let (code, _, err) = combine(&[&dir]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("missing") && err.contains(&format!("{opening} (shard 2/2)")), "{err}");
+    assert!(
+        err.contains("missing") && err.contains(&format!("{opening} (shard 2/2)")),
+        "{err}"
+    );
     // The re-run solves only the missing opening.
     let (code, out, _) = job(&dir, 2, 2);
     assert_eq!(code, 0);
     assert!(out.contains("(1 solved now, 3 already done)"), "{out}");
     let (code, out, err) = combine(&[&dir]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("1 leftover temporary file(s) ignored"), "{err}");
+    assert!(
+        err.contains("1 leftover temporary file(s) ignored"),
+        "{err}"
+    );
     assert_eq!(table(&out), one_process_table());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -130,9 +142,11 @@ fn a_duplicate_job_writes_the_same_answers_and_changes_nothing() {
     // nothing shared, so the search does not depend on the machine or the shard).
     for e in std::fs::read_dir(&b).unwrap() {
         let p = e.unwrap().path();
-        let rb: OpeningRecord = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let rb: OpeningRecord =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
         let pa = a.join(p.file_name().unwrap());
-        let ra: OpeningRecord = serde_json::from_str(&std::fs::read_to_string(pa).unwrap()).unwrap();
+        let ra: OpeningRecord =
+            serde_json::from_str(&std::fs::read_to_string(pa).unwrap()).unwrap();
         assert_eq!(
             (&ra.winner, &ra.winning_move, ra.nodes),
             (&rb.winner, &rb.winning_move, rb.nodes),
@@ -192,7 +206,11 @@ fn corrupted_result_files_are_rejected_for_the_right_reason() {
     // A valid record under another opening's name.
     case(
         "renamed",
-        &|d| std::fs::copy(file("a1"), d.join("opening-b2.json")).map(|_| ()).unwrap(),
+        &|d| {
+            std::fs::copy(file("a1"), d.join("opening-b2.json"))
+                .map(|_| ())
+                .unwrap()
+        },
         "holds opening a1 but is named opening-b2.json",
     );
     // A valid record of another board (resealed, so only the board is wrong).
@@ -217,8 +235,17 @@ fn corrupted_result_files_are_rejected_for_the_right_reason() {
     let r = record("a1");
     let conflicting = OpeningRecord {
         opening: "d4".into(),
-        winner: if r.winner == "white" { "black" } else { "white" }.into(),
-        winning_move: if r.winner == "white" { None } else { Some("b2".into()) },
+        winner: if r.winner == "white" {
+            "black"
+        } else {
+            "white"
+        }
+        .into(),
+        winning_move: if r.winner == "white" {
+            None
+        } else {
+            Some("b2".into())
+        },
         ..r
     }
     .sealed();
@@ -259,13 +286,93 @@ fn job_flags_are_checked() {
     assert_eq!(code, 2);
     assert!(err.contains("add --openings all"), "{err}");
     let (code, _, err) = run(&[
-        "solve", "--board", "4x4", "--openings", "all", "--shard", "3/2", "--out", "x",
+        "solve",
+        "--board",
+        "4x4",
+        "--openings",
+        "all",
+        "--shard",
+        "3/2",
+        "--out",
+        "x",
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("expected i/n with 1 <= i <= n"), "{err}");
     let (code, _, err) = run(&[
-        "solve", "--board", "4x4", "--openings", "all", "--out", "x", "--db", "x.redb",
+        "solve",
+        "--board",
+        "4x4",
+        "--openings",
+        "all",
+        "--out",
+        "x",
+        "--db",
+        "x.redb",
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("drop --db"), "{err}");
+}
+
+/// A real single-node Slurm cluster (contrib/slurm/run-local-cluster.sh: slurmctld, slurmd and
+/// munged under a temporary folder, stopped at the end) runs the 5×5 openings as an array of
+/// 4 tasks; the combined table must equal the one-process table. Needs root and the
+/// `slurm-wlm` and `munge` packages: `cargo test --release --test cli slurm -- --ignored`.
+#[test]
+#[ignore = "starts a Slurm cluster: needs root and slurm-wlm + munge installed"]
+fn slurm_array_job_equals_one_process() {
+    let installed = std::process::Command::new("sh")
+        .args(["-c", "command -v slurmctld && command -v munged"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("slurm-wlm/munge not installed: skipped (apt-get install -y slurm-wlm munge)");
+        return;
+    }
+    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--board", "5x5", "--shards", "4", "--compare", "--bin"])
+        .arg(env!("CARGO_BIN_EXE_hexproof"))
+        .output()
+        .expect("the script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    assert!(text.contains("array of 4 tasks on 5x5"), "{text}");
+    assert!(
+        text.contains("compare: the Slurm table equals the one-process table"),
+        "{text}"
+    );
+}
+
+/// The shared store on a real PostgreSQL server (contrib/postgres/run-local-postgres.sh: a
+/// server under a temporary folder, restarted while a job runs, stopped at the end): the
+/// combined table equals the one-process table before and after the store is warm, and the
+/// store holds records. Needs root, the `postgresql` package and a build with the feature:
+/// `cargo test --release --features postgres --test cli postgres -- --ignored`.
+#[cfg(feature = "postgres")]
+#[test]
+#[ignore = "starts a PostgreSQL server: needs root and postgresql installed"]
+fn postgres_store_survives_a_restart() {
+    if !Path::new("/usr/lib/postgresql").exists() {
+        eprintln!("postgresql not installed: skipped (apt-get install -y postgresql)");
+        return;
+    }
+    let out = std::process::Command::new("contrib/postgres/run-local-postgres.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--board", "5x5", "--restart-after", "1", "--bin"])
+        .arg(env!("CARGO_BIN_EXE_hexproof"))
+        .output()
+        .expect("the script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    assert!(text.contains("server restarted"), "{text}");
+    assert!(
+        text.contains("compare c1: equals the one-process table"),
+        "{text}"
+    );
+    assert!(
+        text.contains("compare c2: equals the one-process table"),
+        "{text}"
+    );
 }

@@ -40,10 +40,19 @@ done
 
 T=$(mktemp -d /tmp/hexproof-slurm.XXXXXX)
 HOST=$(hostname -s)
-PIDS=()
+SB=
 cleanup() {
-    # Stop what this script started, by pid, newest first.
-    scontrol shutdown >/dev/null 2>&1 || true
+    # Stop what this script started: cancel our jobs (their slurmstepd exits with them), then
+    # the daemons, by pid. Every client call is bounded: the controller may be gone already.
+    if [ -n "${SB:-}" ]; then kill "$SB" 2>/dev/null || true; fi
+    if [ -s "$T/slurmctld.pid" ]; then
+        timeout 10 scancel --partition=local >/dev/null 2>&1 || true
+        for _ in $(seq 20); do
+            [ -z "$(timeout 5 squeue -h 2>/dev/null)" ] && break
+            sleep 0.5
+        done
+        timeout 10 scontrol shutdown >/dev/null 2>&1 || true
+    fi
     for f in "$T/slurmd.pid" "$T/slurmctld.pid" "$T/munge/munged.pid"; do
         if [ -s "$f" ]; then kill "$(cat "$f")" 2>/dev/null || true; fi
     done
@@ -54,7 +63,8 @@ cleanup() {
     if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$T"/results "$T"/*.log "$T"/slurm.conf "$KEEP"/ 2>/dev/null || true; fi
     rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 # munge: a key of its own and a socket under $T.
 mkdir -p "$T/munge" "$T/state" "$T/spool" "$T/results" "$T/out"
@@ -94,6 +104,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
 MpiDefault=none
+MailProg=/bin/true
 SlurmctldTimeout=30
 SlurmdTimeout=30
 NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS State=UNKNOWN
@@ -112,9 +123,15 @@ echo "slurm: $(sinfo -h -o '%P %D %c %T') (node $HOST, $CPUS CPUs)"
 START=$(date +%s.%N)
 sbatch --wait --array="1-$SHARDS" --chdir="$T/out" --output="$T/out/task-%a.out" \
     --export="ALL,HEXPROOF=$BIN,BOARD=$BOARD,SHARDS=$SHARDS,OUT=$T/results,NICE=$NICE" \
-    "$HERE/hexproof-openings.sbatch" || echo "sbatch: some task did not exit 0 (3: undecided)"
+    "$HERE/hexproof-openings.sbatch" &
+SB=$!   # in the background, so that a signal reaches the trap at once
+wait "$SB" || echo "sbatch: some task did not exit 0 (3: undecided)"
+SB=
 END=$(date +%s.%N)
-echo "array of $SHARDS tasks on $BOARD: wall $(python3 -c "print(f'{$END-$START:.1f}')") s"
+# sbatch --wait polls the controller every few seconds, so its end is coarse; the last result
+# file's time is when the array's work ended.
+LAST=$(stat -c %.9Y "$T"/results/opening-*.json 2>/dev/null | sort -n | tail -1)
+echo "array of $SHARDS tasks on $BOARD: wall $(python3 -c "print(f'{$END-$START:.1f}')") s (sbatch --wait), $(python3 -c "print(f'{${LAST:-$START}-$START:.1f}')") s from submission to the last result file"
 set +e
 "$BIN" solve --board "$BOARD" --combine "$T/results" | tee "$T/combined.txt"
 RC=${PIPESTATUS[0]}

@@ -40,6 +40,8 @@ use std::time::Duration;
 ///   hexproof solve --board 7x7 --openings all --threads 2
 ///   hexproof solve --board 5x5 --moves c3 --emit-proof c3.hexp && hexproof check c3.hexp
 ///   hexproof solve --board 7x7 --moves a1 --json
+///   hexproof solve --board 7x7 --openings all --shard 3/13 --out results   (one cluster job)
+///   hexproof solve --board 7x7 --combine results                         (docs/cluster.md)
 ///
 /// Exit codes: 0 solved, 2 bad input (unknown or occupied cell, position already won, board
 /// too big), 3 undecided (budget).

@@ -218,7 +218,7 @@ enum Store {
     Redb(Database),
     /// A PostgreSQL server ([`super::pg`]).
     #[cfg(feature = "postgres")]
-    Postgres(super::pg::PgStore),
+    Postgres(Box<super::pg::PgStore>),
 }
 
 /// Whether `--db` names a PostgreSQL server (`postgres://…` or `postgresql://…`) rather than
@@ -321,7 +321,7 @@ impl SolvedDb {
                 .filter(|(k, v)| unseal(k, v).is_none())
                 .count() as u64;
             Ok(SolvedDb {
-                db: Store::Postgres(pg),
+                db: Store::Postgres(Box::new(pg)),
                 pending: Mutex::new(HashMap::new()),
                 max_stones,
                 bad_records: bad,
@@ -410,7 +410,7 @@ impl SolvedDb {
         let db = match &self.db {
             Store::Redb(db) => db,
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => return pg.len(),
+            Store::Postgres(pg) => return pg.count(),
         };
         (|| -> Option<u64> {
             let tx = db.begin_read().ok()?;

@@ -123,8 +123,8 @@ impl PgStore {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
-    /// Records stored.
-    pub fn len(&self) -> u64 {
+    /// Records stored (0 when the server cannot be reached).
+    pub fn count(&self) -> u64 {
         self.with(|c| c.query_one("SELECT count(*) FROM hexproof_solved_v2", &[]))
             .map(|r| r.get::<_, i64>(0) as u64)
             .unwrap_or(0)

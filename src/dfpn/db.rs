@@ -377,6 +377,8 @@ impl SolvedDb {
         if pending.is_empty() {
             return Ok(());
         }
+        // One arm without the `postgres` feature.
+        #[allow(clippy::infallible_destructuring_match)]
         let db = match &self.db {
             Store::Redb(db) => db,
             #[cfg(feature = "postgres")]
@@ -407,6 +409,8 @@ impl SolvedDb {
 
     /// Records stored (committed).
     pub fn len(&self) -> u64 {
+        // One arm without the `postgres` feature.
+        #[allow(clippy::infallible_destructuring_match)]
         let db = match &self.db {
             Store::Redb(db) => db,
             #[cfg(feature = "postgres")]

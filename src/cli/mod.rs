@@ -13,6 +13,7 @@ pub mod progress;
 pub mod published;
 pub mod render;
 pub mod solve;
+pub mod solve_jobs;
 pub mod templates;
 pub mod train;
 pub mod vc;

@@ -4,7 +4,7 @@ use super::args::{exact_choice, OpeningsArg, OrderArg, PositionArgs};
 use super::{fail_input, move_list, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
 use hexproof::board::{Board, Colour, Notation};
-use hexproof::dfpn::{self, openings, Features, SolveOutcome, SolveParams, Winner};
+use hexproof::dfpn::{self, jobs, openings, Features, SolveOutcome, SolveParams, Winner};
 use hexproof::position::Position;
 use hexproof::prove::emit;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -40,6 +40,8 @@ use std::time::Duration;
 ///   hexproof solve --board 7x7 --openings all --threads 2
 ///   hexproof solve --board 5x5 --moves c3 --emit-proof c3.hexp && hexproof check c3.hexp
 ///   hexproof solve --board 7x7 --moves a1 --json
+///   hexproof solve --board 7x7 --openings all --shard 3/13 --out results   (one cluster job)
+///   hexproof solve --board 7x7 --combine results                         (docs/cluster.md)
 ///
 /// Exit codes: 0 solved, 2 bad input (unknown or occupied cell, position already won, board
 /// too big), 3 undecided (budget).
@@ -251,6 +253,22 @@ pub struct SolveArgs {
     /// (Black a4, White x, Black d4 is reached from a4 and from d4).
     #[arg(long)]
     no_share_openings: bool,
+    /// Cluster jobs (docs/cluster.md), with --openings all: solve only shard i of n (1 <= i
+    /// <= n) of the openings, each opening alone (no table shared with the others), and write
+    /// one checksummed result file per opening to --out, atomically (a temporary file
+    /// renamed). An opening whose valid, decided result is already there is skipped, so a
+    /// killed or repeated job changes nothing. Slurm: --shard $SLURM_ARRAY_TASK_ID/N.
+    #[arg(long, value_name = "i/n", value_parser = jobs::Shard::parse, requires = "out")]
+    shard: Option<jobs::Shard>,
+    /// The folder of the result files of --shard (created if missing; alone: shard 1/1).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Assemble the openings table of --board from the result files in DIR (repeatable),
+    /// re-checking each file (checksum, board, opening, a possible winning move) and the
+    /// files against each other (duplicates and 180° images agree); exit 2 naming the bad
+    /// file or the missing openings and their shards, 3 if an opening is undecided.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["openings", "out", "moves", "emit_proof"])]
+    combine: Vec<PathBuf>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -296,6 +314,16 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
     }
     if a.child_dn == 0 {
         return Err(CliError::Zero("--child-dn"));
+    }
+    if a.out.is_some() && a.openings.is_none() {
+        return Err(CliError::Usage(
+            "--shard/--out are jobs of --openings all: add --openings all",
+        ));
+    }
+    if a.out.is_some() && a.db.as_deref().is_some_and(|d| !dfpn::db::is_server_url(d)) {
+        return Err(CliError::Usage(
+            "--db FILE (redb) has one writer: jobs of --shard cannot share it; drop --db or use --db postgres://…",
+        ));
     }
     if let Some(OpeningsArg::All) = a.openings {
         if played > 0 {
@@ -416,7 +444,21 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             hexproof::ice::EMBEDDED,
         ));
     }
+    if !a.combine.is_empty() {
+        return super::solve_jobs::run_combine(&a.combine, s.position.board(), s.notation, a.json);
+    }
     if a.openings.is_some() {
+        if let Some(out) = &a.out {
+            let shard = a.shard.unwrap_or(jobs::Shard::ALL);
+            return super::solve_jobs::run_job(
+                &s.params,
+                s.position.board(),
+                shard,
+                out,
+                s.notation,
+                a.json,
+            );
+        }
         return run_openings(&a, &s);
     }
     let board = *s.position.board();
@@ -615,33 +657,12 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
             solve_exit(undecided > 0),
         );
     } else {
-        let mut s2 = String::from("  ");
-        for c in 0..board.cols() {
-            s2.push_str(&format!(" {}", (b'a' + c) as char));
-        }
-        println!("{s2}");
-        for r in 0..board.rows() {
-            let mut line = format!("{:>2} {}", r + 1, " ".repeat(r as usize));
-            for col in 0..board.cols() {
-                let cell = hexproof::board::Cell::at(col, r);
-                let o = &results
-                    .iter()
-                    .find(|(c, _, _, _)| *c == cell)
-                    .expect("every cell")
-                    .1;
-                line.push(match o.winner {
-                    Winner::Black => 'B',
-                    Winner::White => '.',
-                    Winner::Undecided => '?',
-                });
-                line.push(' ');
-            }
-            println!("{}", line.trim_end());
-        }
-        println!(
-            "B = the opening wins for Black ({black_wins} of {}), . = it loses, ? = undecided ({undecided})",
-            results.len()
-        );
+        print_table(&board, |cell| {
+            results
+                .iter()
+                .find(|(c, _, _, _)| *c == cell)
+                .map_or(Winner::Undecided, |r| r.1.winner)
+        });
         println!(
             "{} searched ({} by rotation); nodes: {nodes} in total, {cpu_seconds:.2} CPU-s ({wall_sum:.2} s wall) summed over openings, wall {wall:.2} s with {}",
             super::plural(all.searched, "opening"),
@@ -650,6 +671,46 @@ fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {
         );
     }
     solve_exit(undecided > 0)
+}
+
+/// Prints the openings table of `board` (B: the opening wins for Black, `.`: it loses, `?`:
+/// undecided) and the legend line.
+pub(super) fn print_table(board: &Board, winner: impl Fn(hexproof::board::Cell) -> Winner) {
+    let mut s2 = String::from("  ");
+    for c in 0..board.cols() {
+        s2.push_str(&format!(" {}", (b'a' + c) as char));
+    }
+    println!("{s2}");
+    let (mut black_wins, mut undecided, mut total) = (0, 0, 0);
+    for r in 0..board.rows() {
+        let mut line = format!("{:>2} {}", r + 1, " ".repeat(r as usize));
+        for col in 0..board.cols() {
+            let w = winner(hexproof::board::Cell::at(col, r));
+            total += 1;
+            black_wins += usize::from(w == Winner::Black);
+            undecided += usize::from(w == Winner::Undecided);
+            line.push(match w {
+                Winner::Black => 'B',
+                Winner::White => '.',
+                Winner::Undecided => '?',
+            });
+            line.push(' ');
+        }
+        println!("{}", line.trim_end());
+    }
+    println!(
+        "B = the opening wins for Black ({black_wins} of {total}), . = it loses, ? = undecided ({undecided})"
+    );
+}
+
+/// The solver settings a job records in its result files (everything that can change an
+/// answer's budget or search, not the machine).
+pub(super) fn settings_line(p: &SolveParams) -> String {
+    format!(
+        "nodes={} time={:?} tt={} epsilon={} order={:?} features={:?} child_dn={} widening={:?} vc={:?} library_seeds={} vc_fast_or={} semi_limit={:?} update_stones={}",
+        p.nodes, p.time, p.tt_entries, p.epsilon, p.order, p.features, p.child_dn, p.widening,
+        p.vc_variant, p.library_seeds, p.vc_fast_or, p.semi_limit, p.update_stones
+    )
 }
 
 /// `--widening`: a factor, or `none` (`Widening(None)`).

@@ -115,6 +115,13 @@ pub enum DbFault {
     /// redb's integrity check failed.
     #[error("the file is damaged (integrity check failed)")]
     Damaged,
+    /// The PostgreSQL server's error.
+    #[cfg(feature = "postgres")]
+    #[error(transparent)]
+    Postgres(Box<postgres::Error>),
+    /// A server URL given to a build without the `postgres` feature.
+    #[error("this hexproof was built without PostgreSQL support (cargo build --release --features postgres)")]
+    NoServerSupport,
 }
 
 /// `?` on redb's results: its errors are boxed (they are large, and rare).
@@ -205,9 +212,25 @@ pub struct Solved {
     pub best: Option<Cell>,
 }
 
+/// Where the records live.
+enum Store {
+    /// An embedded redb file (the default).
+    Redb(Database),
+    /// A PostgreSQL server ([`super::pg`]).
+    #[cfg(feature = "postgres")]
+    Postgres(Box<super::pg::PgStore>),
+}
+
+/// Whether `--db` names a PostgreSQL server (`postgres://…` or `postgresql://…`) rather than
+/// a file.
+pub fn is_server_url(path: &Path) -> bool {
+    let s = path.to_string_lossy();
+    s.starts_with("postgres://") || s.starts_with("postgresql://")
+}
+
 /// The database, shared by the solver's threads.
 pub struct SolvedDb {
-    db: Database,
+    db: Store,
     pending: Mutex<HashMap<Vec<u8>, Vec<u8>>>,
     /// Most stones of a stored position.
     pub max_stones: usize,
@@ -243,6 +266,9 @@ impl SolvedDb {
     /// library cannot read is an error; records that fail their checksum are counted in
     /// [`SolvedDb::bad_records`] and ignored by [`SolvedDb::get`].
     pub fn open(path: &Path, max_stones: usize) -> Result<SolvedDb, DbError> {
+        if is_server_url(path) {
+            return Self::open_server(path, max_stones);
+        }
         let (db, bad_records, legacy_records) = no_panic(|| {
             let mut db = create_bounded(path)?;
             if !db.check_integrity()? {
@@ -270,12 +296,43 @@ impl SolvedDb {
             source,
         })?;
         Ok(SolvedDb {
-            db,
+            db: Store::Redb(db),
             pending: Mutex::new(HashMap::new()),
             max_stones,
             bad_records,
             legacy_records,
         })
+    }
+
+    /// Connects to the PostgreSQL server at `url` (see [`super::pg`]); every record is read
+    /// once to count the ones that fail their checksum.
+    fn open_server(url: &Path, max_stones: usize) -> Result<SolvedDb, DbError> {
+        let fail = |source| DbError::Open {
+            path: url.to_path_buf(),
+            source,
+        };
+        #[cfg(feature = "postgres")]
+        {
+            let pg = super::pg::PgStore::connect(&url.to_string_lossy()).map_err(fail)?;
+            let bad = pg
+                .all()
+                .map_err(fail)?
+                .iter()
+                .filter(|(k, v)| unseal(k, v).is_none())
+                .count() as u64;
+            Ok(SolvedDb {
+                db: Store::Postgres(Box::new(pg)),
+                pending: Mutex::new(HashMap::new()),
+                max_stones,
+                bad_records: bad,
+                legacy_records: 0,
+            })
+        }
+        #[cfg(not(feature = "postgres"))]
+        {
+            let _ = max_stones;
+            Err(fail(DbFault::NoServerSupport))
+        }
     }
 
     /// The record of canonical `key` on `board`, if stored.
@@ -284,11 +341,18 @@ impl SolvedDb {
         if let Some(v) = self.pending.lock().ok()?.get(&k) {
             return decode(unseal(&k, v)?);
         }
-        let tx = self.db.begin_read().ok()?;
-        let t = tx.open_table(SOLVED).ok()?;
-        let v = t.get(k.as_slice()).ok()??;
+        let v = match &self.db {
+            Store::Redb(db) => {
+                let tx = db.begin_read().ok()?;
+                let t = tx.open_table(SOLVED).ok()?;
+                let v = t.get(k.as_slice()).ok()??;
+                v.value().to_vec()
+            }
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => pg.get(&k)?,
+        };
         // A record that fails its checksum is ignored: the position is searched instead.
-        decode(unseal(&k, v.value())?)
+        decode(unseal(&k, &v)?)
     }
 
     /// Buffers the result of canonical `key` (written by [`SolvedDb::flush`]).
@@ -313,8 +377,25 @@ impl SolvedDb {
         if pending.is_empty() {
             return Ok(());
         }
+        // One arm without the `postgres` feature.
+        #[allow(clippy::infallible_destructuring_match)]
+        let db = match &self.db {
+            Store::Redb(db) => db,
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => {
+                return pg.put_all(&pending).map_err(|e| {
+                    // Kept for the next flush: nothing is lost while the server is away.
+                    if let Ok(mut p) = self.pending.lock() {
+                        for (k, v) in pending {
+                            p.entry(k).or_insert(v);
+                        }
+                    }
+                    DbError::Write(e)
+                });
+            }
+        };
         let write = || -> Result<(), DbFault> {
-            let tx = self.db.begin_write()?;
+            let tx = db.begin_write()?;
             {
                 let mut t = tx.open_table(SOLVED)?;
                 for (k, v) in &pending {
@@ -328,8 +409,15 @@ impl SolvedDb {
 
     /// Records stored (committed).
     pub fn len(&self) -> u64 {
+        // One arm without the `postgres` feature.
+        #[allow(clippy::infallible_destructuring_match)]
+        let db = match &self.db {
+            Store::Redb(db) => db,
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => return pg.count(),
+        };
         (|| -> Option<u64> {
-            let tx = self.db.begin_read().ok()?;
+            let tx = db.begin_read().ok()?;
             let t = tx.open_table(SOLVED).ok()?;
             t.len().ok()
         })()

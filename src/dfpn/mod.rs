@@ -33,10 +33,13 @@
 pub mod db;
 pub mod decompose;
 pub mod inferior;
+pub mod jobs;
 pub mod mid;
 pub mod openings;
 pub mod order;
 pub mod parallel;
+#[cfg(feature = "postgres")]
+pub mod pg;
 pub mod proof_set;
 pub mod shared;
 pub mod tt;

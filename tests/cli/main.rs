@@ -7,6 +7,7 @@ mod bidding_cli;
 mod bin;
 mod cli;
 mod cli_check;
+mod cluster_cli;
 mod gtp_conformance;
 mod hardening_io;
 mod json_shape;

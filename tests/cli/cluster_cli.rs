@@ -1,0 +1,378 @@
+//! Openings as cluster jobs (`solve --openings all --shard i/n --out DIR`) and their
+//! combination (`solve --combine DIR`), docs/cluster.md: the sharded answer equals the
+//! one-process answer, and killed, duplicate and corrupted jobs change nothing or are
+//! rejected for the right reason.
+
+use crate::bin::run;
+use hexproof::dfpn::jobs::{OpeningRecord, FORMAT};
+use std::path::{Path, PathBuf};
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hexproof-cluster-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs shard `i/n` of the 4×4 openings into `out`.
+fn job(out: &Path, i: usize, n: usize) -> (i32, String, String) {
+    run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--openings",
+        "all",
+        "--shard",
+        &format!("{i}/{n}"),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+fn combine(dirs: &[&Path]) -> (i32, String, String) {
+    let mut args = vec!["solve", "--board", "4x4"];
+    for d in dirs {
+        args.push("--combine");
+        args.push(d.to_str().unwrap());
+    }
+    run(&args)
+}
+
+/// The table and legend (the first 6 lines of a 4×4 table).
+fn table(out: &str) -> String {
+    out.lines().take(6).collect::<Vec<_>>().join("\n")
+}
+
+fn one_process_table() -> String {
+    let (code, out, err) = run(&["solve", "--board", "4x4", "--openings", "all"]);
+    assert_eq!(code, 0, "{err}");
+    table(&out)
+}
+
+#[test]
+fn sharded_jobs_combine_to_the_one_process_table() {
+    let dir = scratch("equal");
+    for i in 1..=3 {
+        let (code, out, err) = job(&dir, i, 3);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(&format!("shard {i}/3 of 4x4")), "{out}");
+    }
+    let (code, out, err) = combine(&[&dir]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(table(&out), one_process_table());
+    assert!(out.contains("combined from 8 result file(s)"), "{out}");
+    // The JSON names every opening, 8 searched and 8 read off their 180° images.
+    let dirs = dir.to_str().unwrap();
+    let (code, out, _) = run(&["solve", "--board", "4x4", "--combine", dirs, "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = v["openings"].as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    assert_eq!(rows.iter().filter(|r| r["by_rotation"] == true).count(), 8);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_job_rerun_completes_the_table() {
+    let dir = scratch("killed");
+    assert_eq!(job(&dir, 1, 2).0, 0);
+    assert_eq!(job(&dir, 2, 2).0, 0);
+    // Simulate a job of shard 2 killed mid-write: its last opening's file never got renamed
+    // into place, a partial temporary file is left behind.
+    let victim = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let t = std::fs::read_to_string(p).unwrap();
+            t.contains("\"shard\": \"2/2\"")
+        })
+        .max()
+        .unwrap();
+    let name = victim.file_name().unwrap().to_str().unwrap().to_string();
+    let opening = name
+        .trim_start_matches("opening-")
+        .trim_end_matches(".json");
+    let text = std::fs::read_to_string(&victim).unwrap();
+    std::fs::remove_file(&victim).unwrap();
+    std::fs::write(
+        dir.join(format!(".{name}.tmp-99999")),
+        &text[..text.len() / 2],
+    )
+    .unwrap();
+    let (code, _, err) = combine(&[&dir]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("missing") && err.contains(&format!("{opening} (shard 2/2)")),
+        "{err}"
+    );
+    // The re-run solves only the missing opening.
+    let (code, out, _) = job(&dir, 2, 2);
+    assert_eq!(code, 0);
+    assert!(out.contains("(1 solved now, 3 already done)"), "{out}");
+    let (code, out, err) = combine(&[&dir]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("1 leftover temporary file(s) ignored"),
+        "{err}"
+    );
+    assert_eq!(table(&out), one_process_table());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_duplicate_job_writes_the_same_answers_and_changes_nothing() {
+    let (a, b) = (scratch("dup-a"), scratch("dup-b"));
+    assert_eq!(job(&a, 1, 2).0, 0);
+    assert_eq!(job(&a, 2, 2).0, 0);
+    assert_eq!(job(&b, 2, 2).0, 0);
+    let before: Vec<(PathBuf, String)> = std::fs::read_dir(&a)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    // The same job again in the same folder: a no-op, files untouched.
+    let (code, out, _) = job(&a, 2, 2);
+    assert_eq!(code, 0);
+    assert!(out.contains("(0 solved now, 4 already done)"), "{out}");
+    for (p, t) in &before {
+        assert_eq!(&std::fs::read_to_string(p).unwrap(), t, "{}", p.display());
+    }
+    // The duplicate elsewhere: same winners, moves and node counts (one opening at a time,
+    // nothing shared, so the search does not depend on the machine or the shard).
+    for e in std::fs::read_dir(&b).unwrap() {
+        let p = e.unwrap().path();
+        let rb: OpeningRecord =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let pa = a.join(p.file_name().unwrap());
+        let ra: OpeningRecord =
+            serde_json::from_str(&std::fs::read_to_string(pa).unwrap()).unwrap();
+        assert_eq!(
+            (&ra.winner, &ra.winning_move, ra.nodes),
+            (&rb.winner, &rb.winning_move, rb.nodes),
+            "{}",
+            p.display()
+        );
+    }
+    // Combining both folders (each opening of shard 2 twice) gives the same table.
+    let (code, out, err) = combine(&[&a, &b]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(table(&out), one_process_table());
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}
+
+#[test]
+fn corrupted_result_files_are_rejected_for_the_right_reason() {
+    let good = scratch("bad-good");
+    assert_eq!(job(&good, 1, 1).0, 0);
+    let file = |name: &str| good.join(format!("opening-{name}.json"));
+    let record = |name: &str| -> OpeningRecord {
+        serde_json::from_str(&std::fs::read_to_string(file(name)).unwrap()).unwrap()
+    };
+    // Each case: a copy of the good folder with one change, and the reason expected.
+    let case = |tag: &str, change: &dyn Fn(&Path), want: &str| {
+        let d = scratch(&format!("bad-{tag}"));
+        for e in std::fs::read_dir(&good).unwrap() {
+            let p = e.unwrap().path();
+            std::fs::copy(&p, d.join(p.file_name().unwrap())).unwrap();
+        }
+        change(&d);
+        let (code, out, err) = combine(&[&d]);
+        assert_eq!(code, 2, "{tag}: {out}");
+        assert!(err.contains(want), "{tag}: expected '{want}' in: {err}");
+        assert_eq!(err.lines().count(), 1, "{tag}: one line: {err}");
+        let _ = std::fs::remove_dir_all(&d);
+    };
+    // A result edited by hand (winner flipped): the checksum fails.
+    let a1 = std::fs::read_to_string(file("a1")).unwrap();
+    let flipped = if a1.contains("\"winner\": \"white\"") {
+        a1.replace("\"winner\": \"white\"", "\"winner\": \"black\"")
+    } else {
+        a1.replace("\"winner\": \"black\"", "\"winner\": \"white\"")
+    };
+    assert_ne!(flipped, a1);
+    case(
+        "edited",
+        &|d| std::fs::write(d.join("opening-a1.json"), &flipped).unwrap(),
+        "opening-a1.json: rejected: bad checksum",
+    );
+    // Truncated (a writer that is not atomic, a full disk): not a result file.
+    case(
+        "truncated",
+        &|d| std::fs::write(d.join("opening-a1.json"), &a1[..a1.len() / 2]).unwrap(),
+        "opening-a1.json: rejected: not an opening result file",
+    );
+    // A valid record under another opening's name.
+    case(
+        "renamed",
+        &|d| {
+            std::fs::copy(file("a1"), d.join("opening-b2.json"))
+                .map(|_| ())
+                .unwrap()
+        },
+        "holds opening a1 but is named opening-b2.json",
+    );
+    // A valid record of another board (resealed, so only the board is wrong).
+    let other = OpeningRecord {
+        board: "5x5".into(),
+        ..record("a1")
+    }
+    .sealed();
+    case(
+        "board",
+        &|d| std::fs::write(d.join("opening-a1.json"), other.to_text()).unwrap(),
+        "board 5x5, expected 4x4",
+    );
+    // A missing shard's openings.
+    case(
+        "missing",
+        &|d| std::fs::remove_file(d.join("opening-a2.json")).unwrap(),
+        "missing: a2 (shard 1/1)",
+    );
+    // A second, validly sealed record of the same opening's 180° image with the other
+    // winner: conflicting duplicates.
+    let r = record("a1");
+    let conflicting = OpeningRecord {
+        opening: "d4".into(),
+        winner: if r.winner == "white" {
+            "black"
+        } else {
+            "white"
+        }
+        .into(),
+        winning_move: if r.winner == "white" {
+            None
+        } else {
+            Some("b2".into())
+        },
+        ..r
+    }
+    .sealed();
+    assert_eq!(conflicting.format, FORMAT);
+    case(
+        "conflict",
+        &|d| std::fs::write(d.join("opening-d4.json"), conflicting.to_text()).unwrap(),
+        "conflicting results for a1",
+    );
+    // A White win without a winning move is impossible.
+    let no_move = OpeningRecord {
+        winner: "white".into(),
+        winning_move: None,
+        ..record("a1")
+    }
+    .sealed();
+    case(
+        "no-move",
+        &|d| std::fs::write(d.join("opening-a1.json"), no_move.to_text()).unwrap(),
+        "White wins but no winning move",
+    );
+    // An empty folder.
+    case(
+        "empty",
+        &|d| {
+            for e in std::fs::read_dir(d).unwrap() {
+                std::fs::remove_file(e.unwrap().path()).unwrap();
+            }
+        },
+        "no result files",
+    );
+    let _ = std::fs::remove_dir_all(&good);
+}
+
+#[test]
+fn job_flags_are_checked() {
+    let (code, _, err) = run(&["solve", "--board", "4x4", "--shard", "1/2", "--out", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("add --openings all"), "{err}");
+    let (code, _, err) = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--openings",
+        "all",
+        "--shard",
+        "3/2",
+        "--out",
+        "x",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected i/n with 1 <= i <= n"), "{err}");
+    let (code, _, err) = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--openings",
+        "all",
+        "--out",
+        "x",
+        "--db",
+        "x.redb",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("drop --db"), "{err}");
+}
+
+/// A real single-node Slurm cluster (contrib/slurm/run-local-cluster.sh: slurmctld, slurmd and
+/// munged under a temporary folder, stopped at the end) runs the 5×5 openings as an array of
+/// 4 tasks; the combined table must equal the one-process table. Needs root and the
+/// `slurm-wlm` and `munge` packages: `cargo test --release --test cli slurm -- --ignored`.
+#[test]
+#[ignore = "starts a Slurm cluster: needs root and slurm-wlm + munge installed"]
+fn slurm_array_job_equals_one_process() {
+    let installed = std::process::Command::new("sh")
+        .args(["-c", "command -v slurmctld && command -v munged"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("slurm-wlm/munge not installed: skipped (apt-get install -y slurm-wlm munge)");
+        return;
+    }
+    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--board", "5x5", "--shards", "4", "--compare", "--bin"])
+        .arg(env!("CARGO_BIN_EXE_hexproof"))
+        .output()
+        .expect("the script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    assert!(text.contains("array of 4 tasks on 5x5"), "{text}");
+    assert!(
+        text.contains("compare: the Slurm table equals the one-process table"),
+        "{text}"
+    );
+}
+
+/// The shared store on a real PostgreSQL server (contrib/postgres/run-local-postgres.sh: a
+/// server under a temporary folder, restarted while a job runs, stopped at the end): the
+/// combined table equals the one-process table before and after the store is warm, and the
+/// store holds records. Needs root, the `postgresql` package and a build with the feature:
+/// `cargo test --release --features postgres --test cli postgres -- --ignored`.
+#[cfg(feature = "postgres")]
+#[test]
+#[ignore = "starts a PostgreSQL server: needs root and postgresql installed"]
+fn postgres_store_survives_a_restart() {
+    if !Path::new("/usr/lib/postgresql").exists() {
+        eprintln!("postgresql not installed: skipped (apt-get install -y postgresql)");
+        return;
+    }
+    let out = std::process::Command::new("contrib/postgres/run-local-postgres.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--board", "5x5", "--restart-after", "1", "--bin"])
+        .arg(env!("CARGO_BIN_EXE_hexproof"))
+        .output()
+        .expect("the script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    assert!(text.contains("server restarted"), "{text}");
+    assert!(
+        text.contains("compare c1: equals the one-process table"),
+        "{text}"
+    );
+    assert!(
+        text.contains("compare c2: equals the one-process table"),
+        "{text}"
+    );
+}

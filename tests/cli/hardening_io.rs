@@ -516,30 +516,43 @@ fn certificate_check_accepts_and_rejects() {
     assert!(out.contains("REJECTED — III1a"), "{out}");
 }
 
-/// Union goals in a certificate file (version 2, `"either"`, kernel condition 6): a 3×3
-/// bridge b1–a3 whose goal is the union `b1 - a3 | b1 - b` under an and-node for `b1 - b`.
-/// Accepted as written; a union pair that does not link (`b1 - t`: b1 is on the top row
-/// already, so that choice leaves the bottom unjoined) is rejected by condition 6, which shows the field is read; the same file as version 1
-/// is bad input (an old reader would take the union for its first pair).
-#[test]
-fn certificate_check_reads_union_goals() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cert-union");
+/// A fresh scratch folder for the certificate-file tests.
+fn cert_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let union = serde_json::json!([["b1", "b"]]);
+    dir
+}
+
+/// Writes `v` as `dir/name` and runs `hexproof certificate check` on it.
+fn check_cert_file(
+    dir: &std::path::Path,
+    v: &serde_json::Value,
+    name: &str,
+) -> (i32, String, String) {
+    let f = dir.join(name);
+    std::fs::write(&f, serde_json::to_string_pretty(v).unwrap()).unwrap();
+    hexproof(&["certificate", "check", f.to_str().unwrap()])
+}
+
+/// The 3x3 certificate of the two tests below: Black b1 and a3, the claim `b1 - b` over a2,
+/// b2, proved by an and-node over Black's two replies; every node but the root states the goal
+/// `b1 - a3` with the extra goal field `field` (`"either"`: a union, `"with"`: a
+/// conjunction) set to `value`.
+fn three_by_three_cert(version: u32, field: &str, value: serde_json::Value) -> serde_json::Value {
     let node = |id: u32, stones: &[&str], carrier: &[&str], kind: serde_json::Value| {
         let mut v = serde_json::json!({
-            "id": id, "stones": stones, "carrier": carrier,
-            "goal": ["b1", "a3"], "either": union,
+            "id": id, "stones": stones, "carrier": carrier, "goal": ["b1", "a3"],
         });
+        v[field] = value.clone();
         for (k, x) in kind.as_object().unwrap() {
             v[k] = x.clone();
         }
         v
     };
-    let cert = serde_json::json!({
+    serde_json::json!({
         "format": "hexproof-certificate",
-        "version": 2,
+        "version": version,
         "board": "3x3",
         "notation": "letters",
         "black": ["b1", "a3"],
@@ -557,12 +570,19 @@ fn certificate_check_reads_union_goals() {
                 {"reply": "a2", "next": 0}, {"reply": "b2", "next": 1}]})),
             {"id": 3, "stones": [], "carrier": ["a2", "b2"], "and": [2]},
         ],
-    });
-    let check = |v: &serde_json::Value, name: &str| {
-        let f = dir.join(name);
-        std::fs::write(&f, serde_json::to_string_pretty(v).unwrap()).unwrap();
-        hexproof(&["certificate", "check", f.to_str().unwrap()])
-    };
+    })
+}
+
+/// Union goals in a certificate file (version 2, `"either"`, kernel condition 6): a 3×3
+/// bridge b1–a3 whose goal is the union `b1 - a3 | b1 - b` under an and-node for `b1 - b`.
+/// Accepted as written; a union pair that does not link (`b1 - t`: b1 is on the top row
+/// already, so that choice leaves the bottom unjoined) is rejected by condition 6, which shows the field is read; the same file as version 1
+/// is bad input (an old reader would take the union for its first pair).
+#[test]
+fn certificate_check_reads_union_goals() {
+    let dir = cert_dir("cert-union");
+    let cert = three_by_three_cert(2, "either", serde_json::json!([["b1", "b"]]));
+    let check = |v: &serde_json::Value, name: &str| check_cert_file(&dir, v, name);
     let (code, out, err) = check(&cert, "union.json");
     assert_eq!(code, 0, "{out}\n{err}");
     let mut wrong = cert.clone();
@@ -586,46 +606,9 @@ fn certificate_check_reads_union_goals() {
 /// conjunction is never read as its first pair alone).
 #[test]
 fn certificate_check_reads_conjunctive_goals() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cert-conj");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let with = serde_json::json!([[["a3", "b"]]]);
-    let node = |id: u32, stones: &[&str], carrier: &[&str], kind: serde_json::Value| {
-        let mut v = serde_json::json!({
-            "id": id, "stones": stones, "carrier": carrier,
-            "goal": ["b1", "a3"], "with": with,
-        });
-        for (k, x) in kind.as_object().unwrap() {
-            v[k] = x.clone();
-        }
-        v
-    };
-    let cert = serde_json::json!({
-        "format": "hexproof-certificate",
-        "version": 3,
-        "board": "3x3",
-        "notation": "letters",
-        "black": ["b1", "a3"],
-        "white": [],
-        "carrier": ["a2", "b2"],
-        "claim": "b1 - b",
-        "owner": "black",
-        "owner_first": false,
-        "first": null,
-        "root": 3,
-        "nodes": [
-            node(0, &["a2"], &[], serde_json::json!({"joined": true})),
-            node(1, &["b2"], &[], serde_json::json!({"joined": true})),
-            node(2, &[], &["a2", "b2"], serde_json::json!({"or": [
-                {"reply": "a2", "next": 0}, {"reply": "b2", "next": 1}]})),
-            {"id": 3, "stones": [], "carrier": ["a2", "b2"], "and": [2]},
-        ],
-    });
-    let check = |v: &serde_json::Value, name: &str| {
-        let f = dir.join(name);
-        std::fs::write(&f, serde_json::to_string_pretty(v).unwrap()).unwrap();
-        hexproof(&["certificate", "check", f.to_str().unwrap()])
-    };
+    let dir = cert_dir("cert-conj");
+    let cert = three_by_three_cert(3, "with", serde_json::json!([[["a3", "b"]]]));
+    let check = |v: &serde_json::Value, name: &str| check_cert_file(&dir, v, name);
     let (code, out, err) = check(&cert, "conj.json");
     assert_eq!(code, 0, "{out}\n{err}");
     // Mutant: a Black stone on c2 and the conjunction `b1 - a3 & c2 - b`, whose second pair

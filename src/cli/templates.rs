@@ -4,6 +4,7 @@
 use super::args::PositionArgs;
 use super::{fail_input, move_list, plural, print_json, CliError, EXIT_FAILS, EXIT_HOLDS};
 use clap::{Args, Subcommand};
+use hexproof::dfpn::jobs::Shard;
 use hexproof::enumerate::two_stone::{
     build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
     seed_checkpoint, seed_two_stone,
@@ -49,6 +50,7 @@ pub struct TemplatesArgs {
 #[derive(Subcommand, Debug)]
 enum TemplatesCommand {
     Generate(GenerateArgs),
+    Merge(MergeArgs),
     Verify(VerifyArgs),
     List(ListArgs),
     Show(ShowArgs),
@@ -194,6 +196,47 @@ pub struct GenerateArgs {
     /// checkpoint is `DIR/OUT.checkpoint`.
     #[arg(long)]
     out: Option<String>,
+    /// Run one shard `i/n` of a two-stone enumeration as a job (a Slurm array task): the
+    /// helper positions are dealt round-robin to n shards, and this shard's results go to
+    /// `DIR/OUT.shard-i-of-n.json` (checksummed, written atomically; no checkpoints).
+    /// Put the shards together with `templates merge DIR` (docs/cluster.md). Needs
+    /// `--stones 2` and no seeds (the one-stone enumeration is one sequential loop).
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<Shard>,
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    Shard::parse(s)
+}
+
+/// Put the shard files of a two-stone enumeration run as jobs (`generate --stones 2 --shard
+/// i/n`) together into the library file the one-process `generate` writes (`DIR/rowKs2.json`).
+///
+/// Every `*.shard-I-of-N.json` file in the folders is re-checked, and the merge is refused
+/// (exit 2, one line naming the file) if one is not a shard file, fails its checksum, is
+/// named for another shard, was run with other parameters (region, budgets, settings, shard
+/// count), holds helpers not dealt to its shard, disagrees with another copy of its shard,
+/// or if a shard is missing. Each template's kernel certificate is made and checked by the
+/// merge itself, as `generate` does.
+///
+/// Examples:
+///   seq 1 4 | parallel hexproof templates generate --row 3 --stones 2 --shard {}/4 --dir shards
+///   hexproof templates merge shards                 # writes generated/row3s2.json
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct MergeArgs {
+    /// Folders holding the shard files.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Output directory (created if missing).
+    #[arg(long, default_value = "generated")]
+    dir: PathBuf,
+    /// Write `DIR/OUT.json` instead of `DIR/rowKs2.json`.
+    #[arg(long)]
+    out: Option<String>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Re-check every library entry with the kernel alone (no search); exit 1 if any fails.
@@ -306,9 +349,14 @@ enum Leaves {
 }
 
 /// Runs `hexproof templates`.
+mod template_jobs;
+
 pub fn run_templates(a: TemplatesArgs) -> u8 {
     match a.command {
         TemplatesCommand::Generate(g) => run_generate(g),
+        TemplatesCommand::Merge(m) => {
+            template_jobs::run_merge(&m.dirs, &m.dir, m.out.as_deref(), m.force)
+        }
         TemplatesCommand::Verify(v) => run_verify(v),
         TemplatesCommand::List(l) => run_list(l),
         TemplatesCommand::Show(s) => run_show(s),
@@ -322,6 +370,11 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
 fn run_generate(a: GenerateArgs) -> u8 {
     if !(1..=2).contains(&a.stones) {
         return fail_input(CliError::Usage("--stones must be 1 or 2"));
+    }
+    if a.shard.is_some() && (a.stones != 2 || !a.seed.is_empty() || a.seed_hexwiki) {
+        return fail_input(CliError::Usage(
+            "--shard needs --stones 2 and no seeds (the one-stone enumeration is one sequential loop)",
+        ));
     }
     // Default: the smallest width ≥ 2·ROW + 1 with the parity of ROW.
     let width = a.width.unwrap_or(2 * a.row + 1 + (a.row % 2 == 0) as i32);
@@ -626,6 +679,21 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
         }
     }
     let stem = a.out.clone().unwrap_or_else(|| format!("row{}s2", a.row));
+    if let Some(shard) = a.shard {
+        let Some((opts, _)) = gen_options(a, Vec::new(), None) else {
+            return fail_input(CliError::Usage("time budgets must be positive"));
+        };
+        return template_jobs::run_job(template_jobs::Job {
+            region: grid,
+            opts: &opts,
+            nodes: a.nodes,
+            time: a.time,
+            settings: job_settings(a),
+            shard,
+            dir: &a.dir,
+            stem: &stem,
+        });
+    }
     if let Err(e) = refuse_clobber(a, &stem) {
         return fail_input(&e);
     }
@@ -633,6 +701,15 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
         return fail_input(CliError::Usage("time budgets must be positive"));
     };
     generate_two_stone(a, grid, &opts, start, &seeds)
+}
+
+/// The options of a shard job, other than `--nodes` and `--time`, that can change an answer:
+/// every shard of one merge must have run with the same.
+fn job_settings(a: &GenerateArgs) -> String {
+    format!(
+        "quick={} batch={} max_seconds={:?} solver_nodes={} trust_solver={} solver_leaves={:?} max_builtin_template={:?}",
+        a.quick, a.batch, a.max_seconds, a.solver_nodes, a.trust_solver, a.solver_leaves, a.max_builtin_template
+    )
 }
 
 fn generate_two_stone(

@@ -129,10 +129,7 @@ impl OpeningRecord {
             fnv64: String::new(),
             ..self.clone()
         };
-        let text = serde_json::to_string(&body).expect("a record serialises");
-        let mut bytes = CHECKSUM_SEED.to_vec();
-        bytes.extend_from_slice(text.as_bytes());
-        format!("{:016x}", crate::templates::library::fnv64(&bytes))
+        checksum_of(CHECKSUM_SEED, &body)
     }
 
     /// The record sealed with its checksum.
@@ -157,6 +154,18 @@ impl OpeningRecord {
             _ => None,
         }
     }
+}
+
+/// The checksum of a result record: FNV-1a 64 (16 hex digits) of `seed` and `body`'s compact
+/// JSON. `body` must hold integers and strings only (no floats), so that the text survives a
+/// parse and re-serialisation exactly; the caller blanks the checksum field first. Shared by
+/// every kind of job result file (openings here, template shards in `templates generate
+/// --shard`), each with its own seed.
+pub fn checksum_of<T: Serialize>(seed: &[u8], body: &T) -> String {
+    let text = serde_json::to_string(body).expect("a record serialises");
+    let mut bytes = seed.to_vec();
+    bytes.extend_from_slice(text.as_bytes());
+    format!("{:016x}", crate::templates::library::fnv64(&bytes))
 }
 
 /// The file name of an opening's result.

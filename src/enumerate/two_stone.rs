@@ -93,10 +93,23 @@ pub fn enumerate_two_stone(
     opts: &GenOptions,
     checkpoint_dir: Option<&Path>,
 ) -> Result<TwoStoneRun, EnumerateError> {
+    enumerate_helpers(region, opts, checkpoint_dir, &helper_positions(region))
+}
+
+/// [`enumerate_two_stone`] for the helper positions `positions` only (canonical ones, from
+/// [`helper_positions`]), in that order: one shard of the region's work
+/// (`templates generate --shard`). Each helper's enumeration is independent of the others,
+/// so the runs of disjoint shards put together in [`helper_positions`] order are the run of
+/// the whole region.
+pub fn enumerate_helpers(
+    region: &Grid,
+    opts: &GenOptions,
+    checkpoint_dir: Option<&Path>,
+    positions: &[Rc],
+) -> Result<TwoStoneRun, EnumerateError> {
     if !region.helpers.is_empty() {
         return Err(EnumerateError::HelpersPresent);
     }
-    let positions = helper_positions(region);
     let bar = if opts.progress {
         let b = indicatif::ProgressBar::new(positions.len() as u64);
         b.set_style(

@@ -376,3 +376,133 @@ fn postgres_store_survives_a_restart() {
         "{text}"
     );
 }
+
+/// Shard `i/n` of the row-3 two-stone enumeration into `dir`.
+fn template_job(dir: &Path, i: usize, n: usize) -> (i32, String, String) {
+    run(&[
+        "templates",
+        "generate",
+        "--row",
+        "3",
+        "--stones",
+        "2",
+        "--quiet",
+        "--shard",
+        &format!("{i}/{n}"),
+        "--dir",
+        dir.to_str().unwrap(),
+    ])
+}
+
+fn template_merge(shards: &Path, out: &Path) -> (i32, String, String) {
+    run(&[
+        "templates",
+        "merge",
+        shards.to_str().unwrap(),
+        "--dir",
+        out.to_str().unwrap(),
+        "--force",
+    ])
+}
+
+#[test]
+fn sharded_template_enumeration_merges_to_the_one_process_file() {
+    let d = scratch("tmpl-equal");
+    let one = d.join("one");
+    let (code, _, err) = run(&[
+        "templates",
+        "generate",
+        "--row",
+        "3",
+        "--stones",
+        "2",
+        "--quiet",
+        "--dir",
+        one.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let shards = d.join("shards");
+    for i in 1..=4 {
+        let (code, out, err) = template_job(&shards, i, 4);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(&format!("shard {i}/4")), "{out}");
+    }
+    // A duplicate job: same file name, same answers (only the timings may differ).
+    assert_eq!(template_job(&shards, 2, 4).0, 0);
+    let merged = d.join("merged");
+    let (code, out, err) = template_merge(&shards, &merged);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("merged 4 shard file(s)"), "{out}");
+    let a = std::fs::read(one.join("row3s2.json")).unwrap();
+    let b = std::fs::read(merged.join("row3s2.json")).unwrap();
+    assert!(
+        a == b,
+        "the merged library file differs from the one-process file"
+    );
+    // One-stone enumeration has no shards.
+    let (code, _, err) = run(&["templates", "generate", "--row", "3", "--shard", "1/2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--shard needs --stones 2"), "{err}");
+}
+
+#[test]
+fn missing_and_corrupted_template_shards_are_rejected_for_the_right_reason() {
+    let d = scratch("tmpl-bad");
+    let shards = d.join("shards");
+    for i in 1..=3 {
+        assert_eq!(template_job(&shards, i, 3).0, 0);
+    }
+    let merged = d.join("merged");
+    let expect = |what: &str, needle: &str| {
+        let (code, _, err) = template_merge(&shards, &merged);
+        assert_eq!(code, 2, "{what}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(needle), "{what}: {err}");
+    };
+    let f2 = shards.join("row3s2.shard-2-of-3.json");
+    let good = std::fs::read_to_string(&f2).unwrap();
+    // Missing shard.
+    std::fs::remove_file(&f2).unwrap();
+    expect("missing", "1 shard(s) missing: 2/3");
+    // Corrupted: a template cell edited (still valid JSON).
+    let edited = good.replacen("\"complete\": true", "\"complete\": false", 1);
+    assert_ne!(edited, good);
+    std::fs::write(&f2, &edited).unwrap();
+    expect("edited", "row3s2.shard-2-of-3.json: rejected: bad checksum");
+    // Truncated.
+    std::fs::write(&f2, &good[..good.len() / 2]).unwrap();
+    expect(
+        "truncated",
+        "row3s2.shard-2-of-3.json: rejected: not a template shard file",
+    );
+    // Named for another shard.
+    std::fs::write(shards.join("row3s2.shard-3-of-3.json"), &good).unwrap();
+    std::fs::write(&f2, &good).unwrap();
+    expect(
+        "renamed",
+        "it holds shard 2/3 but is named row3s2.shard-3-of-3.json",
+    );
+    assert_eq!(template_job(&shards, 3, 3).0, 0);
+    // Other parameters: a shard run with another node budget.
+    let (code, _, err) = run(&[
+        "templates",
+        "generate",
+        "--row",
+        "3",
+        "--stones",
+        "2",
+        "--quiet",
+        "--nodes",
+        "4000000",
+        "--shard",
+        "3/3",
+        "--dir",
+        shards.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    expect("parameters", "differ from");
+    assert_eq!(template_job(&shards, 3, 3).0, 0);
+    // All present and intact again: the merge succeeds.
+    let (code, _, err) = template_merge(&shards, &merged);
+    assert_eq!(code, 0, "{err}");
+}

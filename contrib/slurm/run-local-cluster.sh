@@ -6,15 +6,19 @@
 # stops every daemon it started (also on error or Ctrl-C). docs/cluster.md.
 #
 #   contrib/slurm/run-local-cluster.sh [--board 7x7] [--shards 13] [--cpus 2] \
-#       [--bin target/release/hexproof] [--compare] [--install] [--keep DIR]
+#       [--bin target/release/hexproof] [--compare] [--install] [--keep DIR] [--templates ROW]
 #
 # --install: apt-get install -y slurm-wlm munge first (Debian/Ubuntu, as root).
 # --compare: also run the one-process `solve --openings all` and diff the two tables.
 # --cpus N:  CPUs the node offers (array tasks run N at a time, one CPU each).
+# --templates ROW: then also the two-stone template enumeration of row ROW (default region) as
+#            an array of --shards tasks (contrib/slurm/hexproof-templates.sbatch), merged with
+#            `hexproof templates merge`; with --compare the merged file is compared byte for byte
+#            with the one-process `templates generate`.
 # Needs root (SlurmUser/SlurmdUser root; proctrack/linuxproc, no cgroups).
 set -euo pipefail
 
-BOARD=7x7 SHARDS=13 CPUS=$(nproc) BIN=target/release/hexproof COMPARE=0 INSTALL=0 KEEP=""
+BOARD=7x7 SHARDS=13 CPUS=$(nproc) BIN=target/release/hexproof COMPARE=0 INSTALL=0 KEEP="" TROW=""
 NICE=${NICE:-10}
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -25,6 +29,7 @@ while [ $# -gt 0 ]; do
         --compare) COMPARE=1; shift ;;
         --install) INSTALL=1; shift ;;
         --keep) KEEP=$2; shift 2 ;;
+        --templates) TROW=$2; shift 2 ;;
         *) echo "run-local-cluster.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -60,14 +65,14 @@ cleanup() {
     for f in "$T/slurmd.pid" "$T/slurmctld.pid" "$T/munge/munged.pid"; do
         if [ -s "$f" ]; then kill -9 "$(cat "$f")" 2>/dev/null || true; fi
     done
-    if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$T"/results "$T"/*.log "$T"/slurm.conf "$KEEP"/ 2>/dev/null || true; fi
+    if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$T"/results "$T"/tshards "$T"/*.log "$T"/slurm.conf "$KEEP"/ 2>/dev/null || true; fi
     rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # munge: a key of its own and a socket under $T.
-mkdir -p "$T/munge" "$T/state" "$T/spool" "$T/results" "$T/out"
+mkdir -p "$T/munge" "$T/state" "$T/spool" "$T/results" "$T/out" "$T/tshards"
 chmod 700 "$T/munge"
 mungekey --create --keyfile="$T/munge/munge.key" --force >/dev/null 2>&1 \
     || dd if=/dev/urandom of="$T/munge/munge.key" bs=1024 count=1 status=none
@@ -144,6 +149,33 @@ if [ "$COMPARE" = 1 ]; then
         echo "compare: the Slurm table equals the one-process table"
     else
         echo "compare: TABLES DIFFER"; RC=1
+    fi
+fi
+if [ -n "$TROW" ]; then
+    START=$(date +%s.%N)
+    sbatch --wait --array="1-$SHARDS" --chdir="$T/out" --output="$T/out/templates-%a.out" \
+        --export="ALL,HEXPROOF=$BIN,ROW=$TROW,SHARDS=$SHARDS,OUT=$T/tshards,NICE=$NICE" \
+        "$HERE/hexproof-templates.sbatch" &
+    SB=$!
+    wait "$SB" || { echo "sbatch: some template task did not exit 0"; RC=1; }
+    SB=
+    END=$(date +%s.%N)
+    echo "array of $SHARDS template tasks, row $TROW, two stones: wall $(python3 -c "print(f'{$END-$START:.1f}')") s (sbatch --wait)"
+    set +e
+    "$BIN" templates merge "$T/tshards" --dir "$T/merged" >"$T/merged.txt" 2>&1
+    TRC=$?
+    grep -v '^  ' "$T/merged.txt" | tail -n 5   # the summary, not the list of templates
+    set -e
+    echo "templates merge exit code: $TRC"
+    [ "$TRC" = 0 ] || RC=$TRC
+    if [ "$COMPARE" = 1 ] && [ "$TRC" = 0 ]; then
+        nice -n "$NICE" "$BIN" templates generate --row "$TROW" --stones 2 --quiet --dir "$T/one" >/dev/null
+        ONE=$(ls "$T"/one/*.json) MERGED=$(ls "$T"/merged/*.json)
+        if cmp "$ONE" "$MERGED"; then
+            echo "compare: the merged $(basename "$MERGED") equals the one-process file byte for byte ($(wc -c <"$MERGED") bytes)"
+        else
+            echo "compare: TEMPLATE FILES DIFFER"; RC=1
+        fi
     fi
 fi
 exit "$RC"

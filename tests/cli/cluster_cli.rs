@@ -315,7 +315,9 @@ fn job_flags_are_checked() {
 
 /// A real single-node Slurm cluster (contrib/slurm/run-local-cluster.sh: slurmctld, slurmd and
 /// munged under a temporary folder, stopped at the end) runs the 5×5 openings as an array of
-/// 4 tasks; the combined table must equal the one-process table. Needs root and the
+/// 4 tasks, then the row-3 two-stone template enumeration as an array of 4 tasks; the combined
+/// table must equal the one-process table, the merged template file the one-process file byte
+/// for byte. Needs root and the
 /// `slurm-wlm` and `munge` packages: `cargo test --release --test cli slurm -- --ignored`.
 #[test]
 #[ignore = "starts a Slurm cluster: needs root and slurm-wlm + munge installed"]
@@ -330,7 +332,16 @@ fn slurm_array_job_equals_one_process() {
     }
     let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["--board", "5x5", "--shards", "4", "--compare", "--bin"])
+        .args([
+            "--board",
+            "5x5",
+            "--shards",
+            "4",
+            "--compare",
+            "--templates",
+            "3",
+        ])
+        .arg("--bin")
         .arg(env!("CARGO_BIN_EXE_hexproof"))
         .output()
         .expect("the script runs");
@@ -340,6 +351,11 @@ fn slurm_array_job_equals_one_process() {
     assert!(text.contains("array of 4 tasks on 5x5"), "{text}");
     assert!(
         text.contains("compare: the Slurm table equals the one-process table"),
+        "{text}"
+    );
+    assert!(text.contains("array of 4 template tasks, row 3"), "{text}");
+    assert!(
+        text.contains("compare: the merged row3s2.json equals the one-process file byte for byte"),
         "{text}"
     );
 }

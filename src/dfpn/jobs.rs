@@ -122,6 +122,19 @@ pub struct OpeningRecord {
     pub fnv64: String,
 }
 
+impl Sealed for OpeningRecord {
+    const FORMAT: &'static str = FORMAT;
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn stored_checksum(&self) -> &str {
+        &self.fnv64
+    }
+    fn computed_checksum(&self) -> String {
+        self.checksum()
+    }
+}
+
 impl OpeningRecord {
     /// The checksum of the record's other fields (their canonical JSON).
     pub fn checksum(&self) -> String {
@@ -264,6 +277,45 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), JobError> {
     std::fs::rename(&tmp, path).map_err(io(path))
 }
 
+/// A checksummed record file (an opening result, a template shard): the fields
+/// [`read_sealed`] checks before anything else.
+pub trait Sealed: serde::de::DeserializeOwned {
+    /// The format string a file of this kind must carry.
+    const FORMAT: &'static str;
+    /// The record's `format` field.
+    fn format(&self) -> &str;
+    /// The stored `fnv64` field.
+    fn stored_checksum(&self) -> &str;
+    /// The checksum computed from the record's other fields.
+    fn computed_checksum(&self) -> String;
+}
+
+/// Reads `path` as a `T` and checks its format and checksum; `what` names the kind of file in
+/// the message (`"an opening result file"`).
+pub fn read_sealed<T: Sealed>(path: &Path, what: &str) -> Result<T, JobError> {
+    let reject = |reason: String| JobError::Rejected {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let r: T = serde_json::from_str(&text).map_err(|e| reject(format!("not {what} ({e})")))?;
+    if r.format() != T::FORMAT {
+        return Err(reject(format!(
+            "format '{}', expected '{}'",
+            r.format(),
+            T::FORMAT
+        )));
+    }
+    let sum = r.computed_checksum();
+    if r.stored_checksum() != sum {
+        return Err(reject(format!(
+            "bad checksum (stored '{}', computed {sum}): the file was damaged or edited",
+            r.stored_checksum()
+        )));
+    }
+    Ok(r)
+}
+
 /// Reads and checks one result file against `board` (format, checksum, board, opening on the
 /// board and matching the file name, a possible winning move). Returns the opening's cell.
 pub fn read_record(path: &Path, board: &Board) -> Result<(Cell, OpeningRecord), JobError> {
@@ -271,22 +323,7 @@ pub fn read_record(path: &Path, board: &Board) -> Result<(Cell, OpeningRecord), 
         path: path.to_path_buf(),
         reason,
     };
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
-    let r: OpeningRecord = serde_json::from_str(&text)
-        .map_err(|e| reject(format!("not an opening result file ({e})")))?;
-    if r.format != FORMAT {
-        return Err(reject(format!(
-            "format '{}', expected '{FORMAT}'",
-            r.format
-        )));
-    }
-    let sum = r.checksum();
-    if r.fnv64 != sum {
-        return Err(reject(format!(
-            "bad checksum (stored '{}', computed {sum}): the file was damaged or edited",
-            r.fnv64
-        )));
-    }
+    let r: OpeningRecord = read_sealed(path, "an opening result file")?;
     if r.board != board_name(board) {
         return Err(reject(format!(
             "board {}, expected {} (use --board)",

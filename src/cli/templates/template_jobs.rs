@@ -94,6 +94,19 @@ pub struct ShardRecord {
     pub fnv64: String,
 }
 
+impl jobs::Sealed for ShardRecord {
+    const FORMAT: &'static str = FORMAT;
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn stored_checksum(&self) -> &str {
+        &self.fnv64
+    }
+    fn computed_checksum(&self) -> String {
+        self.checksum()
+    }
+}
+
 impl ShardRecord {
     fn checksum(&self) -> String {
         let body = ShardRecord {
@@ -233,22 +246,8 @@ fn helper_run(h: &HelperRecord) -> HelperRun {
 /// Reads and checks one shard file alone (format, checksum, name); the record.
 fn read_shard(path: &Path) -> Result<(Shard, ShardRecord), String> {
     let reject = |reason: String| format!("{}: rejected: {reason}", path.display());
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let r: ShardRecord = serde_json::from_str(&text)
-        .map_err(|e| reject(format!("not a template shard file ({e})")))?;
-    if r.format != FORMAT {
-        return Err(reject(format!(
-            "format '{}', expected '{FORMAT}'",
-            r.format
-        )));
-    }
-    let sum = r.checksum();
-    if r.fnv64 != sum {
-        return Err(reject(format!(
-            "bad checksum (stored '{}', computed {sum}): the file was damaged or edited",
-            r.fnv64
-        )));
-    }
+    let r: ShardRecord =
+        jobs::read_sealed(path, "a template shard file").map_err(|e| e.to_string())?;
     let shard = Shard::parse(&r.shard).map_err(reject)?;
     let name = path
         .file_name()

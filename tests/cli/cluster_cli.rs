@@ -393,6 +393,76 @@ fn postgres_store_survives_a_restart() {
     );
 }
 
+/// Slurm and PostgreSQL together, with faults (contrib/slurm/run-local-cluster.sh --postgres
+/// --faults): a real single-node Slurm cluster and a local PostgreSQL server; the 6×6 openings
+/// as an array of 4 tasks sharing the server as their store, and the row-3 two-stone template
+/// enumeration as an array of 4 tasks. Injected: task 1 cancelled after its first result file
+/// (the combiner then names its missing openings; the re-run completes them), a duplicate of
+/// task 2, the server restarted while tasks run, a result file with its winner flipped
+/// (rejected by the combiner, replaced by its task's re-run with the same answer), a
+/// duplicate template task and an edited template shard (rejected by the merge, re-run). The
+/// table equals the one-process table, again over the warm store; the merged template file
+/// equals the one-process file byte for byte; no task reported a store error. 6×6, not 5×5:
+/// a 5×5 task can end before the kill reaches it. Needs root, slurm-wlm, munge, postgresql and
+/// the feature: `cargo test --release --features postgres --test cli slurm_and_postgres -- --ignored`.
+#[cfg(feature = "postgres")]
+#[test]
+#[ignore = "starts a Slurm cluster and a PostgreSQL server: needs root, slurm-wlm, munge, postgresql"]
+fn slurm_and_postgres_with_faults_equal_one_process() {
+    let installed = std::process::Command::new("sh")
+        .args(["-c", "command -v slurmctld && command -v munged"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed || !Path::new("/usr/lib/postgresql").exists() {
+        eprintln!("slurm-wlm/munge/postgresql not installed: skipped");
+        return;
+    }
+    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--board", "6x6", "--shards", "4", "--cpus", "2"])
+        .args(["--postgres", "--faults", "--compare", "--templates", "3"])
+        .arg("--bin")
+        .arg(env!("CARGO_BIN_EXE_hexproof"))
+        .output()
+        .expect("the script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    for want in [
+        "fault: duplicate of task 2 submitted",
+        "fault: task 1 cancelled (scancel",
+        "fault: PostgreSQL restarted",
+        // The kill lost work: the combiner refuses the folder and names task 1's openings.
+        "combine before the re-run: exit 2 (hexproof: error:",
+        "(shard 1/4)",
+        "re-run of the killed task 1: shard 1/4 of 6x6",
+        "rejected: bad checksum",
+        "(replaced a previous file:",
+        "the new file has the original's answer",
+        "combine exit code: 0",
+        "store: no task reported a store error",
+        "compare: the Slurm table equals the one-process table",
+        "compare: the warm-store Slurm table equals the one-process table",
+        "fault: duplicate of template task 1 submitted",
+        "templates merge: exit 2:",
+        "re-run of template task 2: shard 2/4 of row 3",
+        "compare: the merged row3s2.json equals the one-process file byte for byte",
+    ] {
+        assert!(text.contains(want), "expected '{want}' in:\n{text}");
+    }
+    let records = text
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("store: ")?
+                .split(' ')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .expect("a record count");
+    assert!(records > 0, "{text}");
+}
+
 /// Shard `i/n` of the row-3 two-stone enumeration into `dir`.
 fn template_job(dir: &Path, i: usize, n: usize) -> (i32, String, String) {
     run(&[

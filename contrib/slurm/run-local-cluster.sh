@@ -136,6 +136,8 @@ MpiDefault=none
 MailProg=/bin/true
 SlurmctldTimeout=30
 SlurmdTimeout=30
+# Keep finished tasks' records (state, exit code) for the whole run (default 300 s).
+MinJobAge=3600
 NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS State=UNKNOWN
 PartitionName=local Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
 EOF

@@ -313,6 +313,32 @@ fn job_flags_are_checked() {
     assert!(err.contains("drop --db"), "{err}");
 }
 
+/// Runs contrib/slurm/run-local-cluster.sh with `args` and this build's binary, asserts it
+/// succeeded and returns its output; `None` (skipped) when Slurm, munge or (for `--postgres`)
+/// PostgreSQL is not installed.
+fn run_cluster_script(args: &[&str]) -> Option<String> {
+    let installed = std::process::Command::new("sh")
+        .args(["-c", "command -v slurmctld && command -v munged"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let pg = !args.contains(&"--postgres") || Path::new("/usr/lib/postgresql").exists();
+    if !installed || !pg {
+        eprintln!("slurm-wlm, munge or postgresql not installed: skipped (apt-get install -y slurm-wlm munge postgresql)");
+        return None;
+    }
+    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .arg("--bin")
+        .arg(env!("CARGO_BIN_EXE_hexproof"))
+        .output()
+        .expect("the script runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    Some(text)
+}
+
 /// A real single-node Slurm cluster (contrib/slurm/run-local-cluster.sh: slurmctld, slurmd and
 /// munged under a temporary folder, stopped at the end) runs the 5×5 openings as an array of
 /// 4 tasks, then the row-3 two-stone template enumeration as an array of 4 tasks; the combined
@@ -322,32 +348,17 @@ fn job_flags_are_checked() {
 #[test]
 #[ignore = "starts a Slurm cluster: needs root and slurm-wlm + munge installed"]
 fn slurm_array_job_equals_one_process() {
-    let installed = std::process::Command::new("sh")
-        .args(["-c", "command -v slurmctld && command -v munged"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !installed {
-        eprintln!("slurm-wlm/munge not installed: skipped (apt-get install -y slurm-wlm munge)");
+    let Some(text) = run_cluster_script(&[
+        "--board",
+        "5x5",
+        "--shards",
+        "4",
+        "--compare",
+        "--templates",
+        "3",
+    ]) else {
         return;
-    }
-    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "--board",
-            "5x5",
-            "--shards",
-            "4",
-            "--compare",
-            "--templates",
-            "3",
-        ])
-        .arg("--bin")
-        .arg(env!("CARGO_BIN_EXE_hexproof"))
-        .output()
-        .expect("the script runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}\n{err}");
+    };
     assert!(text.contains("array of 4 tasks on 5x5"), "{text}");
     assert!(
         text.contains("compare: the Slurm table equals the one-process table"),
@@ -409,25 +420,21 @@ fn postgres_store_survives_a_restart() {
 #[test]
 #[ignore = "starts a Slurm cluster and a PostgreSQL server: needs root, slurm-wlm, munge, postgresql"]
 fn slurm_and_postgres_with_faults_equal_one_process() {
-    let installed = std::process::Command::new("sh")
-        .args(["-c", "command -v slurmctld && command -v munged"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !installed || !Path::new("/usr/lib/postgresql").exists() {
-        eprintln!("slurm-wlm/munge/postgresql not installed: skipped");
+    let Some(text) = run_cluster_script(&[
+        "--board",
+        "6x6",
+        "--shards",
+        "4",
+        "--cpus",
+        "2",
+        "--postgres",
+        "--faults",
+        "--compare",
+        "--templates",
+        "3",
+    ]) else {
         return;
-    }
-    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["--board", "6x6", "--shards", "4", "--cpus", "2"])
-        .args(["--postgres", "--faults", "--compare", "--templates", "3"])
-        .arg("--bin")
-        .arg(env!("CARGO_BIN_EXE_hexproof"))
-        .output()
-        .expect("the script runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}\n{err}");
+    };
     for want in [
         "fault: duplicate of task 2 submitted",
         "fault: task 1 cancelled (scancel",

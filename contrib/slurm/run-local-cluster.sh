@@ -179,19 +179,40 @@ records() {
 }
 
 # submit NAME ARRAY SCRIPT EXPORTS: submits an array job, sets JOB to its id.
+# A loaded controller can time out a client call: three tries.
 submit() {
-    JOB=$(sbatch --parsable --array="$2" --chdir="$T/out" --output="$T/out/$1-%a.out" \
-        --export="$4" "$HERE/$3")
-    JOB=${JOB%%;*}
+    local try
+    for try in 1 2 3; do
+        if JOB=$(sbatch --parsable --array="$2" --chdir="$T/out" --output="$T/out/$1-%a.out" \
+            --export="$4" "$HERE/$3"); then
+            JOB=${JOB%%;*}
+            return 0
+        fi
+        echo "sbatch failed (try $try of 3)" >&2
+        sleep 2
+    done
+    return 1
 }
 # active JOB…: true while one of the jobs has a task pending, running or completing.
-active() { [ -n "$(squeue -h -j "$(IFS=,; echo "$*")" -t PD,R,CG,CF -o %i 2>/dev/null)" ]; }
+# A failed squeue (a loaded controller timing out) counts as still active, up to 30 in a row.
+SQFAIL=0
+active() {
+    local out
+    if ! out=$(squeue -h -j "$(IFS=,; echo "$*")" -t PD,R,CG,CF -o %i 2>/dev/null); then
+        SQFAIL=$((SQFAIL + 1))
+        [ "$SQFAIL" -le 30 ] && return 0
+        echo "squeue failed 30 times in a row: taking the jobs $* as ended" >&2
+        return 1
+    fi
+    SQFAIL=0
+    [ -n "$out" ]
+}
 # wait_jobs JOB…: waits for the jobs to end; prints each task's state and exit code.
 wait_jobs() {
     while active "$@"; do sleep 0.2; done
     for j in "$@"; do
-        scontrol -o show job "$j" 2>/dev/null \
-            | sed -n 's/.*ArrayTaskId=\([0-9]*\) .*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\).*/\1 \2 \3/p'
+        { scontrol -o show job "$j" 2>/dev/null || echo "ArrayTaskId=0 JobState=UNKNOWN ExitCode=? (scontrol failed)"; } \
+            | sed -n 's/.*ArrayTaskId=\([0-9]*\) .*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:?]*\).*/\1 \2 \3/p'
     done
 }
 # states: a summary of wait_jobs' lines ("12 COMPLETED 0:0, 1 CANCELLED 0:15").

@@ -6,7 +6,8 @@
 # stops every daemon it started (also on error or Ctrl-C). docs/cluster.md.
 #
 #   contrib/slurm/run-local-cluster.sh [--board 7x7] [--shards 13] [--cpus 2] \
-#       [--bin target/release/hexproof] [--compare] [--install] [--keep DIR] [--templates ROW]
+#       [--bin target/release/hexproof] [--compare] [--install] [--keep DIR] [--templates ROW] \
+#       [--postgres] [--faults]
 #
 # --install: apt-get install -y slurm-wlm munge first (Debian/Ubuntu, as root).
 # --compare: also run the one-process `solve --openings all` and diff the two tables.
@@ -15,10 +16,23 @@
 #            an array of --shards tasks (contrib/slurm/hexproof-templates.sbatch), merged with
 #            `hexproof templates merge`; with --compare the merged file is compared byte for byte
 #            with the one-process `templates generate`.
+# --postgres: also start a local PostgreSQL server (initdb under the temporary folder, the
+#            `postgres` user, trust authentication on 127.0.0.1) and give every openings task
+#            `--db postgres://…`: the tasks share one store of solved positions. Afterwards a
+#            second array over the warm store must give the same table. Needs a hexproof built
+#            with `--features postgres` and the postgresql package.
+# --faults:  inject faults and check that the answer is unchanged and nothing is lost:
+#            openings task 1 is cancelled (scancel) once it has written its first result file
+#            and re-run afterwards; a duplicate of task 2 runs beside the array; the PostgreSQL
+#            server (with --postgres) is restarted while tasks run; a result file is corrupted
+#            (the combiner must reject it) and its task re-run (it must replace the file); with
+#            --templates also a duplicate template task and a corrupted template shard (the
+#            merge must reject it; its task is re-run).
 # Needs root (SlurmUser/SlurmdUser root; proctrack/linuxproc, no cgroups).
 set -euo pipefail
 
 BOARD=7x7 SHARDS=13 CPUS=$(nproc) BIN=target/release/hexproof COMPARE=0 INSTALL=0 KEEP="" TROW=""
+PG=0 FAULTS=0
 NICE=${NICE:-10}
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -30,6 +44,8 @@ while [ $# -gt 0 ]; do
         --install) INSTALL=1; shift ;;
         --keep) KEEP=$2; shift 2 ;;
         --templates) TROW=$2; shift 2 ;;
+        --postgres) PG=1; shift ;;
+        --faults) FAULTS=1; shift ;;
         *) echo "run-local-cluster.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -42,6 +58,11 @@ fi
 for b in slurmctld slurmd munged mungekey sbatch sinfo scontrol; do
     command -v "$b" >/dev/null || { echo "run-local-cluster.sh: $b not installed (apt-get install -y slurm-wlm munge, or --install)" >&2; exit 2; }
 done
+PGBIN=
+if [ "$PG" = 1 ]; then
+    PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+    [ -n "$PGBIN" ] || { echo "run-local-cluster.sh: postgresql not installed (apt-get install -y postgresql)" >&2; exit 2; }
+fi
 
 T=$(mktemp -d /tmp/hexproof-slurm.XXXXXX)
 HOST=$(hostname -s)
@@ -61,11 +82,14 @@ cleanup() {
     for f in "$T/slurmd.pid" "$T/slurmctld.pid" "$T/munge/munged.pid"; do
         if [ -s "$f" ]; then kill "$(cat "$f")" 2>/dev/null || true; fi
     done
+    if [ -s "$T/pg/data/postmaster.pid" ]; then
+        runuser -u postgres -- "$PGBIN/pg_ctl" -D "$T/pg/data" -m immediate stop >/dev/null 2>&1 || true
+    fi
     sleep 1
     for f in "$T/slurmd.pid" "$T/slurmctld.pid" "$T/munge/munged.pid"; do
         if [ -s "$f" ]; then kill -9 "$(cat "$f")" 2>/dev/null || true; fi
     done
-    if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$T"/results "$T"/tshards "$T"/*.log "$T"/slurm.conf "$KEEP"/ 2>/dev/null || true; fi
+    if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$T"/results "$T"/results-warm "$T"/tshards "$T"/out "$T"/*.log "$T"/*.txt "$T"/slurm.conf "$KEEP"/ 2>/dev/null || true; fi
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -112,6 +136,8 @@ MpiDefault=none
 MailProg=/bin/true
 SlurmctldTimeout=30
 SlurmdTimeout=30
+# Keep finished tasks' records (state, exit code) for the whole run (default 300 s).
+MinJobAge=3600
 NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS State=UNKNOWN
 PartitionName=local Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -125,42 +151,229 @@ done
 sinfo -h -o '%T' | grep -qx idle || { echo "run-local-cluster.sh: the node did not come up:" >&2; tail -5 "$T"/slurmctld.log "$T"/slurmd.log >&2; exit 1; }
 echo "slurm: $(sinfo -h -o '%P %D %c %T') (node $HOST, $CPUS CPUs)"
 
+secs() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$2"; }
+
+# The shared store: a PostgreSQL server of our own, under $T/pg.
+URL=
+if [ "$PG" = 1 ]; then
+    chmod 755 "$T"
+    mkdir -p "$T/pg/data" "$T/pg/sock" && chown postgres "$T/pg/data" "$T/pg/sock"
+    runuser -u postgres -- "$PGBIN/initdb" -D "$T/pg/data" --auth=trust -U postgres >/dev/null
+    PGPORT=$(port)
+    pg() { runuser -u postgres -- "$PGBIN/pg_ctl" -D "$T/pg/data" -l "$T/pg/sock/pg.log" -w \
+        -o "-p $PGPORT -k $T/pg/sock -c listen_addresses=127.0.0.1" "$@" >/dev/null; }
+    pg start
+    URL="postgres://postgres@127.0.0.1:$PGPORT/postgres"
+    echo "postgres: $("$PGBIN/postgres" --version), $URL"
+    if ! "$BIN" solve --board 3x3 --openings all --db "$URL" >/dev/null 2>"$T/pgcheck.err"; then
+        echo "run-local-cluster.sh: $BIN cannot use the store: $(head -1 "$T/pgcheck.err") (cargo build --release --features postgres)" >&2
+        exit 2
+    fi
+fi
+# Records of this board in the store, and records that fail their checksum are counted by
+# the jobs themselves (a warning in their output).
+records() {
+    local c=${BOARD%x*} r=${BOARD#*x}
+    psql -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc \
+        "select count(*) from hexproof_solved_v2 where get_byte(key, 0) = $c and get_byte(key, 1) = $r" postgres
+}
+
+# submit NAME ARRAY SCRIPT EXPORTS: submits an array job, sets JOB to its id.
+# A loaded controller can time out a client call: three tries.
+submit() {
+    local try
+    for try in 1 2 3; do
+        if JOB=$(sbatch --parsable --array="$2" --chdir="$T/out" --output="$T/out/$1-%a.out" \
+            --export="$4" "$HERE/$3"); then
+            JOB=${JOB%%;*}
+            return 0
+        fi
+        echo "sbatch failed (try $try of 3)" >&2
+        sleep 2
+    done
+    return 1
+}
+# active JOB…: true while one of the jobs has a task pending, running or completing.
+# A failed squeue (a loaded controller timing out) counts as still active, up to 30 in a row.
+SQFAIL=0
+active() {
+    local out
+    if ! out=$(squeue -h -j "$(IFS=,; echo "$*")" -t PD,R,CG,CF -o %i 2>/dev/null); then
+        SQFAIL=$((SQFAIL + 1))
+        [ "$SQFAIL" -le 30 ] && return 0
+        echo "squeue failed 30 times in a row: taking the jobs $* as ended" >&2
+        return 1
+    fi
+    SQFAIL=0
+    [ -n "$out" ]
+}
+# wait_jobs JOB…: waits for the jobs to end; prints each task's state and exit code.
+wait_jobs() {
+    while active "$@"; do sleep 0.2; done
+    for j in "$@"; do
+        { scontrol -o show job "$j" 2>/dev/null || echo "ArrayTaskId=0 JobState=UNKNOWN ExitCode=? (scontrol failed)"; } \
+            | sed -n 's/.*ArrayTaskId=\([0-9]*\) .*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:?]*\).*/\1 \2 \3/p'
+    done
+}
+# states: a summary of wait_jobs' lines ("12 COMPLETED 0:0, 1 CANCELLED 0:15").
+states() { awk '{print $2" "$3}' | sort | uniq -c | awk '{printf "%s%s %s %s", (NR>1?", ":""), $1, $2, $3}'; }
+# task_out NAME I: the output of the last run of task I (a re-run overwrites it).
+task_out() { grep -h "^shard \\|^row \\|hexproof: " "$T/out/$1-$2.out" 2>/dev/null || true; }
+
+# open_export DIR: the environment of an openings task writing to DIR.
+open_export() {
+    echo "ALL,HEXPROOF=$BIN,BOARD=$BOARD,SHARDS=$SHARDS,OUT=$1,NICE=$NICE${URL:+,HEXPROOF_FLAGS=--db $URL}"
+}
+OPEN_EXPORT=$(open_export "$T/results")
+RC=0
 START=$(date +%s.%N)
-sbatch --wait --array="1-$SHARDS" --chdir="$T/out" --output="$T/out/task-%a.out" \
-    --export="ALL,HEXPROOF=$BIN,BOARD=$BOARD,SHARDS=$SHARDS,OUT=$T/results,NICE=$NICE" \
-    "$HERE/hexproof-openings.sbatch" &
-SB=$!   # in the background, so that a signal reaches the trap at once
-wait "$SB" || echo "sbatch: some task did not exit 0 (3: undecided)"
-SB=
-END=$(date +%s.%N)
-# sbatch --wait polls the controller every few seconds, so its end is coarse; the last result
-# file's time is when the array's work ended.
+submit openings "1-$SHARDS" hexproof-openings.sbatch "$OPEN_EXPORT"
+ARRAY=$JOB
+echo "Submitted batch job $ARRAY (array 1-$SHARDS)"
+JOBS=("$ARRAY")
+if [ "$FAULTS" = 1 ]; then
+    # A duplicate of task 2, submitted beside the array: the same shard twice, same folder.
+    submit duplicate 2 hexproof-openings.sbatch "$OPEN_EXPORT"
+    DUP=$JOB
+    JOBS+=("$DUP")
+    echo "fault: duplicate of task 2 submitted as job $DUP"
+    # Task 1 cancelled once it has written its first result file (mid-run: it has more).
+    killed=0
+    while active "$ARRAY"; do
+        if grep -lq "\"shard\": \"1/$SHARDS\"" "$T"/results/opening-*.json 2>/dev/null; then
+            scancel "${ARRAY}_1" && killed=1
+            break
+        fi
+        sleep 0.05
+    done
+    if [ "$killed" = 1 ]; then
+        echo "fault: task 1 cancelled (scancel ${ARRAY}_1) after $(grep -l "\"shard\": \"1/$SHARDS\"" "$T"/results/opening-*.json | wc -l) of its result files"
+    else
+        echo "fault: task 1 could not be cancelled mid-run (the array ended first)"
+    fi
+    if [ -n "$URL" ]; then
+        sleep 1
+        RUNNING=$(squeue -h -j "$(IFS=,; echo "${JOBS[*]}")" -t R -o %i 2>/dev/null | wc -l)
+        pg restart -m fast
+        echo "fault: PostgreSQL restarted (pg_ctl restart -m fast) while $RUNNING task(s) ran"
+    fi
+fi
+wait_jobs "${JOBS[@]}" >"$T/states.txt"
 LAST=$(stat -c %.9Y "$T"/results/opening-*.json 2>/dev/null | sort -n | tail -1)
-echo "array of $SHARDS tasks on $BOARD: wall $(python3 -c "print(f'{$END-$START:.1f}')") s (sbatch --wait), $(python3 -c "print(f'{${LAST:-$START}-$START:.1f}')") s from submission to the last result file"
+echo "array of $SHARDS tasks on $BOARD: wall $(secs "$START" "${LAST:-$START}") s from submission to the last result file; task states: $(states <"$T/states.txt")"
+[ "$(awk '$2 != "COMPLETED"' "$T/states.txt" | wc -l)" = 0 ] || echo "note: some task did not complete (3: an opening undecided; CANCELLED: the injected kill)"
+if [ "$FAULTS" = 1 ]; then
+    echo "duplicate task 2: $(task_out duplicate 2)"
+    echo "original task 2:  $(task_out openings 2)"
+    set +e
+    "$BIN" solve --board "$BOARD" --combine "$T/results" >/dev/null 2>"$T/combine-before.err"
+    echo "combine before the re-run: exit $? ($(head -c 300 "$T/combine-before.err"))"
+    set -e
+    submit rerun 1 hexproof-openings.sbatch "$OPEN_EXPORT"
+    wait_jobs "$JOB" >/dev/null
+    echo "re-run of the killed task 1: $(task_out rerun 1)"
+    # A corrupted result file: the winner flipped in the last file written.
+    VICTIM=$(ls -t "$T"/results/opening-*.json | head -1)
+    VSHARD=$(sed -n 's/.*"shard": "\([0-9]*\)\/.*/\1/p' "$VICTIM")
+    cp "$VICTIM" "$T/victim.json"
+    if grep -q '"winner": "white"' "$VICTIM"; then
+        sed -i 's/"winner": "white"/"winner": "black"/' "$VICTIM"
+    else
+        sed -i 's/"winner": "black"/"winner": "white"/' "$VICTIM"
+    fi
+    set +e
+    "$BIN" solve --board "$BOARD" --combine "$T/results" >/dev/null 2>"$T/combine-corrupt.err"
+    CRC=$?
+    set -e
+    echo "fault: winner flipped in $(basename "$VICTIM") (task $VSHARD); combine: exit $CRC: $(cat "$T/combine-corrupt.err")"
+    [ "$CRC" = 2 ] && grep -q "bad checksum" "$T/combine-corrupt.err" || { echo "CORRUPTED FILE NOT REJECTED"; RC=1; }
+    submit repair "$VSHARD" hexproof-openings.sbatch "$OPEN_EXPORT"
+    wait_jobs "$JOB" >/dev/null
+    echo "re-run of task $VSHARD: $(grep -h "replaced" "$T/out/repair-$VSHARD.out" | head -1)"
+    echo "                  $(task_out repair "$VSHARD" | grep '^shard')"
+    answer() { grep -E '"(opening|winner|winning_move)"' "$1" | tr -d ' \n'; }
+    if [ "$(answer "$VICTIM")" = "$(answer "$T/victim.json")" ]; then
+        echo "the new file has the original's answer: $(answer "$VICTIM")"
+    else
+        echo "THE NEW FILE'S ANSWER DIFFERS: $(answer "$VICTIM") against $(answer "$T/victim.json")"; RC=1
+    fi
+fi
 set +e
 "$BIN" solve --board "$BOARD" --combine "$T/results" | tee "$T/combined.txt"
-RC=${PIPESTATUS[0]}
+CRC=${PIPESTATUS[0]}
 set -e
-echo "combine exit code: $RC"
+echo "combine exit code: $CRC"
+[ "$CRC" = 0 ] || RC=$CRC
+if [ -n "$URL" ]; then
+    echo "store: $(records) records of $BOARD in PostgreSQL"
+    if grep -l "hexproof: .*database" "$T"/out/*.out >/dev/null 2>&1; then
+        echo "store errors reported by tasks:"; grep -h "hexproof: .*database" "$T"/out/*.out | sort | uniq -c
+        RC=1
+    else
+        echo "store: no task reported a store error (a failed write is retried for 60 s, then reported)"
+    fi
+    # Every opening again over the warm store, into a fresh folder.
+    START=$(date +%s.%N)
+    submit warm "1-$SHARDS" hexproof-openings.sbatch "$(open_export "$T/results-warm")"
+    wait_jobs "$JOB" >"$T/states-warm.txt"
+    LAST=$(stat -c %.9Y "$T"/results-warm/opening-*.json 2>/dev/null | sort -n | tail -1)
+    set +e
+    "$BIN" solve --board "$BOARD" --combine "$T/results-warm" >"$T/combined-warm.txt"
+    WRC=$?
+    set -e
+    echo "warm store: array of $SHARDS tasks, wall $(secs "$START" "${LAST:-$START}") s; $(tail -1 "$T/combined-warm.txt"); combine exit code $WRC"
+    [ "$WRC" = 0 ] || RC=$WRC
+fi
 if [ "$COMPARE" = 1 ]; then
     ROWS=${BOARD#*x}
+    START=$(date +%s.%N)
     nice -n "$NICE" "$BIN" solve --board "$BOARD" --openings all 2>/dev/null | tee "$T/one.txt" | tail -1
+    echo "one process: wall $(secs "$START" "$(date +%s.%N)") s"
     if diff <(head -n $((ROWS + 2)) "$T/one.txt") <(head -n $((ROWS + 2)) "$T/combined.txt"); then
         echo "compare: the Slurm table equals the one-process table"
     else
         echo "compare: TABLES DIFFER"; RC=1
     fi
+    if [ -n "$URL" ]; then
+        if diff <(head -n $((ROWS + 2)) "$T/one.txt") <(head -n $((ROWS + 2)) "$T/combined-warm.txt"); then
+            echo "compare: the warm-store Slurm table equals the one-process table"
+        else
+            echo "compare: WARM-STORE TABLE DIFFERS"; RC=1
+        fi
+    fi
 fi
 if [ -n "$TROW" ]; then
+    TEXPORT="ALL,HEXPROOF=$BIN,ROW=$TROW,SHARDS=$SHARDS,OUT=$T/tshards,NICE=$NICE"
     START=$(date +%s.%N)
-    sbatch --wait --array="1-$SHARDS" --chdir="$T/out" --output="$T/out/templates-%a.out" \
-        --export="ALL,HEXPROOF=$BIN,ROW=$TROW,SHARDS=$SHARDS,OUT=$T/tshards,NICE=$NICE" \
-        "$HERE/hexproof-templates.sbatch" &
-    SB=$!
-    wait "$SB" || { echo "sbatch: some template task did not exit 0"; RC=1; }
-    SB=
+    submit templates "1-$SHARDS" hexproof-templates.sbatch "$TEXPORT"
+    JOBS=("$JOB")
+    echo "Submitted batch job $JOB (template array 1-$SHARDS)"
+    if [ "$FAULTS" = 1 ]; then
+        submit tduplicate 1 hexproof-templates.sbatch "$TEXPORT"
+        JOBS+=("$JOB")
+        echo "fault: duplicate of template task 1 submitted as job $JOB"
+    fi
+    wait_jobs "${JOBS[@]}" >"$T/tstates.txt"
     END=$(date +%s.%N)
-    echo "array of $SHARDS template tasks, row $TROW, two stones: wall $(python3 -c "print(f'{$END-$START:.1f}')") s (sbatch --wait)"
+    echo "array of $SHARDS template tasks, row $TROW, two stones: wall $(secs "$START" "$END") s; task states: $(states <"$T/tstates.txt")"
+    [ "$(awk '$2 != "COMPLETED"' "$T/tstates.txt" | wc -l)" = 0 ] || { echo "some template task did not complete"; RC=1; }
+    if [ "$FAULTS" = 1 ]; then
+        TVICTIM=$(ls "$T"/tshards/*.shard-2-of-*.json 2>/dev/null | head -1)
+        if [ -n "$TVICTIM" ]; then
+            cp "$TVICTIM" "$T/tvictim.json"
+            # One byte of a template changed (the first "complete": true turned false).
+            sed -i '0,/"complete": true/s//"complete": false/' "$TVICTIM"
+            set +e
+            "$BIN" templates merge "$T/tshards" --dir "$T/merged" >/dev/null 2>"$T/merge-corrupt.err"
+            MRC=$?
+            set -e
+            echo "fault: $(basename "$TVICTIM") edited; templates merge: exit $MRC: $(cat "$T/merge-corrupt.err")"
+            [ "$MRC" = 2 ] && grep -q "bad checksum" "$T/merge-corrupt.err" || { echo "CORRUPTED SHARD NOT REJECTED"; RC=1; }
+            submit trepair 2 hexproof-templates.sbatch "$TEXPORT"
+            wait_jobs "$JOB" >/dev/null
+            echo "re-run of template task 2: $(task_out trepair 2 | head -1)"
+        fi
+    fi
     set +e
     "$BIN" templates merge "$T/tshards" --dir "$T/merged" >"$T/merged.txt" 2>&1
     TRC=$?

@@ -13,7 +13,9 @@
 //! are not kept: a position read from the database prunes no siblings.
 //!
 //! Writes are buffered and committed in one transaction by [`SolvedDb::flush`] (at the end
-//! of each solve), since a redb commit syncs the file.
+//! of each solve), since a redb commit syncs the file, and also during a long solve, at most
+//! once per [`FLUSH_EVERY`] (by the [`SolvedDb::put`] that finds the last commit that old), so
+//! that a job killed mid-search loses at most that much of its store records.
 //!
 //! A damaged or edited file must never give a wrong answer. Records are stored in the table
 //! `solved-v2` with a checksum each: the value is `[winner, best move (2 bytes, optional)]`
@@ -29,6 +31,10 @@ use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How often a long solve commits its buffered records (see [`SolvedDb::put`]).
+pub const FLUSH_EVERY: Duration = Duration::from_secs(30);
 
 /// Cell indices are below this (cells, then the four borders).
 const MAX_INDEX: usize = 361;
@@ -232,6 +238,9 @@ pub fn is_server_url(path: &Path) -> bool {
 pub struct SolvedDb {
     db: Store,
     pending: Mutex<HashMap<Vec<u8>, Vec<u8>>>,
+    /// When the buffer was last committed, and how often to commit during a solve.
+    last_flush: Mutex<Instant>,
+    flush_every: Duration,
     /// Most stones of a stored position.
     pub max_stones: usize,
     /// Records that failed their checksum when the file was opened (ignored).
@@ -298,6 +307,8 @@ impl SolvedDb {
         Ok(SolvedDb {
             db: Store::Redb(db),
             pending: Mutex::new(HashMap::new()),
+            last_flush: Mutex::new(Instant::now()),
+            flush_every: FLUSH_EVERY,
             max_stones,
             bad_records,
             legacy_records,
@@ -323,6 +334,8 @@ impl SolvedDb {
             Ok(SolvedDb {
                 db: Store::Postgres(Box::new(pg)),
                 pending: Mutex::new(HashMap::new()),
+                last_flush: Mutex::new(Instant::now()),
+                flush_every: FLUSH_EVERY,
                 max_stones,
                 bad_records: bad,
                 legacy_records: 0,
@@ -355,7 +368,11 @@ impl SolvedDb {
         decode(unseal(&k, &v)?)
     }
 
-    /// Buffers the result of canonical `key` (written by [`SolvedDb::flush`]).
+    /// Buffers the result of canonical `key` (written by [`SolvedDb::flush`]). When the last
+    /// commit is older than the flush interval ([`FLUSH_EVERY`]), commits the buffer now: a
+    /// solve killed mid-search then loses at most that interval's records. A failed commit
+    /// keeps nothing from the search (a PostgreSQL store keeps the records buffered for the
+    /// next flush); it is reported and the search goes on.
     pub fn put(&self, board: &Board, key: &Key, s: Solved) {
         let mut v = vec![s.to_move_wins as u8];
         if let Some(c) = s.best {
@@ -366,10 +383,31 @@ impl SolvedDb {
             let sealed = seal(&k, &v);
             p.insert(k, sealed);
         }
+        let due = match self.last_flush.lock() {
+            Ok(mut t) if t.elapsed() >= self.flush_every => {
+                // Claimed by this thread: the others see a fresh time and go on searching.
+                *t = Instant::now();
+                true
+            }
+            _ => false,
+        };
+        if due {
+            if let Err(e) = self.flush() {
+                eprintln!("hexproof: {e}");
+            }
+        }
+    }
+
+    /// Sets how often [`SolvedDb::put`] commits during a solve (default [`FLUSH_EVERY`]).
+    pub fn set_flush_every(&mut self, every: Duration) {
+        self.flush_every = every;
     }
 
     /// Commits the buffered records.
     pub fn flush(&self) -> Result<(), DbError> {
+        if let Ok(mut t) = self.last_flush.lock() {
+            *t = Instant::now();
+        }
         let pending = match self.pending.lock() {
             Ok(mut p) => std::mem::take(&mut *p),
             Err(_) => return Err(DbError::Poisoned),
@@ -469,6 +507,49 @@ mod tests {
         assert!(b.read(0, 1 << 43).is_err());
         assert!(b.read(u64::MAX, 2).is_err());
         drop(b);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn puts_commit_once_the_flush_interval_has_passed() {
+        let path = std::env::temp_dir().join(format!("hexproof-flush-{}.redb", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut db = SolvedDb::open(&path, 4).unwrap();
+        let board = Board::new(3, 3).unwrap();
+        let key = |i: usize| {
+            let mut black = crate::board::CellSet::EMPTY;
+            black.insert(Cell::from_index(i));
+            Key {
+                black,
+                white: crate::board::CellSet::EMPTY,
+                to_move: crate::board::Colour::White,
+            }
+        };
+        let won = Solved {
+            to_move_wins: true,
+            best: None,
+        };
+        // The default interval: nothing committed by a put.
+        db.put(&board, &key(0), won);
+        assert_eq!(db.len(), 0);
+        assert!(
+            db.get(&board, &key(0)).is_some(),
+            "buffered records are read"
+        );
+        // An interval of zero: every put commits (what a put after 30 s does).
+        db.set_flush_every(Duration::ZERO);
+        db.put(&board, &key(1), won);
+        assert_eq!(db.len(), 2);
+        db.set_flush_every(Duration::from_secs(3600));
+        db.put(&board, &key(2), won);
+        assert_eq!(db.len(), 2);
+        db.flush().unwrap();
+        assert_eq!(db.len(), 3);
+        drop(db);
+        let db = SolvedDb::open(&path, 4).unwrap();
+        assert_eq!(db.len(), 3);
+        assert!(db.get(&board, &key(2)).is_some());
+        drop(db);
         std::fs::remove_file(&path).unwrap();
     }
 

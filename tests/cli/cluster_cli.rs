@@ -313,6 +313,32 @@ fn job_flags_are_checked() {
     assert!(err.contains("drop --db"), "{err}");
 }
 
+/// Runs contrib/slurm/run-local-cluster.sh with `args` and this build's binary, asserts it
+/// succeeded and returns its output; `None` (skipped) when Slurm, munge or (for `--postgres`)
+/// PostgreSQL is not installed.
+fn run_cluster_script(args: &[&str]) -> Option<String> {
+    let installed = std::process::Command::new("sh")
+        .args(["-c", "command -v slurmctld && command -v munged"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let pg = !args.contains(&"--postgres") || Path::new("/usr/lib/postgresql").exists();
+    if !installed || !pg {
+        eprintln!("slurm-wlm, munge or postgresql not installed: skipped (apt-get install -y slurm-wlm munge postgresql)");
+        return None;
+    }
+    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .arg("--bin")
+        .arg(env!("CARGO_BIN_EXE_hexproof"))
+        .output()
+        .expect("the script runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    Some(text)
+}
+
 /// A real single-node Slurm cluster (contrib/slurm/run-local-cluster.sh: slurmctld, slurmd and
 /// munged under a temporary folder, stopped at the end) runs the 5×5 openings as an array of
 /// 4 tasks, then the row-3 two-stone template enumeration as an array of 4 tasks; the combined
@@ -322,32 +348,17 @@ fn job_flags_are_checked() {
 #[test]
 #[ignore = "starts a Slurm cluster: needs root and slurm-wlm + munge installed"]
 fn slurm_array_job_equals_one_process() {
-    let installed = std::process::Command::new("sh")
-        .args(["-c", "command -v slurmctld && command -v munged"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !installed {
-        eprintln!("slurm-wlm/munge not installed: skipped (apt-get install -y slurm-wlm munge)");
+    let Some(text) = run_cluster_script(&[
+        "--board",
+        "5x5",
+        "--shards",
+        "4",
+        "--compare",
+        "--templates",
+        "3",
+    ]) else {
         return;
-    }
-    let out = std::process::Command::new("contrib/slurm/run-local-cluster.sh")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "--board",
-            "5x5",
-            "--shards",
-            "4",
-            "--compare",
-            "--templates",
-            "3",
-        ])
-        .arg("--bin")
-        .arg(env!("CARGO_BIN_EXE_hexproof"))
-        .output()
-        .expect("the script runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}\n{err}");
+    };
     assert!(text.contains("array of 4 tasks on 5x5"), "{text}");
     assert!(
         text.contains("compare: the Slurm table equals the one-process table"),
@@ -391,6 +402,74 @@ fn postgres_store_survives_a_restart() {
         text.contains("compare c2: equals the one-process table"),
         "{text}"
     );
+}
+
+/// Slurm and PostgreSQL together, with faults (contrib/slurm/run-local-cluster.sh --postgres
+/// --faults): a real single-node Slurm cluster and a local PostgreSQL server; the 6×6 openings
+/// as an array of 4 tasks sharing the server as their store, and the row-3 two-stone template
+/// enumeration as an array of 4 tasks. Injected: task 1 cancelled after its first result file
+/// (the combiner then names its missing openings; the re-run completes them), a duplicate of
+/// task 2, the server restarted while tasks run, a result file with its winner flipped
+/// (rejected by the combiner, replaced by its task's re-run with the same answer), a
+/// duplicate template task and an edited template shard (rejected by the merge, re-run). The
+/// table equals the one-process table, again over the warm store; the merged template file
+/// equals the one-process file byte for byte; no task reported a store error. 6×6, not 5×5:
+/// a 5×5 task can end before the kill reaches it. Needs root, slurm-wlm, munge, postgresql and
+/// the feature: `cargo test --release --features postgres --test cli slurm_and_postgres -- --ignored`.
+#[cfg(feature = "postgres")]
+#[test]
+#[ignore = "starts a Slurm cluster and a PostgreSQL server: needs root, slurm-wlm, munge, postgresql"]
+fn slurm_and_postgres_with_faults_equal_one_process() {
+    let Some(text) = run_cluster_script(&[
+        "--board",
+        "6x6",
+        "--shards",
+        "4",
+        "--cpus",
+        "2",
+        "--postgres",
+        "--faults",
+        "--compare",
+        "--templates",
+        "3",
+    ]) else {
+        return;
+    };
+    for want in [
+        "fault: duplicate of task 2 submitted",
+        // It ran to the end (skipping what was done, or racing the original: both are fine).
+        "duplicate task 2: shard 2/4 of 6x6: 5 openings (",
+        "fault: task 1 cancelled (scancel",
+        "fault: PostgreSQL restarted",
+        // The kill lost work: the combiner refuses the folder and names task 1's openings.
+        "combine before the re-run: exit 2 (hexproof: error:",
+        "(shard 1/4)",
+        "re-run of the killed task 1: shard 1/4 of 6x6",
+        "rejected: bad checksum",
+        "(replaced a previous file:",
+        "the new file has the original's answer",
+        "combine exit code: 0",
+        "store: no task reported a store error",
+        "compare: the Slurm table equals the one-process table",
+        "compare: the warm-store Slurm table equals the one-process table",
+        "fault: duplicate of template task 1 submitted",
+        "templates merge: exit 2:",
+        "re-run of template task 2: shard 2/4 of row 3",
+        "compare: the merged row3s2.json equals the one-process file byte for byte",
+    ] {
+        assert!(text.contains(want), "expected '{want}' in:\n{text}");
+    }
+    let records = text
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("store: ")?
+                .split(' ')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .expect("a record count");
+    assert!(records > 0, "{text}");
 }
 
 /// Shard `i/n` of the row-3 two-stone enumeration into `dir`.

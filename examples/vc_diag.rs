@@ -4,7 +4,8 @@
 //! `cargo run --release --example vc_diag -- "MOVES" black|white VARIANT "x1 y1, x2 y2, ..."`
 //! (moves alternate, Black first; cells or borders l r t b). Environment:
 //! `HEXPROOF_VC_SEMI_LIMIT` (a number or `none`), `HEXPROOF_VC_LIBRARY_SEEDS=1`,
-//! `HEXPROOF_VC_FULL_OR=0|1` ([`VcParams::full_or`]), `HEXPROOF_VC_REPEAT=N` (time N warm
+//! `HEXPROOF_VC_FULL_OR=0|1` ([`VcParams::full_or`]), `HEXPROOF_VC_FULL_KEEP=N`
+//! ([`VcParams::full_keep`]), `HEXPROOF_VC_BOUNDED_OR=N|none` ([`VcParams::bounded_or`]), `HEXPROOF_VC_REPEAT=N` (time N warm
 //! rebuilds), `HEXPROOF_VC_DIFF=1` (also build with `full_or` switched and list the
 //! connections of that build that this one lacks, smallest first; with
 //! `HEXPROOF_VC_REGION="cells"` only those whose carrier lies in the region).
@@ -35,6 +36,12 @@ fn main() {
     }
     if let Ok(v) = std::env::var("HEXPROOF_VC_FULL_OR") {
         params.full_or = v == "1";
+    }
+    if let Ok(v) = std::env::var("HEXPROOF_VC_FULL_KEEP") {
+        params.full_keep = v.parse().expect("HEXPROOF_VC_FULL_KEEP: a number");
+    }
+    if let Ok(v) = std::env::var("HEXPROOF_VC_BOUNDED_OR") {
+        params.bounded_or = v.parse().ok();
     }
     let diff = std::env::var("HEXPROOF_VC_DIFF").is_ok_and(|v| v == "1");
     let region = std::env::var("HEXPROOF_VC_REGION")

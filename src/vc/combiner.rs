@@ -100,6 +100,82 @@ impl<const W: usize> Combiner<W> {
         !self.aborted
     }
 
+    /// Benzene's OR rule (Henderson, Arneson & Hayward 2009, §2.2; `VCBuilder::OrRule`), over
+    /// the whole VSC list: appends to `out` the unions of at most `max_ors` VSC carriers of
+    /// `semis`, at least one of them unprocessed, whose intersection is empty, each carrier of
+    /// the set shrinking the intersection of those before it in list order, that are not
+    /// supersets of a carrier of `fulls` or of another carrier found. Every union is a VC carrier
+    /// (the module's OR argument); not every minimal one is found (the bound, the order).
+    pub fn bounded_or(
+        &mut self,
+        semis: &[Entry<W>],
+        fulls: &[Entry<W>],
+        max_ors: usize,
+        out: &mut Vec<Bits<W>>,
+    ) {
+        self.aborted = false;
+        let n = semis.len();
+        if n == 0 || max_ors == 0 {
+            return;
+        }
+        self.s_buf.clear();
+        self.s_buf
+            .extend(semis.iter().map(|e| (e.carrier, e.processed)));
+        // c_buf[i]: the intersection of the carriers i.. (c_buf[n] the universe).
+        self.c_buf.clear();
+        self.c_buf.resize(n + 1, self.universe);
+        for i in (0..n).rev() {
+            self.c_buf[i] = self.c_buf[i + 1] & self.s_buf[i].0;
+        }
+        self.found.clear();
+        self.or_step(0, self.universe, Bits::EMPTY, false, max_ors, fulls);
+        let lo = out.len();
+        for i in 0..self.found.len() {
+            let c = self.found[i];
+            let dominated = self
+                .found
+                .iter()
+                .enumerate()
+                .any(|(j, d)| j != i && d.is_subset(&c) && (d != &c || j < i));
+            if !dominated && !out[lo..].contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+
+    /// One level of [`Self::bounded_or`]'s enumeration.
+    fn or_step(
+        &mut self,
+        start: usize,
+        ands: Bits<W>,
+        ors: Bits<W>,
+        any_new: bool,
+        left: usize,
+        fulls: &[Entry<W>],
+    ) {
+        self.calls += 1;
+        for i in start..self.s_buf.len() {
+            // Even all carriers from i on leave the intersection non-empty.
+            if !(ands & self.c_buf[i]).is_empty() {
+                return;
+            }
+            let (s, processed) = self.s_buf[i];
+            let a = ands & s;
+            if a == ands {
+                continue;
+            }
+            let o = ors | s;
+            let new = any_new || !processed;
+            if a.is_empty() {
+                if new && !fulls.iter().any(|f| f.carrier.is_subset(&o)) {
+                    self.found.push(o);
+                }
+            } else if left > 1 {
+                self.or_step(i + 1, a, o, new, left - 1, fulls);
+            }
+        }
+    }
+
     /// The limit test a BACKTRACK call makes on entry, for a call whose arenas would hold
     /// `held` carriers (the caller's arenas plus the call's own 𝒮 and 𝒞).
     fn over_limit(&mut self, held: usize) -> bool {
@@ -452,6 +528,54 @@ mod tests {
                 a &= *c;
             }
         }
+    }
+
+    #[test]
+    fn bounded_or_matches_brute_force_and_is_sound_when_bounded() {
+        // Unbounded, the bounded OR finds every minimal carrier (a minimal set of VSCs with
+        // empty intersection: each of its members, taken in list order, shrinks the
+        // intersection, or the set without it would do); bounded, every carrier it returns is
+        // a union of VSCs with empty intersection, new, and not a superset of a VC.
+        let mut next = xorshift(4242);
+        let mut comb = Combiner::<2>::default();
+        comb.set_limits(universe(), None, 1 << 20);
+        let mut produced = 0;
+        for _ in 0..400 {
+            let ns = (next() % 8) as usize + 1;
+            let nf = (next() % 3) as usize;
+            let mk = |r: u64| mask(r, 7);
+            let semis: Vec<Entry<2>> = (0..ns).map(|_| entry(mk(next()), false)).collect();
+            let fulls: Vec<Entry<2>> = (0..nf).map(|_| entry(mk(next() | next()), true)).collect();
+            let mut out = Vec::new();
+            comb.bounded_or(&semis, &fulls, ns, &mut out);
+            out.sort();
+            out.dedup();
+            assert_eq!(
+                out,
+                brute(&semis, &fulls),
+                "semis {semis:?} fulls {fulls:?}"
+            );
+            produced += out.len();
+            for k in 1..4 {
+                let mut few = Vec::new();
+                comb.bounded_or(&semis, &fulls, k, &mut few);
+                for c in &few {
+                    let used = semis.iter().filter(|s| s.carrier.is_subset(c));
+                    assert!(used.fold(universe(), |i, s| i & s.carrier).is_empty());
+                    assert!(!fulls.iter().any(|f| f.carrier.is_subset(c)));
+                    assert!(
+                        out.iter().any(|d| d.is_subset(c)),
+                        "a VC the brute force knows"
+                    );
+                }
+            }
+        }
+        assert!(produced > 100, "{produced}");
+        // Only processed VSCs: nothing new.
+        let semis = [entry(mask(0b0011, 7), true), entry(mask(0b1100, 7), true)];
+        let mut out = Vec::new();
+        comb.bounded_or(&semis, &[], 2, &mut out);
+        assert!(out.is_empty());
     }
 
     /// Algorithm 4 as first written (three passes over the VSCs per blocked cell): the

@@ -102,6 +102,7 @@ impl<const W: usize> Engine<W> {
             .line15(u, &c1x, self.store.nbrs[u as usize] - c1x - closed);
         let fast = self.params.variant == Variant::Fast;
         let limit = self.semi_limit();
+        let keep = self.params.full_keep;
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.kidx[yr];
@@ -116,7 +117,7 @@ impl<const W: usize> Engine<W> {
             let q = self.store.pair(x, y);
             if u_coloured {
                 // Fast: a VC is kept only if it shrinks I_c(x, y) (§VI-B).
-                if fast && q.full_int.is_subset(&c1u) {
+                if fast && q.full_int.is_subset(&c1u) && q.fulls.len() >= keep {
                     continue;
                 }
             } else if (q.semis.len() >= limit
@@ -139,8 +140,9 @@ impl<const W: usize> Engine<W> {
             // while they are added, so a carrier containing it now is rejected then too.
             // Fast VSC: TRYADDVSC drops a carrier containing I_c(x, y) once the pair has a VSC
             // (it keeps one; I_c is not changed by adding VSCs).
-            let filter =
-                fast && (u_coloured || (!q.semis.is_empty() && !self.is_border_pair(x, y)));
+            let filter = fast
+                && ((u_coloured && q.fulls.len() >= keep)
+                    || (!u_coloured && !q.semis.is_empty() && !self.is_border_pair(x, y)));
             let reject = q.full_int;
             for e in &p.fulls {
                 if e.processed && c1x.is_disjoint(&e.carrier) {
@@ -178,7 +180,7 @@ impl<const W: usize> Engine<W> {
         let p = self.store.pair_mut(x, y);
         let reduces = (p.full_int & c) != p.full_int;
         match variant {
-            Variant::Fast if !reduces => return false,
+            Variant::Fast if !reduces && p.fulls.len() >= self.params.full_keep => return false,
             Variant::Limited if !reduces && !store::has_strict_superset(&p.fulls, &c) => {
                 return false
             }
@@ -275,8 +277,15 @@ impl<const W: usize> Engine<W> {
         let calls_before = self.comb.calls;
         {
             let p = self.store.pair(x, y);
-            match self.params.variant {
-                Variant::Fast if !self.params.full_or => {
+            let bounded = self
+                .params
+                .bounded_or
+                .filter(|_| p.fulls.len() < self.params.full_keep);
+            match (self.params.variant, bounded) {
+                (Variant::Fast, Some(k)) if !self.params.full_or => {
+                    self.comb.bounded_or(&p.semis, &p.fulls, k, &mut out)
+                }
+                (Variant::Fast, None) if !self.params.full_or => {
                     self.comb.fast_semis_combiner(&p.semis, &p.fulls, &mut out)
                 }
                 _ => {

@@ -315,7 +315,7 @@ impl<const W: usize> Engine<W> {
                     let added = if pass == 0 {
                         if hs {
                             store::update_limited(&mut q.fulls, c, gen, m, &mut rm)
-                        } else if accepts(variant, &q.fulls, &c, universe) {
+                        } else if accepts(variant, &q.fulls, &c, universe, self.params.full_keep) {
                             store::try_add(&mut q.fulls, c, gen, &mut rm)
                         } else {
                             false
@@ -397,10 +397,11 @@ fn accepts<const W: usize>(
     list: &[store::Entry<W>],
     c: &Bits<W>,
     universe: Bits<W>,
+    keep: usize,
 ) -> bool {
     let reduces = || !store::intersection(list, false, universe).is_subset(c);
     match variant {
-        Variant::Fast => reduces(),
+        Variant::Fast => list.len() < keep || reduces(),
         Variant::Limited => reduces() || store::has_strict_superset(list, c),
         _ => true,
     }

@@ -269,6 +269,17 @@ pub struct VcParams {
     /// default build finds White's winning VSC of the 2011 Olympiad position gm6 (issue 25;
     /// docs/journal/benchmarks-history.md, "gm6"). The acceptance heuristic is unchanged.
     pub full_or: bool,
+    /// Fast variant: a pair with fewer than this many VCs takes any new minimal VC, not only
+    /// one that shrinks `I_c(x, y)` (the acceptance heuristic of §VI-B applies from this many
+    /// on). 1 (the default) is the paper's heuristic. With [`VcParams::bounded_or`] this finds
+    /// the White wins of the 2011 Olympiad positions gm6, gm7 and gm11 under the solver's
+    /// settings (docs/journal/vc-session21.md), at a cost in build time.
+    pub full_keep: usize,
+    /// Fast variant with the fast semis-combiner ([`VcParams::full_or`] off): a pair with
+    /// fewer than [`VcParams::full_keep`] VCs is ORed by Benzene's bounded OR rule over at most
+    /// this many VSCs ([`combiner::Combiner::bounded_or`]) instead of Algorithm 4, so that it
+    /// gets VCs that do not shrink `I_c(x, y)`. `None` (the default): Algorithm 4 always.
+    pub bounded_or: Option<usize>,
 }
 
 impl VcParams {
@@ -289,6 +300,8 @@ impl VcParams {
             },
             and_size_limit: None,
             full_or: variant == Variant::Fast,
+            full_keep: 1,
+            bounded_or: None,
         }
     }
 
@@ -698,7 +711,10 @@ impl<const W: usize> Engine<W> {
                 p.semi_int = store::intersection(&p.semis, false, u);
             }
         }
-        if self.params.variant == Variant::Fast && p.full_int.is_empty() {
+        if self.params.variant == Variant::Fast
+            && p.full_int.is_empty()
+            && p.fulls.len() >= self.params.full_keep
+        {
             // Fast: x–y takes no more VCs, nor VSCs once it has one (see fastvc::do_and).
             let closed_semi = !p.semis.is_empty() && !self.is_border_pair(x, y);
             let (rx, ry) = (self.rk[x as usize], self.rk[y as usize]);

@@ -27,5 +27,6 @@ mod templates_v1a_independent;
 mod vc_closure;
 mod vc_fig9;
 mod vc_incremental;
+mod vc_olympiad;
 mod vc_soundness;
 mod vc_undo;

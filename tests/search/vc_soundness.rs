@@ -215,3 +215,41 @@ fn seeded_templates_are_true() {
     let v = VcSet::build(&p, Colour::Black, VcParams::new(Variant::Fast));
     assert!(v.stats().seeded > 0, "some template applies");
 }
+
+/// The fast variant with [`VcParams::full_keep`] and [`VcParams::bounded_or`] (the setting
+/// that finds gm6's win, tests/search/vc_olympiad.rs): every connection it stores is true,
+/// after a build and after incremental updates.
+#[test]
+fn every_connection_with_the_bounded_or_is_true() {
+    let confirmed = Exercised::new("every_connection_with_the_bounded_or_is_true: connections");
+    proptest!(seeded(30), |(
+        n in 5u32..=7,
+        empty in 8u32..=20,
+        order in Just((0..49usize).collect::<Vec<_>>()).prop_shuffle(),
+        black_first in any::<bool>(),
+    )| {
+        let mut cache = HashMap::new();
+        let p = dense_position(n, empty, &order, black_first);
+        for colour in [Colour::Black, Colour::White] {
+            let mut params = VcParams::new(Variant::Fast);
+            params.full_or = false;
+            params.full_keep = 8;
+            params.bounded_or = Some(4);
+            let mut v = VcSet::build(&p, colour, params);
+            for c in v.connections() {
+                confirm(&v, &c, &mut cache);
+                confirmed.add(1);
+            }
+            // One own move, updated incrementally.
+            if let Some(cell) = p.empty_cells().iter().next() {
+                if v.play(colour, cell).is_ok() {
+                    for c in v.connections() {
+                        confirm(&v, &c, &mut cache);
+                        confirmed.add(1);
+                    }
+                }
+            }
+        }
+    });
+    confirmed.at_least(1000);
+}

@@ -1022,7 +1022,8 @@ impl<'a> Checker<'a> {
             );
             let marks = (self.out.len(), self.goal_miss.len());
             let fallback = self.conj_fallback(&parts, &touch, &conj_ends, &rep, &after, why);
-            let fallback = self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
+            let fallback =
+                self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
             return match fallback {
                 Fallback::Composed(children, st) => {
                     match and_node(nodes, &children, stones, node_goal) {
@@ -1330,7 +1331,10 @@ impl<'a> Checker<'a> {
                     let mut wide = vec![sets[i][0]];
                     for (a, &x) in t.iter().enumerate() {
                         for &y in &t[a + 1..] {
-                            if wide.iter().any(|&(p, q)| (p, q) == (x, y) || (q, p) == (x, y)) {
+                            if wide
+                                .iter()
+                                .any(|&(p, q)| (p, q) == (x, y) || (q, p) == (x, y))
+                            {
                                 continue;
                             }
                             let mut trial = sets.clone();

@@ -24,7 +24,10 @@
 //! of a copy of its nodes to be checked again at every level. Instances are built once per
 //! [`MemoKey`] (the memo of built instances); retries of a step take them from there. When
 //! the union goals of a step do not compose, smaller goals are tried for its parts
-//! ([`Params::revise`], docs/yang.md "Goal revision").
+//! ([`Params::revise`], docs/yang.md "Goal revision"). When nothing else composes a step,
+//! a chain of its parts is *widened* ([`Params::widen`], docs/yang.md "Widened goals"): each
+//! part gets every pair under which every choice still joins the goal, so a link a sibling
+//! makes is passed down to the part's own sub-patterns through its (weaker) union goal.
 //!
 //! Verdict per instance: **verified** (the kernel accepted its certificate, sub-patterns
 //! included); **refuted** (its own step fails and the exact local search proves its goal

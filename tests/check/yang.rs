@@ -682,7 +682,8 @@ fn yang_completion_brings_in_pattern_13() {
 /// names the f3 group, and 16, 17 and 13 below it inherit the link (13: h3 to the top or to
 /// f3). The same happens with a conjunctive goal: 322 under 304/7 (beside the bridge
 /// f3-e5) is verified. Without widening, branch 5 fails; the mutant without 308 (the
-/// sibling that makes the link) fails at branch 5 too.
+/// sibling that makes the link) fails at branch 5 too; and with 13's branch 1 dropped (White
+/// on its position 4 unanswered), no placement of 13 is verified, nor 304.
 #[test]
 fn yang_widened_chain_passes_links_down() {
     use hexproof::board::Border;
@@ -735,6 +736,27 @@ fn yang_widened_chain_passes_links_down() {
     lines[9082] = "\"PS 293 2\",";
     lines.remove(9085);
     let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
-    let r = check_placed(&m, 304, cells, black, &[(t, b)], Params::default());
+    let r = check_placed(&m, 304, cells.clone(), black, &[(t, b)], Params::default());
     assert!(branch5_fails(&r), "{}", r.last().unwrap().reason);
+    // The mutant: pattern 13 without its branch 1 (lines 354-364: `BT 2` -> `BT 1`, `BN 1`
+    // … `PP 2 2 3` removed), so White's move on its position 4, the reply of branch 0, has
+    // no answer: nothing under 304/5 that relies on 13 may be verified, nor 304.
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[352].trim_end(), "\"RN 13\",");
+    assert_eq!(lines[358].trim_end(), "\"BN 1\",");
+    assert_eq!(lines[363].trim_end(), "\"PP 2 2 3\",");
+    lines[353] = "\"BT 1\",";
+    lines.drain(358..364);
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 304, cells, black, &[(t, b)], Params::default());
+    assert_ne!(r.last().unwrap().status, Status::Verified);
+    assert!(
+        r.iter()
+            .any(|x| x.path.starts_with("304/5 ") && x.status != Status::Verified),
+        "some placement under 304/5 is not verified"
+    );
+    assert!(r
+        .iter()
+        .filter(|x| x.pattern == 13)
+        .all(|x| x.status != Status::Verified));
 }

@@ -54,6 +54,10 @@ struct YangCheckArgs {
     /// goals do not compose): the goal check as in session 17, for comparison.
     #[arg(long)]
     no_revise: bool,
+    /// Leave out the widened chains (union goals that carry the links a part's siblings
+    /// make, passed down level by level): the goal check as in session 20, for comparison.
+    #[arg(long)]
+    no_widen: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -79,6 +83,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
     };
     let params = hexproof::yang::verify::Params {
         revise: !a.no_revise,
+        widen: !a.no_widen,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

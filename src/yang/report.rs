@@ -144,6 +144,9 @@ pub struct Semantic {
     /// Instances verified whose own step composed only with revised goals for its parts
     /// (docs/yang.md "Goal revision").
     pub instances_verified_revised: usize,
+    /// Instances verified whose own step composed only as a widened chain (docs/yang.md
+    /// "Widened goals").
+    pub instances_verified_widened: usize,
     /// Instances verified whose goal is a conjunction or whose own step composed through
     /// conjunctive goals (kernel condition 8; docs/yang.md "Conjunctive goals").
     pub instances_verified_conjunction: usize,
@@ -255,6 +258,11 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
             .instances
             .iter()
             .filter(|r| r.revised && r.status == Status::Verified)
+            .count(),
+        instances_verified_widened: o
+            .instances
+            .iter()
+            .filter(|r| r.widened && r.status == Status::Verified)
             .count(),
         instances_verified_conjunction: o
             .instances
@@ -449,8 +457,8 @@ impl Semantic {
         );
         let _ = writeln!(
             o,
-            "goal revision: {} placements verified only with revised goals for their parts; conjunctive goals: {} placements verified; {} instances built, {} more answered from the memo",
-            self.instances_verified_revised, self.instances_verified_conjunction, self.builds, self.memo_hits
+            "goal revision: {} placements verified only with revised goals for their parts; widened chains: {}; conjunctive goals: {} placements verified; {} instances built, {} more answered from the memo",
+            self.instances_verified_revised, self.instances_verified_widened, self.instances_verified_conjunction, self.builds, self.memo_hits
         );
         let _ = writeln!(
             o,

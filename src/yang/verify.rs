@@ -24,7 +24,10 @@
 //! of a copy of its nodes to be checked again at every level. Instances are built once per
 //! [`MemoKey`] (the memo of built instances); retries of a step take them from there. When
 //! the union goals of a step do not compose, smaller goals are tried for its parts
-//! ([`Params::revise`], docs/yang.md "Goal revision").
+//! ([`Params::revise`], docs/yang.md "Goal revision"). When nothing else composes a step,
+//! a chain of its parts is *widened* ([`Params::widen`], docs/yang.md "Widened goals"): each
+//! part gets every pair under which every choice still joins the goal, so a link a sibling
+//! makes is passed down to the part's own sub-patterns through its (weaker) union goal.
 //!
 //! Verdict per instance: **verified** (the kernel accepted its certificate, sub-patterns
 //! included); **refuted** (its own step fails and the exact local search proves its goal
@@ -95,6 +98,10 @@ pub struct InstanceResult {
     /// (`Params::revise`; docs/yang.md "Goal revision").
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub revised: bool,
+    /// One of its own branches composed only as a widened chain: its parts' union goals
+    /// carry the links their siblings make (`Params::widen`; docs/yang.md "Widened goals").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub widened: bool,
     /// One of its own branches composed through conjunctive goals (`Params::conjunctions`;
     /// docs/yang.md "Conjunctive goals"), or its own goal is a conjunction.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -123,6 +130,10 @@ pub struct Params {
     /// try goals that are disjunctions of conjunctions of pairs (docs/yang.md "Conjunctive
     /// goals").
     pub conjunctions: bool,
+    /// Widened chains: when nothing else composes a step, give the parts of a chain every
+    /// pair that keeps the goal joined given their siblings' goals (docs/yang.md "Widened
+    /// goals").
+    pub widen: bool,
 }
 
 impl Default for Params {
@@ -133,6 +144,7 @@ impl Default for Params {
             max_builds: 1_000_000,
             revise: true,
             conjunctions: true,
+            widen: true,
         }
     }
 }
@@ -323,6 +335,8 @@ struct Checker<'a> {
     memo_hits: u64,
     /// Instances whose own step composed only with a revised goal (counted per build).
     revised: bool,
+    /// Instances whose own step composed only as a widened chain (counted per build).
+    widened: bool,
     /// Branches of the instance being built whose sub-patterns do not chain its goal.
     goal_miss: Vec<String>,
     /// Instances built so far (tries of other chains included).
@@ -437,6 +451,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         own,
         union_and: false,
         revised: false,
+        widened: false,
         conjunction: false,
         goal_lost: false,
     };
@@ -594,6 +609,7 @@ impl<'a> Checker<'a> {
             memo: HashMap::new(),
             memo_hits: 0,
             revised: false,
+            widened: false,
             goal_miss: Vec::new(),
             builds: 0,
             union_used: false,
@@ -639,6 +655,7 @@ impl<'a> Checker<'a> {
         let conj = conjunctive(goal);
         let union_and = std::cell::Cell::new(false);
         let revised = std::cell::Cell::new(false);
+        let widened = std::cell::Cell::new(false);
         let conjunction = std::cell::Cell::new(false);
         let record = |c: &mut Checker, status, reason: String, line: Vec<String>, nodes, own| {
             let kids = c.out.split_off(mark);
@@ -657,6 +674,7 @@ impl<'a> Checker<'a> {
                 own,
                 union_and: union_and.get(),
                 revised: revised.get(),
+                widened: widened.get(),
                 conjunction: conjunction.get(),
                 goal_lost,
             };
@@ -696,12 +714,14 @@ impl<'a> Checker<'a> {
         let saved = std::mem::take(&mut self.goal_miss);
         let saved_union = std::mem::replace(&mut self.union_used, false);
         let saved_revised = std::mem::replace(&mut self.revised, false);
+        let saved_widened = std::mem::replace(&mut self.widened, false);
         let saved_conj = std::mem::replace(&mut self.conj_used, false);
         let node_goal = conj.then_some(goal);
         let (options, below) = self.options(inst, goal, node_goal, position, &mut nodes);
         let miss = std::mem::replace(&mut self.goal_miss, saved);
         union_and.set(std::mem::replace(&mut self.union_used, saved_union));
         revised.set(std::mem::replace(&mut self.revised, saved_revised));
+        widened.set(std::mem::replace(&mut self.widened, saved_widened));
         conjunction.set(std::mem::replace(&mut self.conj_used, saved_conj) || conj);
         let root = push(
             &mut nodes,
@@ -1003,7 +1023,11 @@ impl<'a> Checker<'a> {
                 self.name(r),
                 self.goal_text(goal)
             );
-            return match self.conj_fallback(&parts, &touch, &conj_ends, &rep, &after, why) {
+            let marks = (self.out.len(), self.goal_miss.len());
+            let fallback = self.conj_fallback(&parts, &touch, &conj_ends, &rep, &after, why);
+            let fallback =
+                self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
+            return match fallback {
                 Fallback::Composed(children, st) => {
                     match and_node(nodes, &children, stones, node_goal) {
                         Some(id) => (id, st),
@@ -1114,6 +1138,8 @@ impl<'a> Checker<'a> {
                 let fallback = self.or_conjunctions(
                     fallback, marks, &parts, &touch, &conj_ends, &rep, &after, why,
                 );
+                let fallback =
+                    self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
                 match fallback {
                     Fallback::Composed(children, st) => (children, st),
                     Fallback::NotComposed(st) => {
@@ -1179,6 +1205,189 @@ impl<'a> Checker<'a> {
                 fallback
             }
         }
+    }
+
+    /// After every other attempt at a step failed: widened chains ([`Self::widen`]). When
+    /// they compose, the earlier attempts' records and messages (from `marks`) are dropped;
+    /// otherwise everything is left as it was and `fallback` is returned.
+    #[allow(clippy::too_many_arguments)]
+    fn or_widened(
+        &mut self,
+        fallback: Fallback,
+        marks: (usize, usize),
+        parts: &[Inst],
+        touch: &[Vec<usize>],
+        ends: &[Vec<(usize, usize)>],
+        rep: &dyn Fn(usize) -> Cell,
+        after: &Position,
+    ) -> Fallback {
+        if matches!(fallback, Fallback::Composed(..))
+            || !self.params.widen
+            || self.builds >= self.params.max_builds
+        {
+            return fallback;
+        }
+        let (mark, miss) = marks;
+        let tried = self.out.split_off(mark);
+        let said = self.goal_miss.split_off(miss);
+        match self.widen(parts, touch, ends, rep, after) {
+            Some(children) => {
+                self.union_used = true;
+                self.widened = true;
+                Fallback::Composed(children, Status::Verified)
+            }
+            None => {
+                self.out.truncate(mark);
+                self.goal_miss.truncate(miss);
+                self.out.extend(tried);
+                self.goal_miss.extend(said);
+                fallback
+            }
+        }
+    }
+
+    /// Widened chains (docs/yang.md "Widened goals: links made by siblings, passed down"):
+    /// a chain of sub-patterns from one end of the goal to the other, each part first given
+    /// its single pair of the chain, then each part in turn given *every* pair of the
+    /// components it touches under which every choice of one pair per part (the others'
+    /// current goals) still joins the goal. A part's union goal then says which links its
+    /// siblings make: when a sibling joins `t` to `f3`, a part that joined `d7` to `b` in
+    /// the chain may join `f3` (or `t`) to `b` instead, and its own sub-patterns inherit
+    /// that freedom through its goal, level by level (pattern 293 under 304/5: 308 joins
+    /// the top to the f3 group, so 293 gets `t - b | f3 - b | d7 - b`, 16 below it
+    /// `f7 - t | f7 - f3 | f7 - d7`, and so on down to pattern 13). The part that fails
+    /// first is widened first in the next try. Every assignment written keeps "every choice
+    /// joins the goal" (each widening is checked against the others' current goals), and
+    /// the kernel re-checks the and-node (condition 6) and every part: nothing here is
+    /// trusted. Returns the parts with their goals when all are verified.
+    #[allow(clippy::too_many_arguments)]
+    fn widen(
+        &mut self,
+        parts: &[Inst],
+        touch: &[Vec<usize>],
+        ends: &[Vec<(usize, usize)>],
+        rep: &dyn Fn(usize) -> Cell,
+        after: &Position,
+    ) -> Option<Vec<(Built, Goal)>> {
+        let seeds = seeds(touch, ends);
+        let ncomp = touch
+            .iter()
+            .flatten()
+            .chain(ends.iter().flatten().flat_map(|(a, z)| [a, z]))
+            .max()
+            .map_or(0, |m| m + 1);
+        let joins = |merge: &[(usize, usize)]| {
+            let mut uf: Vec<usize> = (0..ncomp).collect();
+            fn find(uf: &mut [usize], mut x: usize) -> usize {
+                while uf[x] != x {
+                    uf[x] = uf[uf[x]];
+                    x = uf[x];
+                }
+                x
+            }
+            for &(x, y) in merge {
+                let (a, b) = (find(&mut uf, x), find(&mut uf, y));
+                uf[a] = b;
+            }
+            ends.iter()
+                .any(|c| c.iter().all(|&(a, z)| find(&mut uf, a) == find(&mut uf, z)))
+        };
+        // Every choice of one pair per set joins the goal (an odometer; at most
+        // kernel::MAX_CHOICES choices, else no).
+        let every = |sets: &[Vec<(usize, usize)>]| -> bool {
+            let Some(count) = sets
+                .iter()
+                .try_fold(1usize, |n, g| n.checked_mul(g.len()))
+                .filter(|&n| n <= kernel::MAX_CHOICES)
+            else {
+                return false;
+            };
+            let mut choice = vec![0usize; sets.len()];
+            for _ in 0..count {
+                let merge: Vec<(usize, usize)> =
+                    sets.iter().zip(&choice).map(|(g, &i)| g[i]).collect();
+                if !joins(&merge) {
+                    return false;
+                }
+                for (i, g) in choice.iter_mut().zip(sets) {
+                    *i += 1;
+                    if *i < g.len() {
+                        break;
+                    }
+                    *i = 0;
+                }
+            }
+            true
+        };
+        let above = std::mem::replace(&mut self.forced, false);
+        let mut result = None;
+        let mut failed: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
+        'chains: for chain in &seeds {
+            let n = chain.len();
+            let mut order: Vec<usize> = (0..n).collect();
+            for _ in 0..n.min(WIDEN_MAX_ORDERS) {
+                let mut sets: Vec<Vec<(usize, usize)>> =
+                    chain.iter().map(|&(_, x, y)| vec![(x, y)]).collect();
+                for &i in &order {
+                    let k = chain[i].0;
+                    let t = &touch[k];
+                    let mut wide = vec![sets[i][0]];
+                    for (a, &x) in t.iter().enumerate() {
+                        for &y in &t[a + 1..] {
+                            if wide
+                                .iter()
+                                .any(|&(p, q)| (p, q) == (x, y) || (q, p) == (x, y))
+                            {
+                                continue;
+                            }
+                            let mut trial = sets.clone();
+                            trial[i] = wide.clone();
+                            trial[i].push((x, y));
+                            if every(&trial) {
+                                wide.push((x, y));
+                            }
+                        }
+                    }
+                    sets[i] = wide;
+                }
+                if sets.iter().all(|g| g.len() == 1) && ends.iter().all(|c| c.len() == 1) {
+                    continue 'chains; // the plain chain, tried before
+                }
+                if chain
+                    .iter()
+                    .zip(&sets)
+                    .any(|(&(k, _, _), g)| failed.iter().any(|(j, h)| *j == k && h == g))
+                {
+                    continue 'chains;
+                }
+                let mark = self.out.len();
+                let mut built = Vec::new();
+                let mut bad = None;
+                for (i, &(k, _, _)) in chain.iter().enumerate() {
+                    let g: Vec<(Cell, Cell)> =
+                        sets[i].iter().map(|&(x, y)| (rep(x), rep(y))).collect();
+                    let bt = self.instance(&parts[k], &single(&g), after);
+                    if bt.status != Status::Verified {
+                        failed.push((k, sets[i].clone()));
+                        bad = Some(i);
+                        break;
+                    }
+                    built.push((bt, single(&g)));
+                }
+                let Some(i) = bad else {
+                    result = Some(built);
+                    break 'chains;
+                };
+                self.out.truncate(mark);
+                if order[0] == i {
+                    continue 'chains;
+                }
+                order.retain(|&j| j != i);
+                order.insert(0, i);
+            }
+        }
+        self.forced = above;
+        result
     }
 
     /// Conjunctive goals (docs/yang.md "Conjunctive goals"): each part that touches two or
@@ -1652,6 +1861,59 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// Widened chains: the starting assignments of a step whose goal is the disjunction of
+/// conjunctions `ends` (component pairs): for one conjunction, a chain of parts (each used
+/// once) for each of its pairs, every part with the pair of the chain it links; the ones with
+/// the most parts first (Yang's decompositions use all their parts), at most
+/// [`WIDEN_MAX_CHAINS`]. Each step: (part, entry component, exit component).
+fn seeds(touch: &[Vec<usize>], ends: &[Vec<(usize, usize)>]) -> Vec<Vec<(usize, usize, usize)>> {
+    fn go(
+        touch: &[Vec<usize>],
+        pairs: &[(usize, usize)],
+        acc: &mut Vec<(usize, usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize, usize)>>,
+    ) {
+        if out.len() >= 4 * WIDEN_MAX_CHAINS {
+            return;
+        }
+        let Some((&(a, z), rest)) = pairs.split_first() else {
+            if !acc.is_empty() {
+                out.push(acc.clone());
+            }
+            return;
+        };
+        if a == z {
+            return go(touch, rest, acc, out);
+        }
+        // The parts already used are out of the other pairs' chains.
+        let free: Vec<Vec<usize>> = touch
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                if acc.iter().any(|&(j, _, _)| j == k) {
+                    Vec::new()
+                } else {
+                    t.clone()
+                }
+            })
+            .collect();
+        for chain in chains(&free, a, z) {
+            let n = acc.len();
+            acc.extend(chain);
+            go(touch, rest, acc, out);
+            acc.truncate(n);
+        }
+    }
+    let mut out = Vec::new();
+    for c in ends {
+        go(touch, c, &mut Vec::new(), &mut out);
+    }
+    out.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    out.dedup();
+    out.truncate(WIDEN_MAX_CHAINS);
+    out
+}
+
 /// Goal revision: the candidate goals of one part whose union goal is `m` pairs: every
 /// non-empty subset (as bit masks over the pairs), the largest first, the whole set excluded
 /// (it was tried); beyond [`REVISE_MAX_PAIRS`] pairs, each single pair only.
@@ -1916,6 +2178,10 @@ fn complete(
     None
 }
 
+/// Widened chains: the most chains of sub-patterns widened per step.
+const WIDEN_MAX_CHAINS: usize = 4;
+/// Widened chains: the most orders of widening tried per chain.
+const WIDEN_MAX_ORDERS: usize = 3;
 /// Conjunctive goals, repair: the most other goals built for a part not verified for its own.
 const CONJ_MAX_REPAIRS: usize = 4;
 /// Conjunctive goals, completion: the most assignments of pairs to left-out parts looked at

@@ -398,9 +398,11 @@ fn yang_goal_check_fixture_subset() {
     // Without the goal revision (conjunctive goals on, as by default). Sessions 17-19 pinned
     // (196, 160) here and (205, 172) with it; session 20's completion of conjunctive goals and the choice of the
     // failed attempt with more verified records change the placements built below steps
-    // that do not compose.
+    // that do not compose. Widened chains (session 21) are left out too: they compose, without
+    // revision, what revision composes here (209 placements, 176 verified, pinned below).
     let before = Params {
         revise: false,
+        widen: false,
         ..Params::default()
     };
     let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], before);
@@ -430,6 +432,14 @@ fn yang_goal_check_fixture_subset() {
     assert_eq!(without, (201, 165, 13));
     assert_eq!((r.len(), verified), (209, 176));
     assert!(revised > 0);
+    let widened_only = Params {
+        revise: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], widened_only);
+    let verified = r.iter().filter(|x| x.status == Status::Verified).count();
+    assert_eq!((r.len(), verified), (209, 176));
+    assert!(r.iter().any(|x| x.widened && x.status == Status::Verified));
 }
 
 /// The cells and the Black stones (e5 and the replies above it) of the placement reached by
@@ -530,8 +540,10 @@ fn yang_revised_goal_composes() {
     let s = strategy();
     let goal = goal_pairs("e5 - b | b8 - b");
     let (cells, black) = placed_at(&s, "1/0 286/2 42/3 281");
+    // Widened chains (session 21) also compose this step; left out to see the revision.
     let before = Params {
         revise: false,
+        widen: false,
         ..Params::default()
     };
     let r = check_placed(&s, 281, cells.clone(), black, &goal, before);
@@ -659,4 +671,92 @@ fn yang_completion_brings_in_pattern_13() {
     for x in &under {
         assert_eq!(x.status, Status::Verified, "{} {:?}", x.path, x.goal);
     }
+}
+
+/// Widened chains (docs/yang.md "Widened goals"): a link made by a sibling passed down
+/// through union goals. 304 under `1/2 298/7`, goal `t - b`, branch 5 (White f4, Black e4):
+/// pattern 308 (left) joins the top to the f3 group (f3 e4 e5), a bridge joins that group
+/// to d7, and 293 (right and bottom) joins the bottom to *any* of them. Before, 293 was
+/// given `t - b` (its siblings touch everything, so none was "needed"), and 13, four levels
+/// down (`293/1 16/1 17/1 13`), `t - h3`, which it cannot do. Now 293 gets a union that
+/// names the f3 group, and 16, 17 and 13 below it inherit the link (13: h3 to the top or to
+/// f3). The same happens with a conjunctive goal: 322 under 304/7 (beside the bridge
+/// f3-e5) is verified. Without widening, branch 5 fails; the mutant without 308 (the
+/// sibling that makes the link) fails at branch 5 too; and with 13's branch 1 dropped (White
+/// on its position 4 unanswered), no placement of 13 is verified, nor 304.
+#[test]
+fn yang_widened_chain_passes_links_down() {
+    use hexproof::board::Border;
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
+    let find = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
+        r.iter()
+            .find(|x| x.path == p)
+            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
+    };
+    let (cells, black) = placed_at(&s, "1/2 298/7 304");
+    let r = check_placed(&s, 304, cells.clone(), black, &[(t, b)], Params::default());
+    let (st, goal) = find(&r, "304/5 293").expect("293 is built under 304/5");
+    eprintln!("304/5 293: {st:?} {goal}");
+    assert_eq!(st, Status::Verified, "{goal}");
+    assert!(goal.contains(" | ") && goal.contains("f3"), "{goal}");
+    let (st, goal) = find(&r, "304/5 293/1 16/1 17/1 13").expect("13 is built four levels down");
+    eprintln!("304/5 293/1 16/1 17/1 13: {st:?} {goal}");
+    assert_eq!(st, Status::Verified, "{goal}");
+    assert!(goal.contains("f3"), "{goal}");
+    let (st, goal) = find(&r, "304/7 322").expect("322 is built under 304/7");
+    assert_eq!(st, Status::Verified, "{goal}");
+    assert!(
+        r.iter().any(|x| x.widened && x.status == Status::Verified),
+        "some step is verified as a widened chain"
+    );
+    let last = r.last().unwrap();
+    assert_eq!(last.pattern, 304);
+    assert!(!last.reason.contains("branch 5 "), "{}", last.reason);
+    let branch5_fails = |r: &[hexproof::yang::verify::InstanceResult]| {
+        let last = r.last().unwrap();
+        last.status != Status::Verified
+            && (last.reason.contains("branch 5 ")
+                || find(r, "304/5 293").is_some_and(|(st, _)| st != Status::Verified))
+    };
+    // Without widening: as in session 20, 293 is not verified and branch 5 fails.
+    let off = Params {
+        widen: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 304, cells.clone(), black, &[(t, b)], off);
+    assert!(branch5_fails(&r), "{}", r.last().unwrap().reason);
+    // The mutant: 304's branch 5 without 308, the sibling that joins the top to f3 (lines
+    // 9082-9086: `ND 3`, `PS 293 2 308`, …, `PP 308 …`).
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[9082].trim_end(), "\"PS 293 2 308\",");
+    assert!(lines[9085].starts_with("\"PP 308 "));
+    lines[9081] = "\"ND 2\",";
+    lines[9082] = "\"PS 293 2\",";
+    lines.remove(9085);
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 304, cells.clone(), black, &[(t, b)], Params::default());
+    assert!(branch5_fails(&r), "{}", r.last().unwrap().reason);
+    // The mutant: pattern 13 without its branch 1 (lines 354-364: `BT 2` -> `BT 1`, `BN 1`
+    // … `PP 2 2 3` removed), so White's move on its position 4, the reply of branch 0, has
+    // no answer: nothing under 304/5 that relies on 13 may be verified, nor 304.
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[352].trim_end(), "\"RN 13\",");
+    assert_eq!(lines[358].trim_end(), "\"BN 1\",");
+    assert_eq!(lines[363].trim_end(), "\"PP 2 2 3\",");
+    lines[353] = "\"BT 1\",";
+    lines.drain(358..364);
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 304, cells, black, &[(t, b)], Params::default());
+    assert_ne!(r.last().unwrap().status, Status::Verified);
+    assert!(
+        r.iter()
+            .any(|x| x.path.starts_with("304/5 ") && x.status != Status::Verified),
+        "some placement under 304/5 is not verified"
+    );
+    assert!(r
+        .iter()
+        .filter(|x| x.pattern == 13)
+        .all(|x| x.status != Status::Verified));
 }

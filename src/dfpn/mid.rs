@@ -250,6 +250,9 @@ struct Numbers {
     pruned: u64,
     /// The cells in every refuted child's proof set.
     allowed: CellSet,
+    /// The children (a prefix, in search order) the selection looks at (all of them without
+    /// progressive widening).
+    window: usize,
 }
 
 impl Numbers {
@@ -737,8 +740,8 @@ impl<'a> Dfpn<'a> {
     /// inside, the child that is best under the virtual disproof numbers dn·(1 + threads
     /// inside), with its disproof threshold (the 1+ε threshold above the second-best virtual
     /// value, at most `th_pn`); `None` for the serial choice (the best child is free, the
-    /// virtual choice is the best child, its disproof number is not below `th_pn`, or
-    /// progressive widening is on).
+    /// virtual choice is the best child, or its disproof number is not below `th_pn`). With
+    /// progressive widening only the children the selection looks at are candidates.
     fn virtual_pick(
         &self,
         kids: &[Child],
@@ -746,11 +749,11 @@ impl<'a> Dfpn<'a> {
         busy: &[u32],
         th_pn: u32,
     ) -> Option<(usize, u32)> {
-        if self.widening.is_some() || busy.get(n.best).is_none_or(|&b| b == 0) {
+        if busy.get(n.best).is_none_or(|&b| b == 0) {
             return None;
         }
         let (mut pick, mut v1, mut v2) = (usize::MAX, INF, INF);
-        for (i, k) in kids.iter().enumerate() {
+        for (i, k) in kids.iter().enumerate().take(n.window) {
             if k.pn == 0 || k.dn == 0 || n.is_pruned(k) {
                 continue;
             }
@@ -915,6 +918,7 @@ impl<'a> Dfpn<'a> {
             open: 0,
             pruned: 0,
             allowed,
+            window,
         };
         let mut sum: u64 = 0;
         let mut max_pn = 0;

@@ -77,6 +77,19 @@
 //! paying for its siblings' evaluations. Initial values steer the search only: a node is
 //! proved or disproved by evaluated leaves alone, so any positive value is sound.
 //!
+//! # Progressive widening (on by default)
+//!
+//! With [`Dfpn::widening`] = (base, factor) a node's pn and best child are taken over the
+//! first `base + ⌈factor · live⌉` live children in move order only (Benzene's DFPN, factor
+//! 0.25); the later ones are not evaluated until earlier ones are refuted (the window then
+//! slides on), while dn still sums every child. With an unevaluated child's dn = 1, a node
+//! without widening evaluates all its children before any grandchild: at an OR node whose
+//! first move wins, every sibling evaluation is wasted. It pays only when the order puts
+//! good moves first, so it is on together with the connection order
+//! ([`Dfpn::vc_order`]): 7×7 c1 1,696 → 364 nodes, a3 9,115 → 3,585, a2 16,763 → 7,960,
+//! b4 14,848 → 12,309 (docs/journal/solver-session21.md). Only the search order changes:
+//! a value is still decided by evaluated leaves and solved children alone.
+//!
 //! # Own wins of a child
 //!
 //! An evaluation is two connection builds ([`super::vc_eval`]): the player to move's, to find
@@ -202,7 +215,8 @@ pub struct Dfpn<'a> {
     pub weak_dn: bool,
     /// Progressive widening (base, factor): a node chooses among the first
     /// `base + ⌈factor · live⌉` of its live children in search order, so the later ones
-    /// are not evaluated until the first are refuted (see the module docs).
+    /// are not evaluated until the first are refuted (see the module docs, "Progressive
+    /// widening").
     pub widening: Option<(u32, f64)>,
     /// Order the children by the circuits of the node's own connections
     /// ([`Evaluator::connection_scores`]) instead of [`Dfpn::order`].

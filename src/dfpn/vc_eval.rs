@@ -290,9 +290,11 @@ impl Evaluator {
     /// Scores `moves` at the open node `pos` for ordering (lower first): the energy of each
     /// cell in both colours' resistor circuits with a link for every endpoint pair the node's
     /// connections join ([`crate::eval::evaluate`], [`VcLinks::Direct`]), as Benzene's DFPN
-    /// orders its moves by a circuit built from the node's VCs. Builds the connections of a
-    /// colour whose engine is not at `pos` (an open node has no winning VC of either side, so
-    /// the builds are complete). Ordering only: the answer of the search never depends on it.
+    /// orders its moves by a circuit built from the node's VCs. Each colour's half comes
+    /// from the circuits kept at the evaluation of `pos` ([`Evaluator::keep_circuits`]), else
+    /// from its engine, built first when it is not at `pos` (an open node has no winning VC
+    /// of either side, so the builds are complete). Ordering only: the answer of the search
+    /// never depends on it.
     pub fn connection_scores(
         &mut self,
         pos: &Position,

@@ -130,7 +130,7 @@ pub struct SolveArgs {
     child_dn: u32,
     /// Progressive widening: a node chooses among its first 1 + ⌈FACTOR · live⌉ live
     /// children (in move order) and evaluates the others only once those are refuted, as
-    /// Benzene's DFPN does; `none` looks at every child.
+    /// Benzene's DFPN does (default 0.25, Benzene's); `none` looks at every child.
     #[arg(long, value_name = "FACTOR|none", value_parser = parse_widening)]
     widening: Option<Widening>,
     /// The connection engine: fast (default), limited, unlimited or hsearch (see `hexproof
@@ -235,9 +235,10 @@ pub struct SolveArgs {
     compact_size_nodes: u64,
     /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
     /// Anshelevich §6), "connections" (the same circuits with a link for each of the node's
-    /// virtual connections, as Benzene orders; two extra connection builds per expansion)
-    /// or "centre" (cells near the centre first).
-    #[arg(long, default_value = "resistance", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre, resistance or connections")))]
+    /// virtual connections, as Benzene orders: the default; each colour's circuit is kept
+    /// from the node's evaluation, so an expansion builds at most one colour) or "centre"
+    /// (cells near the centre first).
+    #[arg(long, default_value = "connections", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre, resistance or connections")))]
     order: OrderArg,
     /// The connection engine's OR rule: "fast" (the fast semis-combiner, Pawlewicz et al.
     /// Algorithm 4, the solver's default: cheaper builds) or "full" (semis-combiner,

@@ -77,6 +77,19 @@
 //! paying for its siblings' evaluations. Initial values steer the search only: a node is
 //! proved or disproved by evaluated leaves alone, so any positive value is sound.
 //!
+//! # Progressive widening (on by default)
+//!
+//! With [`Dfpn::widening`] = (base, factor) a node's pn and best child are taken over the
+//! first `base + ⌈factor · live⌉` live children in move order only (Benzene's DFPN, factor
+//! 0.25); the later ones are not evaluated until earlier ones are refuted (the window then
+//! slides on), while dn still sums every child. With an unevaluated child's dn = 1, a node
+//! without widening evaluates all its children before any grandchild: at an OR node whose
+//! first move wins, every sibling evaluation is wasted. It pays only when the order puts
+//! good moves first, so it is on together with the connection order
+//! ([`Dfpn::vc_order`]): 7×7 c1 1,696 → 364 nodes, a3 9,115 → 3,585, a2 16,763 → 7,960,
+//! b4 14,848 → 12,309 (docs/journal/solver-session21.md). Only the search order changes:
+//! a value is still decided by evaluated leaves and solved children alone.
+//!
 //! # Own wins of a child
 //!
 //! An evaluation is two connection builds ([`super::vc_eval`]): the player to move's, to find
@@ -202,7 +215,8 @@ pub struct Dfpn<'a> {
     pub weak_dn: bool,
     /// Progressive widening (base, factor): a node chooses among the first
     /// `base + ⌈factor · live⌉` of its live children in search order, so the later ones
-    /// are not evaluated until the first are refuted (see the module docs).
+    /// are not evaluated until the first are refuted (see the module docs, "Progressive
+    /// widening").
     pub widening: Option<(u32, f64)>,
     /// Order the children by the circuits of the node's own connections
     /// ([`Evaluator::connection_scores`]) instead of [`Dfpn::order`].
@@ -250,6 +264,9 @@ struct Numbers {
     pruned: u64,
     /// The cells in every refuted child's proof set.
     allowed: CellSet,
+    /// The children (a prefix, in search order) the selection looks at (all of them without
+    /// progressive widening).
+    window: usize,
 }
 
 impl Numbers {
@@ -737,8 +754,8 @@ impl<'a> Dfpn<'a> {
     /// inside, the child that is best under the virtual disproof numbers dn·(1 + threads
     /// inside), with its disproof threshold (the 1+ε threshold above the second-best virtual
     /// value, at most `th_pn`); `None` for the serial choice (the best child is free, the
-    /// virtual choice is the best child, its disproof number is not below `th_pn`, or
-    /// progressive widening is on).
+    /// virtual choice is the best child, or its disproof number is not below `th_pn`). With
+    /// progressive widening only the children the selection looks at are candidates.
     fn virtual_pick(
         &self,
         kids: &[Child],
@@ -746,11 +763,11 @@ impl<'a> Dfpn<'a> {
         busy: &[u32],
         th_pn: u32,
     ) -> Option<(usize, u32)> {
-        if self.widening.is_some() || busy.get(n.best).is_none_or(|&b| b == 0) {
+        if busy.get(n.best).is_none_or(|&b| b == 0) {
             return None;
         }
         let (mut pick, mut v1, mut v2) = (usize::MAX, INF, INF);
-        for (i, k) in kids.iter().enumerate() {
+        for (i, k) in kids.iter().enumerate().take(n.window) {
             if k.pn == 0 || k.dn == 0 || n.is_pruned(k) {
                 continue;
             }
@@ -915,6 +932,7 @@ impl<'a> Dfpn<'a> {
             open: 0,
             pruned: 0,
             allowed,
+            window,
         };
         let mut sum: u64 = 0;
         let mut max_pn = 0;

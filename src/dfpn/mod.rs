@@ -70,6 +70,12 @@ pub const SOLVER_SEMI_LIMIT: usize = 16;
 /// live children plus a fraction of them.
 pub const WIDENING_BASE: u32 = 1;
 
+/// The default factor of progressive widening ([`SolveParams::widening`]), Benzene's: with
+/// the connection ordering (the default) it cut the 7×7 trees by 2–4× (a3 9,115 → 3,585
+/// nodes, c1 1,696 → 364; docs/journal/solver-session21.md); with the plain resistance
+/// ordering it did not pay.
+pub const DEFAULT_WIDENING: f64 = 0.25;
+
 /// The default [`SolveParams::child_dn`].
 pub const DEFAULT_CHILD_DN: u32 = 1;
 
@@ -218,13 +224,13 @@ impl Default for SolveParams {
             epsilon: 0.25,
             features: Features::ALL,
             vc_variant: Variant::Fast,
-            order: Ordering::Resistance,
+            order: Ordering::Connections,
             semi_limit: Some(SOLVER_SEMI_LIMIT),
             update_stones: vc_eval::MAX_UPDATE_STONES,
             db: None,
             child_dn: DEFAULT_CHILD_DN,
             shared: None,
-            widening: None,
+            widening: Some((WIDENING_BASE, DEFAULT_WIDENING)),
             library_seeds: true,
             vc_fast_or: true,
             threads: 1,
@@ -476,6 +482,10 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.child_dn = params.child_dn.max(1);
     d.widening = params.widening;
     d.vc_order = params.order == Ordering::Connections;
+    // HEXPROOF_KEEP_CIRCUITS=0 re-builds the connections at every expansion instead (for
+    // the ablation; the order is the same up to rounding).
+    d.eval.keep_circuits =
+        d.vc_order && std::env::var_os("HEXPROOF_KEEP_CIRCUITS").is_none_or(|v| v != "0");
     d.db = params.db.clone();
     d.shared = params.shared.clone();
     d.deadline = params.time.map(|t| start + t);

@@ -28,6 +28,21 @@
 //! is no faster overall (BENCHMARKS.md, "Incremental connections along the search path"), so
 //! it is off by default.
 
+//!
+//! # Circuits kept for ordering
+//!
+//! The search may order a node's moves by the circuits of its own connections
+//! ([`Evaluator::connection_scores`], `--order connections`). A node is expanded long after
+//! it was evaluated (its siblings are evaluated in between), so its engines hold other
+//! positions by then, and re-building them cost up to two builds at every expansion (and a
+//! node is expanded again at every return of the search into it). With
+//! [`Evaluator::keep_circuits`], each colour's half of the circuit energies
+//! ([`crate::eval::evaluate`] adds one term per colour, each from that colour's connections
+//! only) is computed when an open position is evaluated, from the engine that is then at the
+//! position, and kept; the expansion builds only a colour that was not built there (for most
+//! nodes the mover's, which the win test at expansion builds anyway). Ordering only: the
+//! answer never depends on it.
+
 use crate::board::{CellSet, Colour};
 use crate::eval::VcLinks;
 use crate::position::Position;
@@ -139,6 +154,28 @@ pub struct Evaluator {
     built: [bool; 2],
     /// Counters.
     pub stats: EvalStats,
+    /// Keep each colour's circuit energies of the open positions evaluated, for
+    /// [`Evaluator::connection_scores`] (see "Circuits kept for ordering").
+    pub keep_circuits: bool,
+    /// The kept energies: (Black stones, White stones, colour) → the energy of each empty
+    /// cell (in cell order) over the circuit's total power.
+    circuits: std::collections::HashMap<(CellSet, CellSet, Colour), Box<[f32]>>,
+}
+
+/// Most positions × colours whose circuit energies are kept ([`Evaluator::keep_circuits`]);
+/// the store is emptied when it is full (it only saves builds).
+pub const MAX_KEPT_CIRCUITS: usize = 1 << 17;
+
+/// The energy of each empty cell of `pos` (in cell order) in `colour`'s resistor circuit
+/// with a link for every endpoint pair `set` joins by a VC, over the circuit's total power:
+/// `colour`'s half of [`crate::eval::evaluate`]'s energies with [`VcLinks::Direct`].
+fn circuit_energy(pos: &Position, colour: Colour, set: &VcSet) -> Box<[f32]> {
+    let sol = crate::eval::circuit::Circuit::build(pos, colour, Some(set), VcLinks::Direct).solve();
+    let total = sol.total_power.max(1e-300);
+    pos.empty_cells()
+        .iter()
+        .map(|c| (sol.cell_energy[c.index()] / total) as f32)
+        .collect()
 }
 
 /// The mustplay from the opponent's winning VSC carriers `semis` among `empty`, and the union
@@ -174,6 +211,8 @@ impl Evaluator {
             max_update_stones: MAX_UPDATE_STONES,
             built: [false; 2],
             stats: EvalStats::default(),
+            keep_circuits: false,
+            circuits: std::collections::HashMap::new(),
         }
     }
 
@@ -251,24 +290,72 @@ impl Evaluator {
     /// Scores `moves` at the open node `pos` for ordering (lower first): the energy of each
     /// cell in both colours' resistor circuits with a link for every endpoint pair the node's
     /// connections join ([`crate::eval::evaluate`], [`VcLinks::Direct`]), as Benzene's DFPN
-    /// orders its moves by a circuit built from the node's VCs. Builds the connections of a
-    /// colour whose engine is not at `pos` (an open node has no winning VC of either side, so
-    /// the builds are complete). Ordering only: the answer of the search never depends on it.
+    /// orders its moves by a circuit built from the node's VCs. Each colour's half comes
+    /// from the circuits kept at the evaluation of `pos` ([`Evaluator::keep_circuits`]), else
+    /// from its engine, built first when it is not at `pos` (an open node has no winning VC
+    /// of either side, so the builds are complete). Ordering only: the answer of the search
+    /// never depends on it.
     pub fn connection_scores(
         &mut self,
         pos: &Position,
         moves: CellSet,
         out: &mut Vec<(i32, crate::board::Cell)>,
     ) {
+        let mut energy = vec![0.0f64; crate::vc::endpoints::CELL_SLOTS];
         for colour in [Colour::Black, Colour::White] {
-            if !self.built[colour as usize] || self.set(colour).position() != pos {
-                self.build(colour, pos);
+            let e = self.colour_energy(pos, colour);
+            for (c, v) in pos.empty_cells().iter().zip(e.iter()) {
+                energy[c.index()] += *v as f64;
             }
         }
-        let e = crate::eval::evaluate(pos, Some((&self.black, &self.white)), VcLinks::Direct);
         for c in moves.iter() {
             // As `order::Resistance`: higher energy, lower score.
-            out.push((-(e.energy[c.index()] * 1e6).round() as i32, c));
+            out.push((-(energy[c.index()] * 1e6).round() as i32, c));
+        }
+    }
+
+    /// True when `colour`'s engine holds its connections in `pos`.
+    fn at(&self, colour: Colour, pos: &Position) -> bool {
+        self.built[colour as usize] && self.set(colour).position() == pos
+    }
+
+    /// `colour`'s circuit energies in the open position `pos` ([`circuit_energy`]): kept
+    /// ones, else from its engine, built first when it is elsewhere.
+    fn colour_energy(&mut self, pos: &Position, colour: Colour) -> Box<[f32]> {
+        let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
+        if let Some(e) = self.circuits.get(&key) {
+            return e.clone();
+        }
+        if !self.at(colour, pos) {
+            self.build(colour, pos);
+        }
+        let e = circuit_energy(pos, colour, self.set(colour));
+        self.keep(key, e.clone());
+        e
+    }
+
+    fn keep(&mut self, key: (CellSet, CellSet, Colour), e: Box<[f32]>) {
+        if !self.keep_circuits {
+            return;
+        }
+        if self.circuits.len() >= MAX_KEPT_CIRCUITS {
+            self.circuits.clear();
+        }
+        self.circuits.insert(key, e);
+    }
+
+    /// Keeps the circuit energies of each colour whose engine holds the open position `pos`
+    /// (see "Circuits kept for ordering").
+    fn keep_open(&mut self, pos: &Position) {
+        if !self.keep_circuits {
+            return;
+        }
+        for colour in [Colour::Black, Colour::White] {
+            let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
+            if self.at(colour, pos) && !self.circuits.contains_key(&key) {
+                let e = circuit_energy(pos, colour, self.set(colour));
+                self.keep(key, e);
+            }
         }
     }
 
@@ -333,6 +420,7 @@ impl Evaluator {
         }
         let semis = self.set(opp).winning_vscs();
         if semis.is_empty() || !self.use_mustplay {
+            self.keep_open(pos);
             return Eval::Open {
                 moves: empty,
                 reason: CellSet::EMPTY,
@@ -344,6 +432,7 @@ impl Evaluator {
             self.stats.losses += 1;
             Eval::Loss(reason)
         } else {
+            self.keep_open(pos);
             Eval::Open { moves: m, reason }
         }
     }

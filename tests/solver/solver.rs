@@ -261,6 +261,104 @@ fn random_positions_agree_with_the_exact_search() {
     let _ = (vulnerable_pruned, region_filled);
 }
 
+/// The search order (issue 25, session 21): the default (children ordered by the circuits
+/// of the node's own connections, kept from its evaluation, and progressive widening) and
+/// each of them alone, against the exact search on random sparse 4×4 and 5×5 positions
+/// (1 to 5 stones, either player to move), with one thread and with two on one tree (the
+/// virtual picks look inside the widening window). Ordering and widening change which node
+/// is searched next, never a value; this checks that nothing else depends on them.
+#[test]
+fn connection_ordering_and_widening_agree_with_the_exact_search() {
+    let mut rng = rng::Rng(0x5eed_7021);
+    let full = SolveParams::default();
+    assert_eq!(full.order, dfpn::Ordering::Connections);
+    assert!(full.widening.is_some());
+    let no_widening = SolveParams {
+        widening: None,
+        ..SolveParams::default()
+    };
+    let resistance_widening = SolveParams {
+        order: dfpn::Ordering::Resistance,
+        ..SolveParams::default()
+    };
+    let wide = SolveParams {
+        widening: Some((dfpn::WIDENING_BASE, 0.1)),
+        ..SolveParams::default()
+    };
+    let threads = SolveParams {
+        threads: 2,
+        ..SolveParams::default()
+    };
+    let mut checked = 0;
+    while checked < 24 {
+        let n = 4 + (checked % 2) as u32;
+        let stones = 1 + rng.below(5) as usize;
+        let p = random_position(&mut rng, n, stones);
+        if p.winner().is_some() {
+            continue;
+        }
+        let to_move = random_side(&mut rng);
+        let exact = exact_black_wins(&p, to_move);
+        for params in [&full, &no_widening, &resistance_widening, &wide, &threads] {
+            let o = solve_agreeing(&p, to_move, params, exact);
+            if (o.winner == Winner::Black) == (to_move == Colour::Black) {
+                // A reported winning move wins.
+                let m = o.winning_move.expect("a winning move");
+                let mut q = p.clone();
+                q.play(to_move, m).unwrap();
+                assert_eq!(
+                    exact_black_wins(&q, to_move.opponent()),
+                    exact,
+                    "{p:?} {m:?}"
+                );
+            }
+        }
+        checked += 1;
+    }
+}
+
+/// The circuits kept from an open position's evaluation ([`dfpn::vc_eval::Evaluator`]'s
+/// `keep_circuits`) give the scores of circuits built afresh at expansion (up to the
+/// rounding of the kept values), with fewer connection builds.
+#[test]
+fn kept_circuits_order_as_fresh_builds() {
+    use hexproof::dfpn::vc_eval::{Eval, Evaluator};
+    use hexproof::vc::{Variant, VcParams};
+    let mut rng = rng::Rng(0x5eed_7022);
+    let mut kept = Evaluator::new(VcParams::new(Variant::Fast), true, true);
+    kept.keep_circuits = true;
+    let mut opened = Vec::new();
+    while opened.len() < 12 {
+        let stones = 1 + rng.below(6) as usize;
+        let p = random_position(&mut rng, 7, stones);
+        if p.winner().is_some() {
+            continue;
+        }
+        let to_move = random_side(&mut rng);
+        if let Eval::Open { moves, .. } = kept.evaluate(&p, to_move) {
+            opened.push((p, moves));
+        }
+    }
+    let builds = kept.stats.builds;
+    let mut compared = 0;
+    for (p, moves) in &opened {
+        let mut a = Vec::new();
+        kept.connection_scores(p, *moves, &mut a);
+        let mut fresh = Evaluator::new(VcParams::new(Variant::Fast), true, true);
+        let mut b = Vec::new();
+        fresh.connection_scores(p, *moves, &mut b);
+        assert_eq!(a.len(), b.len());
+        for ((sa, ca), (sb, cb)) in a.iter().zip(&b) {
+            assert_eq!(ca, cb);
+            assert!((sa - sb).abs() <= 2, "{p:?} {ca:?}: {sa} vs {sb}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 50);
+    // Every position's circuits were kept at its evaluation: no build at "expansion".
+    assert_eq!(kept.stats.builds, builds);
+}
+
 /// Sparser random 5×5 positions (1 to 4 stones), where the search expands nodes: every
 /// pruning on, vulnerable-cell pruning alone (with proof sets, without capture domination),
 /// and the decompositions alone agree with the exact search, and the new rules fire.

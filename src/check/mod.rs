@@ -19,6 +19,7 @@
 //! for later steps (it is true, with a certificate); a failed, undecided or unsupported
 //! conclusion is not, and steps that use it say so.
 
+mod kcompose;
 pub mod report;
 mod tree;
 // The side conditions and exact games moved to the trusted folder; their old paths stay.
@@ -261,6 +262,7 @@ fn check_module<'p>(
             opts,
             known: Vec::new(),
             cache: HashMap::new(),
+            goal_search: None,
             lemmas: db,
             position: b.position.clone(),
             steps: &b.steps,
@@ -411,6 +413,10 @@ struct Checker<'a> {
     lemma_uses: usize,
     /// In a lemma's proof tree: the claim and carrier its leaves must reach.
     goal: Option<tree::Goal>,
+    /// Set by the last derivation of a tree leaf or analysis ([`tree`]): the label's line
+    /// and carrier of its established `t - b`, and that fact's own search when one was run
+    /// and held (the leaf's confirming search reuses it, see `tree::leaf_node`).
+    goal_search: Option<(usize, CellSet, SearchOut)>,
 }
 
 /// How a premise stands.
@@ -471,6 +477,69 @@ impl<'a> Checker<'a> {
     fn confirm_fact(&mut self, claim: &Claim, carrier: CellSet, conj: bool) -> SearchOut {
         let budget = self.opts.confirm;
         self.search_budget(claim, carrier, &budget, conj)
+    }
+
+    /// The confirmation of an AND step by the kernel ([`kcompose`]): when every premise is a
+    /// single-pair VC whose own search here held (a kernel acceptance in the search cache),
+    /// the kernel checks a certificate of the conclusion made of those acceptances under one
+    /// and-node. The result stands for the conclusion's confirming search (and is cached as
+    /// it); `None` when it does not apply or the kernel refuses, and the search runs instead.
+    fn and_by_kernel(&mut self, s: &Step, premises: &[Premise]) -> Option<SearchOut> {
+        let start = Instant::now();
+        let f = &s.fact;
+        if f.conj || f.claim.owner_first {
+            return None;
+        }
+        let black = self.position.stones(crate::board::Colour::Black);
+        let white = self.position.stones(crate::board::Colour::White);
+        let mut found: Vec<(Claim, CellSet, crate::kernel::Verified)> = Vec::new();
+        for p in premises {
+            let pf = match p {
+                Premise::Step { index, .. } => &self.steps.get(*index)?.fact,
+                Premise::Inline { fact, .. } => fact,
+            };
+            let mut claim = pf.claim.clone();
+            claim.owner_first = false;
+            if pf.conj || claim.pairs.len() != 1 {
+                return None;
+            }
+            let out = self
+                .cache
+                .get(&(claim.clone(), pf.carrier, black, white, false))?;
+            let Some(SearchWin::Kernel(v)) = &out.win else {
+                return None;
+            };
+            found.push((claim, pf.carrier, v.clone()));
+        }
+        let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone()).ok()?;
+        let parts: Vec<kcompose::Part> = found
+            .iter()
+            .map(|(c, carrier, v)| kcompose::Part {
+                pair: c.pairs[0],
+                carrier: *carrier,
+                verified: v,
+            })
+            .collect();
+        let v = kcompose::compose_and(&game, &parts)?;
+        let out = SearchOut {
+            verdict: Verdict::Holds,
+            report: SearchReport {
+                verdict: "holds".into(),
+                nodes: 0,
+                micros: start.elapsed().as_micros() as u64,
+                refutation: Vec::new(),
+                note: Some(
+                    "kernel certificate composed of the premises' kernel-checked certificates (no search)"
+                        .into(),
+                ),
+            },
+            win: Some(SearchWin::Kernel(v)),
+        };
+        self.cache.insert(
+            (f.claim.clone(), f.carrier, black, white, false),
+            out.clone(),
+        );
+        Some(out)
     }
 
     /// The authoritative search of a union (`conj` false) or a conjunction.
@@ -884,8 +953,11 @@ impl<'a> Checker<'a> {
             Just::Lemma(_) => self.opts.search_rule_steps,
             _ => self.opts.search_rule_steps,
         };
-        let search = run_search.then(|| match s.just {
+        let search = run_search.then(|| match &s.just {
             Just::Search => self.search_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
+            Just::And(ps) => self
+                .and_by_kernel(s, ps)
+                .unwrap_or_else(|| self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj)),
             _ => self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
         });
         let sv = search.as_ref().map(|x| x.verdict);

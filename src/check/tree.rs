@@ -289,6 +289,21 @@ impl<'a> Checker<'a> {
             .find(|k| k.status == Status::Established)
             .or_else(|| self.known.iter().rev().find(is_win));
         let mut reasons = Vec::new();
+        // The established t - b's own search, when one ran on it here and held.
+        self.goal_search = win
+            .filter(|k| k.status == Status::Established)
+            .and_then(|k| {
+                let key = (
+                    k.claim.clone(),
+                    k.carrier,
+                    pos.stones(Colour::Black),
+                    pos.stones(Colour::White),
+                    k.conj,
+                );
+                let s = self.cache.get(&key)?;
+                (s.verdict == Verdict::Holds && s.win.is_some())
+                    .then(|| (self.at(k.span).line, k.carrier, s.clone()))
+            });
         let carrier = match win {
             Some(k) if k.status == Status::Established => Some(k.carrier),
             Some(k) => {
@@ -332,7 +347,18 @@ impl<'a> Checker<'a> {
 
     /// The cross-check of a node with White to move: Black's `t - b` VC on every empty cell,
     /// by exact search with a reduced budget (None when rule steps are not searched).
-    fn node_search(&mut self, pos: &Position) -> Option<SearchOut> {
+    ///
+    /// With `proof_set` (a verified White node's K, see [`Self::check_subtree`]) the search
+    /// is run on K alone: the tree claims Black wins even with every cell outside K white, a
+    /// claim that implies the node's (a strategy confined to K wins on any larger set of empty
+    /// cells) and is cheaper to search (White has fewer moves). Its "holds" confirms the node;
+    /// "undecided" leaves it on the tree alone, as an undecided search of every empty cell
+    /// does. Measured on proofs/solver/7x7-d4.hexp (docs/journal/prove-session21.md): of the
+    /// 21 White nodes whose K is smaller than their empty cells, the search on K held at 4
+    /// and the search on every empty cell at none. When the search on K *fails*, the node's
+    /// own claim is searched on every empty cell as before, so only that search can fail a
+    /// node (a "fails" there is the inconsistency `with_search` reports).
+    fn node_search(&mut self, pos: &Position, proof_set: Option<CellSet>) -> Option<SearchOut> {
         if !self.opts.search_rule_steps {
             return None;
         }
@@ -349,6 +375,13 @@ impl<'a> Checker<'a> {
             ),
         };
         let saved = std::mem::replace(&mut self.position, pos.clone());
+        if let Some(k) = proof_set.map(|k| k & cells).filter(|&k| k != cells) {
+            let small = self.search_budget(&claim, k, &budget, false);
+            if small.verdict != Verdict::Fails {
+                self.position = saved;
+                return Some(small);
+            }
+        }
         let out = self.search_budget(&claim, cells, &budget, false);
         self.position = saved;
         Some(out)
@@ -714,7 +747,9 @@ impl<'a> Checker<'a> {
             start,
             &[],
         ));
+        self.goal_search = None;
         let (v, carrier, reasons) = self.derive_win(steps, fills, position, *span, "the leaf", out);
+        let goal_search = self.goal_search.take();
         let claim = match carrier {
             Some(c) if self.goal.is_some() => {
                 format!("the claim on {} (White to move)", names.set(&c))
@@ -732,7 +767,24 @@ impl<'a> Checker<'a> {
             start,
             &out[at + 1..],
         );
-        let ns = self.node_search(position);
+        let ns = match goal_search {
+            // The leaf's t - b on its carrier C was itself searched and held (a kernel-checked
+            // certificate): Black's strategy plays only in C, so it wins on every empty cell
+            // of the position too — that search confirms the leaf, and the search of the
+            // whole board (a weaker claim, often far harder) is not run again.
+            Some((line, c, s))
+                if fills.is_empty() && self.goal.is_none() && self.opts.search_rule_steps =>
+            {
+                r.notes.push(format!(
+                    "confirmed by the search of its t - b on {} (line {line}): a win on part of the empty cells is a win on all of them",
+                    names.set(&c)
+                ));
+                let mut s = s;
+                s.report.micros = 0;
+                Some(s)
+            }
+            _ => self.node_search(position, None),
+        };
         self.with_search(&mut r, ns);
         let v = r.verdict;
         out[at] = r;
@@ -832,7 +884,7 @@ impl<'a> Checker<'a> {
             // No White move left and no line below: Black has won already.
             r.basis = rules::won_already(position, Colour::Black).map(Basis::tree_rule);
         }
-        let ns = self.node_search(position);
+        let ns = self.node_search(position, (r.verdict == StepVerdict::Verified).then_some(k));
         self.with_search(&mut r, ns);
         let v = r.verdict;
         out[at] = r;

@@ -542,3 +542,57 @@ fn a_leaf_may_conclude_what_amounts_to_t_b() {
     let c = run(&format!("{head}  x - b | x - t on [a2, b2]\n}}\n"));
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Cheaper confirmation (session 21): an AND step over searched premises is confirmed by the
+// kernel from their certificates, and a leaf by the search of its own t - b.
+
+const LEAF: &str = "board 3x3
+strategy s {
+  black b2 {
+    s1: (t, [b1, c1], b2) VC by search
+    s2: (b, [a3, b3], b2) VC by search
+    s3: (t, [b1, c1, a3, b3], b) VC by AND s1 s2
+  }
+}
+";
+
+#[test]
+fn an_and_over_searched_premises_is_confirmed_by_the_kernel_and_the_leaf_by_its_search() {
+    let c = run(LEAF);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    let and = step(&c, 6);
+    assert_eq!(and.rule, "AND");
+    assert_eq!(and.basis_text(), "rule and search");
+    let s = and.search.as_ref().expect("confirmed");
+    assert_eq!((s.verdict.as_str(), s.nodes), ("holds", 0));
+    assert!(
+        s.note.as_deref().unwrap_or("").contains("composed"),
+        "{s:?}"
+    );
+    let leaf = steps_on(&c, 4)
+        .into_iter()
+        .find(|s| s.rule == "leaf")
+        .expect("the leaf");
+    assert_eq!(leaf.basis_text(), "tree and search");
+    assert!(
+        leaf.notes
+            .iter()
+            .any(|n| n.contains("confirmed by the search of its t - b")),
+        "{:?}",
+        leaf.notes
+    );
+}
+
+#[test]
+fn a_broken_and_is_still_rejected_when_its_premises_have_certificates() {
+    // A carrier cell dropped from the conclusion: the rule fails, and the kernel refuses the
+    // composed certificate (a premise's carrier is not inside the conclusion's).
+    let c = run(&LEAF.replace("[b1, c1, a3, b3], b)", "[b1, c1, a3], b)"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert_eq!(step(&c, 6).verdict, StepVerdict::Failed);
+    // A false premise: its search fails, so nothing is composed and the AND is not verified.
+    let c = run(&LEAF.replace("(b, [a3, b3], b2) VC", "(b, [a3], b2) VC"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert_ne!(step(&c, 6).verdict, StepVerdict::Verified);
+}

@@ -134,6 +134,11 @@ pub struct Params {
     /// pair that keeps the goal joined given their siblings' goals (docs/yang.md "Widened
     /// goals").
     pub widen: bool,
+    /// Three-pair conjunctions: when a step with conjunctive goals does not compose, retry
+    /// it once with conjunctions of three pairs offered to its parts (docs/yang.md
+    /// "Three-pair conjunctions"). Off by default: on the real file it gains nothing yet
+    /// (316's other branches fail) and costs builds.
+    pub triples: bool,
 }
 
 impl Default for Params {
@@ -145,6 +150,7 @@ impl Default for Params {
             revise: true,
             conjunctions: true,
             widen: true,
+            triples: false,
         }
     }
 }
@@ -345,6 +351,9 @@ struct Checker<'a> {
     union_used: bool,
     /// A branch of the instance being built composes through conjunctive goals.
     conj_used: bool,
+    /// Conjunctions of three pairs are offered to the parts of the step being composed
+    /// ([`Checker::conj_fallback`]'s retry).
+    triples: bool,
     /// The goal of the instance being built was forced: every step above it had one chain
     /// of sub-patterns only (a lost goal there is a refutation; otherwise it may be a wrong
     /// guess of the goal, reported undecided).
@@ -614,6 +623,7 @@ impl<'a> Checker<'a> {
             builds: 0,
             union_used: false,
             conj_used: false,
+            triples: false,
             forced: true,
         }
     }
@@ -1407,6 +1417,49 @@ impl<'a> Checker<'a> {
         after: &Position,
         why: String,
     ) -> Fallback {
+        let marks = (self.out.len(), self.goal_miss.len());
+        let first = self.conj_goals(parts, touch, ends, rep, after, why.clone());
+        // Triples (docs/yang.md "Three-pair conjunctions"): when the step does not compose
+        // and some part touches three or more components, it is tried once more with
+        // conjunctions of three pairs offered to the parts (316 under 304/10 joins the top
+        // to f3, e5 to d7 and b8 to the bottom, its siblings f3 to e5 and d7 to b8). Kept
+        // only when it composes; nothing composed before changes. Opt-in (`Params::triples`).
+        if matches!(first, Fallback::Composed(..))
+            || self.triples
+            || !self.params.triples
+            || self.builds >= self.params.max_builds
+            || !touch.iter().any(|t| t.len() >= 3)
+        {
+            return first;
+        }
+        let (mark, miss) = marks;
+        let tried = self.out.split_off(mark);
+        let said = self.goal_miss.split_off(miss);
+        self.triples = true;
+        let second = self.conj_goals(parts, touch, ends, rep, after, why);
+        self.triples = false;
+        if matches!(second, Fallback::Composed(..)) {
+            return second;
+        }
+        self.out.truncate(mark);
+        self.goal_miss.truncate(miss);
+        self.out.extend(tried);
+        self.goal_miss.extend(said);
+        first
+    }
+
+    /// [`Self::conj_fallback`]'s one attempt (with three-pair conjunctions when
+    /// `self.triples`).
+    fn conj_goals(
+        &mut self,
+        parts: &[Inst],
+        touch: &[Vec<usize>],
+        ends: &[Vec<(usize, usize)>],
+        rep: &dyn Fn(usize) -> Cell,
+        after: &Position,
+        why: String,
+    ) -> Fallback {
+        let triples = self.triples;
         let ncomp = touch
             .iter()
             .flatten()
@@ -1473,6 +1526,25 @@ impl<'a> Checker<'a> {
                         if doubles < CONJ_MAX_DOUBLES && with(&[p, q]) {
                             dnf.push(vec![p, q]);
                             doubles += 1;
+                        }
+                    }
+                }
+                if triples {
+                    // Minimal three-pair conjunctions: no two of the three join already.
+                    let mut found = 0;
+                    for (i, &p) in rest.iter().enumerate() {
+                        for (j, &q) in rest.iter().enumerate().skip(i + 1) {
+                            for &u in &rest[j + 1..] {
+                                if found < CONJ_MAX_TRIPLES
+                                    && with(&[p, q, u])
+                                    && !with(&[p, q])
+                                    && !with(&[p, u])
+                                    && !with(&[q, u])
+                                {
+                                    dnf.push(vec![p, q, u]);
+                                    found += 1;
+                                }
+                            }
                         }
                     }
                 }
@@ -2189,6 +2261,9 @@ const CONJ_MAX_REPAIRS: usize = 4;
 const CONJ_MAX_COMPLETIONS: usize = 512;
 /// Conjunctive goals: the most conjunctions of two pairs given to one part.
 const CONJ_MAX_DOUBLES: usize = 8;
+
+/// How many three-pair conjunctions a part's goal may hold (the retry with triples).
+const CONJ_MAX_TRIPLES: usize = 8;
 /// Conjunctive goals: rounds of goals computed per step (the first with every sibling
 /// joining all it touches, then with the links every conjunction of a sibling makes).
 const CONJ_ROUNDS: usize = 3;

@@ -760,3 +760,56 @@ fn yang_widened_chain_passes_links_down() {
         .filter(|x| x.pattern == 13)
         .all(|x| x.status != Status::Verified));
 }
+
+/// Issue 27, 316 under `1/2 298/7 304/10` (docs/yang.md "Three-pair conjunctions"): 316's
+/// siblings join f3 to e5 and d7 to b8, so 316 must join the top to f3, e5 to d7 and b8 to
+/// the bottom — a conjunction of three pairs, which two-pair conjunctions do not state. For
+/// that goal its branch 0 (reply a9, which joins b8 to the bottom) composes: 5 joins the top
+/// to f3, the bridge 2 joins e5 to d7. Without the bridge (a data mutant) branch 0 fails.
+#[test]
+fn yang_three_pair_conjunction_composes_316_branch0() {
+    use hexproof::yang::verify::{check_placed_for, Params, Status};
+    let s = strategy();
+    let (cells, black) = placed_at(&s, "1/2 298/7 304/10 316");
+    let g = |t: &str| -> Vec<Vec<(Cell, Cell)>> {
+        t.split(" | ")
+            .map(|c| c.split(" & ").map(|p| goal_pairs(p)[0]).collect())
+            .collect()
+    };
+    let goal = g("t - b | t - f3 & e5 - d7 & b8 - b");
+    let r = check_placed_for(&s, 316, cells.clone(), black, &goal, Params::default());
+    let at = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
+        r.iter()
+            .find(|x| x.path == p)
+            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
+    };
+    assert_eq!(at(&r, "316/0 5"), Some((Status::Verified, "t - f3".into())));
+    assert_eq!(
+        at(&r, "316/0 2"),
+        Some((Status::Verified, "e5 - d7".into()))
+    );
+    let last = r.last().unwrap();
+    assert_eq!(last.pattern, 316);
+    // 316 itself is not verified (branches 1 to 7 fail below it), but not at branch 0.
+    assert!(!last.reason.contains("branch 0 "), "{}", last.reason);
+    // With two-pair conjunctions only (the goal 304/10 hands down without triples), branch 0
+    // has no goal for its parts.
+    let two = g("t - b | t - f3 & f3 - b | t - f3 & e5 - b | t - e5 & f3 - b | t - e5 & e5 - b | t - d7 & d7 - b | t - d7 & b8 - b | t - b8 & d7 - b | t - b8 & b8 - b");
+    let r = check_placed_for(&s, 316, cells.clone(), black, &two, Params::default());
+    let last = r.last().unwrap();
+    assert!(last.reason.contains("branch 0 "), "{}", last.reason);
+    // The mutant: branch 0 without the bridge e5-d7 (lines 9493-9495: `ND 2`, `PS 2 5`,
+    // `PP 2 26 27`).
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[9492].trim_end(), "\"ND 2\",");
+    assert_eq!(lines[9493].trim_end(), "\"PS 2 5\",");
+    assert_eq!(lines[9494].trim_end(), "\"PP 2 26 27\",");
+    lines[9492] = "\"ND 1\",";
+    lines[9493] = "\"PS 5\",";
+    lines.remove(9494);
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed_for(&m, 316, cells, black, &goal, Params::default());
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified);
+    assert!(last.reason.contains("branch 0 "), "{}", last.reason);
+}

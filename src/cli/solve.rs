@@ -323,7 +323,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
     }
     if a.out.is_some() && a.openings.is_none() && a.frontier.is_none() {
         return Err(CliError::Usage(
-            "--shard/--out are jobs of --openings all or --frontier K: add one of them",
+            "--shard/--out are jobs of --openings all or --frontier K: add --openings all or --frontier K",
         ));
     }
     if a.out.is_some() && a.db.as_deref().is_some_and(|d| !dfpn::db::is_server_url(d)) {

@@ -261,6 +261,12 @@ pub struct SolveArgs {
     /// killed or repeated job changes nothing. Slurm: --shard $SLURM_ARRAY_TASK_ID/N.
     #[arg(long, value_name = "i/n", value_parser = jobs::Shard::parse, requires = "out")]
     shard: Option<jobs::Shard>,
+    /// Cluster jobs of one position (docs/cluster.md): split the position of --moves into
+    /// its sub-positions K moves deeper (1 or 2; every legal move, no pruning), solve shard
+    /// i/n of them (--shard, default 1/1), one checksummed file each in --out; --combine
+    /// re-derives the frontier and computes the position's winner by minimax.
+    #[arg(long, value_name = "K", requires = "out", conflicts_with_all = ["openings", "emit_proof"])]
+    frontier: Option<usize>,
     /// The folder of the result files of --shard (created if missing; alone: shard 1/1).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -316,9 +322,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
     if a.child_dn == 0 {
         return Err(CliError::Zero("--child-dn"));
     }
-    if a.out.is_some() && a.openings.is_none() {
+    if a.out.is_some() && a.openings.is_none() && a.frontier.is_none() {
         return Err(CliError::Usage(
-            "--shard/--out are jobs of --openings all: add --openings all",
+            "--shard/--out are jobs of --openings all or --frontier K: add --openings all or --frontier K",
         ));
     }
     if a.out.is_some() && a.db.as_deref().is_some_and(|d| !dfpn::db::is_server_url(d)) {
@@ -400,8 +406,12 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         vc_variant: a.vc.unwrap_or(SolveParams::default().vc_variant),
         library_seeds: !a.no_library_seeds,
         vc_fast_or: a.vc_or == "fast",
-        // --openings all parallelises across openings (one thread each).
-        threads: if a.openings.is_some() { 1 } else { a.threads },
+        // --openings all parallelises across openings (one thread each); frontier jobs too.
+        threads: if a.openings.is_some() || a.frontier.is_some() {
+            1
+        } else {
+            a.threads
+        },
         ..SolveParams::default()
     };
     Ok(Setup {
@@ -446,7 +456,29 @@ pub fn run_solve(a: SolveArgs) -> u8 {
         ));
     }
     if !a.combine.is_empty() {
+        match dfpn::frontier::frontier_files(&a.combine) {
+            Ok(f) if !f.is_empty() => {
+                return super::solve_jobs::run_frontier_combine(&a.combine, s.notation, a.json)
+            }
+            Err(e) => return fail_input(e),
+            Ok(_) => {}
+        }
         return super::solve_jobs::run_combine(&a.combine, s.position.board(), s.notation, a.json);
+    }
+    if let (Some(k), Some(out)) = (a.frontier, &a.out) {
+        let board = *s.position.board();
+        let moves = match board.parse_cells(&a.position.moves, s.notation) {
+            Ok(m) => m,
+            Err(e) => return fail_input(e),
+        };
+        let root = match dfpn::frontier::Root::new(board, &moves, k) {
+            Ok(r) => r,
+            Err(e) => return fail_input(format!("--frontier: {e}")),
+        };
+        let shard = a.shard.unwrap_or(jobs::Shard::ALL);
+        return super::solve_jobs::run_frontier_job(
+            &s.params, &root, shard, out, s.notation, a.json,
+        );
     }
     if a.openings.is_some() {
         if let Some(out) = &a.out {

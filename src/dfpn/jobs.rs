@@ -245,6 +245,12 @@ pub enum JobError {
         /// Each missing opening with the shard that should have written it.
         missing: Vec<(String, String)>,
     },
+    /// Frontier sub-positions with no result.
+    #[error("{} sub-position(s) missing: {}", missing.len(), missing.iter().map(|(c, s)| format!("'{c}' (shard {s})")).collect::<Vec<_>>().join(", "))]
+    MissingLines {
+        /// Each missing line with the shard that should have written it.
+        missing: Vec<(String, String)>,
+    },
     /// No result file at all.
     #[error("no result files (opening-*.json) in {}", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "))]
     Empty {

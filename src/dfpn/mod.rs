@@ -32,6 +32,7 @@
 
 pub mod db;
 pub mod decompose;
+pub mod frontier;
 pub mod inferior;
 pub mod jobs;
 pub mod mid;

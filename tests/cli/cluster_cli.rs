@@ -601,3 +601,135 @@ fn missing_and_corrupted_template_shards_are_rejected_for_the_right_reason() {
     let (code, _, err) = template_merge(&shards, &merged);
     assert_eq!(code, 0, "{err}");
 }
+
+/// Frontier job `i/n` of `moves` on 4×4 at depth `k` into `out`.
+fn frontier_job(out: &Path, moves: &str, k: usize, i: usize, n: usize) -> (i32, String, String) {
+    run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--moves",
+        moves,
+        "--frontier",
+        &k.to_string(),
+        "--shard",
+        &format!("{i}/{n}"),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+fn winner_line(out: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with("winner:"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_sharded_frontier_combines_to_the_one_process_winner() {
+    let mut moves_checked = 0;
+    // "a1 b1 a2 b2 a3 (b3)": Black's a4 completes a chain, a terminal leaf at depth 1 or 2.
+    for (n, (moves, k)) in [("b2", 1), ("a1 b1 a2 b2 a3", 2), ("a1 b1 a2 b2 a3 b3", 1)]
+        .into_iter()
+        .enumerate()
+    {
+        let dir = scratch(&format!("frontier-{n}"));
+        for i in 1..=2 {
+            let (code, out, err) = frontier_job(&dir, moves, k, i, 2);
+            assert_eq!(code, 0, "{err}");
+            assert!(
+                out.contains(&format!("frontier shard {i}/2 of '{moves}'")),
+                "{out}"
+            );
+        }
+        let (code, one, err) = run(&["solve", "--board", "4x4", "--moves", moves]);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = run(&["solve", "--combine", dir.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(winner_line(&out), winner_line(&one), "{moves} k={k}: {out}");
+        assert!(out.contains(&format!("at depth {k}")), "{out}");
+        if moves.ends_with("a3") || moves.ends_with("b3") {
+            assert!(!out.contains(" 0 terminal"), "{out}");
+        }
+        // A winning first move given is really winning: the one-process solve agrees.
+        let Some(mv) = out.lines().find_map(|l| l.strip_prefix("winning move: ")) else {
+            assert!(!one.contains("winning move"), "{one}");
+            continue;
+        };
+        moves_checked += 1;
+        let (code, after, err) = run(&[
+            "solve",
+            "--board",
+            "4x4",
+            "--moves",
+            &format!("{moves} {mv}"),
+        ]);
+        if code == 0 {
+            assert_eq!(winner_line(&after), winner_line(&one), "{moves} {mv}");
+        } else {
+            assert!(err.contains("already won"), "{err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(moves_checked > 0);
+}
+
+#[test]
+fn missing_foreign_and_damaged_frontier_files_are_rejected_for_the_right_reason() {
+    let dir = scratch("frontier-bad");
+    let other = scratch("frontier-other");
+    for i in 1..=2 {
+        assert_eq!(frontier_job(&dir, "b2", 1, i, 2).0, 0);
+    }
+    assert_eq!(frontier_job(&other, "c3", 1, 1, 1).0, 0);
+    let combine = |d: &Path| run(&["solve", "--combine", d.to_str().unwrap()]);
+    assert_eq!(combine(&dir).0, 0);
+    let a1 = dir.join("frontier-a1.json");
+    let kept = std::fs::read_to_string(&a1).unwrap();
+    // Missing: named with its shard.
+    std::fs::remove_file(&a1).unwrap();
+    let (code, _, err) = combine(&dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("1 sub-position(s) missing: 'a1' (shard 1/2)"),
+        "{err}"
+    );
+    // From another root (c3's a1 in b2's folder).
+    std::fs::copy(other.join("frontier-a1.json"), &a1).unwrap();
+    let (code, _, err) = combine(&dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("frontier-a1.json: rejected: from another root"),
+        "{err}"
+    );
+    // Damaged (the winner edited): the checksum fails.
+    let flipped = if kept.contains("\"winner\": \"black\"") {
+        kept.replace("\"winner\": \"black\"", "\"winner\": \"white\"")
+    } else {
+        kept.replace("\"winner\": \"white\"", "\"winner\": \"black\"")
+    };
+    assert_ne!(flipped, kept);
+    std::fs::write(&a1, flipped).unwrap();
+    let (code, _, err) = combine(&dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("frontier-a1.json: rejected: bad checksum"),
+        "{err}"
+    );
+    // Under another line's name.
+    std::fs::write(&a1, &kept).unwrap();
+    std::fs::rename(dir.join("frontier-d4.json"), dir.join("frontier-d3.json")).ok();
+    std::fs::rename(&a1, dir.join("frontier-a9.json")).unwrap();
+    let (code, _, err) = combine(&dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("but is named frontier-a9.json"), "{err}");
+    // Bad depth and --frontier without --out.
+    let (code, _, err) = frontier_job(&other, "c3", 3, 1, 1);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("expected 1 ..= 2"), "{err}");
+    let (code, _, err) = run(&["solve", "--board", "4x4", "--frontier", "1"]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&other);
+}

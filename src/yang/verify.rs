@@ -1208,10 +1208,7 @@ impl<'a> Checker<'a> {
                 conj
             }
             _ => {
-                self.out.truncate(mark);
-                self.goal_miss.truncate(miss);
-                self.out.extend(tried);
-                self.goal_miss.extend(said);
+                self.restore((mark, miss), tried, said);
                 fallback
             }
         }
@@ -1247,10 +1244,7 @@ impl<'a> Checker<'a> {
                 Fallback::Composed(children, Status::Verified)
             }
             None => {
-                self.out.truncate(mark);
-                self.goal_miss.truncate(miss);
-                self.out.extend(tried);
-                self.goal_miss.extend(said);
+                self.restore((mark, miss), tried, said);
                 fallback
             }
         }
@@ -1441,11 +1435,18 @@ impl<'a> Checker<'a> {
         if matches!(second, Fallback::Composed(..)) {
             return second;
         }
+        self.restore((mark, miss), tried, said);
+        first
+    }
+
+    /// Undoes a failed retry: drops the records and messages it wrote after `marks` and puts
+    /// back those of the earlier attempt (`tried`, `said`, split off at `marks` before it).
+    fn restore(&mut self, marks: (usize, usize), tried: Vec<Rc<RecTree>>, said: Vec<String>) {
+        let (mark, miss) = marks;
         self.out.truncate(mark);
         self.goal_miss.truncate(miss);
         self.out.extend(tried);
         self.goal_miss.extend(said);
-        first
     }
 
     /// [`Self::conj_fallback`]'s one attempt (with three-pair conjunctions when

@@ -150,7 +150,7 @@ impl Default for Params {
             revise: true,
             conjunctions: true,
             widen: true,
-            triples: false,
+            triples: true,
         }
     }
 }
@@ -1522,9 +1522,16 @@ impl<'a> Checker<'a> {
                 let (singles, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|&&p| with(&[p]));
                 let mut dnf: Vec<Vec<(usize, usize)>> = singles.iter().map(|&p| vec![p]).collect();
                 let mut doubles = 0;
+                // With triples (the closure of the goal under the siblings' links), every
+                // minimal conjunction up to three pairs is wanted: more doubles too.
+                let max_doubles = if triples {
+                    CONJ_MAX_TRIPLES
+                } else {
+                    CONJ_MAX_DOUBLES
+                };
                 for (i, &p) in rest.iter().enumerate() {
                     for &q in &rest[i + 1..] {
-                        if doubles < CONJ_MAX_DOUBLES && with(&[p, q]) {
+                        if doubles < max_doubles && with(&[p, q]) {
                             dnf.push(vec![p, q]);
                             doubles += 1;
                         }
@@ -2263,8 +2270,10 @@ const CONJ_MAX_COMPLETIONS: usize = 512;
 /// Conjunctive goals: the most conjunctions of two pairs given to one part.
 const CONJ_MAX_DOUBLES: usize = 8;
 
-/// How many three-pair conjunctions a part's goal may hold (the retry with triples).
-const CONJ_MAX_TRIPLES: usize = 8;
+/// How many three-pair (and, in the retry with triples, two-pair) conjunctions a part's goal
+/// may hold. 316 under 304/10 and 411 under 316/6 need 32 triples and 8 doubles: every
+/// minimal conjunction that joins the parent's goal given the siblings' links.
+const CONJ_MAX_TRIPLES: usize = 64;
 /// Conjunctive goals: rounds of goals computed per step (the first with every sibling
 /// joining all it touches, then with the links every conjunction of a sibling makes).
 const CONJ_ROUNDS: usize = 3;

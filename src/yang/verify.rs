@@ -135,9 +135,10 @@ pub struct Params {
     /// goals").
     pub widen: bool,
     /// Three-pair conjunctions: when a step with conjunctive goals does not compose, retry
-    /// it once with conjunctions of three pairs offered to its parts (docs/yang.md
-    /// "Three-pair conjunctions"). Off by default: on the real file it gains nothing yet
-    /// (316's other branches fail) and costs builds.
+    /// it once with every minimal conjunction of up to three pairs offered to its parts (up
+    /// to `CONJ_MAX_TRIPLES` doubles and triples each), the steps below the retry too
+    /// (docs/yang.md "Three-pair conjunctions"). On by default since session 22 (316 and 304
+    /// verified; `--no-triples` leaves it out).
     pub triples: bool,
 }
 
@@ -1417,7 +1418,8 @@ impl<'a> Checker<'a> {
         // and some part touches three or more components, it is tried once more with
         // conjunctions of three pairs offered to the parts (316 under 304/10 joins the top
         // to f3, e5 to d7 and b8 to the bottom, its siblings f3 to e5 and d7 to b8). Kept
-        // only when it composes; nothing composed before changes. Opt-in (`Params::triples`).
+        // only when it composes; nothing composed before changes (`Params::triples`, on by
+        // default). The retry's builds below it see `self.triples` and offer triples at once.
         if matches!(first, Fallback::Composed(..))
             || self.triples
             || !self.params.triples

@@ -58,6 +58,11 @@ struct YangCheckArgs {
     /// make, passed down level by level): the goal check as in session 20, for comparison.
     #[arg(long)]
     no_widen: bool,
+    /// Leave out the retry with three-pair conjunctions (a conjunctive step that does not
+    /// compose is tried once more with every minimal conjunction of up to three pairs
+    /// offered to its parts): the goal check as in session 21, for comparison.
+    #[arg(long)]
+    no_triples: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -84,6 +89,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
     let params = hexproof::yang::verify::Params {
         revise: !a.no_revise,
         widen: !a.no_widen,
+        triples: !a.no_triples,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

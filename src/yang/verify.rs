@@ -135,9 +135,10 @@ pub struct Params {
     /// goals").
     pub widen: bool,
     /// Three-pair conjunctions: when a step with conjunctive goals does not compose, retry
-    /// it once with conjunctions of three pairs offered to its parts (docs/yang.md
-    /// "Three-pair conjunctions"). Off by default: on the real file it gains nothing yet
-    /// (316's other branches fail) and costs builds.
+    /// it once with every minimal conjunction of up to three pairs offered to its parts (up
+    /// to `CONJ_MAX_TRIPLES` doubles and triples each), the steps below the retry too
+    /// (docs/yang.md "Three-pair conjunctions"). On by default since session 22 (316 and 304
+    /// verified; `--no-triples` leaves it out).
     pub triples: bool,
 }
 
@@ -150,7 +151,7 @@ impl Default for Params {
             revise: true,
             conjunctions: true,
             widen: true,
-            triples: false,
+            triples: true,
         }
     }
 }
@@ -1417,7 +1418,8 @@ impl<'a> Checker<'a> {
         // and some part touches three or more components, it is tried once more with
         // conjunctions of three pairs offered to the parts (316 under 304/10 joins the top
         // to f3, e5 to d7 and b8 to the bottom, its siblings f3 to e5 and d7 to b8). Kept
-        // only when it composes; nothing composed before changes. Opt-in (`Params::triples`).
+        // only when it composes; nothing composed before changes (`Params::triples`, on by
+        // default). The retry's builds below it see `self.triples` and offer triples at once.
         if matches!(first, Fallback::Composed(..))
             || self.triples
             || !self.params.triples
@@ -1522,9 +1524,16 @@ impl<'a> Checker<'a> {
                 let (singles, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|&&p| with(&[p]));
                 let mut dnf: Vec<Vec<(usize, usize)>> = singles.iter().map(|&p| vec![p]).collect();
                 let mut doubles = 0;
+                // With triples (the closure of the goal under the siblings' links), every
+                // minimal conjunction up to three pairs is wanted: more doubles too.
+                let max_doubles = if triples {
+                    CONJ_MAX_TRIPLES
+                } else {
+                    CONJ_MAX_DOUBLES
+                };
                 for (i, &p) in rest.iter().enumerate() {
                     for &q in &rest[i + 1..] {
-                        if doubles < CONJ_MAX_DOUBLES && with(&[p, q]) {
+                        if doubles < max_doubles && with(&[p, q]) {
                             dnf.push(vec![p, q]);
                             doubles += 1;
                         }
@@ -2263,8 +2272,10 @@ const CONJ_MAX_COMPLETIONS: usize = 512;
 /// Conjunctive goals: the most conjunctions of two pairs given to one part.
 const CONJ_MAX_DOUBLES: usize = 8;
 
-/// How many three-pair conjunctions a part's goal may hold (the retry with triples).
-const CONJ_MAX_TRIPLES: usize = 8;
+/// How many three-pair (and, in the retry with triples, two-pair) conjunctions a part's goal
+/// may hold. 316 under 304/10 and 411 under 316/6 need 32 triples and 8 doubles: every
+/// minimal conjunction that joins the parent's goal given the siblings' links.
+const CONJ_MAX_TRIPLES: usize = 64;
 /// Conjunctive goals: rounds of goals computed per step (the first with every sibling
 /// joining all it touches, then with the links every conjunction of a sibling makes).
 const CONJ_ROUNDS: usize = 3;

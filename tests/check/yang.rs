@@ -813,3 +813,64 @@ fn yang_three_pair_conjunction_composes_316_branch0() {
     assert_ne!(last.status, Status::Verified);
     assert!(last.reason.contains("branch 0 "), "{}", last.reason);
 }
+
+/// Three-pair conjunctions on by default (session 22, helper yang11): 304 under `1/2 298/7`
+/// (goal `t - b`), whose branch 10 leaves two bridges (f3-e5, d7-b8) and pattern 316. The
+/// retry offers 316 every minimal conjunction of up to three pairs that joins `t - b` given
+/// the bridges: 41 of them (`t - b`, 8 of two pairs, 32 of three), among them Yang's plan
+/// `t - f3 & e5 - d7 & b8 - b`. Below it, 411 under `316/6` gets its own 41 (`t - f7` given
+/// the same links). 316, and with it 304, is verified; with `triples: false` 304 fails at
+/// branch 10 (as in session 21). The mutant without 316/6's edge template (f7 to the
+/// bottom) leaves 316 not verified at branch 6.
+#[test]
+fn yang_three_pair_closure_verifies_316() {
+    use hexproof::yang::verify::{check_placed, check_placed_for, Params, Status};
+    let s = strategy();
+    let (cells, black) = placed_at(&s, "1/2 298/7 304");
+    let tb = goal_pairs("t - b");
+    let r = check_placed(&s, 304, cells.clone(), black, &tb, Params::default());
+    let at = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
+        r.iter()
+            .find(|x| x.path == p)
+            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
+    };
+    let (st, closure) = at(&r, "304/10 316").expect("316 placed");
+    assert_eq!(st, Status::Verified, "{closure}");
+    assert!(closure.contains("t - f3 & e5 - d7 & b8 - b"), "{closure}");
+    assert_eq!(closure.split(" | ").count(), 41, "{closure}");
+    let (st, goal) = at(&r, "304/10 316/6 411").expect("411 placed");
+    assert_eq!(st, Status::Verified, "{goal}");
+    assert_eq!(goal.split(" | ").count(), 41, "{goal}");
+    let last = r.last().unwrap();
+    assert_eq!(last.pattern, 304);
+    assert!(!last.reason.contains("branch 10 "), "{}", last.reason);
+    let off = Params {
+        triples: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 304, cells, black, &tb, off);
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified);
+    assert!(last.reason.contains("branch 10 "), "{}", last.reason);
+    // 316 on its own with the 41 conjunctions, and the mutant without the edge template at
+    // its branch 6 (lines 9539-9542: `ND 2`, `PS 411 5`, `PP 411 …`, `PP 5 …`).
+    let (cells, black) = placed_at(&s, "1/2 298/7 304/10 316");
+    let g: Vec<Vec<(Cell, Cell)>> = closure
+        .split(" | ")
+        .map(|c| c.split(" & ").map(|p| goal_pairs(p)[0]).collect())
+        .collect();
+    let r = check_placed_for(&s, 316, cells.clone(), black, &g, Params::default());
+    assert_eq!(r.last().unwrap().status, Status::Verified);
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[9538].trim_end(), "\"ND 2\",");
+    assert_eq!(lines[9539].trim_end(), "\"PS 411 5\",");
+    assert!(lines[9541].starts_with("\"PP 5 17 13"));
+    lines[9538] = "\"ND 1\",";
+    lines[9539] = "\"PS 411\",";
+    lines.remove(9541);
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed_for(&m, 316, cells, black, &g, Params::default());
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified);
+    assert!(last.reason.contains("branch 6 "), "{}", last.reason);
+}

@@ -164,26 +164,36 @@ impl Geometry {
         let nb = self.nbrs(cell);
         let own_nb = nb & owned;
         let empty_nb = nb & empty;
-        // At most one chain of the player among the neighbours.
-        let mut chain = CellSet::EMPTY;
-        if let Some(first) = own_nb.first() {
-            chain = self.component(first, owned);
-            if !(own_nb - chain).is_empty() {
-                return false;
-            }
-        }
+        // The tests are a conjunction, so their order does not change the answer: the
+        // cheap ones first, the flood fill of the player's chain last and only when needed.
+        // The empty neighbours are pairwise adjacent.
+        let mut far = CellSet::EMPTY;
         for a in empty_nb.iter() {
             let na = self.nbrs(a);
-            if !chain.is_empty() && (na & chain).is_empty() {
-                return false;
-            }
             let mut others = empty_nb;
             others.remove(a);
             if !others.is_subset(&na) {
                 return false;
             }
+            if (na & own_nb).is_empty() {
+                far.insert(a);
+            }
         }
-        true
+        // At most one chain of the player among the neighbours, and every empty neighbour
+        // touches it. An empty neighbour next to an owned neighbour touches the chain once
+        // the owned neighbours are in it; they are when they are connected among
+        // themselves (a flood within the few owned neighbours, no board-wide fill).
+        let Some(first) = own_nb.first() else {
+            return true;
+        };
+        if far.is_empty() && crate::ice::local::flood(&self.nbrs, first, own_nb) == own_nb {
+            return true;
+        }
+        let chain = self.component(first, owned);
+        if !(own_nb - chain).is_empty() {
+            return false;
+        }
+        far.iter().all(|a| !(self.nbrs(a) & chain).is_empty())
     }
 
     /// True when empty `cell` is dead with `black`, `white` stones and an extra `extra.1`
@@ -396,6 +406,96 @@ mod tests {
         for c in e.empty_cells().iter() {
             assert!(!is_dead(&e, c), "{c:?}");
         }
+    }
+
+    /// The clique test as it was written before the flood fill was made lazy (session 22):
+    /// the player's chain first, then every empty neighbour.
+    fn clique_reference(geo: &Geometry, owned: CellSet, mut empty: CellSet, cell: Cell) -> bool {
+        empty.remove(cell);
+        let nb = geo.nbrs(cell);
+        let own_nb = nb & owned;
+        let empty_nb = nb & empty;
+        let mut chain = CellSet::EMPTY;
+        if let Some(first) = own_nb.first() {
+            chain = geo.component(first, owned);
+            if !(own_nb - chain).is_empty() {
+                return false;
+            }
+        }
+        for a in empty_nb.iter() {
+            let na = geo.nbrs(a);
+            if !chain.is_empty() && (na & chain).is_empty() {
+                return false;
+            }
+            let mut others = empty_nb;
+            others.remove(a);
+            if !others.is_subset(&na) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The lazy clique test answers as the reference on random positions (fixed seed), for
+    /// every empty cell, both colours, with and without an extra stone.
+    #[test]
+    fn lazy_clique_matches_the_reference() {
+        let mut seed: u64 = 0x5eed_2222_c11c_0e55;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        let (mut checked, mut cliques) = (0, 0);
+        for n in [4u32, 5, 6, 7] {
+            let b = Board::square(n).unwrap();
+            let geo = Geometry::new(&b);
+            let cells: Vec<Cell> = b.cells().iter().collect();
+            for _ in 0..300 {
+                let (mut black, mut white) = (CellSet::EMPTY, CellSet::EMPTY);
+                for _ in 0..next(cells.len()) {
+                    let c = cells[next(cells.len())];
+                    if black.contains(c) || white.contains(c) {
+                        continue;
+                    }
+                    if next(2) == 0 {
+                        black.insert(c);
+                    } else {
+                        white.insert(c);
+                    }
+                }
+                let empty = geo.cells() - black - white;
+                for c in empty.iter() {
+                    for colour in [Colour::Black, Colour::White] {
+                        let owned = geo.owned(colour, black, white);
+                        let want = clique_reference(&geo, owned, empty, c);
+                        assert_eq!(
+                            geo.clique(owned, empty, c),
+                            want,
+                            "{black:?} {white:?} {c:?}"
+                        );
+                        cliques += want as usize;
+                        let x = cells[next(cells.len())];
+                        if empty.contains(x) && x != c {
+                            let (mut o, mut u) = (owned, empty);
+                            u.remove(x);
+                            if next(2) == 0 {
+                                o.insert(x);
+                            }
+                            let want = clique_reference(&geo, o, u, c);
+                            assert_eq!(
+                                geo.clique(o, u, c),
+                                want,
+                                "{black:?} {white:?} {c:?} {x:?}"
+                            );
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000 && cliques > 100, "{checked} {cliques}");
     }
 
     #[test]

@@ -815,7 +815,8 @@ impl<'a> Dfpn<'a> {
             return Ok(entry);
         }
         self.own_tests += 1;
-        if let Some(c) = self.eval.own_win(pos, to_move) {
+        let win = self.eval.own_win(pos, to_move);
+        if let Some(c) = win.or_else(|| self.eval.strong_win(pos, to_move, entry.moves)) {
             self.vc_decided += 1;
             let e = Entry::won_by_connection(c);
             self.store(pos, to_move, e);

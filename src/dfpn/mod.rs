@@ -333,6 +333,12 @@ pub struct Profile {
     pub own_builds_skipped: u64,
     /// Of those, win tests made later, when the node was expanded.
     pub own_tests_at_expansion: u64,
+    /// Stronger win tests made (`HEXPROOF_STRONG_WIN`, [`vc_eval::Evaluator::strong_win`]).
+    pub strong_tests: u64,
+    /// Wins they found.
+    pub strong_wins: u64,
+    /// Milliseconds in them (not in `vc_ms`).
+    pub strong_ms: f64,
     /// Builds made as incremental updates of the previous position's connections.
     pub vc_updates: u64,
     /// Milliseconds in connection builds.
@@ -383,6 +389,9 @@ impl Profile {
         self.vc_builds_skipped += o.vc_builds_skipped;
         self.own_builds_skipped += o.own_builds_skipped;
         self.own_tests_at_expansion += o.own_tests_at_expansion;
+        self.strong_tests += o.strong_tests;
+        self.strong_wins += o.strong_wins;
+        self.strong_ms += o.strong_ms;
         self.vc_updates += o.vc_updates;
         self.vc_ms += o.vc_ms;
         self.vc_update_ms += o.vc_update_ms;
@@ -411,6 +420,9 @@ impl Profile {
             vc_builds_skipped: s.skipped,
             own_builds_skipped: s.own_skipped,
             own_tests_at_expansion: d.own_tests,
+            strong_tests: s.strong_tests,
+            strong_wins: s.strong_wins,
+            strong_ms: s.strong_time.as_secs_f64() * 1e3,
             vc_updates: s.updates,
             vc_ms: s.vc_time.as_secs_f64() * 1e3,
             vc_update_ms: s.update_time.as_secs_f64() * 1e3,
@@ -487,6 +499,12 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     // the ablation; the order is the same up to rounding).
     d.eval.keep_circuits =
         d.vc_order && std::env::var_os("HEXPROOF_KEEP_CIRCUITS").is_none_or(|v| v != "0");
+    // HEXPROOF_STRONG_WIN=K: the stronger win test at open nodes with at most K moves
+    // (`Evaluator::strong_win`; off by default, an experiment of session 22).
+    d.eval.strong_moves = std::env::var("HEXPROOF_STRONG_WIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     d.db = params.db.clone();
     d.shared = params.shared.clone();
     d.deadline = params.time.map(|t| start + t);

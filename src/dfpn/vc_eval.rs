@@ -89,6 +89,12 @@ pub struct EvalStats {
     pub losses: u64,
     /// Evaluations made without the win test of the player to move (`skip_own`).
     pub own_skipped: u64,
+    /// Stronger win tests made ([`Evaluator::strong_win`]).
+    pub strong_tests: u64,
+    /// Wins found by them (the fast build had found none).
+    pub strong_wins: u64,
+    /// Time in them (not in [`EvalStats::vc_time`]).
+    pub strong_time: Duration,
 }
 
 /// True when the stones of `a` are a subset of those of `b` (same board).
@@ -160,6 +166,23 @@ pub struct Evaluator {
     /// The kept energies: (Black stones, White stones, colour) → the energy of each empty
     /// cell (in cell order) over the circuit's total power.
     circuits: std::collections::HashMap<(CellSet, CellSet, Colour), Box<[f32]>>,
+    /// The stronger win test ([`Evaluator::strong_win`]) at open nodes whose moves (the
+    /// mustplay) number at most this many; 0: off.
+    pub strong_moves: usize,
+    /// Its engines (Black's, White's), made on first use.
+    strong: Option<(VcSet, VcSet)>,
+}
+
+/// The parameters of the stronger win test: the solver's build with Benzene's bounded OR
+/// rule (at most 4 VSCs) for pairs holding fewer than 8 VCs, which also keeps any minimal
+/// VC for those pairs (`VcParams::full_keep`); it finds the 2011 Olympiad wins (gm6, gm7,
+/// gm11) that the fast build misses (docs/journal/vc-session21.md).
+pub fn strong_params(params: &VcParams) -> VcParams {
+    let mut p = params.clone();
+    p.full_keep = p.full_keep.max(8);
+    p.bounded_or = Some(4);
+    p.stop_at_win = true;
+    p
 }
 
 /// Most positions × colours whose circuit energies are kept ([`Evaluator::keep_circuits`]);
@@ -213,7 +236,49 @@ impl Evaluator {
             stats: EvalStats::default(),
             keep_circuits: false,
             circuits: std::collections::HashMap::new(),
+            strong_moves: 0,
+            strong: None,
         }
+    }
+
+    /// The win of `to_move` in the open position `pos` by a stronger build of its
+    /// connections ([`strong_params`]), tried only when [`Evaluator::strong_moves`] is set
+    /// and the node's `moves` number at most that: a node whose mustplay is small is close
+    /// to decided, and the fast build misses some wins that the stronger one finds. Sound
+    /// as any build (the same rules; a stronger build only stores more connections): the
+    /// carrier is a winning VC or VSC of `to_move`, a win of the player to move.
+    pub fn strong_win(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        moves: CellSet,
+    ) -> Option<CellSet> {
+        if self.strong_moves == 0 || !self.use_vcs || moves.len() > self.strong_moves {
+            return None;
+        }
+        let t = Instant::now();
+        let params = &self.params;
+        let (b, w) = self.strong.get_or_insert_with(|| {
+            let p = strong_params(params);
+            (
+                VcSet::new(Colour::Black, p.clone()),
+                VcSet::new(Colour::White, p),
+            )
+        });
+        let v = match to_move {
+            Colour::Black => b,
+            Colour::White => w,
+        };
+        v.rebuild(pos);
+        let smallest = |v: Vec<CellSet>| v.into_iter().min_by_key(|c| c.len());
+        let win = smallest(v.winning_vcs()).or_else(|| smallest(v.winning_vscs()));
+        self.stats.strong_tests += 1;
+        self.stats.strong_time += t.elapsed();
+        if win.is_some() {
+            self.stats.strong_wins += 1;
+            self.stats.wins += 1;
+        }
+        win
     }
 
     /// Builds both colours' connections in `pos` completely (no early stop), for the proof
@@ -420,6 +485,11 @@ impl Evaluator {
         }
         let semis = self.set(opp).winning_vscs();
         if semis.is_empty() || !self.use_mustplay {
+            if !skip_own {
+                if let Some(c) = self.strong_win(pos, to_move, empty) {
+                    return Eval::Win(c);
+                }
+            }
             self.keep_open(pos);
             return Eval::Open {
                 moves: empty,
@@ -432,6 +502,11 @@ impl Evaluator {
             self.stats.losses += 1;
             Eval::Loss(reason)
         } else {
+            if !skip_own {
+                if let Some(c) = self.strong_win(pos, to_move, m) {
+                    return Eval::Win(c);
+                }
+            }
             self.keep_open(pos);
             Eval::Open { moves: m, reason }
         }

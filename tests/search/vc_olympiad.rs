@@ -99,3 +99,33 @@ fn solver_settings_find_gm7_and_gm11() {
         assert!(!found.is_empty(), "{game}: no winning VSC");
     }
 }
+
+/// The solver's evaluator with the stronger win test (`Evaluator::strong_moves`, session 22):
+/// gm6 with White to move is a White win by connections (a winning VSC of at most 21 cells);
+/// with the test off the fast build leaves it open. gm7 and gm11 are wins either way.
+#[test]
+fn strong_win_test_finds_gm6_in_the_solvers_evaluation() {
+    use hexproof::dfpn::vc_eval::{Eval, Evaluator};
+    let eval = |game: &str, strong: usize| {
+        let mut e = Evaluator::new(solver_params(), true, true);
+        e.strong_moves = strong;
+        let r = e.evaluate(&position(game), Colour::White);
+        (r, e.stats.strong_wins)
+    };
+    let (off, _) = eval("gm6", 0);
+    assert!(
+        matches!(off, Eval::Open { .. }),
+        "gm6 without the test: {off:?}"
+    );
+    let (on, wins) = eval("gm6", usize::MAX);
+    let Eval::Win(c) = on else {
+        panic!("gm6 with the test: {on:?}");
+    };
+    assert_eq!(wins, 1);
+    assert!(!c.is_empty() && c.len() <= 21, "gm6: {} cells", c.len());
+    for game in ["gm7", "gm11"] {
+        let (r, wins) = eval(game, usize::MAX);
+        assert!(matches!(r, Eval::Win(_)), "{game}: {r:?}");
+        assert_eq!(wins, 0, "{game}: the fast build finds it");
+    }
+}

@@ -327,7 +327,11 @@ pub struct FirstPass {
 impl FirstPass {
     /// Each part's shard among `n`.
     pub fn deal(&self, n: usize) -> BTreeMap<Unit, usize> {
-        let w: Vec<(Unit, usize)> = self.parts.iter().map(|(u, r)| (*u, r.counts.steps)).collect();
+        let w: Vec<(Unit, usize)> = self
+            .parts
+            .iter()
+            .map(|(u, r)| (*u, r.counts.steps))
+            .collect();
         deal(&w, n)
     }
 }
@@ -424,7 +428,10 @@ pub fn run_shard(
     })?;
     let path = out.join(file_name(shard));
     if let Ok(r) = read_sealed::<ShardRecord>(&path, "a check shard file") {
-        if r.proof_fnv64 == first.fnv64 && r.settings == settings(opts) && r.shard == shard.to_string() {
+        if r.proof_fnv64 == first.fnv64
+            && r.settings == settings(opts)
+            && r.shard == shard.to_string()
+        {
             return Ok(JobOutcome::AlreadyDone(path));
         }
     }
@@ -490,7 +497,11 @@ fn part_record(u: Unit, r: &PartResult) -> PartRecord {
 fn part_result(p: &PartRecord) -> Option<(Unit, PartResult)> {
     let mut assumed = Vec::new();
     for a in &p.assumed {
-        assumed.push((parse_unit(&a.unit)?, verdict_of(&a.verdict)?, set_of(&a.proof_set)?));
+        assumed.push((
+            parse_unit(&a.unit)?,
+            verdict_of(&a.verdict)?,
+            set_of(&a.proof_set)?,
+        ));
     }
     Some((
         parse_unit(&p.unit)?,
@@ -548,7 +559,10 @@ pub fn combine(
         let mut names: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         names.sort();
         for p in names {
-            let n = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let n = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if n.starts_with('.') {
                 temporary += usize::from(n.contains(".tmp-"));
                 continue;
@@ -561,7 +575,10 @@ pub fn combine(
     if files.is_empty() && problems.is_empty() {
         problems.push(format!(
             "no shard files (check-shard-*.json) in {}",
-            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let mut records = Vec::new();
@@ -577,14 +594,19 @@ pub fn combine(
         for (_, r) in &records {
             *c.entry(r.proof.as_str()).or_default() += 1;
         }
-        c.into_iter().max_by_key(|(_, n)| *n).map(|(p, _)| PathBuf::from(p))
+        c.into_iter()
+            .max_by_key(|(_, n)| *n)
+            .map(|(p, _)| PathBuf::from(p))
     };
     let Some(proof) = proof.map(Path::to_path_buf).or(named) else {
         return Err(problems);
     };
     let first = first_pass(&proof, opts);
     if first.checked.report.exit_code == 2 {
-        problems.push(format!("{}: bad input (run `hexproof check` on it)", proof.display()));
+        problems.push(format!(
+            "{}: bad input (run `hexproof check` on it)",
+            proof.display()
+        ));
         return Err(problems);
     }
     // The shard count: that of most files.
@@ -595,7 +617,10 @@ pub fn combine(
                 *c.entry(s.count).or_default() += 1;
             }
         }
-        c.into_iter().max_by_key(|(k, n)| (*n, *k)).map(|(k, _)| k).unwrap_or(1)
+        c.into_iter()
+            .max_by_key(|(k, n)| (*n, *k))
+            .map(|(k, _)| k)
+            .unwrap_or(1)
     };
     let dealt = first.deal(n);
     let want = settings(opts);
@@ -607,7 +632,10 @@ pub fn combine(
             problems.push(reject(format!("bad shard '{}'", r.shard)));
             continue;
         };
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if r.proof_fnv64 != first.fnv64 {
             problems.push(reject(format!(
                 "it is a check of another proof (content hash {}, {} has {})",
@@ -621,7 +649,9 @@ pub fn combine(
                 r.settings
             )));
         } else if s.count != n {
-            problems.push(reject(format!("shard {s}, but most files are of {n} shards")));
+            problems.push(reject(format!(
+                "shard {s}, but most files are of {n} shards"
+            )));
         } else if name != file_name(s) {
             problems.push(reject(format!("it holds shard {s} but is named {name}")));
         } else if r.parts_total != first.parts.len() {
@@ -657,7 +687,9 @@ pub fn combine(
             }
         }
     }
-    let missing: Vec<usize> = (1..=n).filter(|i| !by_shard.contains_key(i) && !dup.contains(i)).collect();
+    let missing: Vec<usize> = (1..=n)
+        .filter(|i| !by_shard.contains_key(i) && !dup.contains(i))
+        .collect();
     if !missing.is_empty() {
         problems.push(format!(
             "{} shard(s) missing: {}",
@@ -704,7 +736,9 @@ pub fn combine(
             .iter()
             .filter(|(_, r)| {
                 r.assumed.iter().any(|(t, v, k)| {
-                    results.get(t).is_none_or(|o| o.verdict != *v || o.proof_set != *k)
+                    results
+                        .get(t)
+                        .is_none_or(|o| o.verdict != *v || o.proof_set != *k)
                 })
             })
             .map(|(u, _)| *u)
@@ -764,7 +798,9 @@ mod tests {
     #[test]
     fn units_and_sets_round_trip() {
         assert_eq!(parse_unit(&unit_name((3, 14))), Some((3, 14)));
-        let k: CellSet = [Cell::from_index(0), Cell::from_index(40)].into_iter().collect();
+        let k: CellSet = [Cell::from_index(0), Cell::from_index(40)]
+            .into_iter()
+            .collect();
         assert_eq!(set_of(&cells_of(k)), Some(k));
         assert_eq!(set_of(&[60000]), None);
     }

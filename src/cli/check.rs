@@ -61,7 +61,14 @@ pub fn run_check(a: CheckArgs) -> u8 {
         Err(code) => return code,
     };
     if !a.combine.is_empty() || a.shard.is_some() {
-        return super::check_jobs::run(&a.files, a.shard.as_deref(), a.out.as_deref(), &a.combine, a.json, &opts);
+        return super::check_jobs::run(
+            &a.files,
+            a.shard.as_deref(),
+            a.out.as_deref(),
+            &a.combine,
+            a.json,
+            &opts,
+        );
     }
     // Steps checked so far and the time, on stderr (hidden when it is not a terminal).
     let progress = super::progress::Steps::start(&checking_message(&a.files));

@@ -18,9 +18,16 @@ pub fn run(
 ) -> u8 {
     if !combine_dirs.is_empty() {
         if files.len() > 1 {
-            return fail_input("--combine takes at most one proof FILE (the one the shards checked)");
+            return fail_input(
+                "--combine takes at most one proof FILE (the one the shards checked)",
+            );
         }
-        return run_combine(combine_dirs, files.first().map(PathBuf::as_path), json, opts);
+        return run_combine(
+            combine_dirs,
+            files.first().map(PathBuf::as_path),
+            json,
+            opts,
+        );
     }
     let (Some(shard), Some(out)) = (shard, out) else {
         return fail_input("--shard needs --out DIR");
@@ -32,7 +39,13 @@ pub fn run(
     let [proof] = files else {
         return fail_input("--shard checks one proof FILE at a time");
     };
-    match run_shard(proof, opts, shard, out, hexproof::player::clock::thread_cpu_time) {
+    match run_shard(
+        proof,
+        opts,
+        shard,
+        out,
+        hexproof::player::clock::thread_cpu_time,
+    ) {
         Err(e) => fail_input(e),
         Ok(JobOutcome::BadInput(checked)) => {
             print!("{}", checked.human());
@@ -89,7 +102,10 @@ fn run_combine(dirs: &[PathBuf], proof: Option<&Path>, json: bool, opts: &Option
         println!("shard {s}: {parts} part(s), {:.2} CPU-s", *cpu as f64 / 1e6);
     }
     if c.temporary > 0 {
-        println!("ignored {} temporary file(s) (a job killed mid-write)", c.temporary);
+        println!(
+            "ignored {} temporary file(s) (a job killed mid-write)",
+            c.temporary
+        );
     }
     if !c.rechecked.is_empty() {
         println!(

@@ -44,7 +44,7 @@
 use super::report::{Counts, StepVerdict};
 use super::{check_files_split, Checked, Options};
 use crate::board::{Cell, CellSet};
-use crate::dfpn::jobs::{checksum_of, read_sealed, write_atomic, JobError, Sealed, Shard};
+use crate::dfpn::jobs::{read_sealed, write_atomic, JobError, Sealed, Shard};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -284,22 +284,7 @@ pub struct ShardRecord {
     pub fnv64: String,
 }
 
-impl Sealed for ShardRecord {
-    const FORMAT: &'static str = FORMAT;
-    fn format(&self) -> &str {
-        &self.format
-    }
-    fn stored_checksum(&self) -> &str {
-        &self.fnv64
-    }
-    fn computed_checksum(&self) -> String {
-        let body = ShardRecord {
-            fnv64: String::new(),
-            ..self.clone()
-        };
-        checksum_of(CHECKSUM_SEED, &body)
-    }
-}
+crate::sealed_record!(ShardRecord, FORMAT, CHECKSUM_SEED);
 
 /// The options as recorded in a file (everything that can change a verdict).
 pub fn settings(o: &Options) -> String {

@@ -187,7 +187,7 @@ impl Counts {
         }
     }
 
-    fn merge(&mut self, o: &Counts) {
+    pub(crate) fn merge(&mut self, o: &Counts) {
         self.steps += o.steps;
         self.verified += o.verified;
         self.failed += o.failed;

@@ -364,14 +364,6 @@ fn sub(a: Counts, b: &Counts) -> Counts {
     }
 }
 
-fn add(a: &mut Counts, b: &Counts) {
-    a.steps += b.steps;
-    a.verified += b.verified;
-    a.failed += b.failed;
-    a.undecided += b.undecided;
-    a.unsupported += b.unsupported;
-}
-
 /// The exit code of counts, as `hexproof check` computes it.
 pub fn exit_code(c: &Counts) -> u8 {
     if c.failed > 0 {
@@ -434,7 +426,7 @@ pub fn run_shard(
     let (checked, results) = check_owned(proof, opts, owned, injected);
     let mut mine = Counts::default();
     for r in results.values() {
-        add(&mut mine, &r.counts);
+        mine.merge(&r.counts);
     }
     let record = ShardRecord {
         format: FORMAT.into(),
@@ -745,7 +737,7 @@ pub fn combine(
     }
     let mut counts = rest.map(|(_, c)| c).unwrap_or_default();
     for r in results.values() {
-        add(&mut counts, &r.counts);
+        counts.merge(&r.counts);
     }
     Ok(CombinedCheck {
         proof,

@@ -335,10 +335,7 @@ impl SolvedDb {
                     Err(_) => std::thread::sleep(Duration::from_millis(500)),
                 }
             };
-            let bad = all
-                .iter()
-                .filter(|(k, v)| unseal(k, v).is_none())
-                .count() as u64;
+            let bad = all.iter().filter(|(k, v)| unseal(k, v).is_none()).count() as u64;
             Ok(SolvedDb {
                 db: Store::Postgres(Box::new(pg)),
                 pending: Mutex::new(HashMap::new()),

@@ -49,6 +49,9 @@ nice "$BIN" solve --board "$BOARD" --openings all --shard 2/2 --out "$T/r1" --db
 JOB=$!
 sleep "$AFTER"
 if kill -0 "$JOB" 2>/dev/null; then RUNNING="while the job ran"; else RUNNING="after the job had ended (too fast; raise --board)"; fi
+# Every record (key in hex, MD5 of the value), sorted: before the restart and at the end.
+dump() { as_pg psql -h 127.0.0.1 -p "$PORT" -tAc "select encode(key, 'hex') || ' ' || md5(value) from hexproof_solved_v2 order by 1"; }
+dump >"$T/before.txt"
 start restart -m fast
 echo "server restarted $RUNNING"
 wait "$JOB" || true
@@ -61,7 +64,14 @@ echo "pass 1 (cold store): $(tail -1 "$T/c1.txt"); store: $RECORDS records"
 nice "$BIN" solve --board "$BOARD" --openings all --shard 1/1 --out "$T/r2" --db "$URL" 2>/dev/null | tail -1
 "$BIN" solve --board "$BOARD" --combine "$T/r2" >"$T/c2.txt"
 echo "pass 2 (warm store): $(tail -1 "$T/c2.txt")"
+dump >"$T/after.txt"
 RC=0
+LOST=$(comm -23 "$T/before.txt" "$T/after.txt" | wc -l)
+if [ "$LOST" = 0 ]; then
+    echo "store: all $(wc -l <"$T/before.txt") records dumped just before the restart are still there, each value unchanged (key and MD5 compared record by record; $(wc -l <"$T/after.txt") records at the end)"
+else
+    echo "store: $LOST of $(wc -l <"$T/before.txt") records dumped before the restart are MISSING or CHANGED"; RC=1
+fi
 for c in c1 c2; do
     if diff <(table "$T/one.txt") <(table "$T/$c.txt") >/dev/null; then
         echo "compare $c: equals the one-process table"

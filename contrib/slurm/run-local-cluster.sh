@@ -177,6 +177,22 @@ records() {
     psql -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc \
         "select count(*) from hexproof_solved_v2 where get_byte(key, 0) = $c and get_byte(key, 1) = $r" postgres
 }
+# Every record of the store, one line each: the key (hex) and the MD5 of its value, sorted.
+dump() {
+    psql -h 127.0.0.1 -p "$PGPORT" -U postgres -tAc \
+        "select encode(key, 'hex') || ' ' || md5(value) from hexproof_solved_v2 order by 1" postgres
+}
+# nothing_lost BEFORE AFTER WHEN: every record of BEFORE is in AFTER with the same value.
+nothing_lost() {
+    local lost
+    lost=$(comm -23 "$1" "$2" | wc -l)
+    if [ "$lost" = 0 ]; then
+        echo "store: all $(wc -l <"$1") records dumped $3 are still there, each value unchanged (key and MD5 compared record by record; $(wc -l <"$2") records now)"
+    else
+        echo "store: $lost of $(wc -l <"$1") records dumped $3 are MISSING or CHANGED:"; comm -23 "$1" "$2" | head -5
+        RC=1
+    fi
+}
 
 # submit NAME ARRAY SCRIPT EXPORTS: submits an array job, sets JOB to its id.
 # A loaded controller can time out a client call: three tries.
@@ -254,6 +270,7 @@ if [ "$FAULTS" = 1 ]; then
     if [ -n "$URL" ]; then
         sleep 1
         RUNNING=$(squeue -h -j "$(IFS=,; echo "${JOBS[*]}")" -t R -o %i 2>/dev/null | wc -l)
+        dump >"$T/store-before-restart.txt" || true
         pg restart -m fast
         echo "fault: PostgreSQL restarted (pg_ctl restart -m fast) while $RUNNING task(s) ran"
     fi
@@ -306,6 +323,10 @@ echo "combine exit code: $CRC"
 [ "$CRC" = 0 ] || RC=$CRC
 if [ -n "$URL" ]; then
     echo "store: $(records) records of $BOARD in PostgreSQL"
+    dump >"$T/store-after-pass1.txt"
+    if [ -s "$T/store-before-restart.txt" ]; then
+        nothing_lost "$T/store-before-restart.txt" "$T/store-after-pass1.txt" "just before the restart"
+    fi
     if grep -l "hexproof: .*database" "$T"/out/*.out >/dev/null 2>&1; then
         echo "store errors reported by tasks:"; grep -h "hexproof: .*database" "$T"/out/*.out | sort | uniq -c
         RC=1
@@ -322,6 +343,8 @@ if [ -n "$URL" ]; then
     WRC=$?
     set -e
     echo "warm store: array of $SHARDS tasks, wall $(secs "$START" "${LAST:-$START}") s; $(tail -1 "$T/combined-warm.txt"); combine exit code $WRC"
+    dump >"$T/store-end.txt"
+    nothing_lost "$T/store-after-pass1.txt" "$T/store-end.txt" "after the first pass"
     [ "$WRC" = 0 ] || RC=$WRC
 fi
 if [ "$COMPARE" = 1 ]; then

@@ -21,6 +21,7 @@
 
 mod kcompose;
 pub mod report;
+pub mod shard;
 mod tree;
 // The side conditions and exact games moved to the trusted folder; their old paths stay.
 pub use crate::trusted::{ab, compose, conj, fill, place, rules};
@@ -103,6 +104,23 @@ impl Checked {
 
 /// Loads and checks files named by the user (and the files they `use`).
 pub fn check_files(paths: &[std::path::PathBuf], opts: &Options) -> Checked {
+    check_files_in(paths, opts, None)
+}
+
+/// [`check_files`] of a sharded check: the strategies' parts as `split` says ([`shard`]).
+pub fn check_files_split(
+    paths: &[std::path::PathBuf],
+    opts: &Options,
+    split: &std::cell::RefCell<shard::Split>,
+) -> Checked {
+    check_files_in(paths, opts, Some(split))
+}
+
+fn check_files_in(
+    paths: &[std::path::PathBuf],
+    opts: &Options,
+    split: Option<&std::cell::RefCell<shard::Split>>,
+) -> Checked {
     let mut loader = Loader::new();
     let mut roots = Vec::new();
     for p in paths {
@@ -110,7 +128,7 @@ pub fn check_files(paths: &[std::path::PathBuf], opts: &Options) -> Checked {
         let st = loader.load_path(p);
         roots.push((p.display().to_string(), st, d0..loader.diag_count(), s0));
     }
-    finish(loader, roots, opts)
+    finish(loader, roots, opts, split)
 }
 
 /// Checks one source text (tests, tools); `use` paths resolve relative to `name`.
@@ -118,12 +136,17 @@ pub fn check_source(name: &str, text: &str, opts: &Options) -> Checked {
     let mut loader = Loader::new();
     let st = loader.load_source(name, text);
     let d1 = loader.diag_count();
-    finish(loader, vec![(name.to_string(), st, 0..d1, 0)], opts)
+    finish(loader, vec![(name.to_string(), st, 0..d1, 0)], opts, None)
 }
 
 type Root = (String, RootStatus, std::ops::Range<usize>, usize);
 
-fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
+fn finish(
+    loader: Loader,
+    roots: Vec<Root>,
+    opts: &Options,
+    split: Option<&std::cell::RefCell<shard::Split>>,
+) -> Checked {
     let loaded = loader.finish();
     let sources = &loaded.program.sources;
     let mut files = Vec::new();
@@ -164,7 +187,7 @@ fn finish(loader: Loader, roots: Vec<Root>, opts: &Options) -> Checked {
                         .iter()
                         .find(|m| m.file == fid)
                         .expect("a loaded file has a module");
-                    files.push(check_module(&loaded.program, m, opts, &mut db));
+                    files.push(check_module(&loaded.program, m, opts, &mut db, split));
                     ids.push(Some(fid));
                 }
             }
@@ -223,7 +246,7 @@ pub fn check_program(p: &Program, opts: &Options) -> Report {
         files: p
             .modules
             .iter()
-            .map(|m| check_module(p, m, opts, &mut db))
+            .map(|m| check_module(p, m, opts, &mut db, None))
             .collect(),
         counts: Counts::default(),
         exit_code: 0,
@@ -251,6 +274,7 @@ fn check_module<'p>(
     m: &'p crate::dsl::model::Module,
     opts: &Options,
     db: &mut LemmaDb<'p>,
+    split: Option<&std::cell::RefCell<shard::Split>>,
 ) -> FileReport {
     let sources = &p.sources;
     let mut blocks = Vec::new();
@@ -268,6 +292,7 @@ fn check_module<'p>(
             steps: &b.steps,
             lemma_uses: 0,
             goal: None,
+            split,
         }
         .run();
         if b.kind == BlockKind::Lemma {
@@ -417,6 +442,8 @@ struct Checker<'a> {
     /// and carrier of its established `t - b`, and that fact's own search when one was run
     /// and held (the leaf's confirming search reuses it, see `tree::leaf_node`).
     goal_search: Option<(usize, CellSet, SearchOut)>,
+    /// A sharded check's split of the strategies' parts ([`shard`]); `None`: check all.
+    split: Option<&'a std::cell::RefCell<shard::Split>>,
 }
 
 /// How a premise stands.

@@ -162,7 +162,7 @@ pub struct BlockReport {
 }
 
 /// Step counts.
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Counts {
     /// All steps.
     pub steps: usize,
@@ -177,7 +177,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, v: StepVerdict) {
+    pub(crate) fn add(&mut self, v: StepVerdict) {
         self.steps += 1;
         match v {
             StepVerdict::Verified => self.verified += 1,
@@ -187,7 +187,7 @@ impl Counts {
         }
     }
 
-    fn merge(&mut self, o: &Counts) {
+    pub(crate) fn merge(&mut self, o: &Counts) {
         self.steps += o.steps;
         self.verified += o.verified;
         self.failed += o.failed;

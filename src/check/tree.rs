@@ -62,6 +62,14 @@ struct Sharing<'a> {
     state: Vec<SharedState>,
     outs: Vec<Vec<StepReport>>,
     refs: Vec<usize>,
+    /// In a sharded check ([`super::shard`]): the shared positions another shard checks; their
+    /// state is the injected `Done(verdict, proof set)` and is never checked here.
+    foreign: Vec<bool>,
+    /// The part being checked (0 the tree, 1 + j shared position j), innermost last.
+    part: Vec<usize>,
+    /// Every use of a foreign position's injected result: (the part using it, the position,
+    /// the verdict and proof set used).
+    assumed: Vec<(usize, usize, StepVerdict, CellSet)>,
 }
 
 impl<'a> Sharing<'a> {
@@ -71,8 +79,20 @@ impl<'a> Sharing<'a> {
             state: vec![SharedState::Unchecked; blocks.len()],
             outs: vec![Vec::new(); blocks.len()],
             refs: vec![0; blocks.len()],
+            foreign: vec![false; blocks.len()],
+            part: vec![0],
+            assumed: Vec::new(),
         }
     }
+}
+
+/// The verdict counts of report lines (as [`FileReport::finish`] counts them).
+fn counts_of(lines: &[StepReport]) -> Counts {
+    let mut c = Counts::default();
+    for l in lines {
+        c.add(l.verdict);
+    }
+    c
 }
 
 /// How the stones of `here` differ from those of `there` (mapped by `turn`), named `pname`:
@@ -453,7 +473,35 @@ impl<'a> Checker<'a> {
         counts: &mut TreeCounts,
     ) -> StepVerdict {
         let mut sh = Sharing::new(shared);
-        let mut v = self.check_subtree(node, "", out, counts, &mut sh).0;
+        // A sharded check (super::shard): this strategy's number, the parts it owns, and the
+        // injected results of the parts it does not.
+        let split = self.split;
+        let strategy = split.map(|sp| sp.borrow_mut().next_strategy());
+        let owns = |part: usize| match (split, strategy) {
+            (Some(sp), Some(s)) => sp.borrow().owns((s, part)),
+            _ => true,
+        };
+        if let (Some(sp), Some(s)) = (split, strategy) {
+            let sp = sp.borrow();
+            for j in 0..shared.len() {
+                if !sp.owns((s, 1 + j)) {
+                    let (v, k) = sp.injected(s, 1 + j);
+                    sh.state[j] = SharedState::Done(v, k);
+                    sh.foreign[j] = true;
+                }
+            }
+        }
+        let mut v = StepVerdict::Verified;
+        if owns(0) {
+            let start = Instant::now();
+            let at = out.len();
+            let (rv, rk) = self.check_subtree(node, "", out, counts, &mut sh);
+            v = rv;
+            if let (Some(sp), Some(s)) = (split, strategy) {
+                sp.borrow_mut()
+                    .record((s, 0), rv, rk, counts_of(&out[at..]), start.elapsed());
+            }
+        }
         for i in 0..shared.len() {
             if sh.state[i] == SharedState::Unchecked {
                 self.check_shared(i, counts, &mut sh);
@@ -461,9 +509,12 @@ impl<'a> Checker<'a> {
         }
         let names = self.names();
         for (i, b) in shared.iter().enumerate() {
-            let SharedState::Done(bv, _) = sh.state[i] else {
+            let SharedState::Done(bv, bk) = sh.state[i] else {
                 continue;
             };
+            if sh.foreign[i] {
+                continue;
+            }
             v = worst(v, bv);
             let base = &self.position;
             let added = |c: Colour| b.position.stones(c) - base.stones(c);
@@ -498,7 +549,19 @@ impl<'a> Checker<'a> {
                 Instant::now(),
                 &sh.outs[i],
             ));
+            if let (Some(sp), Some(s)) = (split, strategy) {
+                let mut c = counts_of(&sh.outs[i]);
+                c.add(bv);
+                sp.borrow_mut()
+                    .record((s, 1 + i), bv, bk, c, std::time::Duration::ZERO);
+            }
             out.append(&mut sh.outs[i]);
+        }
+        if let (Some(sp), Some(s)) = (split, strategy) {
+            let mut sp = sp.borrow_mut();
+            for &(from, j, av, ak) in &sh.assumed {
+                sp.assume((s, from), (s, 1 + j), av, ak);
+            }
         }
         v
     }
@@ -507,11 +570,17 @@ impl<'a> Checker<'a> {
     fn check_shared(&mut self, i: usize, counts: &mut TreeCounts, sh: &mut Sharing<'a>) {
         counts.shared += 1;
         sh.state[i] = SharedState::Checking;
+        sh.part.push(1 + i);
+        let start = Instant::now();
         let tree = &sh.blocks[i].tree;
         let mut o = Vec::new();
         let (v, k) = self.check_subtree(tree, "", &mut o, counts, sh);
         sh.outs[i] = o;
         sh.state[i] = SharedState::Done(v, k);
+        sh.part.pop();
+        if let Some(sp) = self.split {
+            sp.borrow_mut().time_part(1 + i, start.elapsed());
+        }
     }
 
     /// [`Self::check_tree`], also returning the node's **proof set** K: the cells Black's
@@ -655,7 +724,13 @@ impl<'a> Checker<'a> {
         let mut v = StepVerdict::Verified;
         let line = self.at(b.span).line;
         let (bv, bk) = match sh.state[*target] {
-            SharedState::Done(bv, bk) => (bv, bk),
+            SharedState::Done(bv, bk) => {
+                if sh.foreign[*target] {
+                    let from = *sh.part.last().expect("a part is being checked");
+                    sh.assumed.push((from, *target, bv, bk));
+                }
+                (bv, bk)
+            }
             _ => {
                 reasons.push(self.reason(
                     "tree",

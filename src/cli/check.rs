@@ -24,15 +24,32 @@ use std::time::Duration;
 /// printed as file:line:column with the source line), 3 a step is undecided (search budget)
 /// or uses a construct the checker does not handle yet. With several files the worst wins,
 /// in the order 2, 1, 3, 0.
+///
+/// As jobs (docs/cluster.md, "One proof as jobs"): `--shard i/n --out DIR` checks one part
+/// of the proof (its strategy tree and shared positions are dealt to n jobs) and writes
+/// DIR/check-shard-i-of-n.json; `hexproof check --combine DIR` re-checks the joins and gives
+/// the same counts and exit code as checking the file in one process.
+///   hexproof check proofs/solver/7x7-d4.hexp --shard 2/4 --out parts/
+///   hexproof check --combine parts/
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct CheckArgs {
     /// The files to check (files they `use` are checked too).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "combine", value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Check only shard i of n of the (one) file's parts, writing the result to --out.
+    #[arg(long, value_name = "i/n", requires = "out")]
+    shard: Option<String>,
+    /// The folder for the shard's result file (with --shard).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    out: Option<PathBuf>,
+    /// Combine the shard files of these folders (instead of checking FILE); FILE, if given,
+    /// is the proof (else the one the files name).
+    #[arg(long, value_name = "DIR", conflicts_with = "shard")]
+    combine: Vec<PathBuf>,
     #[command(flatten)]
     budget: CheckBudgetArgs,
 }
@@ -43,6 +60,16 @@ pub fn run_check(a: CheckArgs) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
+    if !a.combine.is_empty() || a.shard.is_some() {
+        return super::check_jobs::run(
+            &a.files,
+            a.shard.as_deref(),
+            a.out.as_deref(),
+            &a.combine,
+            a.json,
+            &opts,
+        );
+    }
     // Steps checked so far and the time, on stderr (hidden when it is not a terminal).
     let progress = super::progress::Steps::start(&checking_message(&a.files));
     let checked = check_files(&a.files, &opts);

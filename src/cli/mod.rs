@@ -6,6 +6,7 @@ pub mod args;
 pub mod bid;
 pub mod certificate;
 pub mod check;
+pub mod check_jobs;
 pub mod error;
 pub mod gtp;
 pub mod ice;

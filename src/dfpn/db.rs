@@ -325,12 +325,17 @@ impl SolvedDb {
         #[cfg(feature = "postgres")]
         {
             let pg = super::pg::PgStore::connect(&url.to_string_lossy()).map_err(fail)?;
-            let bad = pg
-                .all()
-                .map_err(fail)?
-                .iter()
-                .filter(|(k, v)| unseal(k, v).is_none())
-                .count() as u64;
+            // Read every record once (to count bad ones); a restart right after the connection
+            // is retried as the connection is.
+            let start = Instant::now();
+            let all = loop {
+                match pg.all() {
+                    Ok(all) => break all,
+                    Err(e) if start.elapsed() >= super::pg::WRITE_RETRY => return Err(fail(e)),
+                    Err(_) => std::thread::sleep(Duration::from_millis(500)),
+                }
+            };
+            let bad = all.iter().filter(|(k, v)| unseal(k, v).is_none()).count() as u64;
             Ok(SolvedDb {
                 db: Store::Postgres(Box::new(pg)),
                 pending: Mutex::new(HashMap::new()),

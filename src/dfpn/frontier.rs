@@ -26,7 +26,7 @@
 //! to move wins iff some child is its win, loses iff every child is the opponent's win. What
 //! the combiner cannot re-check is each job's winner (the same trust as a one-process solve).
 
-use super::jobs::{checksum_of, read_sealed, write_atomic, JobError, Sealed, Shard};
+use super::jobs::{read_sealed, write_atomic, JobError, Sealed, Shard};
 use super::{solve, SolveParams, Winner};
 use crate::board::{Board, Cell, Colour, Notation};
 use crate::position::Position;
@@ -76,22 +76,7 @@ pub struct FrontierRecord {
     pub fnv64: String,
 }
 
-impl Sealed for FrontierRecord {
-    const FORMAT: &'static str = FORMAT;
-    fn format(&self) -> &str {
-        &self.format
-    }
-    fn stored_checksum(&self) -> &str {
-        &self.fnv64
-    }
-    fn computed_checksum(&self) -> String {
-        let body = FrontierRecord {
-            fnv64: String::new(),
-            ..self.clone()
-        };
-        checksum_of(CHECKSUM_SEED, &body)
-    }
-}
+crate::sealed_record!(FrontierRecord, FORMAT, CHECKSUM_SEED);
 
 fn winner_of_word(w: &str) -> Option<Winner> {
     match w {

@@ -122,27 +122,12 @@ pub struct OpeningRecord {
     pub fnv64: String,
 }
 
-impl Sealed for OpeningRecord {
-    const FORMAT: &'static str = FORMAT;
-    fn format(&self) -> &str {
-        &self.format
-    }
-    fn stored_checksum(&self) -> &str {
-        &self.fnv64
-    }
-    fn computed_checksum(&self) -> String {
-        self.checksum()
-    }
-}
+crate::sealed_record!(OpeningRecord, FORMAT, CHECKSUM_SEED);
 
 impl OpeningRecord {
     /// The checksum of the record's other fields (their canonical JSON).
     pub fn checksum(&self) -> String {
-        let body = OpeningRecord {
-            fnv64: String::new(),
-            ..self.clone()
-        };
-        checksum_of(CHECKSUM_SEED, &body)
+        self.computed_checksum()
     }
 
     /// The record sealed with its checksum.
@@ -294,6 +279,32 @@ pub trait Sealed: serde::de::DeserializeOwned {
     fn stored_checksum(&self) -> &str;
     /// The checksum computed from the record's other fields.
     fn computed_checksum(&self) -> String;
+}
+
+/// Implements [`Sealed`] for a record type with `format: String` and `fnv64: String` fields
+/// (and `Clone + Serialize`): its checksum is [`checksum_of`] `seed` and the record with
+/// `fnv64` blanked. One line per kind of job file (openings, frontier lines, template and
+/// check shards) instead of the same impl four times.
+#[macro_export]
+macro_rules! sealed_record {
+    ($t:ty, $format:expr, $seed:expr) => {
+        impl $crate::dfpn::jobs::Sealed for $t {
+            const FORMAT: &'static str = $format;
+            fn format(&self) -> &str {
+                &self.format
+            }
+            fn stored_checksum(&self) -> &str {
+                &self.fnv64
+            }
+            fn computed_checksum(&self) -> String {
+                let body = Self {
+                    fnv64: String::new(),
+                    ..self.clone()
+                };
+                $crate::dfpn::jobs::checksum_of($seed, &body)
+            }
+        }
+    };
 }
 
 /// Reads `path` as a `T` and checks its format and checksum; `what` names the kind of file in

@@ -38,10 +38,23 @@ impl From<postgres::Error> for DbFault {
 }
 
 impl PgStore {
-    /// Connects to `url` and creates the table if missing.
+    /// Connects to `url` and creates the table if missing. A job can start while the server
+    /// restarts (seen in the faults run of session 22: a Slurm task started in the restart's
+    /// window failed with "error connecting to server"), so a failed connection is retried
+    /// for [`WRITE_RETRY`], as a write is; a server that stays unreachable is reported after it.
     pub fn connect(url: &str) -> Result<PgStore, DbFault> {
-        let mut client = Client::connect(url, NoTls)?;
-        client.batch_execute(CREATE)?;
+        let start = Instant::now();
+        let client = loop {
+            let attempt = Client::connect(url, NoTls).and_then(|mut c| {
+                c.batch_execute(CREATE)?;
+                Ok(c)
+            });
+            match attempt {
+                Ok(c) => break c,
+                Err(e) if start.elapsed() >= WRITE_RETRY => return Err(e.into()),
+                Err(_) => std::thread::sleep(Duration::from_millis(500)),
+            }
+        };
         Ok(PgStore {
             url: url.to_string(),
             client: Mutex::new(Some(client)),

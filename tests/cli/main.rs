@@ -5,6 +5,7 @@
 mod bidding_cli;
 #[path = "../common/bin.rs"]
 mod bin;
+mod check_shard_cli;
 mod cli;
 mod cli_check;
 mod cluster_cli;

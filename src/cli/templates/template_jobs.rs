@@ -94,26 +94,11 @@ pub struct ShardRecord {
     pub fnv64: String,
 }
 
-impl jobs::Sealed for ShardRecord {
-    const FORMAT: &'static str = FORMAT;
-    fn format(&self) -> &str {
-        &self.format
-    }
-    fn stored_checksum(&self) -> &str {
-        &self.fnv64
-    }
-    fn computed_checksum(&self) -> String {
-        self.checksum()
-    }
-}
+hexproof::sealed_record!(ShardRecord, FORMAT, CHECKSUM_SEED);
 
 impl ShardRecord {
     fn checksum(&self) -> String {
-        let body = ShardRecord {
-            fnv64: String::new(),
-            ..self.clone()
-        };
-        jobs::checksum_of(CHECKSUM_SEED, &body)
+        jobs::Sealed::computed_checksum(self)
     }
 }
 

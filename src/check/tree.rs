@@ -11,7 +11,10 @@
 
 use super::fill::{check_fills_evidence, FillSpec};
 use super::report::*;
+use super::kcompose::{self, Answer};
 use super::{Checker, SearchOut, Status};
+use crate::kernel::Verified;
+use crate::trusted::SearchWin;
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::Claim;
 use crate::dsl::ast::Span;
@@ -62,6 +65,8 @@ struct Sharing<'a> {
     state: Vec<SharedState>,
     outs: Vec<Vec<StepReport>>,
     refs: Vec<usize>,
+    /// Each checked position's composed certificate ([`Checker::tree_cert`]).
+    certs: Vec<Option<Verified>>,
 }
 
 impl<'a> Sharing<'a> {
@@ -71,7 +76,16 @@ impl<'a> Sharing<'a> {
             state: vec![SharedState::Unchecked; blocks.len()],
             outs: vec![Vec::new(); blocks.len()],
             refs: vec![0; blocks.len()],
+            certs: vec![None; blocks.len()],
         }
+    }
+}
+
+/// The kernel acceptance of a node's confirming search (or composition), when it held.
+fn tree_cert_of(s: &Option<SearchOut>) -> Option<Verified> {
+    match s.as_ref().map(|s| (s.verdict, &s.win)) {
+        Some((Verdict::Holds, Some(SearchWin::Kernel(v)))) => Some(v.clone()),
+        _ => None,
     }
 }
 
@@ -510,6 +524,7 @@ impl<'a> Checker<'a> {
         let tree = &sh.blocks[i].tree;
         let mut o = Vec::new();
         let (v, k) = self.check_subtree(tree, "", &mut o, counts, sh);
+        sh.certs[i] = self.tree_cert.take();
         sh.outs[i] = o;
         sh.state[i] = SharedState::Done(v, k);
     }
@@ -567,6 +582,8 @@ impl<'a> Checker<'a> {
             &[],
         ));
         let (mut v, k) = self.check_subtree(next, "", out, counts, sh);
+        // The subtree's composed certificate (its `tree_cert`) is passed up as it is.
+        let cert = self.tree_cert.take();
         let mut reasons = Vec::new();
         if let Some(g) = &self.goal {
             if !g.carrier.contains(*cell) {
@@ -601,6 +618,7 @@ impl<'a> Checker<'a> {
             &out[at + 1..],
         );
         out[at] = r;
+        self.tree_cert = cert.filter(|_| v == StepVerdict::Verified);
         (v, k | CellSet::single(*cell))
     }
     /// [`Self::check_subtree`] of a node of this kind: `goto P` (docs/SEMANTICS.md, "Shared positions").
@@ -715,6 +733,18 @@ impl<'a> Checker<'a> {
         } else {
             empty
         };
+        // The shared position's kernel acceptance answers here (turned by 180° with it:
+        // `Verified::rotated180`; the parent's kernel check compares the positions).
+        self.tree_cert = match sh.certs.get(*target) {
+            Some(Some(c)) if v == StepVerdict::Verified => {
+                if *rotated {
+                    c.rotated180()
+                } else {
+                    Some(c.clone())
+                }
+            }
+            _ => None,
+        };
         (v, k)
     }
     /// [`Self::check_subtree`] of a node of this kind: A leaf: steps deriving the goal, with fill-in.
@@ -767,7 +797,16 @@ impl<'a> Checker<'a> {
             start,
             &out[at + 1..],
         );
-        let ns = match goal_search {
+        self.tree_cert = match &goal_search {
+            Some((_, _, s)) if fills.is_empty() && self.goal.is_none() && v == StepVerdict::Verified => {
+                match &s.win {
+                    Some(SearchWin::Kernel(k)) => Some(k.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let ns_leaf = match goal_search {
             // The leaf's t - b on its carrier C was itself searched and held (a kernel-checked
             // certificate): Black's strategy plays only in C, so it wins on every empty cell
             // of the position too — that search confirms the leaf, and the search of the
@@ -785,7 +824,13 @@ impl<'a> Checker<'a> {
             }
             _ => self.node_search(position, None),
         };
-        self.with_search(&mut r, ns);
+        if self.tree_cert.is_none() && fills.is_empty() && self.goal.is_none() {
+            self.tree_cert = tree_cert_of(&ns_leaf);
+        }
+        if v != StepVerdict::Verified {
+            self.tree_cert = None;
+        }
+        self.with_search(&mut r, ns_leaf);
         let v = r.verdict;
         out[at] = r;
         let k = match carrier {
@@ -843,7 +888,8 @@ impl<'a> Checker<'a> {
             }
         }
         // The node's proof set (see `check_subtree`) and the moves no analysis precludes.
-        let (pv, mut survivors, mut k) = self.check_precludes(precludes, empty, out, counts);
+        let (pv, mut survivors, mut k, mut answers) =
+            self.check_precludes(precludes, empty, out, counts);
         v = worst(v, pv);
         // Each reply, with its proof set K_c: a `| *` case also answers every empty
         // cell outside K_c (proof-set pruning, Henderson, Arneson & Hayward 2009 §5:
@@ -854,6 +900,9 @@ impl<'a> Checker<'a> {
             counts.cases += 1;
             let ctx = format!("white {} → ", names.name(c.white));
             let (cv, ck) = self.check_subtree(&c.reply, &ctx, out, counts, sh);
+            if let (TreeNode::Black { cell, .. }, Some(cert)) = (&c.reply, self.tree_cert.take()) {
+                answers.push((*cell, cert));
+            }
             v = worst(v, cv);
             let ck = if cv == StepVerdict::Verified {
                 ck
@@ -884,26 +933,72 @@ impl<'a> Checker<'a> {
             // No White move left and no line below: Black has won already.
             r.basis = rules::won_already(position, Colour::Black).map(Basis::tree_rule);
         }
-        let ns = self.node_search(position, (r.verdict == StepVerdict::Verified).then_some(k));
+        let composed = (r.verdict == StepVerdict::Verified
+            && self.goal.is_none()
+            && self.opts.search_rule_steps)
+            .then(|| self.compose_white(position, &answers))
+            .flatten();
+        let ns = match composed {
+            Some(s) => Some(s),
+            None => self.node_search(position, (r.verdict == StepVerdict::Verified).then_some(k)),
+        };
+        self.tree_cert = tree_cert_of(&ns).filter(|_| self.goal.is_none());
         self.with_search(&mut r, ns);
         let v = r.verdict;
+        if v != StepVerdict::Verified {
+            self.tree_cert = None;
+        }
         out[at] = r;
         (v, if v == StepVerdict::Verified { k } else { empty })
     }
 
+    /// The confirmation of a verified White node by the kernel instead of a search
+    /// ([`kcompose::compose_white`]): one or-node over Black's answers (each analysis's move
+    /// and each case's reply) with the kernel acceptances of the positions after them (an
+    /// analysis's `t - b` searched or composed here, a case's subtree's `tree_cert`). `None`
+    /// when the kernel refuses (a White move with no certified answer): the search runs.
+    fn compose_white(&mut self, pos: &Position, answers: &[(Cell, Verified)]) -> Option<SearchOut> {
+        let start = Instant::now();
+        let parts: Vec<Answer> = answers
+            .iter()
+            .map(|(c, v)| Answer {
+                reply: *c,
+                verified: v,
+            })
+            .collect();
+        let v = kcompose::compose_white(pos, &parts)?;
+        Some(SearchOut {
+            verdict: Verdict::Holds,
+            report: SearchReport {
+                verdict: "holds".into(),
+                nodes: 0,
+                micros: start.elapsed().as_micros() as u64,
+                refutation: Vec::new(),
+                note: Some(
+                    "kernel certificate composed of the analyses' and cases' kernel-checked certificates (no search)"
+                        .into(),
+                ),
+            },
+            win: Some(SearchWin::Kernel(v)),
+            cert: None,
+        })
+    }
+
     /// A White node's precluding analyses: their verdict, the moves that survive them all
-    /// (of `empty`), and their part of the node's proof set.
+    /// (of `empty`), their part of the node's proof set, and for each verified analysis whose
+    /// `t - b` has a kernel acceptance here, its move with that acceptance.
     fn check_precludes(
         &mut self,
         precludes: &'a [Preclude],
         empty: CellSet,
         out: &mut Vec<StepReport>,
         counts: &mut TreeCounts,
-    ) -> (StepVerdict, CellSet, CellSet) {
+    ) -> (StepVerdict, CellSet, CellSet, Vec<(Cell, Verified)>) {
         let names = self.names();
         let mut v = StepVerdict::Verified;
         let mut survivors = empty;
         let mut k = CellSet::EMPTY;
+        let mut answers = Vec::new();
         for p in precludes {
             counts.precludes += 1;
             let pstart = Instant::now();
@@ -919,8 +1014,16 @@ impl<'a> Checker<'a> {
                 &[],
             ));
             let what = format!("the precluding analysis by {}", names.name(p.z));
+            self.goal_search = None;
             let (pv, carrier, reasons) =
                 self.derive_win(&p.steps, &p.fills, &p.position, p.span, &what, out);
+            if let Some((_, _, s)) = self.goal_search.take() {
+                if let (Some(SearchWin::Kernel(cert)), true, true) =
+                    (s.win, p.fills.is_empty(), pv == StepVerdict::Verified)
+                {
+                    answers.push((p.z, cert));
+                }
+            }
             let z_outside = self.goal.as_ref().is_some_and(|g| !g.carrier.contains(p.z));
             let claim = match carrier {
                 Some(_) if z_outside => {
@@ -964,7 +1067,7 @@ impl<'a> Checker<'a> {
             );
             out[pat] = r;
         }
-        (v, survivors, k)
+        (v, survivors, k, answers)
     }
 
     /// A White node's coverage: the game is not lost, and every surviving White move has a

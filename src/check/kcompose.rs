@@ -116,7 +116,10 @@ pub(super) fn compose_and(game: &SubGame, parts: &[Part]) -> Option<Verified> {
 /// leaf is needed for an owner-first claim). Condition 3 is the OR rule's: no cell lies in
 /// every option's first move and carrier. Also returns the certificate (a later step may copy
 /// it in turn); `None` when a premise has no first move or the kernel refuses.
-pub(super) fn compose_or(game: &SubGame, premises: &[&Certificate]) -> Option<(Verified, Certificate)> {
+pub(super) fn compose_or(
+    game: &SubGame,
+    premises: &[&Certificate],
+) -> Option<(Verified, Certificate)> {
     if premises.len() < 2 || game.claim().owner_first {
         return None;
     }

@@ -10,17 +10,17 @@
 //! `empty(P) ∩ ⋂ (S_z ∪ {z})`; each needs a case. A leaf derives `t - b` VC (White to move).
 
 use super::fill::{check_fills_evidence, FillSpec};
-use super::report::*;
 use super::kcompose::{self, Answer};
+use super::report::*;
 use super::{Checker, SearchOut, Status};
-use crate::kernel::Verified;
-use crate::trusted::SearchWin;
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::Claim;
 use crate::dsl::ast::Span;
 use crate::dsl::model::{Case, Fill, Preclude, SharedPosition, Step, TreeNode};
+use crate::kernel::Verified;
 use crate::local::Verdict;
 use crate::position::Position;
+use crate::trusted::SearchWin;
 use crate::trusted::{rules, Basis, Unsearched};
 use std::time::Instant;
 
@@ -798,7 +798,9 @@ impl<'a> Checker<'a> {
             &out[at + 1..],
         );
         self.tree_cert = match &goal_search {
-            Some((_, _, s)) if fills.is_empty() && self.goal.is_none() && v == StepVerdict::Verified => {
+            Some((_, _, s))
+                if fills.is_empty() && self.goal.is_none() && v == StepVerdict::Verified =>
+            {
                 match &s.win {
                     Some(SearchWin::Kernel(k)) => Some(k.clone()),
                     _ => None,

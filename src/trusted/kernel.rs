@@ -549,11 +549,16 @@ fn check_lemma(
         return bad("the lemma is for another board or player, or the owner moves first");
     }
     // 7a. The opponent's stones may differ only outside the carrier and the goal's ends.
-    let (theirs_o, ours_o) = (there.stones(owner.opponent()), here.stones(owner.opponent()));
+    let (theirs_o, ours_o) = (
+        there.stones(owner.opponent()),
+        here.stones(owner.opponent()),
+    );
     let differ = (theirs_o - ours_o) | (ours_o - theirs_o);
     if there.stones(owner) != (here.stones(owner) | node.stones)
         || !differ.is_disjoint(&node.carrier)
-        || pairs.iter().any(|&(a, z)| differ.contains(a) || differ.contains(z))
+        || pairs
+            .iter()
+            .any(|&(a, z)| differ.contains(a) || differ.contains(z))
     {
         return bad("the lemma's position is not the node's");
     }

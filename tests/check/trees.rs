@@ -650,7 +650,11 @@ fn a_broken_white_node_is_still_rejected_when_its_answers_have_certificates() {
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
     assert_ne!(step(&c, 4).verdict, StepVerdict::Verified);
     // An analysis with a cell dropped from its carrier: its search fails, the node fails.
-    let c = run(&COMPOSED.replacen("(t, [b1, c1], b) VC by search", "(t, [b1], b) VC by search", 1));
+    let c = run(&COMPOSED.replacen(
+        "(t, [b1, c1], b) VC by search",
+        "(t, [b1], b) VC by search",
+        1,
+    ));
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
     assert_ne!(step(&c, 4).verdict, StepVerdict::Verified);
 }

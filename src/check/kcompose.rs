@@ -20,9 +20,10 @@
 //! [`Verified`] value of the conclusion's sub-game, the same evidence a search that held would
 //! give, independent of the AND rule's own code in [`super::rules`].
 
-use crate::board::{Cell, CellSet};
-use crate::claim::SubGame;
-use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Verified};
+use crate::board::{Border, Cell, CellSet, Colour};
+use crate::claim::{Claim, SubGame};
+use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Reply, Verified};
+use crate::position::Position;
 
 /// A premise for [`compose_and`]: its single pair, its carrier and its kernel acceptance.
 pub(super) struct Part<'a> {
@@ -108,13 +109,130 @@ pub(super) fn compose_and(game: &SubGame, parts: &[Part]) -> Option<Verified> {
     }
 }
 
+/// The kernel's acceptance of `game` (a VC, the opponent first) by an or-node over the
+/// premises' semi-connection certificates (each with its first move): the option for premise
+/// i is its first move followed by its root, its nodes copied into one certificate, so the
+/// kernel checks every one of them again in this game (nothing is taken on trust, no lemma
+/// leaf is needed for an owner-first claim). Condition 3 is the OR rule's: no cell lies in
+/// every option's first move and carrier. Also returns the certificate (a later step may copy
+/// it in turn); `None` when a premise has no first move or the kernel refuses.
+pub(super) fn compose_or(
+    game: &SubGame,
+    premises: &[&Certificate],
+) -> Option<(Verified, Certificate)> {
+    if premises.len() < 2 || game.claim().owner_first {
+        return None;
+    }
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut options = Vec::with_capacity(premises.len());
+    for c in premises {
+        let first = c.first?;
+        let off = nodes.len() as NodeId;
+        nodes.extend(c.nodes.iter().map(|n| Node {
+            kind: n.kind.shifted(off),
+            ..n.clone()
+        }));
+        options.push(Reply {
+            reply: first,
+            next: c.root + off,
+        });
+    }
+    nodes.push(Node {
+        stones: CellSet::EMPTY,
+        carrier: game.carrier(),
+        goal: None,
+        either: Vec::new(),
+        with: Vec::new(),
+        kind: NodeKind::Or(options),
+    });
+    let cert = Certificate {
+        root: nodes.len() as NodeId - 1,
+        nodes,
+        first: None,
+    };
+    let v = kernel::check(game, &cert).ok()?;
+    Some((v, cert))
+}
+
+/// One answer of a White node for [`compose_white`]: Black's move (a precluding analysis's
+/// fictitious move, or a case's reply) and the kernel's acceptance of Black's win after it
+/// (a single pair joining t to b, White to move), in a position that is the node's with that
+/// move added and, for a case, White's move too.
+pub(super) struct Answer<'a> {
+    pub reply: Cell,
+    pub verified: &'a Verified,
+}
+
+/// The kernel's acceptance of Black's `t - b` (White to move) in `pos` on the cells the
+/// answers use: one or-node whose options are the answers, each a lemma leaf (kernel
+/// condition 7, with 7a for White's move of a case, which lies outside the leaf's carrier)
+/// holding Black's move as a stone, wrapped in an and-node when the lemma's pair is another
+/// pair than `t - b` (x - y between stones on t's and b's groups). The kernel checks that
+/// every White move in the carrier is answered (condition 3: no cell lies in every option's
+/// reply and carrier); `None` when it refuses or an answer's claim is not a single pair.
+pub(super) fn compose_white(pos: &Position, answers: &[Answer]) -> Option<Verified> {
+    let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
+    if answers.is_empty() {
+        return None;
+    }
+    let mut nodes: Vec<Node> = Vec::with_capacity(2 * answers.len() + 1);
+    let mut lemmas: Vec<(NodeId, &Verified)> = Vec::with_capacity(answers.len());
+    let mut options = Vec::with_capacity(answers.len());
+    let mut carrier = CellSet::EMPTY;
+    for a in answers {
+        let g = a.verified.sub_game();
+        let pairs = &g.claim().pairs;
+        if pairs.len() != 1 || g.claim().owner != Colour::Black || g.claim().owner_first {
+            return None;
+        }
+        let stones = CellSet::single(a.reply);
+        let goal = (pairs[0] != (t, b)).then_some(pairs[0]);
+        let node = |goal, kind| Node {
+            stones,
+            carrier: g.carrier(),
+            goal,
+            either: Vec::new(),
+            with: Vec::new(),
+            kind,
+        };
+        lemmas.push((nodes.len() as NodeId, a.verified));
+        nodes.push(node(goal, NodeKind::And(Vec::new())));
+        if goal.is_some() {
+            nodes.push(node(None, NodeKind::And(vec![nodes.len() as NodeId - 1])));
+        }
+        options.push(Reply {
+            reply: a.reply,
+            next: nodes.len() as NodeId - 1,
+        });
+        carrier |= g.carrier() | stones;
+    }
+    nodes.push(Node {
+        stones: CellSet::EMPTY,
+        carrier,
+        goal: None,
+        either: Vec::new(),
+        with: Vec::new(),
+        kind: NodeKind::Or(options),
+    });
+    let claim = Claim {
+        owner: Colour::Black,
+        pairs: vec![(t, b)],
+        owner_first: false,
+    };
+    let game = SubGame::new(pos.clone(), carrier, claim).ok()?;
+    let cert = Certificate {
+        root: nodes.len() as NodeId - 1,
+        nodes,
+        first: None,
+    };
+    kernel::check_with(&game, &cert, &lemmas).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Border, Colour, Notation};
-    use crate::claim::Claim;
+    use crate::board::{Board, Notation};
     use crate::local::{decide, Budget, Verdict};
-    use crate::position::Position;
 
     /// 3×3, Black on b2: the two edge bridges of b2 (top on b1 c1, bottom on a3 b3).
     fn setup() -> (Position, impl Fn(&str) -> CellSet, Cell) {
@@ -199,5 +317,88 @@ mod tests {
             },
         ];
         assert!(compose_and(&game("b1 c1 a3 b3"), &twice).is_none());
+    }
+
+    fn semi(pos: &Position, carrier: CellSet, a: Cell, b: Cell) -> Certificate {
+        let claim = Claim {
+            owner: Colour::Black,
+            pairs: vec![(a, b)],
+            owner_first: true,
+        };
+        let g = SubGame::new(pos.clone(), carrier, claim).unwrap();
+        let o = decide(&g, &Budget::nodes(10_000)).unwrap();
+        assert_eq!(o.verdict, Verdict::Holds);
+        o.certificate.unwrap()
+    }
+
+    #[test]
+    fn an_or_of_two_semi_connections_is_composed_and_an_overlapping_one_refused() {
+        let (pos, set, b2) = setup();
+        let b = Cell::border(Border::Bottom);
+        let left = semi(&pos, set("a3"), b2, b);
+        let right = semi(&pos, set("b3"), b2, b);
+        assert!(left.first.is_some() && right.first.is_some());
+        let game = |c: &str| SubGame::new(pos.clone(), set(c), vc(b2, b)).unwrap();
+        assert!(compose_or(&game("a3 b3"), &[&left, &right]).is_some());
+        // Both options through a3: White's a3 has no answer (condition 3).
+        assert!(compose_or(&game("a3 b3"), &[&left, &left]).is_none());
+        // One premise alone is no OR.
+        assert!(compose_or(&game("a3 b3"), &[&left]).is_none());
+        // A conclusion whose carrier lacks a premise's cell.
+        assert!(compose_or(&game("a3"), &[&left, &right]).is_none());
+    }
+
+    /// Black's `t - b` after `black` (and `white`) on `carrier`, by search.
+    fn after(pos: &Position, black: Cell, white: Option<Cell>, carrier: CellSet) -> Verified {
+        let mut p = pos.clone();
+        p.play(Colour::Black, black).unwrap();
+        if let Some(w) = white {
+            p.play(Colour::White, w).unwrap();
+        }
+        let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
+        verified(&p, carrier, vc(t, b))
+    }
+
+    #[test]
+    fn a_white_node_is_composed_of_its_answers_and_a_missing_or_wrong_one_refused() {
+        let (pos, set, _) = setup();
+        let cell = |s: &str| set(s).first().unwrap();
+        // Analyses by a3 and b3 (t - b on b1 c1), cases b1 => c1 and c1 => b1 (t - b on a3 b3).
+        let by_a3 = after(&pos, cell("a3"), None, set("b1 c1"));
+        let by_b3 = after(&pos, cell("b3"), None, set("b1 c1"));
+        let b1_c1 = after(&pos, cell("c1"), Some(cell("b1")), set("a3 b3"));
+        let c1_b1 = after(&pos, cell("b1"), Some(cell("c1")), set("a3 b3"));
+        let answer = |reply: &str, verified| Answer {
+            reply: cell(reply),
+            verified,
+        };
+        let all = [
+            answer("a3", &by_a3),
+            answer("b3", &by_b3),
+            answer("c1", &b1_c1),
+            answer("b1", &c1_b1),
+        ];
+        let v = compose_white(&pos, &all).expect("every White move is answered");
+        assert_eq!(v.sub_game().carrier(), set("a3 b3 b1 c1"));
+        // Without the case for c1, White's c1 has no answer.
+        assert!(compose_white(&pos, &all[..3]).is_none());
+        // A reply that is not the one the answer's position holds (a2 for c1): refused
+        // (condition 7, the lemma's position is not the node's).
+        let wrong = [
+            answer("a3", &by_a3),
+            answer("b3", &by_b3),
+            answer("a2", &b1_c1),
+            answer("b1", &c1_b1),
+        ];
+        assert!(compose_white(&pos, &wrong).is_none());
+        // The analyses' acceptances swapped (a3's given for b3): each lemma's position has
+        // Black on the other cell: refused.
+        let swapped = [
+            answer("b3", &by_a3),
+            answer("a3", &by_b3),
+            answer("c1", &b1_c1),
+            answer("b1", &c1_b1),
+        ];
+        assert!(compose_white(&pos, &swapped).is_none());
     }
 }

@@ -287,6 +287,7 @@ fn check_module<'p>(
             known: Vec::new(),
             cache: HashMap::new(),
             goal_search: None,
+            tree_cert: None,
             lemmas: db,
             position: b.position.clone(),
             steps: &b.steps,
@@ -370,6 +371,9 @@ struct SearchOut {
     report: SearchReport,
     /// The evidence of a "holds": the kernel's acceptance or the conjunction game's win.
     win: Option<SearchWin>,
+    /// The certificate the kernel accepted for that win, when a search made it (kept so an
+    /// OR step can compose its premises' certificates, [`kcompose::compose_or`]).
+    cert: Option<std::sync::Arc<crate::kernel::Certificate>>,
 }
 
 impl SearchOut {
@@ -444,6 +448,11 @@ struct Checker<'a> {
     goal_search: Option<(usize, CellSet, SearchOut)>,
     /// A sharded check's split of the strategies' parts ([`shard`]); `None`: check all.
     split: Option<&'a std::cell::RefCell<shard::Split>>,
+    /// Set by the last checked tree node with White to move (and passed up through a Black
+    /// node): the kernel's acceptance of Black's `t - b` in its position, on a carrier inside
+    /// its empty cells, when its leaves' and analyses' certificates compose
+    /// ([`tree`]'s `compose_white`); `None` otherwise.
+    tree_cert: Option<crate::kernel::Verified>,
 }
 
 /// How a premise stands.
@@ -561,6 +570,63 @@ impl<'a> Checker<'a> {
                 ),
             },
             win: Some(SearchWin::Kernel(v)),
+            cert: None,
+        };
+        self.cache.insert(
+            (f.claim.clone(), f.carrier, black, white, false),
+            out.clone(),
+        );
+        Some(out)
+    }
+
+    /// The confirmation of an OR step by the kernel ([`kcompose::compose_or`]): when every
+    /// premise is a semi-connection whose own search here held with a first move, the kernel
+    /// checks a certificate of the conclusion made of one or-node whose options are those
+    /// first moves followed by the premises' certificates (copied in, checked again in full).
+    /// As [`Self::and_by_kernel`], the result stands for the conclusion's confirming search;
+    /// `None` when it does not apply or the kernel refuses, and the search runs instead.
+    fn or_by_kernel(&mut self, s: &Step, premises: &[Premise]) -> Option<SearchOut> {
+        let start = Instant::now();
+        let f = &s.fact;
+        if f.conj || f.claim.owner_first {
+            return None;
+        }
+        let black = self.position.stones(crate::board::Colour::Black);
+        let white = self.position.stones(crate::board::Colour::White);
+        let mut certs: Vec<std::sync::Arc<crate::kernel::Certificate>> = Vec::new();
+        for p in premises {
+            let pf = match p {
+                Premise::Step { index, .. } => &self.steps.get(*index)?.fact,
+                Premise::Inline { fact, .. } => fact,
+            };
+            if pf.conj || !pf.claim.owner_first {
+                return None;
+            }
+            let out = self
+                .cache
+                .get(&(pf.claim.clone(), pf.carrier, black, white, false))?;
+            if out.verdict != Verdict::Holds {
+                return None;
+            }
+            certs.push(out.cert.clone()?);
+        }
+        let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone()).ok()?;
+        let refs: Vec<&crate::kernel::Certificate> = certs.iter().map(|c| c.as_ref()).collect();
+        let (v, cert) = kcompose::compose_or(&game, &refs)?;
+        let out = SearchOut {
+            verdict: Verdict::Holds,
+            report: SearchReport {
+                verdict: "holds".into(),
+                nodes: 0,
+                micros: start.elapsed().as_micros() as u64,
+                refutation: Vec::new(),
+                note: Some(
+                    "kernel certificate composed of the premises' kernel-checked certificates (no search)"
+                        .into(),
+                ),
+            },
+            win: Some(SearchWin::Kernel(v)),
+            cert: Some(std::sync::Arc::new(cert)),
         };
         self.cache.insert(
             (f.claim.clone(), f.carrier, black, white, false),
@@ -587,6 +653,7 @@ impl<'a> Checker<'a> {
                 note: Some(note),
             },
             win: None,
+            cert: None,
         };
         match conj::decide_conj(self.pos(), carrier, claim, budget) {
             Err(e) => skipped(e.to_string()),
@@ -607,6 +674,7 @@ impl<'a> Checker<'a> {
                             .then(|| "search budget exhausted".to_string()),
                     },
                     win: o.won.map(SearchWin::Game),
+                    cert: None,
                 }
             }
         }
@@ -646,6 +714,7 @@ impl<'a> Checker<'a> {
                     note: Some(e.to_string()),
                 },
                 win: None,
+                cert: None,
             },
             Ok(game) => match decide(&game, budget) {
                 Err(e) => SearchOut {
@@ -658,6 +727,7 @@ impl<'a> Checker<'a> {
                         note: Some(e.to_string()),
                     },
                     win: None,
+                    cert: None,
                 },
                 Ok(o) => {
                     let names = self.names();
@@ -680,6 +750,10 @@ impl<'a> Checker<'a> {
                                 _ => None,
                             },
                         },
+                        cert: o
+                            .certificate
+                            .filter(|_| o.verified.is_some())
+                            .map(std::sync::Arc::new),
                         win: o.verified.map(SearchWin::Kernel),
                     }
                 }
@@ -984,6 +1058,9 @@ impl<'a> Checker<'a> {
             Just::Search => self.search_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
             Just::And(ps) => self
                 .and_by_kernel(s, ps)
+                .unwrap_or_else(|| self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj)),
+            Just::Or(ps) => self
+                .or_by_kernel(s, ps)
                 .unwrap_or_else(|| self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj)),
             _ => self.confirm_fact(&s.fact.claim, s.fact.carrier, s.fact.conj),
         });

@@ -10,14 +10,17 @@
 //! `empty(P) ∩ ⋂ (S_z ∪ {z})`; each needs a case. A leaf derives `t - b` VC (White to move).
 
 use super::fill::{check_fills_evidence, FillSpec};
+use super::kcompose::{self, Answer};
 use super::report::*;
 use super::{Checker, SearchOut, Status};
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::Claim;
 use crate::dsl::ast::Span;
 use crate::dsl::model::{Case, Fill, Preclude, SharedPosition, Step, TreeNode};
+use crate::kernel::Verified;
 use crate::local::Verdict;
 use crate::position::Position;
+use crate::trusted::SearchWin;
 use crate::trusted::{rules, Basis, Unsearched};
 use std::time::Instant;
 
@@ -70,6 +73,8 @@ struct Sharing<'a> {
     /// Every use of a foreign position's injected result: (the part using it, the position,
     /// the verdict and proof set used).
     assumed: Vec<(usize, usize, StepVerdict, CellSet)>,
+    /// Each checked position's composed certificate ([`Checker::tree_cert`]).
+    certs: Vec<Option<Verified>>,
 }
 
 impl<'a> Sharing<'a> {
@@ -82,6 +87,7 @@ impl<'a> Sharing<'a> {
             foreign: vec![false; blocks.len()],
             part: vec![0],
             assumed: Vec::new(),
+            certs: vec![None; blocks.len()],
         }
     }
 }
@@ -93,6 +99,14 @@ fn counts_of(lines: &[StepReport]) -> Counts {
         c.add(l.verdict);
     }
     c
+}
+
+/// The kernel acceptance of a node's confirming search (or composition), when it held.
+fn tree_cert_of(s: &Option<SearchOut>) -> Option<Verified> {
+    match s.as_ref().map(|s| (s.verdict, &s.win)) {
+        Some((Verdict::Holds, Some(SearchWin::Kernel(v)))) => Some(v.clone()),
+        _ => None,
+    }
 }
 
 /// How the stones of `here` differ from those of `there` (mapped by `turn`), named `pname`:
@@ -575,6 +589,7 @@ impl<'a> Checker<'a> {
         let tree = &sh.blocks[i].tree;
         let mut o = Vec::new();
         let (v, k) = self.check_subtree(tree, "", &mut o, counts, sh);
+        sh.certs[i] = self.tree_cert.take();
         sh.outs[i] = o;
         sh.state[i] = SharedState::Done(v, k);
         sh.part.pop();
@@ -636,6 +651,8 @@ impl<'a> Checker<'a> {
             &[],
         ));
         let (mut v, k) = self.check_subtree(next, "", out, counts, sh);
+        // The subtree's composed certificate (its `tree_cert`) is passed up as it is.
+        let cert = self.tree_cert.take();
         let mut reasons = Vec::new();
         if let Some(g) = &self.goal {
             if !g.carrier.contains(*cell) {
@@ -670,6 +687,7 @@ impl<'a> Checker<'a> {
             &out[at + 1..],
         );
         out[at] = r;
+        self.tree_cert = cert.filter(|_| v == StepVerdict::Verified);
         (v, k | CellSet::single(*cell))
     }
     /// [`Self::check_subtree`] of a node of this kind: `goto P` (docs/SEMANTICS.md, "Shared positions").
@@ -790,6 +808,18 @@ impl<'a> Checker<'a> {
         } else {
             empty
         };
+        // The shared position's kernel acceptance answers here (turned by 180° with it:
+        // `Verified::rotated180`; the parent's kernel check compares the positions).
+        self.tree_cert = match sh.certs.get(*target) {
+            Some(Some(c)) if v == StepVerdict::Verified => {
+                if *rotated {
+                    c.rotated180()
+                } else {
+                    Some(c.clone())
+                }
+            }
+            _ => None,
+        };
         (v, k)
     }
     /// [`Self::check_subtree`] of a node of this kind: A leaf: steps deriving the goal, with fill-in.
@@ -842,7 +872,18 @@ impl<'a> Checker<'a> {
             start,
             &out[at + 1..],
         );
-        let ns = match goal_search {
+        self.tree_cert = match &goal_search {
+            Some((_, _, s))
+                if fills.is_empty() && self.goal.is_none() && v == StepVerdict::Verified =>
+            {
+                match &s.win {
+                    Some(SearchWin::Kernel(k)) => Some(k.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let ns_leaf = match goal_search {
             // The leaf's t - b on its carrier C was itself searched and held (a kernel-checked
             // certificate): Black's strategy plays only in C, so it wins on every empty cell
             // of the position too — that search confirms the leaf, and the search of the
@@ -860,7 +901,13 @@ impl<'a> Checker<'a> {
             }
             _ => self.node_search(position, None),
         };
-        self.with_search(&mut r, ns);
+        if self.tree_cert.is_none() && fills.is_empty() && self.goal.is_none() {
+            self.tree_cert = tree_cert_of(&ns_leaf);
+        }
+        if v != StepVerdict::Verified {
+            self.tree_cert = None;
+        }
+        self.with_search(&mut r, ns_leaf);
         let v = r.verdict;
         out[at] = r;
         let k = match carrier {
@@ -918,7 +965,8 @@ impl<'a> Checker<'a> {
             }
         }
         // The node's proof set (see `check_subtree`) and the moves no analysis precludes.
-        let (pv, mut survivors, mut k) = self.check_precludes(precludes, empty, out, counts);
+        let (pv, mut survivors, mut k, mut answers) =
+            self.check_precludes(precludes, empty, out, counts);
         v = worst(v, pv);
         // Each reply, with its proof set K_c: a `| *` case also answers every empty
         // cell outside K_c (proof-set pruning, Henderson, Arneson & Hayward 2009 §5:
@@ -929,6 +977,9 @@ impl<'a> Checker<'a> {
             counts.cases += 1;
             let ctx = format!("white {} → ", names.name(c.white));
             let (cv, ck) = self.check_subtree(&c.reply, &ctx, out, counts, sh);
+            if let (TreeNode::Black { cell, .. }, Some(cert)) = (&c.reply, self.tree_cert.take()) {
+                answers.push((*cell, cert));
+            }
             v = worst(v, cv);
             let ck = if cv == StepVerdict::Verified {
                 ck
@@ -959,26 +1010,72 @@ impl<'a> Checker<'a> {
             // No White move left and no line below: Black has won already.
             r.basis = rules::won_already(position, Colour::Black).map(Basis::tree_rule);
         }
-        let ns = self.node_search(position, (r.verdict == StepVerdict::Verified).then_some(k));
+        let composed = (r.verdict == StepVerdict::Verified
+            && self.goal.is_none()
+            && self.opts.search_rule_steps)
+            .then(|| self.compose_white(position, &answers))
+            .flatten();
+        let ns = match composed {
+            Some(s) => Some(s),
+            None => self.node_search(position, (r.verdict == StepVerdict::Verified).then_some(k)),
+        };
+        self.tree_cert = tree_cert_of(&ns).filter(|_| self.goal.is_none());
         self.with_search(&mut r, ns);
         let v = r.verdict;
+        if v != StepVerdict::Verified {
+            self.tree_cert = None;
+        }
         out[at] = r;
         (v, if v == StepVerdict::Verified { k } else { empty })
     }
 
+    /// The confirmation of a verified White node by the kernel instead of a search
+    /// ([`kcompose::compose_white`]): one or-node over Black's answers (each analysis's move
+    /// and each case's reply) with the kernel acceptances of the positions after them (an
+    /// analysis's `t - b` searched or composed here, a case's subtree's `tree_cert`). `None`
+    /// when the kernel refuses (a White move with no certified answer): the search runs.
+    fn compose_white(&mut self, pos: &Position, answers: &[(Cell, Verified)]) -> Option<SearchOut> {
+        let start = Instant::now();
+        let parts: Vec<Answer> = answers
+            .iter()
+            .map(|(c, v)| Answer {
+                reply: *c,
+                verified: v,
+            })
+            .collect();
+        let v = kcompose::compose_white(pos, &parts)?;
+        Some(SearchOut {
+            verdict: Verdict::Holds,
+            report: SearchReport {
+                verdict: "holds".into(),
+                nodes: 0,
+                micros: start.elapsed().as_micros() as u64,
+                refutation: Vec::new(),
+                note: Some(
+                    "kernel certificate composed of the analyses' and cases' kernel-checked certificates (no search)"
+                        .into(),
+                ),
+            },
+            win: Some(SearchWin::Kernel(v)),
+            cert: None,
+        })
+    }
+
     /// A White node's precluding analyses: their verdict, the moves that survive them all
-    /// (of `empty`), and their part of the node's proof set.
+    /// (of `empty`), their part of the node's proof set, and for each verified analysis whose
+    /// `t - b` has a kernel acceptance here, its move with that acceptance.
     fn check_precludes(
         &mut self,
         precludes: &'a [Preclude],
         empty: CellSet,
         out: &mut Vec<StepReport>,
         counts: &mut TreeCounts,
-    ) -> (StepVerdict, CellSet, CellSet) {
+    ) -> (StepVerdict, CellSet, CellSet, Vec<(Cell, Verified)>) {
         let names = self.names();
         let mut v = StepVerdict::Verified;
         let mut survivors = empty;
         let mut k = CellSet::EMPTY;
+        let mut answers = Vec::new();
         for p in precludes {
             counts.precludes += 1;
             let pstart = Instant::now();
@@ -994,8 +1091,16 @@ impl<'a> Checker<'a> {
                 &[],
             ));
             let what = format!("the precluding analysis by {}", names.name(p.z));
+            self.goal_search = None;
             let (pv, carrier, reasons) =
                 self.derive_win(&p.steps, &p.fills, &p.position, p.span, &what, out);
+            if let Some((_, _, s)) = self.goal_search.take() {
+                if let (Some(SearchWin::Kernel(cert)), true, true) =
+                    (s.win, p.fills.is_empty(), pv == StepVerdict::Verified)
+                {
+                    answers.push((p.z, cert));
+                }
+            }
             let z_outside = self.goal.as_ref().is_some_and(|g| !g.carrier.contains(p.z));
             let claim = match carrier {
                 Some(_) if z_outside => {
@@ -1039,7 +1144,7 @@ impl<'a> Checker<'a> {
             );
             out[pat] = r;
         }
-        (v, survivors, k)
+        (v, survivors, k, answers)
     }
 
     /// A White node's coverage: the game is not lost, and every surviving White move has a

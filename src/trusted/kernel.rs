@@ -69,8 +69,9 @@
 //! needed. Suppose every cell of `n.carrier` is empty and the owner holds `n.stones`.
 //! A lemma leaf (7): the board now is the game's position plus `n.stones` (and opponent
 //! stones outside `n.carrier`, where the lemma's strategy never plays and which cannot cut
-//! owner cells), with `n.carrier` empty — the lemma's position, or one with more opponent
-//! stones outside its carrier and the same owner cells — so the lemma's own strategy, which
+//! owner cells), with `n.carrier` empty — the lemma's position, or one with other opponent
+//! stones outside its carrier and off its goal's ends and the same owner cells, which poses
+//! the same sub-game (7a) — so the lemma's own strategy, which
 //! the kernel accepted earlier (by induction on the order in which `Verified` values are
 //! made), joins one of its pairs, which are the node's pairs. Its owner cells are no more
 //! than the node's: its stones are the game's plus `n.stones`, and its empty endpoints are
@@ -106,11 +107,24 @@
 //! 7. **Lemma leaves** (only through [`check_with`]): a node given with a [`Verified`] claim
 //!    `V` is an and-node *without children* (which [`check`] always rejects, so a certificate
 //!    that relies on lemmas can never pass without them) whose assertion is exactly `V`'s:
-//!    `V`'s board and owner are the game's; the opponent moves first in `V`; `V`'s position
-//!    is the game's position with the node's `stones` added for the owner, nothing else (the
-//!    same stones of both colours); `V`'s carrier is the node's carrier; `V`'s pairs are the
+//!    `V`'s board and owner are the game's; the opponent moves first in `V`; `V`'s owner
+//!    stones are the game's with the node's `stones` added, nothing else; `V`'s opponent
+//!    stones are the game's except on cells outside the node's carrier that are not ends of
+//!    its goal pairs (7a, below); `V`'s carrier is the node's carrier; `V`'s pairs are the
 //!    node's goal pairs (its own goal and `either`, or the claim's pairs when it has none),
 //!    as sets. Conditions 1 and 5 are checked on the node as on any other.
+//!
+//!    **7a, why the opponent's stones outside the carrier do not matter.** A sub-game is
+//!    decided by its carrier, its pairs and the owner's cells alone: both players move only in
+//!    the carrier, and a pair is joined by a chain of owner cells (the owner's stones, borders
+//!    and empty endpoints, plus the owner's moves in the carrier). A cell outside the carrier
+//!    that is not an owner cell is never part of such a chain, whether it is empty or holds
+//!    an opponent stone; so two positions with the same owner stones, the carrier empty in
+//!    both, and the same colour on every end of a goal pair (the ends decide the empty
+//!    endpoints) pose the same sub-game, and a strategy winning one wins the other move for
+//!    move. This lets a tree's node (`check`'s composed White nodes, src/check/tree.rs)
+//!    cite the win of a position further down the tree, which has White's later stones on
+//!    cells outside its carrier, as the win of the same carrier with those cells empty.
 //!
 //! A lemma leaf is how a checked sub-certificate is reused without being checked again
 //! (`yang check` composes thousands of verified sub-patterns; re-checking each embedded copy
@@ -228,6 +242,42 @@ impl Verified {
     /// root's pairs one by one).
     pub fn goal(&self) -> &[Vec<(Cell, Cell)>] {
         &self.goal
+    }
+
+    /// The same claim turned by 180° (the position's stones, the carrier and the goal's
+    /// pairs mapped by `(c, r) ↦ (cols − 1 − c, rows − 1 − r)`, each border to the opposite
+    /// one): accepted as it stands, without a certificate of its own.
+    ///
+    /// Soundness: the turn is an automorphism of the board's cell graph with its four border
+    /// nodes (the six neighbour offsets are closed under negation; the top row goes to the
+    /// bottom row and the left column to the right one, so each border goes to the opposite
+    /// border *of the same colour*). A sub-game is defined by adjacency, the cells' colours
+    /// and the borders' owners alone, so the owner's winning strategy, turned move by move,
+    /// wins the turned sub-game: every opponent move there is the image of one here, and a
+    /// chain of owner cells joining a pair maps to a chain joining the image pair. `None`
+    /// when the turned sub-game is not one (never expected).
+    pub fn rotated180(&self) -> Option<Verified> {
+        let g = &self.sub_game;
+        let board = *g.board();
+        let turn = crate::board::Transform::rotate180(&board);
+        let cell = |c: Cell| turn.apply(c, &board);
+        let pair = |&(a, z): &(Cell, Cell)| Some((cell(a)?, cell(z)?));
+        let pos = g.position();
+        let position = crate::position::Position::new(
+            board,
+            pos.stones(crate::board::Colour::Black).rotated180(&board),
+            pos.stones(crate::board::Colour::White).rotated180(&board),
+        )
+        .ok()?;
+        let mut claim = g.claim().clone();
+        claim.pairs = claim.pairs.iter().map(pair).collect::<Option<_>>()?;
+        let sub_game = SubGame::new(position, g.carrier().rotated180(&board), claim).ok()?;
+        let goal = self
+            .goal
+            .iter()
+            .map(|c| c.iter().map(pair).collect::<Option<Vec<_>>>())
+            .collect::<Option<_>>()?;
+        Some(Verified { sub_game, goal })
     }
 }
 
@@ -498,8 +548,17 @@ fn check_lemma(
     if v.board() != game.board() || v.claim().owner != owner || v.claim().owner_first {
         return bad("the lemma is for another board or player, or the owner moves first");
     }
+    // 7a. The opponent's stones may differ only outside the carrier and the goal's ends.
+    let (theirs_o, ours_o) = (
+        there.stones(owner.opponent()),
+        here.stones(owner.opponent()),
+    );
+    let differ = (theirs_o - ours_o) | (ours_o - theirs_o);
     if there.stones(owner) != (here.stones(owner) | node.stones)
-        || there.stones(owner.opponent()) != here.stones(owner.opponent())
+        || !differ.is_disjoint(&node.carrier)
+        || pairs
+            .iter()
+            .any(|&(a, z)| differ.contains(a) || differ.contains(z))
     {
         return bad("the lemma's position is not the node's");
     }

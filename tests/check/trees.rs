@@ -596,3 +596,65 @@ fn a_broken_and_is_still_rejected_when_its_premises_have_certificates() {
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
     assert_ne!(step(&c, 6).verdict, StepVerdict::Verified);
 }
+
+/// A White node whose analyses and cases are all closed by searched `t - b`s (kernel
+/// acceptances): the node is confirmed by one kernel certificate composed of them (an
+/// or-node over Black's answers, src/check/kcompose.rs `compose_white`), not by a search.
+const COMPOSED: &str = "board 3x3
+strategy s {
+  black b2
+  white {
+    preclude by a3 {
+      (t, [b1, c1], b) VC by search
+    }
+    preclude by b3 {
+      (t, [b1, c1], b) VC by search
+    }
+    case b1 => black c1 {
+      (t, [a3, b3], b) VC by search
+    }
+    case c1 => black b1 {
+      (t, [a3, b3], b) VC by search
+    }
+  }
+}
+";
+
+#[test]
+fn a_white_node_is_confirmed_by_a_certificate_composed_of_its_answers() {
+    let c = run(COMPOSED);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    let node = step(&c, 4);
+    assert_eq!(node.rule, "white node");
+    assert_eq!(node.basis_text(), "tree and search");
+    let s = node.search.as_ref().expect("confirmed");
+    assert_eq!((s.verdict.as_str(), s.nodes), ("holds", 0));
+    assert!(
+        s.note.as_deref().unwrap_or("").contains("composed"),
+        "{s:?}"
+    );
+}
+
+#[test]
+fn a_broken_white_node_is_still_rejected_when_its_answers_have_certificates() {
+    // A case removed: White's c1 survives with no case; the tree fails (the composition is
+    // only tried for a node the tree rules accept, and would be refused: c1 unanswered).
+    let c = run(&COMPOSED.replace(
+        "    case c1 => black b1 {\n      (t, [a3, b3], b) VC by search\n    }\n",
+        "",
+    ));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert_eq!(step(&c, 4).verdict, StepVerdict::Failed);
+    // A wrong reply (c1 answered by a2): its leaf's t - b is false, the node fails.
+    let c = run(&COMPOSED.replace("case c1 => black b1", "case c1 => black a2"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert_ne!(step(&c, 4).verdict, StepVerdict::Verified);
+    // An analysis with a cell dropped from its carrier: its search fails, the node fails.
+    let c = run(&COMPOSED.replacen(
+        "(t, [b1, c1], b) VC by search",
+        "(t, [b1], b) VC by search",
+        1,
+    ));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert_ne!(step(&c, 4).verdict, StepVerdict::Verified);
+}

@@ -150,22 +150,7 @@ pub fn decide_whole(
         }
     };
     report.encoded_empty = enc.position.empty_cells().len();
-    let sp = SolveParams {
-        nodes: budget.nodes,
-        time: budget.time,
-        tt_entries: params.tt_entries,
-        ..SolveParams::default()
-    };
-    let mut sp = sp;
-    if params.fill_in == Fill::Off {
-        let f = &mut sp.features;
-        f.dead = false;
-        f.captured = false;
-        f.decompose = false;
-        f.dominated = false;
-        f.vulnerable = false;
-        f.reduction = false;
-    }
+    let sp = solver_params(budget, params);
     let mut d = dfpn::make_search(&sp, sp.order.order(), start);
     if params.fill_in == Fill::White {
         d.rules.only = Some(Colour::White);
@@ -214,6 +199,30 @@ pub fn decide_whole(
     out.stats.nodes = report.solver_nodes + report.leaf_nodes;
     out.stats.micros = start.elapsed().as_micros();
     (out, report)
+}
+
+/// The solver's parameters for [`decide_whole`]: the budget's nodes and time, the
+/// transposition table of `params`, the fill-in switched off for [`Fill::Off`], and
+/// everything else the solver's own defaults ([`SolveParams::default`]) — so the engine
+/// searches with the solver's default move order (connections, circuits kept) and
+/// progressive widening, whatever they become (pinned by `tests/solver/solver_engine.rs`).
+pub fn solver_params(budget: &Budget, params: &WholeParams) -> SolveParams {
+    let mut sp = SolveParams {
+        nodes: budget.nodes,
+        time: budget.time,
+        tt_entries: params.tt_entries,
+        ..SolveParams::default()
+    };
+    if params.fill_in == Fill::Off {
+        let f = &mut sp.features;
+        f.dead = false;
+        f.captured = false;
+        f.decompose = false;
+        f.dominated = false;
+        f.vulnerable = false;
+        f.reduction = false;
+    }
+    sp
 }
 
 /// `cert` (accepted by the kernel for `game`) shrunk by [`cert_shrink::shrink`] (fewer

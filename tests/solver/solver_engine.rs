@@ -12,8 +12,9 @@
 
 use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::claim::{Claim, SubGame};
+use hexproof::dfpn::{self, Ordering, SolveParams};
 use hexproof::engine::encode::encode;
-use hexproof::engine::whole::{decide_whole, WholeParams};
+use hexproof::engine::whole::{decide_whole, solver_params, Fill, WholeParams};
 use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
 use proptest::prelude::*;
@@ -226,4 +227,39 @@ fn encoding_and_engine_agree_with_local_search() {
     );
     assert!(applicable * 5 >= cases, "the encoding applies too rarely");
     assert!(counts.engine_holds.get() >= 50 && counts.engine_fails.get() >= 50);
+}
+
+/// The whole-board engine of `verify --engine solver|auto` and `templates import-published`
+/// searches with the solver's defaults (issue 28 item 4: the solver's gains carried over to
+/// template proofs): the connection move order with the circuits kept from each evaluation,
+/// and progressive widening — only the budget, the table size and (for `Fill::Off`) the
+/// fill-in differ.
+#[test]
+fn engine_uses_the_solvers_default_order_and_widening() {
+    let defaults = SolveParams::default();
+    assert_eq!(defaults.order, Ordering::Connections);
+    assert!(defaults.widening.is_some());
+    for fill_in in [Fill::White, Fill::Full, Fill::Off] {
+        let params = WholeParams {
+            fill_in,
+            tt_entries: 12_345,
+            ..WholeParams::default()
+        };
+        let budget = Budget::nodes(777);
+        let sp = solver_params(&budget, &params);
+        assert_eq!(sp.order, defaults.order, "{fill_in:?}");
+        assert_eq!(sp.widening, defaults.widening, "{fill_in:?}");
+        assert_eq!(sp.library_seeds, defaults.library_seeds, "{fill_in:?}");
+        assert_eq!(sp.vc_fast_or, defaults.vc_fast_or, "{fill_in:?}");
+        assert_eq!(sp.child_dn, defaults.child_dn, "{fill_in:?}");
+        assert_eq!(sp.semi_limit, defaults.semi_limit, "{fill_in:?}");
+        assert_eq!((sp.nodes, sp.tt_entries, sp.threads), (777, 12_345, 1));
+        assert_eq!(sp.features.dead, fill_in != Fill::Off);
+        let d = dfpn::make_search(&sp, sp.order.order(), std::time::Instant::now());
+        assert_eq!(d.widening, defaults.widening);
+        assert!(d.vc_order, "connection ordering on");
+        if std::env::var_os("HEXPROOF_KEEP_CIRCUITS").is_none() {
+            assert!(d.eval.keep_circuits, "circuits kept from each evaluation");
+        }
+    }
 }

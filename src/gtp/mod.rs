@@ -818,7 +818,12 @@ mod tests {
         assert!(list.contains("[bool] inferior 1"), "{list}");
         assert!(list.contains("[bool] rave 1"), "{list}");
         assert!(list.contains("[string] fpu_bonus 0"), "{list}");
+        assert!(list.contains("[string] uct_c 0.25"), "{list}");
+        assert!(list.contains("[string] rave_k 1000"), "{list}");
         for cmd in [
+            "param_player circuit_prior 40",
+            "param_player uct_c 0.3",
+            "param_player rave_k 500",
             "param_player inferior 0",
             "param_player rave 0",
             "param_player fpu_bonus 1",
@@ -829,6 +834,13 @@ mod tests {
         assert!(list.contains("[bool] inferior 0"), "{list}");
         assert!(list.contains("[bool] rave 0"), "{list}");
         assert!(list.contains("[string] fpu_bonus 1"), "{list}");
+        assert!(list.contains("[string] circuit_prior 40"), "{list}");
+        assert!(list.contains("[string] uct_c 0.3"), "{list}");
+        assert!(list.contains("[string] rave_k 500"), "{list}");
+        assert!(e
+            .handle("param_player circuit_prior -1")
+            .unwrap()
+            .starts_with('?'));
         assert!(e
             .handle("param_player fpu_bonus x")
             .unwrap()

@@ -1091,4 +1091,59 @@ mod tests {
         assert!(matches!(r.decision, Decision::Play(_)));
         assert!(r.nodes > 0 || r.proven_win, "{}", r.info);
     }
+
+    #[test]
+    fn the_circuit_prior_favours_high_energy_cells() {
+        // 5×5 with a few stones: with the prior on, every open root child gets exactly
+        // `circuit_prior` virtual AMAF playouts, a share of them won that grows with its cell's
+        // circuit energy (from 0.3 to 0.7, the highest-energy child at 0.7); pruned children
+        // and the prior off get none.
+        let p = p5("c2", "b3");
+        let base = Config::default();
+        let params = base.vc_params(Duration::from_secs(5));
+        let own = VcSet::build(&p, Colour::Black, params.clone());
+        let opp = VcSet::build(&p, Colour::White, params);
+        let ev = evaluate(&p, Some((&own, &opp)), base.links);
+        let cands = candidates(&p, Some(&opp)).0;
+        let off = Search::at_root(&base, &p, Colour::Black, cands, Duration::ZERO, Some((&own, &opp)));
+        assert!(off.nodes.iter().all(|n| n.amaf_visits == 0));
+        let cfg = Config {
+            circuit_prior: 50.0,
+            inferior: false,
+            ..Config::default()
+        };
+        // Either order of the two connection sets gives the same prior.
+        let s = Search::at_root(&cfg, &p, Colour::Black, cands, Duration::ZERO, Some((&opp, &own)));
+        let root = s.nodes[0];
+        let mut seen = Vec::new();
+        for k in root.first_child..root.first_child + root.n_children {
+            let n = s.nodes[k as usize];
+            if n.pruned {
+                assert_eq!(n.amaf_visits, 0);
+                continue;
+            }
+            assert_eq!(n.amaf_visits, 50);
+            let share = n.amaf_wins as f64 / 50.0;
+            assert!((0.3 - 1e-6..=0.7 + 1e-6).contains(&share), "{share}");
+            seen.push((ev.energy[s.geo.cell(n.cell).index()], share));
+        }
+        assert!(seen.len() > 3);
+        let top = seen.iter().cloned().fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a });
+        assert!((top.1 - 0.7).abs() < 1e-4, "{top:?}");
+        for &(e1, s1) in &seen {
+            for &(e2, s2) in &seen {
+                if e1 > e2 + 1e-12 {
+                    assert!(s1 >= s2 - 1e-6, "{e1} {s1} vs {e2} {s2}");
+                }
+            }
+        }
+        // And a search with the prior still answers inside the mustplay, in time.
+        let cfg = Config {
+            circuit_prior: 50.0,
+            solver_thread: false,
+            ..Config::default()
+        };
+        let r = genmove(&cfg, &p, Colour::Black, Duration::from_millis(200), None);
+        assert!(matches!(r.decision, Decision::Play(_)), "{}", r.info);
+    }
 }

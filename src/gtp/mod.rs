@@ -819,9 +819,10 @@ mod tests {
         assert!(list.contains("[bool] rave 1"), "{list}");
         assert!(list.contains("[string] fpu_bonus 0"), "{list}");
         assert!(list.contains("[string] uct_c 0.25"), "{list}");
+        assert!(list.contains("[string] circuit_prior 40"), "{list}");
         assert!(list.contains("[string] rave_k 1000"), "{list}");
         for cmd in [
-            "param_player circuit_prior 40",
+            "param_player circuit_prior 0",
             "param_player uct_c 0.3",
             "param_player rave_k 500",
             "param_player inferior 0",
@@ -834,7 +835,7 @@ mod tests {
         assert!(list.contains("[bool] inferior 0"), "{list}");
         assert!(list.contains("[bool] rave 0"), "{list}");
         assert!(list.contains("[string] fpu_bonus 1"), "{list}");
-        assert!(list.contains("[string] circuit_prior 40"), "{list}");
+        assert!(list.contains("[string] circuit_prior 0"), "{list}");
         assert!(list.contains("[string] uct_c 0.3"), "{list}");
         assert!(list.contains("[string] rave_k 500"), "{list}");
         assert!(e

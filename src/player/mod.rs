@@ -110,7 +110,7 @@ pub struct Config {
     /// root and at every knowledge node the circuit evaluation with both colours' connections
     /// is solved and each open child starts with this many virtual all-moves-as-first
     /// playouts, won in proportion to its cell's energy (0.3 for no energy, 0.7 for the
-    /// largest). 0: off.
+    /// largest). 0: off. Default 40.
     pub circuit_prior: f64,
     /// MCTS: UCT exploration constant.
     pub uct_c: f64,
@@ -144,7 +144,8 @@ impl Default for Config {
             inferior: true,
             rave: true,
             fpu_bonus: 0.0,
-            circuit_prior: 0.0,
+            // Measured: 0.2 s CPU self-play, 11×11 (journal player-session22.md).
+            circuit_prior: 40.0,
             uct_c: 0.25,
             rave_k: 1000.0,
         }

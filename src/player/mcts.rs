@@ -1099,7 +1099,10 @@ mod tests {
         // circuit energy (from 0.3 to 0.7, the highest-energy child at 0.7); pruned children
         // and the prior off get none.
         let p = p5("c2", "b3");
-        let base = Config::default();
+        let base = Config {
+            circuit_prior: 0.0,
+            ..Config::default()
+        };
         let params = base.vc_params(Duration::from_secs(5));
         let own = VcSet::build(&p, Colour::Black, params.clone());
         let opp = VcSet::build(&p, Colour::White, params);

@@ -409,7 +409,9 @@ impl<'a> Search<'a> {
         let energy = |s: &Self, k: u32| ev.energy[s.geo.cell(s.nodes[k as usize].cell).index()];
         let open = |s: &Self, k: u32| {
             let c = &s.nodes[k as usize];
-            !c.pruned && s.work[c.cell as usize] == EMPTY && pos.colour_at(s.geo.cell(c.cell)).is_none()
+            !c.pruned
+                && s.work[c.cell as usize] == EMPTY
+                && pos.colour_at(s.geo.cell(c.cell)).is_none()
         };
         let e_max = kids
             .clone()
@@ -1108,7 +1110,14 @@ mod tests {
         let opp = VcSet::build(&p, Colour::White, params);
         let ev = evaluate(&p, Some((&own, &opp)), base.links);
         let cands = candidates(&p, Some(&opp)).0;
-        let off = Search::at_root(&base, &p, Colour::Black, cands, Duration::ZERO, Some((&own, &opp)));
+        let off = Search::at_root(
+            &base,
+            &p,
+            Colour::Black,
+            cands,
+            Duration::ZERO,
+            Some((&own, &opp)),
+        );
         assert!(off.nodes.iter().all(|n| n.amaf_visits == 0));
         let cfg = Config {
             circuit_prior: 50.0,
@@ -1116,7 +1125,14 @@ mod tests {
             ..Config::default()
         };
         // Either order of the two connection sets gives the same prior.
-        let s = Search::at_root(&cfg, &p, Colour::Black, cands, Duration::ZERO, Some((&opp, &own)));
+        let s = Search::at_root(
+            &cfg,
+            &p,
+            Colour::Black,
+            cands,
+            Duration::ZERO,
+            Some((&opp, &own)),
+        );
         let root = s.nodes[0];
         let mut seen = Vec::new();
         for k in root.first_child..root.first_child + root.n_children {
@@ -1131,7 +1147,10 @@ mod tests {
             seen.push((ev.energy[s.geo.cell(n.cell).index()], share));
         }
         assert!(seen.len() > 3);
-        let top = seen.iter().cloned().fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a });
+        let top = seen
+            .iter()
+            .cloned()
+            .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a });
         assert!((top.1 - 0.7).abs() < 1e-4, "{top:?}");
         for &(e1, s1) in &seen {
             for &(e2, s2) in &seen {

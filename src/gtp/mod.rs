@@ -509,7 +509,7 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] uct_c {}\n[string] rave_k {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
@@ -528,7 +528,10 @@ impl Engine {
                 c.prior_weight,
                 c.inferior as u8,
                 c.rave as u8,
-                c.fpu_bonus
+                c.fpu_bonus,
+                c.circuit_prior,
+                c.uct_c,
+                c.rave_k
             )),
             [name, v] => {
                 let num = |v: &str| {
@@ -557,6 +560,9 @@ impl Engine {
                     "inferior" => c.inferior = parse_bool(v)?,
                     "rave" => c.rave = parse_bool(v)?,
                     "fpu_bonus" => c.fpu_bonus = nonneg(v)?.min(10.0),
+                    "circuit_prior" => c.circuit_prior = nonneg(v)?.min(100_000.0),
+                    "uct_c" => c.uct_c = nonneg(v)?.min(100.0),
+                    "rave_k" => c.rave_k = nonneg(v)?.clamp(1.0, 1e9),
                     _ => return Err(GtpError::UnknownParameter(name.to_string())),
                 }
                 Ok(String::new())
@@ -812,7 +818,13 @@ mod tests {
         assert!(list.contains("[bool] inferior 1"), "{list}");
         assert!(list.contains("[bool] rave 1"), "{list}");
         assert!(list.contains("[string] fpu_bonus 0"), "{list}");
+        assert!(list.contains("[string] uct_c 0.25"), "{list}");
+        assert!(list.contains("[string] circuit_prior 40"), "{list}");
+        assert!(list.contains("[string] rave_k 1000"), "{list}");
         for cmd in [
+            "param_player circuit_prior 0",
+            "param_player uct_c 0.3",
+            "param_player rave_k 500",
             "param_player inferior 0",
             "param_player rave 0",
             "param_player fpu_bonus 1",
@@ -823,6 +835,13 @@ mod tests {
         assert!(list.contains("[bool] inferior 0"), "{list}");
         assert!(list.contains("[bool] rave 0"), "{list}");
         assert!(list.contains("[string] fpu_bonus 1"), "{list}");
+        assert!(list.contains("[string] circuit_prior 0"), "{list}");
+        assert!(list.contains("[string] uct_c 0.3"), "{list}");
+        assert!(list.contains("[string] rave_k 500"), "{list}");
+        assert!(e
+            .handle("param_player circuit_prior -1")
+            .unwrap()
+            .starts_with('?'));
         assert!(e
             .handle("param_player fpu_bonus x")
             .unwrap()

@@ -14,6 +14,7 @@ use super::proven::{candidates, proven_move, root_proven_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
 use crate::dfpn::inferior::{fill_in, InferiorRules};
+use crate::eval::evaluate;
 use crate::local::Stop;
 use crate::position::Position;
 use crate::vc::{mustplay, Mustplay, VcSet};
@@ -24,13 +25,9 @@ use std::time::{Duration, Instant};
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const WHITE: u8 = 2;
-/// RAVE equivalence parameter: the RAVE weight is `sqrt(K / (3n + K))`.
-const RAVE_K: f64 = 1000.0;
 /// Tree size cap (about 32 bytes a node): past it leaves are no longer expanded and the
 /// search goes on with playouts from them.
 const MAX_TREE_NODES: usize = 4_000_000;
-/// UCT exploration constant (small: RAVE does most of the exploring, as in MoHex).
-const UCT_C: f64 = 0.25;
 
 fn code(c: Colour) -> u8 {
     match c {
@@ -244,7 +241,9 @@ impl<'a> Search<'a> {
         to_move: Colour,
         cands: CellSet,
         vc_time: Duration,
+        vcs: Option<(&VcSet, &VcSet)>,
     ) -> Search<'a> {
+        let original = position;
         let board = *position.board();
         let geo = Geometry::new(&board);
         let n = geo.n;
@@ -288,6 +287,9 @@ impl<'a> Search<'a> {
             if !cands.contains(s.geo.cell(s.nodes[k].cell)) {
                 s.nodes[k].pruned = true;
             }
+        }
+        if let Some((a, b)) = vcs.filter(|_| config.circuit_prior > 0.0) {
+            s.circuit_prior(0, original, a, b);
         }
         s
     }
@@ -378,9 +380,56 @@ impl<'a> Search<'a> {
         }
         let opp = VcSet::build(&pos, me.opponent(), params);
         match mustplay(&opp) {
-            Mustplay::Lost { .. } => self.nodes[id as usize].proven = 1,
+            Mustplay::Lost { .. } => {
+                self.nodes[id as usize].proven = 1;
+                return;
+            }
             Mustplay::Restricted(m) => self.prune_children(id, pos.empty_cells() - m),
             Mustplay::Unrestricted => {}
+        }
+        if self.config.circuit_prior > 0.0 {
+            self.circuit_prior(id, &pos, &own, &opp);
+        }
+    }
+
+    /// The circuit prior (see [`Config::circuit_prior`]): the circuit evaluation of `pos`
+    /// with `a` and `b` (one colour's connections each) gives every open child of `id`
+    /// `circuit_prior` virtual all-moves-as-first playouts, a share 0.3 + 0.4 e / e_max of
+    /// them won, where e is the energy of the child's cell and e_max the largest among the
+    /// open children. Heuristic only: it orders the search, it never proves or prunes.
+    fn circuit_prior(&mut self, id: u32, pos: &Position, a: &VcSet, b: &VcSet) {
+        let (vb, vw) = if a.colour() == Colour::Black {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let ev = evaluate(pos, Some((vb, vw)), self.config.links);
+        let n = self.nodes[id as usize];
+        let kids = n.first_child..n.first_child + n.n_children;
+        let energy = |s: &Self, k: u32| ev.energy[s.geo.cell(s.nodes[k as usize].cell).index()];
+        let open = |s: &Self, k: u32| {
+            let c = &s.nodes[k as usize];
+            !c.pruned
+                && s.work[c.cell as usize] == EMPTY
+                && pos.colour_at(s.geo.cell(c.cell)).is_none()
+        };
+        let e_max = kids
+            .clone()
+            .filter(|&k| open(self, k))
+            .map(|k| energy(self, k))
+            .fold(0.0f64, f64::max);
+        if !(e_max > 0.0 && e_max.is_finite()) {
+            return;
+        }
+        let n0 = self.config.circuit_prior;
+        for k in kids {
+            if !open(self, k) {
+                continue;
+            }
+            let x = (energy(self, k) / e_max).clamp(0.0, 1.0);
+            let c = &mut self.nodes[k as usize];
+            c.amaf_visits += n0.round() as u32;
+            c.amaf_wins += (n0 * (0.3 + 0.4 * x)) as f32;
         }
     }
 
@@ -412,6 +461,7 @@ impl<'a> Search<'a> {
         } else {
             0.0
         };
+        let (rave_k, uct_c) = (self.config.rave_k, self.config.uct_c);
         let mut best = None;
         let mut best_v = f64::NEG_INFINITY;
         let mut open = 0;
@@ -450,11 +500,11 @@ impl<'a> Search<'a> {
             } else {
                 let q = c.wins as f64 / c.visits as f64;
                 let beta = if self.config.rave {
-                    (RAVE_K / (3.0 * c.visits as f64 + RAVE_K)).sqrt()
+                    (rave_k / (3.0 * c.visits as f64 + rave_k)).sqrt()
                 } else {
                     0.0
                 };
-                (1.0 - beta) * q + beta * rave + UCT_C * (ln / c.visits as f64).sqrt() + bias
+                (1.0 - beta) * q + beta * rave + uct_c * (ln / c.visits as f64).sqrt() + bias
             };
             if v > best_v {
                 best_v = v;
@@ -687,7 +737,8 @@ pub fn genmove(
         };
     }
     let vc_time = deadline.wall_limit((time / 50).min(Duration::from_millis(100)));
-    let mut s = Search::at_root(config, position, to_move, cands, vc_time);
+    let vcs = own.as_ref().zip(opp.as_ref());
+    let mut s = Search::at_root(config, position, to_move, cands, vc_time, vcs);
     let me = code(to_move);
     let solver_time = deadline.wall_limit(deadline.remaining());
     let empty = position.empty_cells();
@@ -760,6 +811,7 @@ pub fn playout_move(config: &Config, position: &Position, to_move: Colour, playo
         to_move,
         position.empty_cells(),
         Duration::ZERO,
+        None,
     );
     let me = code(to_move);
     for _ in 0..playouts.max(1) {
@@ -882,7 +934,7 @@ mod tests {
 
     /// A search on `position` with `to_move` to play, no connections.
     fn search<'a>(cfg: &'a Config, p: &Position, to_move: Colour) -> Search<'a> {
-        Search::at_root(cfg, p, to_move, p.empty_cells(), Duration::ZERO)
+        Search::at_root(cfg, p, to_move, p.empty_cells(), Duration::ZERO, None)
     }
 
     #[test]
@@ -1013,7 +1065,7 @@ mod tests {
         };
         let (cands, lost) = candidates(&p, Some(&opp));
         assert!(!lost && cands.is_subset(&m) && cands.len() < p.empty_cells().len());
-        let s = Search::at_root(&cfg, &p, Colour::Black, cands, Duration::ZERO);
+        let s = Search::at_root(&cfg, &p, Colour::Black, cands, Duration::ZERO, None);
         let root = s.nodes[0];
         for k in root.first_child..root.first_child + root.n_children {
             let n = s.nodes[k as usize];
@@ -1040,5 +1092,80 @@ mod tests {
         let r = genmove(&cfg, &p, Colour::White, Duration::from_millis(200), None);
         assert!(matches!(r.decision, Decision::Play(_)));
         assert!(r.nodes > 0 || r.proven_win, "{}", r.info);
+    }
+
+    #[test]
+    fn the_circuit_prior_favours_high_energy_cells() {
+        // 5×5 with a few stones: with the prior on, every open root child gets exactly
+        // `circuit_prior` virtual AMAF playouts, a share of them won that grows with its cell's
+        // circuit energy (from 0.3 to 0.7, the highest-energy child at 0.7); pruned children
+        // and the prior off get none.
+        let p = p5("c2", "b3");
+        let base = Config {
+            circuit_prior: 0.0,
+            ..Config::default()
+        };
+        let params = base.vc_params(Duration::from_secs(5));
+        let own = VcSet::build(&p, Colour::Black, params.clone());
+        let opp = VcSet::build(&p, Colour::White, params);
+        let ev = evaluate(&p, Some((&own, &opp)), base.links);
+        let cands = candidates(&p, Some(&opp)).0;
+        let off = Search::at_root(
+            &base,
+            &p,
+            Colour::Black,
+            cands,
+            Duration::ZERO,
+            Some((&own, &opp)),
+        );
+        assert!(off.nodes.iter().all(|n| n.amaf_visits == 0));
+        let cfg = Config {
+            circuit_prior: 50.0,
+            inferior: false,
+            ..Config::default()
+        };
+        // Either order of the two connection sets gives the same prior.
+        let s = Search::at_root(
+            &cfg,
+            &p,
+            Colour::Black,
+            cands,
+            Duration::ZERO,
+            Some((&opp, &own)),
+        );
+        let root = s.nodes[0];
+        let mut seen = Vec::new();
+        for k in root.first_child..root.first_child + root.n_children {
+            let n = s.nodes[k as usize];
+            if n.pruned {
+                assert_eq!(n.amaf_visits, 0);
+                continue;
+            }
+            assert_eq!(n.amaf_visits, 50);
+            let share = n.amaf_wins as f64 / 50.0;
+            assert!((0.3 - 1e-6..=0.7 + 1e-6).contains(&share), "{share}");
+            seen.push((ev.energy[s.geo.cell(n.cell).index()], share));
+        }
+        assert!(seen.len() > 3);
+        let top = seen
+            .iter()
+            .cloned()
+            .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a });
+        assert!((top.1 - 0.7).abs() < 1e-4, "{top:?}");
+        for &(e1, s1) in &seen {
+            for &(e2, s2) in &seen {
+                if e1 > e2 + 1e-12 {
+                    assert!(s1 >= s2 - 1e-6, "{e1} {s1} vs {e2} {s2}");
+                }
+            }
+        }
+        // And a search with the prior still answers inside the mustplay, in time.
+        let cfg = Config {
+            circuit_prior: 50.0,
+            solver_thread: false,
+            ..Config::default()
+        };
+        let r = genmove(&cfg, &p, Colour::Black, Duration::from_millis(200), None);
+        assert!(matches!(r.decision, Decision::Play(_)), "{}", r.info);
     }
 }

@@ -51,7 +51,9 @@ fn a_malformed_script_gives_location_snippet_and_exit_2() {
 #[test]
 fn an_exhausted_budget_gives_exit_3() {
     // `by search` steps cannot be decided in one node; rule steps, whose confirming searches
-    // get one node too, still rest on their rules.
+    // get one node too, still stand: an OR over searched premises is confirmed by a kernel
+    // certificate composed of theirs (no search, so no budget needed; before session 22 it
+    // rested on the rule alone).
     let (code, out, _) = hexproof(&[
         "check",
         "--nodes",
@@ -61,7 +63,11 @@ fn an_exhausted_budget_gives_exit_3() {
         "proofs/examples/ziggurat.hexp",
     ]);
     assert_eq!(code, 3, "{out}");
-    assert!(out.contains("rests on the rule alone"), "{out}");
+    assert!(
+        out.contains("OR            (x, [e5, c6, d6, e6, b7, c7, d7, e7], b) VC  [rule ✓ · search: holds, 0 nodes")
+            && out.contains("composed of the premises' kernel-checked certificates"),
+        "{out}"
+    );
     assert!(out.contains("undecided"), "{out}");
 }
 

@@ -2,8 +2,9 @@
 # A local PostgreSQL server (initdb under a temporary folder, stopped at the end) as the shared
 # solved-position store of sharded `hexproof solve` jobs, with the server restarted while a job
 # runs. Checks that the combined table equals the one-process table (no database), that the
-# store holds checksummed records afterwards, and that a second pass over the warm store gives
-# the same table. docs/cluster.md.
+# store holds checksummed records afterwards, that a second pass over the warm store gives
+# the same table, and that a job started while the server is down waits for it (pass 3).
+# docs/cluster.md.
 #
 #   contrib/postgres/run-local-postgres.sh [--board 6x6] [--restart-after 5] \
 #       [--bin target/release/hexproof]      # a build with --features postgres
@@ -66,13 +67,26 @@ nice "$BIN" solve --board "$BOARD" --openings all --shard 1/1 --out "$T/r2" --db
 echo "pass 2 (warm store): $(tail -1 "$T/c2.txt")"
 dump >"$T/after.txt"
 RC=0
+# Pass 3: a job started while the server is down (as a Slurm task can start inside a restart's
+# window): its first connection is retried for 60 s, so it waits, says so once, and finishes.
+start stop -m fast
+nice "$BIN" solve --board "$BOARD" --openings all --shard 1/1 --out "$T/r3" --db "$URL" >/dev/null 2>"$T/job3.err" &
+JOB=$!
+sleep 2
+start start
+if wait "$JOB" && grep -q "^store: the PostgreSQL server cannot be reached yet" "$T/job3.err" \
+    && "$BIN" solve --board "$BOARD" --combine "$T/r3" >"$T/c3.txt"; then
+    echo "pass 3 (started while the server was down): waited for it and finished: $(tail -1 "$T/c3.txt")"
+else
+    echo "pass 3 (started while the server was down): FAILED: $(tail -2 "$T/job3.err" | tr '\n' ' ')"; RC=1
+fi
 LOST=$(comm -23 "$T/before.txt" "$T/after.txt" | wc -l)
 if [ "$LOST" = 0 ]; then
     echo "store: all $(wc -l <"$T/before.txt") records dumped just before the restart are still there, each value unchanged (key and MD5 compared record by record; $(wc -l <"$T/after.txt") records at the end)"
 else
     echo "store: $LOST of $(wc -l <"$T/before.txt") records dumped before the restart are MISSING or CHANGED"; RC=1
 fi
-for c in c1 c2; do
+for c in c1 c2 c3; do
     if diff <(table "$T/one.txt") <(table "$T/$c.txt") >/dev/null; then
         echo "compare $c: equals the one-process table"
     else

@@ -333,6 +333,12 @@ if [ -n "$URL" ]; then
     else
         echo "store: no task reported a store error (a failed write is retried for 60 s, then reported)"
     fi
+    # A task that started while the server was down waited for it (its first connection is
+    # retried for 60 s too) and says so once in its log.
+    WAITED=$( (grep -l "^store: the PostgreSQL server cannot be reached yet" "$T"/out/*.out 2>/dev/null || true) | xargs -r -n1 basename | tr '\n' ' ')
+    if [ -n "$WAITED" ]; then
+        echo "store: task(s) that started while the server was down and waited for it: $WAITED"
+    fi
     # Every opening again over the warm store, into a fresh folder.
     START=$(date +%s.%N)
     submit warm "1-$SHARDS" hexproof-openings.sbatch "$(open_export "$T/results-warm")"

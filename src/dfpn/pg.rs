@@ -44,6 +44,7 @@ impl PgStore {
     /// for [`WRITE_RETRY`], as a write is; a server that stays unreachable is reported after it.
     pub fn connect(url: &str) -> Result<PgStore, DbFault> {
         let start = Instant::now();
+        let mut warned = false;
         let client = loop {
             let attempt = Client::connect(url, NoTls).and_then(|mut c| {
                 c.batch_execute(CREATE)?;
@@ -52,7 +53,17 @@ impl PgStore {
             match attempt {
                 Ok(c) => break c,
                 Err(e) if start.elapsed() >= WRITE_RETRY => return Err(e.into()),
-                Err(_) => std::thread::sleep(Duration::from_millis(500)),
+                Err(e) => {
+                    // Once, so that a job's log shows that it waited (not an error).
+                    if !warned {
+                        eprintln!(
+                            "store: the PostgreSQL server cannot be reached yet ({e}); retrying for up to {} s",
+                            WRITE_RETRY.as_secs()
+                        );
+                        warned = true;
+                    }
+                    std::thread::sleep(Duration::from_millis(500))
+                }
             }
         };
         Ok(PgStore {

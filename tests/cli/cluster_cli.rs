@@ -413,8 +413,8 @@ fn slurm_array_job_equals_one_process() {
 
 /// The shared store on a real PostgreSQL server (contrib/postgres/run-local-postgres.sh: a
 /// server under a temporary folder, restarted while a job runs, stopped at the end): the
-/// combined table equals the one-process table before and after the store is warm, and the
-/// store holds records. Needs root, the `postgresql` package and a build with the feature:
+/// combined table equals the one-process table before and after the store is warm, the
+/// store holds records, and a job started while the server is down waits for it and finishes. Needs root, the `postgresql` package and a build with the feature:
 /// `cargo test --release --features postgres --test cli postgres -- --ignored`.
 #[cfg(feature = "postgres")]
 #[test]
@@ -440,6 +440,15 @@ fn postgres_store_survives_a_restart() {
     );
     assert!(
         text.contains("compare c2: equals the one-process table"),
+        "{text}"
+    );
+    // A job started while the server was down waited for it (its first connection retried).
+    assert!(
+        text.contains("pass 3 (started while the server was down): waited for it and finished"),
+        "{text}"
+    );
+    assert!(
+        text.contains("compare c3: equals the one-process table"),
         "{text}"
     );
 }

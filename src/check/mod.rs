@@ -377,6 +377,31 @@ struct SearchOut {
 }
 
 impl SearchOut {
+    /// A "holds" confirmed by a kernel certificate composed of kernel-checked ones ([`kcompose`]),
+    /// without a search: `what` names the certificates it was composed of; `cert` the composed
+    /// certificate when an OR step may reuse it.
+    fn composed(
+        start: Instant,
+        what: &str,
+        v: crate::kernel::Verified,
+        cert: Option<std::sync::Arc<crate::kernel::Certificate>>,
+    ) -> SearchOut {
+        SearchOut {
+            verdict: Verdict::Holds,
+            report: SearchReport {
+                verdict: "holds".into(),
+                nodes: 0,
+                micros: start.elapsed().as_micros() as u64,
+                refutation: Vec::new(),
+                note: Some(format!(
+                    "kernel certificate composed of {what} kernel-checked certificates (no search)"
+                )),
+            },
+            win: Some(SearchWin::Kernel(v)),
+            cert,
+        }
+    }
+
     /// The search as a basis part: its win, or that it was undecided.
     fn searched(&self) -> Searched {
         self.win.clone().ok_or(Unsearched::Undecided)
@@ -557,21 +582,7 @@ impl<'a> Checker<'a> {
             })
             .collect();
         let v = kcompose::compose_and(&game, &parts)?;
-        let out = SearchOut {
-            verdict: Verdict::Holds,
-            report: SearchReport {
-                verdict: "holds".into(),
-                nodes: 0,
-                micros: start.elapsed().as_micros() as u64,
-                refutation: Vec::new(),
-                note: Some(
-                    "kernel certificate composed of the premises' kernel-checked certificates (no search)"
-                        .into(),
-                ),
-            },
-            win: Some(SearchWin::Kernel(v)),
-            cert: None,
-        };
+        let out = SearchOut::composed(start, "the premises'", v, None);
         self.cache.insert(
             (f.claim.clone(), f.carrier, black, white, false),
             out.clone(),
@@ -613,21 +624,7 @@ impl<'a> Checker<'a> {
         let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone()).ok()?;
         let refs: Vec<&crate::kernel::Certificate> = certs.iter().map(|c| c.as_ref()).collect();
         let (v, cert) = kcompose::compose_or(&game, &refs)?;
-        let out = SearchOut {
-            verdict: Verdict::Holds,
-            report: SearchReport {
-                verdict: "holds".into(),
-                nodes: 0,
-                micros: start.elapsed().as_micros() as u64,
-                refutation: Vec::new(),
-                note: Some(
-                    "kernel certificate composed of the premises' kernel-checked certificates (no search)"
-                        .into(),
-                ),
-            },
-            win: Some(SearchWin::Kernel(v)),
-            cert: Some(std::sync::Arc::new(cert)),
-        };
+        let out = SearchOut::composed(start, "the premises'", v, Some(std::sync::Arc::new(cert)));
         self.cache.insert(
             (f.claim.clone(), f.carrier, black, white, false),
             out.clone(),

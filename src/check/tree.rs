@@ -1044,21 +1044,12 @@ impl<'a> Checker<'a> {
             })
             .collect();
         let v = kcompose::compose_white(pos, &parts)?;
-        Some(SearchOut {
-            verdict: Verdict::Holds,
-            report: SearchReport {
-                verdict: "holds".into(),
-                nodes: 0,
-                micros: start.elapsed().as_micros() as u64,
-                refutation: Vec::new(),
-                note: Some(
-                    "kernel certificate composed of the analyses' and cases' kernel-checked certificates (no search)"
-                        .into(),
-                ),
-            },
-            win: Some(SearchWin::Kernel(v)),
-            cert: None,
-        })
+        Some(SearchOut::composed(
+            start,
+            "the analyses' and cases'",
+            v,
+            None,
+        ))
     }
 
     /// A White node's precluding analyses: their verdict, the moves that survive them all

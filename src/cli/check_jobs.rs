@@ -47,10 +47,36 @@ pub fn run(
         hexproof::player::clock::thread_cpu_time,
     ) {
         Err(e) => fail_input(e),
+        Ok(JobOutcome::BadInput(checked)) if json => print_json(
+            serde_json::to_value(&checked.report).expect("reports serialise"),
+            checked.report.exit_code,
+        ),
         Ok(JobOutcome::BadInput(checked)) => {
             print!("{}", checked.human());
             checked.report.exit_code
         }
+        Ok(JobOutcome::AlreadyDone(p)) if json => print_json(
+            serde_json::json!({
+                "proof": proof.display().to_string(),
+                "shard": shard.to_string(),
+                "outcome": "already_done",
+                "file": p.display().to_string(),
+            }),
+            0,
+        ),
+        Ok(JobOutcome::Written(p, r)) if json => print_json(
+            serde_json::json!({
+                "proof": proof.display().to_string(),
+                "shard": shard.to_string(),
+                "outcome": "written",
+                "file": p.display().to_string(),
+                "parts": r.parts.len(),
+                "parts_total": r.parts_total,
+                "steps": r.parts.iter().map(|q| q.counts.steps).sum::<usize>(),
+                "cpu_micros": r.cpu_micros,
+            }),
+            0,
+        ),
         Ok(JobOutcome::AlreadyDone(p)) => {
             println!(
                 "shard {shard} of {}: already done ({} is valid); nothing to do",
@@ -92,6 +118,10 @@ fn run_combine(dirs: &[PathBuf], proof: Option<&Path>, json: bool, opts: &Option
                 "files": c.files,
                 "parts": c.parts,
                 "rechecked": c.rechecked,
+                "shards": c.shards.iter().map(|(s, parts, cpu)| serde_json::json!({
+                    "shard": s, "parts": parts, "cpu_micros": cpu,
+                })).collect::<Vec<_>>(),
+                "temporary": c.temporary,
                 "counts": c.counts,
                 "cpu_micros": c.cpu_micros,
             }),

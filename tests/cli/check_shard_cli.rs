@@ -183,3 +183,49 @@ fn missing_foreign_edited_misnamed_and_duplicated_shard_files_are_rejected() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+#[test]
+fn shard_jobs_and_the_combiner_speak_json() {
+    let dir = scratch("json");
+    let out_dir = dir.to_str().unwrap();
+    let job = |i: usize| {
+        let (code, out, err) = run(&[
+            "check",
+            PROOF,
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            out_dir,
+            "--json",
+        ]);
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+        (code, v)
+    };
+    let (code, v) = job(1);
+    assert_eq!((code, v["exit_code"].as_i64()), (0, Some(0)), "{v}");
+    assert_eq!(v["outcome"], "written", "{v}");
+    assert_eq!(v["shard"], "1/2");
+    assert_eq!(v["parts_total"], 2);
+    assert!(
+        v["cpu_seconds"].is_number() && v["steps"].as_u64().unwrap() > 0,
+        "{v}"
+    );
+    assert!(v["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("check-shard-1-of-2.json"));
+    let (_, again) = job(1);
+    assert_eq!(again["outcome"], "already_done", "{again}");
+    assert_eq!(job(2).0, 0);
+
+    let (code, out, err) = run(&["check", "--json", "--combine", out_dir]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+    assert_eq!((code, v["exit_code"].as_i64()), (0, Some(0)), "{v}");
+    assert_eq!(v["files"], 2);
+    assert_eq!(v["shards"].as_array().map(Vec::len), Some(2), "{v}");
+    assert!(v["shards"][0]["cpu_seconds"].is_number(), "{v}");
+    assert_eq!(v["temporary"], 0);
+    assert_eq!(v["counts"], one_process(PROOF).1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

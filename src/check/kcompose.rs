@@ -109,6 +109,141 @@ pub(super) fn compose_and(game: &SubGame, parts: &[Part]) -> Option<Verified> {
     }
 }
 
+/// The evidence for one premise of [`compose_and_first`].
+pub(super) enum Evidence<'a> {
+    /// A certificate the kernel accepted in this position (a search's or a composed one):
+    /// copied in, every node checked again.
+    Cert(&'a Certificate),
+    /// A kernel acceptance of a VC in this position: a lemma leaf (condition 7).
+    Lemma(&'a Verified),
+    /// A premise on no cell (`(t, [], g3)`): its pair is joined once the first move is played.
+    Adjacent,
+}
+
+/// A premise for [`compose_and_first`]: its single pair, its carrier and its evidence.
+pub(super) struct Link<'a> {
+    pub pair: (Cell, Cell),
+    pub carrier: CellSet,
+    pub evidence: Evidence<'a>,
+}
+
+/// The nodes of one premise in a certificate whose owner has played `m` (every node gets `m`
+/// as a stone, and a node stating the claim's pairs gets the premise's pair as its goal);
+/// returns the premise's root. `None` when a certificate has a first move other than `m`.
+fn link_nodes(l: &Link, m: Cell, nodes: &mut Vec<Node>) -> Option<NodeId> {
+    let stones = CellSet::single(m);
+    match l.evidence {
+        Evidence::Cert(c) => {
+            if c.first.is_some_and(|f| f != m) {
+                return None;
+            }
+            let off = nodes.len() as NodeId;
+            nodes.extend(c.nodes.iter().map(|n| Node {
+                stones: n.stones | stones,
+                goal: n.goal.or(Some(l.pair)),
+                kind: n.kind.shifted(off),
+                ..n.clone()
+            }));
+            Some(c.root + off)
+        }
+        Evidence::Lemma(_) => {
+            nodes.push(Node {
+                stones: CellSet::EMPTY,
+                carrier: l.carrier,
+                goal: Some(l.pair),
+                either: Vec::new(),
+                with: Vec::new(),
+                kind: NodeKind::And(Vec::new()),
+            });
+            Some(nodes.len() as NodeId - 1)
+        }
+        Evidence::Adjacent => {
+            nodes.push(Node {
+                stones,
+                carrier: CellSet::EMPTY,
+                goal: Some(l.pair),
+                either: Vec::new(),
+                with: Vec::new(),
+                kind: NodeKind::Joined,
+            });
+            Some(nodes.len() as NodeId - 1)
+        }
+    }
+}
+
+/// The kernel's acceptance of `game` (a semi-connection: the owner first) by the first move
+/// `m` and then one and-node over the premises (an AND step through an empty cell, or with a
+/// premise on no cell whose end is `m`): each premise's certificate copied in with `m` added
+/// to its stones (kernel condition 5 then sees `m` as an owner cell, as the premise's own game
+/// saw it as an empty endpoint), a VC's acceptance as a lemma leaf, trying every order and
+/// orientation as [`compose_and`]. Also returns the certificate when it has no lemma leaf (an
+/// OR step above may copy it, [`compose_or`]); `None` when the kernel accepts none. Nothing here is trusted: the
+/// kernel checks the whole certificate in `game`.
+pub(super) fn compose_and_first(
+    game: &SubGame,
+    m: Cell,
+    links: &[Link],
+) -> Option<(Verified, Option<Certificate>)> {
+    let n = links.len();
+    if n == 0 || n > MAX_PARTS || !game.claim().owner_first {
+        return None;
+    }
+    let stones = CellSet::single(m);
+    let mut order: Vec<usize> = (0..n).collect();
+    loop {
+        for flips in 0u32..(1 << n) {
+            let mut nodes: Vec<Node> = Vec::new();
+            let mut lemmas: Vec<(NodeId, &Verified)> = Vec::new();
+            let mut children: Vec<NodeId> = Vec::with_capacity(n);
+            for (slot, &i) in order.iter().enumerate() {
+                let l = &links[i];
+                let root = link_nodes(l, m, &mut nodes)?;
+                if let Evidence::Lemma(v) = l.evidence {
+                    lemmas.push((root, v));
+                }
+                let child = if flips & (1 << slot) != 0 {
+                    let inner = &nodes[root as usize];
+                    let turned = Node {
+                        stones: inner.stones | stones,
+                        carrier: inner.carrier,
+                        goal: Some((l.pair.1, l.pair.0)),
+                        either: Vec::new(),
+                        with: Vec::new(),
+                        kind: NodeKind::And(vec![root]),
+                    };
+                    nodes.push(turned);
+                    nodes.len() as NodeId - 1
+                } else {
+                    root
+                };
+                children.push(child);
+            }
+            let mut carrier = game.carrier();
+            carrier.remove(m);
+            nodes.push(Node {
+                stones,
+                carrier,
+                goal: None,
+                either: Vec::new(),
+                with: Vec::new(),
+                kind: NodeKind::And(children),
+            });
+            let cert = Certificate {
+                root: nodes.len() as NodeId - 1,
+                nodes,
+                first: Some(m),
+            };
+            if let Ok(v) = kernel::check_with(game, &cert, &lemmas) {
+                // A certificate with lemma leaves cannot be copied into another one.
+                return Some((v, lemmas.is_empty().then_some(cert)));
+            }
+        }
+        if !next_permutation(&mut order) {
+            return None;
+        }
+    }
+}
+
 /// The kernel's acceptance of `game` (a VC, the opponent first) by an or-node over the
 /// premises' semi-connection certificates (each with its first move): the option for premise
 /// i is its first move followed by its root, its nodes copied into one certificate, so the
@@ -346,6 +481,113 @@ mod tests {
         assert!(compose_or(&game("a3 b3"), &[&left]).is_none());
         // A conclusion whose carrier lacks a premise's cell.
         assert!(compose_or(&game("a3"), &[&left, &right]).is_none());
+    }
+
+    fn vsc(a: Cell, b: Cell) -> Claim {
+        Claim {
+            owner: Colour::Black,
+            pairs: vec![(a, b)],
+            owner_first: true,
+        }
+    }
+
+    #[test]
+    fn an_and_through_an_empty_cell_is_composed_as_a_semi_connection_and_a_wrong_one_refused() {
+        // 3×3, empty board: t - b2 on b1 c1 and b2 - b on a3 b3 (b2 empty, an endpoint of
+        // both), so t - b on the five cells with Black first at b2.
+        let board = Board::square(3).unwrap();
+        let pos = Position::empty(board);
+        let set = |s: &str| -> CellSet {
+            board
+                .parse_cells(s, Notation::Letters)
+                .unwrap()
+                .into_iter()
+                .collect()
+        };
+        let cell = |s: &str| set(s).first().unwrap();
+        let (t, b, b2) = (
+            Cell::border(Border::Top),
+            Cell::border(Border::Bottom),
+            cell("b2"),
+        );
+        let cert_of = |carrier: CellSet, claim: Claim| {
+            let g = SubGame::new(pos.clone(), carrier, claim).unwrap();
+            let o = decide(&g, &Budget::nodes(10_000)).unwrap();
+            assert_eq!(o.verdict, Verdict::Holds);
+            o.certificate.unwrap()
+        };
+        let top = cert_of(set("b1 c1"), vc(t, b2));
+        let bottom = cert_of(set("a3 b3"), vc(b2, b));
+        let links = [
+            Link {
+                pair: (t, b2),
+                carrier: set("b1 c1"),
+                evidence: Evidence::Cert(&top),
+            },
+            Link {
+                pair: (b2, b),
+                carrier: set("a3 b3"),
+                evidence: Evidence::Cert(&bottom),
+            },
+        ];
+        let game = |c: &str| SubGame::new(pos.clone(), set(c), vsc(t, b)).unwrap();
+        let (v, cert) = compose_and_first(&game("b1 c1 b2 a3 b3"), b2, &links).expect("composed");
+        assert_eq!(v.sub_game().carrier(), set("b1 c1 b2 a3 b3"));
+        assert_eq!(cert.expect("no lemma leaf").first, Some(b2));
+        // The first move elsewhere, a conclusion missing a premise's cell, a VC conclusion
+        // (White first), a premise missing: refused.
+        assert!(compose_and_first(&game("b1 c1 b2 a3 b3"), cell("a2"), &links).is_none());
+        assert!(compose_and_first(&game("b1 c1 b2 a3"), b2, &links).is_none());
+        let vc_game = SubGame::new(pos.clone(), set("b1 c1 b2 a3 b3"), vc(t, b)).unwrap();
+        assert!(compose_and_first(&vc_game, b2, &links).is_none());
+        assert!(compose_and_first(&game("b1 c1 b2 a3 b3"), b2, &links[..1]).is_none());
+        // A premise's certificate for another pair (the top bridge given for the bottom).
+        let wrong = [
+            Link {
+                pair: (t, b2),
+                carrier: set("b1 c1"),
+                evidence: Evidence::Cert(&top),
+            },
+            Link {
+                pair: (b2, b),
+                carrier: set("a3 b3"),
+                evidence: Evidence::Cert(&top),
+            },
+        ];
+        assert!(compose_and_first(&game("b1 c1 b2 a3 b3"), b2, &wrong).is_none());
+    }
+
+    #[test]
+    fn premises_on_no_cell_compose_a_semi_connection_that_an_or_step_can_copy() {
+        // 3×3, Black on b2: b2 - b with Black first at a3 (b2 - a3 - b on no cell), likewise
+        // at b3; the OR of the two is b2 - b on a3 b3 (White first).
+        let (pos, set, b2) = setup();
+        let cell = |s: &str| set(s).first().unwrap();
+        let b = Cell::border(Border::Bottom);
+        let semi_at = |m: &str| {
+            let m = cell(m);
+            let links = [
+                Link {
+                    pair: (b2, m),
+                    carrier: CellSet::EMPTY,
+                    evidence: Evidence::Adjacent,
+                },
+                Link {
+                    pair: (m, b),
+                    carrier: CellSet::EMPTY,
+                    evidence: Evidence::Adjacent,
+                },
+            ];
+            let g = SubGame::new(pos.clone(), CellSet::single(m), vsc(b2, b)).unwrap();
+            compose_and_first(&g, m, &links)
+        };
+        let a3 = semi_at("a3").expect("a3 joins b2 to the bottom").1.unwrap();
+        let b3 = semi_at("b3").expect("b3 joins b2 to the bottom").1.unwrap();
+        // c2 touches b2 but not the bottom: refused.
+        assert!(semi_at("c2").is_none());
+        let game = SubGame::new(pos.clone(), set("a3 b3"), vc(b2, b)).unwrap();
+        assert!(compose_or(&game, &[&a3, &b3]).is_some());
+        assert!(compose_or(&game, &[&a3, &a3]).is_none());
     }
 
     /// Black's `t - b` after `black` (and `white`) on `carrier`, by search.

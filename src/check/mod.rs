@@ -26,7 +26,7 @@ mod tree;
 // The side conditions and exact games moved to the trusted folder; their old paths stay.
 pub use crate::trusted::{ab, compose, conj, fill, place, rules};
 
-use crate::board::CellSet;
+use crate::board::{Cell, CellSet};
 use crate::claim::{Claim, SubGame};
 use crate::dsl::ast::Span;
 use crate::dsl::diag::DiagCode;
@@ -548,8 +548,11 @@ impl<'a> Checker<'a> {
     fn and_by_kernel(&mut self, s: &Step, premises: &[Premise]) -> Option<SearchOut> {
         let start = Instant::now();
         let f = &s.fact;
-        if f.conj || f.claim.owner_first {
+        if f.conj {
             return None;
+        }
+        if f.claim.owner_first {
+            return self.and_first_by_kernel(s, premises);
         }
         let black = self.position.stones(crate::board::Colour::Black);
         let white = self.position.stones(crate::board::Colour::White);
@@ -583,6 +586,103 @@ impl<'a> Checker<'a> {
             .collect();
         let v = kcompose::compose_and(&game, &parts)?;
         let out = SearchOut::composed(start, "the premises'", v, None);
+        self.cache.insert(
+            (f.claim.clone(), f.carrier, black, white, false),
+            out.clone(),
+        );
+        Some(out)
+    }
+
+    /// [`Self::and_by_kernel`] of an AND step concluding a semi-connection (Black first):
+    /// Black's first move is a premise's (a VSC's certificate's first move, or the empty end
+    /// of a premise on no cell, `(t, [], g3)`), or else the empty cell the premises' pairs
+    /// meet at; then one and-node over the premises' certificates (searched or composed here,
+    /// copied in) or acceptances (lemma leaves), [`kcompose::compose_and_first`]. The result
+    /// is cached as the conclusion's search with its certificate (an OR step above copies it).
+    fn and_first_by_kernel(&mut self, s: &Step, premises: &[Premise]) -> Option<SearchOut> {
+        let start = Instant::now();
+        let f = &s.fact;
+        let black = self.position.stones(crate::board::Colour::Black);
+        let white = self.position.stones(crate::board::Colour::White);
+        let empty = self.position.empty_cells();
+        // Per premise: its pair, carrier, and the search that held on it (None: on no cell).
+        let mut found: Vec<((Cell, Cell), CellSet, Option<SearchOut>)> = Vec::new();
+        let mut firsts: Vec<Cell> = Vec::new();
+        for p in premises {
+            let pf = match p {
+                Premise::Step { index, .. } => &self.steps.get(*index)?.fact,
+                Premise::Inline { fact, .. } => fact,
+            };
+            if pf.conj || pf.claim.pairs.len() != 1 {
+                return None;
+            }
+            let pair = pf.claim.pairs[0];
+            if pf.carrier.is_empty() {
+                let ends: Vec<Cell> = [pair.0, pair.1]
+                    .into_iter()
+                    .filter(|&c| empty.contains(c))
+                    .collect();
+                firsts.extend(ends);
+                found.push((pair, pf.carrier, None));
+                continue;
+            }
+            let mut out = self
+                .cache
+                .get(&(pf.claim.clone(), pf.carrier, black, white, false))
+                .filter(|o| o.verdict == Verdict::Holds)
+                .cloned();
+            if out.is_none() && pf.claim.owner_first {
+                let mut vc = pf.claim.clone();
+                vc.owner_first = false;
+                out = self
+                    .cache
+                    .get(&(vc, pf.carrier, black, white, false))
+                    .filter(|o| o.verdict == Verdict::Holds)
+                    .cloned();
+            }
+            // Kernel evidence only (a conjunction game's win has none).
+            let out =
+                out.filter(|o| o.cert.is_some() || matches!(o.win, Some(SearchWin::Kernel(_))))?;
+            if let Some(m) = out.cert.as_ref().and_then(|c| c.first) {
+                firsts.push(m);
+            }
+            found.push((pair, pf.carrier, Some(out)));
+        }
+        firsts.sort();
+        firsts.dedup();
+        let candidates: Vec<Cell> = if firsts.is_empty() {
+            // The empty cells where two premises' pairs meet.
+            let mut ends: Vec<Cell> = found
+                .iter()
+                .flat_map(|(p, _, _)| [p.0, p.1])
+                .filter(|&c| empty.contains(c) && f.carrier.contains(c))
+                .collect();
+            ends.sort();
+            ends.dedup();
+            ends
+        } else {
+            firsts
+        };
+        let game = SubGame::new(self.position.clone(), f.carrier, f.claim.clone()).ok()?;
+        let links: Vec<kcompose::Link> = found
+            .iter()
+            .map(|(pair, carrier, out)| kcompose::Link {
+                pair: *pair,
+                carrier: *carrier,
+                evidence: match out {
+                    None => kcompose::Evidence::Adjacent,
+                    Some(o) => match (&o.cert, &o.win) {
+                        (Some(c), _) => kcompose::Evidence::Cert(c),
+                        (None, Some(SearchWin::Kernel(v))) => kcompose::Evidence::Lemma(v),
+                        _ => unreachable!("filtered above: kernel evidence only"),
+                    },
+                },
+            })
+            .collect();
+        let (v, cert) = candidates
+            .iter()
+            .find_map(|&m| kcompose::compose_and_first(&game, m, &links))?;
+        let out = SearchOut::composed(start, "the premises'", v, cert.map(std::sync::Arc::new));
         self.cache.insert(
             (f.claim.clone(), f.carrier, black, white, false),
             out.clone(),

@@ -795,3 +795,103 @@ fn noshita_guarantee_mutants_are_rejected() {
         assert!(c.human().contains("refut"), "{}", c.human());
     }
 }
+
+/// Issue 26's mutation suite on a synthesized proof (proofs/solver/7x7-d4.hexp, the solver's
+/// 68-Black-node strategy, which the file-wide suite above skips): a dropped case, a wrong
+/// Black reply (another cell of the board) and a dropped precluding analysis are each
+/// rejected, and for the right reason — a dropped case or analysis by the White node's
+/// coverage ("every White move has a case"), a wrong reply by a failed step inside the
+/// changed case (its lines) or as bad input (a reply on a stone). Checked with rule steps
+/// unsearched (the `by search` steps still search), 0.6 CPU-s a mutant; a deterministic
+/// sample of `SYNTH_MUTANTS` (default 6) of each kind.
+#[test]
+fn synthesized_d4_mutants_are_rejected_for_the_right_reason() {
+    use hexproof::check::report::StepVerdict;
+    let path = "proofs/solver/7x7-d4.hexp";
+    let src = std::fs::read_to_string(path).unwrap();
+    let mut opts = Options {
+        search_rule_steps: false,
+        ..Options::default()
+    };
+    opts.budget.time = None;
+    let original = check_source(path, &src, &opts);
+    assert_eq!(original.report.exit_code, 0, "{}", original.human());
+    // The lines each case spans (a wrong reply must fail inside them).
+    let file = parse(&src).expect("parses");
+    let mut tw = TreeWalk::default();
+    for st in &file.statements {
+        let Statement::Strategy(s) = st else { continue };
+        tw.walk(&s.body);
+        for sh in &s.shared {
+            tw.walk(&sh.body);
+        }
+    }
+    let line_of = |at: usize| src[..at].matches('\n').count() + 1;
+    let case_lines: Vec<(usize, usize)> = tw
+        .cases
+        .iter()
+        .map(|sp| (line_of(sp.start), line_of(sp.end)))
+        .collect();
+    let on_board = |c: &str| {
+        let b = c.as_bytes();
+        b.len() == 2 && (b'a'..=b'g').contains(&b[0]) && (b'1'..=b'7').contains(&b[1])
+    };
+    let per_kind: usize = std::env::var("SYNTH_MUTANTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let all = mutants(&src);
+    let mut checked = 0;
+    for kind in ["case dropped", "black reply", "precluding analysis dropped"] {
+        let ms: Vec<&Mutant> = all
+            .iter()
+            .filter(|m| m.what.contains(kind))
+            .filter(|m| kind != "black reply" || m.what.rsplit(' ').next().is_some_and(on_board))
+            .collect();
+        assert!(!ms.is_empty(), "no {kind} mutants");
+        let k = ms.len().div_ceil(per_kind).max(1);
+        for m in ms.into_iter().step_by(k) {
+            checked += 1;
+            let c = check_source(path, &m.text, &opts);
+            let line: usize = m.what["line ".len()..]
+                .split(':')
+                .next()
+                .and_then(|s| s.parse().ok())
+                .expect("a line");
+            let failed: Vec<_> = c
+                .report
+                .files
+                .iter()
+                .flat_map(|f| f.blocks.iter())
+                .flat_map(|b| b.steps.iter())
+                .filter(|s| s.verdict == StepVerdict::Failed)
+                .collect();
+            let right = match kind {
+                "black reply" => {
+                    let (from, to) = *case_lines
+                        .iter()
+                        .find(|(a, _)| *a == line)
+                        .expect("the reply's case");
+                    c.report.exit_code == 2
+                        || failed.iter().any(|s| (from..=to).contains(&s.at.line))
+                }
+                _ => {
+                    c.report.exit_code == 1
+                        && failed.iter().any(|s| {
+                            s.reasons
+                                .iter()
+                                .any(|r| r.condition == "every White move has a case")
+                        })
+                }
+            };
+            assert!(
+                matches!(c.report.exit_code, 1 | 2) && right,
+                "{path}: {} (exit {}) not rejected for its reason:\n{}",
+                m.what,
+                c.report.exit_code,
+                c.human()
+            );
+        }
+    }
+    println!("{path}: {checked} synthesized-proof mutants rejected for their reasons");
+}

@@ -597,6 +597,58 @@ fn a_broken_and_is_still_rejected_when_its_premises_have_certificates() {
     assert_ne!(step(&c, 6).verdict, StepVerdict::Verified);
 }
 
+/// Semi-connections by AND (session 23): through a premise on no cell whose end is empty
+/// (`(b, [], a3)`, the form the solver writes) and through an empty cell two VCs meet at; each
+/// is confirmed by a composed kernel certificate (Black's first move, then the premises'
+/// certificates), the OR over them by copying those in, and the AND above by lemma leaves.
+const SEMI: &str = "board 3x3
+strategy s {
+  black b2 {
+    s1: (b2, [], a3) VC by search
+    s2: (b2, [a3], b) VSC by AND s1 (b, [], a3)
+    s3: (b2, [], b3) VC by search
+    s4: (b3, [], b) VC by search
+    s5: (b2, [b3], b) VSC by AND s3 s4
+    s6: (b2, [a3, b3], b) VC by OR s2 s5
+    s7: (t, [b1, c1], b2) VC by search
+    s8: (t, [b1, c1, a3, b3], b) VC by AND s7 s6
+  }
+}
+";
+
+#[test]
+fn an_and_concluding_a_semi_connection_is_confirmed_by_a_composed_certificate() {
+    let c = run(SEMI);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    for (line, rule) in [(5, "AND"), (8, "AND"), (9, "OR"), (11, "AND")] {
+        let st = step(&c, line);
+        assert_eq!(st.rule, rule, "line {line}");
+        assert_eq!(st.basis_text(), "rule and search", "line {line}");
+        let s = st.search.as_ref().expect("confirmed");
+        assert_eq!((s.verdict.as_str(), s.nodes), ("holds", 0), "line {line}");
+        assert!(
+            s.note.as_deref().unwrap_or("").contains("composed"),
+            "line {line}: {s:?}"
+        );
+    }
+}
+
+#[test]
+fn a_broken_semi_connection_by_and_is_still_rejected() {
+    // The first move's cell dropped from the conclusion's carrier: the rule fails, and the
+    // kernel would refuse the composed certificate (its first move outside the carrier).
+    let c = run(&SEMI.replace("(b2, [a3], b) VSC", "(b2, [], b) VSC"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert_ne!(step(&c, 5).verdict, StepVerdict::Verified);
+    // A premise on no cell whose end does not touch the bottom (c2): not a semi-connection.
+    let c = run(&SEMI.replace(
+        "s1: (b2, [], a3) VC by search\n    s2: (b2, [a3], b) VSC by AND s1 (b, [], a3)",
+        "s1: (b2, [], c2) VC by search\n    s2: (b2, [c2], b) VSC by AND s1 (b, [], c2)",
+    ));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    assert_ne!(step(&c, 5).verdict, StepVerdict::Verified);
+}
+
 /// A White node whose analyses and cases are all closed by searched `t - b`s (kernel
 /// acceptances): the node is confirmed by one kernel certificate composed of them (an
 /// or-node over Black's answers, src/check/kcompose.rs `compose_white`), not by a search.

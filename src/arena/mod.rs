@@ -66,7 +66,8 @@ pub struct GameLog {
     /// The winning colour: `black` or `white`.
     pub winner_colour: String,
     /// How it ended: `connection`, `resign`, or the loser's fault (`illegal`, `time`, `crash`,
-    /// `garbage`, `error`).
+    /// `garbage`, `error`); `crash-lost`: a crash where the opponent had a proven winning
+    /// connection ([`referee`]).
     pub kind: String,
     /// The reason in words.
     pub reason: String,
@@ -236,7 +237,8 @@ fn annotate(sgf: &str, black: &str, white: &str, p: &Played) -> String {
         'W'
     };
     let how = match p.ending.kind {
-        "connection" => "",
+        // A crash in a position already won by a proven connection counts as the connection.
+        "connection" | "crash-lost" => "",
         "resign" => "R",
         "time" => "T",
         _ => "F",

@@ -6,11 +6,27 @@
 //! (occupied cell, a swap: these matches have no swap rule), a reply later than the move's
 //! time plus the margin, a crash, a garbage or error reply, or an engine refusing the setup,
 //! the opening or the opponent's legal move. Engines' own `final_score` is never asked.
+//!
+//! **Adjudicated crashes** (`crash-lost`): an engine that crashes on `genmove` in a position
+//! where its opponent already has a proven winning connection — a VC joining the opponent's
+//! borders, built by this crate's connection engine ([`crate::vc::VcSet`]) with the crasher to
+//! move, so that no reply of the crasher breaks it — loses as it would by connection, and the
+//! game is logged with kind `crash-lost` (the carrier in the reason), apart from other
+//! crashes (`crash`). The winner is the same either way; only the tally says which losses
+//! were a game already decided on the board. Why it exists: Benzene's Wolve (2.0, release
+//! build) crashes with SIGSEGV in such positions — its fill-in completes the opponent's
+//! connection, it recomputes without fill-in, its "most blocking move" finds no cell
+//! (`curMostHits == 0`, an assertion compiled out) and it plays the invalid point
+//! (docs/journal/player-session23.md). The connection engine is sound (every VC it stores is
+//! checked true by exact local search in tests/search/vc_soundness.rs), so a `crash-lost` game is one the crasher could not
+//! have saved; a crash where no winning VC is found stays `crash`.
 
 use super::engine::{Fault, GtpProcess};
 use super::openings::Opening;
+use crate::board::CellSet;
 use crate::board::{Board, Colour, Notation};
 use crate::game::{colour_letter, Game, Move};
+use crate::position::Position;
 use std::time::{Duration, Instant};
 
 /// How games are played.
@@ -33,7 +49,8 @@ pub struct Ending {
     /// The winning colour.
     pub winner: Colour,
     /// `connection`, `resign`, or the loser's fault: `illegal`, `time`, `crash`, `garbage`,
-    /// `error`.
+    /// `error`; `crash-lost` for a crash in a position the opponent had won by a proven
+    /// connection (module docs).
     pub kind: &'static str,
     /// One line for the log, e.g. `white resigned` or `black: genmove b: no reply within
     /// 1500 ms`.
@@ -86,7 +103,38 @@ struct Referee<'a> {
     timed: [bool; 2],
 }
 
+/// The smallest carrier of a winning VC of `winner` in `position` (its borders joined whatever
+/// the other side plays, the other side to move), if the connection engine finds one within
+/// its budget (a few seconds at most on 11×11); `None` also when `winner` has no such VC.
+pub fn proven_connection(position: &Position, winner: Colour) -> Option<CellSet> {
+    let params = crate::player::Config::default().vc_params(Duration::from_secs(5));
+    let vcs = crate::vc::VcSet::build(position, winner, params);
+    vcs.winning_vcs().into_iter().min_by_key(|c| c.len())
+}
+
 impl Referee<'_> {
+    /// The loss of `c` for a crash on `genmove`: `crash-lost` when the opponent has a proven
+    /// winning connection (module docs), else the plain fault.
+    fn crash(&mut self, c: Colour, cmd: &str, f: &Fault) -> Ending {
+        let mut e = self.fault(c, cmd, f);
+        let position = self.game.position();
+        if let Some(carrier) = proven_connection(position, c.opponent()) {
+            let board = position.board();
+            let cells: Vec<String> = carrier
+                .iter()
+                .map(|x| board.cell_name(x, Notation::Letters))
+                .collect();
+            e.kind = "crash-lost";
+            e.reason = format!(
+                "{}; adjudicated: {} had a proven winning connection (VC carrier {{{}}})",
+                e.reason,
+                c.opponent(),
+                cells.join(" ")
+            );
+        }
+        e
+    }
+
     /// The loss of `c` for a fault of its engine.
     fn fault(&mut self, c: Colour, what: &str, f: &Fault) -> Ending {
         self.faulted[slot(c)] = !matches!(f, Fault::Refused(_));
@@ -178,6 +226,7 @@ impl Referee<'_> {
             self.longest[i] = self.longest[i].max(start.elapsed());
             let reply = match reply {
                 Ok(r) => r.to_ascii_lowercase(),
+                Err(f @ Fault::Crashed(_)) => return self.crash(c, &cmd, &f),
                 Err(f) => return self.fault(c, &cmd, &f),
             };
             let word = reply.split_whitespace().next().unwrap_or("");

@@ -22,7 +22,10 @@ use std::path::PathBuf;
 /// The referee decides the game: a side that joins its borders wins (engines' final_score is
 /// never asked), a resignation loses, and so does every fault, with its reason in the log:
 /// an illegal move (occupied cell, swap), no genmove reply within T + margin seconds, a
-/// crash, a garbage or error reply. A faulty engine is restarted for its next game.
+/// crash, a garbage or error reply. A faulty engine is restarted for its next game. A crash
+/// on genmove in a position where the opponent already has a proven winning connection (a
+/// VC between its borders, found by hexproof's connection engine) is logged as `crash-lost`,
+/// a loss by connection counted apart from other crashes (Wolve crashes in such positions).
 ///
 /// Openings file: one opening a line, cells in letters notation played alternately from Black
 /// (`b1`, or `b1 c3`), `#` comments. Without --openings: the balanced first- and second-row

@@ -257,7 +257,7 @@ pub fn base64_encode(bytes: &[u8]) -> String {
 /// inside, non-zero padding bits) is an error.
 pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
     let t = text.as_bytes();
-    if t.len() % 4 != 0 {
+    if !t.len().is_multiple_of(4) {
         return Err("packed certificate: base64 length not a multiple of 4".into());
     }
     let value = |c: u8| -> Option<u32> { ALPHABET.iter().position(|&a| a == c).map(|p| p as u32) };

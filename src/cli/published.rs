@@ -333,6 +333,85 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
     code
 }
 
+/// Rewrite a published-templates file in the current stored form (certificates packed) without
+/// deciding anything.
+///
+/// Reads FILE (either certificate form: nodes as objects or packed), writes it with the
+/// writer of `import-published`, and writes only if the text written reads back as exactly
+/// the entries read (same records, certificates and digests); else nothing is written and the
+/// exit code is 2. Run once to move the store to packed certificates (docs/templates.md,
+/// "Packed certificates"); `templates verify` then re-checks it.
+///
+/// Examples:
+///   hexproof templates repack-published
+///   hexproof templates repack-published old.json --out templates/published.json
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct RepackPublishedArgs {
+    /// The file read.
+    #[arg(default_value = "templates/published.json", value_name = "FILE")]
+    file: PathBuf,
+    /// The file written (default: FILE).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Runs `hexproof templates repack-published`.
+pub fn run_repack_published(a: RepackPublishedArgs) -> u8 {
+    let text = match std::fs::read_to_string(&a.file) {
+        Ok(t) => t,
+        Err(source) => {
+            return fail_input(CliError::Read {
+                path: a.file.clone(),
+                source,
+            })
+        }
+    };
+    let file = match parse_published(&a.file, &text) {
+        Ok(f) => f,
+        Err(e) => return fail_input(e),
+    };
+    let out = a.out.unwrap_or_else(|| a.file.clone());
+    let written = format_published(&file);
+    match parse_published(&out, &written) {
+        Ok(back) if back == file => {}
+        Ok(_) => {
+            return fail_input(
+                "the repacked file does not read back as the same entries; nothing written",
+            )
+        }
+        Err(e) => {
+            return fail_input(format!(
+                "the repacked file does not read back ({e}); nothing written"
+            ))
+        }
+    }
+    if let Err(source) = std::fs::write(&out, &written) {
+        return fail_input(CliError::Write { path: out, source });
+    }
+    let records = file
+        .templates
+        .iter()
+        .flat_map(|e| e.record.iter().chain(&e.minimized))
+        .count();
+    let nodes: usize = file
+        .templates
+        .iter()
+        .flat_map(|e| e.record.iter().chain(&e.minimized))
+        .map(|r| r.certificate.nodes.len())
+        .sum();
+    println!(
+        "{} entries, {} ({} certificate nodes): {} bytes read, {} bytes written to {} (same entries read back)",
+        file.templates.len(),
+        plural(records, "record"),
+        nodes,
+        text.len(),
+        written.len(),
+        out.display()
+    );
+    0
+}
+
 fn line_text(l: &Line) -> String {
     let engine = match l.engine {
         Some(Engine::Local) => "local",

@@ -57,6 +57,7 @@ enum TemplatesCommand {
     Match(MatchArgs),
     ImportProofs(ImportProofsArgs),
     ImportPublished(super::published::ImportPublishedArgs),
+    RepackPublished(super::published::RepackPublishedArgs),
     /// The certified inferior-cell pattern library (templates/ice.json, docs/ice.md).
     Ice(super::ice::IceArgs),
 }
@@ -363,6 +364,7 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
         TemplatesCommand::Match(m) => run_match(m),
         TemplatesCommand::ImportProofs(i) => run_import_proofs(i),
         TemplatesCommand::ImportPublished(i) => super::published::run_import_published(i),
+        TemplatesCommand::RepackPublished(r) => super::published::run_repack_published(r),
         TemplatesCommand::Ice(i) => super::ice::run_ice(i),
     }
 }

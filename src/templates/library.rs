@@ -111,7 +111,12 @@ pub struct StoredNode {
 }
 
 /// A kernel certificate in compact, edge-relative form.
+///
+/// Read from either stored form: `nodes` (the objects, as serialised, also what digests
+/// are computed over) or `packed` (the nodes packed into one string,
+/// [`super::cert_pack`], as `templates/published.json` stores them); exactly one of the two.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "CertForm")]
 pub struct StoredCert {
     /// Root node.
     pub root: u32,
@@ -119,6 +124,35 @@ pub struct StoredCert {
     pub first: Option<u32>,
     /// The DAG.
     pub nodes: Vec<StoredNode>,
+}
+
+/// A [`StoredCert`] as read: its nodes as objects or packed.
+#[derive(Deserialize)]
+struct CertForm {
+    root: u32,
+    first: Option<u32>,
+    #[serde(default)]
+    nodes: Option<Vec<StoredNode>>,
+    #[serde(default)]
+    packed: Option<String>,
+}
+
+impl TryFrom<CertForm> for StoredCert {
+    type Error = String;
+
+    fn try_from(f: CertForm) -> Result<Self, String> {
+        let nodes = match (f.nodes, f.packed) {
+            (Some(nodes), None) => nodes,
+            (None, Some(p)) => super::cert_pack::unpack_nodes(&p)?,
+            (Some(_), Some(_)) => return Err("a certificate with both nodes and packed".into()),
+            (None, None) => return Err("a certificate without nodes".into()),
+        };
+        Ok(StoredCert {
+            root: f.root,
+            first: f.first,
+            nodes,
+        })
+    }
 }
 
 /// One template (fields in their fixed, stored order).
@@ -695,6 +729,13 @@ fn cells_json(v: &[Rc]) -> String {
 /// Writes a library file in its stable, diff-friendly layout: one field per line, cell lists
 /// on one line, one certificate node per line.
 pub fn format_file(f: &LibraryFile) -> String {
+    format_file_as(f, false)
+}
+
+/// [`format_file`], with each certificate's nodes packed into one `"packed"` line when `packed`
+/// ([`super::cert_pack`]; a certificate that does not pack to exactly itself keeps its node
+/// lines).
+pub fn format_file_as(f: &LibraryFile, packed: bool) -> String {
     let j = |v: &dyn erased::Ser| v.json();
     let mut s = String::new();
     s.push_str("{\n");
@@ -722,12 +763,23 @@ pub fn format_file(f: &LibraryFile) -> String {
         s.push_str("      \"certificate\": {\n");
         let _ = writeln!(s, "        \"root\": {},", r.certificate.root);
         let _ = writeln!(s, "        \"first\": {},", j(&r.certificate.first));
-        s.push_str("        \"nodes\": [");
-        for (k, n) in r.certificate.nodes.iter().enumerate() {
-            s.push_str(if k == 0 { "\n" } else { ",\n" });
-            let _ = write!(s, "          {}", j(n));
+        match packed
+            .then(|| super::cert_pack::pack_nodes(&r.certificate.nodes))
+            .flatten()
+        {
+            Some(p) => {
+                let _ = writeln!(s, "        \"packed\": {}", j(&p));
+                s.push_str("      },\n");
+            }
+            None => {
+                s.push_str("        \"nodes\": [");
+                for (k, n) in r.certificate.nodes.iter().enumerate() {
+                    s.push_str(if k == 0 { "\n" } else { ",\n" });
+                    let _ = write!(s, "          {}", j(n));
+                }
+                s.push_str("\n        ]\n      },\n");
+            }
         }
-        s.push_str("\n        ]\n      },\n");
         let _ = writeln!(s, "      \"digest\": {}", j(&r.digest));
         s.push_str("    }");
     }

@@ -12,6 +12,7 @@
 //! `prove::whole_board`.
 
 pub mod builtin;
+pub mod cert_pack;
 pub mod cert_shrink;
 pub mod draw;
 mod error;

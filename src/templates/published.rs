@@ -279,7 +279,8 @@ fn cells_json(v: &[Rc]) -> String {
 }
 
 /// Writes the published file: one entry field per line, each record in the library layout
-/// ([`super::library::format_file`]'s, indented), one certificate node per line.
+/// ([`super::library::format_file`]'s, indented), its certificate's nodes packed into one
+/// line ([`super::cert_pack`]; one node per line for a certificate that does not pack).
 pub fn format_published(f: &PublishedFile) -> String {
     let j = |v: &serde_json::Value| v.to_string();
     let mut s = String::from("{\n");
@@ -321,13 +322,16 @@ pub fn format_published(f: &PublishedFile) -> String {
                     let _ = writeln!(s, "      \"{key}\": null,");
                 }
                 Some(r) => {
-                    let one = super::library::format_file(&super::library::LibraryFile {
-                        row: r.row,
-                        stones: r.stones.len(),
-                        region: r.provenance.region.clone(),
-                        complete: false,
-                        templates: vec![r.clone()],
-                    });
+                    let one = super::library::format_file_as(
+                        &super::library::LibraryFile {
+                            row: r.row,
+                            stones: r.stones.len(),
+                            region: r.provenance.region.clone(),
+                            complete: false,
+                            templates: vec![r.clone()],
+                        },
+                        true,
+                    );
                     // The record's lines inside the file layout's "templates" list.
                     let body: Vec<&str> = one.lines().collect();
                     let start = body.iter().position(|l| *l == "    {").unwrap_or(0);

@@ -325,3 +325,55 @@ fn ice_verify_counts_refuses_tampering_and_rejects_bad_files() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+/// `templates repack-published` rewrites a store whose certificates are node objects (three
+/// entries of `templates/published.json` as it stood at 72b13fc, before the packing) with
+/// packed certificates: the file written reads back as the same entries (same records,
+/// certificates after unpacking, digests), every entry still re-checks, and a second repack
+/// changes nothing. A damaged packed string is a one-line error with exit code 2, and nothing
+/// is written.
+#[test]
+fn repack_published_keeps_the_entries() {
+    use hexproof::templates::published::{parse_published, verify_entry};
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/published-objects.json");
+    let out = std::env::temp_dir().join(format!(
+        "hexproof-repack-published-{}.json",
+        std::process::id()
+    ));
+    let (code, stdout, err) = run(&[
+        "templates",
+        "repack-published",
+        fixture.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(stdout.contains("3 entries, 4 records"), "{stdout}");
+    let before_text = std::fs::read_to_string(&fixture).unwrap();
+    let after_text = std::fs::read_to_string(&out).unwrap();
+    assert!(after_text.contains("\"packed\": \"") && !after_text.contains("\"nodes\""));
+    assert!(after_text.len() < before_text.len());
+    let before = parse_published(&fixture, &before_text).unwrap();
+    let after = parse_published(&out, &after_text).unwrap();
+    assert_eq!(before, after);
+    for e in &after.templates {
+        verify_entry(e, &hexproof::templates::builtin::records())
+            .unwrap_or_else(|err| panic!("{}: {err}", e.name));
+    }
+    // Again: the same text.
+    let (code, ..) = run(&["templates", "repack-published", out.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), after_text);
+    // A damaged certificate string: exit 2, one line, the file left as it was.
+    let at = after_text.find("\"packed\": \"").unwrap() + 11;
+    let mut bad = after_text.clone();
+    bad.replace_range(at..at + 4, "!!!!");
+    std::fs::write(&out, &bad).unwrap();
+    let (code, stdout, err) = run(&["templates", "repack-published", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(err.contains("packed certificate: not base64"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), bad);
+    std::fs::remove_file(&out).unwrap();
+}

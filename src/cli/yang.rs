@@ -63,6 +63,10 @@ struct YangCheckArgs {
     /// offered to its parts): the goal check as in session 21, for comparison.
     #[arg(long)]
     no_triples: bool,
+    /// Leave out the pending bridges (a bridge to an empty cell of a sibling part, carried
+    /// down by that sibling until the cell is played): the goal check as in session 22.
+    #[arg(long)]
+    no_pending: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -90,6 +94,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         revise: !a.no_revise,
         widen: !a.no_widen,
         triples: !a.no_triples,
+        pending: !a.no_pending,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

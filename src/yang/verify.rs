@@ -140,6 +140,17 @@ pub struct Params {
     /// (docs/yang.md "Three-pair conjunctions"). On by default since session 22 (316 and 304
     /// verified; `--no-triples` leaves it out).
     pub triples: bool,
+    /// Pending bridges: when a step does not compose and one of its parts is a bridge from
+    /// a Black cell to an empty cell of a sibling part, retry it with the bridge carried by
+    /// that sibling ([`Pending`], docs/yang.md "Pending bridges"). On by default since session
+    /// 23; `--no-pending` leaves it out.
+    pub pending: bool,
+    /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
+    /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
+    /// take it), all else as usual. The tests use it to see the kernel reject such
+    /// certificates. The tests use it to see the kernel reject such certificates.
+    #[doc(hidden)]
+    pub pending_mutant: u8,
 }
 
 impl Default for Params {
@@ -152,6 +163,8 @@ impl Default for Params {
             conjunctions: true,
             widen: true,
             triples: true,
+            pending: true,
+            pending_mutant: 0,
         }
     }
 }
@@ -206,7 +219,15 @@ fn flatten(trees: &[Rc<RecTree>], prefix: &str, out: &mut Vec<InstanceResult>) {
 /// except past `Params::max_builds`, where fewer chains are tried and a memo hit may give the
 /// result of a build that tried more (the real file needs 189,164 builds; either way the
 /// kernel judged what is verified).
-type MemoKey = (u32, Option<Loc>, Vec<Option<Cell>>, CellSet, Goal, bool);
+type MemoKey = (
+    u32,
+    Option<Loc>,
+    Vec<Option<Cell>>,
+    CellSet,
+    Goal,
+    bool,
+    Option<(Cell, Cell, CellSet)>,
+);
 
 /// A goal: a disjunction of conjunctions of pairs of Black cells (stones, borders). A goal
 /// without conjunctions (every conjunction one pair) is a union, as before; its nodes carry
@@ -269,14 +290,59 @@ struct Inst {
     placed_at: Option<Loc>,
     /// Its path relative to its parent's (`/branch pattern`), or in full for a root.
     path: String,
+    /// A pending bridge this instance carries (docs/yang.md "Pending bridges"): its two
+    /// cells join the instance's carrier, and its goal may use the bridge's far end.
+    pending: Option<Rc<Pending>>,
+}
+
+/// A *pending bridge*: a bridge sub-pattern (two adjacent cells `p`, `q`) placed between a
+/// Black cell `to` and an **empty** cell `x` of a sibling sub-pattern, which Yang's plan
+/// fills later (e.g. `386/2`: the bridge `c6 d5` between d6 and the empty c5). No goal made
+/// of Black pairs states "x will be joined to `to`", so the bridge is not written as its own
+/// part; instead the sibling holding `x` carries it down: the sibling's carrier grows by
+/// `p`, `q` (the cells stay reserved: no sibling may use them), it is taken to touch `to`'s
+/// component, and in each of its branches
+/// - whose reply is `x`: the bridge becomes an ordinary part, goal `x - to`;
+/// - with `x` in a part: that part carries the bridge on, the same way;
+/// - with `x` in no part (White took `x`, or the branch does without it): the bridge is
+///   dropped, its cells are free.
+///
+/// White's move into `p` or `q` needs no answer of its own: the branch that answers White's
+/// `x` has `x` in no part (a part's carrier never holds White's move), so it drops the
+/// bridge, and its reply and next node avoid `p` and `q` as well as `x` — the kernel's OR
+/// rule (condition 3) takes it as the answer to White's `p` or `q` too, and checks that.
+/// All of this is an ordinary certificate (or-nodes, and-nodes, lemma leaves) for ordinary
+/// pair goals, which the kernel judges as any other: no trusted change.
+#[derive(Debug)]
+struct Pending {
+    /// The empty end.
+    x: Cell,
+    /// The Black end.
+    to: Cell,
+    /// The bridge sub-pattern (its cells `p`, `q`).
+    bridge: Inst,
+    /// Its cells belong to the carrier (always, but for the test hook
+    /// `Params::pending_mutant`).
+    reserve: bool,
 }
 
 impl Inst {
     fn cell(&self, local: u32) -> Option<Cell> {
         self.cells.get(local as usize - 1).copied().flatten()
     }
+    /// Its cells, and its pending bridge's.
     fn carrier(&self) -> CellSet {
-        self.cells.iter().flatten().copied().collect()
+        let own: CellSet = self.cells.iter().flatten().copied().collect();
+        match &self.pending {
+            Some(pd) if pd.reserve => own | pd.bridge.carrier(),
+            _ => own,
+        }
+    }
+    /// The memo's view of the pending bridge: `x`, `to`, the bridge's cells.
+    fn pending_key(&self) -> Option<(Cell, Cell, CellSet)> {
+        self.pending
+            .as_ref()
+            .map(|pd| (pd.x, pd.to, pd.bridge.carrier()))
     }
 }
 
@@ -385,12 +451,14 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         cells: cells.clone(),
         placed_at: None,
         path: "1".into(),
+        pending: None,
     };
     let turned = Inst {
         pattern: 1,
         cells: cells.iter().map(|c| c.map(rot)).collect(),
         placed_at: None,
         path: "1(rotated)".into(),
+        pending: None,
     };
     let t = Cell::border(Border::Top);
     let b = Cell::border(Border::Bottom);
@@ -643,6 +711,7 @@ impl<'a> Checker<'a> {
             position.stones(Colour::Black),
             goal.clone(),
             self.forced,
+            inst.pending_key(),
         );
         if let Some((built, tree)) = self.memo.get(&key) {
             self.memo_hits += 1;
@@ -950,6 +1019,10 @@ impl<'a> Checker<'a> {
     }
 
     /// The next node after branch `b`'s reply `r`: joined, or an and-node of sub-patterns.
+    /// When that is not verified and the branch has a pending bridge ([`Pending`]), the
+    /// branch is tried again with the bridge carried by the part that holds its empty end;
+    /// the retry is kept only when it is verified (otherwise the first attempt's records,
+    /// messages and nodes are put back).
     #[allow(clippy::too_many_arguments)]
     fn branch(
         &mut self,
@@ -961,6 +1034,94 @@ impl<'a> Checker<'a> {
         position: &Position,
         nodes: &mut Draft,
     ) -> (NodeId, Status) {
+        let mark = (
+            self.out.len(),
+            self.goal_miss.len(),
+            nodes.nodes.len(),
+            nodes.lemmas.len(),
+            nodes.hidden,
+        );
+        let flags = (self.union_used, self.revised, self.widened, self.conj_used);
+        let (id, st, convertible) =
+            self.branch_once(inst, b, r, goal, node_goal, position, nodes, false);
+        if st == Status::Verified || !convertible || !self.params.pending {
+            return (id, st);
+        }
+        let records = self.out.split_off(mark.0);
+        let said = self.goal_miss.split_off(mark.1);
+        let tail = nodes.nodes.split_off(mark.2);
+        let tail_lemmas = nodes.lemmas.split_off(mark.3);
+        let hidden = std::mem::replace(&mut nodes.hidden, mark.4);
+        let flags_after = (self.union_used, self.revised, self.widened, self.conj_used);
+        (self.union_used, self.revised, self.widened, self.conj_used) = flags;
+        let (id2, st2, _) = self.branch_once(inst, b, r, goal, node_goal, position, nodes, true);
+        if st2 == Status::Verified {
+            return (id2, st2);
+        }
+        self.out.truncate(mark.0);
+        self.out.extend(records);
+        self.goal_miss.truncate(mark.1);
+        self.goal_miss.extend(said);
+        nodes.nodes.truncate(mark.2);
+        nodes.nodes.extend(tail);
+        nodes.lemmas.truncate(mark.3);
+        nodes.lemmas.extend(tail_lemmas);
+        nodes.hidden = hidden;
+        (self.union_used, self.revised, self.widened, self.conj_used) = flags_after;
+        (id, st)
+    }
+
+    /// Pending bridges among `parts` in the position whose Black cells are `owned`: (the
+    /// bridge's index, the index of the part that holds its empty end, the empty end, the
+    /// Black end). A bridge: a part of two adjacent cells whose two common neighbours are
+    /// one Black cell and one empty cell, the latter in exactly one other part (which
+    /// carries no pending bridge yet).
+    fn pending_bridges(&self, parts: &[Inst], owned: CellSet) -> Vec<(usize, usize, Cell, Cell)> {
+        let mut found: Vec<(usize, usize, Cell, Cell)> = Vec::new();
+        for (k, part) in parts.iter().enumerate() {
+            let [Some(p), Some(q)] = part.cells[..] else {
+                continue;
+            };
+            if part.pending.is_some() || !self.board.neighbours(p).contains(q) {
+                continue;
+            }
+            let common = self.board.neighbours(p) & self.board.neighbours(q);
+            let black = common & owned;
+            let empty = common - owned;
+            let (Some(to), Some(x)) = (black.first(), empty.first()) else {
+                continue;
+            };
+            if black.len() != 1 || empty.len() != 1 || x.is_border() {
+                continue;
+            }
+            let holders: Vec<usize> = (0..parts.len())
+                .filter(|&j| j != k && parts[j].cells.contains(&Some(x)))
+                .collect();
+            let [j] = holders[..] else {
+                continue;
+            };
+            if parts[j].pending.is_some() || found.iter().any(|f| f.1 == j || f.0 == j) {
+                continue;
+            }
+            found.push((k, j, x, to));
+        }
+        found
+    }
+
+    /// [`Self::branch`], once: with `convert`, the branch's pending bridges are carried by
+    /// the parts that hold their empty ends. Also says whether the branch has any.
+    #[allow(clippy::too_many_arguments)]
+    fn branch_once(
+        &mut self,
+        inst: &Inst,
+        b: &Branch,
+        r: Cell,
+        goal: &Goal,
+        node_goal: Option<&Goal>,
+        position: &Position,
+        nodes: &mut Draft,
+        convert: bool,
+    ) -> (NodeId, Status, bool) {
         let stones = CellSet::single(r);
         let mut after = position.clone();
         let placed = after.play(Colour::Black, r).is_ok();
@@ -981,15 +1142,15 @@ impl<'a> Checker<'a> {
             )
         };
         let Some(conj_ends) = conj_ends.filter(|_| placed) else {
-            return (joined_node(nodes), Status::Undecided);
+            return (joined_node(nodes), Status::Undecided, false);
         };
         // The goal's pairs as components (a union goal: one pair per conjunction).
         let ends: Vec<(usize, usize)> = conj_ends.iter().map(|c| c[0]).collect();
-        if conj_ends.iter().any(|c| c.iter().all(|(ca, cz)| ca == cz)) || b.parts.is_empty() {
-            // Joined, or (no sub-patterns) claimed joined: the kernel judges it.
-            return (joined_node(nodes), Status::Verified);
+        if conj_ends.iter().any(|c| c.iter().all(|(ca, cz)| ca == cz)) {
+            // Joined: the kernel judges it.
+            return (joined_node(nodes), Status::Verified, false);
         }
-        let parts: Vec<Inst> = b
+        let mut parts: Vec<Inst> = b
             .parts
             .iter()
             .map(|p| Inst {
@@ -997,8 +1158,44 @@ impl<'a> Checker<'a> {
                 cells: p.map.iter().map(|x| inst.cell(x.n)).collect(),
                 placed_at: Some(p.at),
                 path: format!("/{} {}", b.number, p.pattern),
+                pending: None,
             })
             .collect();
+        if let Some(pd) = &inst.pending {
+            if r == pd.x {
+                // The empty end is played: the bridge becomes an ordinary part.
+                let mut bridge = pd.bridge.clone();
+                bridge.path = format!("/{} {}", b.number, bridge.pattern);
+                parts.push(bridge);
+            } else if let Some(j) = parts.iter().position(|p| p.cells.contains(&Some(pd.x))) {
+                parts[j].pending = Some(pd.clone());
+            }
+        }
+        if parts.is_empty() {
+            // No sub-patterns: claimed joined; the kernel judges it.
+            return (joined_node(nodes), Status::Verified, false);
+        }
+        let found = self.pending_bridges(&parts, owned);
+        let convertible = !found.is_empty();
+        if convert {
+            let mut gone: Vec<usize> = Vec::new();
+            for &(k, j, x, to) in &found {
+                let bridge = parts[k].clone();
+                let reserve = self.params.pending_mutant != 1;
+                parts[j].pending = Some(Rc::new(Pending {
+                    x,
+                    to,
+                    bridge,
+                    reserve,
+                }));
+                gone.push(k);
+            }
+            gone.sort_unstable();
+            for k in gone.into_iter().rev() {
+                parts.remove(k);
+            }
+        }
+        let parts = parts;
         let touch: Vec<Vec<usize>> = parts
             .iter()
             .map(|p| {
@@ -1009,6 +1206,13 @@ impl<'a> Checker<'a> {
                         if !t.contains(&k) {
                             t.push(k);
                         }
+                    }
+                }
+                // A part carrying a pending bridge reaches its Black end (through the
+                // bridge's cells, which its carrier holds).
+                if let Some(k) = p.pending.as_ref().and_then(|pd| comp.get(&pd.to)) {
+                    if !t.contains(k) {
+                        t.push(*k);
                     }
                 }
                 t
@@ -1041,12 +1245,14 @@ impl<'a> Checker<'a> {
             return match fallback {
                 Fallback::Composed(children, st) => {
                     match and_node(nodes, &children, stones, node_goal) {
-                        Some(id) => (id, st),
-                        None => (joined_node(nodes), st.max(Status::Undecided)),
+                        Some(id) => (id, st, convertible),
+                        None => (joined_node(nodes), st.max(Status::Undecided), convertible),
                     }
                 }
-                Fallback::NotComposed(st) => (joined_node(nodes), st.max(Status::Undecided)),
-                Fallback::Unknown => (joined_node(nodes), Status::Undecided),
+                Fallback::NotComposed(st) => {
+                    (joined_node(nodes), st.max(Status::Undecided), convertible)
+                }
+                Fallback::Unknown => (joined_node(nodes), Status::Undecided, convertible),
             };
         }
         let mut candidates = Vec::new();
@@ -1082,12 +1288,12 @@ impl<'a> Checker<'a> {
             return match fallback {
                 Fallback::Composed(children, st) => {
                     match and_node(nodes, &children, stones, node_goal) {
-                        Some(id) => (id, st),
-                        None => (joined_node(nodes), st.max(Status::Undecided)),
+                        Some(id) => (id, st, convertible),
+                        None => (joined_node(nodes), st.max(Status::Undecided), convertible),
                     }
                 }
-                Fallback::NotComposed(st) => (joined_node(nodes), st),
-                Fallback::Unknown => (joined_node(nodes), Status::Undecided),
+                Fallback::NotComposed(st) => (joined_node(nodes), st, convertible),
+                Fallback::Unknown => (joined_node(nodes), Status::Undecided, convertible),
             };
         }
         // The first chain; others only when it fails in a sub-pattern's own step (a failure
@@ -1154,7 +1360,7 @@ impl<'a> Checker<'a> {
                 match fallback {
                     Fallback::Composed(children, st) => (children, st),
                     Fallback::NotComposed(st) => {
-                        return (joined_node(nodes), st.max(Status::Undecided))
+                        return (joined_node(nodes), st.max(Status::Undecided), convertible)
                     }
                     Fallback::Unknown => {
                         // No union goals either: keep the first chain's records.
@@ -1168,8 +1374,12 @@ impl<'a> Checker<'a> {
         };
         // Parts outside the chain: not needed for the goal (White's moves there are free).
         match and_node(nodes, &built, stones, node_goal) {
-            Some(id) => (id, worst),
-            None => (joined_node(nodes), worst.max(Status::Undecided)),
+            Some(id) => (id, worst, convertible),
+            None => (
+                joined_node(nodes),
+                worst.max(Status::Undecided),
+                convertible,
+            ),
         }
     }
 
@@ -2322,6 +2532,7 @@ pub fn check_placed_for(
         cells: cells.into_iter().map(Some).collect(),
         placed_at: None,
         path: pattern.to_string(),
+        pending: None,
     };
     if s.patterns.contains_key(&pattern) {
         c.instance(&inst, &goal, &position);

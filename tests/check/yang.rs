@@ -874,3 +874,80 @@ fn yang_three_pair_closure_verifies_316() {
     assert_ne!(last.status, Status::Verified);
     assert!(last.reason.contains("branch 6 "), "{}", last.reason);
 }
+
+/// Pending bridges (session 23, helper yang12; docs/yang.md "Pending bridges"): 298 under
+/// `1/2` (goal `t - b`). Its branch 12 leads to 386, whose branch 2 places the bridge `c6 d5`
+/// between d6 and the empty c5 of its sibling 67; five levels down, 69 answers White's e2
+/// with c4 and the bridge c5 d4 (c5 reaches d6 only through 386's bridge). No goal of Black
+/// pairs states that, so without pending bridges 298 fails at branches 11 and 12; with them
+/// (67 carries the bridge down) 298 is verified, every placement below it too. Mutants: the
+/// data without 386/2's bridge, and a pending bridge whose cells are not reserved (test hook
+/// `pending_mutant`) — 298 is not verified in either.
+#[test]
+fn yang_pending_bridge_verifies_298() {
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let (cells, black) = placed_at(&s, "1/2 298");
+    let tb = goal_pairs("t - b");
+    let r = check_placed(&s, 298, cells.clone(), black, &tb, Params::default());
+    let last = r.last().unwrap();
+    assert_eq!(last.pattern, 298);
+    assert_eq!(last.status, Status::Verified, "{}", last.reason);
+    let bad: Vec<&str> = r
+        .iter()
+        .filter(|x| x.status != Status::Verified)
+        .map(|x| x.path.as_str())
+        .collect();
+    assert!(bad.is_empty(), "{bad:?}");
+    let (st, goal) = r
+        .iter()
+        .find(|x| x.path == "298/12 386/2 67")
+        .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
+        .expect("67 placed under 386/2");
+    assert_eq!(st, Status::Verified, "{goal}");
+    // Without pending bridges: as in session 22.
+    let off = Params {
+        pending: false,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 298, cells.clone(), black, &tb, off);
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified);
+    assert!(r
+        .iter()
+        .any(|x| x.path.starts_with("298/12 386") && x.status != Status::Verified));
+    // A pending bridge whose cells are not reserved (left out of the carrier of the part
+    // that carries it, all else the same): where its empty end is played, the bridge's part
+    // lies outside the carrier of the node above it, which the kernel rejects (condition 3:
+    // an option's next node must lie inside the or-node's carrier); the retry
+    // is not kept and 298 fails as without pending bridges.
+    let p = Params {
+        pending_mutant: 1,
+        ..Params::default()
+    };
+    let r = check_placed(&s, 298, cells.clone(), black, &tb, p);
+    assert_ne!(r.last().unwrap().status, Status::Verified);
+    let at = r
+        .iter()
+        .find(|x| x.path == "298/12 386")
+        .expect("386 placed");
+    assert_ne!(at.status, Status::Verified);
+    // The data mutant: 386's branch 2 without its bridge (lines 13030-13034: `ND 3`,
+    // `PS 290 67 2`, …, `PP 2 34 41`).
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    assert_eq!(lines[13029].trim_end(), "\"ND 3\",");
+    assert_eq!(lines[13030].trim_end(), "\"PS 290 67 2\",");
+    assert_eq!(lines[13033].trim_end(), "\"PP 2 34 41\",");
+    lines[13029] = "\"ND 2\",";
+    lines[13030] = "\"PS 290 67\",";
+    lines.remove(13033);
+    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let r = check_placed(&m, 298, cells, black, &tb, Params::default());
+    assert_ne!(r.last().unwrap().status, Status::Verified);
+    let at = r
+        .iter()
+        .find(|x| x.path == "298/12 386")
+        .expect("386 placed");
+    assert_ne!(at.status, Status::Verified);
+    assert!(at.reason.contains("branch 2 "), "{}", at.reason);
+}

@@ -342,11 +342,15 @@ fn dominated_proofs_and_strategy_stealing_agree_with_the_exact_search() {
         let n = 4 + (checked % 2) as u8;
         let (p, to_move) = if checked % 3 == 2 {
             let stones = 2 + rng.below(6) as usize;
-            (random_position(&mut rng, n as u32, stones), random_side(&mut rng))
+            (
+                random_position(&mut rng, n as u32, stones),
+                random_side(&mut rng),
+            )
         } else {
             // A mirror image with one stone of X taken back: X to move.
             let pairs = 1 + rng.below(3) as usize;
-            let mut p = symmetric_position(&mut rng, n, pairs, rng.below(2) == 0);
+            let diagonal = rng.below(2) == 0;
+            let mut p = symmetric_position(&mut rng, n, pairs, diagonal);
             let x = random_side(&mut rng);
             let stones: Vec<Cell> = p.stones(x).iter().collect();
             if stones.is_empty() {

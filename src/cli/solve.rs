@@ -123,6 +123,16 @@ pub struct SolveArgs {
     /// cells from templates/ice.json, re-checked by the trusted checker at start-up).
     #[arg(long)]
     no_ice_patterns: bool,
+    /// Ablation: a lost node where capture domination pruned moves gets no proof set (by
+    /// default it keeps the union of its children's sets when every pruned move lies outside
+    /// a refuted child's set).
+    #[arg(long)]
+    no_dominated_proofs: bool,
+    /// Ablation: no strategy-stealing refutations (by default a move after which the
+    /// position is its own colour-swapped mirror image is lost without search; always off
+    /// with --emit-proof).
+    #[arg(long)]
+    no_strategy_stealing: bool,
     /// Initial disproof number of a child not yet evaluated: 1 evaluates every child of a
     /// node before going deeper; larger values go deeper into a child with a narrow
     /// mustplay first (a search parameter only, sound for any value).
@@ -396,6 +406,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
             skip_own_wins: !a.no_skip_own_wins,
             weak_dn: a.weak_dn,
             ice_patterns: !a.no_ice_patterns,
+            dominated_proofs: !a.no_dominated_proofs,
+            // A stolen child has no winning move for the proof writer to follow.
+            strategy_stealing: !a.no_strategy_stealing && a.emit_proof.is_none(),
         },
         child_dn: a.child_dn,
         widening: match a.widening {

@@ -54,8 +54,9 @@
 //! - a won node: its winning child's set (the winning move included);
 //! - a lost node: the union of its searched children's sets and of the opponent's VSC
 //!   carriers that cut its moves down to the mustplay ([`super::vc_eval::mustplay_cover`]), and
-//!   of each vulnerable move skipped with its killer ([`super::vulnerable`]); no set (all
-//!   empty cells) when capture domination skipped a move;
+//!   of each vulnerable move skipped with its killer ([`super::vulnerable`]); when capture
+//!   domination skipped moves, the same union if each skipped move lies outside some
+//!   refuted child's set, else no set (all empty cells; "Proof sets and dominated moves");
 //! - a split node ([`super::decompose`], Theorem 1): a won one has the set of the half it
 //!   wins; a lost one the union of each half's set restricted to that half's side;
 //! - a child is searched in its filled form: its set, seen from the parent, also gets the
@@ -66,6 +67,31 @@
 //! Every set is then **reduced** before it is stored (Theorem 3, [`super::proof_set`]; off
 //! with [`Dfpn::reduction`] = false): cells that become dead or loser-captured once the
 //! loser holds everything outside the set are dropped.
+//!
+//! # Proof sets and dominated moves
+//!
+//! A move y skipped by capture domination ([`prune_dominated`]) is not searched, so it has no
+//! proof set of its own. Until session 23 a lost node with such a move got no proof set at
+//! all (all empty cells), and since domination prunes at most expansions, proof-set pruning
+//! above it was almost never possible (7×7 b4: 183 children pruned by proof sets among
+//! 49,737 made; docs/journal/solver-session23.md). But y is refuted exactly like a child that
+//! proof-set pruning would skip whenever y lies outside the proof set S of a child refuted
+//! by search: the loser's stone at y is outside S, so the winner's strategy on S answers it.
+//! This is the usual case: for y pruned for a kept dominator m, y is a stone of the mover
+//! in m's filled child, so it is not in m's proof set once m is refuted by search. So a lost
+//! node keeps the union proof set when every skipped move lies outside the intersection of
+//! the refuted children's sets (`Numbers::allowed`) — the condition under which proof-set
+//! pruning itself refutes a child, with the same argument — and gets no set only otherwise.
+//! Off with [`Dfpn::dominated_proofs`] = false (`--no-dominated-proofs`).
+//!
+//! # Strategy stealing (on by default)
+//!
+//! A child position that is its own image under a colour-swapping symmetry of a square board
+//! is won by its player to move ([`stolen`], Nash's argument; Benzene's "losses via strategy
+//! stealing"), so the move to it is refuted without search. On 7×7 this is White's reply
+//! that mirrors Black's opening (b4: d2 and d6). The child is not stored in the table and
+//! gets no proof set (all empty cells). Off with [`Dfpn::strategy_stealing`] = false
+//! (`--no-strategy-stealing`).
 //!
 //! # Children not yet evaluated
 //!
@@ -169,6 +195,17 @@ pub struct Dfpn<'a> {
     pub dominated: bool,
     /// Moves pruned as dominated (counted at each expansion).
     pub dominated_pruned: u64,
+    /// A lost node where domination pruned moves keeps the union proof set when every
+    /// pruned move lies outside a refuted child's proof set (see the module docs,
+    /// "Proof sets and dominated moves"); off: such a node gets no proof set (all empty
+    /// cells), the rule before session 23.
+    pub dominated_proofs: bool,
+    /// Lost nodes where domination pruned moves that kept their union proof set.
+    pub dominated_proofs_kept: u64,
+    /// Children lost by the strategy-stealing argument ([`stolen`]) on (square boards).
+    pub strategy_stealing: bool,
+    /// Children refuted by the strategy-stealing argument (counted at each expansion).
+    pub stolen: u64,
     /// Vulnerable-cell pruning on ([`super::vulnerable`]).
     pub vulnerable: bool,
     /// Moves pruned as vulnerable (counted at each expansion).
@@ -303,8 +340,8 @@ fn lift(s: CellSet, parent: &Position, child: &Position, winner: Colour) -> Cell
 /// Moves dominated by a move not yet pruned are removed, in the children's order; since a
 /// move is pruned only for one still kept at that time, following the dominators from any
 /// pruned move ends at a kept move (each step goes to a move pruned later or never), so the
-/// best move survives. Returns true when something was pruned.
-fn prune_dominated(pos: &Position, to_move: Colour, kids: &mut Vec<Child>) -> bool {
+/// best move survives. Returns the pruned moves.
+fn prune_dominated(pos: &Position, to_move: Colour, kids: &mut Vec<Child>) -> CellSet {
     let opp = to_move.opponent();
     let empty = pos.empty_cells();
     let opp_stones = pos.stones(opp);
@@ -330,11 +367,46 @@ fn prune_dominated(pos: &Position, to_move: Colour, kids: &mut Vec<Child>) -> bo
             pruned.insert(y);
         }
     }
-    if pruned.is_empty() {
+    if !pruned.is_empty() {
+        kids.retain(|k| !pruned.contains(k.mv));
+    }
+    pruned
+}
+
+/// True when the player to move wins `pos` by the strategy-stealing argument: the board is
+/// square and the position is its own image under a colour-swapping symmetry — the
+/// long-diagonal reflection `(c, r) ↦ (r, c)` or that reflection after the 180° rotation,
+/// `(c, r) ↦ (n−1−r, n−1−c)` — with the colours exchanged.
+///
+/// Soundness (Nash's argument, as Benzene's "losses via strategy stealing"): let σ be such a
+/// symmetry with σ(Black stones) = White stones. σ maps the board onto itself, adjacency onto
+/// adjacency and Black's borders onto White's, so the position with X to move is the
+/// position with Y to move with the roles exchanged. If X to move lost, Y (second) would win
+/// it; by the symmetry X would win it as second player with Y to move; then X to move plays
+/// any stone and follows that second-player strategy (an extra stone never hurts in Hex, and
+/// when the strategy asks for the cell of the extra stone X plays another arbitrary cell) —
+/// X wins, a contradiction (Hex has no draws). A symmetric position is never already won
+/// (both would be connected). The argument gives no proof set: the caller uses all empty
+/// cells.
+pub fn stolen(pos: &Position) -> bool {
+    let board = pos.board();
+    let n = board.cols();
+    if n != board.rows() {
         return false;
     }
-    kids.retain(|k| !pruned.contains(k.mv));
-    true
+    let (b, w) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+    if b.len() != w.len() {
+        return false;
+    }
+    let image = |f: &dyn Fn(u8, u8) -> Cell| -> CellSet {
+        b.iter()
+            .map(|c| {
+                let (x, y) = c.coords();
+                f(x, y)
+            })
+            .collect()
+    };
+    image(&|x, y| Cell::at(y, x)) == w || image(&|x, y| Cell::at(n - 1 - y, n - 1 - x)) == w
 }
 
 impl<'a> Dfpn<'a> {
@@ -356,6 +428,10 @@ impl<'a> Dfpn<'a> {
             rotation: true,
             dominated: true,
             dominated_pruned: 0,
+            dominated_proofs: true,
+            dominated_proofs_kept: 0,
+            strategy_stealing: true,
+            stolen: 0,
             vulnerable: true,
             vulnerable_pruned: 0,
             region_filled: 0,
@@ -651,6 +727,7 @@ impl<'a> Dfpn<'a> {
         }
         let (mut kids, vulnerable, dominated) = self.expand(pos, to_move, &entry);
         let mut counted_pruned = false;
+        let mut counted_kept = false;
         // Threads inside each child (threads on one tree only).
         let mut busy: Vec<u32> = Vec::new();
         loop {
@@ -668,11 +745,19 @@ impl<'a> Dfpn<'a> {
             }
             let proof = if n.pn == 0 {
                 kids[n.best].proof
-            } else if n.dn == 0 && dominated {
-                // The pruned moves were refuted through their dominators' fill-in: no proof
-                // set is derived (all empty cells, so it prunes nothing).
+            } else if n.dn == 0
+                && !dominated.is_empty()
+                && !(self.dominated_proofs && dominated.is_disjoint(&n.allowed))
+            {
+                // A pruned move inside every refuted child's proof set was refuted only
+                // through its dominator's fill-in: no proof set is derived (all empty cells,
+                // so it prunes nothing). See "Proof sets and dominated moves".
                 pos.empty_cells()
             } else if n.dn == 0 {
+                if !dominated.is_empty() && !counted_kept {
+                    self.dominated_proofs_kept += 1;
+                    counted_kept = true;
+                }
                 let mut s = entry.proof | vulnerable;
                 for k in kids.iter().filter(|k| !n.is_pruned(k)) {
                     s |= k.proof;
@@ -840,7 +925,7 @@ impl<'a> Dfpn<'a> {
         pos: &Position,
         to_move: Colour,
         entry: &Entry,
-    ) -> (Vec<Child>, CellSet, bool) {
+    ) -> (Vec<Child>, CellSet, CellSet) {
         let opp = to_move.opponent();
         self.scratch.clear();
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -891,7 +976,11 @@ impl<'a> Dfpn<'a> {
         self.fill_time += t.elapsed();
         self.scratch = scratch;
         let before = kids.len();
-        let dominated = self.dominated && prune_dominated(pos, to_move, &mut kids);
+        let dominated = if self.dominated {
+            prune_dominated(pos, to_move, &mut kids)
+        } else {
+            CellSet::EMPTY
+        };
         self.dominated_pruned += (before - kids.len()) as u64;
         self.expansions += 1;
         self.children += kids.len() as u64;
@@ -903,6 +992,14 @@ impl<'a> Dfpn<'a> {
                     let w = if e.pn == 0 { opp } else { to_move };
                     k.proof = lift(e.proof, pos, &k.pos, w);
                 }
+            }
+            // A child whose mover wins by strategy stealing is lost for this node's mover;
+            // not stored in the table (it has no winning move to report), no proof set.
+            if self.strategy_stealing && k.pn != 0 && k.dn != 0 && stolen(&k.pos) {
+                k.pn = 0;
+                k.dn = INF;
+                k.proof = pos.empty_cells();
+                self.stolen += 1;
             }
         }
         (kids, vulnerable, dominated)

@@ -123,6 +123,15 @@ pub struct Features {
     /// Fill-in with the certified ICE patterns' captured sets ([`crate::ice`]; used only
     /// when a checked library was installed, as `hexproof solve` does).
     pub ice_patterns: bool,
+    /// A lost node where capture domination pruned moves keeps its union proof set when
+    /// every pruned move lies outside a refuted child's proof set ([`dfpn`], "Proof sets and
+    /// dominated moves"); off: no proof set there (the rule before session 23).
+    pub dominated_proofs: bool,
+    /// A child won by its player to move through the strategy-stealing argument (it is its
+    /// own colour-swapped mirror image on a square board) is refuted without search
+    /// ([`dfpn`], "Strategy stealing"). Such a child has no winning move in the table, so
+    /// the proof writers switch it off.
+    pub strategy_stealing: bool,
 }
 
 impl Features {
@@ -142,6 +151,8 @@ impl Features {
         skip_own_wins: true,
         weak_dn: false,
         ice_patterns: true,
+        dominated_proofs: true,
+        strategy_stealing: true,
     };
 }
 
@@ -351,6 +362,11 @@ pub struct Profile {
     pub proof_set_pruned: u64,
     /// Moves pruned as capture-dominated (at each expansion).
     pub dominated_pruned: u64,
+    /// Lost nodes with capture-dominated moves that kept their union proof set
+    /// ([`Features::dominated_proofs`]).
+    pub dominated_proofs_kept: u64,
+    /// Children refuted by the strategy-stealing argument ([`Features::strategy_stealing`]).
+    pub stolen: u64,
     /// Positions answered by the database (`--db`).
     pub db_hits: u64,
     /// Solved positions answered by the searches of other openings (`--openings all`,
@@ -398,6 +414,8 @@ impl Profile {
         self.fill_ms += o.fill_ms;
         self.proof_set_pruned += o.proof_set_pruned;
         self.dominated_pruned += o.dominated_pruned;
+        self.dominated_proofs_kept += o.dominated_proofs_kept;
+        self.stolen += o.stolen;
         self.db_hits += o.db_hits;
         self.shared_hits += o.shared_hits;
         self.shared_evals += o.shared_evals;
@@ -429,6 +447,8 @@ impl Profile {
             fill_ms: d.fill_time.as_secs_f64() * 1e3,
             proof_set_pruned: d.pruned,
             dominated_pruned: d.dominated_pruned,
+            dominated_proofs_kept: d.dominated_proofs_kept,
+            stolen: d.stolen,
             db_hits: d.db_hits,
             shared_hits: d.shared_hits,
             shared_evals: d.shared_evals,
@@ -487,6 +507,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.proof_sets = f.proof_sets;
     d.rotation = f.rotation;
     d.dominated = f.dominated;
+    d.dominated_proofs = f.dominated_proofs;
+    d.strategy_stealing = f.strategy_stealing;
     d.vulnerable = f.vulnerable;
     d.decompose = f.decompose;
     d.reduction = f.reduction;

@@ -203,6 +203,10 @@ pub fn emit(
 ) -> Result<String, ProveError> {
     crate::dfpn::check_position(pos)?;
     let start = Instant::now();
+    // A child refuted by strategy stealing has no winning move to write.
+    let mut params = params.clone();
+    params.features.strategy_stealing = false;
+    let params = &params;
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
     d.mid(&filled, to_move, INF, INF);

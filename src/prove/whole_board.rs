@@ -177,10 +177,12 @@ pub fn refute_checked_opts(
         }
         Err(_) => return Refutation::NotFound,
     }
-    let params = SolveParams {
+    let mut params = SolveParams {
         nodes,
         ..SolveParams::default()
     };
+    // The export follows the table: no child refuted by strategy stealing (no winning move).
+    params.features.strategy_stealing = false;
     let start = Instant::now();
     let mut d = dfpn::make_search(&params, params.order.order(), start);
     let out = dfpn::solve_in(&mut d, &pos, Colour::White, start);

@@ -261,6 +261,131 @@ fn random_positions_agree_with_the_exact_search() {
     let _ = (vulnerable_pruned, region_filled);
 }
 
+/// A random position on an n×n board that is its own colour-swapped image under the
+/// long-diagonal reflection (`diagonal`) or that reflection after the 180° rotation: `pairs`
+/// Black stones off the symmetry's fixed cells and their images as White stones.
+fn symmetric_position(rng: &mut rng::Rng, n: u8, pairs: usize, diagonal: bool) -> Position {
+    let image = |c: Cell| {
+        let (x, y) = c.coords();
+        if diagonal {
+            Cell::at(y, x)
+        } else {
+            Cell::at(n - 1 - y, n - 1 - x)
+        }
+    };
+    let mut p = Position::empty(Board::square(n as u32).unwrap());
+    for _ in 0..pairs {
+        let free: Vec<Cell> = p
+            .empty_cells()
+            .iter()
+            .filter(|&c| image(c) != c && p.empty_cells().contains(image(c)))
+            .collect();
+        if free.is_empty() {
+            break;
+        }
+        let c = free[rng.below(free.len() as u64) as usize];
+        p.play(Colour::Black, c).unwrap();
+        p.play(Colour::White, image(c)).unwrap();
+    }
+    p
+}
+
+/// Strategy stealing (issue 25, session 23): random 3×3–5×5 positions that are their own
+/// colour-swapped mirror image are recognised by `dfpn::mid::stolen` and are won by the
+/// player to move, whichever it is, by the exact search — the theorem the solver's pruning
+/// rests on. A position one stone off such a mirror image is not recognised.
+#[test]
+fn strategy_stealing_positions_are_won_by_the_player_to_move() {
+    let mut rng = rng::Rng(0x5eed_7023);
+    let mut checked = 0;
+    while checked < 40 {
+        let n = 3 + (checked % 3) as u8;
+        let pairs = 1 + rng.below(if n == 3 { 2 } else { 4 }) as usize;
+        let diagonal = rng.below(2) == 0;
+        let p = symmetric_position(&mut rng, n, pairs, diagonal);
+        if p.winner().is_some() || p.empty_cells().is_empty() {
+            continue;
+        }
+        assert!(dfpn::mid::stolen(&p), "{p:?}");
+        for to_move in [Colour::Black, Colour::White] {
+            let exact = exact_black_wins(&p, to_move);
+            assert_eq!(exact, to_move == Colour::Black, "{p:?} {to_move}");
+        }
+        // One stone more for Black: the stone counts differ, no longer a mirror image.
+        let mut q = p.clone();
+        q.play(Colour::Black, p.empty_cells().first().unwrap())
+            .unwrap();
+        assert!(!dfpn::mid::stolen(&q), "{q:?}");
+        checked += 1;
+    }
+}
+
+/// Session 23's search changes against the exact search: lost nodes that keep their union
+/// proof set when capture domination pruned moves outside a refuted child's set, and
+/// children refuted by strategy stealing, each on and off, on random 4×4/5×5 positions one
+/// stone off a colour-swapped mirror image (the player to move can restore it) and on plain
+/// random positions (fixed seed). Both were exercised.
+#[test]
+fn dominated_proofs_and_strategy_stealing_agree_with_the_exact_search() {
+    let mut rng = rng::Rng(0x5eed_7123);
+    let full = SolveParams::default();
+    let mut no_steal = SolveParams::default();
+    no_steal.features.strategy_stealing = false;
+    let mut no_dom_proofs = SolveParams::default();
+    no_dom_proofs.features.dominated_proofs = false;
+    let mut neither = no_dom_proofs.clone();
+    neither.features.strategy_stealing = false;
+    let mut no_reduction = SolveParams::default();
+    no_reduction.features.reduction = false;
+    let (mut checked, mut stolen, mut kept) = (0, 0, 0);
+    while checked < 48 {
+        let n = 4 + (checked % 2) as u8;
+        let (p, to_move) = if checked % 3 == 2 {
+            let stones = 2 + rng.below(6) as usize;
+            (
+                random_position(&mut rng, n as u32, stones),
+                random_side(&mut rng),
+            )
+        } else {
+            // A mirror image with one stone of X taken back: X to move.
+            let pairs = 1 + rng.below(3) as usize;
+            let diagonal = rng.below(2) == 0;
+            let mut p = symmetric_position(&mut rng, n, pairs, diagonal);
+            let x = random_side(&mut rng);
+            let stones: Vec<Cell> = p.stones(x).iter().collect();
+            if stones.is_empty() {
+                continue;
+            }
+            let drop = stones[rng.below(stones.len() as u64) as usize];
+            let mut q = Position::empty(*p.board());
+            for c in p.stones(Colour::Black).iter() {
+                if !(x == Colour::Black && c == drop) {
+                    q.play(Colour::Black, c).unwrap();
+                }
+            }
+            for c in p.stones(Colour::White).iter() {
+                if !(x == Colour::White && c == drop) {
+                    q.play(Colour::White, c).unwrap();
+                }
+            }
+            p = q;
+            (p, x)
+        };
+        if p.winner().is_some() {
+            continue;
+        }
+        let exact = exact_black_wins(&p, to_move);
+        for params in [&full, &no_steal, &no_dom_proofs, &neither, &no_reduction] {
+            let o = solve_agreeing(&p, to_move, params, exact);
+            stolen += o.profile.stolen;
+            kept += o.profile.dominated_proofs_kept;
+        }
+        checked += 1;
+    }
+    assert!(stolen > 0, "no child refuted by strategy stealing");
+    assert!(kept > 0, "no lost node kept its proof set past domination");
+}
+
 /// The search order (issue 25, session 21): the default (children ordered by the circuits
 /// of the node's own connections, kept from its evaluation, and progressive widening) and
 /// each of them alone, against the exact search on random sparse 4×4 and 5×5 positions

@@ -363,6 +363,51 @@ pub(super) fn compose_white(pos: &Position, answers: &[Answer]) -> Option<Verifi
     kernel::check_with(&game, &cert, &lemmas).ok()
 }
 
+/// A fill-in leaf's `t - b` on `carrier` (the established carrier and the filled cells) in
+/// the unfilled position `pos`, White to move, accepted by the kernel as one **filled lemma
+/// leaf** (condition 7b, [`kernel::check_filled`]): `lemma` is the kernel's acceptance of the
+/// established `t - b` in `pos` with `fills` (`(captured, cells)`, in order) given to Black.
+/// `None` when a fill is White's or the kernel refuses (not dead, not captured, another
+/// position or carrier): the confirming search then runs as before. Nothing here is trusted.
+pub(super) fn compose_filled(
+    pos: &Position,
+    fills: &[(bool, Colour, CellSet)],
+    carrier: CellSet,
+    lemma: &Verified,
+) -> Option<Verified> {
+    if fills.iter().any(|&(_, c, _)| c != Colour::Black) {
+        return None;
+    }
+    let carrier = carrier & pos.empty_cells();
+    let game = SubGame::new(
+        pos.clone(),
+        carrier,
+        Claim {
+            owner: Colour::Black,
+            pairs: vec![(Cell::border(Border::Top), Cell::border(Border::Bottom))],
+            owner_first: false,
+        },
+    )
+    .ok()?;
+    let kfills: Vec<kernel::Fill> = fills
+        .iter()
+        .map(|&(captured, _, cells)| kernel::Fill { captured, cells })
+        .collect();
+    let cert = Certificate {
+        nodes: vec![Node {
+            stones: CellSet::EMPTY,
+            carrier,
+            goal: None,
+            either: Vec::new(),
+            with: Vec::new(),
+            kind: NodeKind::And(Vec::new()),
+        }],
+        first: None,
+        root: 0,
+    };
+    kernel::check_filled(&game, &cert, &[], &[(0, lemma, &kfills)]).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -883,7 +883,38 @@ impl<'a> Checker<'a> {
             }
             _ => None,
         };
+        // A fill-in leaf: its t - b on C ∪ F in this position, accepted by the kernel from
+        // the established t - b's acceptance in the filled position (condition 7b).
+        let filled = match (&goal_search, carrier) {
+            (Some((line, _, s)), Some(region))
+                if !fills.is_empty()
+                    && self.goal.is_none()
+                    && v == StepVerdict::Verified
+                    && self.opts.search_rule_steps =>
+            {
+                match &s.win {
+                    Some(SearchWin::Kernel(lemma)) => {
+                        let specs: Vec<(bool, Colour, CellSet)> = fills
+                            .iter()
+                            .map(|f| (f.captured, f.colour, f.cells))
+                            .collect();
+                        let fstart = Instant::now();
+                        kcompose::compose_filled(position, &specs, region, lemma).map(|k| {
+                            self.tree_cert = Some(k.clone());
+                            let mut s = SearchOut::composed(fstart, "", k, None);
+                            s.report.note = Some(format!(
+                                "kernel certificate: the established t - b (line {line}) with the fills given to Black, each dead or captured in the restricted position (kernel condition 7b, no search)"
+                            ));
+                            s
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         let ns_leaf = match goal_search {
+            _ if filled.is_some() => filled,
             // The leaf's t - b on its carrier C was itself searched and held (a kernel-checked
             // certificate): Black's strategy plays only in C, so it wins on every empty cell
             // of the position too — that search confirms the leaf, and the search of the

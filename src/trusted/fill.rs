@@ -35,56 +35,7 @@ pub struct FillSpec {
     pub cells: CellSet,
 }
 
-/// `pos` with every empty cell outside `region` a stone of `owner`'s opponent (White for
-/// Black's leaf).
-pub fn restricted(pos: &Position, region: CellSet, owner: Colour) -> Position {
-    let outside = pos.empty_cells() - region;
-    let (mut black, mut white) = (pos.stones(Colour::Black), pos.stones(Colour::White));
-    match owner {
-        Colour::Black => white |= outside,
-        Colour::White => black |= outside,
-    }
-    Position::new(*pos.board(), black, white).expect("filling empty cells keeps a position valid")
-}
-
-/// The union of the neighbours of the cells of `s` (borders included).
-fn neighbourhood(pos: &Position, s: CellSet) -> CellSet {
-    let mut n = CellSet::EMPTY;
-    for c in s.iter() {
-        n |= pos.board().neighbours(c);
-    }
-    n
-}
-
-/// The clique test for `colour`: two X-relevant neighbours of `d` that are neither the same
-/// X-chain nor adjacent (chains as sets of cells), if any.
-pub fn clique_violation(pos: &Position, d: CellSet, colour: Colour) -> Option<(Cell, Cell)> {
-    let own = pos.owned(colour);
-    let empty = pos.empty_cells();
-    let around = neighbourhood(pos, d) - d;
-    let mut nodes: Vec<(Cell, CellSet)> = Vec::new();
-    for n in around.iter() {
-        let node = if empty.contains(n) {
-            CellSet::single(n)
-        } else if own.contains(n) {
-            pos.component(n, &own)
-        } else {
-            continue; // the opponent's stone or border: never on X's path
-        };
-        if !nodes.iter().any(|(_, s)| *s == node) {
-            nodes.push((n, node));
-        }
-    }
-    for (i, &(a, sa)) in nodes.iter().enumerate() {
-        let na = neighbourhood(pos, sa);
-        for &(b, sb) in &nodes[i + 1..] {
-            if (na & sb).is_empty() {
-                return Some((a, b));
-            }
-        }
-    }
-    None
-}
+pub use crate::kernel::{clique_violation, restricted};
 
 /// Why `d` (empty cells) is not dead in `pos`, if it is not: the clique test fails for both
 /// colours. One colour's test is enough (module docs): if the X-relevant neighbours of `d`

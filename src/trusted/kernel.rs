@@ -126,6 +126,53 @@
 //!    cite the win of a position further down the tree, which has White's later stones on
 //!    cells outside its carrier, as the win of the same carrier with those cells empty.
 //!
+//! 7b. **Filled lemma leaves** (only through [`check_filled`]; Henderson, Arneson & Hayward
+//!    2009 §3, fill-in, as in src/trusted/fill.rs): a node given with a [`Verified`] claim
+//!    `V` and a list of fills `F1, …, Fk` ([`Fill`], each a dead set or a pair, given to the
+//!    owner) is an and-node without children whose assertion follows from `V`'s when:
+//!    the node has no goal of its own and the claim is the single pair of the owner's two
+//!    borders; `V`'s board and owner are the game's and the opponent moves first in `V`; the
+//!    fills are non-empty and pairwise disjoint, their union `F` lies in the node's carrier
+//!    `K`, misses `V`'s carrier, and `V`'s carrier ∪ `F` = `K`; `V`'s owner stones are the
+//!    game's with the node's `stones` and `F` added, nothing else; `V`'s opponent stones
+//!    differ from the game's only outside `K` and off the claim's ends (7a); `V`'s pairs are
+//!    the claim's, as sets; and, in the **restricted** position `R` (the game's position
+//!    plus the node's stones, every empty cell outside `K` an opponent stone), each `Fi`,
+//!    with `F1 … F(i−1)` already given to the owner, passes [`is_dead`] (the clique test for
+//!    some colour: the relevant neighbours of the set, outside it, pairwise adjacent or one
+//!    chain) or, for a pair, [`is_captured`] by the owner (with the owner on either cell the
+//!    other one is dead).
+//!
+//!    **Why 7b suffices.** The node asserts that the owner, holding the node's stones, wins
+//!    the sub-game on `K` joining its two borders with the opponent to move. Both players
+//!    move only in `K` and cells outside it never join the owner's cells (7a), so this is the
+//!    whole game on `R` (every cell outside `K` the opponent's, `K` empty): the owner wins
+//!    that game iff it wins the sub-game. On a full board exactly one player joins its two
+//!    borders, so the owner's winning condition *is* the winner of every completion of `R`
+//!    — this is where the border claim is needed; for an inner pair `x – y` the owner may
+//!    lose the pair in a completion the owner wins, and the fill-in theorem says nothing
+//!    about it, so such a claim is refused. (a) A set `D` that passes the clique test for a
+//!    colour X in a position `Q` is dead there: in every completion of `Q`, an X path
+//!    through `D` enters it from a neighbour `u` and leaves to a neighbour `v` that are X's,
+//!    and `u`, `v` are adjacent or one X chain, so the path has a short cut avoiding `D`;
+//!    hence X's win, and so (one winner) the winner, of every completion of `Q` does not
+//!    depend on the colours of `D`. Then if the owner wins `Q + D` (D the owner's) with the
+//!    opponent to move by a strategy `S`, it wins `Q`: it plays `S`, answering a move into
+//!    `D` by any move (an extra owner stone never hurts: `S` ignores it and, should it ask
+//!    for that cell later, any other move is played), and the final board, with `D`
+//!    recoloured to the owner, has at least the owner cells of a play of `S`, so the owner
+//!    wins it, and so (dead) the actual final board. (b) A pair `{a, b}` captured by the
+//!    owner in `Q`: the owner plays `S` of `Q + {a, b}` and answers `a` by `b` and `b` by
+//!    `a`; the final board is a completion of `Q` with the owner on one of them, say `b`,
+//!    where `a` is dead (tested in `Q + b`, and deadness is about every completion), so its
+//!    winner is that of the same board with `a` the owner's, a board where `S` won (as in
+//!    (a), extra owner stones elsewhere only help). (c) By induction from `i = k` down to 1,
+//!    each `Fi` tested in `R + F1 … F(i−1)`: the owner wins `R + F` (by `V`'s strategy: `V`'s
+//!    position restricted to its carrier is `R + F`, 7a), hence `R + F1 … F(k−1)`, …, hence
+//!    `R`, which is the node's assertion. Only owner-coloured fills are accepted, so the
+//!    opponent's fills (dead cells given to the opponent, pairs it captures) are not part of
+//!    7b.
+//!
 //! A lemma leaf is how a checked sub-certificate is reused without being checked again
 //! (`yang check` composes thousands of verified sub-patterns; re-checking each embedded copy
 //! at every level above cost most of its time): the sub-certificate was accepted by
@@ -139,8 +186,9 @@
 //! the claim's carrier. With the owner first, either such a node or a first move `m` in the
 //! carrier and a node with `stones ⊆ {m}` and `carrier ⊆ claim carrier ∖ {m}`.
 
-use crate::board::{Cell, CellSet};
+use crate::board::{Cell, CellSet, Colour};
 use crate::claim::SubGame;
+use crate::position::Position;
 use serde::{Deserialize, Serialize};
 
 /// Index of a node in [`Certificate::nodes`].
@@ -508,13 +556,27 @@ pub fn check_with(
     cert: &Certificate,
     lemmas: &[(NodeId, &Verified)],
 ) -> Result<Verified, KernelError> {
+    check_filled(game, cert, lemmas, &[])
+}
+
+/// [`check_with`], with some nodes proved by filled lemma leaves (condition 7b): `filled`
+/// pairs a node with its [`Verified`] claim and the fills given to the owner. A node listed
+/// twice (in either list), or out of range, is rejected.
+pub fn check_filled(
+    game: &SubGame,
+    cert: &Certificate,
+    lemmas: &[(NodeId, &Verified)],
+    filled: &[(NodeId, &Verified, &[Fill])],
+) -> Result<Verified, KernelError> {
     let base = game.owner_cells();
-    let mut lemma_of: Vec<Option<&Verified>> = vec![None; cert.nodes.len()];
-    for &(id, v) in lemmas {
+    let mut lemma_of: Vec<Option<(&Verified, Option<&[Fill]>)>> = vec![None; cert.nodes.len()];
+    let plain = lemmas.iter().map(|&(id, v)| (id, v, None));
+    let with_fills = filled.iter().map(|&(id, v, f)| (id, v, Some(f)));
+    for (id, v, f) in plain.chain(with_fills) {
         let slot = lemma_of
             .get_mut(id as usize)
             .ok_or(KernelError::BadNodeId(id, id))?;
-        if slot.replace(v).is_some() {
+        if slot.replace((v, f)).is_some() {
             return Err(KernelError::BadLemma(id, "two lemmas for one node"));
         }
     }
@@ -527,6 +589,33 @@ pub fn check_with(
         sub_game: game.clone(),
         goal: conjuncts(root, &game.claim().pairs),
     })
+}
+
+/// 7 and 7a: `there` has exactly `owner_stones` for `owner`, and the opponent's stones of
+/// `here` except outside `carrier` and off the ends of `pairs`.
+fn same_position(
+    owner: Colour,
+    here: &Position,
+    there: &Position,
+    owner_stones: CellSet,
+    carrier: CellSet,
+    pairs: &[(Cell, Cell)],
+) -> bool {
+    let (theirs_o, ours_o) = (
+        there.stones(owner.opponent()),
+        here.stones(owner.opponent()),
+    );
+    let differ = (theirs_o - ours_o) | (ours_o - theirs_o);
+    there.stones(owner) == owner_stones
+        && differ.is_disjoint(&carrier)
+        && !pairs
+            .iter()
+            .any(|&(a, z)| differ.contains(a) || differ.contains(z))
+}
+
+/// The same pairs, as sets.
+fn same_pairs(theirs: &[(Cell, Cell)], pairs: &[(Cell, Cell)]) -> bool {
+    theirs.iter().all(|p| pairs.contains(p)) && pairs.iter().all(|p| theirs.contains(p))
 }
 
 /// Condition 7: `lemma` states exactly node `node`'s claim (`pairs`, its goal pairs) in `game`.
@@ -549,24 +638,20 @@ fn check_lemma(
         return bad("the lemma is for another board or player, or the owner moves first");
     }
     // 7a. The opponent's stones may differ only outside the carrier and the goal's ends.
-    let (theirs_o, ours_o) = (
-        there.stones(owner.opponent()),
-        here.stones(owner.opponent()),
-    );
-    let differ = (theirs_o - ours_o) | (ours_o - theirs_o);
-    if there.stones(owner) != (here.stones(owner) | node.stones)
-        || !differ.is_disjoint(&node.carrier)
-        || pairs
-            .iter()
-            .any(|&(a, z)| differ.contains(a) || differ.contains(z))
-    {
+    if !same_position(
+        owner,
+        here,
+        there,
+        here.stones(owner) | node.stones,
+        node.carrier,
+        pairs,
+    ) {
         return bad("the lemma's position is not the node's");
     }
     if v.carrier() != node.carrier {
         return bad("the lemma's carrier is not the node's");
     }
-    let theirs = &v.claim().pairs;
-    if !theirs.iter().all(|p| pairs.contains(p)) || !pairs.iter().all(|p| theirs.contains(p)) {
+    if !same_pairs(&v.claim().pairs, pairs) {
         return bad("the lemma's goal is not the node's");
     }
     // 8. Every conjunction the lemma may join holds all the pairs of one of the node's.
@@ -576,6 +661,185 @@ fn check_lemma(
         .all(|l| dnf.iter().any(|c| c.iter().all(|p| l.contains(p))))
     {
         return bad("a conjunction of the lemma's goal states no conjunction of the node's");
+    }
+    Ok(())
+}
+
+/// `pos` with every empty cell outside `region` a stone of `owner`'s opponent (White for
+/// Black's leaf).
+pub fn restricted(pos: &Position, region: CellSet, owner: Colour) -> Position {
+    let outside = pos.empty_cells() - region;
+    let (mut black, mut white) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+    match owner {
+        Colour::Black => white |= outside,
+        Colour::White => black |= outside,
+    }
+    Position::new(*pos.board(), black, white).expect("filling empty cells keeps a position valid")
+}
+
+/// The union of the neighbours of the cells of `s` (borders included).
+fn neighbourhood(pos: &Position, s: CellSet) -> CellSet {
+    let mut n = CellSet::EMPTY;
+    for c in s.iter() {
+        n |= pos.board().neighbours(c);
+    }
+    n
+}
+
+/// The clique test for `colour`: two X-relevant neighbours of `d` that are neither the same
+/// X-chain nor adjacent (chains as sets of cells), if any.
+pub fn clique_violation(pos: &Position, d: CellSet, colour: Colour) -> Option<(Cell, Cell)> {
+    let own = pos.owned(colour);
+    let empty = pos.empty_cells();
+    let around = neighbourhood(pos, d) - d;
+    let mut nodes: Vec<(Cell, CellSet)> = Vec::new();
+    for n in around.iter() {
+        let node = if empty.contains(n) {
+            CellSet::single(n)
+        } else if own.contains(n) {
+            pos.component(n, &own)
+        } else {
+            continue; // the opponent's stone or border: never on X's path
+        };
+        if !nodes.iter().any(|(_, s)| *s == node) {
+            nodes.push((n, node));
+        }
+    }
+    for (i, &(a, sa)) in nodes.iter().enumerate() {
+        let na = neighbourhood(pos, sa);
+        for &(b, sb) in &nodes[i + 1..] {
+            if (na & sb).is_empty() {
+                return Some((a, b));
+            }
+        }
+    }
+    None
+}
+
+/// One fill of a filled lemma leaf (condition 7b): `cells` given to the claim's owner, a dead
+/// set (`captured == false`) or a pair captured by the owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fill {
+    /// A captured pair (else a dead set).
+    pub captured: bool,
+    /// The cells the owner receives.
+    pub cells: CellSet,
+}
+
+/// True when `d` (empty cells of `pos`) is dead: the clique test passes for some colour
+/// (7b; the argument is in the module docs).
+pub fn is_dead(pos: &Position, d: CellSet) -> bool {
+    !d.is_empty()
+        && d.is_subset(&pos.empty_cells())
+        && [Colour::Black, Colour::White]
+            .into_iter()
+            .any(|x| clique_violation(pos, d, x).is_none())
+}
+
+/// True when the pair `p` (two empty cells of `pos`) is captured by `colour`: with `colour`
+/// on either cell, the other one is dead (7b).
+pub fn is_captured(pos: &Position, p: CellSet, colour: Colour) -> bool {
+    let cells: Vec<Cell> = p.iter().collect();
+    cells.len() == 2
+        && p.is_subset(&pos.empty_cells())
+        && [(cells[0], cells[1]), (cells[1], cells[0])]
+            .into_iter()
+            .all(|(a, b)| {
+                let mut q = pos.clone();
+                q.play(colour, b).is_ok() && is_dead(&q, CellSet::single(a))
+            })
+}
+
+/// Condition 7b: `lemma` states node `node`'s claim in `game` once the fills `fills` are given
+/// to the owner (see the module docs for the conditions and why they suffice).
+fn check_filled_lemma(
+    game: &SubGame,
+    id: NodeId,
+    node: &Node,
+    lemma: &Verified,
+    fills: &[Fill],
+) -> Result<(), KernelError> {
+    let bad = |why| Err(KernelError::BadLemma(id, why));
+    if !matches!(&node.kind, NodeKind::And(children) if children.is_empty()) {
+        return bad("a lemma leaf must be an and-node without children");
+    }
+    let owner = game.claim().owner;
+    let board = game.board();
+    let borders: Vec<Cell> = board.border_cells(owner).iter().collect();
+    let pairs = &game.claim().pairs;
+    let border_pair = |&(a, z): &(Cell, Cell)| {
+        borders.len() == 2
+            && ((a, z) == (borders[0], borders[1]) || (z, a) == (borders[0], borders[1]))
+    };
+    if node.goal.is_some() || pairs.len() != 1 || !border_pair(&pairs[0]) {
+        return bad("fill-in is sound only for the claim between the owner's two borders");
+    }
+    let v = &lemma.sub_game;
+    if v.board() != board || v.claim().owner != owner || v.claim().owner_first {
+        return bad("the lemma is for another board or player, or the owner moves first");
+    }
+    let mut filled = CellSet::EMPTY;
+    for f in fills {
+        if f.cells.is_empty() || !f.cells.is_disjoint(&filled) {
+            return bad("a fill is empty or overlaps an earlier one");
+        }
+        filled |= f.cells;
+    }
+    if fills.is_empty() {
+        return bad("a filled lemma leaf without fills");
+    }
+    if !filled.is_subset(&node.carrier) {
+        return bad("the node's carrier does not contain the filled cells");
+    }
+    if !filled.is_disjoint(&v.carrier()) {
+        return bad("the filled cells overlap the lemma's carrier");
+    }
+    if (v.carrier() | filled) != node.carrier {
+        return bad("the node's carrier is not the lemma's and the filled cells");
+    }
+    let (here, there) = (game.position(), v.position());
+    let owner_stones = here.stones(owner) | node.stones | filled;
+    if !same_position(owner, here, there, owner_stones, node.carrier, pairs) {
+        return bad("the lemma's position is not the node's with the fills given to the owner");
+    }
+    if !same_pairs(&v.claim().pairs, pairs) {
+        return bad("the lemma's goal is not the node's");
+    }
+    if !lemma
+        .goal
+        .iter()
+        .all(|l| pairs.iter().any(|p| l.contains(p)))
+    {
+        return bad("a conjunction of the lemma's goal states no pair of the node's");
+    }
+    // The fills, in order, in the node's position restricted to its carrier.
+    let (mut black, mut white) = (here.stones(Colour::Black), here.stones(Colour::White));
+    match owner {
+        Colour::Black => black |= node.stones,
+        Colour::White => white |= node.stones,
+    }
+    let Ok(at_node) = Position::new(*board, black, white) else {
+        return bad("the node's stones are not empty cells");
+    };
+    let mut q = restricted(&at_node, node.carrier, owner);
+    for f in fills {
+        let ok = if f.captured {
+            is_captured(&q, f.cells, owner)
+        } else {
+            is_dead(&q, f.cells)
+        };
+        if !ok {
+            return bad(if f.captured {
+                "a filled pair is not captured by the owner in the node's restricted position"
+            } else {
+                "a filled set is not dead in the node's restricted position"
+            });
+        }
+        for c in f.cells.iter() {
+            if q.play(owner, c).is_err() {
+                return bad("a filled cell is not empty");
+            }
+        }
     }
     Ok(())
 }
@@ -594,7 +858,7 @@ fn check_node(
     cert: &Certificate,
     id: NodeId,
     base: CellSet,
-    lemma: Option<&Verified>,
+    lemma: Option<(&Verified, Option<&[Fill]>)>,
 ) -> Result<(), KernelError> {
     let node = &cert.nodes[id as usize];
     let owned = base | node.stones;
@@ -630,8 +894,11 @@ fn check_node(
         return Err(KernelError::GoalNotOwned(id));
     }
     // 7. A lemma leaf.
-    if let Some(v) = lemma {
-        return check_lemma(game, id, node, pairs, &dnf, v);
+    match lemma {
+        Some((v, None)) => return check_lemma(game, id, node, pairs, &dnf, v),
+        // 7b. A filled lemma leaf.
+        Some((v, Some(fills))) => return check_filled_lemma(game, id, node, v, fills),
+        None => {}
     }
     match &node.kind {
         // 2. Joined.

@@ -710,3 +710,53 @@ fn a_broken_white_node_is_still_rejected_when_its_answers_have_certificates() {
     assert_eq!(c.report.exit_code, 1, "{}", c.human());
     assert_ne!(step(&c, 4).verdict, StepVerdict::Verified);
 }
+
+/// A fill-in leaf (the pair {b1, c1} captured by Black after b2, then the bridge a3/b3 to the
+/// bottom) under a White node: the leaf's `t - b` on its carrier and the filled cells is
+/// confirmed by a kernel certificate with one filled lemma leaf (kernel condition 7b), not
+/// by a search, and the White node above composes from it.
+const FILLED: &str = "board 3x3
+strategy s {
+  black b2
+  white {
+    case a3 => black b3 {
+      fill captured black [b1, c1]
+      t - b on [] by search
+    }
+    case b3 | * => black a3 {
+      fill captured black [b1, c1]
+      t - b on [] by search
+    }
+    case b1 => black c1 {
+      t - b on [a3, b3] by search
+    }
+    case c1 => black b1 {
+      t - b on [a3, b3] by search
+    }
+  }
+}
+";
+
+#[test]
+fn a_fill_in_leaf_is_confirmed_by_a_filled_kernel_certificate() {
+    let c = run(FILLED);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    for line in [6, 10] {
+        let leaf = steps_on(&c, line)
+            .into_iter()
+            .find(|s| s.rule == "leaf")
+            .unwrap_or_else(|| panic!("no leaf on line {line}:\n{}", c.human()));
+        let s = leaf.search.as_ref().expect("confirmed");
+        assert_eq!((s.verdict.as_str(), s.nodes), ("holds", 0), "line {line}");
+        assert!(
+            s.note.as_deref().unwrap_or("").contains("condition 7b"),
+            "line {line}: {s:?}"
+        );
+    }
+    let white = steps_on(&c, 4)
+        .into_iter()
+        .find(|s| s.rule == "white node")
+        .expect("the white node");
+    let s = white.search.as_ref().expect("confirmed");
+    assert_eq!((s.verdict.as_str(), s.nodes), ("holds", 0), "{s:?}");
+}

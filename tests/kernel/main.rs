@@ -4,6 +4,7 @@
 
 mod architecture;
 mod conj_and;
+mod filled_leaf;
 mod ice;
 mod known_facts;
 mod lemma_leaf;

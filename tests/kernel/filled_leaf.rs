@@ -234,3 +234,96 @@ fn a_lemma_whose_position_lacks_the_fills_or_no_fills_are_rejected() {
     );
     rejected_for(r, "two lemmas");
 }
+
+/// Soundness cross-check against the exact search (fixed seed): on random 3×3 and 4×4
+/// positions (White to move, Black's top–bottom claim on every empty cell), every fill the
+/// kernel accepts — each empty cell and each pair of empty cells offered as a dead set and as a
+/// captured pair, with the lemma proved by the exact search in the filled position — proves a
+/// claim that the exact search finds true. Pins that both sides are exercised: offers 7b
+/// accepts, and offers where the filled lemma holds but the claim fails (which it must refuse).
+#[test]
+fn every_accepted_filled_leaf_agrees_with_the_exact_search() {
+    use hexproof::local::{decide, Budget, Verdict};
+    let mut seed: u64 = 0x7b_f111_5eed;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let claim = Claim {
+        owner: Colour::Black,
+        pairs: vec![tb()],
+        owner_first: false,
+    };
+    let budget = Budget::nodes(2_000_000);
+    // `traps`: offers where the filled lemma holds but the claim itself fails — each must be
+    // refused.
+    let (mut accepted, mut offered, mut traps) = (0usize, 0usize, 0usize);
+    for round in 0..120 {
+        let n = if round % 2 == 0 { 3 } else { 4 };
+        let b = Board::new(n, n).unwrap();
+        let (mut black, mut white) = (CellSet::EMPTY, CellSet::EMPTY);
+        for c in b.cells().iter() {
+            match next() % 7 {
+                0 | 1 => {
+                    black.insert(c);
+                }
+                2 => {
+                    white.insert(c);
+                }
+                _ => {}
+            }
+        }
+        let Ok(pos) = Position::new(b, black, white) else {
+            continue;
+        };
+        let k = pos.empty_cells();
+        let Ok(g) = SubGame::new(pos.clone(), k, claim.clone()) else {
+            continue;
+        };
+        let truth = decide(&g, &budget).unwrap().verdict;
+        assert_ne!(truth, Verdict::Undecided);
+        let leaf = Certificate {
+            nodes: vec![node(CellSet::EMPTY, k, NodeKind::And(Vec::new()))],
+            first: None,
+            root: 0,
+        };
+        let cells: Vec<Cell> = k.iter().collect();
+        let mut candidates: Vec<CellSet> = cells.iter().map(|&c| CellSet::single(c)).collect();
+        for (i, &a) in cells.iter().enumerate() {
+            for &z in &cells[i + 1..] {
+                candidates.push(CellSet::single(a) | CellSet::single(z));
+            }
+        }
+        for f in candidates {
+            let Ok(filled) = Position::new(b, black | f, white) else {
+                continue;
+            };
+            let Ok(lg) = SubGame::new(filled, k - f, claim.clone()) else {
+                continue;
+            };
+            let o = decide(&lg, &budget).unwrap();
+            let Some(v) = o.verified else { continue };
+            for captured in [false, true] {
+                offered += 1;
+                traps += usize::from(truth == Verdict::Fails);
+                let fill = [Fill { captured, cells: f }];
+                if kernel::check_filled(&g, &leaf, &[], &[(0, &v, &fill)]).is_ok() {
+                    accepted += 1;
+                    assert_eq!(
+                        truth,
+                        Verdict::Holds,
+                        "7b accepted {f:?} (captured {captured}) in {pos:?}, but the claim fails"
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("7b accepted {accepted} of {offered} offers; {traps} traps refused");
+    assert!(
+        accepted >= 20,
+        "7b accepted only {accepted} of {offered} offers"
+    );
+    assert!(traps >= 20, "only {traps} offers where the claim fails");
+}

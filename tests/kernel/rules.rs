@@ -443,16 +443,20 @@ fn over_budget_steps_rest_on_their_rule_or_are_undecided() {
     // The AND step's first premise is undecided, so it cannot rest on its rule either.
     assert_eq!(step(&c, 4).verdict, StepVerdict::Undecided, "{}", c.human());
     assert_eq!(c.report.exit_code, 3);
-    // With base facts only, the rule carries the step alone.
+    // With base facts only the rule holds, and with no search budget at all the step is still
+    // confirmed: by a kernel certificate composed of Black's first move (b3) and the premises'
+    // (since session 23), not by a search.
     let src = "board 9x9\nderive {\n  (a3, [b3], c3) VSC by AND (a3, [], b3) (b3, [], c3)\n}\n";
     let c = check_source("t.hexp", src, &opts);
     let s = step(&c, 3);
     assert_eq!(s.verdict, StepVerdict::Verified, "{}", c.human());
-    assert!(
-        s.basis_text().starts_with("rule alone"),
-        "{}",
-        s.basis_text()
-    );
+    assert_eq!(s.basis_text(), "rule and search", "{}", c.human());
+    let note = s
+        .search
+        .as_ref()
+        .and_then(|r| r.note.clone())
+        .unwrap_or_default();
+    assert!(note.contains("kernel certificate composed"), "{note}");
     assert_eq!(c.report.exit_code, 0);
 }
 

@@ -82,19 +82,13 @@ pub(super) fn compose_and(game: &SubGame, parts: &[Part]) -> Option<Verified> {
                 }
                 children.push(nodes.len() as NodeId - 1);
             }
-            nodes.push(Node {
-                stones: CellSet::EMPTY,
-                carrier: game.carrier(),
-                goal: None,
-                either: Vec::new(),
-                with: Vec::new(),
-                kind: NodeKind::And(children),
-            });
-            let cert = Certificate {
-                root: nodes.len() as NodeId - 1,
+            let cert = root_certificate(
                 nodes,
-                first: None,
-            };
+                CellSet::EMPTY,
+                game.carrier(),
+                NodeKind::And(children),
+                None,
+            );
             let lemmas: Vec<(NodeId, &Verified)> = lemmas
                 .iter()
                 .map(|&(id, i)| (id, parts[i].verified))
@@ -220,19 +214,7 @@ pub(super) fn compose_and_first(
             }
             let mut carrier = game.carrier();
             carrier.remove(m);
-            nodes.push(Node {
-                stones,
-                carrier,
-                goal: None,
-                either: Vec::new(),
-                with: Vec::new(),
-                kind: NodeKind::And(children),
-            });
-            let cert = Certificate {
-                root: nodes.len() as NodeId - 1,
-                nodes,
-                first: Some(m),
-            };
+            let cert = root_certificate(nodes, stones, carrier, NodeKind::And(children), Some(m));
             if let Ok(v) = kernel::check_with(game, &cert, &lemmas) {
                 // A certificate with lemma leaves cannot be copied into another one.
                 return Some((v, lemmas.is_empty().then_some(cert)));
@@ -272,19 +254,13 @@ pub(super) fn compose_or(
             next: c.root + off,
         });
     }
-    nodes.push(Node {
-        stones: CellSet::EMPTY,
-        carrier: game.carrier(),
-        goal: None,
-        either: Vec::new(),
-        with: Vec::new(),
-        kind: NodeKind::Or(options),
-    });
-    let cert = Certificate {
-        root: nodes.len() as NodeId - 1,
+    let cert = root_certificate(
         nodes,
-        first: None,
-    };
+        CellSet::EMPTY,
+        game.carrier(),
+        NodeKind::Or(options),
+        None,
+    );
     let v = kernel::check(game, &cert).ok()?;
     Some((v, cert))
 }
@@ -341,25 +317,13 @@ pub(super) fn compose_white(pos: &Position, answers: &[Answer]) -> Option<Verifi
         });
         carrier |= g.carrier() | stones;
     }
-    nodes.push(Node {
-        stones: CellSet::EMPTY,
-        carrier,
-        goal: None,
-        either: Vec::new(),
-        with: Vec::new(),
-        kind: NodeKind::Or(options),
-    });
     let claim = Claim {
         owner: Colour::Black,
         pairs: vec![(t, b)],
         owner_first: false,
     };
     let game = SubGame::new(pos.clone(), carrier, claim).ok()?;
-    let cert = Certificate {
-        root: nodes.len() as NodeId - 1,
-        nodes,
-        first: None,
-    };
+    let cert = root_certificate(nodes, CellSet::EMPTY, carrier, NodeKind::Or(options), None);
     kernel::check_with(&game, &cert, &lemmas).ok()
 }
 
@@ -406,6 +370,30 @@ pub(super) fn compose_filled(
         root: 0,
     };
     kernel::check_filled(&game, &cert, &[], &[(0, lemma, &kfills)]).ok()
+}
+
+/// `nodes` with a root node over them (no goal, no `either`/`with` parts), wrapped as the
+/// certificate rooted there; `first` is Black's first move when the claim is the owner's.
+fn root_certificate(
+    mut nodes: Vec<Node>,
+    stones: CellSet,
+    carrier: CellSet,
+    kind: NodeKind,
+    first: Option<Cell>,
+) -> Certificate {
+    nodes.push(Node {
+        stones,
+        carrier,
+        goal: None,
+        either: Vec::new(),
+        with: Vec::new(),
+        kind,
+    });
+    Certificate {
+        root: nodes.len() as NodeId - 1,
+        nodes,
+        first,
+    }
 }
 
 #[cfg(test)]

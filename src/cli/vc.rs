@@ -17,9 +17,12 @@ use std::time::Duration;
 /// connects moving first) of --color in the position reached by --moves, with Anshelevich's
 /// AND and OR rules: H-search (Anshelevich 2002, Appendix A, with HEXY's limits M and K) or
 /// FastVC Search (Pawlewicz, Hayward, Henderson, Arneson 2015) in its unlimited, limited or
-/// fast variant. The search is seeded with the HexWiki edge templates II, III1a, III1b, IV1a
-/// and IV1b. Every reported connection is true (the rules are sound); not every true one is
-/// found. It also builds the opponent's connections to get the mustplay of --color: the
+/// fast variant. The search is seeded, as the solver's is, with the certified template
+/// library (every edge template with one goal stone and the published templates of up to 32
+/// cells that hold, each certificate re-checked by the kernel when the program starts);
+/// `--hexwiki-seeds` seeds it with HexWiki's five templates II, III1a, III1b, IV1a and IV1b
+/// only, `--no-seeds` with none. Every reported connection is true (the rules are sound); not
+/// every true one is found. It also builds the opponent's connections to get the mustplay of --color: the
 /// cells in every carrier of the opponent's winning VSCs (moving elsewhere loses).
 ///
 /// Prints counts of VCs and VSCs (carriers and endpoint pairs), the winning VCs and VSCs
@@ -51,13 +54,18 @@ pub struct VcArgs {
     #[arg(long, default_value_t = 4, value_name = "K")]
     hsearch_k: usize,
     /// Do not seed the search with edge templates (base VCs only).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "hexwiki_seeds")]
     no_seeds: bool,
+    /// Seed the search with HexWiki's five one-stone templates (II, III1a, III1b, IV1a, IV1b)
+    /// instead of the whole certified library (the default before issue 25's win-detection
+    /// work; it misses White's winning semi-connection of the 2011 Olympiad's gm11).
+    #[arg(long)]
+    hexwiki_seeds: bool,
     /// Seed the search with the whole certified template library (every edge template with
     /// one goal stone, helper stones included, and the published templates of up to 32 cells
-    /// that hold, each certificate re-checked by the kernel), as the solver does, instead of
-    /// HexWiki's five one-stone templates.
-    #[arg(long, conflicts_with = "no_seeds")]
+    /// that hold, each certificate re-checked by the kernel), as the solver does. The
+    /// default; the flag is kept for scripts written before it was.
+    #[arg(long, conflicts_with_all = ["no_seeds", "hexwiki_seeds"])]
     library_seeds: bool,
     /// The fast variant's OR rule by the fast semis-combiner (Pawlewicz et al. Algorithm 4),
     /// as before issue 25, instead of semis-combiner (Algorithm 2).
@@ -107,8 +115,7 @@ fn setup(a: &VcArgs) -> Result<Setup, CliError> {
     let mut params = VcParams::new(a.variant.into());
     if a.no_seeds {
         params.seeds.clear();
-    }
-    if a.library_seeds {
+    } else if a.library_seeds || !a.hexwiki_seeds {
         params.seeds = hexproof::templates::seeds::library_seeds().to_vec();
     }
     params.and_over_borders = !a.no_and_over_borders;

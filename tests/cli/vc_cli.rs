@@ -143,8 +143,9 @@ fn help_has_examples() {
 /// Issue 25, win detection: on the 2011 Olympiad positions gm6, gm7 and gm11
 /// (tests/fixtures/olympiad-2011-positions.txt) White has a winning edge-to-edge
 /// semi-connection that Benzene's player build finds in milliseconds. The default fast build
-/// finds gm6's (key i6, 19 and 21 cells) and gm7's; gm11's needs the certified library as
-/// seeds (`--library-seeds`, as the solver builds). With the fast semis-combiner of before
+/// (seeded with the certified library, as the solver's) finds all three: gm6's (key i6, 19
+/// and 21 cells), gm7's and gm11's; gm11's needs the library — with HexWiki's five seeds
+/// only (`--hexwiki-seeds`, the default before) it is missed. With the fast semis-combiner of before
 /// (`--fast-or`) gm6's is missed: once a pair's VCs have an empty intersection it derives no
 /// more VCs for the pair, so the small VC (c6, {c7, c8}, b8) that arrives late is never
 /// stored and the left half of the winning carrier is never built
@@ -184,7 +185,12 @@ fn default_build_finds_whites_winning_semis_of_gm6_gm7_and_gm11() {
             .any(|c| c.iter().any(|x| x == "i6") && c.len() <= 21),
         "gm6: {gm6:?}"
     );
-    assert!(winning("gm6", &["--fast-or"]).is_empty());
+    assert!(winning("gm6", &["--fast-or", "--hexwiki-seeds"]).is_empty());
     assert!(!winning("gm7", &[]).is_empty(), "gm7");
+    assert!(!winning("gm11", &[]).is_empty(), "gm11");
     assert!(!winning("gm11", &["--library-seeds"]).is_empty(), "gm11");
+    assert!(
+        winning("gm11", &["--hexwiki-seeds"]).is_empty(),
+        "gm11, five seeds"
+    );
 }

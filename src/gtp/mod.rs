@@ -821,7 +821,9 @@ mod tests {
         assert!(list.contains("[string] uct_c 0.25"), "{list}");
         assert!(list.contains("[string] circuit_prior 40"), "{list}");
         assert!(list.contains("[string] rave_k 1000"), "{list}");
+        assert!(list.contains("[string] knowledge_threshold 400"), "{list}");
         for cmd in [
+            "param_player knowledge_threshold 1000",
             "param_player circuit_prior 0",
             "param_player uct_c 0.3",
             "param_player rave_k 500",
@@ -838,6 +840,7 @@ mod tests {
         assert!(list.contains("[string] circuit_prior 0"), "{list}");
         assert!(list.contains("[string] uct_c 0.3"), "{list}");
         assert!(list.contains("[string] rave_k 500"), "{list}");
+        assert!(list.contains("[string] knowledge_threshold 1000"), "{list}");
         assert!(e
             .handle("param_player circuit_prior -1")
             .unwrap()

@@ -1168,4 +1168,39 @@ mod tests {
         let r = genmove(&cfg, &p, Colour::Black, Duration::from_millis(200), None);
         assert!(matches!(r.decision, Decision::Play(_)), "{}", r.info);
     }
+
+    #[test]
+    fn knowledge_nodes_start_at_the_threshold() {
+        // The default threshold (400; 1000 and 2000 measured no better in session 24): after a
+        // search, a node below the root is a knowledge node only if a descent passed it with at
+        // least that many visits (then backed up, so it has more), and every open node passed
+        // again after that is one.
+        let p = p5("c2", "b3");
+        let cfg = Config {
+            inferior: false,
+            ..Config::default()
+        };
+        let cands = p.empty_cells();
+        let vc_time = Duration::from_millis(20);
+        let mut s = Search::at_root(&cfg, &p, Colour::Black, cands, vc_time, None);
+        for _ in 0..20_000 {
+            s.iterate(BLACK);
+            if s.nodes[0].proven != 0 {
+                break;
+            }
+        }
+        let t = cfg.knowledge_threshold;
+        let mut marked = 0;
+        for k in 1..s.nodes.len() {
+            let n = s.nodes[k];
+            if n.knowledge {
+                assert!(n.visits > t, "node {k}: {} visits", n.visits);
+                marked += 1;
+            }
+            if n.proven == 0 && n.n_children > 0 && n.visits > t {
+                assert!(n.knowledge, "node {k}: {} visits", n.visits);
+            }
+        }
+        assert!(marked > 0, "no knowledge node below the root");
+    }
 }

@@ -67,6 +67,10 @@ struct YangCheckArgs {
     /// down by that sibling until the cell is played): the goal check as in session 22.
     #[arg(long)]
     no_pending: bool,
+    /// Leave out the carried parts (any part whose far end is an empty cell of a sibling,
+    /// carried by that sibling; pending bridges stay): the goal check as in session 23.
+    #[arg(long)]
+    no_carry: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -95,6 +99,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         widen: !a.no_widen,
         triples: !a.no_triples,
         pending: !a.no_pending,
+        carry: !a.no_carry,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

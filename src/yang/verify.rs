@@ -145,10 +145,15 @@ pub struct Params {
     /// that sibling ([`Pending`], docs/yang.md "Pending bridges"). On by default since session
     /// 23; `--no-pending` leaves it out.
     pub pending: bool,
+    /// Carried parts: like pending bridges, for any part whose far end is an empty cell of
+    /// a sibling ([`Carried`], docs/yang.md "Carried parts"); tried in the same retry. On by
+    /// default since session 24; `--no-carry` leaves it out (and `--no-pending` both).
+    pub carry: bool,
     /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
     /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
     /// take it), all else as usual. The tests use it to see the kernel reject such
-    /// certificates. The tests use it to see the kernel reject such certificates.
+    /// certificates. 2 does the same to a carried part's cells ([`Carried`]: not reserved,
+    /// and its own branches not written).
     #[doc(hidden)]
     pub pending_mutant: u8,
 }
@@ -164,6 +169,7 @@ impl Default for Params {
             widen: true,
             triples: true,
             pending: true,
+            carry: true,
             pending_mutant: 0,
         }
     }
@@ -227,7 +233,22 @@ type MemoKey = (
     Goal,
     bool,
     Option<(Cell, Cell, CellSet)>,
+    Vec<CarriedKey>,
 );
+
+/// Which retry a branch is built in ([`Checker::branch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Convert {
+    /// The first attempt: the parts as Yang placed them.
+    None,
+    /// Pending bridges carried ([`Pending`]).
+    Bridges,
+    /// Pending bridges and carried parts ([`Carried`]).
+    All,
+}
+
+/// A carried part in the memo key: its pattern, `PP` line, cells and far end.
+type CarriedKey = (u32, Option<Loc>, Vec<Option<Cell>>, Cell);
 
 /// A goal: a disjunction of conjunctions of pairs of Black cells (stones, borders). A goal
 /// without conjunctions (every conjunction one pair) is a union, as before; its nodes carry
@@ -293,6 +314,52 @@ struct Inst {
     /// A pending bridge this instance carries (docs/yang.md "Pending bridges"): its two
     /// cells join the instance's carrier, and its goal may use the bridge's far end.
     pending: Option<Rc<Pending>>,
+    /// Parts this instance carries (docs/yang.md "Carried parts"): a sibling part whose
+    /// far end is an empty cell of this instance ([`Carried`]).
+    carried: Vec<Rc<Carried>>,
+    /// Only on the temporary instance that stands for a carried part while its own branches
+    /// are written as options of its carrier: the carrier without it, a sibling of its
+    /// sub-parts in each of those branches.
+    rest: Option<Rc<Inst>>,
+}
+
+/// A *carried part* (session 24, generalising [`Pending`] from two-cell bridges to any
+/// part): a part `S` of a branch whose far end is an **empty** cell `x` of exactly one
+/// sibling `T` (`x` next to two or more of `S`'s cells, more than any other such cell; e.g.
+/// the upper 13 at `472/11`, `i1 i2 h2 g3`, which joins the top or the f3 group to h3, an
+/// empty cell of 560). No goal of Black pairs says "`S` joins `x` to a group once `x` is
+/// Black", so `T` carries `S`: the pair is judged as **one** part, `T+S`, whose carrier is
+/// both parts' cells and whose certificate is an or-node with
+/// - `T`'s branches: reply `x` → `S` is an ordinary part again (with `x` Black); `x` in a
+///   sub-part `P` → `P` carries `S` on; `x` in no sub-part (White took it, or the branch
+///   does without it) → `S` is an ordinary part again, `x` not Black (when `S` is not needed
+///   for the goal there, the inference leaves it out as any other part);
+/// - `S`'s branches (White's move inside `S`): `S`'s reply, then an and-node of `S`'s
+///   sub-parts and `T` (still carrying the rest), where a sub-part of `S` may again be
+///   carried by `T` (e.g. 13's branch 1 leaves the bridge `i2 h2` from i1 to h3).
+///
+/// Soundness, with the kernel unchanged: `T+S` is the sum of two games written out as
+/// ordinary or-nodes and and-nodes for ordinary goals of Black pairs; every option is a real
+/// reply of Yang's (of `T` or of `S`) and every next node an and-node of placed patterns
+/// with disjoint carriers inside `T+S`'s carrier. The kernel checks, as for any instance,
+/// that every White move into `T ∪ S` is answered (condition 3: by `T`'s or `S`'s branch
+/// for it, whose next node avoids the move), that the and-nodes' children are disjoint and
+/// their goals chain or compose the parent's (conditions 4, 6, 8), and each lemma leaf
+/// against its claim (7). So an accepted `T+S` certificate proves: Black joins `T+S`'s
+/// goal inside `T ∪ S` against every White play there — exactly the claim of a part with
+/// that carrier, and the parent's and-node is judged with `T+S` as one child whose carrier
+/// is `T ∪ S` (disjoint from the other children, since `S` is no longer one of them). What
+/// the detection guesses (which `x`, which `T`) only decides what is tried: a wrong guess
+/// fails the kernel, never passes it.
+#[derive(Debug)]
+struct Carried {
+    /// The far end: an empty cell of the carrier.
+    x: Cell,
+    /// The carried part.
+    part: Inst,
+    /// Its cells belong to the carrier (always, but for the test hook
+    /// `Params::pending_mutant` = 2).
+    reserve: bool,
 }
 
 /// A *pending bridge*: a bridge sub-pattern (two adjacent cells `p`, `q`) placed between a
@@ -332,11 +399,31 @@ impl Inst {
     }
     /// Its cells, and its pending bridge's.
     fn carrier(&self) -> CellSet {
-        let own: CellSet = self.cells.iter().flatten().copied().collect();
+        let mut own: CellSet = self.cells.iter().flatten().copied().collect();
+        for cd in &self.carried {
+            if cd.reserve {
+                own |= cd.part.carrier();
+            }
+        }
         match &self.pending {
             Some(pd) if pd.reserve => own | pd.bridge.carrier(),
             _ => own,
         }
+    }
+    /// The memo's view of the carried parts: each one's pattern, `PP` line, cells and far
+    /// end.
+    fn carried_key(&self) -> Vec<CarriedKey> {
+        self.carried
+            .iter()
+            .map(|cd| {
+                (
+                    cd.part.pattern,
+                    cd.part.placed_at,
+                    cd.part.cells.clone(),
+                    cd.x,
+                )
+            })
+            .collect()
     }
     /// The memo's view of the pending bridge: `x`, `to`, the bridge's cells.
     fn pending_key(&self) -> Option<(Cell, Cell, CellSet)> {
@@ -421,6 +508,11 @@ struct Checker<'a> {
     /// Conjunctions of three pairs are offered to the parts of the step being composed
     /// ([`Checker::conj_fallback`]'s retry).
     triples: bool,
+    /// Inside a carried-parts retry ([`Checker::branch`]): no nested one is started.
+    carrying: bool,
+    /// Builds inside carried-parts retries: not counted against `Params::max_builds`, so
+    /// the retries do not change what is tried elsewhere.
+    carry_builds: u64,
     /// The goal of the instance being built was forced: every step above it had one chain
     /// of sub-patterns only (a lost goal there is a refutation; otherwise it may be a wrong
     /// guess of the goal, reported undecided).
@@ -452,6 +544,8 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         placed_at: None,
         path: "1".into(),
         pending: None,
+        carried: Vec::new(),
+        rest: None,
     };
     let turned = Inst {
         pattern: 1,
@@ -459,6 +553,8 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         placed_at: None,
         path: "1(rotated)".into(),
         pending: None,
+        carried: Vec::new(),
+        rest: None,
     };
     let t = Cell::border(Border::Top);
     let b = Cell::border(Border::Bottom);
@@ -693,6 +789,8 @@ impl<'a> Checker<'a> {
             union_used: false,
             conj_used: false,
             triples: false,
+            carrying: false,
+            carry_builds: 0,
             forced: true,
         }
     }
@@ -712,6 +810,7 @@ impl<'a> Checker<'a> {
             goal.clone(),
             self.forced,
             inst.pending_key(),
+            inst.carried_key(),
         );
         if let Some((built, tree)) = self.memo.get(&key) {
             self.memo_hits += 1;
@@ -728,6 +827,9 @@ impl<'a> Checker<'a> {
     /// and records the result (a subtree of the records, on top of `out`).
     fn build(&mut self, inst: &Inst, goal: &Goal, position: &Position) -> Built {
         self.builds += 1;
+        if self.carrying {
+            self.carry_builds += 1;
+        }
         let mark = self.out.len();
         let start = Instant::now();
         let carrier = inst.carrier();
@@ -1015,6 +1117,26 @@ impl<'a> Checker<'a> {
             worst = worst.max(st);
             options.push(Reply { reply: r, next });
         }
+        // The carried parts' own branches (White's move inside one): its reply, then its
+        // sub-parts beside this instance carrying the others ([`Carried`]).
+        for (i, cd) in inst.carried.iter().enumerate() {
+            if !cd.reserve {
+                continue;
+            }
+            let mut rest = inst.clone();
+            rest.carried.remove(i);
+            let mut part = cd.part.clone();
+            part.rest = Some(Rc::new(rest));
+            for b in &self.s.patterns[&part.pattern].branches {
+                let Some(r) = part.cell(b.reply.n) else {
+                    worst = Status::Undecided;
+                    continue;
+                };
+                let (next, st) = self.branch(&part, b, r, goal, node_goal, position, nodes);
+                worst = worst.max(st);
+                options.push(Reply { reply: r, next });
+            }
+        }
         (options, worst)
     }
 
@@ -1042,9 +1164,10 @@ impl<'a> Checker<'a> {
             nodes.hidden,
         );
         let flags = (self.union_used, self.revised, self.widened, self.conj_used);
-        let (id, st, convertible) =
-            self.branch_once(inst, b, r, goal, node_goal, position, nodes, false);
-        if st == Status::Verified || !convertible || !self.params.pending {
+        let (id, st, (bridges, carries)) =
+            self.branch_once(inst, b, r, goal, node_goal, position, nodes, Convert::None);
+        let carries = carries && self.params.carry && !self.carrying;
+        if st == Status::Verified || !(bridges || carries) || !self.params.pending {
             return (id, st);
         }
         let records = self.out.split_off(mark.0);
@@ -1053,18 +1176,33 @@ impl<'a> Checker<'a> {
         let tail_lemmas = nodes.lemmas.split_off(mark.3);
         let hidden = std::mem::replace(&mut nodes.hidden, mark.4);
         let flags_after = (self.union_used, self.revised, self.widened, self.conj_used);
-        (self.union_used, self.revised, self.widened, self.conj_used) = flags;
-        let (id2, st2, _) = self.branch_once(inst, b, r, goal, node_goal, position, nodes, true);
-        if st2 == Status::Verified {
-            return (id2, st2);
+        // The retries: pending bridges alone (session 23), then carried parts too (not
+        // nested: builds inside a carried-parts retry do not start one of their own).
+        let mut modes = Vec::new();
+        if bridges {
+            modes.push(Convert::Bridges);
         }
-        self.out.truncate(mark.0);
+        if carries {
+            modes.push(Convert::All);
+        }
+        for mode in modes {
+            (self.union_used, self.revised, self.widened, self.conj_used) = flags;
+            let carrying = std::mem::replace(&mut self.carrying, mode == Convert::All);
+            let (id2, st2, _) =
+                self.branch_once(inst, b, r, goal, node_goal, position, nodes, mode);
+            self.carrying = carrying;
+            if st2 == Status::Verified {
+                return (id2, st2);
+            }
+            self.out.truncate(mark.0);
+            self.goal_miss.truncate(mark.1);
+            nodes.nodes.truncate(mark.2);
+            nodes.lemmas.truncate(mark.3);
+            nodes.hidden = mark.4;
+        }
         self.out.extend(records);
-        self.goal_miss.truncate(mark.1);
         self.goal_miss.extend(said);
-        nodes.nodes.truncate(mark.2);
         nodes.nodes.extend(tail);
-        nodes.lemmas.truncate(mark.3);
         nodes.lemmas.extend(tail_lemmas);
         nodes.hidden = hidden;
         (self.union_used, self.revised, self.widened, self.conj_used) = flags_after;
@@ -1108,6 +1246,69 @@ impl<'a> Checker<'a> {
         found
     }
 
+    /// Carried parts among `parts` ([`Carried`]) in the position whose Black cells are
+    /// `owned`, besides the pending bridges `bridges`: (the part's index, the index of the
+    /// sibling that carries it, the far end). A part qualifies when it touches a Black
+    /// component, carries nothing, is no bridge or bridge carrier of `bridges`, and among
+    /// the empty cells next to it that lie in exactly one sibling, one is next to more of
+    /// its cells than any other, and to at least two (its far end). A carrier is not itself
+    /// carried; it may carry several parts.
+    fn carried_parts(
+        &self,
+        parts: &[Inst],
+        owned: CellSet,
+        bridges: &[(usize, usize, Cell, Cell)],
+    ) -> Vec<(usize, usize, Cell)> {
+        let mut found: Vec<(usize, usize, Cell)> = Vec::new();
+        for (k, part) in parts.iter().enumerate() {
+            if part.pending.is_some()
+                || !part.carried.is_empty()
+                || bridges.iter().any(|f| f.0 == k || f.1 == k)
+                || found.iter().any(|f| f.1 == k)
+            {
+                continue;
+            }
+            let cells: CellSet = part.cells.iter().flatten().copied().collect();
+            let mut near = CellSet::EMPTY;
+            for c in cells.iter() {
+                near |= self.board.neighbours(c);
+            }
+            if (near & owned).is_empty() {
+                continue;
+            }
+            let mut best: Option<(usize, Cell, usize)> = None;
+            let mut tie = false;
+            for x in (near - cells - owned).iter() {
+                let adj = (self.board.neighbours(x) & cells).len();
+                if x.is_border() || adj < 2 {
+                    continue;
+                }
+                let holders: Vec<usize> = (0..parts.len())
+                    .filter(|&j| j != k && parts[j].cells.contains(&Some(x)))
+                    .collect();
+                let [j] = holders[..] else {
+                    continue;
+                };
+                match best {
+                    Some((_, _, a)) if a > adj => {}
+                    Some((_, _, a)) if a == adj => tie = true,
+                    _ => {
+                        best = Some((j, x, adj));
+                        tie = false;
+                    }
+                }
+            }
+            let Some((j, x, _)) = best.filter(|_| !tie) else {
+                continue;
+            };
+            if found.iter().any(|f| f.0 == j) || bridges.iter().any(|f| f.0 == j) {
+                continue;
+            }
+            found.push((k, j, x));
+        }
+        found
+    }
+
     /// [`Self::branch`], once: with `convert`, the branch's pending bridges are carried by
     /// the parts that hold their empty ends. Also says whether the branch has any.
     #[allow(clippy::too_many_arguments)]
@@ -1120,8 +1321,8 @@ impl<'a> Checker<'a> {
         node_goal: Option<&Goal>,
         position: &Position,
         nodes: &mut Draft,
-        convert: bool,
-    ) -> (NodeId, Status, bool) {
+        convert: Convert,
+    ) -> (NodeId, Status, (bool, bool)) {
         let stones = CellSet::single(r);
         let mut after = position.clone();
         let placed = after.play(Colour::Black, r).is_ok();
@@ -1142,14 +1343,20 @@ impl<'a> Checker<'a> {
             )
         };
         let Some(conj_ends) = conj_ends.filter(|_| placed) else {
-            return (joined_node(nodes), Status::Undecided, false);
+            return (joined_node(nodes), Status::Undecided, (false, false));
         };
         // The goal's pairs as components (a union goal: one pair per conjunction).
         let ends: Vec<(usize, usize)> = conj_ends.iter().map(|c| c[0]).collect();
         if conj_ends.iter().any(|c| c.iter().all(|(ca, cz)| ca == cz)) {
             // Joined: the kernel judges it.
-            return (joined_node(nodes), Status::Verified, false);
+            return (joined_node(nodes), Status::Verified, (false, false));
         }
+        // A carried part's own branch (an option of its carrier): its sub-parts' paths say so.
+        let label = if inst.rest.is_some() {
+            format!("+{}:{}", inst.pattern, b.number)
+        } else {
+            b.number.to_string()
+        };
         let mut parts: Vec<Inst> = b
             .parts
             .iter()
@@ -1157,27 +1364,58 @@ impl<'a> Checker<'a> {
                 pattern: p.pattern,
                 cells: p.map.iter().map(|x| inst.cell(x.n)).collect(),
                 placed_at: Some(p.at),
-                path: format!("/{} {}", b.number, p.pattern),
+                path: format!("/{label} {}", p.pattern),
                 pending: None,
+                carried: Vec::new(),
+                rest: None,
             })
             .collect();
         if let Some(pd) = &inst.pending {
             if r == pd.x {
                 // The empty end is played: the bridge becomes an ordinary part.
                 let mut bridge = pd.bridge.clone();
-                bridge.path = format!("/{} {}", b.number, bridge.pattern);
+                bridge.path = format!("/{label} {}", bridge.pattern);
                 parts.push(bridge);
             } else if let Some(j) = parts.iter().position(|p| p.cells.contains(&Some(pd.x))) {
                 parts[j].pending = Some(pd.clone());
             }
         }
+        for cd in &inst.carried {
+            // The far end in a sub-part (not played): that sub-part carries the part on.
+            // Played, or in no sub-part: the part is an ordinary part again.
+            if r != cd.x {
+                if let Some(j) = parts.iter().position(|p| p.cells.contains(&Some(cd.x))) {
+                    parts[j].carried.push(cd.clone());
+                    continue;
+                }
+            }
+            let mut part = cd.part.clone();
+            part.path = format!("/{label} {}", part.pattern);
+            parts.push(part);
+        }
+        if let Some(rest) = &inst.rest {
+            // A carried part's branch: its carrier (without it) is a sibling of its sub-parts.
+            let mut t = (**rest).clone();
+            t.path = format!("/{label} {}", t.pattern);
+            parts.push(t);
+        }
         if parts.is_empty() {
             // No sub-patterns: claimed joined; the kernel judges it.
-            return (joined_node(nodes), Status::Verified, false);
+            return (joined_node(nodes), Status::Verified, (false, false));
         }
         let found = self.pending_bridges(&parts, owned);
-        let convertible = !found.is_empty();
-        if convert {
+        let carry = if self.params.carry {
+            self.carried_parts(&parts, owned, &found)
+        } else {
+            Vec::new()
+        };
+        let convertible = (!found.is_empty(), !carry.is_empty());
+        let carry = if convert == Convert::All {
+            carry
+        } else {
+            Vec::new()
+        };
+        if convert != Convert::None {
             let mut gone: Vec<usize> = Vec::new();
             for &(k, j, x, to) in &found {
                 let bridge = parts[k].clone();
@@ -1188,6 +1426,12 @@ impl<'a> Checker<'a> {
                     bridge,
                     reserve,
                 }));
+                gone.push(k);
+            }
+            for &(k, j, x) in &carry {
+                let part = parts[k].clone();
+                let reserve = self.params.pending_mutant != 2;
+                parts[j].carried.push(Rc::new(Carried { x, part, reserve }));
                 gone.push(k);
             }
             gone.sort_unstable();
@@ -1327,7 +1571,7 @@ impl<'a> Checker<'a> {
             let records = self.out.split_off(mark);
             if first.is_none() {
                 allow_union = own;
-                allow = own && self.builds < self.params.max_builds;
+                allow = own && self.builds - self.carry_builds < self.params.max_builds;
                 first = Some((built, worst, records));
             }
             if !allow {
@@ -1401,7 +1645,7 @@ impl<'a> Checker<'a> {
     ) -> Fallback {
         if matches!(fallback, Fallback::Composed(..))
             || !self.params.conjunctions
-            || self.builds >= self.params.max_builds
+            || self.builds - self.carry_builds >= self.params.max_builds
         {
             return fallback;
         }
@@ -1441,7 +1685,7 @@ impl<'a> Checker<'a> {
     ) -> Fallback {
         if matches!(fallback, Fallback::Composed(..))
             || !self.params.widen
-            || self.builds >= self.params.max_builds
+            || self.builds - self.carry_builds >= self.params.max_builds
         {
             return fallback;
         }
@@ -1633,7 +1877,7 @@ impl<'a> Checker<'a> {
         if matches!(first, Fallback::Composed(..))
             || self.triples
             || !self.params.triples
-            || self.builds >= self.params.max_builds
+            || self.builds - self.carry_builds >= self.params.max_builds
             || !touch.iter().any(|t| t.len() >= 3)
         {
             return first;
@@ -1928,7 +2172,9 @@ impl<'a> Checker<'a> {
             let g = as_goal(&goals[i].1);
             let mut bt = self.instance(&parts[k], &g, after);
             let mut g = g;
-            if bt.status != Status::Verified && self.builds < self.params.max_builds {
+            if bt.status != Status::Verified
+                && self.builds - self.carry_builds < self.params.max_builds
+            {
                 // Repair: a part not verified for its goal is tried with the unions of two of
                 // its own pairs, then its single pairs (at most CONJ_MAX_REPAIRS), when every
                 // choice still joins the step's goal; the first verified one is kept, its
@@ -2533,6 +2779,8 @@ pub fn check_placed_for(
         placed_at: None,
         path: pattern.to_string(),
         pending: None,
+        carried: Vec::new(),
+        rest: None,
     };
     if s.patterns.contains_key(&pattern) {
         c.instance(&inst, &goal, &position);

@@ -400,9 +400,12 @@ fn yang_goal_check_fixture_subset() {
     // failed attempt with more verified records change the placements built below steps
     // that do not compose. Widened chains (session 21) are left out too: they compose, without
     // revision, what revision composes here (209 placements, 176 verified, pinned below).
+    // Carried parts (session 24) are left out too: with them, and without revision and
+    // widening, the figures are (307, 271, 10) (more steps compose, fewer through a union AND).
     let before = Params {
         revise: false,
         widen: false,
+        carry: false,
         ..Params::default()
     };
     let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], before);
@@ -950,4 +953,46 @@ fn yang_pending_bridge_verifies_298() {
         .expect("386 placed");
     assert_ne!(at.status, Status::Verified);
     assert!(at.reason.contains("branch 2 "), "{}", at.reason);
+}
+
+/// Carried parts (session 24, helper yang13; docs/yang.md "Carried parts"): 544 under
+/// `1/8 353/2 545/15` with its conjunctive goal (as the whole-file check infers it) was not
+/// composed at its branch 2 before; with a part carried by the sibling that holds its empty
+/// far end (one part `T+S`, both patterns' branches as options; kernel unchanged) it is
+/// verified. Without carried parts (`carry: false`: session 23) it is not, nor with the
+/// mutant whose carried part's cells are not reserved (test hook `pending_mutant = 2`: left
+/// out of the carrier, its own branches not written, so White's moves there go unanswered
+/// and the part lies outside the node above it).
+#[test]
+fn yang_carried_part_verifies_544() {
+    use hexproof::yang::verify::{check_placed_for, Params, Status};
+    let s = strategy();
+    let (cells, black) = placed_at(&s, "1/8 353/2 545/15 544");
+    let goal: Vec<Vec<(Cell, Cell)>> =
+        "t - b | t - f3 & f3 - b | t - f3 & e5 - b | t - e5 & f3 - b | t - e5 & e5 - b"
+            .split(" | ")
+            .map(|c| c.split(" & ").flat_map(goal_pairs).collect())
+            .collect();
+    let run = |p: Params| {
+        let r = check_placed_for(&s, 544, cells.clone(), black, &goal, p);
+        let last = r.last().unwrap().clone();
+        assert_eq!(last.pattern, 544);
+        (last, r)
+    };
+    let (last, r) = run(Params::default());
+    assert_eq!(last.status, Status::Verified, "{}", last.reason);
+    assert!(
+        r.iter().any(|x| x.path.contains("/+")),
+        "no carried part's branch"
+    );
+    let (last, _) = run(Params {
+        carry: false,
+        ..Params::default()
+    });
+    assert_ne!(last.status, Status::Verified);
+    let (last, _) = run(Params {
+        pending_mutant: 2,
+        ..Params::default()
+    });
+    assert_ne!(last.status, Status::Verified);
 }

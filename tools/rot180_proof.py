@@ -10,7 +10,14 @@ tree unchanged (docs/SEMANTICS.md, "Shared positions": the checker verifies P0 o
 the position after M' is P0 turned by 180 degrees; a 180-degree turn maps every play of Hex
 onto one with the same winner). `hexproof check` decides the result; this script proves
 nothing. A White-winning opening is written with its stone in the setup, so it has no such
-image (emit the image with `hexproof solve` instead).
+image this way; for it (or any proof without `under`/`at` placements) use
+
+    python3 tools/rot180_proof.py --turn proofs/solver/7x7-c1.hexp > proofs/solver/7x7-e7.hexp
+
+which writes the whole file turned by 180 degrees: every cell name c -> its image, the
+borders t <-> b and l <-> r (comment lines are kept as they are, with one added in front).
+The result is a complete proof of its own, checked in full by `hexproof check` like any other;
+this script proves nothing.
 """
 import re
 import sys
@@ -25,7 +32,40 @@ def image(cell, cols, rows):
     return f"{chr(ord('a') + cols - 1 - x)}{rows - y}"
 
 
+def turn(path):
+    lines = open(path).read().split("\n")
+    board = next((l for l in lines if l.startswith("board ")), None)
+    m = board and re.fullmatch(r"board (\d+)x(\d+) notation letters", board)
+    if not m:
+        sys.exit("no `board CxR notation letters` line")
+    cols, rows = int(m.group(1)), int(m.group(2))
+    if any(re.search(r"\b(under|at)\b", l) for l in lines if not l.lstrip().startswith("//")):
+        sys.exit("the proof places a lemma with `under`/`at`: not turned by this script")
+    border = {"t": "b", "b": "t", "l": "r", "r": "l"}
+    cell = re.compile(r"\b([a-z])(\d+)\b|\b([tblr])\b")
+
+    def sub(mt):
+        if mt.group(3):
+            return border[mt.group(3)]
+        return image(mt.group(1) + mt.group(2), cols, rows)
+
+    out = [
+        f"// The 180-degree turn of {path.split('/')[-1]}, written by tools/rot180_proof.py "
+        "--turn: every cell mapped to its image, the borders t/b and l/r exchanged."
+    ]
+    for l in lines:
+        if l.lstrip().startswith("//") or l.startswith("board "):
+            out.append(l)
+        elif l.strip().startswith("strategy ") or l.strip().startswith("use "):
+            out.append(l)
+        else:
+            out.append(cell.sub(sub, l))
+    sys.stdout.write("\n".join(out))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--turn":
+        return turn(sys.argv[2])
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     lines = open(sys.argv[1]).read().split("\n")

@@ -617,8 +617,8 @@ fn searches_sharing_solved_positions_agree_with_the_exact_search() {
 
 /// Weak disproof numbers (`Features::weak_dn`): the published winners of a few 6×6 openings,
 /// and a different search (node count) than the default sum on some (since the library
-/// seeds, a2 is decided in so few nodes that both searches coincide), so the option reaches
-/// the search.
+/// seeds, a2 is decided in so few nodes that both searches coincide; since the current order
+/// of session 24, f1 too: c3 is searched instead of a2), so the option reaches the search.
 #[test]
 fn weak_disproof_numbers_match_published_winners_with_another_search() {
     let t = table(6);
@@ -626,7 +626,7 @@ fn weak_disproof_numbers_match_published_winners_with_another_search() {
     weak.features.weak_dn = true;
     let sum = SolveParams::default();
     let mut differ = 0;
-    for (col, row) in [(0u8, 1u8), (5, 0), (4, 2)] {
+    for (col, row) in [(2u8, 2u8), (5, 0), (4, 2)] {
         let p = opening(6, col, row);
         let w = dfpn::solve(&p, Colour::White, &weak).unwrap();
         let s = dfpn::solve(&p, Colour::White, &sum).unwrap();

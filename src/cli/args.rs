@@ -235,6 +235,9 @@ pub enum OrderArg {
     /// Cells of high energy in the circuits built with the node's own virtual connections
     /// (a link per VC pair, Anshelevich §5's first way), as Benzene's DFPN orders.
     Connections,
+    /// The same circuits, cells scored by the share of the current through them (the score
+    /// of Benzene's resistance evaluation) instead of their energy.
+    Flow,
 }
 
 impl From<OrderArg> for hexproof::dfpn::Ordering {
@@ -243,6 +246,7 @@ impl From<OrderArg> for hexproof::dfpn::Ordering {
             OrderArg::Resistance => hexproof::dfpn::Ordering::Resistance,
             OrderArg::Centre => hexproof::dfpn::Ordering::Centre,
             OrderArg::Connections => hexproof::dfpn::Ordering::Connections,
+            OrderArg::Flow => hexproof::dfpn::Ordering::Flow,
         }
     }
 }

@@ -143,6 +143,13 @@ pub struct SolveArgs {
     /// Benzene's DFPN does (default 0.25, Benzene's); `none` looks at every child.
     #[arg(long, value_name = "FACTOR|none", value_parser = parse_widening)]
     widening: Option<Widening>,
+    /// Soft widening: the first child beyond the widening window that was never searched
+    /// competes with the disproof number STEP·(k + 1), k the children beyond the window
+    /// already searched (which then compete with their own numbers), so a hard window lets
+    /// the next moves in; 0: the window slides only when its children are refuted (a search
+    /// parameter only, sound for any value)
+    #[arg(long, default_value_t = SolveParams::default().widening_step, value_name = "STEP")]
+    widening_step: u32,
     /// The connection engine: fast (default), limited, unlimited or hsearch (see `hexproof
     /// vc --help`).
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
@@ -243,12 +250,13 @@ pub struct SolveArgs {
     /// --compact: solver nodes within which an alternative move must be proved winning.
     #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::CompactOptions::default().size_nodes)]
     compact_size_nodes: u64,
-    /// Move ordering: "resistance" (cells of high energy in the resistor circuits first,
-    /// Anshelevich §6), "connections" (the same circuits with a link for each of the node's
-    /// virtual connections, as Benzene orders: the default; each colour's circuit is kept
-    /// from the node's evaluation, so an expansion builds at most one colour) or "centre"
-    /// (cells near the centre first).
-    #[arg(long, default_value = "connections", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre, resistance or connections")))]
+    /// Move ordering: "flow" (the default: the resistor circuits with a link for each of the
+    /// node's virtual connections, cells carrying the most current first, as Benzene's DFPN
+    /// orders; each colour's circuit is kept from the node's evaluation, so an expansion
+    /// builds at most one colour), "connections" (the same circuits, cells of high energy
+    /// first: the default before session 24), "resistance" (cells of high energy in the
+    /// plain resistor circuits, Anshelevich §6) or "centre" (cells near the centre first).
+    #[arg(long, default_value = "flow", value_name = "ORDER", value_parser = exact_choice::<OrderArg>(|o| format!("--order '{o}': use centre, resistance, connections or flow")))]
     order: OrderArg,
     /// The connection engine's OR rule: "fast" (the fast semis-combiner, Pawlewicz et al.
     /// Algorithm 4, the solver's default: cheaper builds) or "full" (semis-combiner,
@@ -411,6 +419,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
             strategy_stealing: !a.no_strategy_stealing && a.emit_proof.is_none(),
         },
         child_dn: a.child_dn,
+        widening_step: a.widening_step,
         widening: match a.widening {
             None => SolveParams::default().widening,
             Some(Widening(w)) => w.map(|f| (dfpn::WIDENING_BASE, f)),

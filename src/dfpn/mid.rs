@@ -116,6 +116,25 @@
 //! b4 14,848 → 12,309 (docs/journal/solver-session21.md). Only the search order changes:
 //! a value is still decided by evaluated leaves and solved children alone.
 //!
+//! A winning move outside the window is not looked at while a hard losing move inside it is
+//! being refuted (7×7 b4 f2: c5 was 14th of 39 by circuit energy, the window 11 wide; 728
+//! nodes, Benzene 4 builds). Scoring the cells by the current through them, as Benzene does
+//! ([`super::vc_eval`], "Energy or current"), puts c5 5th (17 nodes), and is the default
+//! since session 24.
+//!
+//! # Soft widening (off by default)
+//!
+//! With [`Dfpn::widening_step`] = s > 0 the window also admits children one at a time as the
+//! window gets expensive: the first child beyond the window never searched from this node
+//! (nor found in the table at the expansion) competes in the selection with the disproof
+//! number s·(k + 1), k the children beyond the window already searched, which compete with
+//! their own numbers from then on. When the best disproof number in the window grows past
+//! that value (the 1+ε threshold of the best child stops there), the next child is evaluated.
+//! The node's proof number is the least of these values, so it can be a virtual one: this
+//! steers the search only (a node is still proved by a child disproved by search and
+//! disproved by every child proved). Measured on six of 7×7 b4's replies it did not pay
+//! (journal session 24), so it is off.
+//!
 //! # Own wins of a child
 //!
 //! An evaluation is two connection builds ([`super::vc_eval`]): the player to move's, to find
@@ -255,6 +274,12 @@ pub struct Dfpn<'a> {
     /// are not evaluated until the first are refuted (see the module docs, "Progressive
     /// widening").
     pub widening: Option<(u32, f64)>,
+    /// Soft widening (0: off): with [`Dfpn::widening`], the first child beyond the window
+    /// that was never searched (nor found in the table) competes in the selection with the
+    /// disproof number `widening_step · (k + 1)`, k the number of children beyond the window
+    /// already searched, and a child beyond the window once searched competes with its own
+    /// numbers (see the module docs, "Soft widening").
+    pub widening_step: u32,
     /// Order the children by the circuits of the node's own connections
     /// ([`Evaluator::connection_scores`]) instead of [`Dfpn::order`].
     pub vc_order: bool,
@@ -283,6 +308,8 @@ struct Child {
     /// The parent's connections found no win for this child's player to move that avoids
     /// the move, and the fill-in gave that player nothing ("Own wins of a child").
     skip_own: bool,
+    /// Searched from this node, or found in the table at the expansion (soft widening).
+    seen: bool,
 }
 
 /// A node's numbers computed from its children ([`Dfpn::numbers`]).
@@ -311,6 +338,17 @@ impl Numbers {
     fn is_pruned(&self, k: &Child) -> bool {
         k.pn != 0 && !self.allowed.contains(k.mv)
     }
+}
+
+/// `HEXPROOF_TRACE_ORDER=N`: print the children's order (move:score) at expansions of
+/// positions with at most N stones on stderr (a diagnostic; read once).
+fn trace_order() -> Option<usize> {
+    static N: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("HEXPROOF_TRACE_ORDER")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    })
 }
 
 /// The key of a (filled) position.
@@ -458,6 +496,7 @@ impl<'a> Dfpn<'a> {
             own_tests: 0,
             weak_dn: false,
             widening: None,
+            widening_step: 0,
             vc_order: false,
             expansions: 0,
             children: 0,
@@ -794,6 +833,7 @@ impl<'a> Dfpn<'a> {
             } else {
                 (th_dn - dn).saturating_add(kids[pick].pn).min(INF)
             };
+            kids[pick].seen = true;
             let kid_pos = kids[pick].pos.clone();
             let kid_skip = kids[pick].skip_own;
             let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
@@ -971,9 +1011,21 @@ impl<'a> Dfpn<'a> {
                 dn: self.child_dn.max(1),
                 proof: CellSet::EMPTY,
                 skip_own,
+                seen: false,
             });
         }
         self.fill_time += t.elapsed();
+        let stones = pos.stones(Colour::Black).len() + pos.stones(Colour::White).len();
+        if trace_order().is_some_and(|n| stones <= n) {
+            let names: Vec<String> = scratch
+                .iter()
+                .map(|&(s, c)| {
+                    let name = pos.board().cell_name(c, crate::board::Notation::Letters);
+                    format!("{name}:{s}")
+                })
+                .collect();
+            eprintln!("order {to_move:?} {stones} stones: {}", names.join(" "));
+        }
         self.scratch = scratch;
         let before = kids.len();
         let dominated = if self.dominated {
@@ -988,6 +1040,7 @@ impl<'a> Dfpn<'a> {
             if let Some(e) = self.lookup(&k.pos, opp) {
                 k.pn = e.pn;
                 k.dn = e.dn;
+                k.seen = true;
                 if e.pn == 0 || e.dn == 0 {
                     let w = if e.pn == 0 { opp } else { to_move };
                     k.proof = lift(e.proof, pos, &k.pos, w);
@@ -1034,6 +1087,20 @@ impl<'a> Dfpn<'a> {
         };
         let mut sum: u64 = 0;
         let mut max_pn = 0;
+        // Soft widening: searched children beyond the window, and the first one not searched.
+        let soft = self.widening.is_some() && self.widening_step > 0;
+        let (mut beyond_seen, mut next) = (0u32, None);
+        let choose = |n: &mut Numbers, i: usize, dn: u32| {
+            if dn < n.pn || n.best == usize::MAX {
+                if dn < n.pn {
+                    n.dn2 = n.pn;
+                }
+                n.pn = dn;
+                n.best = i;
+            } else if dn < n.dn2 {
+                n.dn2 = dn;
+            }
+        };
         for (i, k) in kids.iter().enumerate() {
             if pruned(k) {
                 n.pruned += 1;
@@ -1045,17 +1112,24 @@ impl<'a> Dfpn<'a> {
                 max_pn = max_pn.max(k.pn);
             }
             if i >= window && k.dn != 0 {
-                continue;
-            }
-            if k.dn < n.pn || n.best == usize::MAX {
-                if k.dn < n.pn {
-                    n.dn2 = n.pn;
+                if !soft || k.pn == 0 {
+                    continue;
                 }
-                n.pn = k.dn;
-                n.best = i;
-            } else if k.dn < n.dn2 {
-                n.dn2 = k.dn;
+                if !k.seen {
+                    next = next.or(Some(i));
+                    continue;
+                }
+                beyond_seen += 1;
             }
+            choose(&mut n, i, k.dn);
+        }
+        if let Some(i) = next {
+            let v = self
+                .widening_step
+                .saturating_mul(beyond_seen + 1)
+                .max(kids[i].dn)
+                .min(INF);
+            choose(&mut n, i, v);
         }
         n.dn = if !self.weak_dn {
             sum.min(INF as u64) as u32

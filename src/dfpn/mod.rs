@@ -191,6 +191,9 @@ pub struct SolveParams {
     pub shared: Option<std::sync::Arc<shared::SharedSolved>>,
     /// Progressive widening (base, factor) of [`mid::Dfpn::widening`]; `None`: every child.
     pub widening: Option<(u32, f64)>,
+    /// The step of soft widening ([`mid::Dfpn::widening_step`]); 0: the window slides only
+    /// when its children are refuted.
+    pub widening_step: u32,
     /// Seed the connection engine with the whole certified template library
     /// ([`crate::templates::seeds`]) instead of HexWiki's five one-stone templates.
     pub library_seeds: bool,
@@ -215,6 +218,10 @@ pub enum Ordering {
     /// connections ([`Evaluator::connection_scores`]); [`Resistance`] where the connections
     /// are off.
     Connections,
+    /// The same circuits, cells scored by the current through them instead of their energy
+    /// (the score of Benzene's resistance evaluation, by which its DFPN orders the moves;
+    /// [`Evaluator::circuit_flow`]); [`Resistance`] where the connections are off.
+    Flow,
 }
 
 impl Ordering {
@@ -222,7 +229,7 @@ impl Ordering {
     pub fn order(self) -> &'static dyn MoveOrder {
         match self {
             Ordering::Centre => &Centrality,
-            Ordering::Resistance | Ordering::Connections => &Resistance,
+            Ordering::Resistance | Ordering::Connections | Ordering::Flow => &Resistance,
         }
     }
 }
@@ -236,13 +243,14 @@ impl Default for SolveParams {
             epsilon: 0.25,
             features: Features::ALL,
             vc_variant: Variant::Fast,
-            order: Ordering::Connections,
+            order: Ordering::Flow,
             semi_limit: Some(SOLVER_SEMI_LIMIT),
             update_stones: vc_eval::MAX_UPDATE_STONES,
             db: None,
             child_dn: DEFAULT_CHILD_DN,
             shared: None,
             widening: Some((WIDENING_BASE, DEFAULT_WIDENING)),
+            widening_step: 0,
             library_seeds: true,
             vc_fast_or: true,
             threads: 1,
@@ -516,7 +524,9 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.weak_dn = f.weak_dn;
     d.child_dn = params.child_dn.max(1);
     d.widening = params.widening;
-    d.vc_order = params.order == Ordering::Connections;
+    d.widening_step = params.widening_step;
+    d.vc_order = matches!(params.order, Ordering::Connections | Ordering::Flow);
+    d.eval.circuit_flow = params.order == Ordering::Flow;
     // HEXPROOF_KEEP_CIRCUITS=0 re-builds the connections at every expansion instead (for
     // the ablation; the order is the same up to rounding).
     d.eval.keep_circuits =

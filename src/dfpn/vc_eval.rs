@@ -42,6 +42,18 @@
 //! position, and kept; the expansion builds only a colour that was not built there (for most
 //! nodes the mover's, which the win test at expansion builds anyway). Ordering only: the
 //! answer never depends on it.
+//!
+//! # Energy or current
+//!
+//! A cell's score in one colour's circuit is either its share of the circuit's power (the
+//! energy dissipated on its links, `--order connections`, the default until session 24) or
+//! the share of the circuit's current that passes through it ([`Evaluator::circuit_flow`],
+//! `--order flow`, the default): Benzene's resistance evaluation scores a cell by the current
+//! through it in each colour's circuit (unit current, both colours summed), and its DFPN
+//! orders the moves by that. Energy weights a cell by the square of the potential drop
+//! across it, so it favours the cells where the circuit is thin (near a cut) over the cells
+//! that carry the current; on 7×7 b4 f2 Black's winning move c5 is 14th by energy and 5th
+//! by current (728 nodes → 17; docs/journal/solver-session24.md).
 
 use crate::board::{CellSet, Colour};
 use crate::eval::VcLinks;
@@ -166,6 +178,10 @@ pub struct Evaluator {
     /// The kept energies: (Black stones, White stones, colour) → the energy of each empty
     /// cell (in cell order) over the circuit's total power.
     circuits: std::collections::HashMap<(CellSet, CellSet, Colour), Box<[f32]>>,
+    /// Score a cell by the fraction of the circuit's current that passes through it (as
+    /// Benzene's resistance evaluation scores its moves) instead of its share of the
+    /// circuit's power ([`circuit_energy`]); `--order flow`.
+    pub circuit_flow: bool,
     /// The stronger win test ([`Evaluator::strong_win`]) at open nodes whose moves (the
     /// mustplay) number at most this many; 0: off.
     pub strong_moves: usize,
@@ -191,13 +207,20 @@ pub const MAX_KEPT_CIRCUITS: usize = 1 << 17;
 
 /// The energy of each empty cell of `pos` (in cell order) in `colour`'s resistor circuit
 /// with a link for every endpoint pair `set` joins by a VC, over the circuit's total power:
-/// `colour`'s half of [`crate::eval::evaluate`]'s energies with [`VcLinks::Direct`].
-fn circuit_energy(pos: &Position, colour: Colour, set: &VcSet) -> Box<[f32]> {
+/// `colour`'s half of [`crate::eval::evaluate`]'s energies with [`VcLinks::Direct`]. With
+/// `flow`, the current through each cell over the total current instead (Benzene's score of
+/// a cell: its DFPN orders the moves by the sum of both colours' currents through them).
+fn circuit_energy(pos: &Position, colour: Colour, set: &VcSet, flow: bool) -> Box<[f32]> {
     let sol = crate::eval::circuit::Circuit::build(pos, colour, Some(set), VcLinks::Direct).solve();
     let total = sol.total_power.max(1e-300);
+    let per_cell = if flow {
+        &sol.cell_flow
+    } else {
+        &sol.cell_energy
+    };
     pos.empty_cells()
         .iter()
-        .map(|c| (sol.cell_energy[c.index()] / total) as f32)
+        .map(|c| (per_cell[c.index()] / total) as f32)
         .collect()
 }
 
@@ -236,6 +259,7 @@ impl Evaluator {
             stats: EvalStats::default(),
             keep_circuits: false,
             circuits: std::collections::HashMap::new(),
+            circuit_flow: false,
             strong_moves: 0,
             strong: None,
         }
@@ -394,7 +418,7 @@ impl Evaluator {
         if !self.at(colour, pos) {
             self.build(colour, pos);
         }
-        let e = circuit_energy(pos, colour, self.set(colour));
+        let e = circuit_energy(pos, colour, self.set(colour), self.circuit_flow);
         self.keep(key, e.clone());
         e
     }
@@ -418,7 +442,7 @@ impl Evaluator {
         for colour in [Colour::Black, Colour::White] {
             let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
             if self.at(colour, pos) && !self.circuits.contains_key(&key) {
-                let e = circuit_energy(pos, colour, self.set(colour));
+                let e = circuit_energy(pos, colour, self.set(colour), self.circuit_flow);
                 self.keep(key, e);
             }
         }

@@ -59,6 +59,11 @@ pub struct Solution {
     pub total_power: f64,
     /// Energy dissipated on the links at each empty cell, by [`Cell::index`].
     pub cell_energy: Vec<f64>,
+    /// Current through each empty cell (half the sum of `|current|` on its links), by
+    /// [`Cell::index`]: the score Benzene's resistance evaluation gives a cell (there with a
+    /// unit current, here at unit voltage; divide by [`Solution::total_power`], the total
+    /// current, for the fraction of the current that passes through the cell).
+    pub cell_flow: Vec<f64>,
     /// Conjugate-gradient iterations used.
     pub iterations: usize,
 }
@@ -193,11 +198,13 @@ impl Circuit {
     /// Solves the circuit (see [`Solution`]).
     pub fn solve(&self) -> Solution {
         let mut cell_energy = vec![0.0; CELL_SLOTS];
+        let mut cell_flow = vec![0.0; CELL_SLOTS];
         let Some((m, b, nodes)) = self.system() else {
             return Solution {
                 resistance: 0.0,
                 total_power: f64::INFINITY,
                 cell_energy,
+                cell_flow,
                 iterations: 0,
             };
         };
@@ -219,10 +226,12 @@ impl Circuit {
                 current -= g * d;
             }
             let p = g * d * d;
+            let i = 0.5 * (g * d).abs();
             for e in [x, y] {
                 if !self.eps.coloured[e as usize] {
                     let c: Cell = self.eps.reps[e as usize];
                     cell_energy[c.index()] += p;
+                    cell_flow[c.index()] += i;
                 }
             }
         }
@@ -235,6 +244,7 @@ impl Circuit {
             resistance,
             total_power: current.max(0.0),
             cell_energy,
+            cell_flow,
             iterations,
         }
     }

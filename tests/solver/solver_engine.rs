@@ -231,13 +231,14 @@ fn encoding_and_engine_agree_with_local_search() {
 
 /// The whole-board engine of `verify --engine solver|auto` and `templates import-published`
 /// searches with the solver's defaults (issue 28 item 4: the solver's gains carried over to
-/// template proofs): the connection move order with the circuits kept from each evaluation,
+/// template proofs): the connection move order (cells scored by the current through them,
+/// session 24) with the circuits kept from each evaluation,
 /// and progressive widening — only the budget, the table size and (for `Fill::Off`) the
 /// fill-in differ.
 #[test]
 fn engine_uses_the_solvers_default_order_and_widening() {
     let defaults = SolveParams::default();
-    assert_eq!(defaults.order, Ordering::Connections);
+    assert_eq!(defaults.order, Ordering::Flow);
     assert!(defaults.widening.is_some());
     for fill_in in [Fill::White, Fill::Full, Fill::Off] {
         let params = WholeParams {

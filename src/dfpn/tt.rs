@@ -182,7 +182,7 @@ impl Table {
                 let mut k = 0u64;
                 self.map.retain(|_, _| {
                     k += 1;
-                    k % 2 == 0
+                    k.is_multiple_of(2)
                 });
                 self.halvings += 1;
             }
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!((t.len(), t.purges, t.halvings), (1, 1, 0));
         // Solved entries fill it: half of them stay.
         for i in 1025..2048 {
-            t.put(key(i), entry(if i % 2 == 0 { 0 } else { INF }, 0));
+            t.put(key(i), entry(if i.is_multiple_of(2) { 0 } else { INF }, 0));
         }
         assert_eq!(t.len(), 1024);
         t.put(key(2048), entry(0, INF));
@@ -259,7 +259,7 @@ mod tests {
         for i in 1025..2048 {
             if let Some(e) = t.get(&key(i)) {
                 assert_eq!(e.dn, 0, "entry {i} is the one stored");
-                assert_eq!(e.pn, if i % 2 == 0 { 0 } else { INF });
+                assert_eq!(e.pn, if i.is_multiple_of(2) { 0 } else { INF });
             }
         }
         assert_eq!(t.get(&key(2048)).map(|e| e.pn), Some(0));

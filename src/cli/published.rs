@@ -4,7 +4,7 @@
 use super::args::{exact_choice, EngineArg};
 use super::{fail_input, plural, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
-use hexproof::engine::whole::Engine;
+use hexproof::engine::whole::{Engine, WholeParams};
 use hexproof::enumerate::published::{
     import_one, parse_sources, undecided_entry, ImportOptions, Source,
 };
@@ -78,6 +78,13 @@ pub struct ImportPublishedArgs {
     /// way; only the search and the certificate found differ.
     #[arg(long)]
     wide_board: bool,
+    /// The whole-board engine's transposition-table entries (`--engine solver|auto`): the
+    /// solver proves the root in it and the certificate is rebuilt from the proof it holds,
+    /// so a template whose proof outgrows the table is solved again in parts; about 230
+    /// bytes an entry. Environment: `HEXPROOF_WHOLE_TRACE=1` prints the engine's progress
+    /// lines on stderr.
+    #[arg(long, default_value_t = WholeParams::default().tt_entries, value_name = "N")]
+    tt_entries: usize,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -161,6 +168,8 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
         nodes: a.nodes,
         seconds: a.time,
         fitting: !a.wide_board,
+        tt_entries: a.tt_entries,
+        trace: std::env::var_os("HEXPROOF_WHOLE_TRACE").is_some(),
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

@@ -80,6 +80,11 @@ pub struct VerifyArgs {
     /// 10 k local nodes 29.7 s, 100 k 31.0 s, 300 k 35.8 s, the former default 2 M 58.9 s.
     #[arg(long, default_value_t = 10_000, value_name = "NODES")]
     local_nodes: u64,
+    /// The solver's transposition-table entries (`--engine solver|auto`): it proves the root
+    /// in it and the certificate is rebuilt from the proof it holds (about 230 bytes an
+    /// entry).
+    #[arg(long, default_value_t = WholeParams::default().tt_entries, value_name = "N")]
+    tt_entries: usize,
 }
 
 /// Find a minimal carrier for a claim inside a region, and say whether it is minimum.
@@ -273,7 +278,10 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
         &s.budget,
         engine,
         a.local_nodes,
-        &WholeParams::default(),
+        &WholeParams {
+            tt_entries: a.tt_entries,
+            ..WholeParams::default()
+        },
     );
     bar.finish_and_clear();
     let eo = match decided {

@@ -5,7 +5,12 @@
 //! (stones are only added), so the search graph is acyclic and a table entry is valid
 //! wherever the position is reached. The table is bounded: when it holds `capacity` entries
 //! the unsolved ones are dropped (solved ones are the expensive knowledge, and the search
-//! keeps the values it needs on its own stack, see [`super::mid`]).
+//! keeps the values it needs on its own stack, see [`super::mid`]); when the solved ones
+//! alone still fill it, every second of them (in the map's order) is dropped too. (Until
+//! session 24 the whole table was then cleared, which lost the root's proof in long runs:
+//! the whole-board engine's certificate rebuild, [`crate::engine::whole`], walks that proof
+//! and must solve again every part of it that is gone.) Any subset of exact entries is
+//! exact, so what is dropped changes only the work, never a value.
 //!
 //! **Rotation transpositions** (Henderson, Arneson & Hayward 2009, §6: "180 degree board
 //! rotation"): the 180° rotation maps Hex positions to positions of the same value, each
@@ -147,6 +152,8 @@ pub struct Table {
     capacity: usize,
     /// Times the unsolved entries were dropped.
     pub purges: u64,
+    /// Times half of the solved entries were dropped too (they alone filled the table).
+    pub halvings: u64,
 }
 
 impl Table {
@@ -156,6 +163,7 @@ impl Table {
             map: HashMap::new(),
             capacity: capacity.max(1024),
             purges: 0,
+            halvings: 0,
         }
     }
 
@@ -171,7 +179,12 @@ impl Table {
             self.map.retain(|_, e| e.pn == 0 || e.dn == 0);
             self.purges += 1;
             if self.map.len() >= self.capacity {
-                self.map.clear();
+                let mut k = 0u64;
+                self.map.retain(|_, _| {
+                    k += 1;
+                    k.is_multiple_of(2)
+                });
+                self.halvings += 1;
             }
         }
         self.map.insert(key, entry);
@@ -193,6 +206,70 @@ mod tests {
     use super::*;
     use crate::board::Notation;
     use crate::position::Position;
+
+    fn key(i: usize) -> Key {
+        let mut black = CellSet::EMPTY;
+        for b in 0..12 {
+            if i >> b & 1 == 1 {
+                black.insert(Cell::from_index(b));
+            }
+        }
+        Key {
+            black,
+            white: CellSet::EMPTY,
+            to_move: if i >> 12 & 1 == 1 {
+                Colour::White
+            } else {
+                Colour::Black
+            },
+        }
+    }
+
+    fn entry(pn: u32, dn: u32) -> Entry {
+        Entry {
+            pn,
+            dn,
+            moves: CellSet::EMPTY,
+            best: None,
+            proof: CellSet::EMPTY,
+            own_untested: false,
+        }
+    }
+
+    /// The table never holds more than its capacity; a full table drops the open entries
+    /// first, and half of the solved ones (not all) when those alone fill it; what it keeps
+    /// is what was stored.
+    #[test]
+    fn a_full_table_keeps_half_of_its_solved_entries() {
+        let mut t = Table::new(1024);
+        // Open entries only: dropped at the first overflow.
+        for i in 0..1024 {
+            t.put(key(i), entry(1, 1));
+        }
+        assert_eq!(t.len(), 1024);
+        t.put(key(1024), entry(0, INF));
+        assert_eq!((t.len(), t.purges, t.halvings), (1, 1, 0));
+        // Solved entries fill it: half of them stay.
+        for i in 1025..2048 {
+            t.put(key(i), entry(if i.is_multiple_of(2) { 0 } else { INF }, 0));
+        }
+        assert_eq!(t.len(), 1024);
+        t.put(key(2048), entry(0, INF));
+        assert_eq!((t.len(), t.purges, t.halvings), (513, 2, 1));
+        for i in 1025..2048 {
+            if let Some(e) = t.get(&key(i)) {
+                assert_eq!(e.dn, 0, "entry {i} is the one stored");
+                assert_eq!(e.pn, if i.is_multiple_of(2) { 0 } else { INF });
+            }
+        }
+        assert_eq!(t.get(&key(2048)).map(|e| e.pn), Some(0));
+        // Many more solved entries: the table stays within its capacity.
+        for i in 2049..8000 {
+            t.put(key(i), entry(0, INF));
+            assert!(t.len() <= 1024);
+        }
+        assert!(t.halvings > 1);
+    }
 
     #[test]
     fn rotation_is_an_involution_and_canonical_keys_agree() {

@@ -39,7 +39,9 @@ use crate::local::derived::{self, DerivedStats};
 use crate::local::{decide, Budget, Move, Outcome, Verdict};
 use crate::position::Position;
 use crate::templates::cert_shrink;
-use crate::vc::explain::{explain_win, Derivation, ExplainLimits, ExplainedFact, Why};
+use crate::vc::explain::{
+    explain_key_vc, explain_win, Derivation, ExplainLimits, ExplainedFact, Why,
+};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -165,6 +167,7 @@ pub fn decide_whole(
         params: *params,
         report: &mut report,
         deadline: budget.time.map(|t| start + t),
+        start,
     };
     let result = b.run(&mut out);
     let nodes = std::mem::take(&mut b.nodes);
@@ -252,6 +255,8 @@ struct Builder<'g, 'b, 'a> {
     /// When the budget's time runs out: every step of the rebuild checks it, and leaf
     /// searches get only the time left (issue 24 item 14: `verify --time` honoured).
     deadline: Option<Instant>,
+    /// When the engine started (for the trace).
+    start: Instant,
 }
 
 impl Builder<'_, '_, '_> {
@@ -286,7 +291,16 @@ impl Builder<'_, '_, '_> {
         let to_move = self.enc.to_move;
         let f = self.d.filled(&self.enc.position, to_move);
         let (pn, dn) = self.d.mid(&f, to_move, INF, INF);
-        self.trace(|| format!("root: pn {pn} dn {dn}, {} solver nodes", self.d.nodes));
+        self.trace(|| {
+            format!(
+                "root: pn {pn} dn {dn}, {} solver nodes, {:.1} s, table {} entries ({} purges, {} halvings)",
+                self.d.nodes,
+                self.start.elapsed().as_secs_f64(),
+                self.d.tt.len(),
+                self.d.tt.purges,
+                self.d.tt.halvings
+            )
+        });
         let black_wins = if to_move == Colour::Black {
             pn == 0
         } else {
@@ -397,7 +411,9 @@ impl Builder<'_, '_, '_> {
         let mv = match e.best {
             Some(m) => Some(m),
             None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
-            None => self.winning_move_in(&f, e.moves),
+            None => self
+                .key_move(&f, black, white)
+                .or_else(|| self.winning_move_in(&f, e.moves)),
         }
         .ok_or(EngineError::NoWinningMove)?;
         let r = self
@@ -408,6 +424,28 @@ impl Builder<'_, '_, '_> {
             return Err(EngineError::MoveOutsideCarrier);
         }
         Ok(r)
+    }
+
+    /// Black's move in filled `f` (Black to move, won by a connection: the solver stored no
+    /// best move) read from one H-search: the key `u` of a winning VSC of Black
+    /// ([`crate::vc::explain::explain_key_vc`]), if the solver then proves White's loss after
+    /// it (so the move is as good as any other the solver confirms; nothing here is trusted,
+    /// the kernel checks the certificate). One explainer call instead of [`Self::winning_move_in`]'s
+    /// evaluation of each cell of the carrier in turn (27% of the rebuild's CPU in a profile of
+    /// Selinger's 8-kyiz-3, session 24). `None`: no key, or it is not a proved win.
+    fn key_move(&mut self, f: &Position, black: CellSet, white: CellSet) -> Option<Cell> {
+        let (u, _) = explain_key_vc(f, Colour::Black, f.empty_cells(), ExplainLimits::default())?;
+        let r = self.enc.to_original(u)?;
+        if !(self.game.carrier() - black - white).contains(r) {
+            return None;
+        }
+        let mut child = f.clone();
+        child.play(Colour::Black, u).ok()?;
+        let g = self.d.filled(&child, Colour::White);
+        let lost = self.d.entry(&g, Colour::White).dn == 0
+            || self.d.mid(&g, Colour::White, INF, INF).1 == 0;
+        self.trace(|| format!("key move: {}", if lost { "proved" } else { "not proved" }));
+        lost.then_some(u)
     }
 
     /// A move of Black in filled `f` (Black to move, won by a connection on `carrier`) after
@@ -744,7 +782,7 @@ impl Builder<'_, '_, '_> {
         self.trace(|| {
             let filled = |c: Colour| (f.stones(c) - q.stones(c)).len();
             format!(
-                "expand {} Black + {} White stones, {} cells left ({} filled Black, {} White); {} solver nodes, {} leaf searches ({} nodes), {} certificate nodes",
+                "expand {} Black + {} White stones, {} cells left ({} filled Black, {} White); {} solver nodes, {} leaf searches ({} nodes), {} certificate nodes, {:.1} s, {} halvings",
                 black.len(),
                 white.len(),
                 rest.len(),
@@ -753,7 +791,9 @@ impl Builder<'_, '_, '_> {
                 self.d.nodes,
                 self.report.leaf_searches,
                 self.report.leaf_nodes,
-                self.nodes.len()
+                self.nodes.len(),
+                self.start.elapsed().as_secs_f64(),
+                self.d.tt.halvings
             )
         });
         if dn != 0 {

@@ -71,9 +71,25 @@ pub struct ImportOptions {
     /// for 19×19 that way keeps the 19×19 placement. Only the search's speed changes: the
     /// record is stored edge-relative and re-verified on its canonical board either way.
     pub fitting: bool,
+    /// The whole-board engine's transposition-table entries ([`WholeParams::tt_entries`]):
+    /// the table the solver proves the root in and the certificate rebuild then reads the
+    /// proof from (about 230 bytes an entry with the map's overhead, measured in
+    /// docs/journal/templates-session24.md).
+    pub tt_entries: usize,
+    /// Progress lines of the whole-board engine on stderr ([`WholeParams::trace`]).
+    pub trace: bool,
 }
 
 impl ImportOptions {
+    /// The options' whole-board engine parameters (the defaults but the table and trace).
+    pub fn whole_params(&self) -> WholeParams {
+        WholeParams {
+            tt_entries: self.tt_entries,
+            trace: self.trace,
+            ..WholeParams::default()
+        }
+    }
+
     /// What was tried, in words (stored in each entry).
     pub fn describe(&self) -> String {
         match self.engine {
@@ -81,7 +97,7 @@ impl ImportOptions {
                 format!(
                     "engine auto (local search {} nodes, then the solver), {} nodes, {} s",
                     self.local_nodes, self.nodes, self.seconds
-                ) + self.placement()
+                ) + &self.placement()
             }
             e => {
                 format!(
@@ -92,17 +108,20 @@ impl ImportOptions {
                         .unwrap_or_default(),
                     self.nodes,
                     self.seconds
-                ) + self.placement()
+                ) + &self.placement()
             }
         }
     }
 
-    fn placement(&self) -> &'static str {
-        if self.fitting {
-            ", fitting board"
-        } else {
-            ""
+    fn placement(&self) -> String {
+        let mut s = String::new();
+        if self.engine != Engine::Local && self.tt_entries != WholeParams::default().tt_entries {
+            s += &format!(", table {} entries", self.tt_entries);
         }
+        if self.fitting {
+            s += ", fitting board";
+        }
+        s
     }
 }
 
@@ -334,7 +353,7 @@ pub fn import_one(
         &budget,
         opts.engine,
         opts.local_nodes,
-        &WholeParams::default(),
+        &opts.whole_params(),
     )?;
     let o = &eo.outcome;
     let mut entry = undecided_entry(s, opts.describe());

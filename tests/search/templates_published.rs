@@ -5,7 +5,7 @@
 //! sample: it takes well under a second), tampering is caught, and a few small templates are
 //! decided again and give the same records.
 
-use hexproof::engine::whole::Engine;
+use hexproof::engine::whole::{Engine, WholeParams};
 use hexproof::enumerate::published::{import_one, parse_sources, ImportOptions};
 use hexproof::templates::library::{canonical_goals, canonical_template, Library, Symmetry};
 use hexproof::templates::published::{verify_entry, Entry, PublishedFile, PublishedVerdict};
@@ -186,6 +186,8 @@ fn small_templates_are_decided_again_alike() {
         nodes: 20_000_000,
         seconds: 600.0,
         fitting: false,
+        tt_entries: WholeParams::default().tt_entries,
+        trace: false,
     };
     let names = [
         "III1a",
@@ -216,6 +218,8 @@ fn fitting_placement_gives_the_same_templates() {
         nodes: 20_000_000,
         seconds: 600.0,
         fitting: true,
+        tt_entries: WholeParams::default().tt_entries,
+        trace: false,
     };
     let names = [
         "III1a",

@@ -8,7 +8,7 @@
 //! keeps the values it needs on its own stack, see [`super::mid`]); when the solved ones
 //! alone still fill it, every second of them (in the map's order) is dropped too. (Until
 //! session 24 the whole table was then cleared, which lost the root's proof in long runs:
-//! the whole-board engine's certificate rebuild, [`crate::engine::whole`], walks that proof
+//! the whole-board engine's certificate rebuild (src/engine/whole.rs) walks that proof
 //! and must solve again every part of it that is gone.) Any subset of exact entries is
 //! exact, so what is dropped changes only the work, never a value.
 //!

@@ -773,6 +773,16 @@ fn walk(
     }
 }
 
+/// The one part of `parts` other than part `k` that holds the cell `x`; `None` when no other
+/// part or more than one holds it.
+fn sole_holder(parts: &[Inst], k: usize, x: Cell) -> Option<usize> {
+    let mut holders = (0..parts.len()).filter(|&j| j != k && parts[j].cells.contains(&Some(x)));
+    match (holders.next(), holders.next()) {
+        (Some(j), None) => Some(j),
+        _ => None,
+    }
+}
+
 impl<'a> Checker<'a> {
     fn new(s: &'a Strategy, params: Params) -> Checker<'a> {
         Checker {
@@ -1232,10 +1242,7 @@ impl<'a> Checker<'a> {
             if black.len() != 1 || empty.len() != 1 || x.is_border() {
                 continue;
             }
-            let holders: Vec<usize> = (0..parts.len())
-                .filter(|&j| j != k && parts[j].cells.contains(&Some(x)))
-                .collect();
-            let [j] = holders[..] else {
+            let Some(j) = sole_holder(parts, k, x) else {
                 continue;
             };
             if parts[j].pending.is_some() || found.iter().any(|f| f.1 == j || f.0 == j) {
@@ -1283,10 +1290,7 @@ impl<'a> Checker<'a> {
                 if x.is_border() || adj < 2 {
                     continue;
                 }
-                let holders: Vec<usize> = (0..parts.len())
-                    .filter(|&j| j != k && parts[j].cells.contains(&Some(x)))
-                    .collect();
-                let [j] = holders[..] else {
+                let Some(j) = sole_holder(parts, k, x) else {
                     continue;
                 };
                 match best {

@@ -188,6 +188,12 @@ pub enum LinksArg {
     Shared,
     /// Both.
     Both,
+    /// A link between the two ends of each connection, weakened by its carriers' common
+    /// cells; none between two groups (Benzene's conductances).
+    Overlap,
+    /// A link between the two ends of each connection, weakened by its carriers' common
+    /// cells (two groups included).
+    DirectOverlap,
 }
 
 impl From<LinksArg> for hexproof::eval::VcLinks {
@@ -198,6 +204,8 @@ impl From<LinksArg> for hexproof::eval::VcLinks {
             LinksArg::Direct => VcLinks::Direct,
             LinksArg::Shared => VcLinks::SharedNeighbours,
             LinksArg::Both => VcLinks::Both,
+            LinksArg::Overlap => VcLinks::Overlap,
+            LinksArg::DirectOverlap => VcLinks::DirectOverlap,
         }
     }
 }
@@ -247,6 +255,29 @@ impl From<OrderArg> for hexproof::dfpn::Ordering {
             OrderArg::Centre => hexproof::dfpn::Ordering::Centre,
             OrderArg::Connections => hexproof::dfpn::Ordering::Connections,
             OrderArg::Flow => hexproof::dfpn::Ordering::Flow,
+        }
+    }
+}
+
+/// The conductances of the circuits the solver orders its moves by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConductanceArg {
+    /// hexproof's: a VC link of resistance r(x) + r(y) + 1, between any two ends.
+    Hexproof,
+    /// Benzene's: a VC link of conductance 1 / ((r(x) + r(y)) · (1 + common cells of the
+    /// pair's carriers)), none between two groups or a group and its border.
+    Overlap,
+    /// hexproof's links (two groups included), each divided by 1 + the common cells of the
+    /// pair's carriers.
+    Weakened,
+}
+
+impl From<ConductanceArg> for hexproof::eval::VcLinks {
+    fn from(c: ConductanceArg) -> hexproof::eval::VcLinks {
+        match c {
+            ConductanceArg::Hexproof => hexproof::eval::VcLinks::Direct,
+            ConductanceArg::Overlap => hexproof::eval::VcLinks::Overlap,
+            ConductanceArg::Weakened => hexproof::eval::VcLinks::DirectOverlap,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `hexproof solve`: who wins a whole Hex position, or every one-stone opening of a board.
 
-use super::args::{exact_choice, OpeningsArg, OrderArg, PositionArgs};
+use super::args::{exact_choice, ConductanceArg, OpeningsArg, OrderArg, PositionArgs};
 use super::{fail_input, move_list, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
 use hexproof::board::{Board, Colour, Notation};
@@ -150,6 +150,16 @@ pub struct SolveArgs {
     /// parameter only, sound for any value)
     #[arg(long, default_value_t = SolveParams::default().widening_step, value_name = "STEP")]
     widening_step: u32,
+    /// Sticky selection: keep the child selected last while its disproof number stays below
+    /// the 1+ε threshold of the least one, as Benzene's DFPN does (a search parameter only).
+    #[arg(long)]
+    sticky: bool,
+    /// The conductances of the circuits the moves are ordered by: hexproof (a VC link of
+    /// resistance r(x) + r(y) + 1, the default), overlap (Benzene's: a VC link weakened by
+    /// the common cells of the pair's carriers, none between two groups) or weakened
+    /// (hexproof's, each VC link divided by 1 + those common cells); a search parameter only.
+    #[arg(long, default_value = "hexproof", value_name = "KIND", value_parser = exact_choice::<ConductanceArg>(|c| format!("--conductance '{c}': use hexproof, overlap or weakened")))]
+    conductance: ConductanceArg,
     /// The connection engine: fast (default), limited, unlimited or hsearch (see `hexproof
     /// vc --help`).
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
@@ -420,6 +430,8 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         },
         child_dn: a.child_dn,
         widening_step: a.widening_step,
+        sticky: a.sticky,
+        conductance: a.conductance.into(),
         widening: match a.widening {
             None => SolveParams::default().widening,
             Some(Widening(w)) => w.map(|f| (dfpn::WIDENING_BASE, f)),

@@ -135,6 +135,23 @@
 //! disproved by every child proved). Measured on six of 7×7 b4's replies it did not pay
 //! (journal session 24), so it is off.
 //!
+//! # Sticky selection (off by default)
+//!
+//! Benzene's DFPN keeps the child it selected last while that child's disproof number stays
+//! below the 1+ε threshold of the least one (it then gets that threshold), instead of
+//! switching to the least child at once. With [`Dfpn::sticky`] (`--sticky`) the search does
+//! the same ([`Dfpn::sticky_pick`]). In a serial search without transpositions the two
+//! choices differ rarely: a child returns when its number reaches the 1+ε threshold of the
+//! second-best one, and then it is no longer below the threshold of the new least one; they
+//! differ when the numbers of other children changed meanwhile (the window slid after a
+//! refutation and let in a child not yet evaluated, a sibling was solved through a
+//! transposition) or a child's number fell. Only the order of the search changes.
+//!
+//! Benzene's selection also stops its scan at the first child that is lost for its mover
+//! (a winning move). Here such a child has disproof number 0, which no later child beats
+//! (the least is kept at the first), so the node's proof number is 0, the child is its best
+//! and the node returns at once: the same choice without stopping the scan.
+//!
 //! # Own wins of a child
 //!
 //! An evaluation is two connection builds ([`super::vc_eval`]): the player to move's, to find
@@ -280,6 +297,13 @@ pub struct Dfpn<'a> {
     /// already searched, and a child beyond the window once searched competes with its own
     /// numbers (see the module docs, "Soft widening").
     pub widening_step: u32,
+    /// Sticky selection (off by default; see the module docs, "Sticky selection"): the child
+    /// selected last at a node is selected again while its disproof number stays below the
+    /// 1+ε threshold of the least one.
+    pub sticky: bool,
+    /// Selections that kept the last child under [`Dfpn::sticky`] where the least disproof
+    /// number is another child's.
+    pub sticky_picks: u64,
     /// Order the children by the circuits of the node's own connections
     /// ([`Evaluator::connection_scores`]) instead of [`Dfpn::order`].
     pub vc_order: bool,
@@ -497,6 +521,8 @@ impl<'a> Dfpn<'a> {
             weak_dn: false,
             widening: None,
             widening_step: 0,
+            sticky: false,
+            sticky_picks: 0,
             vc_order: false,
             expansions: 0,
             children: 0,
@@ -769,6 +795,8 @@ impl<'a> Dfpn<'a> {
         let mut counted_kept = false;
         // Threads inside each child (threads on one tree only).
         let mut busy: Vec<u32> = Vec::new();
+        // The child selected last (sticky selection).
+        let mut last = usize::MAX;
         loop {
             if let Some(tree) = self.tree.clone() {
                 // Solved by another thread (through a transposition, or above us).
@@ -823,10 +851,15 @@ impl<'a> Dfpn<'a> {
                 return (pn, dn);
             }
             let (mut pick, mut child_th_dn) = (n.best, th_pn.min(self.grown(n.dn2)).min(INF));
+            if let Some((alt, th)) = self.sticky_pick(&kids, &n, last, th_pn) {
+                (pick, child_th_dn) = (alt, th);
+                self.sticky_picks += 1;
+            }
             if let Some((alt, th)) = self.virtual_pick(&kids, &n, &busy, th_pn) {
                 (pick, child_th_dn) = (alt, th);
                 self.virtual_picks += 1;
             }
+            last = pick;
             let child_th_pn = if self.weak_dn {
                 // The child's pn makes the node's dn reach th_dn when it is the largest.
                 (th_dn - (n.open - 1)).min(INF)
@@ -909,6 +942,29 @@ impl<'a> Dfpn<'a> {
             return None;
         }
         Some((pick, th_pn.min(self.grown(v2)).min(INF)))
+    }
+
+    /// Sticky selection ([`Dfpn::sticky`]): the child `last` selected at the previous step,
+    /// with the disproof threshold min(`th_pn`, the 1+ε threshold above the least disproof
+    /// number), when it is not the best child, is still open, in the window and not pruned,
+    /// and its disproof number is below that threshold; `None` for the usual choice. Serial
+    /// search only (threads on one tree choose by [`Dfpn::virtual_pick`]).
+    fn sticky_pick(
+        &self,
+        kids: &[Child],
+        n: &Numbers,
+        last: usize,
+        th_pn: u32,
+    ) -> Option<(usize, u32)> {
+        if !self.sticky || self.tree.is_some() || last == n.best || last >= n.window {
+            return None;
+        }
+        let k = kids.get(last)?;
+        if k.pn == 0 || k.dn == 0 || n.is_pruned(k) {
+            return None;
+        }
+        let th = th_pn.min(self.grown(n.pn)).min(INF);
+        (k.dn < th).then_some((last, th))
     }
 
     /// The 1+ε threshold above a second-best value `v`: ⌈(1+ε)·v⌉, at least v + 1.

@@ -49,6 +49,7 @@ pub mod vulnerable;
 
 use crate::board::{Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
+use crate::eval::VcLinks;
 use crate::local::{self, Budget};
 use crate::position::Position;
 use crate::vc::{Variant, VcBudget, VcParams};
@@ -194,6 +195,12 @@ pub struct SolveParams {
     /// The step of soft widening ([`mid::Dfpn::widening_step`]); 0: the window slides only
     /// when its children are refuted.
     pub widening_step: u32,
+    /// Sticky selection ([`mid::Dfpn::sticky`]): keep the last child while its disproof
+    /// number stays below the 1+ε threshold of the least one, as Benzene's DFPN does.
+    pub sticky: bool,
+    /// The conductances of the ordering circuits ([`vc_eval::Evaluator::circuit_links`]):
+    /// [`VcLinks::Direct`] (hexproof's) or [`VcLinks::Overlap`] (Benzene's).
+    pub conductance: VcLinks,
     /// Seed the connection engine with the whole certified template library
     /// ([`crate::templates::seeds`]) instead of HexWiki's five one-stone templates.
     pub library_seeds: bool,
@@ -251,6 +258,8 @@ impl Default for SolveParams {
             shared: None,
             widening: Some((WIDENING_BASE, DEFAULT_WIDENING)),
             widening_step: 0,
+            sticky: false,
+            conductance: VcLinks::Direct,
             library_seeds: true,
             vc_fast_or: true,
             threads: 1,
@@ -404,6 +413,8 @@ pub struct Profile {
     /// Threads on one tree ([`parallel`]): children chosen by the virtual numbers (another
     /// thread was inside the best child).
     pub virtual_picks: u64,
+    /// Sticky selection ([`mid::Dfpn::sticky`]): selections that kept the last child.
+    pub sticky_picks: u64,
 }
 
 impl Profile {
@@ -436,6 +447,7 @@ impl Profile {
         self.expansions += o.expansions;
         self.children += o.children;
         self.virtual_picks += o.virtual_picks;
+        self.sticky_picks += o.sticky_picks;
     }
 
     /// The figures of one search.
@@ -469,6 +481,7 @@ impl Profile {
             expansions: d.expansions,
             children: d.children,
             virtual_picks: d.virtual_picks,
+            sticky_picks: d.sticky_picks,
         }
     }
 }
@@ -525,6 +538,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.child_dn = params.child_dn.max(1);
     d.widening = params.widening;
     d.widening_step = params.widening_step;
+    d.sticky = params.sticky;
+    d.eval.circuit_links = params.conductance;
     d.vc_order = matches!(params.order, Ordering::Connections | Ordering::Flow);
     d.eval.circuit_flow = params.order == Ordering::Flow;
     // HEXPROOF_KEEP_CIRCUITS=0 re-builds the connections at every expansion instead (for

@@ -54,6 +54,17 @@
 //! across it, so it favours the cells where the circuit is thin (near a cut) over the cells
 //! that carry the current; on 7×7 b4 f2 Black's winning move c5 is 14th by energy and 5th
 //! by current (728 nodes → 17; docs/journal/solver-session24.md).
+//!
+//! # Conductances
+//!
+//! The circuits have hexproof's conductances by default ([`VcLinks::Direct`]: a VC link of
+//! resistance r(x) + r(y) + 1, between any two endpoints, groups included).
+//! [`Evaluator::circuit_links`] = [`VcLinks::Overlap`] (`--conductance overlap`) gives
+//! Benzene's instead: a VC link weakened by the cells common to the pair's carriers,
+//! 1 / ((r(x) + r(y)) · (1 + k)), and no link between two of the colour's groups (a group
+//! and its border included); [`VcLinks::DirectOverlap`] (`--conductance weakened`) weakens
+//! hexproof's links the same way and keeps the rest. Measured in session 25
+//! (docs/journal/solver-session25.md): neither is the default.
 
 use crate::board::{CellSet, Colour};
 use crate::eval::VcLinks;
@@ -182,6 +193,10 @@ pub struct Evaluator {
     /// Benzene's resistance evaluation scores its moves) instead of its share of the
     /// circuit's power ([`circuit_energy`]); `--order flow`.
     pub circuit_flow: bool,
+    /// How the node's connections enter those circuits: [`VcLinks::Direct`] (hexproof's
+    /// conductances, the default) or [`VcLinks::Overlap`] (Benzene's; `--conductance
+    /// overlap`, see "Conductances").
+    pub circuit_links: VcLinks,
     /// The stronger win test ([`Evaluator::strong_win`]) at open nodes whose moves (the
     /// mustplay) number at most this many; 0: off.
     pub strong_moves: usize,
@@ -210,8 +225,15 @@ pub const MAX_KEPT_CIRCUITS: usize = 1 << 17;
 /// `colour`'s half of [`crate::eval::evaluate`]'s energies with [`VcLinks::Direct`]. With
 /// `flow`, the current through each cell over the total current instead (Benzene's score of
 /// a cell: its DFPN orders the moves by the sum of both colours' currents through them).
-fn circuit_energy(pos: &Position, colour: Colour, set: &VcSet, flow: bool) -> Box<[f32]> {
-    let sol = crate::eval::circuit::Circuit::build(pos, colour, Some(set), VcLinks::Direct).solve();
+/// `links` is [`Evaluator::circuit_links`].
+fn circuit_energy(
+    pos: &Position,
+    colour: Colour,
+    set: &VcSet,
+    flow: bool,
+    links: VcLinks,
+) -> Box<[f32]> {
+    let sol = crate::eval::circuit::Circuit::build(pos, colour, Some(set), links).solve();
     let total = sol.total_power.max(1e-300);
     let per_cell = if flow {
         &sol.cell_flow
@@ -260,6 +282,7 @@ impl Evaluator {
             keep_circuits: false,
             circuits: std::collections::HashMap::new(),
             circuit_flow: false,
+            circuit_links: VcLinks::Direct,
             strong_moves: 0,
             strong: None,
         }
@@ -418,9 +441,16 @@ impl Evaluator {
         if !self.at(colour, pos) {
             self.build(colour, pos);
         }
-        let e = circuit_energy(pos, colour, self.set(colour), self.circuit_flow);
+        let e = self.scores_here(pos, colour);
         self.keep(key, e.clone());
         e
+    }
+
+    /// [`circuit_energy`] of `colour` in `pos` from its engine (which must hold `pos`), with
+    /// this evaluator's score and conductances.
+    fn scores_here(&self, pos: &Position, colour: Colour) -> Box<[f32]> {
+        let set = self.set(colour);
+        circuit_energy(pos, colour, set, self.circuit_flow, self.circuit_links)
     }
 
     fn keep(&mut self, key: (CellSet, CellSet, Colour), e: Box<[f32]>) {
@@ -442,7 +472,7 @@ impl Evaluator {
         for colour in [Colour::Black, Colour::White] {
             let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
             if self.at(colour, pos) && !self.circuits.contains_key(&key) {
-                let e = circuit_energy(pos, colour, self.set(colour), self.circuit_flow);
+                let e = self.scores_here(pos, colour);
                 self.keep(key, e);
             }
         }

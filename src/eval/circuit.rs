@@ -28,16 +28,29 @@ pub enum VcLinks {
     SharedNeighbours,
     /// Both ways: shared neighbours for VCs between groups, direct links for the others.
     Both,
+    /// Benzene's conductances (read in its resistance evaluation, not copied): a link between
+    /// the two ends of every VC whose ends are not neighbours and not both the colour's
+    /// groups (two groups, or a group and its border, get no link), of conductance
+    /// `1 / ((r(x) + r(y)) · (1 + k))`, k the number of cells in every stored VC carrier
+    /// between the two ends: a connection whose carriers overlap is as easy to break as its
+    /// common cells, while a pair joined by VCs with no common cell (a bridge) conducts as
+    /// well as neighbours do.
+    Overlap,
+    /// The first way ([`VcLinks::Direct`], links between two groups included), each VC
+    /// link's conductance divided by 1 + k as in [`VcLinks::Overlap`].
+    DirectOverlap,
 }
 
 impl VcLinks {
-    /// Parses `none`, `direct`, `shared`, `both`.
+    /// Parses `none`, `direct`, `shared`, `both`, `overlap`, `direct-overlap`.
     pub fn parse(s: &str) -> Option<VcLinks> {
         Some(match s {
             "none" => VcLinks::None,
             "direct" => VcLinks::Direct,
             "shared" => VcLinks::SharedNeighbours,
             "both" => VcLinks::Both,
+            "overlap" => VcLinks::Overlap,
+            "direct-overlap" => VcLinks::DirectOverlap,
             _ => return None,
         })
     }
@@ -95,7 +108,7 @@ impl Circuit {
             // One link per endpoint pair with at least one VC, however many carriers
             // (`vc_pairs` walks the store's touched pairs, far cheaper than listing every
             // connection).
-            for (ci, cj) in v.vc_pairs() {
+            for (ci, cj, common) in v.vc_pairs_overlap() {
                 let (Some(x), Some(y)) = (eps.of(ci), eps.of(cj)) else {
                     continue;
                 };
@@ -109,6 +122,13 @@ impl Circuit {
                     continue;
                 }
                 let both_groups = eps.coloured[x as usize] && eps.coloured[y as usize];
+                if how == VcLinks::Overlap {
+                    if !both_groups {
+                        let k = 1.0 + common as f64;
+                        links.push((x, y, 1.0 / ((r(x) + r(y)) * k)));
+                    }
+                    continue;
+                }
                 let shared = matches!(how, VcLinks::SharedNeighbours)
                     || (how == VcLinks::Both && both_groups);
                 if shared {
@@ -123,7 +143,11 @@ impl Circuit {
                         }
                     }
                 } else {
-                    links.push((x, y, 1.0 / (r(x) + r(y) + 1.0)));
+                    let k = match how {
+                        VcLinks::DirectOverlap => 1.0 + common as f64,
+                        _ => 1.0,
+                    };
+                    links.push((x, y, 1.0 / ((r(x) + r(y) + 1.0) * k)));
                 }
             }
         }
@@ -273,6 +297,48 @@ mod tests {
         for (a, b) in x.iter().zip(&y) {
             assert!((a - b).abs() < 1e-8);
         }
+    }
+
+    #[test]
+    fn overlap_links_join_no_two_groups_and_keep_a_bridge_as_strong_as_a_neighbour() {
+        use crate::vc::{Variant, VcParams};
+        // A Black stone bridged to both edges: its VCs to the borders are links between two
+        // coloured endpoints in the first way, none with Benzene's conductances.
+        let p =
+            Position::from_names(Board::square(5).unwrap(), "c3", "", Notation::Letters).unwrap();
+        let v = VcSet::build(&p, Colour::Black, VcParams::new(Variant::Fast));
+        let direct = Circuit::build(&p, Colour::Black, Some(&v), VcLinks::Direct);
+        let overlap = Circuit::build(&p, Colour::Black, Some(&v), VcLinks::Overlap);
+        let coloured = |c: &Circuit, x: u16| c.eps.coloured[x as usize];
+        let both = |c: &Circuit| {
+            c.links
+                .iter()
+                .filter(|&&(x, y, _)| coloured(c, x) && coloured(c, y))
+                .count()
+        };
+        assert!(both(&direct) > 0);
+        assert_eq!(both(&overlap), 0);
+        // A VC link whose carriers share no cell (a bridge from the stone to an empty cell)
+        // conducts as a neighbour link between the same kinds of ends (1 for group–empty);
+        // a link with shared cells conducts less.
+        let adjacent = |c: &Circuit, x: u16, y: u16| {
+            !(c.eps.adj_empty[x as usize] & c.eps.members[y as usize]).is_empty()
+                || !(c.eps.adj_empty[y as usize] & c.eps.members[x as usize]).is_empty()
+        };
+        let vc_links: Vec<f64> = overlap
+            .links
+            .iter()
+            .filter(|&&(x, y, _)| !adjacent(&overlap, x, y))
+            .filter(|&&(x, y, _)| coloured(&overlap, x) != coloured(&overlap, y))
+            .map(|l| l.2)
+            .collect();
+        assert!(
+            vc_links.iter().any(|&g| (g - 1.0).abs() < 1e-12),
+            "{vc_links:?}"
+        );
+        assert!(vc_links.iter().all(|&g| g <= 1.0 + 1e-12), "{vc_links:?}");
+        let (r0, r1) = (direct.solve().resistance, overlap.solve().resistance);
+        assert!(r0.is_finite() && r1.is_finite() && r0 > 0.0 && r1 > 0.0);
     }
 
     #[test]

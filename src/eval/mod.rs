@@ -130,6 +130,8 @@ mod tests {
                 VcLinks::Direct,
                 VcLinks::SharedNeighbours,
                 VcLinks::Both,
+                VcLinks::Overlap,
+                VcLinks::DirectOverlap,
             ] {
                 // The unlimited engine's closure does not depend on processing order (the
                 // fast one's acceptance heuristic does), so both sides see mirrored VCs.
@@ -183,7 +185,13 @@ mod tests {
         let params = VcParams::new(Variant::Fast);
         let (b, w) = build_both(&p, &params);
         let plain = evaluate_plain(&p);
-        for links in [VcLinks::Direct, VcLinks::SharedNeighbours, VcLinks::Both] {
+        for links in [
+            VcLinks::Direct,
+            VcLinks::SharedNeighbours,
+            VcLinks::Both,
+            VcLinks::Overlap,
+            VcLinks::DirectOverlap,
+        ] {
             let with = evaluate(&p, Some((&b, &w)), links);
             assert!(with.r_black < plain.r_black, "{links:?}");
         }

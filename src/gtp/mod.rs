@@ -582,6 +582,8 @@ pub fn links_name(l: crate::eval::VcLinks) -> &'static str {
         Direct => "direct",
         SharedNeighbours => "shared",
         Both => "both",
+        Overlap => "overlap",
+        DirectOverlap => "direct-overlap",
     }
 }
 

@@ -796,12 +796,14 @@ impl<const W: usize> Engine<W> {
         c
     }
 
-    fn vc_pairs(&self) -> Vec<(Cell, Cell)> {
+    fn vc_pairs(&self) -> Vec<(Cell, Cell, usize)> {
         let mut out = Vec::new();
         for &s in &self.store.touched {
-            if !self.store.pairs[s as usize].fulls.is_empty() {
+            let p = &self.store.pairs[s as usize];
+            if !p.fulls.is_empty() {
                 let (i, j) = store::unslot(s as usize);
-                out.push((self.eps.reps[i as usize], self.eps.reps[j as usize]));
+                let (x, y) = (self.eps.reps[i as usize], self.eps.reps[j as usize]);
+                out.push((x, y, p.full_int.len()));
             }
         }
         out
@@ -977,6 +979,15 @@ impl VcSet {
 
     /// The endpoint pairs (representatives) joined by at least one VC, each once.
     pub fn vc_pairs(&self) -> Vec<(Cell, Cell)> {
+        self.vc_pairs_overlap()
+            .into_iter()
+            .map(|(x, y, _)| (x, y))
+            .collect()
+    }
+
+    /// [`VcSet::vc_pairs`], each with the number of cells common to all of the pair's
+    /// stored VC carriers.
+    pub fn vc_pairs_overlap(&self) -> Vec<(Cell, Cell, usize)> {
         with_engine!(&self.inner, e => e.vc_pairs())
     }
 

@@ -420,7 +420,8 @@ fn current_order_solves_b4_f2_where_the_energy_order_needs_many_more_nodes() {
 /// each of them alone, against the exact search on random sparse 4×4 and 5×5 positions
 /// (1 to 5 stones, either player to move), with one thread and with two on one tree (the
 /// virtual picks look inside the widening window). Ordering and widening change which node
-/// is searched next, never a value; this checks that nothing else depends on them.
+/// is searched next, never a value; this checks that nothing else depends on them. Also
+/// Benzene's conductances (`VcLinks::Overlap`) with sticky selection and ε = 0.5.
 #[test]
 fn connection_ordering_and_widening_agree_with_the_exact_search() {
     let mut rng = rng::Rng(0x5eed_7021);
@@ -453,6 +454,13 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
         threads: 2,
         ..SolveParams::default()
     };
+    // Benzene's conductances in the ordering circuits, and its sticky selection (session 25).
+    let overlap = SolveParams {
+        conductance: hexproof::eval::VcLinks::Overlap,
+        sticky: true,
+        epsilon: 0.5,
+        ..SolveParams::default()
+    };
     let mut checked = 0;
     while checked < 24 {
         let n = 4 + (checked % 2) as u32;
@@ -471,6 +479,7 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
             &resistance_widening,
             &wide,
             &threads,
+            &overlap,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
             if (o.winner == Winner::Black) == (to_move == Colour::Black) {

@@ -1023,7 +1023,8 @@ fn yang_carried_part_verifies_544() {
 /// with b8 White's: carrier without b8) is verified by the kernel, and with it 446 and 344.
 /// Without the option (`white_trigger: false`: session 24) 344 is not verified; nor with the
 /// mutant that builds 451 with b8 free and writes its leaf without b8 (test hook
-/// `pending_mutant = 3`: a lemma claimed for a carrier it was not proved on).
+/// `pending_mutant = 3`: a lemma claimed for a carrier it was not proved on), which the
+/// kernel rejects at 446.
 #[test]
 fn yang_trigger_option_verifies_344() {
     use hexproof::yang::verify::{check_placed, Params, Status};
@@ -1050,12 +1051,19 @@ fn yang_trigger_option_verifies_344() {
     });
     assert_ne!(st, Status::Verified);
     assert!(at446.1.contains("White's b8 has no answer"), "{}", at446.1);
+    // The mutant's option is written (451 itself is verified, with b8 free) and the kernel
+    // rejects 446's certificate at the leaf that claims 451 without b8 (condition 7).
     let (st, at446) = run(Params {
         pending_mutant: 3,
         ..Params::default()
     });
     assert_ne!(st, Status::Verified);
-    assert!(at446.1.contains("White's b8 has no answer"), "{}", at446.1);
+    assert_ne!(at446.0, Status::Verified);
+    assert!(
+        at446.1.contains("the lemma's carrier is not the node's"),
+        "{}",
+        at446.1
+    );
 }
 
 /// The same option at 328 under `1/3 325/0` (goal `t - d5`; docs/yang.md "A trigger inside a

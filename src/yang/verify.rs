@@ -416,7 +416,7 @@ impl Inst {
     /// Its cells, and its pending bridge's.
     fn carrier(&self) -> CellSet {
         let mut own: CellSet = self.cells.iter().flatten().copied().collect();
-        own = own - self.white;
+        own -= self.white;
         for cd in &self.carried {
             if cd.reserve {
                 own |= cd.part.carrier();

@@ -14,10 +14,12 @@
 //! branch whose reply joins the goal ends in a `Joined` node. The kernel then checks
 //! exactly Anshelevich's OR and AND rules: every White move into the instance's cells is
 //! answered by some branch whose reply and sub-patterns avoid it (a trigger cell inside a
-//! sub-pattern, a position no branch can spare: rejected), the sub-patterns are disjoint,
-//! and their goals chain the parent's. A certificate the kernel accepts proves: Black,
-//! playing Yang's replies (a free move where White plays a cell no branch needs), joins
-//! `a` to `z` inside the instance's cells against every White play there.
+//! sub-pattern, a position no branch can spare: rejected, unless an extra option with that
+//! sub-pattern placed on White's stone is verified, `Params::white_trigger`), the
+//! sub-patterns are disjoint, and their goals chain the parent's. A certificate the kernel
+//! accepts proves: Black, playing Yang's replies (a free move where White plays a cell no
+//! branch needs), joins `a` to `z` inside the instance's cells against every White play
+//! there.
 //!
 //! A verified sub-pattern enters its parent's certificate as a *lemma leaf* (kernel condition
 //! 7): the claim the kernel accepted for it, matched by the kernel against the leaf, instead

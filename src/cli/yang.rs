@@ -71,6 +71,10 @@ struct YangCheckArgs {
     /// carried by that sibling; pending bridges stay): the goal check as in session 23.
     #[arg(long)]
     no_carry: bool,
+    /// Leave out the extra option for a trigger cell inside a sub-part (the sub-part placed
+    /// with that cell White's): the goal check as in session 24.
+    #[arg(long)]
+    no_white_trigger: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -100,6 +104,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         triples: !a.no_triples,
         pending: !a.no_pending,
         carry: !a.no_carry,
+        white_trigger: !a.no_white_trigger,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

@@ -14,10 +14,12 @@
 //! branch whose reply joins the goal ends in a `Joined` node. The kernel then checks
 //! exactly Anshelevich's OR and AND rules: every White move into the instance's cells is
 //! answered by some branch whose reply and sub-patterns avoid it (a trigger cell inside a
-//! sub-pattern, a position no branch can spare: rejected), the sub-patterns are disjoint,
-//! and their goals chain the parent's. A certificate the kernel accepts proves: Black,
-//! playing Yang's replies (a free move where White plays a cell no branch needs), joins
-//! `a` to `z` inside the instance's cells against every White play there.
+//! sub-pattern, a position no branch can spare: rejected, unless an extra option with that
+//! sub-pattern placed on White's stone is verified, `Params::white_trigger`), the
+//! sub-patterns are disjoint, and their goals chain the parent's. A certificate the kernel
+//! accepts proves: Black, playing Yang's replies (a free move where White plays a cell no
+//! branch needs), joins `a` to `z` inside the instance's cells against every White play
+//! there.
 //!
 //! A verified sub-pattern enters its parent's certificate as a *lemma leaf* (kernel condition
 //! 7): the claim the kernel accepted for it, matched by the kernel against the leaf, instead
@@ -149,11 +151,20 @@ pub struct Params {
     /// a sibling ([`Carried`], docs/yang.md "Carried parts"); tried in the same retry. On by
     /// default since session 24; `--no-carry` leaves it out (and `--no-pending` both).
     pub carry: bool,
+    /// A trigger inside a sub-part (the data's "sub-pattern holds a trigger" slip): for a
+    /// branch's trigger cell that lies in one of its sub-parts, an extra option with the
+    /// same reply and that sub-part placed with the cell White's, kept when verified
+    /// (docs/yang.md "A trigger inside a sub-part"). On by default since session 25;
+    /// `--no-white-trigger` leaves it out.
+    pub white_trigger: bool,
     /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
     /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
     /// take it), all else as usual. The tests use it to see the kernel reject such
     /// certificates. 2 does the same to a carried part's cells ([`Carried`]: not reserved,
-    /// and its own branches not written).
+    /// and its own branches not written). 3 builds the sub-part of a trigger option
+    /// ([`Inst::white`]) with White's cell free (its strategy may use it) and still writes
+    /// its leaf in the and-node without that cell: a lemma claimed for a carrier it was not
+    /// proved on.
     #[doc(hidden)]
     pub pending_mutant: u8,
 }
@@ -170,6 +181,7 @@ impl Default for Params {
             triples: true,
             pending: true,
             carry: true,
+            white_trigger: true,
             pending_mutant: 0,
         }
     }
@@ -234,6 +246,7 @@ type MemoKey = (
     bool,
     Option<(Cell, Cell, CellSet)>,
     Vec<CarriedKey>,
+    CellSet,
 );
 
 /// Which retry a branch is built in ([`Checker::branch`]).
@@ -321,6 +334,11 @@ struct Inst {
     /// are written as options of its carrier: the carrier without it, a sibling of its
     /// sub-parts in each of those branches.
     rest: Option<Rc<Inst>>,
+    /// Cells of the instance that White holds (docs/yang.md "A trigger inside a sub-part"):
+    /// a trigger cell of its parent's branch that Yang placed it on. They are left out of
+    /// its carrier (so the kernel lets Black use none of them), its branches whose reply is
+    /// one of them are not written, and its sub-parts inherit the ones they hold.
+    white: CellSet,
 }
 
 /// A *carried part* (session 24, generalising [`Pending`] from two-cell bridges to any
@@ -400,6 +418,7 @@ impl Inst {
     /// Its cells, and its pending bridge's.
     fn carrier(&self) -> CellSet {
         let mut own: CellSet = self.cells.iter().flatten().copied().collect();
+        own -= self.white;
         for cd in &self.carried {
             if cd.reserve {
                 own |= cd.part.carrier();
@@ -478,6 +497,60 @@ impl Draft {
     }
 }
 
+/// One branch of an instance written as an option of its or-node ([`Checker::branch`]).
+#[derive(Clone, Copy)]
+struct Step<'s> {
+    /// The instance (or a carried part, for its own branches: [`Inst::rest`]).
+    inst: &'s Inst,
+    b: &'s Branch,
+    /// Black's reply.
+    r: Cell,
+    goal: &'s Goal,
+    /// The goal written on the nodes (none at the root: the claim's pairs).
+    node_goal: Option<&'s Goal>,
+    /// The position before the reply.
+    position: &'s Position,
+    /// A trigger cell of `b` inside one of its sub-parts that this option answers: that
+    /// sub-part is placed with the cell White's ([`Inst::white`]; docs/yang.md "A trigger
+    /// inside a sub-part").
+    white: Option<Cell>,
+}
+
+/// Where the records, messages, draft nodes and flags stood before an attempt that may be
+/// taken back ([`Mark::rewind`]).
+#[derive(Clone, Copy)]
+struct Mark {
+    out: usize,
+    said: usize,
+    nodes: usize,
+    lemmas: usize,
+    hidden: usize,
+    /// `union_used`, `revised`, `widened`, `conj_used`.
+    flags: (bool, bool, bool, bool),
+}
+
+impl Mark {
+    fn new(c: &Checker, nodes: &Draft) -> Mark {
+        Mark {
+            out: c.out.len(),
+            said: c.goal_miss.len(),
+            nodes: nodes.nodes.len(),
+            lemmas: nodes.lemmas.len(),
+            hidden: nodes.hidden,
+            flags: (c.union_used, c.revised, c.widened, c.conj_used),
+        }
+    }
+    /// Takes back what was recorded and drafted since the mark, and the flags.
+    fn rewind(&self, c: &mut Checker, nodes: &mut Draft) {
+        (c.union_used, c.revised, c.widened, c.conj_used) = self.flags;
+        c.out.truncate(self.out);
+        c.goal_miss.truncate(self.said);
+        nodes.nodes.truncate(self.nodes);
+        nodes.lemmas.truncate(self.lemmas);
+        nodes.hidden = self.hidden;
+    }
+}
+
 struct Checker<'a> {
     s: &'a Strategy,
     board: Board,
@@ -546,6 +619,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         pending: None,
         carried: Vec::new(),
         rest: None,
+        white: CellSet::EMPTY,
     };
     let turned = Inst {
         pattern: 1,
@@ -555,6 +629,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         pending: None,
         carried: Vec::new(),
         rest: None,
+        white: CellSet::EMPTY,
     };
     let t = Cell::border(Border::Top);
     let b = Cell::border(Border::Bottom);
@@ -651,12 +726,14 @@ fn push(nodes: &mut Draft, node: Node) -> NodeId {
 /// written as a lemma leaf (kernel condition 7) with the reply `stones`: the claim the kernel
 /// accepted for it, not a copy of its certificate (so no sub-certificate is checked twice; a
 /// sub-pattern the kernel did not accept gets a leaf without a lemma, which the kernel
-/// rejects); none when no part has a certificate.
+/// rejects); none when no part has a certificate. `lie`: cells left out of the leaves'
+/// carriers, empty but under the test hook `Params::pending_mutant` = 3.
 fn and_node(
     nodes: &mut Draft,
     built: &[(Built, Goal)],
     stones: CellSet,
     node_goal: Option<&Goal>,
+    lie: CellSet,
 ) -> Option<NodeId> {
     let mut children = Vec::new();
     let mut and_carrier = CellSet::EMPTY;
@@ -664,15 +741,16 @@ fn and_node(
         if g.is_empty() || bt.size == 0 {
             continue;
         }
+        let carrier = bt.carrier - lie;
         let id = push(
             nodes,
-            goal_node(stones, bt.carrier, Some(g), NodeKind::And(Vec::new())),
+            goal_node(stones, carrier, Some(g), NodeKind::And(Vec::new())),
         );
         if let Some(v) = &bt.proof {
             nodes.lemmas.push((id, v.clone()));
         }
         nodes.hidden += bt.size - 1;
-        and_carrier |= bt.carrier;
+        and_carrier |= carrier;
         children.push(id);
     }
     if children.is_empty() {
@@ -773,6 +851,11 @@ fn walk(
     }
 }
 
+/// Some part holds `x` as White's cell ([`Inst::white`]).
+fn white_held(parts: &[Inst], x: Cell) -> bool {
+    parts.iter().any(|p| p.white.contains(x))
+}
+
 /// The one part of `parts` other than part `k` that holds the cell `x`; `None` when no other
 /// part or more than one holds it.
 fn sole_holder(parts: &[Inst], k: usize, x: Cell) -> Option<usize> {
@@ -821,6 +904,7 @@ impl<'a> Checker<'a> {
             self.forced,
             inst.pending_key(),
             inst.carried_key(),
+            inst.white,
         );
         if let Some((built, tree)) = self.memo.get(&key) {
             self.memo_hits += 1;
@@ -1123,9 +1207,40 @@ impl<'a> Checker<'a> {
                 worst = Status::Undecided;
                 continue;
             };
-            let (next, st) = self.branch(inst, b, r, goal, node_goal, position, nodes);
+            if inst.white.contains(r) {
+                // White holds the reply: the branch is not Black's to play.
+                continue;
+            }
+            let step = Step {
+                inst,
+                b,
+                r,
+                goal,
+                node_goal,
+                position,
+                white: None,
+            };
+            let (next, st) = self.branch(&step, nodes);
             worst = worst.max(st);
             options.push(Reply { reply: r, next });
+            // A trigger cell inside a sub-part (the data's "sub-pattern holds a trigger"):
+            // the same reply with that sub-part placed on White's stone, kept only when
+            // verified (docs/yang.md "A trigger inside a sub-part").
+            for w in self.inside_triggers(inst, b) {
+                let mark = Mark::new(self, nodes);
+                let (next, st) = self.branch(
+                    &Step {
+                        white: Some(w),
+                        ..step
+                    },
+                    nodes,
+                );
+                if st == Status::Verified {
+                    options.push(Reply { reply: r, next });
+                } else {
+                    mark.rewind(self, nodes);
+                }
+            }
         }
         // The carried parts' own branches (White's move inside one): its reply, then its
         // sub-parts beside this instance carrying the others ([`Carried`]).
@@ -1142,7 +1257,16 @@ impl<'a> Checker<'a> {
                     worst = Status::Undecided;
                     continue;
                 };
-                let (next, st) = self.branch(&part, b, r, goal, node_goal, position, nodes);
+                let step = Step {
+                    inst: &part,
+                    b,
+                    r,
+                    goal,
+                    node_goal,
+                    position,
+                    white: None,
+                };
+                let (next, st) = self.branch(&step, nodes);
                 worst = worst.max(st);
                 options.push(Reply { reply: r, next });
             }
@@ -1150,41 +1274,48 @@ impl<'a> Checker<'a> {
         (options, worst)
     }
 
-    /// The next node after branch `b`'s reply `r`: joined, or an and-node of sub-patterns.
+    /// The trigger cells of branch `b` of `inst` that lie in one of the branch's sub-parts
+    /// and that White does not hold already (none when `Params::white_trigger` is off).
+    fn inside_triggers(&self, inst: &Inst, b: &Branch) -> Vec<Cell> {
+        if !self.params.white_trigger {
+            return Vec::new();
+        }
+        let mut held = CellSet::EMPTY;
+        for p in &b.parts {
+            held |= p
+                .map
+                .iter()
+                .filter_map(|x| inst.cell(x.n))
+                .collect::<CellSet>();
+        }
+        let mut found: Vec<Cell> = Vec::new();
+        for t in &b.triggers {
+            if let Some(w) = inst.cell(t.n) {
+                if held.contains(w) && !inst.white.contains(w) && !found.contains(&w) {
+                    found.push(w);
+                }
+            }
+        }
+        found
+    }
+
+    /// The next node after the step's reply: joined, or an and-node of sub-patterns.
     /// When that is not verified and the branch has a pending bridge ([`Pending`]), the
     /// branch is tried again with the bridge carried by the part that holds its empty end;
     /// the retry is kept only when it is verified (otherwise the first attempt's records,
     /// messages and nodes are put back).
-    #[allow(clippy::too_many_arguments)]
-    fn branch(
-        &mut self,
-        inst: &Inst,
-        b: &Branch,
-        r: Cell,
-        goal: &Goal,
-        node_goal: Option<&Goal>,
-        position: &Position,
-        nodes: &mut Draft,
-    ) -> (NodeId, Status) {
-        let mark = (
-            self.out.len(),
-            self.goal_miss.len(),
-            nodes.nodes.len(),
-            nodes.lemmas.len(),
-            nodes.hidden,
-        );
-        let flags = (self.union_used, self.revised, self.widened, self.conj_used);
-        let (id, st, (bridges, carries)) =
-            self.branch_once(inst, b, r, goal, node_goal, position, nodes, Convert::None);
+    fn branch(&mut self, step: &Step, nodes: &mut Draft) -> (NodeId, Status) {
+        let mark = Mark::new(self, nodes);
+        let (id, st, (bridges, carries)) = self.branch_once(step, nodes, Convert::None);
         let carries = carries && self.params.carry && !self.carrying;
         if st == Status::Verified || !(bridges || carries) || !self.params.pending {
             return (id, st);
         }
-        let records = self.out.split_off(mark.0);
-        let said = self.goal_miss.split_off(mark.1);
-        let tail = nodes.nodes.split_off(mark.2);
-        let tail_lemmas = nodes.lemmas.split_off(mark.3);
-        let hidden = std::mem::replace(&mut nodes.hidden, mark.4);
+        let records = self.out.split_off(mark.out);
+        let said = self.goal_miss.split_off(mark.said);
+        let tail = nodes.nodes.split_off(mark.nodes);
+        let tail_lemmas = nodes.lemmas.split_off(mark.lemmas);
+        let hidden = std::mem::replace(&mut nodes.hidden, mark.hidden);
         let flags_after = (self.union_used, self.revised, self.widened, self.conj_used);
         // The retries: pending bridges alone (session 23), then carried parts too (not
         // nested: builds inside a carried-parts retry do not start one of their own).
@@ -1196,19 +1327,14 @@ impl<'a> Checker<'a> {
             modes.push(Convert::All);
         }
         for mode in modes {
-            (self.union_used, self.revised, self.widened, self.conj_used) = flags;
+            (self.union_used, self.revised, self.widened, self.conj_used) = mark.flags;
             let carrying = std::mem::replace(&mut self.carrying, mode == Convert::All);
-            let (id2, st2, _) =
-                self.branch_once(inst, b, r, goal, node_goal, position, nodes, mode);
+            let (id2, st2, _) = self.branch_once(step, nodes, mode);
             self.carrying = carrying;
             if st2 == Status::Verified {
                 return (id2, st2);
             }
-            self.out.truncate(mark.0);
-            self.goal_miss.truncate(mark.1);
-            nodes.nodes.truncate(mark.2);
-            nodes.lemmas.truncate(mark.3);
-            nodes.hidden = mark.4;
+            mark.rewind(self, nodes);
         }
         self.out.extend(records);
         self.goal_miss.extend(said);
@@ -1230,7 +1356,10 @@ impl<'a> Checker<'a> {
             let [Some(p), Some(q)] = part.cells[..] else {
                 continue;
             };
-            if part.pending.is_some() || !self.board.neighbours(p).contains(q) {
+            if part.pending.is_some()
+                || !part.white.is_empty()
+                || !self.board.neighbours(p).contains(q)
+            {
                 continue;
             }
             let common = self.board.neighbours(p) & self.board.neighbours(q);
@@ -1239,7 +1368,7 @@ impl<'a> Checker<'a> {
             let (Some(to), Some(x)) = (black.first(), empty.first()) else {
                 continue;
             };
-            if black.len() != 1 || empty.len() != 1 || x.is_border() {
+            if black.len() != 1 || empty.len() != 1 || x.is_border() || white_held(parts, x) {
                 continue;
             }
             let Some(j) = sole_holder(parts, k, x) else {
@@ -1270,6 +1399,7 @@ impl<'a> Checker<'a> {
         for (k, part) in parts.iter().enumerate() {
             if part.pending.is_some()
                 || !part.carried.is_empty()
+                || !part.white.is_empty()
                 || bridges.iter().any(|f| f.0 == k || f.1 == k)
                 || found.iter().any(|f| f.1 == k)
             {
@@ -1287,7 +1417,7 @@ impl<'a> Checker<'a> {
             let mut tie = false;
             for x in (near - cells - owned).iter() {
                 let adj = (self.board.neighbours(x) & cells).len();
-                if x.is_border() || adj < 2 {
+                if x.is_border() || adj < 2 || white_held(parts, x) {
                     continue;
                 }
                 let Some(j) = sole_holder(parts, k, x) else {
@@ -1315,18 +1445,21 @@ impl<'a> Checker<'a> {
 
     /// [`Self::branch`], once: with `convert`, the branch's pending bridges are carried by
     /// the parts that hold their empty ends. Also says whether the branch has any.
-    #[allow(clippy::too_many_arguments)]
     fn branch_once(
         &mut self,
-        inst: &Inst,
-        b: &Branch,
-        r: Cell,
-        goal: &Goal,
-        node_goal: Option<&Goal>,
-        position: &Position,
+        step: &Step,
         nodes: &mut Draft,
         convert: Convert,
     ) -> (NodeId, Status, (bool, bool)) {
+        let Step {
+            inst,
+            b,
+            r,
+            goal,
+            node_goal,
+            position,
+            ..
+        } = *step;
         let stones = CellSet::single(r);
         let mut after = position.clone();
         let placed = after.play(Colour::Black, r).is_ok();
@@ -1361,6 +1494,13 @@ impl<'a> Checker<'a> {
         } else {
             b.number.to_string()
         };
+        // White's cell of a trigger option; the test hook `pending_mutant` = 3 builds the
+        // sub-part without it and writes its leaf as if built with it (`lie`).
+        let (white, lie) = match step.white {
+            Some(w) if self.params.pending_mutant == 3 => (CellSet::EMPTY, CellSet::single(w)),
+            Some(w) => (CellSet::single(w), CellSet::EMPTY),
+            None => (CellSet::EMPTY, CellSet::EMPTY),
+        };
         let mut parts: Vec<Inst> = b
             .parts
             .iter()
@@ -1372,6 +1512,14 @@ impl<'a> Checker<'a> {
                 pending: None,
                 carried: Vec::new(),
                 rest: None,
+                white: CellSet::EMPTY,
+            })
+            .map(|mut p| {
+                // White's cells pass to the sub-parts that hold them (`step.white`: the
+                // trigger cell the option answers, when it lies in a sub-part).
+                let held: CellSet = p.cells.iter().flatten().copied().collect();
+                p.white = held & (inst.white | white);
+                p
             })
             .collect();
         if let Some(pd) = &inst.pending {
@@ -1492,7 +1640,7 @@ impl<'a> Checker<'a> {
                 self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
             return match fallback {
                 Fallback::Composed(children, st) => {
-                    match and_node(nodes, &children, stones, node_goal) {
+                    match and_node(nodes, &children, stones, node_goal, lie) {
                         Some(id) => (id, st, convertible),
                         None => (joined_node(nodes), st.max(Status::Undecided), convertible),
                     }
@@ -1535,7 +1683,7 @@ impl<'a> Checker<'a> {
             );
             return match fallback {
                 Fallback::Composed(children, st) => {
-                    match and_node(nodes, &children, stones, node_goal) {
+                    match and_node(nodes, &children, stones, node_goal, lie) {
                         Some(id) => (id, st, convertible),
                         None => (joined_node(nodes), st.max(Status::Undecided), convertible),
                     }
@@ -1621,7 +1769,7 @@ impl<'a> Checker<'a> {
             }
         };
         // Parts outside the chain: not needed for the goal (White's moves there are free).
-        match and_node(nodes, &built, stones, node_goal) {
+        match and_node(nodes, &built, stones, node_goal, lie) {
             Some(id) => (id, worst, convertible),
             None => (
                 joined_node(nodes),
@@ -2785,6 +2933,7 @@ pub fn check_placed_for(
         pending: None,
         carried: Vec::new(),
         rest: None,
+        white: CellSet::EMPTY,
     };
     if s.patterns.contains_key(&pattern) {
         c.instance(&inst, &goal, &position);

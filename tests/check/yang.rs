@@ -445,6 +445,25 @@ fn yang_goal_check_fixture_subset() {
     assert!(r.iter().any(|x| x.widened && x.status == Status::Verified));
 }
 
+/// A data mutant: the real file with lines changed (indices from 0, before any removal).
+/// Each of `expect` is a line and how it starts (checked, so a shifted fixture fails loudly);
+/// `set` replaces lines; `remove` then drops a range of lines.
+fn mutant(
+    expect: &[(usize, &str)],
+    set: &[(usize, &str)],
+    remove: std::ops::Range<usize>,
+) -> Strategy {
+    let mut lines: Vec<&str> = FILE.split('\n').collect();
+    for &(i, start) in expect {
+        assert!(lines[i].starts_with(start), "line {}: {}", i + 1, lines[i]);
+    }
+    for &(i, text) in set {
+        lines[i] = text;
+    }
+    lines.drain(remove);
+    Strategy::parse(&lines.join("\n")).expect("the mutant reads")
+}
+
 /// The cells and the Black stones (e5 and the replies above it) of the placement reached by
 /// `path`, as the goal check writes it (`1/0 286/2 42`: pattern 1's branch 0, its sub-pattern
 /// 286, whose branch 2 places 42).
@@ -563,10 +582,7 @@ fn yang_revised_goal_composes() {
     let last = r.last().unwrap();
     assert_eq!(last.status, Status::Verified, "{}", last.reason);
     assert!(last.revised, "its own step composed with a revised goal");
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[8294].trim_end(), "\"PP 2 1 4\",");
-    lines[8294] = "\"PP 2 1 3\",";
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(&[(8294, "\"PP 2 1 4\",")], &[(8294, "\"PP 2 1 3\",")], 0..0);
     let r = check_placed(&m, 281, cells, black, &goal, Params::default());
     let last = r.last().unwrap();
     assert_ne!(last.status, Status::Verified, "{}", last.reason);
@@ -602,10 +618,11 @@ fn yang_conjunctive_goal_step() {
     };
     let r = check_placed(&s, 325, cells.clone(), black, &[(t, b)], off);
     assert_ne!(at(&r).map(|x| x.0), Some(Status::Verified));
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[9853].trim_end(), "\"PP 2 48 49\",");
-    lines[9853] = "\"PP 2 47 49\",";
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(
+        &[(9853, "\"PP 2 48 49\",")],
+        &[(9853, "\"PP 2 47 49\",")],
+        0..0,
+    );
     let r = check_placed(&m, 325, cells, black, &[(t, b)], Params::default());
     let found = at(&r);
     eprintln!("mutant: {found:?}");
@@ -648,12 +665,11 @@ fn yang_completion_brings_in_pattern_13() {
     assert_eq!(last.pattern, 304);
     assert!(!last.reason.contains("branch 1 "), "{}", last.reason);
     // The mutant: 304's branch 1 without pattern 13 (lines 9045-9050).
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[9049].trim_end(), "\"PP 13 62 70 71 61\",");
-    lines[9044] = "\"ND 4\",";
-    lines[9045] = "\"PS 292 2 2 2\",";
-    lines.remove(9049);
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(
+        &[(9049, "\"PP 13 62 70 71 61\",")],
+        &[(9044, "\"ND 4\","), (9045, "\"PS 292 2 2 2\",")],
+        9049..9050,
+    );
     let r = check_placed(&m, 304, cells, black, &[(t, b)], Params::default());
     let last = r.last().unwrap();
     assert_ne!(last.status, Status::Verified);
@@ -732,25 +748,25 @@ fn yang_widened_chain_passes_links_down() {
     assert!(branch5_fails(&r), "{}", r.last().unwrap().reason);
     // The mutant: 304's branch 5 without 308, the sibling that joins the top to f3 (lines
     // 9082-9086: `ND 3`, `PS 293 2 308`, …, `PP 308 …`).
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[9082].trim_end(), "\"PS 293 2 308\",");
-    assert!(lines[9085].starts_with("\"PP 308 "));
-    lines[9081] = "\"ND 2\",";
-    lines[9082] = "\"PS 293 2\",";
-    lines.remove(9085);
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(
+        &[(9082, "\"PS 293 2 308\","), (9085, "\"PP 308 ")],
+        &[(9081, "\"ND 2\","), (9082, "\"PS 293 2\",")],
+        9085..9086,
+    );
     let r = check_placed(&m, 304, cells.clone(), black, &[(t, b)], Params::default());
     assert!(branch5_fails(&r), "{}", r.last().unwrap().reason);
     // The mutant: pattern 13 without its branch 1 (lines 354-364: `BT 2` -> `BT 1`, `BN 1`
     // … `PP 2 2 3` removed), so White's move on its position 4, the reply of branch 0, has
     // no answer: nothing under 304/5 that relies on 13 may be verified, nor 304.
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[352].trim_end(), "\"RN 13\",");
-    assert_eq!(lines[358].trim_end(), "\"BN 1\",");
-    assert_eq!(lines[363].trim_end(), "\"PP 2 2 3\",");
-    lines[353] = "\"BT 1\",";
-    lines.drain(358..364);
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(
+        &[
+            (352, "\"RN 13\","),
+            (358, "\"BN 1\","),
+            (363, "\"PP 2 2 3\","),
+        ],
+        &[(353, "\"BT 1\",")],
+        358..364,
+    );
     let r = check_placed(&m, 304, cells, black, &[(t, b)], Params::default());
     assert_ne!(r.last().unwrap().status, Status::Verified);
     assert!(
@@ -803,14 +819,15 @@ fn yang_three_pair_conjunction_composes_316_branch0() {
     assert!(last.reason.contains("branch 0 "), "{}", last.reason);
     // The mutant: branch 0 without the bridge e5-d7 (lines 9493-9495: `ND 2`, `PS 2 5`,
     // `PP 2 26 27`).
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[9492].trim_end(), "\"ND 2\",");
-    assert_eq!(lines[9493].trim_end(), "\"PS 2 5\",");
-    assert_eq!(lines[9494].trim_end(), "\"PP 2 26 27\",");
-    lines[9492] = "\"ND 1\",";
-    lines[9493] = "\"PS 5\",";
-    lines.remove(9494);
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(
+        &[
+            (9492, "\"ND 2\","),
+            (9493, "\"PS 2 5\","),
+            (9494, "\"PP 2 26 27\","),
+        ],
+        &[(9492, "\"ND 1\","), (9493, "\"PS 5\",")],
+        9494..9495,
+    );
     let r = check_placed_for(&m, 316, cells, black, &goal, Params::default());
     let last = r.last().unwrap();
     assert_ne!(last.status, Status::Verified);
@@ -864,14 +881,15 @@ fn yang_three_pair_closure_verifies_316() {
         .collect();
     let r = check_placed_for(&s, 316, cells.clone(), black, &g, Params::default());
     assert_eq!(r.last().unwrap().status, Status::Verified);
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[9538].trim_end(), "\"ND 2\",");
-    assert_eq!(lines[9539].trim_end(), "\"PS 411 5\",");
-    assert!(lines[9541].starts_with("\"PP 5 17 13"));
-    lines[9538] = "\"ND 1\",";
-    lines[9539] = "\"PS 411\",";
-    lines.remove(9541);
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(
+        &[
+            (9538, "\"ND 2\","),
+            (9539, "\"PS 411 5\","),
+            (9541, "\"PP 5 17 13"),
+        ],
+        &[(9538, "\"ND 1\","), (9539, "\"PS 411\",")],
+        9541..9542,
+    );
     let r = check_placed_for(&m, 316, cells, black, &g, Params::default());
     let last = r.last().unwrap();
     assert_ne!(last.status, Status::Verified);
@@ -937,14 +955,15 @@ fn yang_pending_bridge_verifies_298() {
     assert_ne!(at.status, Status::Verified);
     // The data mutant: 386's branch 2 without its bridge (lines 13030-13034: `ND 3`,
     // `PS 290 67 2`, …, `PP 2 34 41`).
-    let mut lines: Vec<&str> = FILE.split('\n').collect();
-    assert_eq!(lines[13029].trim_end(), "\"ND 3\",");
-    assert_eq!(lines[13030].trim_end(), "\"PS 290 67 2\",");
-    assert_eq!(lines[13033].trim_end(), "\"PP 2 34 41\",");
-    lines[13029] = "\"ND 2\",";
-    lines[13030] = "\"PS 290 67\",";
-    lines.remove(13033);
-    let m = Strategy::parse(&lines.join("\n")).expect("the mutant reads");
+    let m = mutant(
+        &[
+            (13029, "\"ND 3\","),
+            (13030, "\"PS 290 67 2\","),
+            (13033, "\"PP 2 34 41\","),
+        ],
+        &[(13029, "\"ND 2\","), (13030, "\"PS 290 67\",")],
+        13033..13034,
+    );
     let r = check_placed(&m, 298, cells, black, &tb, Params::default());
     assert_ne!(r.last().unwrap().status, Status::Verified);
     let at = r
@@ -995,4 +1014,82 @@ fn yang_carried_part_verifies_544() {
         ..Params::default()
     });
     assert_ne!(last.status, Status::Verified);
+}
+
+/// A trigger inside a sub-part (session 25, helper yang14; docs/yang.md "A trigger inside a
+/// sub-part"): 344 under `1/10 370/3` (goal `t - b`), whose branch 12 places 446. 446's
+/// branch 9 is triggered by b9 or **b8** (reply c8) and places 451 on b8 too, as every other
+/// branch of 446 uses b8: "White's b8 has no answer". The extra option (reply c8, 451 placed
+/// with b8 White's: carrier without b8) is verified by the kernel, and with it 446 and 344.
+/// Without the option (`white_trigger: false`: session 24) 344 is not verified; nor with the
+/// mutant that builds 451 with b8 free and writes its leaf without b8 (test hook
+/// `pending_mutant = 3`: a lemma claimed for a carrier it was not proved on), which the
+/// kernel rejects at 446.
+#[test]
+fn yang_trigger_option_verifies_344() {
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let (cells, black) = placed_at(&s, "1/10 370/3 344");
+    let tb = goal_pairs("t - b");
+    let run = |p: Params| {
+        let r = check_placed(&s, 344, cells.clone(), black, &tb, p);
+        let last = r.last().unwrap().clone();
+        assert_eq!(last.pattern, 344);
+        let at446 = r
+            .iter()
+            .find(|x| x.path == "344/12 446")
+            .map(|x| (x.status, x.reason.clone()))
+            .expect("446 placed");
+        (last.status, at446)
+    };
+    let (st, at446) = run(Params::default());
+    assert_eq!(st, Status::Verified, "{at446:?}");
+    assert_eq!(at446.0, Status::Verified);
+    let (st, at446) = run(Params {
+        white_trigger: false,
+        ..Params::default()
+    });
+    assert_ne!(st, Status::Verified);
+    assert!(at446.1.contains("White's b8 has no answer"), "{}", at446.1);
+    // The mutant's option is written (451 itself is verified, with b8 free) and the kernel
+    // rejects 446's certificate at the leaf that claims 451 without b8 (condition 7).
+    let (st, at446) = run(Params {
+        pending_mutant: 3,
+        ..Params::default()
+    });
+    assert_ne!(st, Status::Verified);
+    assert_ne!(at446.0, Status::Verified);
+    assert!(
+        at446.1.contains("the lemma's carrier is not the node's"),
+        "{}",
+        at446.1
+    );
+}
+
+/// The same option at 328 under `1/3 325/0` (goal `t - d5`; docs/yang.md "A trigger inside a
+/// sub-part"): 328's branch 2 (White e2, f1 or **e1**; Black f3) places 417 on e1, as every
+/// branch of 328 uses e1. With e1 White's, 417's branch 1 leaves the edge template 5 (c3 to
+/// the top), whose bridge d2–top needs e1: the option is tried and is not verified, so 328
+/// stays "White's e1 has no answer" — the data's defect stands.
+#[test]
+fn yang_trigger_option_fails_at_328() {
+    use hexproof::yang::verify::{check_placed, Params, Status};
+    let s = strategy();
+    let (cells, black) = placed_at(&s, "1/3 325/0 328");
+    let r = check_placed(
+        &s,
+        328,
+        cells,
+        black,
+        &goal_pairs("t - d5"),
+        Params::default(),
+    );
+    let last = r.last().unwrap();
+    assert_eq!(last.pattern, 328);
+    assert_ne!(last.status, Status::Verified);
+    assert!(
+        last.reason.contains("White's e1 has no answer"),
+        "{}",
+        last.reason
+    );
 }

@@ -117,6 +117,14 @@ pub struct Config {
     /// MCTS: RAVE equivalence parameter (the visits at which RAVE and the mean weigh about
     /// equally, up to a factor).
     pub rave_k: f64,
+    /// MCTS: the ladder rule in the playouts. When the last stone is on the second or third
+    /// row from one of its owner's borders with one of its two cells toward that border held
+    /// by the opponent and the other empty (the head of a ladder), the opponent pushes: takes
+    /// the empty one (on the third row only when that cell's two first-row cells are empty).
+    /// Uniformly random playouts let a ladder's attacker reach the border about half the time
+    /// whether or not it has an escape; a defender that pushes stops a ladder without an
+    /// escape, as in real play (HexWiki, "Ladder handling").
+    pub ladders: bool,
 }
 
 impl Default for Config {
@@ -148,6 +156,7 @@ impl Default for Config {
             circuit_prior: 40.0,
             uct_c: 0.25,
             rave_k: 1000.0,
+            ladders: true,
         }
     }
 }

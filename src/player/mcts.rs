@@ -64,6 +64,8 @@ struct Geometry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct LadderThreat {
     owner: u8,
+    /// The border (0 top, 1 bottom, 2 left, 3 right).
+    border: u8,
     a: u16,
     b: u16,
     a_edge: Option<(u16, u16)>,
@@ -216,6 +218,7 @@ fn ladder_threats(cols: usize, rows: usize, neigh: &[Vec<u16>]) -> Vec<Vec<Ladde
                 };
                 out.push(LadderThreat {
                     owner,
+                    border: border as u8,
                     a,
                     b,
                     a_edge,
@@ -728,8 +731,101 @@ impl<'a> Search<'a> {
         found
     }
 
+    /// The attacker's next ladder move when the opponent's stone just played on `e` (a
+    /// first-row cell of one of `to_move`'s borders) is a push against a second-row ladder of
+    /// `to_move` (the head h beside e, h's other first-row cell already the opponent's) and
+    /// the ladder has an escape ahead: going along the second row from h past e, a stone of
+    /// `to_move` on the second row whose first-row cell ahead is not the opponent's, or one
+    /// on the first row, before any opponent stone on either row and before the board ends
+    /// (HexWiki, "Ladder escape": the escape piece lets the attacker reach the border). The
+    /// move is the second-row cell beside h over e. `None` when there is no such ladder or
+    /// no escape: the attacker then plays at random, and the defender's push
+    /// ([`Search::ladder_push`]) stops the ladder.
+    fn ladder_run(&self, e: u16, to_move: u8) -> Option<u16> {
+        let w = &self.work;
+        let n = self.geo.n;
+        let opp = other(to_move);
+        // A second-row threat of `to_move` at cell c along `border`, with its pair.
+        let threat = |c: u16, border: u8| {
+            self.geo.ladders[c as usize]
+                .iter()
+                .find(|t| t.owner == to_move && t.border == border && t.a_edge.is_none())
+                .copied()
+        };
+        for &h in &self.geo.neigh[e as usize] {
+            if h as usize >= n || w[h as usize] != to_move {
+                continue;
+            }
+            for t in self.geo.ladders[h as usize].iter() {
+                if t.owner != to_move || t.a_edge.is_some() || (t.a != e && t.b != e) {
+                    continue;
+                }
+                let o = if t.a == e { t.b } else { t.a };
+                if w[o as usize] != opp {
+                    continue;
+                }
+                // The next ladder cell: the other second-row cell over e.
+                let Some(next) = self.geo.neigh[e as usize].iter().copied().find(|&c| {
+                    c != h
+                        && (c as usize) < n
+                        && threat(c, t.border).is_some_and(|u| u.a == e || u.b == e)
+                }) else {
+                    continue;
+                };
+                if w[next as usize] != EMPTY {
+                    continue;
+                }
+                if self.ladder_escapes(h, next, t.border, to_move) {
+                    return Some(next);
+                }
+            }
+        }
+        None
+    }
+
+    /// True when the second-row ladder of `to_move` going from `h` through `next` along
+    /// `border` meets an escape (see [`Search::ladder_run`]).
+    fn ladder_escapes(&self, h: u16, next: u16, border: u8, to_move: u8) -> bool {
+        let w = &self.work;
+        let opp = other(to_move);
+        let cols = self.geo.cols as i32;
+        let rows = (self.geo.n / self.geo.cols) as i32;
+        let (hx, hy) = (h as i32 % cols, h as i32 / cols);
+        let (dx, dy) = (next as i32 % cols - hx, next as i32 / cols - hy);
+        let pair = |c: u16| {
+            self.geo.ladders[c as usize]
+                .iter()
+                .find(|t| t.owner == to_move && t.border == border && t.a_edge.is_none())
+                .map(|t| (t.a, t.b))
+        };
+        let Some(mut prev) = pair(h) else {
+            return false;
+        };
+        let (mut x, mut y) = (hx + dx, hy + dy);
+        while (0..cols).contains(&x) && (0..rows).contains(&y) {
+            let c = (y * cols + x) as u16;
+            let Some((a, b)) = pair(c) else {
+                return false;
+            };
+            // The first-row cell ahead: the one c does not share with the cell before it.
+            let lead = if a == prev.0 || a == prev.1 { b } else { a };
+            match (w[c as usize], w[lead as usize]) {
+                (s, _) if s == opp => return false,
+                (s, l) if s == to_move => return l != opp,
+                (_, l) if l == to_move => return true,
+                (_, l) if l == opp => return false,
+                _ => {}
+            }
+            prev = (a, b);
+            x += dx;
+            y += dy;
+        }
+        false
+    }
+
     /// Fills every empty cell, answering bridge intrusions and (with [`Config::ladders`])
-    /// pushing against second- and third-row ladders.
+    /// pushing against second- and third-row ladders and running a second-row ladder that
+    /// has an escape.
     fn fill_random(&mut self, mut to_move: u8, mut last: Option<u16>) {
         self.empties.clear();
         for i in 0..self.geo.n {
@@ -757,7 +853,9 @@ impl<'a> Search<'a> {
             }
             if mv.is_none() && self.config.ladders {
                 if let Some(x) = last {
-                    mv = self.ladder_push(x, to_move);
+                    mv = self
+                        .ladder_push(x, to_move)
+                        .or_else(|| self.ladder_run(x, to_move));
                 }
             }
             let m = match mv {
@@ -1149,6 +1247,37 @@ mod tests {
         assert_eq!(push("g3", "f3 f4", "f4", BLACK), cell("g4"));
         // A Black stone on White's second column is no ladder of Black's.
         assert_eq!(push("b4", "a4", "b4", WHITE), None);
+    }
+
+    #[test]
+    fn the_attacker_runs_a_second_row_ladder_only_toward_an_escape() {
+        let cfg = Config {
+            inferior: false,
+            ..Config::default()
+        };
+        let run = |black: &str, white: &str, last: &str| {
+            let p = p7(black, white);
+            let mut s = search(&cfg, &p, Colour::Black);
+            s.work.copy_from_slice(&s.root_board);
+            s.ladder_run(i7(last), BLACK).map(|c| s.geo.cell(c))
+        };
+        let b7 = Board::square(7).unwrap();
+        let cell = |n: &str| Some(b7.parse_cell(n, Notation::Letters).unwrap());
+        // Black's ladder on its second row from the bottom, going right: head c6 over White
+        // b7, White has just pushed at c7. Black's f6 ahead (its first-row cell f7 empty) is
+        // an escape: Black runs on at d6.
+        assert_eq!(run("b6 c6 f6", "b7 c7", "c7"), cell("d6"));
+        // A Black stone on the first row ahead escapes too.
+        assert_eq!(run("b6 c6 e7", "b7 c7", "c7"), cell("d6"));
+        // No escape (the ladder runs into the right border): no ladder move.
+        assert_eq!(run("b6 c6", "b7 c7", "c7"), None);
+        // A White stone ahead before the escape piece blocks it.
+        assert_eq!(run("b6 c6 f6", "b7 c7 e6", "c7"), None);
+        // The escape piece's first-row cell ahead taken by White: no escape.
+        assert_eq!(run("b6 c6 f6", "b7 c7 f7", "c7"), None);
+        // Not a ladder: c6's other first-row cell b7 is empty (an edge-bridge intrusion, which
+        // the bridge rule answers).
+        assert_eq!(run("c6 f6", "c7", "c7"), None);
     }
 
     type Memo = HashMap<(CellSet, CellSet, bool), bool>;

@@ -1,7 +1,8 @@
 //! A Monte Carlo tree search player in the style of MoHex (Arneson, Hayward, Henderson,
 //! *Monte Carlo Tree Search in Hex*, IEEE TCIAIG 2010): UCT with RAVE (all-moves-as-first)
 //! values, uniformly random playouts that answer an intrusion into a bridge (or an edge
-//! bridge) of the player to move, connections and mustplay computed at tree nodes once they
+//! bridge) of the player to move (and, when switched on, push against and run second- and
+//! third-row ladders: [`Config::ladders`]), connections and mustplay computed at tree nodes once they
 //! have been visited often ([`Config::knowledge_threshold`]), proven wins and losses from
 //! the connections propagated up the tree, and the exact solver on a second thread.
 //!
@@ -824,8 +825,8 @@ impl<'a> Search<'a> {
     }
 
     /// Fills every empty cell, answering bridge intrusions and (with [`Config::ladders`])
-    /// pushing against second- and third-row ladders and running a second-row ladder that
-    /// has an escape.
+    /// pushing against second- and third-row ladders and (with [`Config::ladder_escape`]
+    /// too) running a second-row ladder that has an escape.
     fn fill_random(&mut self, mut to_move: u8, mut last: Option<u16>) {
         self.empties.clear();
         for i in 0..self.geo.n {
@@ -853,9 +854,10 @@ impl<'a> Search<'a> {
             }
             if mv.is_none() && self.config.ladders {
                 if let Some(x) = last {
-                    mv = self
-                        .ladder_push(x, to_move)
-                        .or_else(|| self.ladder_run(x, to_move));
+                    mv = self.ladder_push(x, to_move);
+                    if mv.is_none() && self.config.ladder_escape {
+                        mv = self.ladder_run(x, to_move);
+                    }
                 }
             }
             let m = match mv {

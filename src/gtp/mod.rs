@@ -509,7 +509,7 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] uct_c {}\n[string] rave_k {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
@@ -531,7 +531,9 @@ impl Engine {
                 c.fpu_bonus,
                 c.circuit_prior,
                 c.uct_c,
-                c.rave_k
+                c.rave_k,
+                c.ladders as u8,
+                c.ladder_escape as u8
             )),
             [name, v] => {
                 let num = |v: &str| {
@@ -563,6 +565,8 @@ impl Engine {
                     "circuit_prior" => c.circuit_prior = nonneg(v)?.min(100_000.0),
                     "uct_c" => c.uct_c = nonneg(v)?.min(100.0),
                     "rave_k" => c.rave_k = nonneg(v)?.clamp(1.0, 1e9),
+                    "ladders" => c.ladders = parse_bool(v)?,
+                    "ladder_escape" => c.ladder_escape = parse_bool(v)?,
                     _ => return Err(GtpError::UnknownParameter(name.to_string())),
                 }
                 Ok(String::new())
@@ -824,7 +828,11 @@ mod tests {
         assert!(list.contains("[string] circuit_prior 40"), "{list}");
         assert!(list.contains("[string] rave_k 1000"), "{list}");
         assert!(list.contains("[string] knowledge_threshold 400"), "{list}");
+        assert!(list.contains("[bool] ladders 0"), "{list}");
+        assert!(list.contains("[bool] ladder_escape 0"), "{list}");
         for cmd in [
+            "param_player ladders 1",
+            "param_player ladder_escape 1",
             "param_player knowledge_threshold 1000",
             "param_player circuit_prior 0",
             "param_player uct_c 0.3",
@@ -843,6 +851,8 @@ mod tests {
         assert!(list.contains("[string] uct_c 0.3"), "{list}");
         assert!(list.contains("[string] rave_k 500"), "{list}");
         assert!(list.contains("[string] knowledge_threshold 1000"), "{list}");
+        assert!(list.contains("[bool] ladders 1"), "{list}");
+        assert!(list.contains("[bool] ladder_escape 1"), "{list}");
         assert!(e
             .handle("param_player circuit_prior -1")
             .unwrap()

@@ -1,7 +1,8 @@
 //! A Monte Carlo tree search player in the style of MoHex (Arneson, Hayward, Henderson,
 //! *Monte Carlo Tree Search in Hex*, IEEE TCIAIG 2010): UCT with RAVE (all-moves-as-first)
 //! values, uniformly random playouts that answer an intrusion into a bridge (or an edge
-//! bridge) of the player to move, connections and mustplay computed at tree nodes once they
+//! bridge) of the player to move (and, when switched on, push against and run second- and
+//! third-row ladders: [`Config::ladders`]), connections and mustplay computed at tree nodes once they
 //! have been visited often ([`Config::knowledge_threshold`]), proven wins and losses from
 //! the connections propagated up the tree, and the exact solver on a second thread.
 //!
@@ -48,6 +49,28 @@ struct Geometry {
     /// `bridges[x]`: (end a, end b, other carrier cell y) for every bridge with x in its
     /// carrier; b may be a border (an edge bridge).
     bridges: Vec<Vec<(u16, u16, u16)>>,
+    /// `ladders[x]`: the ladder threats a stone on x makes (see [`LadderThreat`]).
+    ladders: Vec<Vec<LadderThreat>>,
+}
+
+/// A stone of `owner` on the second or third row from one of `owner`'s borders threatens
+/// to step toward that border through its two neighbours one row nearer, `a` and `b`. When
+/// one of them holds an opponent stone and the other is empty, the stone is the head of a
+/// ladder (HexWiki, "Ladder" and "Ladder handling"; Anshelevich 2002, Appendix B, derives
+/// the ladder's connection): the defender's only move that keeps the attacker off the
+/// border is to push, i.e. to take the empty one. On the third row the threat is real only
+/// when the cell it would step to has both its first-row neighbours empty (`a_edge`,
+/// `b_edge`: those neighbours of `a` and `b`; `None` on the second row, where the step
+/// itself reaches the border).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LadderThreat {
+    owner: u8,
+    /// The border (0 top, 1 bottom, 2 left, 3 right).
+    border: u8,
+    a: u16,
+    b: u16,
+    a_edge: Option<(u16, u16)>,
+    b_edge: Option<(u16, u16)>,
 }
 
 impl Geometry {
@@ -94,11 +117,13 @@ impl Geometry {
                 }
             }
         }
+        let ladders = ladder_threats(cols, rows, &neigh);
         Geometry {
             cols,
             n,
             neigh,
             bridges,
+            ladders,
         }
     }
 
@@ -146,6 +171,64 @@ impl Geometry {
         }
         false
     }
+}
+
+/// The ladder threats of every cell (see [`LadderThreat`]) on a `cols` × `rows` board with
+/// cell neighbours `neigh` (cells `0..n` in row order, borders after them).
+fn ladder_threats(cols: usize, rows: usize, neigh: &[Vec<u16>]) -> Vec<Vec<LadderThreat>> {
+    let n = cols * rows;
+    // Distance of cell i from each border (top, bottom, left, right) and the border's owner.
+    let dist = |i: usize, border: usize| {
+        let (x, y) = (i % cols, i / cols);
+        match border {
+            0 => y,
+            1 => rows - 1 - y,
+            2 => x,
+            _ => cols - 1 - x,
+        }
+    };
+    // The two cells one row nearer to `border` than i, when there are exactly two.
+    let toward = |i: usize, border: usize| -> Option<(u16, u16)> {
+        let d = dist(i, border);
+        let v: Vec<u16> = neigh[i]
+            .iter()
+            .copied()
+            .filter(|&j| (j as usize) < n && d > 0 && dist(j as usize, border) == d - 1)
+            .collect();
+        (v.len() == 2).then(|| (v[0], v[1]))
+    };
+    (0..n)
+        .map(|i| {
+            let mut out = Vec::new();
+            for border in 0..4 {
+                let owner = if border < 2 { BLACK } else { WHITE };
+                let d = dist(i, border);
+                if d != 1 && d != 2 {
+                    continue;
+                }
+                let Some((a, b)) = toward(i, border) else {
+                    continue;
+                };
+                let (a_edge, b_edge) = if d == 2 {
+                    match (toward(a as usize, border), toward(b as usize, border)) {
+                        (Some(x), Some(y)) => (Some(x), Some(y)),
+                        _ => continue,
+                    }
+                } else {
+                    (None, None)
+                };
+                out.push(LadderThreat {
+                    owner,
+                    border: border as u8,
+                    a,
+                    b,
+                    a_edge,
+                    b_edge,
+                });
+            }
+            out
+        })
+        .collect()
 }
 
 /// xorshift64*: fast, seeded, good enough for playouts.
@@ -617,7 +700,133 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Fills every empty cell, answering bridge intrusions.
+    /// The defender's push when the stone just played on `x` (by the opponent of `to_move`)
+    /// is the head of a second- or third-row ladder (see [`LadderThreat`]); a random one of
+    /// them when there are several, `None` when there is none.
+    fn ladder_push(&mut self, x: u16, to_move: u8) -> Option<u16> {
+        let attacker = other(to_move);
+        let w = &self.work;
+        let free = |c: u16| w[c as usize] == EMPTY;
+        let mut found = None;
+        let mut k = 0;
+        for t in &self.geo.ladders[x as usize] {
+            if t.owner != attacker {
+                continue;
+            }
+            let step = if w[t.a as usize] == to_move && free(t.b) {
+                Some((t.b, t.b_edge))
+            } else if w[t.b as usize] == to_move && free(t.a) {
+                Some((t.a, t.a_edge))
+            } else {
+                None
+            };
+            let Some((c, edge)) = step else { continue };
+            if edge.is_some_and(|(p, q)| !free(p) || !free(q)) {
+                continue;
+            }
+            k += 1;
+            if self.rng.below(k) == 0 {
+                found = Some(c);
+            }
+        }
+        found
+    }
+
+    /// The attacker's next ladder move when the opponent's stone just played on `e` (a
+    /// first-row cell of one of `to_move`'s borders) is a push against a second-row ladder of
+    /// `to_move` (the head h beside e, h's other first-row cell already the opponent's) and
+    /// the ladder has an escape ahead: going along the second row from h past e, a stone of
+    /// `to_move` on the second row whose first-row cell ahead is not the opponent's, or one
+    /// on the first row, before any opponent stone on either row and before the board ends
+    /// (HexWiki, "Ladder escape": the escape piece lets the attacker reach the border). The
+    /// move is the second-row cell beside h over e. `None` when there is no such ladder or
+    /// no escape: the attacker then plays at random, and the defender's push
+    /// ([`Search::ladder_push`]) stops the ladder.
+    fn ladder_run(&self, e: u16, to_move: u8) -> Option<u16> {
+        let w = &self.work;
+        let n = self.geo.n;
+        let opp = other(to_move);
+        // A second-row threat of `to_move` at cell c along `border`, with its pair.
+        let threat = |c: u16, border: u8| {
+            self.geo.ladders[c as usize]
+                .iter()
+                .find(|t| t.owner == to_move && t.border == border && t.a_edge.is_none())
+                .copied()
+        };
+        for &h in &self.geo.neigh[e as usize] {
+            if h as usize >= n || w[h as usize] != to_move {
+                continue;
+            }
+            for t in self.geo.ladders[h as usize].iter() {
+                if t.owner != to_move || t.a_edge.is_some() || (t.a != e && t.b != e) {
+                    continue;
+                }
+                let o = if t.a == e { t.b } else { t.a };
+                if w[o as usize] != opp {
+                    continue;
+                }
+                // The next ladder cell: the other second-row cell over e.
+                let Some(next) = self.geo.neigh[e as usize].iter().copied().find(|&c| {
+                    c != h
+                        && (c as usize) < n
+                        && threat(c, t.border).is_some_and(|u| u.a == e || u.b == e)
+                }) else {
+                    continue;
+                };
+                if w[next as usize] != EMPTY {
+                    continue;
+                }
+                if self.ladder_escapes(h, next, t.border, to_move) {
+                    return Some(next);
+                }
+            }
+        }
+        None
+    }
+
+    /// True when the second-row ladder of `to_move` going from `h` through `next` along
+    /// `border` meets an escape (see [`Search::ladder_run`]).
+    fn ladder_escapes(&self, h: u16, next: u16, border: u8, to_move: u8) -> bool {
+        let w = &self.work;
+        let opp = other(to_move);
+        let cols = self.geo.cols as i32;
+        let rows = (self.geo.n / self.geo.cols) as i32;
+        let (hx, hy) = (h as i32 % cols, h as i32 / cols);
+        let (dx, dy) = (next as i32 % cols - hx, next as i32 / cols - hy);
+        let pair = |c: u16| {
+            self.geo.ladders[c as usize]
+                .iter()
+                .find(|t| t.owner == to_move && t.border == border && t.a_edge.is_none())
+                .map(|t| (t.a, t.b))
+        };
+        let Some(mut prev) = pair(h) else {
+            return false;
+        };
+        let (mut x, mut y) = (hx + dx, hy + dy);
+        while (0..cols).contains(&x) && (0..rows).contains(&y) {
+            let c = (y * cols + x) as u16;
+            let Some((a, b)) = pair(c) else {
+                return false;
+            };
+            // The first-row cell ahead: the one c does not share with the cell before it.
+            let lead = if a == prev.0 || a == prev.1 { b } else { a };
+            match (w[c as usize], w[lead as usize]) {
+                (s, _) if s == opp => return false,
+                (s, l) if s == to_move => return l != opp,
+                (_, l) if l == to_move => return true,
+                (_, l) if l == opp => return false,
+                _ => {}
+            }
+            prev = (a, b);
+            x += dx;
+            y += dy;
+        }
+        false
+    }
+
+    /// Fills every empty cell, answering bridge intrusions and (with [`Config::ladders`])
+    /// pushing against second- and third-row ladders and (with [`Config::ladder_escape`]
+    /// too) running a second-row ladder that has an escape.
     fn fill_random(&mut self, mut to_move: u8, mut last: Option<u16>) {
         self.empties.clear();
         for i in 0..self.geo.n {
@@ -640,6 +849,14 @@ impl<'a> Search<'a> {
                         if self.rng.below(k) == 0 {
                             mv = Some(y);
                         }
+                    }
+                }
+            }
+            if mv.is_none() && self.config.ladders {
+                if let Some(x) = last {
+                    mv = self.ladder_push(x, to_move);
+                    if mv.is_none() && self.config.ladder_escape {
+                        mv = self.ladder_run(x, to_move);
                     }
                 }
             }
@@ -957,6 +1174,112 @@ mod tests {
             // Without the intrusion as the last move the reply is random.
             assert_eq!(before[b3 as usize], EMPTY);
         }
+    }
+
+    /// A 7×7 position from Black's and White's cells.
+    fn p7(black: &str, white: &str) -> Position {
+        Position::from_names(Board::square(7).unwrap(), black, white, Notation::Letters).unwrap()
+    }
+
+    /// Index of a cell on a 7×7 board from its column and row letters/number (`d6`).
+    fn i7(name: &str) -> u16 {
+        let b = Board::square(7).unwrap();
+        let (x, y) = b.parse_cell(name, Notation::Letters).unwrap().coords();
+        (y as u16) * 7 + x as u16
+    }
+
+    #[test]
+    fn the_playout_pushes_against_a_second_row_ladder() {
+        // 7×7: Black ladders along its second row from the bottom (b6 c6, White pushed at b7
+        // c7) and has just played d6. Its cells toward the bottom are c7 (White) and d7
+        // (empty): White's first playout move must be d7, whatever the seed. With the rule
+        // off, Black gets d7 in some playouts.
+        let p = p7("b6 c6 d6 d3", "b7 c7 e3");
+        let (d6, d7) = (i7("d6"), i7("d7"));
+        let mut black_got_d7 = false;
+        for seed in 1..60 {
+            for ladders in [true, false] {
+                let cfg = Config {
+                    seed,
+                    inferior: false,
+                    ladders,
+                    ..Config::default()
+                };
+                let mut s = search(&cfg, &p, Colour::White);
+                s.work.copy_from_slice(&s.root_board);
+                s.fill_random(WHITE, Some(d6));
+                if ladders {
+                    assert_eq!(s.work[d7 as usize], WHITE, "seed {seed}");
+                } else {
+                    black_got_d7 |= s.work[d7 as usize] == BLACK;
+                }
+            }
+        }
+        assert!(black_got_d7, "without the rule d7 is a random cell");
+    }
+
+    #[test]
+    fn the_ladder_push_reads_the_third_row_and_only_the_attackers_borders() {
+        let cfg = Config {
+            inferior: false,
+            ..Config::default()
+        };
+        let push = |black: &str, white: &str, last: &str, to_move: u8| {
+            let p = p7(black, white);
+            let mover = if to_move == BLACK {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            let mut s = search(&cfg, &p, mover);
+            s.work.copy_from_slice(&s.root_board);
+            s.ladder_push(i7(last), to_move).map(|c| s.geo.cell(c))
+        };
+        let b7 = Board::square(7).unwrap();
+        let cell = |n: &str| Some(b7.parse_cell(n, Notation::Letters).unwrap());
+        // Third row from the bottom: Black d5 over White c6; d6 with d7 and c7 empty.
+        assert_eq!(push("c4 d5", "c6", "d5", WHITE), cell("d6"));
+        // The step cell's first-row cells are not both empty: no threat, no push.
+        assert_eq!(push("c4 d5", "c6 d7", "d5", WHITE), None);
+        // Both cells toward the border empty: an edge template, not a ladder.
+        assert_eq!(push("d6", "", "d6", WHITE), None);
+        // Second row from the top, mirrored: Black d2 beside White e1 pushes at d1.
+        assert_eq!(push("c2 d2", "c1 e1", "d2", WHITE), cell("d1"));
+        // White's ladder on its second column from the right: f4 with g3 Black, g4 empty.
+        assert_eq!(push("g3", "f3 f4", "f4", BLACK), cell("g4"));
+        // A Black stone on White's second column is no ladder of Black's.
+        assert_eq!(push("b4", "a4", "b4", WHITE), None);
+    }
+
+    #[test]
+    fn the_attacker_runs_a_second_row_ladder_only_toward_an_escape() {
+        let cfg = Config {
+            inferior: false,
+            ..Config::default()
+        };
+        let run = |black: &str, white: &str, last: &str| {
+            let p = p7(black, white);
+            let mut s = search(&cfg, &p, Colour::Black);
+            s.work.copy_from_slice(&s.root_board);
+            s.ladder_run(i7(last), BLACK).map(|c| s.geo.cell(c))
+        };
+        let b7 = Board::square(7).unwrap();
+        let cell = |n: &str| Some(b7.parse_cell(n, Notation::Letters).unwrap());
+        // Black's ladder on its second row from the bottom, going right: head c6 over White
+        // b7, White has just pushed at c7. Black's f6 ahead (its first-row cell f7 empty) is
+        // an escape: Black runs on at d6.
+        assert_eq!(run("b6 c6 f6", "b7 c7", "c7"), cell("d6"));
+        // A Black stone on the first row ahead escapes too.
+        assert_eq!(run("b6 c6 e7", "b7 c7", "c7"), cell("d6"));
+        // No escape (the ladder runs into the right border): no ladder move.
+        assert_eq!(run("b6 c6", "b7 c7", "c7"), None);
+        // A White stone ahead before the escape piece blocks it.
+        assert_eq!(run("b6 c6 f6", "b7 c7 e6", "c7"), None);
+        // The escape piece's first-row cell ahead taken by White: no escape.
+        assert_eq!(run("b6 c6 f6", "b7 c7 f7", "c7"), None);
+        // Not a ladder: c6's other first-row cell b7 is empty (an edge-bridge intrusion, which
+        // the bridge rule answers).
+        assert_eq!(run("c6 f6", "c7", "c7"), None);
     }
 
     type Memo = HashMap<(CellSet, CellSet, bool), bool>;

@@ -14,6 +14,7 @@ use hexproof::enumerate::{
 };
 use hexproof::lemmas::{format_lemma_file, lemma_records, verify_lemma, LemmaFile};
 use hexproof::local::Budget;
+use hexproof::player::clock::thread_cpu_time;
 use hexproof::position::Position;
 use hexproof::templates::draw;
 use hexproof::templates::library::{format_file, verify_record, Library, LibraryFile, LEMMA_FILE};
@@ -23,6 +24,7 @@ use serde_json::json;
 use std::fmt::Display;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use verify_timings::Timed;
 
 /// The certified edge-template library: generate, verify, list, show, match.
 ///
@@ -253,6 +255,7 @@ pub struct MergeArgs {
 ///   hexproof templates verify
 ///   hexproof templates verify III1a iv1a      # only these (names are case-insensitive)
 ///   hexproof templates verify --dir templates --json
+///   hexproof templates verify --timings      # CPU per carrier size
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct VerifyArgs {
@@ -269,6 +272,11 @@ pub struct VerifyArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// After the summary, a table of the re-check's CPU time by carrier size (10-cell
+    /// buckets: records, certificate nodes, total and largest CPU, the slowest record).
+    /// Timings are the checking thread's CPU time per record; `--json` always has them.
+    #[arg(long)]
+    timings: bool,
 }
 
 /// List the library: name, row, carrier size, symmetry, minimality, HexWiki name.
@@ -351,6 +359,7 @@ enum Leaves {
 
 /// Runs `hexproof templates`.
 mod template_jobs;
+mod verify_timings;
 
 pub fn run_templates(a: TemplatesArgs) -> u8 {
     match a.command {
@@ -883,30 +892,49 @@ fn run_verify(a: VerifyArgs) -> u8 {
     let start = Instant::now();
     let mut nodes = 0;
     let mut failures = Vec::new();
-    // Reports one record's result as it comes; true when it verified.
-    let mut outcome = |path: &std::path::Path, name: &str, result: Result<usize, &dyn Display>| {
+    let mut timed = Vec::new();
+    // Reports one record's result as it comes; true when it verified. `cells` is the
+    // record's carrier size and `cpu0` the thread's CPU time when its re-check began.
+    let mut outcome = |path: &std::path::Path,
+                       name: &str,
+                       (kind, cells, cpu0): (&'static str, usize, Duration),
+                       result: Result<usize, &dyn Display>| {
+        let cpu = (thread_cpu_time().saturating_sub(cpu0)).as_secs_f64();
         let p = path.display().to_string();
-        match result {
+        let ok = result.is_ok();
+        let n = match result {
             Ok(n) => {
                 nodes += n;
                 report(format!("ok {p}: {name} ({n} certificate nodes)"));
-                true
+                n
             }
             Err(e) => {
                 report(format!("FAILED {p}: {name}: {e}"));
-                failures.push((p, name.to_string(), e.to_string()));
-                false
+                failures.push((p.clone(), name.to_string(), e.to_string()));
+                0
             }
-        }
+        };
+        timed.push(Timed {
+            file: p,
+            name: name.to_string(),
+            kind,
+            cells,
+            nodes: n,
+            cpu,
+            ok,
+        });
+        ok
     };
     let mut ok = 0;
     for (path, f) in &lib.files {
         for r in f.templates.iter().filter(|r| chosen(&r.name)) {
+            let cpu0 = thread_cpu_time();
             let result = verify_record(r);
             let result = result.as_ref().map(|v| v.nodes);
             ok += usize::from(outcome(
                 path,
                 &r.name,
+                ("template", r.carrier.len(), cpu0),
                 result.map_err(|e| e as &dyn Display),
             ));
         }
@@ -920,10 +948,12 @@ fn run_verify(a: VerifyArgs) -> u8 {
             if !chosen(&name) {
                 continue;
             }
+            let cpu0 = thread_cpu_time();
             let result = verify_entry(e, &seeded);
             published_ok += usize::from(outcome(
                 path,
                 &name,
+                ("published", e.carrier.len(), cpu0),
                 result.as_ref().map(|n| *n).map_err(|e| e as &dyn Display),
             ));
         }
@@ -940,23 +970,27 @@ fn run_verify(a: VerifyArgs) -> u8 {
             ..hexproof::check::Options::default()
         };
         for r in lf.lemmas.iter().filter(|r| chosen(&r.name)) {
+            let cpu0 = thread_cpu_time();
             let result = verify_lemma(r, &a.root, &mut cache, &opts);
             let result = result.as_ref().map(|v| v.nodes);
             lemmas_ok += usize::from(outcome(
                 path,
                 &r.name,
+                ("lemma", r.carrier.len(), cpu0),
                 result.map_err(|e| e as &dyn Display),
             ));
         }
     }
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
+    let cpu: f64 = timed.iter().map(|t| t.cpu).sum();
     let code = if failures.is_empty() {
         EXIT_HOLDS
     } else {
         EXIT_FAILS
     };
     if a.json {
+        let (entries, by_cells) = verify_timings::json_fields(&timed);
         return print_json(
             json!({
                 "verified": ok,
@@ -965,17 +999,22 @@ fn run_verify(a: VerifyArgs) -> u8 {
                 "failed": failures.iter().map(|(p, n, e)| json!({"file": p, "name": n, "reason": e})).collect::<Vec<_>>(),
                 "certificate_nodes": nodes,
                 "seconds": secs,
+                "cpu_seconds": cpu,
+                "entries": entries,
+                "by_cells": by_cells,
             }),
             code,
         );
-    } else {
-        println!(
-            "{} and {} verified, and {} ({nodes} certificate nodes), {} failed, in {secs:.3} s",
-            plural(ok, "template"),
-            plural(lemmas_ok, "lemma"),
-            plural(published_ok, "published template"),
-            failures.len()
-        );
+    }
+    println!(
+        "{} and {} verified, and {} ({nodes} certificate nodes), {} failed, in {secs:.3} s ({cpu:.3} s CPU)",
+        plural(ok, "template"),
+        plural(lemmas_ok, "lemma"),
+        plural(published_ok, "published template"),
+        failures.len()
+    );
+    if a.timings {
+        print!("{}", verify_timings::table(&timed));
     }
     code
 }

@@ -140,6 +140,100 @@ fn verify_names_a_tampered_entry() {
     }
 }
 
+/// `templates verify --json` times every record (the checking thread's CPU) and groups the
+/// times by carrier size; `--timings` prints that table after the summary. Shape test on a
+/// copy of three library files, then on the same copy with V1a's certificate tampered: the
+/// timings never hide a failure (exit 1, the entry timed with `ok: false` and 0 nodes).
+#[test]
+fn verify_times_each_record_by_carrier_size() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let dir = std::env::temp_dir().join(format!("hexproof-verify-timings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["row2.json", "row3.json", "row5.json"] {
+        std::fs::copy(src.join(file), dir.join(file)).unwrap();
+    }
+    let d = dir.to_str().unwrap();
+    let check = |tampered: bool| {
+        let (code, out, err) = run(&["templates", "verify", "--dir", d, "--json"]);
+        assert_eq!(code, if tampered { 1 } else { 0 }, "{out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let entries = v["entries"].as_array().unwrap();
+        let verified = v["verified"].as_u64().unwrap() as usize;
+        assert_eq!(entries.len(), verified + usize::from(tampered), "{out}");
+        let mut cpu = 0.0;
+        let mut nodes = 0;
+        for e in entries {
+            let cells = e["cells"].as_u64().unwrap();
+            assert!(cells >= 1, "{e}");
+            assert!(e["cpu_seconds"].as_f64().unwrap() >= 0.0, "{e}");
+            assert_eq!(e["kind"], "template", "{e}");
+            let bad = tampered && e["name"] == "V1a";
+            assert_eq!(e["ok"].as_bool(), Some(!bad), "{e}");
+            assert_eq!(e["certificate_nodes"].as_u64() == Some(0), bad, "{e}");
+            cpu += e["cpu_seconds"].as_f64().unwrap();
+            nodes += e["certificate_nodes"].as_u64().unwrap();
+            // In exactly one bucket, the one that holds its size.
+            let holding: Vec<_> = v["by_cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|b| {
+                    b["cells_from"].as_u64().unwrap() <= cells
+                        && cells <= b["cells_to"].as_u64().unwrap()
+                })
+                .collect();
+            assert_eq!(holding.len(), 1, "{e}");
+            assert!(
+                holding[0]["cpu_seconds_max"].as_f64() >= e["cpu_seconds"].as_f64(),
+                "{e}"
+            );
+        }
+        assert_eq!(nodes, v["certificate_nodes"].as_u64().unwrap());
+        assert!(
+            (cpu - v["cpu_seconds"].as_f64().unwrap()).abs() < 1e-6,
+            "{out}"
+        );
+        let buckets = v["by_cells"].as_array().unwrap();
+        let in_buckets: u64 = buckets.iter().map(|b| b["records"].as_u64().unwrap()).sum();
+        assert_eq!(in_buckets as usize, entries.len());
+        // V1a (34 cells) is alone in its bucket, so it is that bucket's slowest.
+        let b31 = buckets.iter().find(|b| b["cells_from"] == 31).unwrap();
+        assert_eq!(
+            (b31["records"].as_u64(), &b31["slowest"]),
+            (Some(1), &"V1a".into())
+        );
+        // The table: header, one row per bucket, the total row.
+        let (code, out, _) = run(&["templates", "verify", "--dir", d, "--timings"]);
+        assert_eq!(code, if tampered { 1 } else { 0 }, "{out}");
+        let table: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.starts_with("| carrier cells"))
+            .collect();
+        assert_eq!(table.len(), buckets.len() + 3, "{out}");
+        assert!(
+            table[2 + buckets.len() - 1].starts_with("| 31–40 | 1 | "),
+            "{out}"
+        );
+        assert!(
+            table
+                .last()
+                .unwrap()
+                .starts_with(&format!("| all | {} | ", entries.len())),
+            "{out}"
+        );
+    };
+    check(false);
+    let path = dir.join("row5.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let n = &mut v["templates"][0]["certificate"]["nodes"][0]["c"];
+    let m = u128::from_str_radix(n.as_str().unwrap(), 16).unwrap() ^ 1;
+    *n = format!("{m:x}").into();
+    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+    check(true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `templates import-published` decides the templates named (a one-stone one and IV2n, whose
 /// proof uses 22 of its 24 cells), and `templates verify published/NAME` re-checks an entry
 /// of the shipped `templates/published.json`.

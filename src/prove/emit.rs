@@ -1373,18 +1373,24 @@ impl Emitter<'_, '_> {
             .filter(|n| n.refs >= 2)
             .map(|n| n.refs)
             .sum();
-        let _ = writeln!(
-            out,
-            "// {} nodes (Black moves, White nodes, leaves); {} shared position(s), {refs} goto(s).",
-            self.count,
-            queue.len(),
-        );
         // Nodes no longer reached (a case replaced by `group`) have no references.
         let written = || self.nodes.iter().filter(|n| n.refs > 0);
         let (black_moves, leaves) = written().fold((1, 0), |(b, l), n| match &n.node {
             Node::Leaf(..) | Node::Union { .. } => (b, l + 1),
             Node::White { cases, .. } => (b + cases.len(), l),
         });
+        // The nodes written (the replies and the loser-to-move nodes; the first move is the
+        // root's): after `group`, the emitted count includes replaced cases.
+        let count = if self.group {
+            black_moves - 1 + written().count()
+        } else {
+            self.count
+        };
+        let _ = writeln!(
+            out,
+            "// {count} nodes (Black moves, White nodes, leaves); {} shared position(s), {refs} goto(s).",
+            queue.len(),
+        );
         let _ = writeln!(
             out,
             "// {black_moves} Black-move node(s) (the first move and one per case, a shared position counted once), {leaves} lea{}.",
@@ -2096,7 +2102,7 @@ impl Emitter<'_, '_> {
         let full = (1u32 << n) - 1;
         let mut best = (costs.iter().sum::<usize>(), full);
         for mask in 1..full {
-            let kept = (0..n).filter(|&b| mask >> b & 1 == 1);
+            let kept = (0..n).filter(|&b| (mask >> b) & 1 == 1);
             let cost: usize = kept.clone().map(|b| costs[b]).sum();
             if cost >= best.0 {
                 continue;
@@ -2124,7 +2130,7 @@ impl Emitter<'_, '_> {
             .into_iter()
             .zip(kcs)
             .enumerate()
-            .filter(|(b, _)| best.1 >> b & 1 == 1)
+            .filter(|(b, _)| (best.1 >> b) & 1 == 1)
             .map(|(_, x)| x)
             .unzip();
         self.covered += n - cases.len();

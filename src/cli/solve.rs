@@ -3,7 +3,7 @@
 use super::args::{exact_choice, ConductanceArg, OpeningsArg, OrderArg, PositionArgs};
 use super::{fail_input, move_list, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
-use hexproof::board::{Board, Colour, Notation};
+use hexproof::board::{Board, Cell, CellSet, Colour, Notation};
 use hexproof::dfpn::{self, jobs, openings, Features, SolveOutcome, SolveParams, Winner};
 use hexproof::position::Position;
 use hexproof::prove::emit;
@@ -224,6 +224,21 @@ pub struct SolveArgs {
     /// cases (with their `| *`) already answer every White move it excludes.
     #[arg(long)]
     emit_drop_redundant: bool,
+    /// Emitted proofs: after the tree is built, answer two White moves with one Black reply
+    /// where one subtree serves both (`case c2 | d2 => …`), and leave out the cases the
+    /// others' `| *` already answer (docs/prove.md, "Grouped replies").
+    #[arg(long)]
+    emit_group: bool,
+    /// --emit-group: merge two cases only when they cost at most this many Black moves
+    /// together (0: only leave out the cases the others answer).
+    #[arg(long, value_name = "N", hide_short_help = true, default_value_t = emit::GROUP_MAX_COST)]
+    emit_group_cost: usize,
+    /// Emitted proofs: the winner's moves to follow instead of comparing them (the proof-size
+    /// objective), one a line: `BLACK-STONES / WHITE-STONES / MOVE` (cells in letters,
+    /// space-separated; the position with the winner to move), e.g. a previous export's
+    /// choices; for reworking a tree with --emit-group without re-running the comparisons.
+    #[arg(long, value_name = "FILE", hide_short_help = true)]
+    emit_follow: Option<std::path::PathBuf>,
     /// Emitted proofs: compact (docs/prove.md): union-connection leaves (Noshita's rule 2),
     /// small leaves `by search` before derivations, and among the winner's moves near the
     /// root the one with the smallest subtree.
@@ -558,6 +573,14 @@ pub fn run_solve(a: SolveArgs) -> u8 {
         if let Some(v) = a.explain_or {
             explain.or_max = v;
         }
+        let follow = match &a.emit_follow {
+            // Read once per run: the options are `Copy`, so the list lives to the end.
+            Some(p) => match read_follow(p, &s.position) {
+                Ok(v) => &*Box::leak(v.into_boxed_slice()),
+                Err(msg) => return fail_input(msg),
+            },
+            None => &[],
+        };
         let opts = emit::EmitOptions {
             leaf_max: a.emit_leaf_max,
             leaf_nodes: a.emit_leaf_nodes,
@@ -566,6 +589,9 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             reply_tries: a.emit_reply_tries,
             collapse: a.emit_collapse,
             drop_redundant: a.emit_drop_redundant,
+            group: a.emit_group,
+            group_cost: a.emit_group_cost,
+            follow,
             compact: a.compact.then_some(emit::CompactOptions {
                 union_nodes: a.compact_union_nodes,
                 union_deep: a.compact_union_deep,
@@ -797,4 +823,40 @@ fn parse_widening(s: &str) -> Result<Widening, String> {
 fn parse_variant(s: &str) -> Result<hexproof::vc::Variant, String> {
     hexproof::vc::Variant::parse(s)
         .ok_or_else(|| format!("'{s}': expected fast, limited, unlimited or hsearch"))
+}
+
+/// Reads `--emit-follow`: one `BLACK / WHITE / MOVE` line per winner-to-move position (cells
+/// in letters), as (Black's stones, White's stones, move) on the board of `pos` as solved (a
+/// White win's export is written transposed; its choices are read untransposed).
+fn read_follow(
+    path: &std::path::Path,
+    pos: &hexproof::position::Position,
+) -> Result<Vec<(CellSet, CellSet, Cell)>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--emit-follow {}: {e}", path.display()))?;
+    let board = pos.board();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| format!("--emit-follow {} line {}: {why}", path.display(), n + 1);
+        let parts: Vec<&str> = line.split('/').collect();
+        let [b, w, m] = parts[..] else {
+            return Err(bad("expected `BLACK / WHITE / MOVE`".into()));
+        };
+        let cells = |s: &str| -> Result<CellSet, String> {
+            s.split_whitespace()
+                .map(|c| board.parse_cell(c, Notation::Letters))
+                .collect::<Result<CellSet, _>>()
+                .map_err(|e| bad(e.to_string()))
+        };
+        let (b, w) = (cells(b)?, cells(w)?);
+        let m = board
+            .parse_cell(m.trim(), Notation::Letters)
+            .map_err(|e| bad(e.to_string()))?;
+        out.push((b, w, m));
+    }
+    Ok(out)
 }

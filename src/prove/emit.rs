@@ -116,6 +116,20 @@ pub struct EmitOptions {
     /// `| *` proof-set pruning) already answer every White move it excludes
     /// ([`drop_redundant_precludes`]); off: every analysis found is written, as before.
     pub drop_redundant: bool,
+    /// After the tree is built, rework each White node (docs/prove.md, "Grouped replies"):
+    /// answer two or more White moves with one Black reply where one subtree, proved in the
+    /// position with all of those White stones, serves each of them (`case c2 | d2 => …`),
+    /// and keep the cheapest set of cases that still answers every White move (with `| *`).
+    /// Off: the tree is written as built.
+    pub group: bool,
+    /// [`EmitOptions::group`] tries to merge two cases only when they cost at most this many
+    /// winner's moves together (0: no merging, only the cheapest set of cases); a larger pair
+    /// is dear to re-emit and seldom merges.
+    pub group_cost: usize,
+    /// Winner's moves to follow, as (Black's stones, White's stones) of a winner-to-move
+    /// position on the board as solved → the move: the proof-size objective takes them as already compared (a
+    /// previous export's choices, to rework its tree without comparing again). Empty: none.
+    pub follow: &'static [(CellSet, CellSet, Cell)],
 }
 
 /// The knobs of a compact export ([`EmitOptions::compact`]).
@@ -162,6 +176,17 @@ impl Default for CompactOptions {
     }
 }
 
+/// Default of [`EmitOptions::group_cost`].
+pub const GROUP_MAX_COST: usize = 12;
+
+/// The solver's node budget for one merge of two cases (its positions are new to the
+/// table).
+const GROUP_NODES: u64 = 400_000;
+
+/// The depth a grouped case's subtree is emitted at: below any `size_depth`, so its winner's
+/// moves are the solver's, without the size objective's comparisons.
+const GROUP_DEPTH: usize = 1 << 20;
+
 /// Default of [`EmitOptions::reply_tries`].
 pub const REPLY_TRIES: usize = 8;
 
@@ -177,6 +202,9 @@ impl Default for EmitOptions {
             compact: None,
             collapse: 0,
             drop_redundant: false,
+            group: false,
+            group_cost: GROUP_MAX_COST,
+            follow: &[],
         }
     }
 }
@@ -271,7 +299,24 @@ pub fn emit_solved(
         cap: None,
         drop_redundant: opts.drop_redundant,
         dropped: 0,
-        size_choice: HashMap::new(),
+        size_choice: opts
+            .follow
+            .iter()
+            .map(|&(b, wh, m)| {
+                let key = if winner == Colour::Black {
+                    (b, wh)
+                } else {
+                    (wh, b)
+                };
+                (key, m)
+            })
+            .collect(),
+        no_share: false,
+        grouped: 0,
+        covered: 0,
+        group: opts.group,
+        group_cost: opts.group_cost,
+        group_extra: CellSet::EMPTY,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -305,6 +350,11 @@ pub fn emit_solved(
             e.memo_hits,
             e.nodes.len()
         );
+    }
+    if opts.group {
+        let mut seen = HashSet::new();
+        e.regroup(root, *pos.board(), &mut seen)?;
+        e.recount(root);
     }
     Ok(e.write(&setup, mv, root))
 }
@@ -385,10 +435,19 @@ enum Node {
 /// (`rotated`: the position after the reply is that node's turned by 180°).
 struct CaseOut {
     w: Cell,
+    /// More of the loser's moves the same reply and subtree answer (`case w | x | y => …`).
+    also: Vec<Cell>,
     rest: bool,
     reply: Cell,
     child: usize,
     rotated: bool,
+}
+
+impl CaseOut {
+    /// The loser's moves this case answers by name.
+    fn moves(&self) -> impl Iterator<Item = Cell> + '_ {
+        std::iter::once(self.w).chain(self.also.iter().copied())
+    }
 }
 
 /// A precluding analysis as emitted: key, carrier, derivation, fill-in.
@@ -410,10 +469,37 @@ fn survivors(
         .fold(empty, |s, p| s & (p.1 | CellSet::single(p.0)));
     for (c, &kc) in cases.iter_mut().zip(kcs) {
         left.remove(c.w);
+        for &x in &c.also {
+            left.remove(x);
+        }
         c.rest = !(left - kc).is_empty();
         left &= kc;
     }
     left
+}
+
+/// [`survivors`] without setting the `| *` marks (each case taken as written `| *`).
+fn left_after(
+    precludes: &[PrecludeOut],
+    cases: &[CaseOut],
+    kcs: &[CellSet],
+    empty: CellSet,
+) -> CellSet {
+    let left = precludes
+        .iter()
+        .fold(empty, |s, p| s & (p.1 | CellSet::single(p.0)));
+    cases.iter().zip(kcs).fold(left, |s, (c, &kc)| {
+        c.moves().fold(s, |s, m| s - CellSet::single(m)) & kc
+    })
+}
+
+/// A White node's proof set: its analyses' carriers and keys and its replies' sets, on its
+/// empty cells.
+fn node_k(precludes: &[PrecludeOut], kcs: &[CellSet], empty: CellSet) -> CellSet {
+    let pk = precludes.iter().fold(CellSet::EMPTY, |s, p| {
+        s | ((p.1 | CellSet::single(p.0)) & empty)
+    });
+    kcs.iter().fold(pk, |s, &kc| s | (kc & empty))
 }
 
 /// Drops the precluding analyses of a White node that the others and the cases make
@@ -431,7 +517,7 @@ fn drop_redundant_precludes(
     kcs: &[CellSet],
     empty: CellSet,
 ) -> CellSet {
-    let moves: CellSet = cases.iter().map(|c| c.w).collect();
+    let moves: CellSet = cases.iter().flat_map(CaseOut::moves).collect();
     let mut order: Vec<usize> = (0..precludes.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(precludes[i].1.len()));
     let mut gone = vec![false; precludes.len()];
@@ -451,10 +537,7 @@ fn drop_redundant_precludes(
     precludes.retain(|_| !*it.next().expect("one mark per analysis"));
     let left = survivors(precludes, cases, kcs, empty);
     debug_assert!((left - moves).is_empty());
-    let pk = precludes.iter().fold(CellSet::EMPTY, |s, p| {
-        s | ((p.1 | CellSet::single(p.0)) & empty)
-    });
-    kcs.iter().fold(pk, |s, &kc| s | (kc & empty))
+    node_k(precludes, kcs, empty)
 }
 
 /// One loser-to-move position: its stones (winner, loser), node, proof set, references.
@@ -518,6 +601,19 @@ struct Emitter<'b, 'a> {
     /// position's moves are compared once and re-emitting a kept subtree costs one pass.
     /// Only a choice among moves the emitter then proves: soundness does not depend on it.
     size_choice: HashMap<(CellSet, CellSet), Cell>,
+    /// Emitting a grouped case's subtree ([`EmitOptions::group`]): it is checked in each of
+    /// its White moves' positions, which differ, so no node in it may be shared (`goto`).
+    no_share: bool,
+    /// White moves answered by a grouped case instead of a case of their own.
+    grouped: usize,
+    /// Cases left out by [`EmitOptions::group`] as answered by the others.
+    covered: usize,
+    /// [`EmitOptions::group`], [`EmitOptions::group_cost`].
+    group: bool,
+    group_cost: usize,
+    /// While a grouped case's subtree is emitted: its White moves but the first (the position
+    /// with them taken away is one of the tree's, whose kept move is followed first).
+    group_extra: CellSet,
     /// [`EmitOptions::drop_redundant`], and the analyses it dropped.
     drop_redundant: bool,
     dropped: usize,
@@ -616,6 +712,19 @@ impl Emitter<'_, '_> {
         mv: Cell,
     ) -> Result<(Cell, usize, bool, CellSet), ProveError> {
         let w = self.winner;
+        // In a grouped case's subtree: the move kept at the same position without the
+        // group's other White moves, when the solver proves it wins here too.
+        if !self.group_extra.is_empty() {
+            let key = (q.stones(w), q.stones(w.opponent()) - self.group_extra);
+            if let Some(&m) = self.size_choice.get(&key) {
+                if m != mv && q.empty_cells().contains(m) && self.wins_within(q, m, 20_000) {
+                    let mut q2 = q.clone();
+                    q2.play(w, m)?;
+                    let (id, rotated, k) = self.white(&q2)?;
+                    return Ok((m, id, rotated, k | CellSet::single(m)));
+                }
+            }
+        }
         if let Some(c) = self
             .compact
             .filter(|c| self.depth <= c.size_depth && c.size_tries > 1)
@@ -797,10 +906,11 @@ impl Emitter<'_, '_> {
             let mut q2 = q.clone();
             q2.play(w, m)?;
             let key = (q2.stones(w), q2.stones(l));
-            if self.memo.contains_key(&key)
-                || self
-                    .memo
-                    .contains_key(&(self.rot.set(key.0), self.rot.set(key.1)))
+            if !self.no_share
+                && (self.memo.contains_key(&key)
+                    || self
+                        .memo
+                        .contains_key(&(self.rot.set(key.0), self.rot.set(key.1))))
             {
                 let (id, rotated, k) = self.white(&q2)?;
                 return Ok(Some((m, id, rotated, k | CellSet::single(m))));
@@ -962,6 +1072,11 @@ impl Emitter<'_, '_> {
     fn white(&mut self, q: &Position) -> Result<(usize, bool, CellSet), ProveError> {
         let (w, l) = (self.winner, self.winner.opponent());
         let key = (q.stones(w), q.stones(l));
+        if self.no_share {
+            self.tick()?;
+            let (node, k) = self.prove_white(q)?;
+            return Ok((self.record(key, node, k), false, k));
+        }
         if let Some(&id) = self.memo.get(&key) {
             self.nodes[id].refs += 1;
             return Ok((id, false, self.nodes[id].k));
@@ -986,7 +1101,9 @@ impl Emitter<'_, '_> {
             k,
             refs: 1,
         });
-        self.memo.insert(key, id);
+        if !self.no_share {
+            self.memo.insert(key, id);
+        }
         id
     }
 
@@ -1179,6 +1296,7 @@ impl Emitter<'_, '_> {
             kcs.push(kc);
             cases.push(CaseOut {
                 w: m,
+                also: Vec::new(),
                 rest,
                 reply,
                 child,
@@ -1255,16 +1373,24 @@ impl Emitter<'_, '_> {
             .filter(|n| n.refs >= 2)
             .map(|n| n.refs)
             .sum();
-        let _ = writeln!(
-            out,
-            "// {} nodes (Black moves, White nodes, leaves); {} shared position(s), {refs} goto(s).",
-            self.count,
-            queue.len(),
-        );
-        let (black_moves, leaves) = self.nodes.iter().fold((1, 0), |(b, l), n| match &n.node {
+        // Nodes no longer reached (a case replaced by `group`) have no references.
+        let written = || self.nodes.iter().filter(|n| n.refs > 0);
+        let (black_moves, leaves) = written().fold((1, 0), |(b, l), n| match &n.node {
             Node::Leaf(..) | Node::Union { .. } => (b, l + 1),
             Node::White { cases, .. } => (b + cases.len(), l),
         });
+        // The nodes written (the replies and the loser-to-move nodes; the first move is the
+        // root's): after `group`, the emitted count includes replaced cases.
+        let count = if self.group {
+            black_moves - 1 + written().count()
+        } else {
+            self.count
+        };
+        let _ = writeln!(
+            out,
+            "// {count} nodes (Black moves, White nodes, leaves); {} shared position(s), {refs} goto(s).",
+            queue.len(),
+        );
         let _ = writeln!(
             out,
             "// {black_moves} Black-move node(s) (the first move and one per case, a shared position counted once), {leaves} lea{}.",
@@ -1300,8 +1426,15 @@ impl Emitter<'_, '_> {
             out,
             "// Written as a plain tree: {} White-to-move nodes instead of {}.",
             self.unfolded(root),
-            self.nodes.len()
+            written().count()
         );
+        if self.group {
+            let _ = writeln!(
+                out,
+                "// Grouped replies: {} merge(s) of two cases into one (`case x | y`), {} case(s) left out as answered by the others' `| *` (the counts above the tree's, those of the comparisons and of replaced cases included).",
+                self.grouped, self.covered
+            );
+        }
         out
     }
 
@@ -1695,21 +1828,363 @@ impl Emitter<'_, '_> {
         let _ = writeln!(out, "{pad}t - b on {} by rule2 u v", self.list(a | v));
     }
 
+    /// The loser-to-move position of node `id` on `board` (the solved board).
+    fn position_of(&self, id: usize, board: Board) -> Result<Position, ProveError> {
+        let (ws, ls) = self.nodes[id].stones;
+        let (b, wh) = if self.winner == Colour::Black {
+            (ws, ls)
+        } else {
+            (ls, ws)
+        };
+        Ok(Position::new(board, b, wh)?)
+    }
+
+    /// A case's proof set, in its White node's orientation: the reply and its node's set.
+    fn case_k(&self, c: &CaseOut) -> CellSet {
+        let k = self.nodes[c.child].k;
+        let k = if c.rotated { self.rot.set(k) } else { k };
+        k | CellSet::single(c.reply)
+    }
+
+    /// Distinct winner's-move nodes below node `id` (one per case; a node counted once).
+    fn black_below(&self, id: usize, seen: &mut HashSet<usize>) -> usize {
+        if !seen.insert(id) {
+            return 0;
+        }
+        match &self.nodes[id].node {
+            Node::White { cases, .. } => cases
+                .iter()
+                .map(|c| 1 + self.black_below(c.child, seen))
+                .sum(),
+            _ => 0,
+        }
+    }
+
+    /// What a case costs the proof: its winner's move and, when no other case refers to its
+    /// node, the winner's moves below it.
+    fn case_cost(&self, c: &CaseOut) -> usize {
+        1 + if self.nodes[c.child].refs <= 1 {
+            self.black_below(c.child, &mut HashSet::new())
+        } else {
+            0
+        }
+    }
+
+    /// [`EmitOptions::group`]: reworks the White nodes below `id` (children first), each
+    /// once: grouped replies, then the cheapest set of cases.
+    fn regroup(
+        &mut self,
+        id: usize,
+        board: Board,
+        seen: &mut HashSet<usize>,
+    ) -> Result<(), ProveError> {
+        if !seen.insert(id) {
+            return Ok(());
+        }
+        let children: Vec<usize> = match &self.nodes[id].node {
+            Node::White { cases, .. } => cases.iter().map(|c| c.child).collect(),
+            _ => return Ok(()),
+        };
+        for c in children {
+            self.regroup(c, board, seen)?;
+        }
+        self.group_cases(id, board)?;
+        self.cover_cases(id, board)
+    }
+
+    /// Merges cases of White node `id`: for two cases, one reply (either case's) after
+    /// which the winner wins with *both* White moves on the board; its subtree, emitted in
+    /// that position without shared nodes, answers each move in its own position (a proof
+    /// with more loser's stones holds with fewer: the carriers avoid them, and every White
+    /// node in it excludes them, which is checked here). Kept when it costs fewer winner's
+    /// moves than the two cases and the node's proof set does not grow (the parents' `| *`
+    /// stay valid); else rolled back.
+    fn group_cases(&mut self, id: usize, board: Board) -> Result<(), ProveError> {
+        let q = self.position_of(id, board)?;
+        let (w, l) = (self.winner, self.winner.opponent());
+        let empty = q.empty_cells();
+        let old_k = self.nodes[id].k;
+        let nodes = self.compact.map_or(20_000, |c| c.size_nodes);
+        let mut i = 0;
+        loop {
+            let n = match &self.nodes[id].node {
+                Node::White { cases, .. } => cases.len(),
+                _ => return Ok(()),
+            };
+            if i + 1 >= n {
+                return Ok(());
+            }
+            let mut j = i + 1;
+            while j < self.case_count(id) {
+                if !self.try_group(id, i, j, &q, empty, old_k, nodes, (w, l))? {
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+    }
+
+    fn case_count(&self, id: usize) -> usize {
+        match &self.nodes[id].node {
+            Node::White { cases, .. } => cases.len(),
+            _ => 0,
+        }
+    }
+
+    /// One merge of [`Emitter::group_cases`]: cases `i` and `j` of node `id` (position `q`,
+    /// empty cells `empty`, proof set `old_k`). True when merged (case `j` is gone).
+    #[allow(clippy::too_many_arguments)]
+    fn try_group(
+        &mut self,
+        id: usize,
+        i: usize,
+        j: usize,
+        q: &Position,
+        empty: CellSet,
+        old_k: CellSet,
+        nodes: u64,
+        (w, l): (Colour, Colour),
+    ) -> Result<bool, ProveError> {
+        let Node::White { cases, .. } = &self.nodes[id].node else {
+            return Ok(false);
+        };
+        let (ci, cj) = (&cases[i], &cases[j]);
+        let g: Vec<Cell> = ci.moves().chain(cj.moves()).collect();
+        let gs: CellSet = g.iter().copied().collect();
+        let old_cost = self.case_cost(ci) + self.case_cost(cj);
+        if old_cost > self.group_cost {
+            return Ok(false);
+        }
+        let mut replies = vec![ci.reply];
+        if cj.reply != ci.reply {
+            replies.push(cj.reply);
+        }
+        for r in replies {
+            if gs.contains(r) {
+                continue;
+            }
+            let mut q2 = q.clone();
+            for &m in &g {
+                q2.play(l, m)?;
+            }
+            // A budget of its own: the solver's may be spent by now (the positions of the
+            // tree are in its table; these are new).
+            let (max, aborted) = (self.d.max_nodes, self.d.aborted);
+            self.d.max_nodes = self.d.nodes.saturating_add(GROUP_NODES);
+            self.d.aborted = false;
+            let restore = |e: &mut Self| {
+                e.d.max_nodes = max;
+                e.d.aborted = aborted;
+            };
+            if !self.wins_within(&q2, r, nodes) {
+                restore(self);
+                continue;
+            }
+            let snap = self.snapshot();
+            self.no_share = true;
+            self.cap = Some(self.count + 3 * old_cost + 2);
+            // The solver's moves below, not the size objective's comparisons (their cost is
+            // what the cap is for).
+            let depth = std::mem::replace(&mut self.depth, GROUP_DEPTH);
+            self.group_extra = gs - CellSet::single(g[0]);
+            let mut q3 = q2.clone();
+            q3.play(w, r)?;
+            let res = self.white(&q3);
+            self.depth = depth;
+            self.group_extra = CellSet::EMPTY;
+            self.no_share = false;
+            self.cap = None;
+            restore(self);
+            let Ok((cid, _, _)) = res else {
+                self.trace(|| {
+                    format!(
+                        "group {} with reply {}: {:?} ({old_cost} to beat)",
+                        self.list(gs),
+                        self.name(r),
+                        res.as_ref().err()
+                    )
+                });
+                self.rollback(&snap);
+                continue;
+            };
+            let new_cost = 1 + self.black_below(cid, &mut HashSet::new());
+            self.trace(|| {
+                format!(
+                    "group {} with reply {}: {new_cost} winner's moves against {old_cost}",
+                    self.list(gs),
+                    self.name(r)
+                )
+            });
+            if new_cost >= old_cost || !self.excludes(cid, gs, q3.board())? {
+                self.rollback(&snap);
+                continue;
+            }
+            let node = std::mem::replace(
+                &mut self.nodes[id].node,
+                Node::Leaf(CellSet::EMPTY, None, Vec::new()),
+            );
+            let Node::White {
+                precludes,
+                mut cases,
+            } = node
+            else {
+                unreachable!("a White node");
+            };
+            let merged = CaseOut {
+                w: g[0],
+                also: g[1..].to_vec(),
+                rest: false,
+                reply: r,
+                child: cid,
+                rotated: false,
+            };
+            let old_i = std::mem::replace(&mut cases[i], merged);
+            let old_j = cases.remove(j);
+            let kcs: Vec<CellSet> = cases.iter().map(|c| self.case_k(c)).collect();
+            let moves: CellSet = cases.iter().flat_map(CaseOut::moves).collect();
+            let left = survivors(&precludes, &mut cases, &kcs, empty);
+            let k = node_k(&precludes, &kcs, empty);
+            if (left - moves).is_empty() && (k - old_k).is_empty() {
+                self.nodes[id].k = k;
+                self.nodes[id].node = Node::White { precludes, cases };
+                self.grouped += 1;
+                return Ok(true);
+            }
+            cases.insert(j, old_j);
+            cases[i] = old_i;
+            let kcs: Vec<CellSet> = cases.iter().map(|c| self.case_k(c)).collect();
+            survivors(&precludes, &mut cases, &kcs, empty);
+            self.nodes[id].node = Node::White { precludes, cases };
+            self.rollback(&snap);
+        }
+        Ok(false)
+    }
+
+    /// True when every White node of the (unshared) subtree `id` leaves no survivor among
+    /// the cells `g` were they empty: its analyses' carriers or its cases' `| *` exclude
+    /// them, so the subtree answers in each position where some of `g` are empty.
+    fn excludes(&self, id: usize, g: CellSet, board: &Board) -> Result<bool, ProveError> {
+        let Node::White { precludes, cases } = &self.nodes[id].node else {
+            return Ok(true);
+        };
+        let empty = self.position_of(id, *board)?.empty_cells() | g;
+        let kcs: Vec<CellSet> = cases.iter().map(|c| self.case_k(c)).collect();
+        let moves: CellSet = cases.iter().flat_map(CaseOut::moves).collect();
+        if !(left_after(precludes, cases, &kcs, empty) - moves).is_empty() {
+            return Ok(false);
+        }
+        for c in cases {
+            if !self.excludes(c.child, g, board)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Keeps the cheapest set of cases of White node `id` that still answers every White
+    /// move (named by a kept case, or outside a kept reply's proof set: `| *`), by trying
+    /// every subset (at most 16 cases). The node's proof set only shrinks.
+    fn cover_cases(&mut self, id: usize, board: Board) -> Result<(), ProveError> {
+        let empty = self.position_of(id, board)?.empty_cells();
+        let Node::White { precludes, cases } = &self.nodes[id].node else {
+            return Ok(());
+        };
+        let n = cases.len();
+        if !(2..=16).contains(&n) {
+            return Ok(());
+        }
+        let kcs: Vec<CellSet> = cases.iter().map(|c| self.case_k(c)).collect();
+        let costs: Vec<usize> = cases.iter().map(|c| self.case_cost(c)).collect();
+        let named: Vec<CellSet> = cases.iter().map(|c| c.moves().collect()).collect();
+        let surv = precludes
+            .iter()
+            .fold(empty, |s, p| s & (p.1 | CellSet::single(p.0)));
+        let full = (1u32 << n) - 1;
+        let mut best = (costs.iter().sum::<usize>(), full);
+        for mask in 1..full {
+            let kept = (0..n).filter(|&b| (mask >> b) & 1 == 1);
+            let cost: usize = kept.clone().map(|b| costs[b]).sum();
+            if cost >= best.0 {
+                continue;
+            }
+            let answered = kept.fold(CellSet::EMPTY, |s, b| s | named[b] | (empty - kcs[b]));
+            if (surv - answered).is_empty() {
+                best = (cost, mask);
+            }
+        }
+        if best.1 == full {
+            return Ok(());
+        }
+        let node = std::mem::replace(
+            &mut self.nodes[id].node,
+            Node::Leaf(CellSet::EMPTY, None, Vec::new()),
+        );
+        let Node::White {
+            mut precludes,
+            cases,
+        } = node
+        else {
+            unreachable!("a White node");
+        };
+        let (mut cases, kcs): (Vec<CaseOut>, Vec<CellSet>) = cases
+            .into_iter()
+            .zip(kcs)
+            .enumerate()
+            .filter(|(b, _)| (best.1 >> b) & 1 == 1)
+            .map(|(_, x)| x)
+            .unzip();
+        self.covered += n - cases.len();
+        let k = if self.drop_redundant {
+            drop_redundant_precludes(&mut precludes, &mut cases, &kcs, empty)
+        } else {
+            survivors(&precludes, &mut cases, &kcs, empty);
+            node_k(&precludes, &kcs, empty)
+        };
+        self.nodes[id].k = k;
+        self.nodes[id].node = Node::White { precludes, cases };
+        Ok(())
+    }
+
+    /// Reference counts from the root (a node no longer reached, after
+    /// [`EmitOptions::group`] replaced its case, counts 0 and is not written).
+    fn recount(&mut self, root: usize) {
+        for n in &mut self.nodes {
+            n.refs = 0;
+        }
+        self.nodes[root].refs = 1;
+        let mut stack = vec![root];
+        let mut seen = HashSet::from([root]);
+        while let Some(id) = stack.pop() {
+            let children: Vec<usize> = match &self.nodes[id].node {
+                Node::White { cases, .. } => cases.iter().map(|c| c.child).collect(),
+                _ => Vec::new(),
+            };
+            for c in children {
+                self.nodes[c].refs += 1;
+                if seen.insert(c) {
+                    stack.push(c);
+                }
+            }
+        }
+    }
+
     /// How many loser-to-move nodes the proof would have written as a plain tree (saturating).
     fn unfolded(&self, root: usize) -> u64 {
-        let mut memo: Vec<Option<u64>> = vec![None; self.nodes.len()];
-        // Children have larger positions, and were pushed before their parents: the node
-        // list is in post-order, so one pass from the start fills every child first.
-        for id in 0..self.nodes.len() {
-            let n = match &self.nodes[id].node {
+        fn size(e: &Emitter, id: usize, memo: &mut [Option<u64>]) -> u64 {
+            if let Some(n) = memo[id] {
+                return n;
+            }
+            let n = match &e.nodes[id].node {
                 Node::Leaf(..) | Node::Union { .. } => 1,
-                Node::White { cases, .. } => cases.iter().fold(1u64, |a, c| {
-                    a.saturating_add(memo[c.child].expect("children come first"))
-                }),
+                Node::White { cases, .. } => cases
+                    .iter()
+                    .fold(1u64, |a, c| a.saturating_add(size(e, c.child, memo))),
             };
             memo[id] = Some(n);
+            n
         }
-        memo[root].unwrap_or(0)
+        // A grouped case's node was pushed after its parent, so the list is no post-order.
+        size(self, root, &mut vec![None; self.nodes.len()])
     }
 
     /// Writes node `id` at depth `ind`; a case leading to a node referred to twice or more
@@ -1737,7 +2212,10 @@ impl Emitter<'_, '_> {
                     let rest = if c.rest { " | *" } else { "" };
                     let head = format!(
                         "{pad}  case {}{rest} => black {}",
-                        self.name(c.w),
+                        c.moves()
+                            .map(|m| self.name(m))
+                            .collect::<Vec<_>>()
+                            .join(" | "),
                         self.name(c.reply)
                     );
                     if self.nodes[c.child].refs >= 2 {

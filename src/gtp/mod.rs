@@ -509,7 +509,7 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] circuit_inherit {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
@@ -530,6 +530,7 @@ impl Engine {
                 c.rave as u8,
                 c.fpu_bonus,
                 c.circuit_prior,
+                c.circuit_inherit,
                 c.uct_c,
                 c.rave_k,
                 c.ladders as u8,
@@ -563,6 +564,7 @@ impl Engine {
                     "rave" => c.rave = parse_bool(v)?,
                     "fpu_bonus" => c.fpu_bonus = nonneg(v)?.min(10.0),
                     "circuit_prior" => c.circuit_prior = nonneg(v)?.min(100_000.0),
+                    "circuit_inherit" => c.circuit_inherit = nonneg(v)?.min(100_000.0),
                     "uct_c" => c.uct_c = nonneg(v)?.min(100.0),
                     "rave_k" => c.rave_k = nonneg(v)?.clamp(1.0, 1e9),
                     "ladders" => c.ladders = parse_bool(v)?,
@@ -826,6 +828,7 @@ mod tests {
         assert!(list.contains("[string] fpu_bonus 0"), "{list}");
         assert!(list.contains("[string] uct_c 0.25"), "{list}");
         assert!(list.contains("[string] circuit_prior 40"), "{list}");
+        assert!(list.contains("[string] circuit_inherit 0"), "{list}");
         assert!(list.contains("[string] rave_k 1000"), "{list}");
         assert!(list.contains("[string] knowledge_threshold 400"), "{list}");
         assert!(list.contains("[bool] ladders 0"), "{list}");
@@ -835,6 +838,7 @@ mod tests {
             "param_player ladder_escape 1",
             "param_player knowledge_threshold 1000",
             "param_player circuit_prior 0",
+            "param_player circuit_inherit 20",
             "param_player uct_c 0.3",
             "param_player rave_k 500",
             "param_player inferior 0",
@@ -848,6 +852,7 @@ mod tests {
         assert!(list.contains("[bool] rave 0"), "{list}");
         assert!(list.contains("[string] fpu_bonus 1"), "{list}");
         assert!(list.contains("[string] circuit_prior 0"), "{list}");
+        assert!(list.contains("[string] circuit_inherit 20"), "{list}");
         assert!(list.contains("[string] uct_c 0.3"), "{list}");
         assert!(list.contains("[string] rave_k 500"), "{list}");
         assert!(list.contains("[string] knowledge_threshold 1000"), "{list}");

@@ -270,6 +270,9 @@ struct Node {
     /// The learned probability that this move is played ([`super::patterns`]); uniform when
     /// the priors are off.
     prior: f32,
+    /// Index into [`Search::energies`] of the cell energies of this node's circuit prior
+    /// (0: none).
+    energy: u32,
 }
 
 impl Node {
@@ -287,6 +290,7 @@ impl Node {
             knowledge: false,
             fill: 0,
             prior: 0.0,
+            energy: 0,
         }
     }
 }
@@ -313,6 +317,9 @@ struct Search<'a> {
     /// passes the node, so that the playouts below it see its dead and captured cells filled
     /// (as MoHex does). Entry 0 is unused.
     fills: Vec<Vec<(u16, u8)>>,
+    /// The cell energies (by cell number) of the circuit priors solved at the root and the
+    /// knowledge nodes, for [`Config::circuit_inherit`]. Entry 0 is unused.
+    energies: Vec<Vec<f32>>,
 }
 
 impl<'a> Search<'a> {
@@ -362,6 +369,7 @@ impl<'a> Search<'a> {
                 .priors
                 .then(|| (Table::builtin(), Locator::new(&board))),
             fills: vec![Vec::new()],
+            energies: vec![Vec::new()],
         };
         // Root children: mustplay only.
         s.expand(0, code(to_move));
@@ -504,6 +512,13 @@ impl<'a> Search<'a> {
         if !(e_max > 0.0 && e_max.is_finite()) {
             return;
         }
+        if self.config.circuit_inherit > 0.0 {
+            let e: Vec<f32> = (0..self.geo.n)
+                .map(|i| ev.energy[self.geo.cell(i as u16).index()] as f32)
+                .collect();
+            self.nodes[id as usize].energy = self.energies.len() as u32;
+            self.energies.push(e);
+        }
         let n0 = self.config.circuit_prior;
         for k in kids {
             if !open(self, k) {
@@ -511,6 +526,27 @@ impl<'a> Search<'a> {
             }
             let x = (energy(self, k) / e_max).clamp(0.0, 1.0);
             let c = &mut self.nodes[k as usize];
+            c.amaf_visits += n0.round() as u32;
+            c.amaf_wins += (n0 * (0.3 + 0.4 * x)) as f32;
+        }
+    }
+
+    /// The inherited circuit prior (see [`Config::circuit_inherit`]) for the children of
+    /// `id`, just expanded, from the energies `energies[e]` of a knowledge node above it.
+    fn inherit_prior(&mut self, id: u32, e: u32) {
+        let n = self.nodes[id as usize];
+        let kids = n.first_child as usize..(n.first_child + n.n_children) as usize;
+        let energy = &self.energies[e as usize];
+        let e_max = self.nodes[kids.clone()]
+            .iter()
+            .map(|c| energy[c.cell as usize])
+            .fold(0.0f32, f32::max);
+        if !(e_max > 0.0 && e_max.is_finite()) {
+            return;
+        }
+        let n0 = self.config.circuit_inherit;
+        for c in &mut self.nodes[kids] {
+            let x = (energy[c.cell as usize] / e_max).clamp(0.0, 1.0) as f64;
             c.amaf_visits += n0.round() as u32;
             c.amaf_wins += (n0 * (0.3 + 0.4 * x)) as f32;
         }
@@ -612,6 +648,8 @@ impl<'a> Search<'a> {
         let mut id = 0u32;
         let mut to_move = root_to_move;
         self.path.push(0);
+        // The energies of the nearest circuit prior above (`circuit_inherit`).
+        let mut energy = 0u32;
         // Descent.
         let forced: Option<u8> = loop {
             let node = self.nodes[id as usize];
@@ -626,6 +664,9 @@ impl<'a> Search<'a> {
                     if self.nodes[id as usize].n_children == 0 {
                         break None; // full board
                     }
+                    if energy != 0 {
+                        self.inherit_prior(id, energy);
+                    }
                 } else {
                     break None;
                 }
@@ -635,6 +676,9 @@ impl<'a> Search<'a> {
                 if self.nodes[id as usize].proven != 0 {
                     continue;
                 }
+            }
+            if self.nodes[id as usize].energy != 0 {
+                energy = self.nodes[id as usize].energy;
             }
             let f = self.nodes[id as usize].fill;
             if f != 0 {
@@ -1490,6 +1534,76 @@ mod tests {
         };
         let r = genmove(&cfg, &p, Colour::Black, Duration::from_millis(200), None);
         assert!(matches!(r.decision, Decision::Play(_)), "{}", r.info);
+    }
+
+    #[test]
+    fn the_inherited_circuit_prior_reaches_nodes_below_the_root() {
+        // With `circuit_inherit` 20 (and no knowledge below the root), the first node expanded
+        // below the root gives its children 20 virtual AMAF playouts each, won 0.3 to 0.7 by
+        // the root's cell energies (the highest-energy child at 0.7), plus the one playout of
+        // the descent that expanded it; with it off they have that playout's count alone.
+        let p = p7("d4", "c5");
+        let run = |inherit: f64| {
+            let cfg = Config {
+                circuit_inherit: inherit,
+                knowledge_threshold: u32::MAX,
+                inferior: false,
+                ..Config::default()
+            };
+            let params = cfg.vc_params(Duration::from_secs(5));
+            let own = VcSet::build(&p, Colour::Black, params.clone());
+            let opp = VcSet::build(&p, Colour::White, params);
+            let cands = candidates(&p, Some(&opp)).0;
+            let mut s = Search::at_root(
+                &cfg,
+                &p,
+                Colour::Black,
+                cands,
+                Duration::ZERO,
+                Some((&own, &opp)),
+            );
+            let root = s.nodes[0];
+            let kids = root.first_child..root.first_child + root.n_children;
+            let child = loop {
+                s.iterate(BLACK);
+                if let Some(k) = kids.clone().find(|&k| s.nodes[k as usize].n_children > 0) {
+                    break s.nodes[k as usize];
+                }
+            };
+            let e = s.nodes[0].energy;
+            let out: Vec<(u32, f32, f32)> = (child.first_child
+                ..child.first_child + child.n_children)
+                .map(|g| {
+                    let g = s.nodes[g as usize];
+                    let en = if e == 0 {
+                        0.0
+                    } else {
+                        s.energies[e as usize][g.cell as usize]
+                    };
+                    (g.amaf_visits, g.amaf_wins, en)
+                })
+                .collect();
+            (e, out)
+        };
+        let (e, off) = run(0.0);
+        assert_eq!(e, 0);
+        assert!(off.len() > 10);
+        assert!(off.iter().all(|x| x.0 <= 1), "{off:?}");
+        let (e, on) = run(20.0);
+        assert_ne!(e, 0);
+        assert!(on.iter().all(|x| x.0 == 20 || x.0 == 21), "{on:?}");
+        for &(v, w, _) in &on {
+            let real = (v - 20) as f32;
+            assert!(w >= 6.0 - 1e-3 && w <= 14.0 + real + 1e-3, "{v} {w}");
+        }
+        let top = on.iter().map(|x| x.2).fold(0.0f32, f32::max);
+        assert!(top > 0.0);
+        let hi = on.iter().find(|x| x.2 == top).expect("a top child");
+        assert!(hi.1 >= 14.0 - 1e-3, "{hi:?}");
+        // The lowest-energy child has no more wins than the top one.
+        let lo = on.iter().map(|x| x.2).fold(f32::MAX, f32::min);
+        let low = on.iter().find(|x| x.2 == lo).expect("a low child");
+        assert!(low.1 <= hi.1, "{low:?} {hi:?}");
     }
 
     #[test]

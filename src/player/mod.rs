@@ -112,6 +112,12 @@ pub struct Config {
     /// playouts, won in proportion to its cell's energy (0.3 for no energy, 0.7 for the
     /// largest). 0: off. Default 40.
     pub circuit_prior: f64,
+    /// MCTS: the circuit prior carried down the tree. The cell energies of the nearest
+    /// knowledge node (or the root) above a node give the children of every node expanded
+    /// below it this many virtual all-moves-as-first playouts, shared as in
+    /// [`Config::circuit_prior`], without solving a circuit of their own (the energies of a
+    /// position a few moves up: heuristic only, it never proves or prunes). 0: off.
+    pub circuit_inherit: f64,
     /// MCTS: UCT exploration constant.
     pub uct_c: f64,
     /// MCTS: RAVE equivalence parameter (the visits at which RAVE and the mean weigh about
@@ -162,6 +168,7 @@ impl Default for Config {
             fpu_bonus: 0.0,
             // Measured: 0.2 s CPU self-play, 11×11 (journal player-session22.md).
             circuit_prior: 40.0,
+            circuit_inherit: 0.0,
             uct_c: 0.25,
             rave_k: 1000.0,
             ladders: false,

@@ -75,6 +75,11 @@ struct YangCheckArgs {
     /// with that cell White's): the goal check as in session 24.
     #[arg(long)]
     no_white_trigger: bool,
+    /// How deep carried parts nest: 1 as in session 25 (no carried-parts retry inside
+    /// another, a part that carries others never carried); 2, the default, lets a part's
+    /// far end lie in a sibling of its ancestor (docs/yang.md "A far end in a cousin").
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
+    carry_depth: u8,
 }
 
 /// Runs `hexproof yang …`.
@@ -105,6 +110,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         pending: !a.no_pending,
         carry: !a.no_carry,
         white_trigger: !a.no_white_trigger,
+        carry_depth: a.carry_depth,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

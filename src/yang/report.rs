@@ -110,6 +110,21 @@ pub struct PatternCheck {
     pub status: Status,
 }
 
+/// One row of the table of what is not verified, by cause (docs/yang.md "What is not
+/// verified, by cause").
+#[derive(Clone, Debug, Serialize)]
+pub struct CauseRow {
+    /// The kind of first failure (`verify::cause_of`), or `several kinds` for the placements
+    /// above first failures of more than one kind.
+    pub cause: String,
+    /// First failures of this kind: placements not verified with none not verified below.
+    pub first: usize,
+    /// Their patterns, with the first failures of each, most first.
+    pub patterns: Vec<(u32, usize)>,
+    /// Placements not verified above first failures of this kind only.
+    pub above: usize,
+}
+
 /// The goal check's results (docs/yang.md, "The goal check").
 #[derive(Clone, Debug, Serialize)]
 pub struct Semantic {
@@ -170,6 +185,9 @@ pub struct Semantic {
     pub first_break: Option<InstanceResult>,
     /// Every instance whose own step fails (refuted or undecided), in order.
     pub failures: Vec<InstanceResult>,
+    /// The placements not verified, by cause: each is counted once, as a first failure of
+    /// its kind or above first failures (of one kind, or of several).
+    pub causes: Vec<CauseRow>,
     /// Per pattern.
     pub patterns: Vec<PatternCheck>,
 }
@@ -220,6 +238,7 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
         .filter(|r| r.own && r.status != Status::Verified)
         .cloned()
         .collect();
+    let causes = cause_rows(&o.instances);
     Semantic {
         whole_verified: o.whole,
         certificate_nodes: o.nodes,
@@ -279,8 +298,42 @@ pub fn semantic(s: &Strategy, params: verify::Params) -> Semantic {
         seconds,
         first_break: failures.first().cloned(),
         failures,
+        causes,
         patterns: by.into_values().collect(),
     }
+}
+
+/// The table of [`Semantic::causes`], commonest first.
+fn cause_rows(instances: &[InstanceResult]) -> Vec<CauseRow> {
+    use std::collections::BTreeMap;
+    const SEVERAL: &str = "several kinds";
+    let mut rows: BTreeMap<&str, (usize, BTreeMap<u32, usize>, usize)> = BTreeMap::new();
+    for r in instances.iter().filter(|r| r.status != Status::Verified) {
+        if !r.cause.is_empty() {
+            let e = rows.entry(r.cause.as_str()).or_default();
+            e.0 += 1;
+            *e.1.entry(r.pattern).or_default() += 1;
+        } else if let [one] = &r.causes_below[..] {
+            rows.entry(one.as_str()).or_default().2 += 1;
+        } else {
+            rows.entry(SEVERAL).or_default().2 += 1;
+        }
+    }
+    let mut out: Vec<CauseRow> = rows
+        .into_iter()
+        .map(|(cause, (first, pats, above))| {
+            let mut patterns: Vec<(u32, usize)> = pats.into_iter().collect();
+            patterns.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+            CauseRow {
+                cause: cause.to_string(),
+                first,
+                patterns,
+                above,
+            }
+        })
+        .collect();
+    out.sort_by_key(|r| (r.cause == SEVERAL, std::cmp::Reverse(r.first + r.above)));
+    out
 }
 
 /// What this version checks (printed with every report).
@@ -502,6 +555,31 @@ impl Semantic {
                 let _ = writeln!(o, "    {what}: {}", r.white_line.join(" "));
             }
         };
+        if !self.causes.is_empty() {
+            let _ = writeln!(
+                o,
+                "not verified, by cause (first failures: none below them not verified):"
+            );
+            for c in &self.causes {
+                let pats: Vec<String> = c
+                    .patterns
+                    .iter()
+                    .map(|(p, n)| format!("{p} ({n})"))
+                    .collect();
+                let _ = writeln!(
+                    o,
+                    "  {}: {} first failures{}, {} placements above them",
+                    c.cause,
+                    c.first,
+                    if pats.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" in patterns {}", pats.join(", "))
+                    },
+                    c.above
+                );
+            }
+        }
         if let Some(r) = &self.first_break {
             let _ = writeln!(o, "first break:");
             show(o, r);

@@ -113,6 +113,34 @@ pub struct InstanceResult {
     /// (only pattern 1's goal, or a goal given by hand, is refuted).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub goal_lost: bool,
+    /// Not verified, with no placement below it that is not verified (a *first failure*):
+    /// the kind of its own failure ([`cause_of`]).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub cause: String,
+    /// Not verified above first failures: their kinds (sorted, each once). A verified
+    /// placement passes nothing up (a failing part inside it was not needed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub causes_below: Vec<String>,
+}
+
+/// The kind of a first failure, from its reason (docs/yang.md "What is not verified, by
+/// cause").
+pub fn cause_of(reason: &str) -> &'static str {
+    if reason.starts_with("bad placement") {
+        "bad placement (a position outside its parent: data slip)"
+    } else if reason.contains("has no answer") {
+        "White's move has no answer (a trigger inside a sub-part: data slip)"
+    } else if reason.starts_with("goal unknown") {
+        "goal unknown (no chain of the parts joins the inferred goal)"
+    } else if reason.starts_with("a branch without sub-patterns does not join the goal") {
+        "a branch without sub-patterns does not join the inferred goal"
+    } else if reason.starts_with("goal not established") {
+        "goal not established (the inferred goal lost locally)"
+    } else if reason.starts_with("not composed") {
+        "not composed (the parts' goals do not compose the step)"
+    } else {
+        "other (the kernel rejects the step)"
+    }
 }
 
 /// Knobs.
@@ -157,6 +185,13 @@ pub struct Params {
     /// (docs/yang.md "A trigger inside a sub-part"). On by default since session 25;
     /// `--no-white-trigger` leaves it out.
     pub white_trigger: bool,
+    /// How deep carried parts nest (docs/yang.md "A far end in a cousin"): 1, a carried-parts
+    /// retry starts no other inside it and a part that carries others is never carried
+    /// itself (session 25); 2 (the default since session 26), one more retry inside a
+    /// carried-parts retry, where a part that carries others may be carried by a sibling —
+    /// so a part's far end may lie in a sibling of its ancestor, the carried part passed
+    /// down through that ancestor's sibling. `--carry-depth N` sets it.
+    pub carry_depth: u8,
     /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
     /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
     /// take it), all else as usual. The tests use it to see the kernel reject such
@@ -164,7 +199,8 @@ pub struct Params {
     /// and its own branches not written). 3 builds the sub-part of a trigger option
     /// ([`Inst::white`]) with White's cell free (its strategy may use it) and still writes
     /// its leaf in the and-node without that cell: a lemma claimed for a carrier it was not
-    /// proved on.
+    /// proved on. 4 does what 2 does, but only to the parts carried in a nested
+    /// carried-parts retry (`carry_depth` 2: depth 2 and more).
     #[doc(hidden)]
     pub pending_mutant: u8,
 }
@@ -182,6 +218,7 @@ impl Default for Params {
             pending: true,
             carry: true,
             white_trigger: true,
+            carry_depth: 2,
             pending_mutant: 0,
         }
     }
@@ -219,14 +256,38 @@ fn verified_in(trees: &[Rc<RecTree>]) -> usize {
 
 /// The results of `trees`, children before their parent, in order; each record's path, which
 /// is kept relative to its parent's (`/branch pattern`: the same wherever the memo reuses the
-/// subtree), written out in full after `prefix`.
-fn flatten(trees: &[Rc<RecTree>], prefix: &str, out: &mut Vec<InstanceResult>) {
+/// subtree), written out in full after `prefix`. Fills in [`InstanceResult::cause`] and
+/// [`InstanceResult::causes_below`]; returns the kinds of the first failures in `trees`
+/// that reach their roots (none through a verified placement).
+fn flatten(
+    trees: &[Rc<RecTree>],
+    prefix: &str,
+    out: &mut Vec<InstanceResult>,
+) -> std::collections::BTreeSet<&'static str> {
+    let mut all = std::collections::BTreeSet::new();
     for t in trees {
         let path = format!("{prefix}{}", t.rec.path);
-        flatten(&t.kids, &path, out);
+        let below = flatten(&t.kids, &path, out);
         let mut rec = t.rec.clone();
         rec.path = path;
+        if rec.status != Status::Verified {
+            mark_causes(&mut rec, &below);
+            all.extend(below);
+            if rec.causes_below.is_empty() {
+                all.insert(cause_of(&rec.reason));
+            }
+        }
         out.push(rec);
+    }
+    all
+}
+
+/// Sets a record's cause (no failure below it) or the causes below it.
+fn mark_causes(rec: &mut InstanceResult, below: &std::collections::BTreeSet<&'static str>) {
+    if below.is_empty() {
+        rec.cause = cause_of(&rec.reason).to_string();
+    } else {
+        rec.causes_below = below.iter().map(|c| c.to_string()).collect();
     }
 }
 
@@ -260,8 +321,16 @@ enum Convert {
     All,
 }
 
-/// A carried part in the memo key: its pattern, `PP` line, cells and far end.
-type CarriedKey = (u32, Option<Loc>, Vec<Option<Cell>>, Cell);
+/// A carried part in the memo key: its pattern, `PP` line, cells and far end, and the
+/// parts it carries.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct CarriedKey {
+    pattern: u32,
+    placed_at: Option<Loc>,
+    cells: Vec<Option<Cell>>,
+    x: Cell,
+    carried: Vec<CarriedKey>,
+}
 
 /// A goal: a disjunction of conjunctions of pairs of Black cells (stones, borders). A goal
 /// without conjunctions (every conjunction one pair) is a union, as before; its nodes carry
@@ -430,17 +499,16 @@ impl Inst {
         }
     }
     /// The memo's view of the carried parts: each one's pattern, `PP` line, cells and far
-    /// end.
+    /// end, and the parts it carries in turn.
     fn carried_key(&self) -> Vec<CarriedKey> {
         self.carried
             .iter()
-            .map(|cd| {
-                (
-                    cd.part.pattern,
-                    cd.part.placed_at,
-                    cd.part.cells.clone(),
-                    cd.x,
-                )
+            .map(|cd| CarriedKey {
+                pattern: cd.part.pattern,
+                placed_at: cd.part.placed_at,
+                cells: cd.part.cells.clone(),
+                x: cd.x,
+                carried: cd.part.carried_key(),
             })
             .collect()
     }
@@ -581,8 +649,9 @@ struct Checker<'a> {
     /// Conjunctions of three pairs are offered to the parts of the step being composed
     /// ([`Checker::conj_fallback`]'s retry).
     triples: bool,
-    /// Inside a carried-parts retry ([`Checker::branch`]): no nested one is started.
-    carrying: bool,
+    /// How many carried-parts retries the build is inside ([`Checker::branch`]): none is
+    /// started at `Params::carry_depth`.
+    carrying: u8,
     /// Builds inside carried-parts retries: not counted against `Params::max_builds`, so
     /// the retries do not change what is tried elsewhere.
     carry_builds: u64,
@@ -686,7 +755,7 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         reason = "a sub-pattern is not verified".into();
     }
     let own = !whole && (status == Status::Verified || !miss.is_empty());
-    let root_rec = InstanceResult {
+    let mut root_rec = InstanceResult {
         pattern: 1,
         placed_at: None,
         path: "1".into(),
@@ -703,10 +772,15 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         widened: false,
         conjunction: false,
         goal_lost: false,
+        cause: String::new(),
+        causes_below: Vec::new(),
     };
     let mut instances = Vec::new();
-    flatten(&c.out[..split], "1", &mut instances);
-    flatten(&c.out[split..], "1(rotated)", &mut instances);
+    let mut below = flatten(&c.out[..split], "1", &mut instances);
+    below.extend(flatten(&c.out[split..], "1(rotated)", &mut instances));
+    if root_rec.status != Status::Verified {
+        mark_causes(&mut root_rec, &below);
+    }
     instances.push(root_rec);
     Outcome {
         instances,
@@ -866,6 +940,43 @@ fn sole_holder(parts: &[Inst], k: usize, x: Cell) -> Option<usize> {
     }
 }
 
+/// Calls `f` with the index path of every part `inst` carries, at any depth, parents before
+/// the parts they carry (`[i]`: `inst.carried[i]`; `[i, j]`: the `j`-th part that one
+/// carries). A part whose cells are not reserved (the test hook `Params::pending_mutant` =
+/// 2) is left out, with what it carries.
+fn carried_paths(inst: &Inst, at: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+    for (i, cd) in inst.carried.iter().enumerate() {
+        if !cd.reserve {
+            continue;
+        }
+        at.push(i);
+        f(at);
+        carried_paths(&cd.part, at, f);
+        at.pop();
+    }
+}
+
+/// `inst` without the carried part at the index path `at` ([`carried_paths`]), and that
+/// part (still carrying what it carries).
+fn without_carried(inst: &Inst, at: &[usize]) -> (Inst, Inst) {
+    let mut rest = inst.clone();
+    let (&i, tail) = at
+        .split_first()
+        .expect("a carried part's path is not empty");
+    if tail.is_empty() {
+        let cd = rest.carried.remove(i);
+        return (rest, cd.part.clone());
+    }
+    let cd = &inst.carried[i];
+    let (inner, part) = without_carried(&cd.part, tail);
+    rest.carried[i] = Rc::new(Carried {
+        x: cd.x,
+        part: inner,
+        reserve: cd.reserve,
+    });
+    (rest, part)
+}
+
 impl<'a> Checker<'a> {
     fn new(s: &'a Strategy, params: Params) -> Checker<'a> {
         Checker {
@@ -882,7 +993,7 @@ impl<'a> Checker<'a> {
             union_used: false,
             conj_used: false,
             triples: false,
-            carrying: false,
+            carrying: 0,
             carry_builds: 0,
             forced: true,
         }
@@ -921,7 +1032,7 @@ impl<'a> Checker<'a> {
     /// and records the result (a subtree of the records, on top of `out`).
     fn build(&mut self, inst: &Inst, goal: &Goal, position: &Position) -> Built {
         self.builds += 1;
-        if self.carrying {
+        if self.carrying > 0 {
             self.carry_builds += 1;
         }
         let mark = self.out.len();
@@ -953,6 +1064,8 @@ impl<'a> Checker<'a> {
                 widened: widened.get(),
                 conjunction: conjunction.get(),
                 goal_lost,
+                cause: String::new(),
+                causes_below: Vec::new(),
             };
             c.out.push(Rc::new(RecTree { rec, kids }));
         };
@@ -1190,7 +1303,10 @@ impl<'a> Checker<'a> {
 
     /// The or-node options of `inst` (goal `(a, z)`; `node_goal`: the goal written on its
     /// nodes, none at the root), the next nodes pushed into `nodes`; and the worst status of
-    /// its sub-patterns.
+    /// its sub-patterns. Besides its own branches, the branches of every part it carries, at
+    /// any depth (a carried part may carry others: docs/yang.md "A far end in a cousin"):
+    /// White's move inside one is answered by its reply, then its sub-parts beside the rest
+    /// of this instance (it taken out) ([`Carried`]).
     fn options(
         &mut self,
         inst: &Inst,
@@ -1199,6 +1315,29 @@ impl<'a> Checker<'a> {
         position: &Position,
         nodes: &mut Draft,
     ) -> (Vec<Reply>, Status) {
+        let target = (goal, node_goal, position);
+        let (mut options, mut worst) = self.own_options(inst, target, nodes);
+        let mut at = Vec::new();
+        carried_paths(inst, &mut at, &mut |at| {
+            let (rest, mut part) = without_carried(inst, at);
+            part.rest = Some(Rc::new(rest));
+            let (more, st) = self.own_options(&part, target, nodes);
+            options.extend(more);
+            worst = worst.max(st);
+        });
+        (options, worst)
+    }
+
+    /// The options of `inst`'s own branches (see [`Self::options`]; `target`: its goal, the
+    /// goal on its nodes, the position); for an instance that is no carried part
+    /// ([`Inst::rest`] none), each branch's trigger options too.
+    fn own_options(
+        &mut self,
+        inst: &Inst,
+        target: (&Goal, Option<&Goal>, &Position),
+        nodes: &mut Draft,
+    ) -> (Vec<Reply>, Status) {
+        let (goal, node_goal, position) = target;
         let pattern = &self.s.patterns[&inst.pattern];
         let mut options = Vec::new();
         let mut worst = Status::Verified;
@@ -1223,6 +1362,9 @@ impl<'a> Checker<'a> {
             let (next, st) = self.branch(&step, nodes);
             worst = worst.max(st);
             options.push(Reply { reply: r, next });
+            if inst.rest.is_some() {
+                continue;
+            }
             // A trigger cell inside a sub-part (the data's "sub-pattern holds a trigger"):
             // the same reply with that sub-part placed on White's stone, kept only when
             // verified (docs/yang.md "A trigger inside a sub-part").
@@ -1240,35 +1382,6 @@ impl<'a> Checker<'a> {
                 } else {
                     mark.rewind(self, nodes);
                 }
-            }
-        }
-        // The carried parts' own branches (White's move inside one): its reply, then its
-        // sub-parts beside this instance carrying the others ([`Carried`]).
-        for (i, cd) in inst.carried.iter().enumerate() {
-            if !cd.reserve {
-                continue;
-            }
-            let mut rest = inst.clone();
-            rest.carried.remove(i);
-            let mut part = cd.part.clone();
-            part.rest = Some(Rc::new(rest));
-            for b in &self.s.patterns[&part.pattern].branches {
-                let Some(r) = part.cell(b.reply.n) else {
-                    worst = Status::Undecided;
-                    continue;
-                };
-                let step = Step {
-                    inst: &part,
-                    b,
-                    r,
-                    goal,
-                    node_goal,
-                    position,
-                    white: None,
-                };
-                let (next, st) = self.branch(&step, nodes);
-                worst = worst.max(st);
-                options.push(Reply { reply: r, next });
             }
         }
         (options, worst)
@@ -1307,7 +1420,7 @@ impl<'a> Checker<'a> {
     fn branch(&mut self, step: &Step, nodes: &mut Draft) -> (NodeId, Status) {
         let mark = Mark::new(self, nodes);
         let (id, st, (bridges, carries)) = self.branch_once(step, nodes, Convert::None);
-        let carries = carries && self.params.carry && !self.carrying;
+        let carries = carries && self.params.carry && self.carrying < self.params.carry_depth;
         if st == Status::Verified || !(bridges || carries) || !self.params.pending {
             return (id, st);
         }
@@ -1317,8 +1430,9 @@ impl<'a> Checker<'a> {
         let tail_lemmas = nodes.lemmas.split_off(mark.lemmas);
         let hidden = std::mem::replace(&mut nodes.hidden, mark.hidden);
         let flags_after = (self.union_used, self.revised, self.widened, self.conj_used);
-        // The retries: pending bridges alone (session 23), then carried parts too (not
-        // nested: builds inside a carried-parts retry do not start one of their own).
+        // The retries: pending bridges alone (session 23), then carried parts too (nested
+        // up to `Params::carry_depth` carried-parts retries; a pending-bridges retry starts
+        // again from depth 0, as it always did).
         let mut modes = Vec::new();
         if bridges {
             modes.push(Convert::Bridges);
@@ -1328,7 +1442,12 @@ impl<'a> Checker<'a> {
         }
         for mode in modes {
             (self.union_used, self.revised, self.widened, self.conj_used) = mark.flags;
-            let carrying = std::mem::replace(&mut self.carrying, mode == Convert::All);
+            let deeper = if mode == Convert::All {
+                self.carrying + 1
+            } else {
+                0
+            };
+            let carrying = std::mem::replace(&mut self.carrying, deeper);
             let (id2, st2, _) = self.branch_once(step, nodes, mode);
             self.carrying = carrying;
             if st2 == Status::Verified {
@@ -1385,7 +1504,9 @@ impl<'a> Checker<'a> {
     /// Carried parts among `parts` ([`Carried`]) in the position whose Black cells are
     /// `owned`, besides the pending bridges `bridges`: (the part's index, the index of the
     /// sibling that carries it, the far end). A part qualifies when it touches a Black
-    /// component, carries nothing, is no bridge or bridge carrier of `bridges`, and among
+    /// component, carries nothing (from `Params::carry_depth` 2 on it may carry others: its
+    /// far end lies in a sibling of the part it carries, a cousin of that part's
+    /// descendants), is no bridge or bridge carrier of `bridges`, and among
     /// the empty cells next to it that lie in exactly one sibling, one is next to more of
     /// its cells than any other, and to at least two (its far end). A carrier is not itself
     /// carried; it may carry several parts.
@@ -1397,8 +1518,9 @@ impl<'a> Checker<'a> {
     ) -> Vec<(usize, usize, Cell)> {
         let mut found: Vec<(usize, usize, Cell)> = Vec::new();
         for (k, part) in parts.iter().enumerate() {
+            // A part that carries others may be carried only from depth 2 on (session 26).
             if part.pending.is_some()
-                || !part.carried.is_empty()
+                || (!part.carried.is_empty() && self.params.carry_depth < 2)
                 || !part.white.is_empty()
                 || bridges.iter().any(|f| f.0 == k || f.1 == k)
                 || found.iter().any(|f| f.1 == k)
@@ -1582,7 +1704,10 @@ impl<'a> Checker<'a> {
             }
             for &(k, j, x) in &carry {
                 let part = parts[k].clone();
-                let reserve = self.params.pending_mutant != 2;
+                // The test hooks: 2, no carried part's cells reserved; 4, none in a nested
+                // carried-parts retry (depth 2 and more).
+                let reserve = !(self.params.pending_mutant == 2
+                    || (self.params.pending_mutant == 4 && self.carrying >= 2));
                 parts[j].carried.push(Rc::new(Carried { x, part, reserve }));
                 gone.push(k);
             }

@@ -496,6 +496,42 @@ fn goal_pairs(text: &str) -> Vec<(Cell, Cell)> {
         .collect()
 }
 
+/// A conjunctive goal written `a - z & b - y | …` on 9×9, as the goal check prints it.
+fn conj_goal(text: &str) -> Vec<Vec<(Cell, Cell)>> {
+    text.split(" | ")
+        .map(|c| c.split(" & ").flat_map(goal_pairs).collect())
+        .collect()
+}
+
+/// The last record of `r` (the placement checked) is not verified, and its own step fails
+/// at branch `branch`.
+fn assert_fails_at(r: &[hexproof::yang::verify::InstanceResult], branch: u32) {
+    let last = r.last().unwrap();
+    assert_ne!(last.status, hexproof::yang::verify::Status::Verified);
+    let at = format!("branch {branch} ");
+    assert!(last.reason.contains(&at), "{}", last.reason);
+}
+
+/// 316 under `1/2 298/7 304/10` checked on `s` with the goal `goal` (default parameters).
+fn check_316(
+    s: &Strategy,
+    goal: &[Vec<(Cell, Cell)>],
+) -> Vec<hexproof::yang::verify::InstanceResult> {
+    let (cells, black) = placed_at(s, "1/2 298/7 304/10 316");
+    let p = hexproof::yang::verify::Params::default();
+    hexproof::yang::verify::check_placed_for(s, 316, cells, black, goal, p)
+}
+
+/// The verdict and goal of the record at `path` among the records `r`.
+fn status_at(
+    r: &[hexproof::yang::verify::InstanceResult],
+    path: &str,
+) -> Option<(hexproof::yang::verify::Status, String)> {
+    r.iter()
+        .find(|x| x.path == path)
+        .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
+}
+
 /// A step that only a union AND composes (kernel condition 6, docs/yang.md "Union goals"):
 /// pattern 43 (24 cells) under `1/0 286/2 42/1`, goal `e5 - b8 | e5 - b | c6 - b8 | c6 - b`.
 /// After White's 8 Black's 5 leaves a bridge (pattern 2) and pattern 44, which joins f6 to b8
@@ -648,17 +684,12 @@ fn yang_completion_brings_in_pattern_13() {
     let board = hexproof::board::Board::square(9).unwrap();
     let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
     let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
-    let at = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
-        r.iter()
-            .find(|x| x.path == p)
-            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
-    };
     let (cells, black) = placed_at(&s, "1/2 298/7 304");
     let r = check_placed(&s, 304, cells.clone(), black, &[(t, b)], Params::default());
-    let (st, goal) = at(&r, "304/1 13").expect("13 is built under 304/1");
+    let (st, goal) = status_at(&r, "304/1 13").expect("13 is built under 304/1");
     assert_eq!(st, Status::Verified, "{goal}");
     assert!(goal.contains("f3 - h2"), "{goal}");
-    let (st, goal) = at(&r, "304/1 292").expect("292 is built under 304/1");
+    let (st, goal) = status_at(&r, "304/1 292").expect("292 is built under 304/1");
     assert_eq!(st, Status::Verified, "{goal}");
     assert!(goal.contains("e5 - b"), "{goal}");
     let last = r.last().unwrap();
@@ -671,9 +702,7 @@ fn yang_completion_brings_in_pattern_13() {
         9049..9050,
     );
     let r = check_placed(&m, 304, cells, black, &[(t, b)], Params::default());
-    let last = r.last().unwrap();
-    assert_ne!(last.status, Status::Verified);
-    assert!(last.reason.contains("branch 1 "), "{}", last.reason);
+    assert_fails_at(&r, 1);
     // 322 with the conjunctive goal its bridge f3-e5 implies: branch 3 composed.
     let (cells, black) = placed_at(&s, "1/2 298/7 304/7 322");
     let goal = vec![vec![(t, b)], vec![(t, cell("f3")), (cell("e5"), b)]];
@@ -709,22 +738,18 @@ fn yang_widened_chain_passes_links_down() {
     use hexproof::yang::verify::{check_placed, Params, Status};
     let s = strategy();
     let (t, b) = (Cell::border(Border::Top), Cell::border(Border::Bottom));
-    let find = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
-        r.iter()
-            .find(|x| x.path == p)
-            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
-    };
     let (cells, black) = placed_at(&s, "1/2 298/7 304");
     let r = check_placed(&s, 304, cells.clone(), black, &[(t, b)], Params::default());
-    let (st, goal) = find(&r, "304/5 293").expect("293 is built under 304/5");
+    let (st, goal) = status_at(&r, "304/5 293").expect("293 is built under 304/5");
     eprintln!("304/5 293: {st:?} {goal}");
     assert_eq!(st, Status::Verified, "{goal}");
     assert!(goal.contains(" | ") && goal.contains("f3"), "{goal}");
-    let (st, goal) = find(&r, "304/5 293/1 16/1 17/1 13").expect("13 is built four levels down");
+    let (st, goal) =
+        status_at(&r, "304/5 293/1 16/1 17/1 13").expect("13 is built four levels down");
     eprintln!("304/5 293/1 16/1 17/1 13: {st:?} {goal}");
     assert_eq!(st, Status::Verified, "{goal}");
     assert!(goal.contains("f3"), "{goal}");
-    let (st, goal) = find(&r, "304/7 322").expect("322 is built under 304/7");
+    let (st, goal) = status_at(&r, "304/7 322").expect("322 is built under 304/7");
     assert_eq!(st, Status::Verified, "{goal}");
     assert!(
         r.iter().any(|x| x.widened && x.status == Status::Verified),
@@ -737,7 +762,7 @@ fn yang_widened_chain_passes_links_down() {
         let last = r.last().unwrap();
         last.status != Status::Verified
             && (last.reason.contains("branch 5 ")
-                || find(r, "304/5 293").is_some_and(|(st, _)| st != Status::Verified))
+                || status_at(r, "304/5 293").is_some_and(|(st, _)| st != Status::Verified))
     };
     // Without widening: as in session 20, 293 is not verified and branch 5 fails.
     let off = Params {
@@ -787,24 +812,16 @@ fn yang_widened_chain_passes_links_down() {
 /// to f3, the bridge 2 joins e5 to d7. Without the bridge (a data mutant) branch 0 fails.
 #[test]
 fn yang_three_pair_conjunction_composes_316_branch0() {
-    use hexproof::yang::verify::{check_placed_for, Params, Status};
+    use hexproof::yang::verify::Status;
     let s = strategy();
-    let (cells, black) = placed_at(&s, "1/2 298/7 304/10 316");
-    let g = |t: &str| -> Vec<Vec<(Cell, Cell)>> {
-        t.split(" | ")
-            .map(|c| c.split(" & ").map(|p| goal_pairs(p)[0]).collect())
-            .collect()
-    };
-    let goal = g("t - b | t - f3 & e5 - d7 & b8 - b");
-    let r = check_placed_for(&s, 316, cells.clone(), black, &goal, Params::default());
-    let at = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
-        r.iter()
-            .find(|x| x.path == p)
-            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
-    };
-    assert_eq!(at(&r, "316/0 5"), Some((Status::Verified, "t - f3".into())));
+    let goal = conj_goal("t - b | t - f3 & e5 - d7 & b8 - b");
+    let r = check_316(&s, &goal);
     assert_eq!(
-        at(&r, "316/0 2"),
+        status_at(&r, "316/0 5"),
+        Some((Status::Verified, "t - f3".into()))
+    );
+    assert_eq!(
+        status_at(&r, "316/0 2"),
         Some((Status::Verified, "e5 - d7".into()))
     );
     let last = r.last().unwrap();
@@ -813,8 +830,8 @@ fn yang_three_pair_conjunction_composes_316_branch0() {
     assert!(!last.reason.contains("branch 0 "), "{}", last.reason);
     // With two-pair conjunctions only (the goal 304/10 hands down without triples), branch 0
     // has no goal for its parts.
-    let two = g("t - b | t - f3 & f3 - b | t - f3 & e5 - b | t - e5 & f3 - b | t - e5 & e5 - b | t - d7 & d7 - b | t - d7 & b8 - b | t - b8 & d7 - b | t - b8 & b8 - b");
-    let r = check_placed_for(&s, 316, cells.clone(), black, &two, Params::default());
+    let two = conj_goal("t - b | t - f3 & f3 - b | t - f3 & e5 - b | t - e5 & f3 - b | t - e5 & e5 - b | t - d7 & d7 - b | t - d7 & b8 - b | t - b8 & d7 - b | t - b8 & b8 - b");
+    let r = check_316(&s, &two);
     let last = r.last().unwrap();
     assert!(last.reason.contains("branch 0 "), "{}", last.reason);
     // The mutant: branch 0 without the bridge e5-d7 (lines 9493-9495: `ND 2`, `PS 2 5`,
@@ -828,10 +845,8 @@ fn yang_three_pair_conjunction_composes_316_branch0() {
         &[(9492, "\"ND 1\","), (9493, "\"PS 5\",")],
         9494..9495,
     );
-    let r = check_placed_for(&m, 316, cells, black, &goal, Params::default());
-    let last = r.last().unwrap();
-    assert_ne!(last.status, Status::Verified);
-    assert!(last.reason.contains("branch 0 "), "{}", last.reason);
+    let r = check_316(&m, &goal);
+    assert_fails_at(&r, 0);
 }
 
 /// Three-pair conjunctions on by default (session 22, helper yang11): 304 under `1/2 298/7`
@@ -844,21 +859,16 @@ fn yang_three_pair_conjunction_composes_316_branch0() {
 /// bottom) leaves 316 not verified at branch 6.
 #[test]
 fn yang_three_pair_closure_verifies_316() {
-    use hexproof::yang::verify::{check_placed, check_placed_for, Params, Status};
+    use hexproof::yang::verify::{check_placed, Params, Status};
     let s = strategy();
     let (cells, black) = placed_at(&s, "1/2 298/7 304");
     let tb = goal_pairs("t - b");
     let r = check_placed(&s, 304, cells.clone(), black, &tb, Params::default());
-    let at = |r: &[hexproof::yang::verify::InstanceResult], p: &str| {
-        r.iter()
-            .find(|x| x.path == p)
-            .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
-    };
-    let (st, closure) = at(&r, "304/10 316").expect("316 placed");
+    let (st, closure) = status_at(&r, "304/10 316").expect("316 placed");
     assert_eq!(st, Status::Verified, "{closure}");
     assert!(closure.contains("t - f3 & e5 - d7 & b8 - b"), "{closure}");
     assert_eq!(closure.split(" | ").count(), 41, "{closure}");
-    let (st, goal) = at(&r, "304/10 316/6 411").expect("411 placed");
+    let (st, goal) = status_at(&r, "304/10 316/6 411").expect("411 placed");
     assert_eq!(st, Status::Verified, "{goal}");
     assert_eq!(goal.split(" | ").count(), 41, "{goal}");
     let last = r.last().unwrap();
@@ -869,17 +879,11 @@ fn yang_three_pair_closure_verifies_316() {
         ..Params::default()
     };
     let r = check_placed(&s, 304, cells, black, &tb, off);
-    let last = r.last().unwrap();
-    assert_ne!(last.status, Status::Verified);
-    assert!(last.reason.contains("branch 10 "), "{}", last.reason);
+    assert_fails_at(&r, 10);
     // 316 on its own with the 41 conjunctions, and the mutant without the edge template at
     // its branch 6 (lines 9539-9542: `ND 2`, `PS 411 5`, `PP 411 …`, `PP 5 …`).
-    let (cells, black) = placed_at(&s, "1/2 298/7 304/10 316");
-    let g: Vec<Vec<(Cell, Cell)>> = closure
-        .split(" | ")
-        .map(|c| c.split(" & ").map(|p| goal_pairs(p)[0]).collect())
-        .collect();
-    let r = check_placed_for(&s, 316, cells.clone(), black, &g, Params::default());
+    let g = conj_goal(&closure);
+    let r = check_316(&s, &g);
     assert_eq!(r.last().unwrap().status, Status::Verified);
     let m = mutant(
         &[
@@ -890,10 +894,8 @@ fn yang_three_pair_closure_verifies_316() {
         &[(9538, "\"ND 1\","), (9539, "\"PS 411\",")],
         9541..9542,
     );
-    let r = check_placed_for(&m, 316, cells, black, &g, Params::default());
-    let last = r.last().unwrap();
-    assert_ne!(last.status, Status::Verified);
-    assert!(last.reason.contains("branch 6 "), "{}", last.reason);
+    let r = check_316(&m, &g);
+    assert_fails_at(&r, 6);
 }
 
 /// Pending bridges (session 23, helper yang12; docs/yang.md "Pending bridges"): 298 under
@@ -920,11 +922,7 @@ fn yang_pending_bridge_verifies_298() {
         .map(|x| x.path.as_str())
         .collect();
     assert!(bad.is_empty(), "{bad:?}");
-    let (st, goal) = r
-        .iter()
-        .find(|x| x.path == "298/12 386/2 67")
-        .map(|x| (x.status, x.goal.clone().unwrap_or_default()))
-        .expect("67 placed under 386/2");
+    let (st, goal) = status_at(&r, "298/12 386/2 67").expect("67 placed under 386/2");
     assert_eq!(st, Status::Verified, "{goal}");
     // Without pending bridges: as in session 22.
     let off = Params {
@@ -987,11 +985,8 @@ fn yang_carried_part_verifies_544() {
     use hexproof::yang::verify::{check_placed_for, Params, Status};
     let s = strategy();
     let (cells, black) = placed_at(&s, "1/8 353/2 545/15 544");
-    let goal: Vec<Vec<(Cell, Cell)>> =
-        "t - b | t - f3 & f3 - b | t - f3 & e5 - b | t - e5 & f3 - b | t - e5 & e5 - b"
-            .split(" | ")
-            .map(|c| c.split(" & ").flat_map(goal_pairs).collect())
-            .collect();
+    let goal =
+        conj_goal("t - b | t - f3 & f3 - b | t - f3 & e5 - b | t - e5 & f3 - b | t - e5 & e5 - b");
     let run = |p: Params| {
         let r = check_placed_for(&s, 544, cells.clone(), black, &goal, p);
         let last = r.last().unwrap().clone();
@@ -1092,4 +1087,52 @@ fn yang_trigger_option_fails_at_328() {
         "{}",
         last.reason
     );
+}
+
+/// A far end in a cousin (session 26, helper yang15; docs/yang.md "A far end in a cousin"):
+/// 700 (48 cells) under `1/9 354/3 368/2 697/14 699/14`, with the conjunctive goal the whole
+/// check infers for it. Its branch 13 leaves 634, which composes only with carried parts
+/// nested two deep (the default, `carry_depth: 2`: a part that carries another may itself
+/// be carried by a sibling, so the carried part is passed down through the sibling of its
+/// carrier's ancestor); not with `carry_depth: 1` (session 25). The test hook
+/// `pending_mutant = 4` makes the nested retry too lax: the parts it carries are not
+/// reserved (left out of their carrier's cells, their own branches not written), so a
+/// sibling may use them and White's moves there need no answer. The kernel rejects what
+/// that writes (a part placed outside the carrier of the node above it), and 634 is not
+/// verified.
+#[test]
+fn yang_far_end_in_a_cousin_verifies_634() {
+    use hexproof::yang::verify::{check_placed_for, Params, Status};
+    let s = strategy();
+    let (cells, black) = placed_at(&s, "1/9 354/3 368/2 697/14 699/14 700");
+    let goal = conj_goal(
+        "c5 - b | g2 - c5 & g2 - b | g2 - c5 & e5 - b | g2 - b & c5 - e5 | c5 - e5 & e5 - b",
+    );
+    let run = |p: Params| {
+        let r = check_placed_for(&s, 700, cells.clone(), black, &goal, p);
+        assert_eq!(r.last().unwrap().pattern, 700);
+        let at = status_at(&r, "700/13 634");
+        // A carried part's branch inside a part that is itself carried: two `+` labels.
+        let nested = r
+            .iter()
+            .filter(|x| x.path.matches("/+").count() >= 2)
+            .count();
+        eprintln!(
+            "634: {at:?} ({} records, {} not verified, {nested} below two carried parts' branches)",
+            r.len(),
+            r.iter().filter(|x| x.status != Status::Verified).count()
+        );
+        at.map(|(st, _)| st)
+    };
+    assert_eq!(run(Params::default()), Some(Status::Verified));
+    let depth1 = run(Params {
+        carry_depth: 1,
+        ..Params::default()
+    });
+    assert_ne!(depth1, Some(Status::Verified));
+    let lax = run(Params {
+        pending_mutant: 4,
+        ..Params::default()
+    });
+    assert_ne!(lax, Some(Status::Verified));
 }

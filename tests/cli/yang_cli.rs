@@ -104,6 +104,19 @@ fn yang_check_tiny_strategy_verified_by_the_kernel() {
     assert_eq!(v["verdict"], "verified");
 }
 
+/// The table of what is not verified, by cause, counts every placement not verified once.
+fn causes_partition(v: &serde_json::Value) {
+    let s = &v["semantic"];
+    let rows = s["causes"].as_array().expect("causes");
+    let total: u64 = rows
+        .iter()
+        .map(|r| r["first"].as_u64().unwrap() + r["above"].as_u64().unwrap())
+        .sum();
+    let not_verified =
+        s["instances_undecided"].as_u64().unwrap() + s["instances_refuted"].as_u64().unwrap();
+    assert_eq!(total, not_verified, "{rows:?}");
+}
+
 /// Hand-made mutants of TINY, each rejected for its own reason.
 #[test]
 fn yang_check_mutants_rejected_for_the_right_reason() {
@@ -118,14 +131,25 @@ fn yang_check_mutants_rejected_for_the_right_reason() {
     assert_eq!(code, 3, "{out}");
     assert!(out.contains("first break:\n  pattern 1 at 1 (8 cells, goal t - b): Undecided: goal unknown: no chain of the sub-patterns of branch 3 joins t - b"), "{out}");
     assert_eq!(v["semantic"]["whole_verified"], false);
+    causes_partition(&v);
+    assert!(out.contains("not verified, by cause"), "{out}");
+    assert!(v["semantic"]["causes"][0]["cause"]
+        .as_str()
+        .unwrap()
+        .starts_with("goal unknown"));
     // A dropped trigger: the bridge no longer answers White's second cell.
     let dropped = TINY.replace(
         "\"BT 2\",\n\"BN 0\",\n\"WM 1 1\",\n\"BM 2\",\n\"ND 0\",\n\"BN 1\",\n\"WM 1 2\",\n\"BM 1\",\n\"ND 0\",\n",
         "\"BT 1\",\n\"BN 0\",\n\"WM 1 1\",\n\"BM 2\",\n\"ND 0\",\n",
     );
     assert_ne!(dropped, TINY);
-    let (code, out, _) = check_text("dropped.txt", &dropped);
+    let (code, out, v) = check_text("dropped.txt", &dropped);
     assert_eq!(code, 3, "{out}");
+    causes_partition(&v);
+    assert!(v["semantic"]["causes"][0]["cause"]
+        .as_str()
+        .unwrap()
+        .starts_with("White's move has no answer"));
     assert!(out.contains("White's b3 has no answer: every branch's reply or sub-patterns need it; the goal still holds after it by exact search"), "{out}");
     // A shifted sub-pattern map: the bridge placed on b3 c3, where c3 does not touch b2.
     let shifted = TINY.replace("\"PP 2 6 7\"", "\"PP 2 7 8\"");
@@ -153,6 +177,9 @@ fn yang_check_located_errors() {
         format!("hexproof: error: {p}: line 5, column 8: stray comma\n")
     );
     let _ = std::fs::remove_file(path);
+    // A nesting depth out of range: bad input.
+    let (code, _, err) = run(&["yang", "check", REAL, "--lenient", "--carry-depth", "0"]);
+    assert_eq!(code, 2, "{err}");
     let (code, _, err) = run(&["yang", "check", "no/such/file.txt"]);
     assert_eq!(code, 2);
     assert!(

@@ -118,6 +118,47 @@ pub struct EvalStats {
     pub strong_wins: u64,
     /// Time in them (not in [`EvalStats::vc_time`]).
     pub strong_time: Duration,
+    /// Builds made at node evaluations ([`Evaluator::evaluate_hint`]), of
+    /// [`EvalStats::builds`].
+    pub eval_builds: u64,
+    /// Builds made for the win test at expansion ([`Evaluator::own_win`]).
+    pub own_test_builds: u64,
+    /// Builds made for move ordering ([`Evaluator::connection_scores`]).
+    pub order_builds: u64,
+    /// Builds not made because the colour's engine already held the position (not in
+    /// [`EvalStats::builds`]).
+    pub reused: u64,
+    /// Builds of a position and colour built before in this search (counted only with
+    /// `HEXPROOF_BUILD_STATS=1`, which keeps every position built).
+    pub repeats: u64,
+    /// Circuits solved at evaluations and kept ([`Evaluator::keep_circuits`]).
+    pub circuits_kept: u64,
+    /// Kept circuits used by an expansion.
+    pub circuits_used: u64,
+    /// Circuits solved at expansions (none kept).
+    pub circuits_at_order: u64,
+}
+
+/// Why a connection build is made (for [`EvalStats`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Site {
+    /// The evaluation of a new node.
+    Eval,
+    /// The win test of the player to move, made when the node is expanded.
+    OwnTest,
+    /// The circuits of move ordering.
+    Order,
+}
+
+/// Which incremental updates [`Evaluator::incremental`] makes (`HEXPROOF_UPDATE_KIND`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpdateKind {
+    /// Any missing stones (up to [`Evaluator::max_update_stones`]).
+    Any,
+    /// Only when every missing stone is the opponent's (they only remove connections).
+    OpponentOnly,
+    /// Only when every missing stone is the engine's own colour's.
+    OwnOnly,
 }
 
 /// True when the stones of `a` are a subset of those of `b` (same board).
@@ -136,7 +177,7 @@ fn below(a: &Position, b: &Position) -> bool {
 /// budget), it rebuilds at `pos` instead, keeping the path ([`VcSet::rebuild_undoable`]).
 /// Returns true for an update, false for a rebuild. An update is as sound as a build
 /// (`tests/search/vc_undo.rs` checks that an undone update restores the engine exactly).
-fn sync(v: &mut VcSet, pos: &Position, max_stones: usize) -> bool {
+fn sync(v: &mut VcSet, pos: &Position, max_stones: usize, kind: UpdateKind) -> bool {
     while !(v.status() == Status::Complete && below(v.position(), pos)) {
         if !v.unplay() {
             v.rebuild(pos);
@@ -147,7 +188,12 @@ fn sync(v: &mut VcSet, pos: &Position, max_stones: usize) -> bool {
     let old = v.position();
     let add_own = pos.stones(own) - old.stones(own);
     let add_opp = pos.stones(own.opponent()) - old.stones(own.opponent());
-    if add_own.len() + add_opp.len() > max_stones {
+    let allowed = match kind {
+        UpdateKind::Any => true,
+        UpdateKind::OpponentOnly => add_own.is_empty(),
+        UpdateKind::OwnOnly => add_opp.is_empty(),
+    };
+    if !allowed || add_own.len() + add_opp.len() > max_stones {
         v.rebuild_undoable(pos);
         return false;
     }
@@ -180,6 +226,17 @@ pub struct Evaluator {
     /// Most stones added since the nearest built ancestor for an incremental update (more:
     /// rebuild). An update costs about half a build per stone on 7×7, so only a few pay.
     pub max_update_stones: usize,
+    /// Which updates are made (the rest rebuild).
+    pub update_kind: UpdateKind,
+    /// Update only at these build sites (bit 0: node evaluations, bit 1: the win test at
+    /// expansion, bit 2: ordering); the others rebuild (`HEXPROOF_UPDATE_SITES`).
+    pub update_sites: u8,
+    /// Do not rebuild a colour whose engine already holds the position (its connections are
+    /// those a rebuild would make: builds are deterministic).
+    pub reuse: bool,
+    /// Every (Black stones, White stones, colour) built so far, for [`EvalStats::repeats`]
+    /// (`HEXPROOF_BUILD_STATS=1` only).
+    seen: Option<std::collections::HashSet<(CellSet, CellSet, Colour)>>,
     built: [bool; 2],
     /// Counters.
     pub stats: EvalStats,
@@ -277,6 +334,19 @@ impl Evaluator {
             use_mustplay,
             incremental: true,
             max_update_stones: MAX_UPDATE_STONES,
+            update_kind: match std::env::var("HEXPROOF_UPDATE_KIND").as_deref() {
+                Ok("opp") => UpdateKind::OpponentOnly,
+                Ok("own") => UpdateKind::OwnOnly,
+                _ => UpdateKind::Any,
+            },
+            update_sites: std::env::var("HEXPROOF_UPDATE_SITES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(7),
+            reuse: std::env::var_os("HEXPROOF_REUSE").is_none_or(|v| v != "0"),
+            seen: std::env::var_os("HEXPROOF_BUILD_STATS")
+                .is_some_and(|v| v == "1")
+                .then(std::collections::HashSet::new),
             built: [false; 2],
             stats: EvalStats::default(),
             keep_circuits: false,
@@ -343,18 +413,44 @@ impl Evaluator {
         (b, w)
     }
 
-    fn build(&mut self, colour: Colour, pos: &Position) {
+    fn build(&mut self, colour: Colour, pos: &Position, site: Site) {
+        if self.reuse
+            && self.at(colour, pos)
+            && (!self.incremental || self.set(colour).status() == Status::Complete)
+        {
+            self.stats.reused += 1;
+            return;
+        }
+        if let Some(seen) = &mut self.seen {
+            let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
+            if !seen.insert(key) {
+                self.stats.repeats += 1;
+            }
+        }
+        match site {
+            Site::Eval => self.stats.eval_builds += 1,
+            Site::OwnTest => self.stats.own_test_builds += 1,
+            Site::Order => self.stats.order_builds += 1,
+        }
         let t = Instant::now();
         let i = colour as usize;
         let v = match colour {
             Colour::Black => &mut self.black,
             Colour::White => &mut self.white,
         };
-        if self.incremental && self.built[i] {
-            if sync(v, pos, self.max_update_stones) {
+        let site_bit = match site {
+            Site::Eval => 1,
+            Site::OwnTest => 2,
+            Site::Order => 4,
+        };
+        if self.incremental && self.built[i] && self.update_sites & site_bit != 0 {
+            if sync(v, pos, self.max_update_stones, self.update_kind) {
                 self.stats.updates += 1;
                 self.stats.update_time += t.elapsed();
             }
+        } else if self.incremental && self.built[i] {
+            // A site that does not update: rebuild, keeping the path for the others.
+            v.rebuild_undoable(pos);
         } else {
             v.rebuild(pos);
         }
@@ -391,7 +487,7 @@ impl Evaluator {
         if !self.use_vcs {
             return None;
         }
-        self.build(to_move, pos);
+        self.build(to_move, pos, Site::OwnTest);
         let w = self.own_win_of(to_move);
         if w.is_some() {
             self.stats.wins += 1;
@@ -436,10 +532,12 @@ impl Evaluator {
     fn colour_energy(&mut self, pos: &Position, colour: Colour) -> Box<[f32]> {
         let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
         if let Some(e) = self.circuits.get(&key) {
+            self.stats.circuits_used += 1;
             return e.clone();
         }
+        self.stats.circuits_at_order += 1;
         if !self.at(colour, pos) {
-            self.build(colour, pos);
+            self.build(colour, pos, Site::Order);
         }
         let e = self.scores_here(pos, colour);
         self.keep(key, e.clone());
@@ -473,6 +571,7 @@ impl Evaluator {
             let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
             if self.at(colour, pos) && !self.circuits.contains_key(&key) {
                 let e = self.scores_here(pos, colour);
+                self.stats.circuits_kept += 1;
                 self.keep(key, e);
             }
         }
@@ -507,31 +606,31 @@ impl Evaluator {
         let own_first = self.stats.wins >= self.stats.losses;
         if skip_own {
             self.stats.own_skipped += 1;
-            self.build(opp, pos);
+            self.build(opp, pos, Site::Eval);
             if let Some(c) = self.vc_win(opp) {
                 self.stats.losses += 1;
                 return Eval::Loss(c);
             }
         } else if own_first {
-            self.build(to_move, pos);
+            self.build(to_move, pos, Site::Eval);
             if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 self.stats.skipped += 1;
                 return Eval::Win(c);
             }
-            self.build(opp, pos);
+            self.build(opp, pos, Site::Eval);
             if let Some(c) = self.vc_win(opp) {
                 self.stats.losses += 1;
                 return Eval::Loss(c);
             }
         } else {
-            self.build(opp, pos);
+            self.build(opp, pos, Site::Eval);
             if let Some(c) = self.vc_win(opp) {
                 self.stats.losses += 1;
                 self.stats.skipped += 1;
                 return Eval::Loss(c);
             }
-            self.build(to_move, pos);
+            self.build(to_move, pos, Site::Eval);
             if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 return Eval::Win(c);

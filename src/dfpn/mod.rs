@@ -367,7 +367,8 @@ pub struct Profile {
     /// Builds of a position and colour built before in the search (`HEXPROOF_BUILD_STATS=1`
     /// only; 0 otherwise).
     pub vc_builds_repeated: u64,
-    /// Circuits solved at evaluations and kept for ordering; of them, used by an
+    /// Circuits kept at evaluations for ordering (solved, or lazily as their connection
+    /// pairs); lookups of kept ones by an
     /// expansion; and circuits solved at expansions (none kept).
     pub circuits_kept: u64,
     /// (See `circuits_kept`.)

@@ -43,6 +43,13 @@
 //! nodes the mover's, which the win test at expansion builds anyway). Ordering only: the
 //! answer never depends on it.
 //!
+//! With [`Evaluator::lazy_circuits`] (the default since session 26) the evaluation keeps only
+//! the endpoint pairs of the colour's connections ([`VcSet::vc_pairs_overlap`], all the
+//! circuit takes from them), and the circuit is built and solved from them when the
+//! position is first expanded: a third of the evaluated positions are never expanded (six
+//! hardest 7×7 openings: 56,290 positions, about 30,000 expanded), and their circuits were
+//! solved for nothing. The circuit is the same, so the order and the tree are the same.
+//!
 //! # Energy or current
 //!
 //! A cell's score in one colour's circuit is either its share of the circuit's power (the
@@ -66,7 +73,7 @@
 //! hexproof's links the same way and keeps the rest. Measured in session 25
 //! (docs/journal/solver-session25.md): neither is the default.
 
-use crate::board::{CellSet, Colour};
+use crate::board::{Cell, CellSet, Colour};
 use crate::eval::VcLinks;
 use crate::position::Position;
 use crate::vc::{Status, VcParams, VcSet};
@@ -131,7 +138,8 @@ pub struct EvalStats {
     /// Builds of a position and colour built before in this search (counted only with
     /// `HEXPROOF_BUILD_STATS=1`, which keeps every position built).
     pub repeats: u64,
-    /// Circuits solved at evaluations and kept ([`Evaluator::keep_circuits`]).
+    /// Circuits kept at evaluations ([`Evaluator::keep_circuits`]; solved, or their pairs
+    /// with [`Evaluator::lazy_circuits`]).
     pub circuits_kept: u64,
     /// Kept circuits used by an expansion.
     pub circuits_used: u64,
@@ -243,9 +251,15 @@ pub struct Evaluator {
     /// Keep each colour's circuit energies of the open positions evaluated, for
     /// [`Evaluator::connection_scores`] (see "Circuits kept for ordering").
     pub keep_circuits: bool,
-    /// The kept energies: (Black stones, White stones, colour) → the energy of each empty
-    /// cell (in cell order) over the circuit's total power.
-    circuits: std::collections::HashMap<(CellSet, CellSet, Colour), Box<[f32]>>,
+    /// The kept circuits: (Black stones, White stones, colour) → the energy of each empty
+    /// cell (in cell order) over the circuit's total power, or the connections' endpoint
+    /// pairs to solve it from when it is first used ([`Evaluator::lazy_circuits`]).
+    circuits: std::collections::HashMap<(CellSet, CellSet, Colour), Kept>,
+    /// Keep an open position's connection pairs at its evaluation and solve its circuit
+    /// only when the position is expanded (most evaluated positions never are), instead of
+    /// solving it at once. The same circuit either way, so the same order
+    /// (`HEXPROOF_LAZY_CIRCUITS=0`: solve at once).
+    pub lazy_circuits: bool,
     /// Score a cell by the fraction of the circuit's current that passes through it (as
     /// Benzene's resistance evaluation scores its moves) instead of its share of the
     /// circuit's power ([`circuit_energy`]); `--order flow`.
@@ -273,6 +287,15 @@ pub fn strong_params(params: &VcParams) -> VcParams {
     p
 }
 
+/// A kept circuit of one colour in one position (see "Circuits kept for ordering").
+enum Kept {
+    /// Solved: each empty cell's score, in cell order.
+    Scores(Box<[f32]>),
+    /// Not solved yet: the endpoint pairs of the colour's connections there, with the
+    /// number of cells common to each pair's carriers ([`VcSet::vc_pairs_overlap`]).
+    Pairs(Box<[(Cell, Cell, u16)]>),
+}
+
 /// Most positions × colours whose circuit energies are kept ([`Evaluator::keep_circuits`]);
 /// the store is emptied when it is full (it only saves builds).
 pub const MAX_KEPT_CIRCUITS: usize = 1 << 17;
@@ -290,7 +313,34 @@ fn circuit_energy(
     flow: bool,
     links: VcLinks,
 ) -> Box<[f32]> {
-    let sol = crate::eval::circuit::Circuit::build(pos, colour, Some(set), links).solve();
+    circuit_scores(
+        pos,
+        crate::eval::circuit::Circuit::build(pos, colour, Some(set), links),
+        flow,
+    )
+}
+
+/// [`circuit_energy`] from the connections' endpoint pairs kept at the evaluation.
+fn circuit_energy_of_pairs(
+    pos: &Position,
+    colour: Colour,
+    pairs: &[(Cell, Cell, u16)],
+    flow: bool,
+    links: VcLinks,
+) -> Box<[f32]> {
+    let pairs: Vec<(Cell, Cell, usize)> =
+        pairs.iter().map(|&(x, y, k)| (x, y, k as usize)).collect();
+    let circuit = crate::eval::circuit::Circuit::build_with_pairs(pos, colour, &pairs, links);
+    circuit_scores(pos, circuit, flow)
+}
+
+/// Each empty cell's score from the solved `circuit` (see [`circuit_energy`]).
+fn circuit_scores(
+    pos: &Position,
+    circuit: crate::eval::circuit::Circuit,
+    flow: bool,
+) -> Box<[f32]> {
+    let sol = circuit.solve();
     let total = sol.total_power.max(1e-300);
     let per_cell = if flow {
         &sol.cell_flow
@@ -351,6 +401,7 @@ impl Evaluator {
             stats: EvalStats::default(),
             keep_circuits: false,
             circuits: std::collections::HashMap::new(),
+            lazy_circuits: std::env::var_os("HEXPROOF_LAZY_CIRCUITS").is_none_or(|v| v != "0"),
             circuit_flow: false,
             circuit_links: VcLinks::Direct,
             strong_moves: 0,
@@ -531,16 +582,26 @@ impl Evaluator {
     /// ones, else from its engine, built first when it is elsewhere.
     fn colour_energy(&mut self, pos: &Position, colour: Colour) -> Box<[f32]> {
         let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
-        if let Some(e) = self.circuits.get(&key) {
-            self.stats.circuits_used += 1;
-            return e.clone();
+        match self.circuits.get(&key) {
+            Some(Kept::Scores(e)) => {
+                self.stats.circuits_used += 1;
+                return e.clone();
+            }
+            Some(Kept::Pairs(pairs)) => {
+                self.stats.circuits_used += 1;
+                let (flow, links) = (self.circuit_flow, self.circuit_links);
+                let e = circuit_energy_of_pairs(pos, colour, pairs, flow, links);
+                self.circuits.insert(key, Kept::Scores(e.clone()));
+                return e;
+            }
+            None => {}
         }
         self.stats.circuits_at_order += 1;
         if !self.at(colour, pos) {
             self.build(colour, pos, Site::Order);
         }
         let e = self.scores_here(pos, colour);
-        self.keep(key, e.clone());
+        self.keep(key, Kept::Scores(e.clone()));
         e
     }
 
@@ -551,7 +612,7 @@ impl Evaluator {
         circuit_energy(pos, colour, set, self.circuit_flow, self.circuit_links)
     }
 
-    fn keep(&mut self, key: (CellSet, CellSet, Colour), e: Box<[f32]>) {
+    fn keep(&mut self, key: (CellSet, CellSet, Colour), e: Kept) {
         if !self.keep_circuits {
             return;
         }
@@ -570,7 +631,17 @@ impl Evaluator {
         for colour in [Colour::Black, Colour::White] {
             let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
             if self.at(colour, pos) && !self.circuits.contains_key(&key) {
-                let e = self.scores_here(pos, colour);
+                let e = if self.lazy_circuits {
+                    let pairs = self.set(colour).vc_pairs_overlap();
+                    Kept::Pairs(
+                        pairs
+                            .into_iter()
+                            .map(|(x, y, k)| (x, y, k as u16))
+                            .collect(),
+                    )
+                } else {
+                    Kept::Scores(self.scores_here(pos, colour))
+                };
                 self.stats.circuits_kept += 1;
                 self.keep(key, e);
             }

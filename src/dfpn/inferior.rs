@@ -205,19 +205,38 @@ impl Geometry {
         cell: Cell,
         extra: Option<(Cell, Colour)>,
     ) -> bool {
-        let empty = self.cells - black - white;
+        let mut usable = self.cells - black - white;
+        // An extra stone of either colour removes a usable cell; one of the colour tested
+        // also joins its owned cells.
+        if let Some((x, _)) = extra {
+            usable.remove(x);
+        }
+        // The test on the empty neighbours does not depend on the colour: made once.
+        if !self.empty_clique(usable, cell) {
+            return false;
+        }
         [Colour::Black, Colour::White].into_iter().any(|colour| {
             let mut owned = self.owned(colour, black, white);
-            let mut usable = empty;
-            // An extra stone of the other colour only removes a usable cell; one of this
-            // colour moves it from the empty to the owned cells.
             if let Some((x, c)) = extra {
-                usable.remove(x);
                 if c == colour {
                     owned.insert(x);
                 }
             }
             self.clique(owned, usable, cell)
+        })
+    }
+
+    /// True when the neighbours of `cell` in `usable` (other than `cell`) are pairwise
+    /// adjacent: the part of [`Geometry::dead`]'s test that does not depend on the colour
+    /// (a cell failing it is dead for neither colour).
+    #[inline]
+    pub fn empty_clique(&self, mut usable: CellSet, cell: Cell) -> bool {
+        usable.remove(cell);
+        let empty_nb = self.nbrs(cell) & usable;
+        empty_nb.iter().all(|a| {
+            let mut others = empty_nb;
+            others.remove(a);
+            others.is_subset(&self.nbrs(a))
         })
     }
 }
@@ -302,6 +321,13 @@ pub fn fill_in(pos: &mut Position, rules: InferiorRules, for_colour: Colour) -> 
                 let nb = geo.nbrs(a) & empty;
                 for b in nb.iter() {
                     if b.index() < a.index() {
+                        continue;
+                    }
+                    // The colour-independent half of both tests below, made once.
+                    let (mut without_a, mut without_b) = (empty, empty);
+                    without_a.remove(a);
+                    without_b.remove(b);
+                    if !geo.empty_clique(without_a, b) || !geo.empty_clique(without_b, a) {
                         continue;
                     }
                     for colour in [Colour::Black, Colour::White] {
@@ -491,6 +517,28 @@ mod tests {
                             );
                         }
                         checked += 1;
+                    }
+                    // `dead` (its colour-independent test made first) against the
+                    // reference clique test of each colour, without and with an extra stone.
+                    let reference = |extra: Option<(Cell, Colour)>| {
+                        [Colour::Black, Colour::White].into_iter().any(|colour| {
+                            let (mut o, mut u) = (geo.owned(colour, black, white), empty);
+                            if let Some((x, xc)) = extra {
+                                u.remove(x);
+                                if xc == colour {
+                                    o.insert(x);
+                                }
+                            }
+                            clique_reference(&geo, o, u, c)
+                        })
+                    };
+                    assert_eq!(geo.dead(black, white, c, None), reference(None));
+                    let x = cells[next(cells.len())];
+                    if empty.contains(x) && x != c {
+                        for xc in [Colour::Black, Colour::White] {
+                            let e = Some((x, xc));
+                            assert_eq!(geo.dead(black, white, c, e), reference(e), "{x:?}");
+                        }
                     }
                 }
             }

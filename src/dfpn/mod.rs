@@ -356,6 +356,25 @@ pub struct Profile {
     pub vc_builds: u64,
     /// Builds skipped because the first build decided the node.
     pub vc_builds_skipped: u64,
+    /// Of `vc_builds`: builds at node evaluations, ...
+    pub vc_builds_eval: u64,
+    /// ... for the win test of the player to move at expansion, ...
+    pub vc_builds_own_test: u64,
+    /// ... and for move ordering.
+    pub vc_builds_order: u64,
+    /// Builds not made because the colour's engine already held the position.
+    pub vc_builds_reused: u64,
+    /// Builds of a position and colour built before in the search (`HEXPROOF_BUILD_STATS=1`
+    /// only; 0 otherwise).
+    pub vc_builds_repeated: u64,
+    /// Circuits kept at evaluations for ordering (solved, or lazily as their connection
+    /// pairs); lookups of kept ones by an
+    /// expansion; and circuits solved at expansions (none kept).
+    pub circuits_kept: u64,
+    /// (See `circuits_kept`.)
+    pub circuits_used: u64,
+    /// (See `circuits_kept`.)
+    pub circuits_at_order: u64,
     /// Builds of the mover's connections skipped at children the parent's connections
     /// answer ([`dfpn`], "Own wins of a child").
     pub own_builds_skipped: u64,
@@ -422,6 +441,14 @@ impl Profile {
     pub fn add(&mut self, o: &Profile) {
         self.vc_builds += o.vc_builds;
         self.vc_builds_skipped += o.vc_builds_skipped;
+        self.vc_builds_eval += o.vc_builds_eval;
+        self.vc_builds_own_test += o.vc_builds_own_test;
+        self.vc_builds_order += o.vc_builds_order;
+        self.vc_builds_reused += o.vc_builds_reused;
+        self.vc_builds_repeated += o.vc_builds_repeated;
+        self.circuits_kept += o.circuits_kept;
+        self.circuits_used += o.circuits_used;
+        self.circuits_at_order += o.circuits_at_order;
         self.own_builds_skipped += o.own_builds_skipped;
         self.own_tests_at_expansion += o.own_tests_at_expansion;
         self.strong_tests += o.strong_tests;
@@ -456,6 +483,14 @@ impl Profile {
         Profile {
             vc_builds: s.builds,
             vc_builds_skipped: s.skipped,
+            vc_builds_eval: s.eval_builds,
+            vc_builds_own_test: s.own_test_builds,
+            vc_builds_order: s.order_builds,
+            vc_builds_reused: s.reused,
+            vc_builds_repeated: s.repeats,
+            circuits_kept: s.circuits_kept,
+            circuits_used: s.circuits_used,
+            circuits_at_order: s.circuits_at_order,
             own_builds_skipped: s.own_skipped,
             own_tests_at_expansion: d.own_tests,
             strong_tests: s.strong_tests,

@@ -43,6 +43,13 @@
 //! nodes the mover's, which the win test at expansion builds anyway). Ordering only: the
 //! answer never depends on it.
 //!
+//! With [`Evaluator::lazy_circuits`] (the default since session 26) the evaluation keeps only
+//! the endpoint pairs of the colour's connections ([`VcSet::vc_pairs_overlap`], all the
+//! circuit takes from them), and the circuit is built and solved from them when the
+//! position is first expanded: a third of the evaluated positions are never expanded (six
+//! hardest 7×7 openings: 56,290 positions, about 30,000 expanded), and their circuits were
+//! solved for nothing. The circuit is the same, so the order and the tree are the same.
+//!
 //! # Energy or current
 //!
 //! A cell's score in one colour's circuit is either its share of the circuit's power (the
@@ -66,7 +73,7 @@
 //! hexproof's links the same way and keeps the rest. Measured in session 25
 //! (docs/journal/solver-session25.md): neither is the default.
 
-use crate::board::{CellSet, Colour};
+use crate::board::{Cell, CellSet, Colour};
 use crate::eval::VcLinks;
 use crate::position::Position;
 use crate::vc::{Status, VcParams, VcSet};
@@ -118,6 +125,48 @@ pub struct EvalStats {
     pub strong_wins: u64,
     /// Time in them (not in [`EvalStats::vc_time`]).
     pub strong_time: Duration,
+    /// Builds made at node evaluations ([`Evaluator::evaluate_hint`]), of
+    /// [`EvalStats::builds`].
+    pub eval_builds: u64,
+    /// Builds made for the win test at expansion ([`Evaluator::own_win`]).
+    pub own_test_builds: u64,
+    /// Builds made for move ordering ([`Evaluator::connection_scores`]).
+    pub order_builds: u64,
+    /// Builds not made because the colour's engine already held the position (not in
+    /// [`EvalStats::builds`]).
+    pub reused: u64,
+    /// Builds of a position and colour built before in this search (counted only with
+    /// `HEXPROOF_BUILD_STATS=1`, which keeps every position built).
+    pub repeats: u64,
+    /// Circuits kept at evaluations ([`Evaluator::keep_circuits`]; solved, or their pairs
+    /// with [`Evaluator::lazy_circuits`]).
+    pub circuits_kept: u64,
+    /// Kept circuits used by an expansion.
+    pub circuits_used: u64,
+    /// Circuits solved at expansions (none kept).
+    pub circuits_at_order: u64,
+}
+
+/// Why a connection build is made (for [`EvalStats`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Site {
+    /// The evaluation of a new node.
+    Eval,
+    /// The win test of the player to move, made when the node is expanded.
+    OwnTest,
+    /// The circuits of move ordering.
+    Order,
+}
+
+/// Which incremental updates [`Evaluator::incremental`] makes (`HEXPROOF_UPDATE_KIND`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpdateKind {
+    /// Any missing stones (up to [`Evaluator::max_update_stones`]).
+    Any,
+    /// Only when every missing stone is the opponent's (they only remove connections).
+    OpponentOnly,
+    /// Only when every missing stone is the engine's own colour's.
+    OwnOnly,
 }
 
 /// True when the stones of `a` are a subset of those of `b` (same board).
@@ -136,7 +185,7 @@ fn below(a: &Position, b: &Position) -> bool {
 /// budget), it rebuilds at `pos` instead, keeping the path ([`VcSet::rebuild_undoable`]).
 /// Returns true for an update, false for a rebuild. An update is as sound as a build
 /// (`tests/search/vc_undo.rs` checks that an undone update restores the engine exactly).
-fn sync(v: &mut VcSet, pos: &Position, max_stones: usize) -> bool {
+fn sync(v: &mut VcSet, pos: &Position, max_stones: usize, kind: UpdateKind) -> bool {
     while !(v.status() == Status::Complete && below(v.position(), pos)) {
         if !v.unplay() {
             v.rebuild(pos);
@@ -147,7 +196,12 @@ fn sync(v: &mut VcSet, pos: &Position, max_stones: usize) -> bool {
     let old = v.position();
     let add_own = pos.stones(own) - old.stones(own);
     let add_opp = pos.stones(own.opponent()) - old.stones(own.opponent());
-    if add_own.len() + add_opp.len() > max_stones {
+    let allowed = match kind {
+        UpdateKind::Any => true,
+        UpdateKind::OpponentOnly => add_own.is_empty(),
+        UpdateKind::OwnOnly => add_opp.is_empty(),
+    };
+    if !allowed || add_own.len() + add_opp.len() > max_stones {
         v.rebuild_undoable(pos);
         return false;
     }
@@ -180,15 +234,32 @@ pub struct Evaluator {
     /// Most stones added since the nearest built ancestor for an incremental update (more:
     /// rebuild). An update costs about half a build per stone on 7×7, so only a few pay.
     pub max_update_stones: usize,
+    /// Which updates are made (the rest rebuild).
+    pub update_kind: UpdateKind,
+    /// Update only at these build sites (bit 0: node evaluations, bit 1: the win test at
+    /// expansion, bit 2: ordering); the others rebuild (`HEXPROOF_UPDATE_SITES`).
+    pub update_sites: u8,
+    /// Do not rebuild a colour whose engine already holds the position (its connections are
+    /// those a rebuild would make: builds are deterministic).
+    pub reuse: bool,
+    /// Every (Black stones, White stones, colour) built so far, for [`EvalStats::repeats`]
+    /// (`HEXPROOF_BUILD_STATS=1` only).
+    seen: Option<std::collections::HashSet<(CellSet, CellSet, Colour)>>,
     built: [bool; 2],
     /// Counters.
     pub stats: EvalStats,
     /// Keep each colour's circuit energies of the open positions evaluated, for
     /// [`Evaluator::connection_scores`] (see "Circuits kept for ordering").
     pub keep_circuits: bool,
-    /// The kept energies: (Black stones, White stones, colour) → the energy of each empty
-    /// cell (in cell order) over the circuit's total power.
-    circuits: std::collections::HashMap<(CellSet, CellSet, Colour), Box<[f32]>>,
+    /// The kept circuits: (Black stones, White stones, colour) → the energy of each empty
+    /// cell (in cell order) over the circuit's total power, or the connections' endpoint
+    /// pairs to solve it from when it is first used ([`Evaluator::lazy_circuits`]).
+    circuits: std::collections::HashMap<(CellSet, CellSet, Colour), Kept>,
+    /// Keep an open position's connection pairs at its evaluation and solve its circuit
+    /// only when the position is expanded (most evaluated positions never are), instead of
+    /// solving it at once. The same circuit either way, so the same order
+    /// (`HEXPROOF_LAZY_CIRCUITS=0`: solve at once).
+    pub lazy_circuits: bool,
     /// Score a cell by the fraction of the circuit's current that passes through it (as
     /// Benzene's resistance evaluation scores its moves) instead of its share of the
     /// circuit's power ([`circuit_energy`]); `--order flow`.
@@ -216,6 +287,15 @@ pub fn strong_params(params: &VcParams) -> VcParams {
     p
 }
 
+/// A kept circuit of one colour in one position (see "Circuits kept for ordering").
+enum Kept {
+    /// Solved: each empty cell's score, in cell order.
+    Scores(Box<[f32]>),
+    /// Not solved yet: the endpoint pairs of the colour's connections there, with the
+    /// number of cells common to each pair's carriers ([`VcSet::vc_pairs_overlap`]).
+    Pairs(Box<[(Cell, Cell, u16)]>),
+}
+
 /// Most positions × colours whose circuit energies are kept ([`Evaluator::keep_circuits`]);
 /// the store is emptied when it is full (it only saves builds).
 pub const MAX_KEPT_CIRCUITS: usize = 1 << 17;
@@ -233,7 +313,34 @@ fn circuit_energy(
     flow: bool,
     links: VcLinks,
 ) -> Box<[f32]> {
-    let sol = crate::eval::circuit::Circuit::build(pos, colour, Some(set), links).solve();
+    circuit_scores(
+        pos,
+        crate::eval::circuit::Circuit::build(pos, colour, Some(set), links),
+        flow,
+    )
+}
+
+/// [`circuit_energy`] from the connections' endpoint pairs kept at the evaluation.
+fn circuit_energy_of_pairs(
+    pos: &Position,
+    colour: Colour,
+    pairs: &[(Cell, Cell, u16)],
+    flow: bool,
+    links: VcLinks,
+) -> Box<[f32]> {
+    let pairs: Vec<(Cell, Cell, usize)> =
+        pairs.iter().map(|&(x, y, k)| (x, y, k as usize)).collect();
+    let circuit = crate::eval::circuit::Circuit::build_with_pairs(pos, colour, &pairs, links);
+    circuit_scores(pos, circuit, flow)
+}
+
+/// Each empty cell's score from the solved `circuit` (see [`circuit_energy`]).
+fn circuit_scores(
+    pos: &Position,
+    circuit: crate::eval::circuit::Circuit,
+    flow: bool,
+) -> Box<[f32]> {
+    let sol = circuit.solve();
     let total = sol.total_power.max(1e-300);
     let per_cell = if flow {
         &sol.cell_flow
@@ -277,10 +384,24 @@ impl Evaluator {
             use_mustplay,
             incremental: true,
             max_update_stones: MAX_UPDATE_STONES,
+            update_kind: match std::env::var("HEXPROOF_UPDATE_KIND").as_deref() {
+                Ok("opp") => UpdateKind::OpponentOnly,
+                Ok("own") => UpdateKind::OwnOnly,
+                _ => UpdateKind::Any,
+            },
+            update_sites: std::env::var("HEXPROOF_UPDATE_SITES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(7),
+            reuse: std::env::var_os("HEXPROOF_REUSE").is_none_or(|v| v != "0"),
+            seen: std::env::var_os("HEXPROOF_BUILD_STATS")
+                .is_some_and(|v| v == "1")
+                .then(std::collections::HashSet::new),
             built: [false; 2],
             stats: EvalStats::default(),
             keep_circuits: false,
             circuits: std::collections::HashMap::new(),
+            lazy_circuits: std::env::var_os("HEXPROOF_LAZY_CIRCUITS").is_none_or(|v| v != "0"),
             circuit_flow: false,
             circuit_links: VcLinks::Direct,
             strong_moves: 0,
@@ -343,18 +464,44 @@ impl Evaluator {
         (b, w)
     }
 
-    fn build(&mut self, colour: Colour, pos: &Position) {
+    fn build(&mut self, colour: Colour, pos: &Position, site: Site) {
+        if self.reuse
+            && self.at(colour, pos)
+            && (!self.incremental || self.set(colour).status() == Status::Complete)
+        {
+            self.stats.reused += 1;
+            return;
+        }
+        if let Some(seen) = &mut self.seen {
+            let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
+            if !seen.insert(key) {
+                self.stats.repeats += 1;
+            }
+        }
+        match site {
+            Site::Eval => self.stats.eval_builds += 1,
+            Site::OwnTest => self.stats.own_test_builds += 1,
+            Site::Order => self.stats.order_builds += 1,
+        }
         let t = Instant::now();
         let i = colour as usize;
         let v = match colour {
             Colour::Black => &mut self.black,
             Colour::White => &mut self.white,
         };
-        if self.incremental && self.built[i] {
-            if sync(v, pos, self.max_update_stones) {
+        let site_bit = match site {
+            Site::Eval => 1,
+            Site::OwnTest => 2,
+            Site::Order => 4,
+        };
+        if self.incremental && self.built[i] && self.update_sites & site_bit != 0 {
+            if sync(v, pos, self.max_update_stones, self.update_kind) {
                 self.stats.updates += 1;
                 self.stats.update_time += t.elapsed();
             }
+        } else if self.incremental && self.built[i] {
+            // A site that does not update: rebuild, keeping the path for the others.
+            v.rebuild_undoable(pos);
         } else {
             v.rebuild(pos);
         }
@@ -391,7 +538,7 @@ impl Evaluator {
         if !self.use_vcs {
             return None;
         }
-        self.build(to_move, pos);
+        self.build(to_move, pos, Site::OwnTest);
         let w = self.own_win_of(to_move);
         if w.is_some() {
             self.stats.wins += 1;
@@ -435,14 +582,26 @@ impl Evaluator {
     /// ones, else from its engine, built first when it is elsewhere.
     fn colour_energy(&mut self, pos: &Position, colour: Colour) -> Box<[f32]> {
         let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
-        if let Some(e) = self.circuits.get(&key) {
-            return e.clone();
+        match self.circuits.get(&key) {
+            Some(Kept::Scores(e)) => {
+                self.stats.circuits_used += 1;
+                return e.clone();
+            }
+            Some(Kept::Pairs(pairs)) => {
+                self.stats.circuits_used += 1;
+                let (flow, links) = (self.circuit_flow, self.circuit_links);
+                let e = circuit_energy_of_pairs(pos, colour, pairs, flow, links);
+                self.circuits.insert(key, Kept::Scores(e.clone()));
+                return e;
+            }
+            None => {}
         }
+        self.stats.circuits_at_order += 1;
         if !self.at(colour, pos) {
-            self.build(colour, pos);
+            self.build(colour, pos, Site::Order);
         }
         let e = self.scores_here(pos, colour);
-        self.keep(key, e.clone());
+        self.keep(key, Kept::Scores(e.clone()));
         e
     }
 
@@ -453,7 +612,7 @@ impl Evaluator {
         circuit_energy(pos, colour, set, self.circuit_flow, self.circuit_links)
     }
 
-    fn keep(&mut self, key: (CellSet, CellSet, Colour), e: Box<[f32]>) {
+    fn keep(&mut self, key: (CellSet, CellSet, Colour), e: Kept) {
         if !self.keep_circuits {
             return;
         }
@@ -472,7 +631,18 @@ impl Evaluator {
         for colour in [Colour::Black, Colour::White] {
             let key = (pos.stones(Colour::Black), pos.stones(Colour::White), colour);
             if self.at(colour, pos) && !self.circuits.contains_key(&key) {
-                let e = self.scores_here(pos, colour);
+                let e = if self.lazy_circuits {
+                    let pairs = self.set(colour).vc_pairs_overlap();
+                    Kept::Pairs(
+                        pairs
+                            .into_iter()
+                            .map(|(x, y, k)| (x, y, k as u16))
+                            .collect(),
+                    )
+                } else {
+                    Kept::Scores(self.scores_here(pos, colour))
+                };
+                self.stats.circuits_kept += 1;
                 self.keep(key, e);
             }
         }
@@ -507,31 +677,31 @@ impl Evaluator {
         let own_first = self.stats.wins >= self.stats.losses;
         if skip_own {
             self.stats.own_skipped += 1;
-            self.build(opp, pos);
+            self.build(opp, pos, Site::Eval);
             if let Some(c) = self.vc_win(opp) {
                 self.stats.losses += 1;
                 return Eval::Loss(c);
             }
         } else if own_first {
-            self.build(to_move, pos);
+            self.build(to_move, pos, Site::Eval);
             if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 self.stats.skipped += 1;
                 return Eval::Win(c);
             }
-            self.build(opp, pos);
+            self.build(opp, pos, Site::Eval);
             if let Some(c) = self.vc_win(opp) {
                 self.stats.losses += 1;
                 return Eval::Loss(c);
             }
         } else {
-            self.build(opp, pos);
+            self.build(opp, pos, Site::Eval);
             if let Some(c) = self.vc_win(opp) {
                 self.stats.losses += 1;
                 self.stats.skipped += 1;
                 return Eval::Loss(c);
             }
-            self.build(to_move, pos);
+            self.build(to_move, pos, Site::Eval);
             if let Some(c) = self.own_win_of(to_move) {
                 self.stats.wins += 1;
                 return Eval::Win(c);

@@ -90,6 +90,28 @@ impl Circuit {
         vcs: Option<&VcSet>,
         how: VcLinks,
     ) -> Circuit {
+        // One link per endpoint pair with at least one VC, however many carriers
+        // (`vc_pairs` walks the store's touched pairs, far cheaper than listing every
+        // connection).
+        let pairs = match (vcs, how != VcLinks::None) {
+            (Some(v), true) => {
+                debug_assert_eq!(v.colour(), colour);
+                v.vc_pairs_overlap()
+            }
+            _ => Vec::new(),
+        };
+        Circuit::build_with_pairs(position, colour, &pairs, how)
+    }
+
+    /// [`Circuit::build`] from the connections' endpoint pairs as
+    /// [`VcSet::vc_pairs_overlap`] lists them (taken from `colour`'s connections in
+    /// `position`, possibly earlier: the same pairs give the same circuit).
+    pub fn build_with_pairs(
+        position: &Position,
+        colour: Colour,
+        pairs: &[(Cell, Cell, usize)],
+        how: VcLinks,
+    ) -> Circuit {
         let eps = Endpoints::new(position, colour);
         let mut links = Vec::with_capacity(eps.len() * 4);
         let r = |i: u16| if eps.coloured[i as usize] { 0.0 } else { 1.0 };
@@ -103,12 +125,8 @@ impl Circuit {
                 }
             }
         }
-        if let (Some(v), true) = (vcs, how != VcLinks::None) {
-            debug_assert_eq!(v.colour(), colour);
-            // One link per endpoint pair with at least one VC, however many carriers
-            // (`vc_pairs` walks the store's touched pairs, far cheaper than listing every
-            // connection).
-            for (ci, cj, common) in v.vc_pairs_overlap() {
+        if how != VcLinks::None {
+            for &(ci, cj, common) in pairs {
                 let (Some(x), Some(y)) = (eps.of(ci), eps.of(cj)) else {
                     continue;
                 };

@@ -521,10 +521,29 @@ fn kept_circuits_order_as_fresh_builds() {
         }
     }
     let builds = kept.stats.builds;
+    // The same positions with the circuits solved at evaluation instead of at the first
+    // expansion (`lazy_circuits` off): the same circuits, so exactly the same scores.
+    let mut eager = Evaluator::new(VcParams::new(Variant::Fast), true, true);
+    eager.keep_circuits = true;
+    eager.lazy_circuits = false;
+    for (p, _) in &opened {
+        let to_move = if p.stones(Colour::Black).len() > p.stones(Colour::White).len() {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let _ = (
+            eager.evaluate(p, to_move),
+            eager.evaluate(p, to_move.opponent()),
+        );
+    }
     let mut compared = 0;
     for (p, moves) in &opened {
         let mut a = Vec::new();
         kept.connection_scores(p, *moves, &mut a);
+        let mut e = Vec::new();
+        eager.connection_scores(p, *moves, &mut e);
+        assert_eq!(a, e, "{p:?}: lazy and eager kept circuits differ");
         let mut fresh = Evaluator::new(VcParams::new(Variant::Fast), true, true);
         let mut b = Vec::new();
         fresh.connection_scores(p, *moves, &mut b);

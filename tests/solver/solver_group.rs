@@ -4,24 +4,16 @@
 //! case or a wrong reply in it is rejected for its reason.
 
 use crate::bin::hexproof;
-use hexproof::board::{Board, Colour, Notation};
+use crate::solver_compact::{black_moves, played};
+use hexproof::board::Board;
 use hexproof::check::report::StepVerdict;
 use hexproof::check::{check_source, Checked, Options};
 use hexproof::dfpn::SolveParams;
-use hexproof::position::Position;
 use hexproof::prove::emit::{self, Choice, CompactOptions, EmitOptions};
 
 /// The opening the tests rework: 6×6 c2 (measured: 49 Black-move nodes as built, 47 with
 /// the cover alone, 40 with five merged cases; 2.5 CPU-s an export).
 const OPENING: &str = "c2";
-
-fn position(m: &str) -> Position {
-    let b = Board::square(6).unwrap();
-    let mut p = Position::empty(b);
-    p.play(Colour::Black, b.parse_cell(m, Notation::Letters).unwrap())
-        .unwrap();
-    p
-}
 
 /// The export of the opening with facts on ≤ 16 cells collapsed and redundant analyses
 /// dropped; `group`: None (as built) or Some(merge cost) for `--emit-group`.
@@ -33,27 +25,8 @@ fn grouped(group: Option<usize>) -> String {
         group_cost: group.unwrap_or(emit::GROUP_MAX_COST),
         ..EmitOptions::default()
     };
-    emit::emit(
-        &position(OPENING),
-        Colour::White,
-        &SolveParams::default(),
-        &opts,
-    )
-    .unwrap()
-}
-
-/// The Black-move count of the export's header line.
-fn black_moves(text: &str) -> usize {
-    let line = text
-        .lines()
-        .find(|l| l.contains("Black-move node(s)"))
-        .expect("the header counts Black-move nodes");
-    line.trim_start_matches("// ")
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
+    let (p, colour) = played(6, &[OPENING]);
+    emit::emit(&p, colour, &SolveParams::default(), &opts).unwrap()
 }
 
 /// The lines of the case block opening at line `i` (its `case` line to its closing brace;
@@ -209,13 +182,7 @@ fn grouped_replies_shrink_a_six_by_six_proof_and_each_case_is_needed() {
 /// The proof-size objective at every depth (no union leaves) on 6×6 a1, with the search
 /// these figures were measured with (tests/solver/solver_compact.rs, `sized`).
 fn objective(follow: &'static [Choice]) -> (String, Vec<Choice>) {
-    let b = Board::square(6).unwrap();
-    let mut p = Position::empty(b);
-    p.play(
-        Colour::Black,
-        b.parse_cell("a1", Notation::Letters).unwrap(),
-    )
-    .unwrap();
+    let (p, colour) = played(6, &["a1"]);
     let params = SolveParams {
         order: hexproof::dfpn::Ordering::Resistance,
         widening: None,
@@ -223,7 +190,7 @@ fn objective(follow: &'static [Choice]) -> (String, Vec<Choice>) {
     };
     emit::emit_with_choices(
         &p,
-        Colour::White,
+        colour,
         &params,
         &EmitOptions {
             collapse: 16,
@@ -289,34 +256,27 @@ fn the_choices_file_round_trips_through_the_command_line() {
         "--compact-size-depth",
         "99",
     ];
-    let st = hexproof()
-        .args(base)
-        .arg("--emit-proof")
-        .arg(&p1)
-        .arg("--emit-choices-out")
-        .arg(&c1)
-        .output()
-        .unwrap();
-    assert_eq!(
-        st.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
-    let st = hexproof()
-        .args(base)
-        .arg("--emit-proof")
-        .arg(&p2)
-        .arg("--emit-follow")
-        .arg(&c1)
-        .output()
-        .unwrap();
-    assert_eq!(
-        st.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    // Exports the opening to `proof`, with `flag` FILE (the choices written or followed).
+    let solve = |proof: &std::path::Path, flag: &str| {
+        hexproof()
+            .args(base)
+            .arg("--emit-proof")
+            .arg(proof)
+            .arg(flag)
+            .arg(&c1)
+            .output()
+            .unwrap()
+    };
+    let ok = |st: std::process::Output| {
+        assert_eq!(
+            st.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+    };
+    ok(solve(&p1, "--emit-choices-out"));
+    ok(solve(&p2, "--emit-follow"));
     let (a, b) = (
         std::fs::read_to_string(&p1).unwrap(),
         std::fs::read_to_string(&p2).unwrap(),
@@ -325,14 +285,7 @@ fn the_choices_file_round_trips_through_the_command_line() {
     let follow = std::fs::read_to_string(&c1).unwrap();
     assert_eq!(follow.lines().count(), black_moves(&a), "{follow}");
     std::fs::write(&c1, "a1 b2 / c3\n").unwrap();
-    let st = hexproof()
-        .args(base)
-        .arg("--emit-proof")
-        .arg(&p2)
-        .arg("--emit-follow")
-        .arg(&c1)
-        .output()
-        .unwrap();
+    let st = solve(&p2, "--emit-follow");
     let err = String::from_utf8_lossy(&st.stderr);
     assert_eq!(st.status.code(), Some(2), "{err}");
     assert!(err.contains("line 1"), "{err}");

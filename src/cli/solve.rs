@@ -3,7 +3,7 @@
 use super::args::{exact_choice, ConductanceArg, OpeningsArg, OrderArg, PositionArgs};
 use super::{fail_input, move_list, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
-use hexproof::board::{Board, Cell, CellSet, Colour, Notation};
+use hexproof::board::{Board, Colour, Notation};
 use hexproof::dfpn::{self, jobs, openings, Features, SolveOutcome, SolveParams, Winner};
 use hexproof::position::Position;
 use hexproof::prove::emit;
@@ -239,6 +239,11 @@ pub struct SolveArgs {
     /// choices; for reworking a tree with --emit-group without re-running the comparisons.
     #[arg(long, value_name = "FILE", hide_short_help = true)]
     emit_follow: Option<std::path::PathBuf>,
+    /// Emitted proofs: write the winner's moves of the tree as built (before --emit-group
+    /// reworks it) to FILE, in --emit-follow's format, so the same tree can be re-emitted
+    /// from them without the proof-size objective's comparisons.
+    #[arg(long, value_name = "FILE", hide_short_help = true)]
+    emit_choices_out: Option<std::path::PathBuf>,
     /// Emitted proofs: compact (docs/prove.md): union-connection leaves (Noshita's rule 2),
     /// small leaves `by search` before derivations, and among the winner's moves near the
     /// root the one with the smallest subtree.
@@ -606,13 +611,19 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             ..emit::EmitOptions::default()
         }
         .for_params(&s.params);
-        match emit::emit_solved(&mut search, &s.position, s.to_move, &opts) {
-            Ok(text) => {
-                if let Err(source) = std::fs::write(path, text) {
-                    return fail_input(CliError::Write {
-                        path: path.clone(),
-                        source,
-                    });
+        match emit::emit_solved_with_choices(&mut search, &s.position, s.to_move, &opts) {
+            Ok((text, choices)) => {
+                let mut files = vec![(path, text)];
+                if let Some(c) = &a.emit_choices_out {
+                    files.push((c, emit::write_choices(&board, &choices)));
+                }
+                for (p, text) in files {
+                    if let Err(source) = std::fs::write(p, text) {
+                        return fail_input(CliError::Write {
+                            path: p.clone(),
+                            source,
+                        });
+                    }
                 }
                 proof_note = Some(path.display().to_string());
             }
@@ -831,32 +842,9 @@ fn parse_variant(s: &str) -> Result<hexproof::vc::Variant, String> {
 fn read_follow(
     path: &std::path::Path,
     pos: &hexproof::position::Position,
-) -> Result<Vec<(CellSet, CellSet, Cell)>, String> {
+) -> Result<Vec<emit::Choice>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("--emit-follow {}: {e}", path.display()))?;
-    let board = pos.board();
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |why: String| format!("--emit-follow {} line {}: {why}", path.display(), n + 1);
-        let parts: Vec<&str> = line.split('/').collect();
-        let [b, w, m] = parts[..] else {
-            return Err(bad("expected `BLACK / WHITE / MOVE`".into()));
-        };
-        let cells = |s: &str| -> Result<CellSet, String> {
-            s.split_whitespace()
-                .map(|c| board.parse_cell(c, Notation::Letters))
-                .collect::<Result<CellSet, _>>()
-                .map_err(|e| bad(e.to_string()))
-        };
-        let (b, w) = (cells(b)?, cells(w)?);
-        let m = board
-            .parse_cell(m.trim(), Notation::Letters)
-            .map_err(|e| bad(e.to_string()))?;
-        out.push((b, w, m));
-    }
-    Ok(out)
+    emit::read_choices(pos.board(), &text)
+        .map_err(|(line, why)| format!("--emit-follow {} line {line}: {why}", path.display()))
 }

@@ -127,8 +127,9 @@ pub struct EmitOptions {
     /// is dear to re-emit and seldom merges.
     pub group_cost: usize,
     /// Winner's moves to follow, as (Black's stones, White's stones) of a winner-to-move
-    /// position on the board as solved → the move: the proof-size objective takes them as already compared (a
-    /// previous export's choices, to rework its tree without comparing again). Empty: none.
+    /// position on the board as solved → the move: played at that position before any other
+    /// is tried (closing replies, the proof-size objective), so a previous export's choices
+    /// ([`emit_with_choices`]) rebuild its tree without comparing again. Empty: none.
     pub follow: &'static [(CellSet, CellSet, Cell)],
 }
 
@@ -222,6 +223,10 @@ impl EmitOptions {
     }
 }
 
+/// One choice of the winner: (Black's stones, White's stones) of a winner-to-move position on
+/// the board as solved, and the move played there ([`EmitOptions::follow`]).
+pub type Choice = (CellSet, CellSet, Cell);
+
 /// Writes the win of the player who wins `pos` (`to_move` to play) as a `.hexp` file.
 pub fn emit(
     pos: &Position,
@@ -229,6 +234,19 @@ pub fn emit(
     params: &SolveParams,
     opts: &EmitOptions,
 ) -> Result<String, ProveError> {
+    emit_with_choices(pos, to_move, params, opts).map(|(text, _)| text)
+}
+
+/// [`emit`], and the winner's moves of the tree as built (before [`EmitOptions::group`]
+/// reworks it), one per winner-to-move position: given back as [`EmitOptions::follow`], they
+/// rebuild the same tree without the proof-size objective's comparisons ([`write_choices`]
+/// writes them as an `--emit-follow` file).
+pub fn emit_with_choices(
+    pos: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+    opts: &EmitOptions,
+) -> Result<(String, Vec<Choice>), ProveError> {
     crate::dfpn::check_position(pos)?;
     let start = Instant::now();
     // A child refuted by strategy stealing has no winning move to write.
@@ -238,7 +256,7 @@ pub fn emit(
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);
     d.mid(&filled, to_move, INF, INF);
-    emit_solved(&mut d, pos, to_move, &opts.for_params(params))
+    emit_solved_with_choices(&mut d, pos, to_move, &opts.for_params(params))
 }
 
 /// Writes the win at `pos` from a search `d` that has already solved it (as
@@ -250,6 +268,16 @@ pub fn emit_solved(
     to_move: Colour,
     opts: &EmitOptions,
 ) -> Result<String, ProveError> {
+    emit_solved_with_choices(d, pos, to_move, opts).map(|(text, _)| text)
+}
+
+/// [`emit_solved`], and the winner's moves of the tree as built ([`emit_with_choices`]).
+pub fn emit_solved_with_choices(
+    d: &mut Dfpn,
+    pos: &Position,
+    to_move: Colour,
+    opts: &EmitOptions,
+) -> Result<(String, Vec<Choice>), ProveError> {
     let filled = d.filled(pos, to_move);
     let e = d.entry(&filled, to_move);
     let winner = match (e.pn, e.dn) {
@@ -299,7 +327,8 @@ pub fn emit_solved(
         cap: None,
         drop_redundant: opts.drop_redundant,
         dropped: 0,
-        size_choice: opts
+        size_choice: HashMap::new(),
+        follow: opts
             .follow
             .iter()
             .map(|&(b, wh, m)| {
@@ -351,12 +380,70 @@ pub fn emit_solved(
             e.nodes.len()
         );
     }
+    let choices = e.choices(&setup, first.is_none().then_some(mv), root);
     if opts.group {
         let mut seen = HashSet::new();
         e.regroup(root, *pos.board(), &mut seen)?;
         e.recount(root);
     }
-    Ok(e.write(&setup, mv, root))
+    Ok((e.write(&setup, mv, root), choices))
+}
+
+/// Writes `choices` as an `--emit-follow` file for `board` (the board as solved): one
+/// `BLACK / WHITE / MOVE` line each, cells in letters ([`read_choices`] reads it back).
+pub fn write_choices(board: &Board, choices: &[Choice]) -> String {
+    let names = |s: CellSet| {
+        s.iter()
+            .map(|c| board.cell_name(c, Notation::Letters))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = String::new();
+    for &(b, w, m) in choices {
+        let _ = writeln!(
+            out,
+            "{} / {} / {}",
+            names(b),
+            names(w),
+            board.cell_name(m, Notation::Letters)
+        );
+    }
+    out
+}
+
+/// Reads an `--emit-follow` file ([`write_choices`]) for `board`: blank lines and lines
+/// starting with `#` are skipped. An error names the line (1-based) and what is wrong.
+pub fn read_choices(board: &Board, text: &str) -> Result<Vec<Choice>, (usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| (n + 1, why);
+        let parts: Vec<&str> = line.split('/').collect();
+        let [b, w, m] = parts[..] else {
+            return Err(bad("expected `BLACK / WHITE / MOVE`".into()));
+        };
+        let cells = |s: &str| -> Result<CellSet, (usize, String)> {
+            s.split_whitespace()
+                .map(|c| board.parse_cell(c, Notation::Letters))
+                .collect::<Result<CellSet, _>>()
+                .map_err(|e| bad(e.to_string()))
+        };
+        let (b, w) = (cells(b)?, cells(w)?);
+        if !(b & w).is_empty() {
+            return Err(bad("a cell is both Black's and White's".into()));
+        }
+        let m = board
+            .parse_cell(m.trim(), Notation::Letters)
+            .map_err(|e| bad(e.to_string()))?;
+        if (b | w).contains(m) {
+            return Err(bad("the move is on a stone".into()));
+        }
+        out.push((b, w, m));
+    }
+    Ok(out)
 }
 
 /// The templates of `seeds` that `use templates` gives the checker on `board` (a record is
@@ -601,6 +688,8 @@ struct Emitter<'b, 'a> {
     /// position's moves are compared once and re-emitting a kept subtree costs one pass.
     /// Only a choice among moves the emitter then proves: soundness does not depend on it.
     size_choice: HashMap<(CellSet, CellSet), Cell>,
+    /// [`EmitOptions::follow`], keyed as `size_choice`: played first at its position.
+    follow: HashMap<(CellSet, CellSet), Cell>,
     /// Emitting a grouped case's subtree ([`EmitOptions::group`]): it is checked in each of
     /// its White moves' positions, which differ, so no node in it may be shared (`goto`).
     no_share: bool,
@@ -691,13 +780,31 @@ impl Emitter<'_, '_> {
             None => confirmed_move(self.d, &f, w, e.moves),
         };
         let mv = mv.ok_or(ProveError::NoWinningMove)?;
+        // A move given to follow (`EmitOptions::follow`) is played whether it closes the
+        // branch or not, so a tree is rebuilt from its choices whatever the solver's table
+        // holds; the checker decides it as any other.
+        let followed = self
+            .follow
+            .get(&(q.stones(w), q.stones(w.opponent())))
+            .copied()
+            .filter(|&m| q.empty_cells().contains(m));
         // Proof size first: a reply after which the position is a leaf at once (or one
         // already written) ends the branch here, where the solver's move may need a subtree.
-        if let Some(found) = self.closing_reply(q, &f, mv)? {
+        if let Some(found) =
+            self.closing_reply(q, &f, followed.unwrap_or(mv), followed.is_some())?
+        {
             return Ok(found);
         }
         self.depth += 1;
-        let r = self.black_subtree(q, &f, mv);
+        let r = match followed {
+            Some(m) => {
+                let mut q2 = q.clone();
+                q2.play(w, m)?;
+                self.white(&q2)
+                    .map(|(id, rotated, k)| (m, id, rotated, k | CellSet::single(m)))
+            }
+            None => self.black_subtree(q, &f, mv),
+        };
         self.depth -= 1;
         r
     }
@@ -716,7 +823,7 @@ impl Emitter<'_, '_> {
         // group's other White moves, when the solver proves it wins here too.
         if !self.group_extra.is_empty() {
             let key = (q.stones(w), q.stones(w.opponent()) - self.group_extra);
-            if let Some(&m) = self.size_choice.get(&key) {
+            if let Some(&m) = self.size_choice.get(&key).or(self.follow.get(&key)) {
                 if m != mv && q.empty_cells().contains(m) && self.wins_within(q, m, 20_000) {
                     let mut q2 = q.clone();
                     q2.play(w, m)?;
@@ -886,22 +993,25 @@ impl Emitter<'_, '_> {
         q: &Position,
         f: &Position,
         best: Cell,
+        only: bool,
     ) -> Result<Option<(Cell, usize, bool, CellSet)>, ProveError> {
         if self.reply_tries == 0 {
             return Ok(None);
         }
         let (w, l) = (self.winner, self.winner.opponent());
-        let mut order = Vec::new();
-        self.d.order.scores(f, w, f.empty_cells(), &mut order);
-        order.sort_unstable();
         let mut moves = vec![best];
-        moves.extend(
-            order
-                .into_iter()
-                .map(|(_, c)| c)
-                .filter(|&c| c != best)
-                .take(self.reply_tries - 1),
-        );
+        if !only {
+            let mut order = Vec::new();
+            self.d.order.scores(f, w, f.empty_cells(), &mut order);
+            order.sort_unstable();
+            moves.extend(
+                order
+                    .into_iter()
+                    .map(|(_, c)| c)
+                    .filter(|&c| c != best)
+                    .take(self.reply_tries - 1),
+            );
+        }
         for &m in &moves {
             let mut q2 = q.clone();
             q2.play(w, m)?;
@@ -2143,6 +2253,46 @@ impl Emitter<'_, '_> {
         self.nodes[id].k = k;
         self.nodes[id].node = Node::White { precludes, cases };
         Ok(())
+    }
+
+    /// The winner's moves of the tree from `root` (each node once): `first` at `setup` when
+    /// the winner moves first, and each case's reply in its node's position with the case's
+    /// White moves played, as (Black's stones, White's stones, move) on the board as solved.
+    fn choices(&self, setup: &Position, first: Option<Cell>, root: usize) -> Vec<Choice> {
+        let (w, l) = (self.winner, self.winner.opponent());
+        let as_colours = |ws: CellSet, ls: CellSet| {
+            if w == Colour::Black {
+                (ws, ls)
+            } else {
+                (ls, ws)
+            }
+        };
+        let mut out = Vec::new();
+        if let Some(m) = first {
+            let (b, wh) = as_colours(setup.stones(w), setup.stones(l));
+            out.push((b, wh, m));
+        }
+        let mut stack = vec![root];
+        let mut seen = HashSet::from([root]);
+        while let Some(id) = stack.pop() {
+            let Node::White { cases, .. } = &self.nodes[id].node else {
+                continue;
+            };
+            let (ws, ls) = self.nodes[id].stones;
+            for c in cases {
+                for m in c.moves() {
+                    let (b, wh) = as_colours(ws, ls | CellSet::single(m));
+                    out.push((b, wh, c.reply));
+                }
+            }
+            // Children in reverse, so they are visited in the order written.
+            for c in cases.iter().rev() {
+                if seen.insert(c.child) {
+                    stack.push(c.child);
+                }
+            }
+        }
+        out
     }
 
     /// Reference counts from the root (a node no longer reached, after

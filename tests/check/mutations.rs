@@ -797,7 +797,7 @@ fn noshita_guarantee_mutants_are_rejected() {
 }
 
 /// Issue 26's mutation suite on a synthesized proof (proofs/solver/7x7-d4.hexp, the solver's
-/// 62-Black-node strategy, which the file-wide suite above skips): a dropped case, a wrong
+/// 59-Black-node strategy, which the file-wide suite above skips): a dropped case, a wrong
 /// Black reply (another cell of the board) and a dropped precluding analysis are each
 /// rejected, and for the right reason — a dropped case or analysis by the White node's
 /// coverage ("every White move has a case"), a wrong reply by a failed step inside the

@@ -14,4 +14,5 @@ mod solver;
 mod solver_compact;
 mod solver_emit;
 mod solver_engine;
+mod solver_group;
 mod templates_whole_board;

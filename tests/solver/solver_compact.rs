@@ -13,7 +13,7 @@ fn run(src: &str) -> Checked {
 }
 
 /// `moves` played alternately from Black on an empty n×n board, and the colour to move.
-fn played(n: u32, moves: &[&str]) -> (Position, Colour) {
+pub(crate) fn played(n: u32, moves: &[&str]) -> (Position, Colour) {
     let b = Board::square(n).unwrap();
     let mut p = Position::empty(b);
     let mut colour = Colour::Black;
@@ -213,7 +213,7 @@ fn sized(n: u32, moves: &[&str], drop: bool, smallest: bool) -> String {
 }
 
 /// The Black-move count from the export's header line.
-fn black_moves(text: &str) -> usize {
+pub(crate) fn black_moves(text: &str) -> usize {
     let line = text
         .lines()
         .find(|l| l.contains("Black-move node(s)"))

@@ -251,7 +251,7 @@ fn an_opening_image_reuses_the_opening_proof_under_rot180() {
 
 /// The committed 7×7 opening proofs (`proofs/solver/7x7-*.hexp`; table in
 /// proofs/solver/README.md): CI checks a representative subset quickly — the centre d4 (a
-/// synthesized Black win, 62 Black-move nodes, about 0.8 s CPU with the confirming searches)
+/// synthesized Black win, 59 Black-move nodes, about 1 s CPU with the confirming searches)
 /// with the full `hexproof check` — and `every_committed_seven_by_seven_proof_passes_the_full_check`
 /// (ignored) checks all of them the same way.
 const SEVEN_BY_SEVEN_CI: &[&str] = &["7x7-d4.hexp"];

@@ -48,17 +48,9 @@ fn bad_input_is_one_line_and_exit_2() {
         vec!["templates", "generate", "--row", "3", "--width", "6"],
         vec!["templates", "generate", "--row", "3", "--stones", "4"],
         // Three stones take no seeds.
-        vec![
-            "templates",
-            "generate",
-            "--row",
-            "3",
-            "--stones",
-            "3",
-            "--seeds-only",
-            "--seed",
-            "III1a",
-        ],
+        "templates generate --row 3 --stones 3 --seeds-only --seed III1a"
+            .split(' ')
+            .collect(),
         vec!["templates", "generate", "--row", "3", "--quick=-1"],
         vec!["templates", "match", "--board", "9x9", "--moves", "z99"],
         vec!["templates", "verify", "--dir", "/nonexistent/dir"],

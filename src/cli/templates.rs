@@ -6,8 +6,8 @@ use super::{fail_input, move_list, plural, print_json, CliError, EXIT_FAILS, EXI
 use clap::{Args, Subcommand};
 use hexproof::dfpn::jobs::Shard;
 use hexproof::enumerate::two_stone::{
-    build_two_stone_file, enumerate_two_stone, helper_checkpoint, helper_positions,
-    seed_checkpoint, seed_two_stone,
+    build_two_stone_file, enumerate_stones, helper_set_checkpoint, helper_sets, seed_checkpoint,
+    seed_two_stone,
 };
 use hexproof::enumerate::{
     build_file, enumerate, hexwiki_one_stone, hexwiki_templates, GenOptions, Grid,
@@ -120,8 +120,9 @@ pub struct GenerateArgs {
     /// Rows in the region, rows above the stone included (default: ROW).
     #[arg(long)]
     height: Option<i32>,
-    /// Stones per template: 1, or 2 (the goal stone on ROW and one helper stone anywhere in
-    /// the region on rows 1..=ROW; written to `DIR/rowKs2.json`).
+    /// Stones per template: 1, 2 (the goal stone on ROW and one helper stone anywhere in
+    /// the region on rows 1..=ROW; written to `DIR/rowKs2.json`) or 3 (two helper stones,
+    /// every pair up to the mirror, each helper essential; `DIR/rowKs3.json`).
     #[arg(long, default_value_t = 1)]
     stones: usize,
     /// Budget of each search: maximum nodes.
@@ -379,8 +380,8 @@ pub fn run_templates(a: TemplatesArgs) -> u8 {
 }
 
 fn run_generate(a: GenerateArgs) -> u8 {
-    if !(1..=2).contains(&a.stones) {
-        return fail_input(CliError::Usage("--stones must be 1 or 2"));
+    if !(1..=3).contains(&a.stones) {
+        return fail_input(CliError::Usage("--stones must be 1, 2 or 3"));
     }
     if a.shard.is_some() && (a.stones != 2 || !a.seed.is_empty() || a.seed_hexwiki) {
         return fail_input(CliError::Usage(
@@ -423,7 +424,7 @@ fn run_generate(a: GenerateArgs) -> u8 {
         .into_iter()
         .filter(|t| t.1 == a.row)
         .collect();
-    if a.stones == 2 {
+    if a.stones >= 2 {
         return run_generate_two_stone(&a, &grid, width, height);
     }
     let seeds = match one_stone_seeds(&a, &grid, &wiki, (height, width)) {
@@ -654,7 +655,12 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
             "--seed-hexwiki is for one stone; name two-stone seeds with --seed",
         ));
     }
-    if a.seed.is_empty() == a.seeds_only {
+    if a.stones == 3 && (!a.seed.is_empty() || a.seeds_only) {
+        return fail_input(CliError::Usage(
+            "--stones 3 takes no seeds (HexWiki's seeds have one helper)",
+        ));
+    }
+    if a.stones == 2 && a.seed.is_empty() == a.seeds_only {
         return fail_input(
             "with --stones 2, seeds need --seeds-only and --seeds-only needs --seed",
         );
@@ -689,7 +695,10 @@ fn run_generate_two_stone(a: &GenerateArgs, grid: &Grid, width: i32, height: i32
             }
         }
     }
-    let stem = a.out.clone().unwrap_or_else(|| format!("row{}s2", a.row));
+    let stem = a
+        .out
+        .clone()
+        .unwrap_or_else(|| format!("row{}s{}", a.row, a.stones));
     if let Some(shard) = a.shard {
         let Some((opts, _)) = gen_options(a, Vec::new(), None) else {
             return fail_input(CliError::Usage("time budgets must be positive"));
@@ -733,25 +742,26 @@ fn generate_two_stone(
         Vec<hexproof::edge_template::Rc>,
     )],
 ) -> u8 {
-    let positions = helper_positions(grid);
+    let sets = helper_sets(grid, a.stones - 1);
     if a.fresh {
-        for h in &positions {
-            let _ = std::fs::remove_file(helper_checkpoint(&a.dir, a.row, *h));
+        for hs in &sets {
+            let _ = std::fs::remove_file(helper_set_checkpoint(&a.dir, a.row, hs));
         }
         for (h, _) in seeds {
             let _ = std::fs::remove_file(seed_checkpoint(&a.dir, a.row, *h));
         }
     }
     eprintln!(
-        "row {}, two stones: region height {} width {} ({} cells), {} helper positions up to the mirror",
+        "row {}, {} stones: region height {} width {} ({} cells), {} helper sets up to the mirror",
         a.row,
+        a.stones,
         grid.height,
         grid.width,
         grid.cells.len(),
-        positions.len()
+        sets.len()
     );
     let run = if seeds.is_empty() {
-        enumerate_two_stone(grid, opts, Some(&a.dir))
+        enumerate_stones(grid, a.stones, opts, Some(&a.dir))
     } else {
         seed_two_stone(grid, seeds, opts, Some(&a.dir))
     };
@@ -767,22 +777,29 @@ fn generate_two_stone(
             return EXIT_FAILS;
         }
     };
-    let stem = a.out.clone().unwrap_or_else(|| format!("row{}s2", a.row));
+    let stem = a
+        .out
+        .clone()
+        .unwrap_or_else(|| format!("row{}s{}", a.row, a.stones));
     let out = match write_library_file(&a.dir, &stem, &file) {
         Ok(p) => p,
         Err(code) => return code,
     };
     if run.complete {
-        for h in &positions {
-            let _ = std::fs::remove_file(helper_checkpoint(&a.dir, a.row, *h));
+        for hs in &sets {
+            let _ = std::fs::remove_file(helper_set_checkpoint(&a.dir, a.row, hs));
         }
     }
     for hr in &run.helpers {
         let en = &hr.enumeration;
+        let hs: Vec<String> = hr
+            .helpers
+            .iter()
+            .map(|h| format!("[{}, {}]", h[0], h[1]))
+            .collect();
         println!(
-            "  helper [{}, {}]: {} minimal carriers ({} with the helper essential, {} without, {} undecided; {} of open minimality); {} searches ({} answered without one), {} transversals; {}, {:.1} s",
-            hr.helper[0],
-            hr.helper[1],
+            "  helper {}: {} minimal carriers ({} with the helper essential, {} without, {} undecided; {} of open minimality); {} searches ({} answered without one), {} transversals; {}, {:.1} s",
+            hs.join(" "),
             en.minimal.len(),
             hr.templates.len(),
             hr.inessential,
@@ -796,8 +813,9 @@ fn generate_two_stone(
         );
     }
     println!(
-        "row {}, two stones: region {}x{} ({} cells): {} up to mirror ({} symmetric); {} in {:.1} s (enumeration {:.1} s); wrote {}",
+        "row {}, {} stones: region {}x{} ({} cells): {} up to mirror ({} symmetric); {} in {:.1} s (enumeration {:.1} s); wrote {}",
         a.row,
+        a.stones,
         grid.height,
         grid.width,
         grid.cells.len(),

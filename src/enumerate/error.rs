@@ -60,6 +60,12 @@ pub enum EnumerateError {
     /// A two-stone run on a region that has helpers already.
     #[error("the region must not hold helper stones already")]
     HelpersPresent,
+    /// A helper-stone enumeration asked for a number of stones it does not take.
+    #[error("templates with {0} stones are not enumerated (2 or 3 with helper stones)")]
+    Stones(usize),
+    /// Two template classes of one file got the same name (a hash collision).
+    #[error("two templates would be named {0} (a name-hash collision)")]
+    DuplicateName(String),
     /// A checkpoint mask that is not hexadecimal.
     #[error("bad mask '{0}' in checkpoint")]
     BadMask(String),

@@ -1030,7 +1030,9 @@ pub fn hexwiki_name(row: i32, stones: &[Rc], carrier: &[Rc]) -> Option<String> {
 
 /// The name of a template in canonical orientation: HexWiki's when it is one of HexWiki's,
 /// else `ROMAN STONES-SIZE-HASH` (16 bits of FNV-1a of the canonical cells, so the name does
-/// not depend on what else the library holds), e.g. `IV1-21-3c7e`, `III2-7-0a1b`.
+/// not depend on what else the library holds), e.g. `IV1-21-3c7e`, `III2-7-0a1b`; 32 bits for
+/// three or more stones (hundreds of classes of one size: 16 bits already collide in 4×6),
+/// e.g. `IV3-12-0a1b2c3d`.
 pub fn template_name(row: i32, stones: &[Rc], carrier: &[Rc]) -> (String, Option<String>) {
     let wiki = hexwiki_name(row, stones, carrier);
     let name = wiki.clone().unwrap_or_else(|| {
@@ -1040,12 +1042,17 @@ pub fn template_name(row: i32, stones: &[Rc], carrier: &[Rc]) -> (String, Option
         } else {
             format!("{:?} {:?}", stones, carrier)
         };
+        let (digits, mask) = if stones.len() >= 3 {
+            (8, 0xffff_ffff)
+        } else {
+            (4, 0xffff)
+        };
         format!(
-            "{}{}-{}-{:04x}",
+            "{}{}-{}-{:0digits$x}",
             roman(row),
             stones.len(),
             carrier.len(),
-            fnv64(key.as_bytes()) & 0xffff
+            fnv64(key.as_bytes()) & mask
         )
     });
     (name, wiki)

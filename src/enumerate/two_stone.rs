@@ -1,26 +1,32 @@
-//! Two-stone edge templates: the goal stone at `[K, 0]` and one helper stone of the owner
-//! somewhere in the region, on a row no further from the edge than the goal stone (so the
-//! template's row is K, HexWiki's convention: the goal stone is the highest one).
+//! Edge templates with helper stones: the goal stone at `[K, 0]` and one helper stone (two
+//! stones) or two (three stones) of the owner somewhere in the region, on rows no further from
+//! the edge than the goal stone (so the template's row is K, HexWiki's convention: the goal
+//! stone is the highest one).
 //!
 //! # What is enumerated
 //!
-//! For each helper position `h` of the region (one per mirror pair: the canonical one is the
-//! smaller of `h` and its mirror image; the mirror maps the problem for `h` onto the problem
-//! for its image), `f_h(S)` = "the owner, with stones at `[K, 0]` and `h`, connects `[K, 0]` to
-//! the edge on carrier `S`, the opponent moving first" is monotone, and its minimal sets in
-//! `region ∖ {h}` are enumerated by the dualize-and-advance loop of [`super`].
+//! For each helper set `H` of the region (`n` distinct cells on rows 1..=K, one set per mirror
+//! pair: the canonical one is the smaller of `H` and its mirror image, both sorted; the mirror
+//! maps the problem for `H` onto the problem for its image), `f_H(S)` = "the owner, with stones
+//! at `[K, 0]` and on `H`, connects `[K, 0]` to the edge on carrier `S`, the opponent moving
+//! first" is monotone, and its minimal sets in `region ∖ H` are enumerated by the
+//! dualize-and-advance loop of [`super`].
 //!
-//! A minimal set `S` of `f_h` is a **two-stone template** when the helper is *essential*:
-//! `f_1(S ∪ {h})` fails, i.e. with `h` an empty cell instead of a stone the goal stone alone
-//! does not reach the edge on those cells. Otherwise `S ∪ {h}` holds a one-stone template and
-//! `(h, S)` is only that template with a stone on it, which the library already holds in
-//! spirit; such sets are counted but not shipped. Both verdicts come from the exact search.
+//! A minimal set `S` of `f_H` is a **template with `n + 1` stones** when every helper is
+//! *essential*: for each `h ∈ H`, `f_{H∖{h}}(S ∪ {h})` fails, i.e. with `h` an empty cell
+//! instead of a stone the other stones do not reach the edge on those cells. Otherwise a
+//! template with fewer stones lies in `S ∪ {h}` and `(H, S)` is only that template with a
+//! stone on it, which the library already holds in spirit; such sets are counted but not
+//! shipped. (Turning a stone into an empty cell only helps the opponent, so testing each
+//! helper alone covers removing several.) Every verdict comes from the exact search.
 //!
-//! The enumeration of a region is complete when the enumeration for every helper position is
+//! The enumeration of a region is complete when the enumeration for every helper set is
 //! complete and every essential-helper test was decided.
 //!
-//! The helpers run in parallel (rayon; each helper's rounds are parallel too), each with its
-//! own checkpoint `DIR/rowKs2-hR_C.checkpoint`, so an interrupted run resumes helper by helper.
+//! The helper sets run in parallel (rayon; each set's rounds are parallel too), each with its
+//! own checkpoint (`DIR/rowKs2-hR_C.checkpoint` for one helper,
+//! `DIR/rowKs3-hR_C-hR_C.checkpoint` for two, [`helper_set_checkpoint`]), so an interrupted run
+//! resumes helper set by helper set.
 
 use super::{certified_record, enumerate, EnumerateError, Enumeration, GenOptions, Grid};
 use crate::edge_template::Rc;
@@ -31,11 +37,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// What the enumeration for one helper position found.
+/// What the enumeration for one helper set found.
 #[derive(Clone, Debug)]
 pub struct HelperRun {
-    /// The helper stone (canonical side of its mirror pair).
-    pub helper: Rc,
+    /// The helper stones (sorted; the canonical side of their mirror pair).
+    pub helpers: Vec<Rc>,
     /// The enumeration of `f_h` (masks over the helper grid's cells).
     pub enumeration: Enumeration,
     /// Minimal carriers with an essential helper (edge-relative, sorted).
@@ -51,10 +57,12 @@ pub struct HelperRun {
     pub seconds: f64,
 }
 
-/// The result of [`enumerate_two_stone`].
+/// The result of [`enumerate_two_stone`] or [`enumerate_stones`].
 #[derive(Clone, Debug)]
 pub struct TwoStoneRun {
-    /// One entry per canonical helper position.
+    /// Stones per template (the goal stone and the helpers): 2 or 3.
+    pub stones: usize,
+    /// One entry per canonical helper set.
     pub helpers: Vec<HelperRun>,
     /// True when every helper's enumeration and every essential-helper test was decided.
     pub complete: bool,
@@ -65,23 +73,57 @@ pub struct TwoStoneRun {
 /// The helper positions of a region: its cells on rows 1..=`row`, one per mirror pair (the
 /// smaller of the cell and its image), sorted.
 pub fn helper_positions(region: &Grid) -> Vec<Rc> {
-    let mut v: Vec<Rc> = region
-        .cells
-        .iter()
-        .filter(|rc| rc[0] <= region.row)
-        .map(|&rc| rc.min(mirror(rc, region.row)))
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    helper_sets(region, 1).into_iter().map(|s| s[0]).collect()
 }
 
-/// Checkpoint file of one helper position.
+/// The helper sets of `n` stones of a region: sets of `n` distinct cells on rows 1..=`row`,
+/// each sorted, one per mirror pair (the smaller of the sorted set and its sorted image),
+/// sorted. For `n = 1` the sets of [`helper_positions`].
+pub fn helper_sets(region: &Grid, n: usize) -> Vec<Vec<Rc>> {
+    let low: Vec<Rc> = region
+        .cells
+        .iter()
+        .copied()
+        .filter(|rc| rc[0] <= region.row)
+        .collect();
+    let mut out = Vec::new();
+    let mut pick = Vec::with_capacity(n);
+    subsets(&low, n, 0, &mut pick, &mut |set| {
+        let mut image: Vec<Rc> = set.iter().map(|&rc| mirror(rc, region.row)).collect();
+        image.sort_unstable();
+        out.push(image.min(set.to_vec()));
+    });
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Calls `f` on every `n`-subset of `cells[from..]` added to `pick` (in index order).
+fn subsets(cells: &[Rc], n: usize, from: usize, pick: &mut Vec<Rc>, f: &mut impl FnMut(&[Rc])) {
+    if pick.len() == n {
+        f(pick);
+        return;
+    }
+    for i in from..cells.len() {
+        pick.push(cells[i]);
+        subsets(cells, n, i + 1, pick, f);
+        pick.pop();
+    }
+}
+
+/// Checkpoint file of one helper position (two stones).
 pub fn helper_checkpoint(dir: &Path, row: i32, helper: Rc) -> PathBuf {
-    dir.join(format!(
-        "row{row}s2-h{}_{}.checkpoint",
-        helper[0], helper[1]
-    ))
+    helper_set_checkpoint(dir, row, &[helper])
+}
+
+/// Checkpoint file of one helper set: `rowKsN-hR_C[-hR_C].checkpoint`, N the stones per
+/// template.
+pub fn helper_set_checkpoint(dir: &Path, row: i32, helpers: &[Rc]) -> PathBuf {
+    let hs: String = helpers
+        .iter()
+        .map(|h| format!("-h{}_{}", h[0], h[1]))
+        .collect();
+    dir.join(format!("row{row}s{}{hs}.checkpoint", helpers.len() + 1))
 }
 
 /// Enumerates the two-stone templates of `region` (a one-stone grid: no helpers) for every
@@ -93,7 +135,28 @@ pub fn enumerate_two_stone(
     opts: &GenOptions,
     checkpoint_dir: Option<&Path>,
 ) -> Result<TwoStoneRun, EnumerateError> {
-    enumerate_helpers(region, opts, checkpoint_dir, &helper_positions(region))
+    enumerate_stones(region, 2, opts, checkpoint_dir)
+}
+
+/// Enumerates the templates of `stones` stones (2 or 3: the goal stone and `stones − 1`
+/// helpers) of `region` (a one-stone grid: no helpers) for every canonical helper set of
+/// [`helper_sets`] (see the module docs); checkpoints as for [`enumerate_two_stone`], one per
+/// helper set ([`helper_set_checkpoint`]).
+pub fn enumerate_stones(
+    region: &Grid,
+    stones: usize,
+    opts: &GenOptions,
+    checkpoint_dir: Option<&Path>,
+) -> Result<TwoStoneRun, EnumerateError> {
+    if !(2..=3).contains(&stones) {
+        return Err(EnumerateError::Stones(stones));
+    }
+    enumerate_helper_sets(
+        region,
+        opts,
+        checkpoint_dir,
+        &helper_sets(region, stones - 1),
+    )
 }
 
 /// [`enumerate_two_stone`] for the helper positions `positions` only (canonical ones, from
@@ -107,40 +170,53 @@ pub fn enumerate_helpers(
     checkpoint_dir: Option<&Path>,
     positions: &[Rc],
 ) -> Result<TwoStoneRun, EnumerateError> {
+    let sets: Vec<Vec<Rc>> = positions.iter().map(|&h| vec![h]).collect();
+    enumerate_helper_sets(region, opts, checkpoint_dir, &sets)
+}
+
+/// The enumeration for the helper sets `sets` (canonical ones of [`helper_sets`], all of one
+/// size, in that order).
+fn enumerate_helper_sets(
+    region: &Grid,
+    opts: &GenOptions,
+    checkpoint_dir: Option<&Path>,
+    sets: &[Vec<Rc>],
+) -> Result<TwoStoneRun, EnumerateError> {
     if !region.helpers.is_empty() {
         return Err(EnumerateError::HelpersPresent);
     }
+    let stones = sets.first().map_or(2, |s| s.len() + 1);
     let bar = if opts.progress {
-        let b = indicatif::ProgressBar::new(positions.len() as u64);
+        let b = indicatif::ProgressBar::new(sets.len() as u64);
         b.set_style(
             indicatif::ProgressStyle::with_template(
-                "row {msg} [{elapsed_precise}] {bar:30} {pos}/{len} helper positions",
+                "row {msg} [{elapsed_precise}] {bar:30} {pos}/{len} helper sets",
             )
             .expect("a valid template"),
         );
         b.set_message(format!(
-            "{} {}x{}, two stones",
+            "{} {}x{}, {stones} stones",
             region.row, region.height, region.width
         ));
         b
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let runs: Vec<Result<HelperRun, EnumerateError>> = positions
+    let runs: Vec<Result<HelperRun, EnumerateError>> = sets
         .par_iter()
-        .map(|&h| {
+        .map(|hs| {
             let start = Instant::now();
-            let grid = Grid::with_helpers(region.row, region.cells.clone(), vec![h])?;
+            let grid = Grid::with_helpers(region.row, region.cells.clone(), hs.clone())?;
             let mut o = opts.clone();
             o.progress = false;
             o.seeds = Vec::new();
-            o.checkpoint = checkpoint_dir.map(|d| helper_checkpoint(d, region.row, h));
+            o.checkpoint = checkpoint_dir.map(|d| helper_set_checkpoint(d, region.row, hs));
             let en = enumerate(&grid, &o)?;
             let (templates, inessential, undecided) =
-                essential(region, &grid, &en, &opts.budget, h);
+                essential(region, &grid, &en, &opts.budget, hs);
             bar.inc(1);
             Ok(HelperRun {
-                helper: h,
+                helpers: hs.clone(),
                 enumeration: en,
                 templates,
                 inessential,
@@ -156,6 +232,7 @@ pub fn enumerate_helpers(
         .iter()
         .all(|r| r.enumeration.complete && r.undecided == 0);
     Ok(TwoStoneRun {
+        stones,
         helpers,
         complete,
         seeded: false,
@@ -196,15 +273,16 @@ pub fn seed_two_stone(
         o.seeds_only = true;
         o.checkpoint = checkpoint_dir.map(|d| seed_checkpoint(d, region.row, *h));
         let en = enumerate(&grid, &o)?;
-        let (templates, inessential, undecided) = essential(region, &grid, &en, &opts.budget, *h);
+        let (templates, inessential, undecided) =
+            essential(region, &grid, &en, &opts.budget, &[*h]);
         let open_en = Enumeration {
             minimal: en.unsettled.clone(),
             ..en.clone()
         };
         let (open, open_inessential, open_undecided) =
-            essential(region, &grid, &open_en, &opts.budget, *h);
+            essential(region, &grid, &open_en, &opts.budget, &[*h]);
         helpers.push(HelperRun {
-            helper: *h,
+            helpers: vec![*h],
             enumeration: en,
             templates,
             inessential: inessential + open_inessential,
@@ -214,6 +292,7 @@ pub fn seed_two_stone(
         });
     }
     Ok(TwoStoneRun {
+        stones: 2,
         helpers,
         complete: false,
         seeded: true,
@@ -225,32 +304,61 @@ pub fn seed_two_stone(
 /// search says the goal stone alone loses on `carrier ∪ {h}`, `Some(false)` when it wins there
 /// (a one-stone template lies inside), `None` when the search is over budget.
 pub fn helper_essential(region: &Grid, h: Rc, carrier: &[Rc], budget: &Budget) -> Option<bool> {
-    let mut mask = 0u128;
-    for rc in carrier.iter().chain(std::iter::once(&h)) {
-        mask |= 1 << region.cells.iter().position(|x| x == rc)?;
-    }
-    match decide(&region.game(mask), budget) {
-        Ok(o) if o.verdict == Verdict::Fails => Some(true),
-        Ok(o) if o.verdict == Verdict::Holds => Some(false),
-        _ => None,
-    }
+    helpers_essential(region, &[h], carrier, budget)
 }
 
-/// Splits the minimal carriers of one helper into those with an essential helper (returned,
-/// edge-relative and sorted) and those without (counted), by [`helper_essential`].
-/// Undecided tests are counted and their sets left out.
+/// Whether every helper of `helpers` is essential to the carrier `carrier` (edge-relative
+/// cells of the one-stone `region`, which must hold the helpers and the carrier): for each
+/// helper `h`, the exact search on `carrier ∪ {h}` with the goal stone and the other helpers
+/// as stones. `Some(true)` when every such search fails, `Some(false)` when one holds (a
+/// template with fewer stones lies inside), `None` when one is over budget and none holds.
+pub fn helpers_essential(
+    region: &Grid,
+    helpers: &[Rc],
+    carrier: &[Rc],
+    budget: &Budget,
+) -> Option<bool> {
+    let mut all = Some(true);
+    for (i, h) in helpers.iter().enumerate() {
+        let others: Vec<Rc> = helpers
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, &x)| x)
+            .collect();
+        let grid = if others.is_empty() {
+            region.clone()
+        } else {
+            Grid::with_helpers(region.row, region.cells.clone(), others).ok()?
+        };
+        let mut mask = 0u128;
+        for rc in carrier.iter().chain(std::iter::once(h)) {
+            mask |= 1 << grid.cells.iter().position(|x| x == rc)?;
+        }
+        match decide(&grid.game(mask), budget) {
+            Ok(o) if o.verdict == Verdict::Fails => {}
+            Ok(o) if o.verdict == Verdict::Holds => return Some(false),
+            _ => all = None,
+        }
+    }
+    all
+}
+
+/// Splits the minimal carriers of one helper set into those with every helper essential
+/// (returned, edge-relative and sorted) and those without (counted), by
+/// [`helpers_essential`]. Undecided tests are counted and their sets left out.
 fn essential(
     region: &Grid,
     grid: &Grid,
     en: &Enumeration,
     budget: &Budget,
-    h: Rc,
+    hs: &[Rc],
 ) -> (Vec<Vec<Rc>>, usize, usize) {
     let mut keep = Vec::new();
     let (mut inessential, mut undecided) = (0, 0);
     for &m in &en.minimal {
         let cells = grid.rcs(m);
-        match helper_essential(region, h, &cells, budget) {
+        match helpers_essential(region, hs, &cells, budget) {
             Some(true) => keep.push(cells),
             Some(false) => inessential += 1,
             None => undecided += 1,
@@ -273,8 +381,9 @@ pub fn build_two_stone_file(
     for hr in &run.helpers {
         let all = hr.templates.iter().map(|c| (c, true));
         for (carrier, settled) in all.chain(hr.open.iter().map(|c| (c, false))) {
-            let (stones, carrier, _) =
-                canonical_template(&[[region.row, 0], hr.helper], carrier, region.row);
+            let mut stones = vec![[region.row, 0]];
+            stones.extend(&hr.helpers);
+            let (stones, carrier, _) = canonical_template(&stones, carrier, region.row);
             *classes
                 .entry((carrier.len(), stones, carrier))
                 .or_insert(settled) |= settled;
@@ -307,9 +416,13 @@ pub fn build_two_stone_file(
             )
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut names = std::collections::BTreeSet::new();
+    if let Some(r) = templates.iter().find(|r| !names.insert(r.name.as_str())) {
+        return Err(EnumerateError::DuplicateName(r.name.clone()));
+    }
     Ok(LibraryFile {
         row: region.row,
-        stones: 2,
+        stones: run.stones,
         region: reg,
         complete: run.complete,
         templates,

@@ -46,7 +46,11 @@ fn bad_input_is_one_line_and_exit_2() {
     for args in [
         vec!["templates", "show", "NOPE"],
         vec!["templates", "generate", "--row", "3", "--width", "6"],
-        vec!["templates", "generate", "--row", "3", "--stones", "3"],
+        vec!["templates", "generate", "--row", "3", "--stones", "4"],
+        // Three stones take no seeds.
+        "templates generate --row 3 --stones 3 --seeds-only --seed III1a"
+            .split(' ')
+            .collect(),
         vec!["templates", "generate", "--row", "3", "--quick=-1"],
         vec!["templates", "match", "--board", "9x9", "--moves", "z99"],
         vec!["templates", "verify", "--dir", "/nonexistent/dir"],

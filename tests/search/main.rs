@@ -22,6 +22,7 @@ mod templates_library;
 mod templates_props;
 mod templates_published;
 mod templates_shrink;
+mod templates_three_stone;
 mod templates_two_stone;
 mod templates_v1a_independent;
 mod vc_closure;

@@ -191,7 +191,7 @@ pub fn run_job(j: Job) -> u8 {
 fn helper_record(hr: &HelperRun) -> HelperRecord {
     let en = &hr.enumeration;
     HelperRecord {
-        helper: hr.helper,
+        helper: hr.helpers[0],
         complete: en.complete && hr.undecided == 0,
         templates: hr.templates.clone(),
         minimal: en.minimal.len(),
@@ -208,7 +208,7 @@ fn helper_record(hr: &HelperRun) -> HelperRecord {
 /// templates, whether it is complete); the enumeration keeps only the counts.
 fn helper_run(h: &HelperRecord) -> HelperRun {
     HelperRun {
-        helper: h.helper,
+        helpers: vec![h.helper],
         enumeration: Enumeration {
             minimal: Vec::new(),
             complete: h.complete,
@@ -380,6 +380,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, String> {
     Ok(Merged {
         region,
         run: TwoStoneRun {
+            stones: 2,
             helpers,
             complete,
             seeded: false,

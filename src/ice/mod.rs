@@ -57,5 +57,11 @@ pub fn install(patterns: Vec<Pattern>) {
 
 /// The installed patterns (empty when none were installed).
 pub fn installed() -> Arc<Vec<Pattern>> {
-    INSTALLED.get().cloned().unwrap_or_default()
+    // One shared empty list, so that callers caching by the list's address see the same
+    // address until something is installed.
+    static NONE: OnceLock<Arc<Vec<Pattern>>> = OnceLock::new();
+    INSTALLED
+        .get()
+        .unwrap_or_else(|| NONE.get_or_init(Default::default))
+        .clone()
 }

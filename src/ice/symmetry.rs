@@ -21,6 +21,7 @@ use crate::board::{Board, Cell, CellSet, Colour};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Where a pattern's coordinates are measured from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -287,11 +288,17 @@ impl Placements {
         let mut all = Vec::new();
         for p in patterns.iter().filter(|p| keep(p)) {
             let Ok(r) = rel(p) else { continue };
-            let mut images: HashSet<Rel> = HashSet::new();
+            // Distinct images in a fixed order (not a hash set's), so that the placements,
+            // and with them the solver's fill-in and node counts, are the same every run.
+            let mut seen: HashSet<Rel> = HashSet::new();
+            let mut images: Vec<Rel> = Vec::new();
             for l in r.local_images() {
                 for x in [l.clone(), l.rot180()] {
-                    images.insert(x.transpose_swap());
-                    images.insert(x);
+                    for y in [x.transpose_swap(), x] {
+                        if seen.insert(y.clone()) {
+                            images.push(y);
+                        }
+                    }
                 }
             }
             for im in images {
@@ -348,23 +355,27 @@ impl Placements {
 }
 
 thread_local! {
-    static CACHE: RefCell<Option<(Board, Rc<Placements>)>> = const { RefCell::new(None) };
+    /// The last board's placements, with the address of the installed list they were made
+    /// from: a list installed after the cache was filled (tests, or a thread that searched
+    /// before the CLI installed the library) makes the entry stale.
+    static CACHE: RefCell<Option<(Board, usize, Rc<Placements>)>> = const { RefCell::new(None) };
 }
 
 /// The placements of the installed patterns ([`super::installed`]) that the solver fills
 /// with: captured sets of three or more cells (pairs are found on the real board by
 /// `dfpn::inferior`, which subsumes the pair patterns). Cached per thread and board.
 pub fn placements(board: &Board) -> Rc<Placements> {
+    let pats = super::installed();
+    let key = Arc::as_ptr(&pats) as usize;
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         match &*c {
-            Some((b, p)) if b == board => p.clone(),
+            Some((b, k, p)) if b == board && *k == key => p.clone(),
             _ => {
-                let pats = super::installed();
                 let p = Rc::new(Placements::new(board, &pats, |p| {
                     p.class == PatternClass::Captured && p.set.len() >= 3
                 }));
-                *c = Some((*board, p.clone()));
+                *c = Some((*board, key, p.clone()));
                 p
             }
         }

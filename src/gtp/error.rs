@@ -124,6 +124,9 @@ pub enum GtpError {
     /// `param_player links` with an unknown setting.
     #[error("unknown links '{0}'")]
     UnknownLinks(String),
+    /// `param_player playout_patterns` with a value other than off, r1, r2.
+    #[error("playout_patterns: '{0}' is not off, r1 or r2")]
+    UnknownPlayoutPatterns(String),
     /// `param_player` with an unknown parameter.
     #[error("unknown parameter '{0}'")]
     UnknownParameter(String),

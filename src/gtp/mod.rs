@@ -509,7 +509,7 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] circuit_inherit {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] circuit_inherit {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}\n[list/off/r1/r2] playout_patterns {}\n[string] playout_power {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
@@ -534,7 +534,9 @@ impl Engine {
                 c.uct_c,
                 c.rave_k,
                 c.ladders as u8,
-                c.ladder_escape as u8
+                c.ladder_escape as u8,
+                ["off", "r1", "r2"][c.playout_patterns.min(2) as usize],
+                c.playout_power
             )),
             [name, v] => {
                 let num = |v: &str| {
@@ -569,6 +571,15 @@ impl Engine {
                     "rave_k" => c.rave_k = nonneg(v)?.clamp(1.0, 1e9),
                     "ladders" => c.ladders = parse_bool(v)?,
                     "ladder_escape" => c.ladder_escape = parse_bool(v)?,
+                    "playout_power" => c.playout_power = nonneg(v)?.min(10.0),
+                    "playout_patterns" => {
+                        c.playout_patterns = match *v {
+                            "off" | "0" => 0,
+                            "r1" | "1" => 1,
+                            "r2" | "2" => 2,
+                            _ => return Err(GtpError::UnknownPlayoutPatterns(v.to_string())),
+                        }
+                    }
                     _ => return Err(GtpError::UnknownParameter(name.to_string())),
                 }
                 Ok(String::new())
@@ -833,9 +844,16 @@ mod tests {
         assert!(list.contains("[string] knowledge_threshold 400"), "{list}");
         assert!(list.contains("[bool] ladders 0"), "{list}");
         assert!(list.contains("[bool] ladder_escape 0"), "{list}");
+        assert!(
+            list.contains("[list/off/r1/r2] playout_patterns off"),
+            "{list}"
+        );
+        assert!(list.contains("[string] playout_power 1"), "{list}");
         for cmd in [
             "param_player ladders 1",
             "param_player ladder_escape 1",
+            "param_player playout_patterns r2",
+            "param_player playout_power 0.5",
             "param_player knowledge_threshold 1000",
             "param_player circuit_prior 0",
             "param_player circuit_inherit 20",
@@ -858,6 +876,15 @@ mod tests {
         assert!(list.contains("[string] knowledge_threshold 1000"), "{list}");
         assert!(list.contains("[bool] ladders 1"), "{list}");
         assert!(list.contains("[bool] ladder_escape 1"), "{list}");
+        assert!(
+            list.contains("[list/off/r1/r2] playout_patterns r2"),
+            "{list}"
+        );
+        assert!(list.contains("[string] playout_power 0.5"), "{list}");
+        assert!(e
+            .handle("param_player playout_patterns r3")
+            .unwrap()
+            .starts_with('?'));
         assert!(e
             .handle("param_player circuit_prior -1")
             .unwrap()

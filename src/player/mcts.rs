@@ -10,7 +10,7 @@
 //! never hurt their owner, so the winner of the filled board is the winner of the playout.
 
 use super::clock::Deadline;
-use super::patterns::{Locator, Table};
+use super::patterns::{canonical, Locator, Table};
 use super::proven::{candidates, proven_move, root_proven_move, ProvenMove};
 use super::{Config, Decision, Report};
 use crate::board::{Board, Cell, CellSet, Colour};
@@ -231,6 +231,174 @@ fn ladder_threats(cols: usize, rows: usize, neigh: &[Vec<u16>]) -> Vec<Vec<Ladde
         .collect()
 }
 
+/// The learned-pattern playout policy ([`Config::playout_patterns`], after MoHex 2.0: Huang,
+/// Arneson, Hayward, Müller & Pawlewicz 2013, "MoHex 2.0: a pattern-based MCTS Hex player"):
+/// every empty cell carries, for each mover, the gamma of the pattern around it
+/// ([`super::patterns`]), and a playout move is drawn with probability proportional to it.
+/// A stone changes only the patterns of the cells within distance 2 of it, so the keys are
+/// kept as bit fields and updated slot by slot, and each row keeps the sum of its gammas
+/// (drawing a move is then a walk over the row sums, then over one row).
+struct PlayoutWeights {
+    table: std::borrow::Cow<'static, Table>,
+    /// Radius-1 gammas by canonical key (no hashing).
+    r1: Vec<f32>,
+    /// Use the radius-2 gammas too (one hash lookup per changed pattern).
+    use_r2: bool,
+    loc: Locator,
+    /// `inv[m][c]`: the (cell, slot) pairs whose pattern for mover m has c in that slot
+    /// (radius-1 slots only when the radius-2 gammas are not used).
+    inv: [Vec<Vec<(u16, u8)>>; 2],
+    /// Rows either side of a stone whose patterns it changes (2, or 1 for radius 1 only).
+    reach: usize,
+    /// The 180° rotation of the slots.
+    rot: [u8; 18],
+    cols: usize,
+    /// Per mover m (0 Black, 1 White) and cell: the pattern as read and rotated, its gamma
+    /// (0 on a stone), and per row the sum of the gammas.
+    key: [Vec<u64>; 2],
+    rkey: [Vec<u64>; 2],
+    gamma: [Vec<f32>; 2],
+    row: [Vec<f32>; 2],
+}
+
+impl PlayoutWeights {
+    /// The policy on `board` with the gammas of `table` raised to `power`.
+    fn new(board: &Board, table: &'static Table, use_r2: bool, power: f32) -> PlayoutWeights {
+        let table = if power == 1.0 {
+            std::borrow::Cow::Borrowed(table)
+        } else {
+            std::borrow::Cow::Owned(table.powered(power))
+        };
+        let loc = Locator::new(board);
+        let n = loc.cells();
+        let cols = board.cols() as usize;
+        let rows = n / cols;
+        let mut rot = [0u8; 18];
+        for (k, r) in rot.iter_mut().enumerate() {
+            *r = loc.rotated_slot(k) as u8;
+        }
+        let inverse = |m: usize| {
+            let mut inv = loc.inverse(m);
+            if !use_r2 {
+                for v in &mut inv {
+                    v.retain(|&(_, k)| k < 6);
+                }
+            }
+            inv
+        };
+        PlayoutWeights {
+            r1: table.dense_r1(),
+            table,
+            use_r2,
+            inv: [inverse(0), inverse(1)],
+            reach: if use_r2 { 2 } else { 1 },
+            loc,
+            rot,
+            cols,
+            key: [vec![0; n], vec![0; n]],
+            rkey: [vec![0; n], vec![0; n]],
+            gamma: [vec![0.0; n], vec![0.0; n]],
+            row: [vec![0.0; rows], vec![0.0; rows]],
+        }
+    }
+
+    #[inline]
+    fn gamma_of(&self, key: u64, rkey: u64) -> f32 {
+        let (k1, k2) = canonical(key, rkey);
+        let g = self.r1[k1 as usize];
+        if self.use_r2 {
+            g * self.table.gamma_r2(k2)
+        } else {
+            g
+        }
+    }
+
+    /// Every pattern and gamma of `board` from scratch.
+    fn init(&mut self, board: &[u8]) {
+        for m in 0..2 {
+            for (i, &c) in board.iter().enumerate() {
+                if c == EMPTY {
+                    let (k, r) = self.loc.raw_keys(board, m, i);
+                    self.key[m][i] = k;
+                    self.rkey[m][i] = r;
+                    self.gamma[m][i] = self.gamma_of(k, r);
+                } else {
+                    self.gamma[m][i] = 0.0;
+                }
+            }
+            for y in 0..self.row[m].len() {
+                self.row[m][y] = self.gamma[m][y * self.cols..(y + 1) * self.cols]
+                    .iter()
+                    .sum();
+            }
+        }
+    }
+
+    /// A stone of `colour` has just been put on `c` (`board` already shows it).
+    fn place(&mut self, board: &[u8], c: u16, colour: u8) {
+        for m in 0..2 {
+            self.gamma[m][c as usize] = 0.0;
+            // Slot states: 1 the mover's stone, 2 the opponent's (patterns.rs).
+            let state = if colour as usize == m + 1 { 1u64 } else { 2u64 };
+            for &(j, k) in &self.inv[m][c as usize] {
+                let j = j as usize;
+                if board[j] == EMPTY {
+                    self.key[m][j] |= state << (2 * k as u32);
+                    self.rkey[m][j] |= state << (2 * self.rot[k as usize] as u32);
+                    self.gamma[m][j] = self.gamma_of(self.key[m][j], self.rkey[m][j]);
+                }
+            }
+            // The changed cells lie within `reach` rows of c.
+            let y = c as usize / self.cols;
+            let rows = self.row[m].len();
+            for yy in y.saturating_sub(self.reach)..(y + self.reach + 1).min(rows) {
+                self.row[m][yy] = self.gamma[m][yy * self.cols..(yy + 1) * self.cols]
+                    .iter()
+                    .sum();
+            }
+        }
+    }
+
+    /// A cell drawn with probability proportional to its gamma for mover `m`; `None` when
+    /// every gamma is 0 (no empty cell).
+    fn sample(&self, m: usize, rng: &mut Rng) -> Option<u16> {
+        let total: f32 = self.row[m].iter().sum();
+        if total <= 0.0 || !total.is_finite() {
+            return None;
+        }
+        let mut r = rng.unit() * total;
+        let mut last = None;
+        for (y, &rs) in self.row[m].iter().enumerate() {
+            if rs <= 0.0 {
+                continue;
+            }
+            if r >= rs {
+                r -= rs;
+                // Rounding: remember a cell in case r runs past the last row.
+                last = Some(y);
+                continue;
+            }
+            let mut pick = None;
+            for x in 0..self.cols {
+                let i = y * self.cols + x;
+                let g = self.gamma[m][i];
+                if g > 0.0 {
+                    pick = Some(i as u16);
+                    if r < g {
+                        break;
+                    }
+                    r -= g;
+                }
+            }
+            return pick;
+        }
+        let y = last?;
+        (0..self.cols)
+            .map(|x| (y * self.cols + x) as u16)
+            .rfind(|&i| self.gamma[m][i as usize] > 0.0)
+    }
+}
+
 /// xorshift64*: fast, seeded, good enough for playouts.
 struct Rng(u64);
 
@@ -248,6 +416,12 @@ impl Rng {
     #[inline]
     fn below(&mut self, n: usize) -> usize {
         (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+
+    /// Uniform in [0, 1).
+    #[inline]
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 * (1.0 / (1u64 << 24) as f32)
     }
 }
 
@@ -320,6 +494,8 @@ struct Search<'a> {
     /// The cell energies (by cell number) of the circuit priors solved at the root and the
     /// knowledge nodes, for [`Config::circuit_inherit`]. Entry 0 is unused.
     energies: Vec<Vec<f32>>,
+    /// The learned-pattern playout policy ([`Config::playout_patterns`]), when on.
+    weights: Option<PlayoutWeights>,
 }
 
 impl<'a> Search<'a> {
@@ -370,6 +546,15 @@ impl<'a> Search<'a> {
                 .then(|| (Table::builtin(), Locator::new(&board))),
             fills: vec![Vec::new()],
             energies: vec![Vec::new()],
+            weights: match config.playout_patterns {
+                0 => None,
+                p => Some(PlayoutWeights::new(
+                    &board,
+                    Table::builtin(),
+                    p >= 2,
+                    config.playout_power as f32,
+                )),
+            },
         };
         // Root children: mustplay only.
         s.expand(0, code(to_move));
@@ -871,6 +1056,8 @@ impl<'a> Search<'a> {
     /// Fills every empty cell, answering bridge intrusions and (with [`Config::ladders`])
     /// pushing against second- and third-row ladders and (with [`Config::ladder_escape`]
     /// too) running a second-row ladder that has an escape.
+    /// With [`Config::playout_patterns`] the move that no rule picks is drawn by the learned
+    /// pattern gammas ([`PlayoutWeights`]) instead of uniformly.
     fn fill_random(&mut self, mut to_move: u8, mut last: Option<u16>) {
         self.empties.clear();
         for i in 0..self.geo.n {
@@ -878,6 +1065,9 @@ impl<'a> Search<'a> {
                 self.where_[i] = self.empties.len() as u32;
                 self.empties.push(i as u16);
             }
+        }
+        if let Some(w) = self.weights.as_mut() {
+            w.init(&self.work);
         }
         while !self.empties.is_empty() {
             let mut mv = None;
@@ -904,6 +1094,11 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+            if mv.is_none() {
+                if let Some(w) = &self.weights {
+                    mv = w.sample(to_move as usize - 1, &mut self.rng);
+                }
+            }
             let m = match mv {
                 Some(y) => y,
                 None => self.empties[self.rng.below(self.empties.len())],
@@ -915,6 +1110,9 @@ impl<'a> Search<'a> {
                 self.where_[tail as usize] = at as u32;
             }
             self.work[m as usize] = to_move;
+            if let Some(w) = self.weights.as_mut() {
+                w.place(&self.work, m, to_move);
+            }
             last = Some(m);
             to_move = other(to_move);
         }
@@ -1446,6 +1644,118 @@ mod tests {
         match r.decision {
             Decision::Play(c) => assert!(m.contains(c), "{c:?} outside the mustplay"),
             d => panic!("{d:?}"),
+        }
+    }
+
+    #[test]
+    fn the_pattern_weights_follow_the_stones_incrementally() {
+        // 7×7 from a few stones, then random stones one at a time: after each, every empty
+        // cell's keys and gamma (both movers) and every row sum equal a count from scratch.
+        let p = p7("b2 d4 g1", "c3 a7");
+        for use_r2 in [false, true] {
+            let cfg = Config {
+                inferior: false,
+                playout_patterns: if use_r2 { 2 } else { 1 },
+                ..Config::default()
+            };
+            let mut s = search(&cfg, &p, Colour::Black);
+            s.work.copy_from_slice(&s.root_board);
+            let mut w = s.weights.take().expect("the policy is on");
+            w.init(&s.work);
+            let mut fresh = PlayoutWeights::new(&s.board, Table::builtin(), use_r2, 1.0);
+            let mut colour = BLACK;
+            let mut distinct = std::collections::HashSet::new();
+            for step in 0..40 {
+                let empty: Vec<u16> = (0..49u16)
+                    .filter(|&i| s.work[i as usize] == EMPTY)
+                    .collect();
+                if empty.is_empty() {
+                    break;
+                }
+                let c = empty[s.rng.below(empty.len())];
+                s.work[c as usize] = colour;
+                w.place(&s.work, c, colour);
+                colour = other(colour);
+                fresh.init(&s.work);
+                for m in 0..2 {
+                    for i in 0..49 {
+                        if s.work[i] == EMPTY {
+                            // Radius 1 only: the 6 neighbours' slots (12 bits) are kept.
+                            let mask = if use_r2 { u64::MAX } else { 0xFFF };
+                            assert_eq!(
+                                w.key[m][i] & mask,
+                                fresh.key[m][i] & mask,
+                                "step {step} m {m} cell {i}"
+                            );
+                            assert_eq!(w.rkey[m][i] & mask, fresh.rkey[m][i] & mask, "step {step}");
+                            distinct.insert(w.gamma[m][i].to_bits());
+                        }
+                        assert_eq!(w.gamma[m][i], fresh.gamma[m][i], "step {step} cell {i}");
+                    }
+                    for y in 0..7 {
+                        assert!(
+                            (w.row[m][y] - fresh.row[m][y]).abs()
+                                <= 1e-3 * fresh.row[m][y].abs().max(1.0)
+                        );
+                    }
+                }
+            }
+            // The gammas are not all the same (the table is really read).
+            assert!(distinct.len() > 5, "{}", distinct.len());
+        }
+    }
+
+    #[test]
+    fn the_pattern_playout_draws_in_proportion_to_the_gammas() {
+        // 5×5 with a few stones: 200 000 draws for Black; each empty cell's share is its gamma
+        // over the sum (within 0.01), and no stone is ever drawn.
+        let p = p5("b2 c3", "c2 d4");
+        let cfg = Config {
+            inferior: false,
+            playout_patterns: 2,
+            ..Config::default()
+        };
+        let mut s = search(&cfg, &p, Colour::Black);
+        s.work.copy_from_slice(&s.root_board);
+        let mut w = s.weights.take().expect("the policy is on");
+        w.init(&s.work);
+        let total: f32 = w.gamma[0].iter().sum();
+        let mut count = [0u32; 25];
+        let draws = 200_000;
+        for _ in 0..draws {
+            let c = w.sample(0, &mut s.rng).expect("empty cells") as usize;
+            assert_eq!(s.work[c], EMPTY);
+            count[c] += 1;
+        }
+        let mut spread = 0.0f32;
+        for i in 0..25 {
+            let want = w.gamma[0][i] / total;
+            let got = count[i] as f32 / draws as f32;
+            assert!(
+                (want - got).abs() < 0.01,
+                "cell {i}: want {want}, got {got}"
+            );
+            spread = spread.max(want);
+        }
+        // Not uniform: some cell is much likelier than 1/21.
+        assert!(spread > 2.0 / 21.0, "{spread}");
+        // Black's bridge b2–c3 is intruded at c2 (White): Black's gamma at b3 (the save)
+        // beats the uniform share.
+        assert!(w.gamma[0][2 * 5 + 1] / total > 1.0 / 21.0);
+    }
+
+    #[test]
+    fn pattern_playouts_fill_the_board_and_decide() {
+        for playout_patterns in [1, 2] {
+            let p = p5("c3", "");
+            let cfg = Config {
+                solver_thread: false,
+                playout_patterns,
+                ..Config::default()
+            };
+            let r = genmove(&cfg, &p, Colour::White, Duration::from_millis(200), None);
+            assert!(matches!(r.decision, Decision::Play(_)));
+            assert!(r.nodes > 0 || r.proven_win, "{}", r.info);
         }
     }
 

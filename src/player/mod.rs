@@ -139,6 +139,15 @@ pub struct Config {
     /// ladder with an escape to the border instead of abandoning it at random. Off by
     /// default: measured worse (journal player-session25.md).
     pub ladder_escape: bool,
+    /// MCTS: the playout policy. 0: uniformly random moves (after the bridge and ladder
+    /// rules). 1: moves drawn in proportion to the learned radius-1 pattern gammas of
+    /// [`patterns`] (the 6 neighbours, edge-aware), kept up to date around each stone. 2: the
+    /// radius-1 and radius-2 gammas (18 cells), MoHex 2.0's playout policy (Huang, Arneson,
+    /// Hayward, Müller & Pawlewicz 2013). Heuristic only: it never proves or prunes.
+    pub playout_patterns: u8,
+    /// MCTS, with `playout_patterns`: the playout weights are the gammas raised to this power
+    /// (1: the learned gammas; below 1 flatter, toward uniform at 0).
+    pub playout_power: f64,
 }
 
 impl Default for Config {
@@ -173,6 +182,8 @@ impl Default for Config {
             rave_k: 1000.0,
             ladders: false,
             ladder_escape: false,
+            playout_patterns: 0,
+            playout_power: 1.0,
         }
     }
 }

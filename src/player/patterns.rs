@@ -156,6 +156,35 @@ impl Table {
         self.r1.get(&keys.0).copied().unwrap_or(1.0) * self.r2.get(&keys.1).copied().unwrap_or(1.0)
     }
 
+    /// The same table with every gamma raised to `power` (0 makes every move weigh 1, 1
+    /// keeps the table; between them the weights are flattened).
+    pub fn powered(&self, power: f32) -> Table {
+        let pow = |m: &hashbrown::HashMap<u64, f32>| {
+            m.iter().map(|(&k, &g)| (k, g.powf(power))).collect()
+        };
+        Table {
+            r1: pow(&self.r1),
+            r2: pow(&self.r2),
+            comments: self.comments.clone(),
+        }
+    }
+
+    /// The radius-1 gammas as a dense array indexed by the (canonical, 12-bit) radius-1 key,
+    /// 1 where the table has none: a lookup without hashing, for the playouts.
+    pub fn dense_r1(&self) -> Vec<f32> {
+        let mut d = vec![1.0f32; 1 << 12];
+        for (&k, &g) in &self.r1 {
+            d[k as usize] = g;
+        }
+        d
+    }
+
+    /// The radius-2 gamma of a (canonical) key, 1 where the table has none.
+    #[inline]
+    pub fn gamma_r2(&self, key: u64) -> f32 {
+        self.r2.get(&key).copied().unwrap_or(1.0)
+    }
+
     /// The file text: header, comments, then the patterns sorted by key.
     pub fn to_text(&self) -> String {
         let mut s = format!("{HEADER}\n");
@@ -223,14 +252,20 @@ impl Locator {
     /// The canonical (radius-1, radius-2) keys of the move at cell index `cell` for `mover`
     /// on `board` (cells in row order: 0 empty, 1 Black, 2 White).
     pub fn keys(&self, board: &[u8], mover: Colour, cell: usize) -> (u64, u64) {
-        let (m, me) = match mover {
-            Colour::Black => (0, 1u8),
-            Colour::White => (1, 2u8),
+        let m = match mover {
+            Colour::Black => 0,
+            Colour::White => 1,
         };
+        let (key, rot) = self.raw_keys(board, m, cell);
+        canonical(key, rot)
+    }
+
+    /// The radius-2 pattern of the move at `cell` for mover `m` (0 Black, 1 White) as read
+    /// (`key`) and rotated by 180° (`rot`), before [`canonical`] picks the smaller.
+    pub fn raw_keys(&self, board: &[u8], m: usize, cell: usize) -> (u64, u64) {
+        let me = if m == 0 { 1u8 } else { 2u8 };
         let mut key = 0u64;
         let mut rot = 0u64;
-        let mut key1 = 0u64;
-        let mut rot1 = 0u64;
         for (k, &s) in self.src[m][cell].iter().enumerate() {
             let state = if s >= FIXED {
                 (s & 0xFF) as u8
@@ -243,18 +278,41 @@ impl Locator {
             } as u64;
             key |= state << (2 * k);
             rot |= state << (2 * self.rot[k]);
-            if k < 6 {
-                key1 |= state << (2 * k);
-                rot1 |= state << (2 * self.rot[k]);
+        }
+        (key, rot)
+    }
+
+    /// For mover `m` and every cell c: the (cell j, slot k) pairs such that c is slot k of
+    /// the pattern around j, i.e. the patterns a stone on c changes (at most 18).
+    pub fn inverse(&self, m: usize) -> Vec<Vec<(u16, u8)>> {
+        let mut inv = vec![Vec::new(); self.n];
+        for (j, slots) in self.src[m].iter().enumerate() {
+            for (k, &s) in slots.iter().enumerate() {
+                if s < FIXED {
+                    inv[s as usize].push((j as u16, k as u8));
+                }
             }
         }
-        (key1.min(rot1), key.min(rot))
+        inv
+    }
+
+    /// The slot that slot `k` goes to under the 180° rotation.
+    pub fn rotated_slot(&self, k: usize) -> usize {
+        self.rot[k]
     }
 
     /// Cells on the board.
     pub fn cells(&self) -> usize {
         self.n
     }
+}
+
+/// The canonical (radius-1, radius-2) keys of a pattern read as `key` and rotated as `rot`
+/// ([`Locator::raw_keys`]): the smaller of each pair. The radius-1 ring (slots 0..6, the low
+/// 12 bits) rotates onto itself.
+#[inline]
+pub fn canonical(key: u64, rot: u64) -> (u64, u64) {
+    ((key & 0xFFF).min(rot & 0xFFF), key.min(rot))
 }
 
 /// The board of `position` as cell codes in row order (0 empty, 1 Black, 2 White).

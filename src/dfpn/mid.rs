@@ -178,6 +178,28 @@
 //! have. A value is still proved only by connections built and by children, so every answer
 //! is as sound as before; only the order of the search (and so the node count) changes.
 //! Off with [`Dfpn::skip_own_wins`] = false (`--no-skip-own-wins`).
+//!
+//! # Initial numbers of an evaluated position (session 27)
+//!
+//! An open position gets pn = 1 and a disproof number by [`Dfpn::eval_dn`]
+//! (`HEXPROOF_EVAL_DN`): its move count ([`EvalDn::Moves`], the default), its move count
+//! less its vulnerable moves ([`EvalDn::Vulnerable`]), or what its first expansion will give
+//! ([`EvalDn::Children`]: the children made as at an expansion, vulnerable and dominated
+//! moves pruned, each counted with its table proof number, 1 when new, 0 when lost by
+//! strategy stealing). With the move count, a position's dn drops at its first expansion
+//! when moves are pruned there (a discontinuity the parent's thresholds did not expect);
+//! with the children's count it does not, as in Benzene's DFPN, whose consider set is
+//! already pruned when a position is created. The value steers the search only: a node is
+//! decided by its children and its connections alone.
+//!
+//! # Children kept between expansions (session 27)
+//!
+//! With [`Dfpn::keep_children`] (`HEXPROOF_KEEP_CHILDREN=1`) a node's filled children
+//! (before domination pruning, which depends on the order) are kept in a bounded store after
+//! an expansion — and after an evaluation with [`EvalDn::Children`], which makes them — and
+//! the next expansion of the same position with the same moves takes them instead of
+//! playing and filling each move again. A child is a function of the position and its move,
+//! so the search is the same node for node; only the fill-in work is saved.
 
 //!
 //! # Threads on one tree
@@ -317,11 +339,59 @@ pub struct Dfpn<'a> {
     /// Children chosen by the virtual numbers instead of the serial choice (threads on one
     /// tree).
     pub virtual_picks: u64,
+    /// The initial disproof number of an evaluated open position (see the module docs,
+    /// "Initial numbers of an evaluated position").
+    pub eval_dn: EvalDn,
+    /// Keep a node's filled children between its expansions (see the module docs,
+    /// "Children kept between expansions").
+    pub keep_children: bool,
+    /// Expansions that took their children from the kept ones ([`Dfpn::keep_children`]).
+    pub children_reused: u64,
+    kept: hashbrown::HashMap<Key, Made>,
     sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
 
+/// The initial disproof number of an evaluated open position ([`Dfpn::eval_dn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalDn {
+    /// Its move count (the mustplay after fill-in), the default.
+    Moves,
+    /// Its move count less its vulnerable moves.
+    Vulnerable,
+    /// What its first expansion would give: the sum of its children's proof numbers (1 for
+    /// a child not in the table, 0 for one lost by strategy stealing) after vulnerable and
+    /// dominated moves are pruned.
+    Children,
+}
+
+impl EvalDn {
+    /// From `HEXPROOF_EVAL_DN` (0: moves, 1: vulnerable, 2: children); moves when unset.
+    pub fn from_env() -> EvalDn {
+        match std::env::var("HEXPROOF_EVAL_DN").ok().as_deref() {
+            Some("1") => EvalDn::Vulnerable,
+            Some("2") => EvalDn::Children,
+            _ => EvalDn::Moves,
+        }
+    }
+}
+
+/// Most positions whose children [`Dfpn::keep_children`] keeps (the store is cleared when
+/// full).
+const MAX_KEPT_CHILDREN: usize = 1 << 16;
+
+/// A position's filled children before domination pruning, as kept between expansions.
+struct Made {
+    /// The moves they were made for (the entry's moves).
+    moves: CellSet,
+    /// The children of the moves not vulnerable, in the order of `moves`' cells.
+    kids: Vec<Child>,
+    /// The vulnerable moves and their killers.
+    vulnerable: CellSet,
+}
+
 /// A child on the search stack.
+#[derive(Clone)]
 struct Child {
     mv: Cell,
     pos: Position,
@@ -528,6 +598,10 @@ impl<'a> Dfpn<'a> {
             children: 0,
             tree: None,
             virtual_picks: 0,
+            eval_dn: EvalDn::Moves,
+            keep_children: false,
+            children_reused: 0,
+            kept: hashbrown::HashMap::new(),
             sym: None,
             scratch: Vec::new(),
         }
@@ -715,7 +789,7 @@ impl<'a> Dfpn<'a> {
             }
             Eval::Open { moves, reason } => Entry {
                 pn: 1,
-                dn: (moves.len() as u32).max(1),
+                dn: self.initial_dn(pos, to_move, moves),
                 moves,
                 best: None,
                 proof: reason,
@@ -1031,46 +1105,51 @@ impl<'a> Dfpn<'a> {
             self.order.scores(pos, to_move, entry.moves, &mut scratch);
         }
         scratch.sort_unstable();
-        let mut vulnerable = CellSet::EMPTY;
-        if self.vulnerable {
-            let geo = geometry(pos.board());
-            let (b, w) = (pos.stones(Colour::Black), pos.stones(Colour::White));
-            let before = scratch.len();
-            scratch.retain(|&(_, c)| match killer(&geo, b, w, c, to_move) {
-                Some(k) => {
-                    vulnerable.insert(c);
-                    vulnerable.insert(k);
-                    false
-                }
-                None => true,
-            });
-            self.vulnerable_pruned += (before - scratch.len()) as u64;
+        let key = key_of(pos, to_move);
+        let made = if self.keep_children {
+            self.kept.remove(&key).filter(|m| m.moves == entry.moves)
+        } else {
+            None
+        };
+        let before = scratch.len();
+        let (mut kids, vulnerable) = match made {
+            Some(m) => {
+                // The kept children, in this expansion's order.
+                self.children_reused += 1;
+                let mut kept: Vec<Option<Child>> = m.kids.into_iter().map(Some).collect();
+                let mut kids: Vec<Child> = Vec::with_capacity(kept.len());
+                scratch.retain(|&(_, c)| {
+                    match kept
+                        .iter_mut()
+                        .find(|k| k.as_ref().is_some_and(|k| k.mv == c))
+                    {
+                        Some(k) => {
+                            kids.push(k.take().expect("found"));
+                            true
+                        }
+                        None => false,
+                    }
+                });
+                (kids, m.vulnerable)
+            }
+            None => {
+                let cells: Vec<Cell> = scratch.iter().map(|&(_, c)| c).collect();
+                let (kids, vulnerable) = self.make_children(pos, to_move, &cells);
+                scratch.retain(|&(_, c)| kids.iter().any(|k| k.mv == c));
+                (kids, vulnerable)
+            }
+        };
+        self.vulnerable_pruned += (before - kids.len()) as u64;
+        if self.keep_children {
+            self.keep(
+                key,
+                Made {
+                    moves: entry.moves,
+                    kids: kids.clone(),
+                    vulnerable,
+                },
+            );
         }
-        let mut kids: Vec<Child> = Vec::with_capacity(scratch.len());
-        let t = Instant::now();
-        // The moves come from this node's evaluation, which built the opponent's
-        // connections completely (an open node): see "Own wins of a child".
-        let opp_stones = pos.stones(opp);
-        let skip_own = self.skip_own_wins && self.eval.use_vcs && self.eval.use_mustplay;
-        for &(_, mv) in &scratch {
-            let mut p = pos.clone();
-            p.play(to_move, mv).expect("moves are empty cells");
-            let f = fill_in(&mut p, self.rules, opp);
-            self.region_filled += f.regions.len() as u64;
-            self.pattern_filled += f.patterns.len() as u64;
-            self.child_filled += (f.dead | f.black_captured | f.white_captured).len() as u64;
-            let skip_own = skip_own && p.stones(opp) == opp_stones;
-            kids.push(Child {
-                mv,
-                pos: p,
-                pn: 1,
-                dn: self.child_dn.max(1),
-                proof: CellSet::EMPTY,
-                skip_own,
-                seen: false,
-            });
-        }
-        self.fill_time += t.elapsed();
         let stones = pos.stones(Colour::Black).len() + pos.stones(Colour::White).len();
         if trace_order().is_some_and(|n| stones <= n) {
             let names: Vec<String> = scratch
@@ -1112,6 +1191,112 @@ impl<'a> Dfpn<'a> {
             }
         }
         (kids, vulnerable, dominated)
+    }
+
+    /// The children of the moves `cells` of open `pos` (in that order), filled in, with
+    /// the vulnerable ones left out ([`super::vulnerable`]); returns them and the vulnerable
+    /// moves with their killers.
+    fn make_children(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        cells: &[Cell],
+    ) -> (Vec<Child>, CellSet) {
+        let opp = to_move.opponent();
+        let mut vulnerable = CellSet::EMPTY;
+        let geo = geometry(pos.board());
+        let (b, w) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+        let mut kids: Vec<Child> = Vec::with_capacity(cells.len());
+        let t = Instant::now();
+        // The moves come from this node's evaluation, which built the opponent's
+        // connections completely (an open node): see "Own wins of a child".
+        let opp_stones = pos.stones(opp);
+        let skip_own = self.skip_own_wins && self.eval.use_vcs && self.eval.use_mustplay;
+        for &mv in cells {
+            if self.vulnerable {
+                if let Some(k) = killer(&geo, b, w, mv, to_move) {
+                    vulnerable.insert(mv);
+                    vulnerable.insert(k);
+                    continue;
+                }
+            }
+            let mut p = pos.clone();
+            p.play(to_move, mv).expect("moves are empty cells");
+            let f = fill_in(&mut p, self.rules, opp);
+            self.region_filled += f.regions.len() as u64;
+            self.pattern_filled += f.patterns.len() as u64;
+            self.child_filled += (f.dead | f.black_captured | f.white_captured).len() as u64;
+            let skip_own = skip_own && p.stones(opp) == opp_stones;
+            kids.push(Child {
+                mv,
+                pos: p,
+                pn: 1,
+                dn: self.child_dn.max(1),
+                proof: CellSet::EMPTY,
+                skip_own,
+                seen: false,
+            });
+        }
+        self.fill_time += t.elapsed();
+        (kids, vulnerable)
+    }
+
+    /// Keeps a position's children for its next expansion ([`Dfpn::keep_children`]).
+    fn keep(&mut self, key: Key, made: Made) {
+        if self.kept.len() >= MAX_KEPT_CHILDREN {
+            self.kept.clear();
+        }
+        self.kept.insert(key, made);
+    }
+
+    /// The initial disproof number of open `pos` with `moves` ([`Dfpn::eval_dn`]; at
+    /// least 1). It steers the search only: a node is decided by its children alone.
+    fn initial_dn(&mut self, pos: &Position, to_move: Colour, moves: CellSet) -> u32 {
+        let n = match self.eval_dn {
+            EvalDn::Moves => moves.len() as u64,
+            EvalDn::Vulnerable if self.vulnerable => {
+                let geo = geometry(pos.board());
+                let (b, w) = (pos.stones(Colour::Black), pos.stones(Colour::White));
+                moves
+                    .iter()
+                    .filter(|&c| killer(&geo, b, w, c, to_move).is_none())
+                    .count() as u64
+            }
+            EvalDn::Vulnerable => moves.len() as u64,
+            EvalDn::Children => {
+                let cells: Vec<Cell> = moves.iter().collect();
+                let (kids, vulnerable) = self.make_children(pos, to_move, &cells);
+                let mut live = kids.clone();
+                if self.dominated {
+                    prune_dominated(pos, to_move, &mut live);
+                }
+                let opp = to_move.opponent();
+                let mut sum = 0u64;
+                for k in &live {
+                    let (pn, dn) = self.lookup(&k.pos, opp).map_or((1, 1), |e| (e.pn, e.dn));
+                    if pn != 0 && dn != 0 && self.strategy_stealing && stolen(&k.pos) {
+                        continue;
+                    }
+                    // A child lost for its mover makes this node won at its expansion; it
+                    // counts 1 here, not its infinite proof number (an infinite dn would
+                    // stop the search above at once, the node unexpanded).
+                    sum += if dn == 0 { 1 } else { pn as u64 };
+                }
+                if self.keep_children {
+                    let key = key_of(pos, to_move);
+                    self.keep(
+                        key,
+                        Made {
+                            moves,
+                            kids,
+                            vulnerable,
+                        },
+                    );
+                }
+                sum
+            }
+        };
+        n.clamp(1, INF as u64) as u32
     }
 
     /// A node's numbers from its children's: pn = least child dn (among the first children

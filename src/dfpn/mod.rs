@@ -212,6 +212,13 @@ pub struct SolveParams {
     /// Threads searching the position ([`parallel`]); 1 (the default) is the serial search.
     /// `--openings all` gives each opening one thread instead ([`openings`]).
     pub threads: usize,
+    /// The initial disproof number of an evaluated open position ([`mid::Dfpn::eval_dn`]):
+    /// [`mid::EvalDn::Moves`] (its move count, the default) or its children's count after
+    /// vulnerable / dominated pruning. Default from `HEXPROOF_EVAL_DN` (0, 1, 2).
+    pub eval_dn: mid::EvalDn,
+    /// Keep a node's filled children between its expansions ([`mid::Dfpn::keep_children`]);
+    /// default from `HEXPROOF_KEEP_CHILDREN=1`.
+    pub keep_children: bool,
 }
 
 /// The move orderings available to [`solve`] ([`order`]).
@@ -263,6 +270,8 @@ impl Default for SolveParams {
             library_seeds: true,
             vc_fast_or: true,
             threads: 1,
+            eval_dn: mid::EvalDn::from_env(),
+            keep_children: std::env::var_os("HEXPROOF_KEEP_CHILDREN").is_some_and(|v| v == "1"),
         }
     }
 }
@@ -434,6 +443,9 @@ pub struct Profile {
     pub virtual_picks: u64,
     /// Sticky selection ([`mid::Dfpn::sticky`]): selections that kept the last child.
     pub sticky_picks: u64,
+    /// Expansions that took their filled children from the kept ones
+    /// ([`mid::Dfpn::keep_children`]).
+    pub children_reused: u64,
 }
 
 impl Profile {
@@ -475,6 +487,7 @@ impl Profile {
         self.children += o.children;
         self.virtual_picks += o.virtual_picks;
         self.sticky_picks += o.sticky_picks;
+        self.children_reused += o.children_reused;
     }
 
     /// The figures of one search.
@@ -517,6 +530,7 @@ impl Profile {
             children: d.children,
             virtual_picks: d.virtual_picks,
             sticky_picks: d.sticky_picks,
+            children_reused: d.children_reused,
         }
     }
 }
@@ -574,6 +588,8 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.widening = params.widening;
     d.widening_step = params.widening_step;
     d.sticky = params.sticky;
+    d.eval_dn = params.eval_dn;
+    d.keep_children = params.keep_children;
     d.eval.circuit_links = params.conductance;
     d.vc_order = matches!(params.order, Ordering::Connections | Ordering::Flow);
     d.eval.circuit_flow = params.order == Ordering::Flow;

@@ -461,6 +461,17 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
         epsilon: 0.5,
         ..SolveParams::default()
     };
+    // An evaluated position's disproof number from its children's count, with its children
+    // kept between expansions (session 27), and the vulnerable-only count.
+    let children_dn = SolveParams {
+        eval_dn: dfpn::mid::EvalDn::Children,
+        keep_children: true,
+        ..SolveParams::default()
+    };
+    let vulnerable_dn = SolveParams {
+        eval_dn: dfpn::mid::EvalDn::Vulnerable,
+        ..SolveParams::default()
+    };
     let mut checked = 0;
     while checked < 24 {
         let n = 4 + (checked % 2) as u32;
@@ -480,6 +491,8 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
             &wide,
             &threads,
             &overlap,
+            &children_dn,
+            &vulnerable_dn,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
             if (o.winner == Winner::Black) == (to_move == Colour::Black) {

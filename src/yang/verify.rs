@@ -534,7 +534,8 @@ struct Built {
     /// The failure (if any) is this instance's own step, not a sub-pattern's.
     own: bool,
     /// The kernel's acceptance of the instance's certificate (when verified).
-    proof: Option<kernel::Verified>,
+    /// Shared (`Rc`): a `Built` is cloned into every step that uses it and into the memo.
+    proof: Option<Rc<kernel::Verified>>,
 }
 
 /// A certificate being written: its nodes, the lemma leaves among them with the claims they
@@ -542,7 +543,7 @@ struct Built {
 #[derive(Default)]
 struct Draft {
     nodes: Vec<Node>,
-    lemmas: Vec<(NodeId, kernel::Verified)>,
+    lemmas: Vec<(NodeId, Rc<kernel::Verified>)>,
     /// Nodes of the lemmas' certificates beyond the leaf that stands for each.
     hidden: usize,
 }
@@ -555,7 +556,7 @@ impl Draft {
     /// The certificate rooted at `root` and its lemmas, judged by the kernel in `game`.
     fn check(self, game: &SubGame, root: NodeId) -> Result<kernel::Verified, kernel::KernelError> {
         let lemmas: Vec<(NodeId, &kernel::Verified)> =
-            self.lemmas.iter().map(|(id, v)| (*id, v)).collect();
+            self.lemmas.iter().map(|(id, v)| (*id, &**v)).collect();
         let cert = Certificate {
             nodes: self.nodes,
             first: None,
@@ -631,7 +632,10 @@ struct Checker<'a> {
     /// Sound because the result is a function of the key, and because a verified result is
     /// used above only as a lemma leaf, which the kernel matches against the leaf it stands
     /// for (condition 7).
-    memo: HashMap<MemoKey, (Built, Rc<RecTree>)>,
+    /// Keys and values are boxed, so a slot of the table is two pointers: the table runs
+    /// at most 7/8 full and doubles, and with the entries inline (about half a kilobyte
+    /// each) it was about 2.2 GB, half of it empty, on the real file (session 27).
+    memo: HashMap<Box<MemoKey>, Box<(Built, Rc<RecTree>)>>,
     /// Builds answered from the memo.
     memo_hits: u64,
     /// Instances whose own step composed only with a revised goal (counted per build).
@@ -1017,14 +1021,16 @@ impl<'a> Checker<'a> {
             inst.carried_key(),
             inst.white,
         );
-        if let Some((built, tree)) = self.memo.get(&key) {
+        if let Some(hit) = self.memo.get(&key) {
+            let (built, tree) = &**hit;
             self.memo_hits += 1;
             self.out.push(tree.clone());
             return built.clone();
         }
         let built = self.build(inst, goal, position);
         let tree = self.out.last().expect("build records its instance").clone();
-        self.memo.insert(key, (built.clone(), tree));
+        self.memo
+            .insert(Box::new(key), Box::new((built.clone(), tree)));
         built
     }
 
@@ -1156,7 +1162,7 @@ impl<'a> Checker<'a> {
                     count,
                     false,
                 );
-                built(Status::Verified, false, Some(v))
+                built(Status::Verified, false, Some(Rc::new(v)))
             }
             Err(e) if conj => {
                 let why = self.describe_kernel_error(&e);

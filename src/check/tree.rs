@@ -664,7 +664,7 @@ impl<'a> Checker<'a> {
                     v = StepVerdict::Failed;
                 }
                 Some(there) => {
-                    let board = here.board().clone();
+                    let board = *here.board();
                     let turn = |s: CellSet| s.rotated180(&board);
                     let pname = format!("{}'s position turned by 180°", im.path);
                     let diffs = if *there.board() != board {

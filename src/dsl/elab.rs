@@ -1446,7 +1446,11 @@ impl Elab {
         }
         let position = Position::new(self.board, self.global.black, self.global.white).ok()?;
         let (tree, shared, image) = match &s.image {
-            Some(im) => (None, Vec::new(), Some(self.image_of(im, &position, &local)?)),
+            Some(im) => (
+                None,
+                Vec::new(),
+                Some(self.image_of(im, &position, &local)?),
+            ),
             None => {
                 let (tree, shared) = self.strategy_tree(s, &position, &local, before)?;
                 (tree, shared, None)

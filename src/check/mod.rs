@@ -153,6 +153,7 @@ fn finish(
     let mut ids = Vec::new();
     let mut done: Vec<FileId> = Vec::new();
     let mut db: LemmaDb = HashMap::new();
+    let mut images: ImageDb = HashMap::new();
     for (name, st, diags, first_source) in roots {
         match st {
             RootStatus::Unreadable(e) => {
@@ -187,7 +188,14 @@ fn finish(
                         .iter()
                         .find(|m| m.file == fid)
                         .expect("a loaded file has a module");
-                    files.push(check_module(&loaded.program, m, opts, &mut db, split));
+                    files.push(check_module(
+                        &loaded.program,
+                        m,
+                        opts,
+                        &mut db,
+                        &mut images,
+                        split,
+                    ));
                     ids.push(Some(fid));
                 }
             }
@@ -242,11 +250,12 @@ fn dependency_order(p: &Program, id: FileId, out: &mut Vec<FileId>) {
 /// Checks one elaborated program (every module), e.g. from [`crate::dsl::load_str`].
 pub fn check_program(p: &Program, opts: &Options) -> Report {
     let mut db: LemmaDb = HashMap::new();
+    let mut images: ImageDb = HashMap::new();
     let mut report = Report {
         files: p
             .modules
             .iter()
-            .map(|m| check_module(p, m, opts, &mut db, None))
+            .map(|m| check_module(p, m, opts, &mut db, &mut images, None))
             .collect(),
         counts: Counts::default(),
         exit_code: 0,
@@ -269,11 +278,30 @@ pub(crate) type LemmaDb<'p> = HashMap<
     ),
 >;
 
+/// A checked strategy, for `image "FILE" under rot180` in a file that uses FILE
+/// (docs/LANGUAGE.md, "Images of another file's strategy").
+pub(crate) struct StrategyFact {
+    /// Its position (Black to move).
+    pub position: Position,
+    /// Its root's Black move, when the root is one (`black M { .. }` or `black M goto ..`).
+    pub first: Option<Cell>,
+    /// The strategy's verdict (the worst of its lines).
+    pub verdict: StepVerdict,
+    /// The bases of its verified lines.
+    pub bases: Vec<Basis>,
+    /// Where it starts (line).
+    pub line: usize,
+}
+
+/// Checked strategies by file, filled as each file is checked (a used file first).
+pub(crate) type ImageDb = HashMap<FileId, Vec<StrategyFact>>;
+
 fn check_module<'p>(
     p: &'p Program,
     m: &'p crate::dsl::model::Module,
     opts: &Options,
     db: &mut LemmaDb<'p>,
+    images: &mut ImageDb,
     split: Option<&std::cell::RefCell<shard::Split>>,
 ) -> FileReport {
     let sources = &p.sources;
@@ -289,6 +317,7 @@ fn check_module<'p>(
             goal_search: None,
             tree_cert: None,
             lemmas: db,
+            images,
             position: b.position.clone(),
             steps: &b.steps,
             lemma_uses: 0,
@@ -325,6 +354,23 @@ fn check_module<'p>(
         }
         blocks.push(r);
     }
+    let facts = m
+        .blocks
+        .iter()
+        .zip(&blocks)
+        .filter(|(b, _)| b.kind == BlockKind::Strategy)
+        .map(|(b, r)| StrategyFact {
+            position: b.position.clone(),
+            first: match &b.tree {
+                Some(crate::dsl::model::TreeNode::Black { cell, .. }) => Some(*cell),
+                _ => None,
+            },
+            verdict: r.verdict,
+            bases: r.steps.iter().filter_map(|s| s.basis.clone()).collect(),
+            line: r.at.line,
+        })
+        .collect();
+    images.insert(m.file, facts);
     let mut f = FileReport {
         file: sources.name(m.file).to_string(),
         status: "checked".into(),
@@ -459,6 +505,8 @@ struct Checker<'a> {
     cache: HashMap<(Claim, CellSet, CellSet, CellSet, bool), SearchOut>,
     /// Lemmas checked so far (this file's earlier lemmas and the used files').
     lemmas: &'a LemmaDb<'a>,
+    /// Strategies of the files checked so far (for `image`).
+    images: &'a ImageDb,
     /// The position the current steps are about (the block's, or a tree node's).
     position: Position,
     /// The current list of steps (the block's, or a tree leaf's), for premise labels.
@@ -938,6 +986,17 @@ impl<'a> Checker<'a> {
                 v,
                 &counts,
                 self.lemma_uses,
+            ));
+        } else if let Some(im) = &b.image {
+            let v = self.check_image(im, &mut rep.steps);
+            rep.summary = Some(format!(
+                "{}: Black, to move, wins, as the image of {}",
+                match v {
+                    StepVerdict::Verified => "proved",
+                    StepVerdict::Failed => "not proved",
+                    _ => "undecided",
+                },
+                im.path
             ));
         } else if self.lemma_uses > 0 {
             rep.summary = Some(format!("{} lemma instance(s)", self.lemma_uses));

@@ -580,6 +580,140 @@ impl<'a> Checker<'a> {
         v
     }
 
+    /// `[black M] image "FILE" under rot180` (docs/LANGUAGE.md, "Images of another file's
+    /// strategy"): the used file's one strategy is verified, and this position (Black to
+    /// move; with `black M`, the position after M, White to move) is exactly the 180° turn of
+    /// its position (with `black M`: of its position after its root's Black move). A turn by
+    /// 180° maps the board onto itself, top to bottom and left to right, so every play of Hex
+    /// onto one with the same winner: Black, to move, wins here. In a sharded check the used
+    /// strategy's verdict is partial here, so the image is undecided.
+    pub(super) fn check_image(
+        &mut self,
+        im: &'a crate::dsl::model::Image,
+        out: &mut Vec<StepReport>,
+    ) -> StepVerdict {
+        let start = Instant::now();
+        let names = self.names();
+        let mut reasons = Vec::new();
+        let mut v = StepVerdict::Verified;
+        let mut here = self.position.clone();
+        let claim = match im.black {
+            Some(c) => format!(
+                "black {}: the position is the image of {} after its first move, turned by 180°",
+                names.name(c),
+                im.path
+            ),
+            None => format!("the position is the image of {}, turned by 180°", im.path),
+        };
+        if let Some(c) = im.black {
+            if here.play(Colour::Black, c).is_err() {
+                reasons.push(self.reason(
+                    "tree",
+                    "a legal move",
+                    format!("black {} is not a legal move here", names.name(c)),
+                    vec![self.place(im.span, "not legal")],
+                ));
+                v = StepVerdict::Failed;
+            }
+        }
+        let facts = self.images.get(&im.file).map_or(&[][..], |f| &f[..]);
+        let mut bases = Vec::new();
+        if self.split.is_some() {
+            reasons.push(self.reason(
+                "tree",
+                "the used strategy checked whole",
+                format!(
+                    "a sharded check splits {}'s strategy over several processes: its verdict is not known here",
+                    im.path
+                ),
+                vec![self.place(im.span, "not known here")],
+            ));
+            v = worst(v, StepVerdict::Undecided);
+        } else if facts.len() != 1 {
+            reasons.push(self.reason(
+                "tree",
+                "one strategy in the used file",
+                format!(
+                    "{} has {} strategies: an image needs exactly one",
+                    im.path,
+                    facts.len()
+                ),
+                vec![self.place(im.span, "which strategy?")],
+            ));
+            v = StepVerdict::Failed;
+        } else {
+            let f = &facts[0];
+            let there = match im.black {
+                None => Some(f.position.clone()),
+                Some(_) => f.first.and_then(|m| {
+                    let mut p = f.position.clone();
+                    p.play(Colour::Black, m).ok().map(|_| p)
+                }),
+            };
+            match there {
+                None => {
+                    reasons.push(self.reason(
+                        "tree",
+                        "the used strategy starts with a Black move",
+                        format!(
+                            "{}'s strategy (line {}) does not start with `black MOVE`: `black M image` has nothing to turn",
+                            im.path, f.line
+                        ),
+                        vec![self.place(im.span, "no first move there")],
+                    ));
+                    v = StepVerdict::Failed;
+                }
+                Some(there) => {
+                    let board = *here.board();
+                    let turn = |s: CellSet| s.rotated180(&board);
+                    let pname = format!("{}'s position turned by 180°", im.path);
+                    let diffs = if *there.board() != board {
+                        vec![format!("{} is for another board", im.path)]
+                    } else {
+                        stone_diffs(names, &here, &there, turn, &pname)
+                    };
+                    if !diffs.is_empty() {
+                        reasons.push(self.reason(
+                            "tree",
+                            "the image of the used strategy's position",
+                            format!(
+                                "image of {}: a different position: {}",
+                                im.path,
+                                diffs.join("; ")
+                            ),
+                            vec![self.place(im.span, "a different position")],
+                        ));
+                        v = StepVerdict::Failed;
+                    }
+                    if f.verdict != StepVerdict::Verified {
+                        reasons.push(self.reason(
+                            "tree",
+                            "the used strategy won",
+                            format!("{}'s strategy (line {}) is not shown won", im.path, f.line),
+                            vec![self.place(im.span, "not shown won")],
+                        ));
+                        v = worst(v, f.verdict);
+                    }
+                    bases = f.bases.clone();
+                }
+            }
+        }
+        let mut r = self.node_report(im.span, "image", claim, v, reasons, Vec::new(), start, &[]);
+        r.basis = if v == StepVerdict::Verified {
+            Basis::tree(bases.iter())
+        } else {
+            None
+        };
+        if v == StepVerdict::Verified && r.basis.is_none() {
+            // A verified strategy has verified lines; without them, nothing rests here.
+            r.verdict = StepVerdict::Failed;
+            r.rule_check = "failed".into();
+        }
+        let v = r.verdict;
+        out.push(r);
+        v
+    }
+
     /// Checks shared position `i` (once); its reports go to `sh.outs[i]`.
     fn check_shared(&mut self, i: usize, counts: &mut TreeCounts, sh: &mut Sharing<'a>) {
         counts.shared += 1;

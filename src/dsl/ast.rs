@@ -444,7 +444,23 @@ pub struct Strategy {
     pub body: Vec<TreeNode>,
     /// `position NAME black [..] white [..] { .. }`: shared positions, after the tree.
     pub shared: Vec<SharedPosition>,
+    /// `[black M] image "FILE" under SYM`: the body is another file's strategy turned.
+    pub image: Option<ImageOf>,
     /// Where.
+    pub span: Span,
+}
+
+/// `[black M] image "FILE" under SYM` as a strategy's whole body (parsed, not yet checked).
+#[derive(Clone, Debug)]
+pub struct ImageOf {
+    /// `black M`: the move played first (then the image is of the position after the used
+    /// strategy's root move, White to move).
+    pub black: Option<Name>,
+    /// The used file, as written.
+    pub path: String,
+    /// The symmetry word.
+    pub sym: Name,
+    /// Where (the whole `image` statement).
     pub span: Span,
 }
 

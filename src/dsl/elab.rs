@@ -50,6 +50,8 @@ struct Elab {
     in_shared: Option<usize>,
     /// `goto` edges of the strategy being elaborated: (from shared position, to, where).
     goto_edges: Vec<(Option<usize>, usize, Span)>,
+    /// The files named by `use "…"`, as written, with their ids (for `image "…"`).
+    use_paths: Vec<(String, FileId)>,
 }
 
 /// Elaborates one parsed file. `imported` holds the lemmas of the files it uses.
@@ -74,6 +76,17 @@ pub fn elaborate(
         gotos: None,
         in_shared: None,
         goto_edges: Vec::new(),
+        // The loader pushes one id per `use "…"`, in order (a file is elaborated only when
+        // all its uses loaded).
+        use_paths: ast
+            .statements
+            .iter()
+            .filter_map(|st| match st {
+                ast::Statement::Use { path, .. } => Some(path.clone()),
+                _ => None,
+            })
+            .zip(uses.iter().copied())
+            .collect(),
     };
     // Lemma names first, so blocks may refer to lemmas defined later in the file.
     e.declare_lemmas(ast, name);
@@ -1071,6 +1084,7 @@ impl Elab {
             steps,
             tree,
             shared: Vec::new(),
+            image: None,
             lemma: claim.map(|c| LemmaInfo {
                 claim: c,
                 has_proof: l.proof.is_some() || l.tree.is_some(),
@@ -1406,6 +1420,7 @@ impl Elab {
             lemma: None,
             tree: None,
             shared: Vec::new(),
+            image: None,
             unsupported: Vec::new(),
         })
     }
@@ -1430,6 +1445,47 @@ impl Elab {
             return None;
         }
         let position = Position::new(self.board, self.global.black, self.global.white).ok()?;
+        let (tree, shared, image) = match &s.image {
+            Some(im) => (
+                None,
+                Vec::new(),
+                Some(self.image_of(im, &position, &local)?),
+            ),
+            None => {
+                let (tree, shared) = self.strategy_tree(s, &position, &local, before)?;
+                (tree, shared, None)
+            }
+        };
+        let head_end = s
+            .name
+            .as_ref()
+            .map_or(s.span.start + "strategy".len(), |n| n.span.end);
+        Some(Block {
+            kind: BlockKind::Strategy,
+            name: s.name.as_ref().map(|n| n.text.clone()),
+            title: s.title.clone(),
+            span: s.span,
+            head: Span::new(s.span.start, head_end),
+            position,
+            names: self.names_for(&local),
+            steps: Vec::new(),
+            lemma: None,
+            tree,
+            shared,
+            image,
+            unsupported: Vec::new(),
+        })
+    }
+
+    /// A strategy's tree and shared positions (errors reported; `None` when there are any
+    /// since `before`).
+    fn strategy_tree(
+        &mut self,
+        s: &ast::Strategy,
+        position: &Position,
+        local: &Scope,
+        before: usize,
+    ) -> Option<(Option<TreeNode>, Vec<SharedPosition>)> {
         // Shared positions: names first, so that any branch may refer to any of them.
         let mut names: HashMap<String, usize> = HashMap::new();
         for (i, sh) in s.shared.iter().enumerate() {
@@ -1450,11 +1506,11 @@ impl Elab {
         }
         self.gotos = Some(names);
         self.goto_edges.clear();
-        let tree = self.tree(&s.body, position.clone(), true, &local, s.span);
+        let tree = self.tree(&s.body, position.clone(), true, local, s.span);
         let mut shared = Vec::new();
         for (i, sh) in s.shared.iter().enumerate() {
             self.in_shared = Some(i);
-            if let Some(p) = self.shared_position(sh, &position, &local) {
+            if let Some(p) = self.shared_position(sh, position, local) {
                 shared.push(p);
             }
         }
@@ -1464,23 +1520,48 @@ impl Elab {
         if self.diags.len() > before {
             return None;
         }
-        let head_end = s
-            .name
-            .as_ref()
-            .map_or(s.span.start + "strategy".len(), |n| n.span.end);
-        Some(Block {
-            kind: BlockKind::Strategy,
-            name: s.name.as_ref().map(|n| n.text.clone()),
-            title: s.title.clone(),
-            span: s.span,
-            head: Span::new(s.span.start, head_end),
-            position,
-            names: self.names_for(&local),
-            steps: Vec::new(),
-            lemma: None,
-            tree,
-            shared,
-            unsupported: Vec::new(),
+        Some((tree, shared))
+    }
+
+    /// `[black M] image "FILE" under rot180` (docs/LANGUAGE.md, "Images of another file's
+    /// strategy"): FILE must be one this file uses, the word `rot180`, M an empty cell.
+    fn image_of(&mut self, im: &ast::ImageOf, pos: &Position, local: &Scope) -> Option<Image> {
+        if im.sym.text != "rot180" {
+            let msg = format!(
+                "`image \"{}\" under {}`: an image may only be turned by rot180",
+                im.path, im.sym.text
+            );
+            self.err(DiagCode::Goto, msg, im.sym.span, "not rot180");
+            return None;
+        }
+        let Some(&(_, file)) = self.use_paths.iter().find(|(p, _)| *p == im.path) else {
+            let msg = format!(
+                "`image \"{}\"`: the file must also be named by a `use \"{}\"` of this file",
+                im.path, im.path
+            );
+            self.err(DiagCode::Goto, msg, im.span, "not used");
+            return None;
+        };
+        let black = match &im.black {
+            None => None,
+            Some(n) => {
+                let c = self.resolve_cell(n, Some(local), "a move")?;
+                if let Some(col) = pos.colour_at(c) {
+                    let msg = format!(
+                        "Black plays {}, which already holds a {col} stone",
+                        self.cell_text(c)
+                    );
+                    self.err(DiagCode::OccupiedMove, msg, n.span, "occupied");
+                    return None;
+                }
+                Some(c)
+            }
+        };
+        Some(Image {
+            file,
+            path: im.path.clone(),
+            black,
+            span: im.span,
         })
     }
 

@@ -68,8 +68,26 @@ pub struct Block {
     pub tree: Option<TreeNode>,
     /// For a strategy: its shared positions, referred to by [`TreeNode::Goto`].
     pub shared: Vec<SharedPosition>,
+    /// For a strategy written as `[black M] image "FILE" under rot180` (then `tree` is
+    /// `None`): the used file whose strategy it turns.
+    pub image: Option<Image>,
     /// Constructs the checker does not handle yet: (where, what).
     pub unsupported: Vec<(Span, String)>,
+}
+
+/// `[black M] image "FILE" under rot180`: the strategy's position (Black to move; or, with
+/// `black M`, the position after M, White to move) is the 180° turn of a position the used
+/// file's one strategy shows won (its root; or the position after its root's Black move).
+#[derive(Clone, Debug)]
+pub struct Image {
+    /// The used file.
+    pub file: FileId,
+    /// The file's name as written.
+    pub path: String,
+    /// `black M`: Black's move before the image.
+    pub black: Option<Cell>,
+    /// Where (the whole statement).
+    pub span: Span,
 }
 
 /// A lemma's statement.

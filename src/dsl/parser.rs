@@ -1037,6 +1037,11 @@ fn build_strategy(p: Pair<Rule>) -> Strategy {
         .cloned()
         .map(tree_body)
         .unwrap_or_default();
+    let image = items
+        .iter()
+        .find(|q| q.as_rule() == Rule::image_of)
+        .cloned()
+        .map(image_of);
     let shared = items
         .into_iter()
         .filter(|q| q.as_rule() == Rule::shared_pos)
@@ -1048,6 +1053,30 @@ fn build_strategy(p: Pair<Rule>) -> Strategy {
         setup,
         body,
         shared,
+        image,
+        span: sp,
+    }
+}
+
+/// `[black M] image "FILE" under SYM`.
+fn image_of(p: Pair<Rule>) -> ImageOf {
+    let sp = span(&p);
+    let mut names = Vec::new();
+    let mut path = String::new();
+    let mut black = false;
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::kw_black => black = true,
+            Rule::name => names.push(name(q)),
+            Rule::string => path = string(q),
+            _ => {}
+        }
+    }
+    let sym = names.pop().expect("the grammar requires a symmetry word");
+    ImageOf {
+        black: if black { names.pop() } else { None },
+        path,
+        sym,
         span: sp,
     }
 }

@@ -85,6 +85,7 @@ fn template_lemma(r: Record, board: Board, notation: Notation, span: Span) -> Op
         }),
         tree: None,
         shared: Vec::new(),
+        image: None,
         unsupported: Vec::new(),
     })
 }

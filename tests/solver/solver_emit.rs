@@ -249,6 +249,108 @@ fn an_opening_image_reuses_the_opening_proof_under_rot180() {
     assert!(c.human().contains("reaches a different position"));
 }
 
+/// `image "FILE" under rot180` (docs/LANGUAGE.md, "Images of another file's strategy"): a
+/// file states that its opening's proof is another file's turned by 180°, and the checker
+/// checks the used file and compares the positions. 5×5 c2 (committed) and its image c4: the
+/// right image passes (with `black c4`, and the empty board by the root form); a move that is
+/// not the image (c3, and b4, c2's mirror image), a setup stone the used file lacks, a used
+/// strategy that fails, a symmetry other than rot180, and a file not named by `use` are
+/// rejected.
+#[test]
+fn an_image_of_another_files_strategy_is_checked_and_a_wrong_one_rejected() {
+    use hexproof::check::check_files;
+    let dir = std::env::temp_dir().join(format!("hexproof-image-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let c2 = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/solver/5x5-c2.hexp"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("5x5-c2.hexp"), &c2).unwrap();
+    let check = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        check_files(&[f], &Options::default())
+    };
+    let image = |setup: &str, body: &str| {
+        format!(
+            "board 5x5 notation letters\n{setup}use \"5x5-c2.hexp\"\nstrategy solved \"Black, to move, wins\" {{\n  {body}\n}}\n"
+        )
+    };
+    let c = check(
+        "c4.hexp",
+        &image("", "black c4 image \"5x5-c2.hexp\" under rot180"),
+    );
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    let last = c.report.files.last().unwrap();
+    let st = &last.blocks.last().unwrap().steps[0];
+    assert_eq!(st.rule, "image");
+    assert!(
+        st.basis.is_some(),
+        "a verified image rests on the used strategy"
+    );
+    assert!(last
+        .blocks
+        .last()
+        .unwrap()
+        .summary
+        .as_deref()
+        .unwrap()
+        .starts_with("proved"));
+    // The root form: the empty board is its own turn.
+    let c = check(
+        "root.hexp",
+        &image("", "image \"5x5-c2.hexp\" under rot180"),
+    );
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+    for (name, setup, body) in [
+        ("c3.hexp", "", "black c3 image \"5x5-c2.hexp\" under rot180"),
+        ("b4.hexp", "", "black b4 image \"5x5-c2.hexp\" under rot180"),
+        (
+            "setup.hexp",
+            "white a1\n",
+            "image \"5x5-c2.hexp\" under rot180",
+        ),
+    ] {
+        let c = check(name, &image(setup, body));
+        assert_eq!(c.report.exit_code, 1, "{name}: {}", c.human());
+        assert!(
+            c.human().contains("a different position"),
+            "{name}: {}",
+            c.human()
+        );
+    }
+    // A used strategy that fails: a derived semi-connection restated as a connection (false:
+    // White a5 refutes it), so c2's tree fails.
+    let broken = c2.replacen(
+        "(b, [a5], b4) VSC by AND (b4, [], a5) (b, [], a5)",
+        "(b, [a5], b4) VC by search",
+        1,
+    );
+    assert_ne!(broken, c2);
+    std::fs::write(dir.join("5x5-c2.hexp"), &broken).unwrap();
+    let c = check("c4.hexp", &image("", "image \"5x5-c2.hexp\" under rot180"));
+    assert_eq!(c.report.exit_code, 1, "{}", c.human());
+    let last = c.report.files.last().unwrap();
+    assert_ne!(
+        last.blocks.last().unwrap().verdict,
+        hexproof::check::report::StepVerdict::Verified
+    );
+    assert!(c.human().contains("is not shown won"), "{}", c.human());
+    std::fs::write(dir.join("5x5-c2.hexp"), &c2).unwrap();
+    // Bad input: another symmetry; a file the image names but does not use.
+    let c = check(
+        "mirror.hexp",
+        &image("", "black c4 image \"5x5-c2.hexp\" under mirror"),
+    );
+    assert_eq!(c.report.exit_code, 2, "{}", c.human());
+    let c = check(
+        "unused.hexp",
+        "board 5x5 notation letters\nstrategy {\n  black c4 image \"5x5-c2.hexp\" under rot180\n}\n",
+    );
+    assert_eq!(c.report.exit_code, 2, "{}", c.human());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The committed 7×7 opening proofs (`proofs/solver/7x7-*.hexp`; table in
 /// proofs/solver/README.md): CI checks a representative subset quickly — the centre d4 (a
 /// synthesized Black win, 59 Black-move nodes, about 1 s CPU with the confirming searches)

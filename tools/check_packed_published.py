@@ -26,6 +26,7 @@ def unpack(t):
         if tag&1: d['s']=format(v(),'x')
         if tag&2: d['c']=format(v(),'x')
         if tag&4: d['g']=[z(),z()]
+        if tag&32: d['e']=[[z(),z()] for _ in range(v())]
         if tag&8: d['or']=[[v(),k-z()] for _ in range(v())]
         if tag&16: d['and']=[k-z() for _ in range(v())]
         out.append(d)

@@ -542,13 +542,18 @@ impl Builder<'_, '_, '_> {
                         .ok_or(EngineError::LeafCycle)?,
                 ),
             };
-            let stones = self.needed(node.stones | black, node.goal, &kind);
+            let stones = if node.either.is_empty() && node.with.is_empty() {
+                self.needed(node.stones | black, node.goal, &kind)
+            } else {
+                // A union or conjunctive goal (a union claim's derivation leaf): all stones.
+                node.stones | black
+            };
             done[i] = Some(self.push(Node {
                 stones,
                 carrier: node.carrier,
                 goal: node.goal,
-                either: Vec::new(),
-                with: Vec::new(),
+                either: node.either.clone(),
+                with: node.with.clone(),
                 kind,
             })?);
         }
@@ -589,6 +594,13 @@ impl Builder<'_, '_, '_> {
                 return stones & need;
             }
             NodeKind::And(kids) => {
+                if kids.iter().any(|&k| {
+                    let n = &self.nodes[k as usize];
+                    !(n.either.is_empty() && n.with.is_empty())
+                }) {
+                    // A union child (condition 6, not a chain): all stones.
+                    return stones;
+                }
                 let ends: Vec<(Cell, Cell)> = kids
                     .iter()
                     .filter_map(|&k| self.nodes[k as usize].goal)
@@ -626,7 +638,7 @@ impl Builder<'_, '_, '_> {
         white: CellSet,
         f: &Position,
     ) -> Result<Option<NodeId>, EngineError> {
-        if !self.params.derive || self.game.claim().pairs.len() != 1 {
+        if !self.params.derive || self.stand_in().is_none() {
             return Ok(None);
         }
         self.in_time()?;
@@ -666,18 +678,41 @@ impl Builder<'_, '_, '_> {
         self.embed(&cert, black).map(Some)
     }
 
-    /// A derivation of the encoded position in the claim's cells: window cells become
-    /// original cells, the goal border stays, and the far border (whose Black group is the
-    /// claim's end, the chain H and the far border) becomes the claim's other end. `None`
-    /// when a cell has no original (the kernel would refuse the leaf anyway).
-    fn to_original(&self, d: Derivation) -> Option<Derivation> {
-        let &[(a, z)] = self.game.claim().pairs.as_slice() else {
+    /// The claim's border end `b` and the end `g` that stands for its group(s) in a
+    /// derivation: for one pair `(a, z)`, its border and its other end; for a union of pairs
+    /// `(g1, b), (g2, b), …` sharing the border `b` (the encoding joins g1, g2, … and the far
+    /// border by one chain), `b` and `g1` ([`crate::local::derived`] makes every goal with
+    /// the end `g1` a union over g1, g2, …). `None` otherwise (no derivation leaf).
+    fn stand_in(&self) -> Option<(Cell, Cell)> {
+        let pairs = &self.game.claim().pairs;
+        let &(a, z) = pairs.first()?;
+        let (b, g) = if z.is_border() && !a.is_border() {
+            (z, a)
+        } else if a.is_border() && !z.is_border() {
+            (a, z)
+        } else if pairs.len() == 1 {
+            // Border to border (or no border): as before, the far border becomes `a`'s side.
+            return Some(if a.is_border() { (a, z) } else { (z, a) });
+        } else {
             return None;
         };
+        pairs[1..]
+            .iter()
+            .all(|&(x, y)| (x == b) != (y == b) && !(if x == b { y } else { x }).is_border())
+            .then_some((b, g))
+    }
+
+    /// A derivation of the encoded position in the claim's cells: window cells become
+    /// original cells, the goal border stays, and the far border (whose Black group is the
+    /// claim's end(s), the chain H and the far border) becomes the claim's other end (the
+    /// union's stand-in, [`Self::stand_in`]). `None` when a cell has no original (the kernel
+    /// would refuse the leaf anyway).
+    fn to_original(&self, d: Derivation) -> Option<Derivation> {
+        let (b, g) = self.stand_in()?;
         let end = |c: Cell| -> Option<Cell> {
             match c.as_border() {
-                Some(_) if c == a || c == z => Some(c),
-                Some(_) => Some(if a.is_border() { z } else { a }),
+                Some(_) if c == b || c == g => Some(c),
+                Some(_) => Some(g),
                 None => self.enc.to_original(c),
             }
         };

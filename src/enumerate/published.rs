@@ -274,7 +274,7 @@ fn record_of(
     // search used (see `place`); the record is re-verified on its canonical board below.
     let mut cert = cert.clone();
     for n in &mut cert.nodes {
-        if let Some((a, z)) = &mut n.goal {
+        for (a, z) in n.goal.iter_mut().chain(n.either.iter_mut()) {
             for c in [a, z] {
                 if *c == Cell::border(Border::Bottom) {
                     *c = Cell::border(Border::Top);

@@ -77,6 +77,13 @@ pub struct DerivedStats {
 /// The certificate of `game` (opponent first) read off `d`, a derivation in `game`'s cells
 /// whose last fact joins the ends of `game`'s claim pair, or why it could not be built.
 /// Check the result with the kernel before using it.
+///
+/// A union claim `(g1, z), (g2, z), …` (pairs sharing the end `z`: the whole-board engine's
+/// encoding joins g1, g2, … into one group) is read with `g1` standing for that group: every
+/// goal with the end `g1` becomes the union of the same goal with each `g` in its place
+/// (the kernel's `either`, condition 6), and an edge template at the group is searched as
+/// that union. An AND through the group itself does not hold in the sub-game (the ends are
+/// joined only in the encoding); the kernel refuses such a translation.
 pub fn certificate(
     game: &SubGame,
     d: &Derivation,
@@ -91,6 +98,7 @@ pub fn certificate(
         nodes: Vec::new(),
         memo: HashMap::new(),
         stats,
+        union: union_ends(&game.claim().pairs),
     };
     let root = t.fact(d.facts.len() - 1, CellSet::EMPTY, None)?;
     Ok(Certificate {
@@ -102,6 +110,33 @@ pub fn certificate(
 
 type Goal = Option<(Cell, Cell)>;
 
+/// The ends of a union claim's pairs `(g1, z), (g2, z), …` that share the end `z`: `g1`
+/// stands for the union in a derivation (see [`certificate`]) and `[g2, …]` are the others.
+/// `None` for a single pair, or pairs without one common end.
+fn union_ends(pairs: &[(Cell, Cell)]) -> Option<(Cell, Vec<Cell>)> {
+    let [(a, z), rest @ ..] = pairs else {
+        return None;
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    for common in [*a, *z] {
+        let other = |&(x, y): &(Cell, Cell)| {
+            if x == common {
+                Some(y)
+            } else if y == common {
+                Some(x)
+            } else {
+                None
+            }
+        };
+        if let Some(ends) = pairs.iter().map(other).collect::<Option<Vec<Cell>>>() {
+            return Some((ends[0], ends[1..].to_vec()));
+        }
+    }
+    None
+}
+
 struct Translator<'a> {
     game: &'a SubGame,
     d: &'a Derivation,
@@ -109,12 +144,38 @@ struct Translator<'a> {
     /// (fact, owner stones, goal) → node: a fact used twice in the same context is one node.
     memo: HashMap<(usize, CellSet, Goal), NodeId>,
     stats: &'a mut DerivedStats,
+    /// A union claim's ends ([`union_ends`]): the first stands for all of them.
+    union: Option<(Cell, Vec<Cell>)>,
 }
 
 impl Translator<'_> {
-    fn push(&mut self, n: Node) -> NodeId {
+    /// Stores `n`, its goal made a union (`either`) when one end is the union's stand-in.
+    fn push(&mut self, mut n: Node) -> NodeId {
+        n.either = self.either(n.goal);
         self.nodes.push(n);
         (self.nodes.len() - 1) as NodeId
+    }
+
+    /// The other pairs of `goal` when an end is the union's stand-in `g1` (each other end
+    /// `g` of the claim in its place): a fact about the claim's merged group `{g1, g2, …}`
+    /// joins one of them. Empty for a single claim pair or a goal away from the group.
+    fn either(&self, goal: Goal) -> Vec<(Cell, Cell)> {
+        let (Some((x, y)), Some((g1, others))) = (goal, &self.union) else {
+            return Vec::new();
+        };
+        others
+            .iter()
+            .map(|&g| {
+                if x == *g1 {
+                    (g, y)
+                } else if y == *g1 {
+                    (x, g)
+                } else {
+                    (x, y)
+                }
+            })
+            .filter(|&p| Some(p) != goal)
+            .collect()
     }
 
     /// The ends of premise `i` with `u` second: `(other end, u)`.
@@ -217,9 +278,11 @@ impl Translator<'_> {
             p.stones(Colour::Black) | stones,
             p.stones(Colour::White),
         )?;
+        let mut pairs = vec![(x, y)];
+        pairs.extend(self.either(Some((x, y))));
         let claim = Claim {
             owner: self.game.claim().owner,
-            pairs: vec![(x, y)],
+            pairs,
             owner_first: false,
         };
         let g = SubGame::new(pos, carrier, claim)?;
@@ -240,6 +303,7 @@ impl Translator<'_> {
             // `goal` (`None` only for the last fact: then the claim's pair is `(x, y)`).
             if m.goal.is_none() {
                 m.goal = goal;
+                m.either = self.either(goal);
             }
             shift(&mut m.kind, off);
             self.nodes.push(m);

@@ -15,8 +15,10 @@
 //! trusted: a damaged string is an error, and whatever unpacks is re-checked by the kernel.
 //!
 //! The stream (before deflate): the node count (varint), then per node a tag byte (bit 0: `s`
-//! present, 1: `c`, 2: `g`, 3: `or`, 4: `and`; the other bits zero) and the present fields in
-//! that order: a mask as the varint of its value; a goal pair as two zigzag varints; an
+//! present, 1: `c`, 2: `g`, 3: `or`, 4: `and`, 5: `e`; the other bits zero) and the present
+//! fields in the order `s`, `c`, `g`, `e`, `or`, `and`: a mask as the varint of its value; a
+//! goal pair as two zigzag varints; a union's further pairs (`e`) as their count and two
+//! zigzag varints per pair; an
 //! or-node as its option count and per option the reply (varint) and `i − next` (zigzag
 //! varint, `i` the node's own index: children usually come just before their parents); an
 //! and-node as its child count and `i − child` per child (zigzag varint). Varints are LEB128.
@@ -34,6 +36,7 @@ const TAG_C: u8 = 2;
 const TAG_G: u8 = 4;
 const TAG_OR: u8 = 8;
 const TAG_AND: u8 = 16;
+const TAG_E: u8 = 32;
 
 fn put_varint(out: &mut Vec<u8>, mut x: u128) {
     loop {
@@ -70,6 +73,7 @@ pub fn pack_nodes(nodes: &[StoredNode]) -> Option<String> {
             (n.g.is_some(), TAG_G),
             (n.or.is_some(), TAG_OR),
             (n.and.is_some(), TAG_AND),
+            (n.e.is_some(), TAG_E),
         ] {
             if present {
                 tag |= bit;
@@ -84,6 +88,13 @@ pub fn pack_nodes(nodes: &[StoredNode]) -> Option<String> {
         if let Some([a, z]) = n.g {
             put_varint(&mut out, zigzag(a.into()));
             put_varint(&mut out, zigzag(z.into()));
+        }
+        if let Some(ps) = &n.e {
+            put_varint(&mut out, ps.len() as u128);
+            for &[a, z] in ps {
+                put_varint(&mut out, zigzag(a.into()));
+                put_varint(&mut out, zigzag(z.into()));
+            }
         }
         let back = |next: u32| zigzag(i as i64 - i64::from(next));
         if let Some(rs) = &n.or {
@@ -177,7 +188,7 @@ pub fn unpack_nodes(text: &str) -> Result<Vec<StoredNode>, String> {
     let mut nodes = Vec::with_capacity(count as usize);
     for i in 0..count as usize {
         let tag = r.byte()?;
-        if tag & !(TAG_S | TAG_C | TAG_G | TAG_OR | TAG_AND) != 0 {
+        if tag & !(TAG_S | TAG_C | TAG_G | TAG_OR | TAG_AND | TAG_E) != 0 {
             return Err(format!("packed certificate: node {i} has tag {tag:#x}"));
         }
         let mut mask = |bit: u8| -> Result<String, String> {
@@ -189,12 +200,26 @@ pub fn unpack_nodes(text: &str) -> Result<Vec<StoredNode>, String> {
         };
         let s = mask(TAG_S)?;
         let c = mask(TAG_C)?;
+        let mut code = || -> Result<i32, String> {
+            i32::try_from(r.signed()?)
+                .map_err(|_| format!("packed certificate: node {i}: goal code too large"))
+        };
         let g = if tag & TAG_G != 0 {
-            let mut code = || -> Result<i32, String> {
-                i32::try_from(r.signed()?)
-                    .map_err(|_| format!("packed certificate: node {i}: goal code too large"))
-            };
             Some([code()?, code()?])
+        } else {
+            None
+        };
+        let e = if tag & TAG_E != 0 {
+            let k = r.small("a pair count")?;
+            let mut ps = Vec::new();
+            for _ in 0..k {
+                let a = i32::try_from(r.signed()?)
+                    .map_err(|_| format!("packed certificate: node {i}: goal code too large"))?;
+                let z = i32::try_from(r.signed()?)
+                    .map_err(|_| format!("packed certificate: node {i}: goal code too large"))?;
+                ps.push([a, z]);
+            }
+            Some(ps)
         } else {
             None
         };
@@ -219,7 +244,14 @@ pub fn unpack_nodes(text: &str) -> Result<Vec<StoredNode>, String> {
         } else {
             None
         };
-        nodes.push(StoredNode { s, c, g, or, and });
+        nodes.push(StoredNode {
+            s,
+            c,
+            g,
+            e,
+            or,
+            and,
+        });
     }
     if r.at != bytes.len() {
         return Err(format!(
@@ -298,10 +330,18 @@ mod tests {
             mask.clone(),
             mask,
             proptest::option::of(any::<[i32; 2]>()),
+            proptest::option::of(proptest::collection::vec(any::<[i32; 2]>(), 0..3)),
             proptest::option::of(proptest::collection::vec(any::<[u32; 2]>(), 0..5)),
             proptest::option::of(proptest::collection::vec(any::<u32>(), 0..5)),
         )
-            .prop_map(|(s, c, g, or, and)| StoredNode { s, c, g, or, and })
+            .prop_map(|(s, c, g, e, or, and)| StoredNode {
+                s,
+                c,
+                g,
+                e,
+                or,
+                and,
+            })
     }
 
     proptest! {
@@ -350,6 +390,7 @@ mod tests {
                 s: m.into(),
                 c: String::new(),
                 g: None,
+                e: None,
                 or: None,
                 and: None,
             };
@@ -366,7 +407,7 @@ mod tests {
         for (bytes, why) in [
             (&[1u8, 0, 0][..], "after the last node"),
             (&[2, 0], "announced"),
-            (&[1, 32], "tag"),
+            (&[1, 64], "tag"),
             (&[1, TAG_S], "ends inside"),
             (&[1, TAG_AND, 1, 4], "outside"),
             (

@@ -55,6 +55,7 @@ struct Key {
     stones: CellSet,
     carrier: CellSet,
     goal: Option<(Cell, Cell)>,
+    either: Vec<(Cell, Cell)>,
     /// 0 joined, 1 or (reply, next)…, 2 and (child)…
     kind: u8,
     links: Vec<(Option<Cell>, NodeId)>,
@@ -70,6 +71,7 @@ fn key(n: &Node) -> Key {
         stones: n.stones,
         carrier: n.carrier,
         goal: n.goal,
+        either: n.either.clone(),
         kind,
         links,
     }
@@ -178,9 +180,10 @@ fn reachable(cert: Certificate) -> Certificate {
 }
 
 impl Shrinker<'_> {
-    fn pairs(&self, goal: Option<(Cell, Cell)>) -> Vec<(Cell, Cell)> {
+    /// The goal's pairs: `goal` and the union's `either`, or the claim's.
+    fn pairs(&self, goal: Option<(Cell, Cell)>, either: &[(Cell, Cell)]) -> Vec<(Cell, Cell)> {
         match goal {
-            Some(p) => vec![p],
+            Some(p) => std::iter::once(p).chain(either.iter().copied()).collect(),
             None => self.game.claim().pairs.clone(),
         }
     }
@@ -197,9 +200,14 @@ impl Shrinker<'_> {
     }
 
     /// A `Joined` node with the fewest stones (greedy: drop each stone that is not needed).
-    fn joined(&mut self, stones: CellSet, goal: Option<(Cell, Cell)>) -> NodeId {
+    fn joined(
+        &mut self,
+        stones: CellSet,
+        goal: Option<(Cell, Cell)>,
+        either: Vec<(Cell, Cell)>,
+    ) -> NodeId {
         let base = self.game.owner_cells();
-        let pairs = self.pairs(goal);
+        let pairs = self.pairs(goal, &either);
         let mut kept = stones;
         for c in stones.iter() {
             let mut without = kept;
@@ -212,7 +220,7 @@ impl Shrinker<'_> {
             stones: kept,
             carrier: CellSet::EMPTY,
             goal,
-            either: Vec::new(),
+            either,
             with: Vec::new(),
             kind: NodeKind::Joined,
         })
@@ -225,9 +233,9 @@ impl Shrinker<'_> {
     /// Builds the output node of input node `id` (its children are built).
     fn build(&mut self, id: NodeId) {
         let node = &self.input.nodes[id as usize];
-        let (stones, goal) = (node.stones, node.goal);
+        let (stones, goal, either) = (node.stones, node.goal, node.either.clone());
         let new = match &node.kind {
-            NodeKind::Joined => self.joined(stones, goal),
+            NodeKind::Joined => self.joined(stones, goal, either),
             NodeKind::And(cs) => {
                 let kids: Option<Vec<NodeId>> = cs.iter().map(|&c| self.mapped(c)).collect();
                 match kids {
@@ -239,7 +247,7 @@ impl Shrinker<'_> {
                             stones,
                             carrier,
                             goal,
-                            either: Vec::new(),
+                            either,
                             with: Vec::new(),
                             kind: NodeKind::And(kids),
                         })
@@ -251,10 +259,10 @@ impl Shrinker<'_> {
             NodeKind::Or(rs) => {
                 if joins(
                     self.game,
-                    &self.pairs(goal),
+                    &self.pairs(goal, &either),
                     self.game.owner_cells() | stones,
                 ) {
-                    self.joined(stones, goal)
+                    self.joined(stones, goal, either)
                 } else {
                     let mut opts: Vec<(Reply, CellSet)> = Vec::with_capacity(rs.len());
                     for r in rs {
@@ -287,7 +295,7 @@ impl Shrinker<'_> {
                         stones: need & stones,
                         carrier,
                         goal,
-                        either: Vec::new(),
+                        either,
                         with: Vec::new(),
                         kind: NodeKind::Or(replies),
                     })

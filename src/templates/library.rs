@@ -102,6 +102,11 @@ pub struct StoredNode {
     /// Goal pair (codes), for sub-connections.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub g: Option<[i32; 2]>,
+    /// More pairs of a union goal (codes; the kernel's `either`: the goal is `g` or any of
+    /// these), for the sub-connections of a union claim's derivation. Absent (and left out of
+    /// the digest's serialisation) for a single pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub e: Option<Vec<[i32; 2]>>,
     /// Or-node options: `[reply carrier index, next node]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub or: Option<Vec<[u32; 2]>>,
@@ -480,6 +485,16 @@ pub fn encode_certificate(
             Some((a, z)) => Some([code(a)?, code(z)?]),
             None => None,
         };
+        let e = if n.either.is_empty() {
+            None
+        } else {
+            Some(
+                n.either
+                    .iter()
+                    .map(|&(a, z)| Ok([code(a)?, code(z)?]))
+                    .collect::<Result<Vec<_>, TemplateError>>()?,
+            )
+        };
         let (or, and) = match &n.kind {
             NodeKind::Joined => (None, None),
             NodeKind::Or(rs) => (
@@ -496,6 +511,7 @@ pub fn encode_certificate(
             s: mask(&n.stones)?,
             c: mask(&n.carrier)?,
             g,
+            e,
             or,
             and,
         });
@@ -596,6 +612,11 @@ pub fn decode_certificate(
             Some([a, z]) => Some((cell(a)?, cell(z)?)),
             None => None,
         };
+        let either =
+            sn.e.iter()
+                .flatten()
+                .map(|&[a, z]| Ok((cell(a)?, cell(z)?)))
+                .collect::<Result<Vec<_>, TemplateError>>()?;
         let kind = match (&sn.or, &sn.and) {
             (None, None) => NodeKind::Joined,
             (Some(rs), None) => NodeKind::Or(
@@ -624,7 +645,7 @@ pub fn decode_certificate(
             stones,
             carrier,
             goal,
-            either: Vec::new(),
+            either,
             with: Vec::new(),
             kind,
         });

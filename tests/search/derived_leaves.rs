@@ -119,3 +119,31 @@ fn small_templates_hold_through_the_whole_board_engine() {
     }
     assert!(derived_leaves > 0);
 }
+
+#[test]
+fn union_templates_get_derivation_leaves_through_the_whole_board_engine() {
+    // Two goal stones, either joined to the edge (King's and Selinger's union templates;
+    // fixture: tests/fixtures/edge-templates-king-selinger.json). The far border of the
+    // encoding is the goal stones' merged group: its derivation facts become union goals.
+    let all = EdgeTemplate::parse_list(include_str!(
+        "../fixtures/edge-templates-king-selinger.json"
+    ))
+    .expect("the fixture parses");
+    let mut derived_leaves = 0;
+    for name in [
+        "DK-row4-08",
+        "DK-row4-11",
+        "DK-row5-24",
+        "Selinger:template-6l",
+    ] {
+        let t = all.iter().find(|t| t.name == name).unwrap();
+        let g = t.place_fitting(Border::Bottom).expect("fits");
+        assert!(g.claim().pairs.len() > 1, "{name} is a union claim");
+        let (o, r) = decide_whole(&g, &Budget::nodes(2_000_000), &WholeParams::default());
+        assert_eq!(o.verdict, Verdict::Holds, "{name}: {r:?}");
+        let cert = o.certificate.as_ref().expect("a certificate");
+        kernel::check(&g, cert).expect("kernel-checked");
+        derived_leaves += r.derived_leaves;
+    }
+    assert!(derived_leaves > 0, "no union derivation leaf");
+}

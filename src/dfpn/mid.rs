@@ -194,12 +194,15 @@
 //!
 //! # Children kept between expansions (session 27)
 //!
-//! With [`Dfpn::keep_children`] (`HEXPROOF_KEEP_CHILDREN=1`) a node's filled children
+//! With [`Dfpn::keep_children`] (on by default since session 27; `HEXPROOF_KEEP_CHILDREN=0`
+//! turns it off) a node's filled children
 //! (before domination pruning, which depends on the order) are kept in a bounded store after
 //! an expansion — and after an evaluation with [`EvalDn::Children`], which makes them — and
 //! the next expansion of the same position with the same moves takes them instead of
 //! playing and filling each move again. A child is a function of the position and its move,
-//! so the search is the same node for node; only the fill-in work is saved.
+//! so the search is the same node for node; only the fill-in work is saved (quiet, one
+//! thread: six hardest 7×7 85.7 → 83.1 CPU-s, 8×8 g2 62.1 → 60.2, both 56,290 / 18,420
+//! positions; peak memory 97 → 112 MB on g2).
 
 //!
 //! # Threads on one tree

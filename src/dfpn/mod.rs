@@ -217,7 +217,7 @@ pub struct SolveParams {
     /// vulnerable / dominated pruning. Default from `HEXPROOF_EVAL_DN` (0, 1, 2).
     pub eval_dn: mid::EvalDn,
     /// Keep a node's filled children between its expansions ([`mid::Dfpn::keep_children`]);
-    /// default from `HEXPROOF_KEEP_CHILDREN=1`.
+    /// on by default, off with `HEXPROOF_KEEP_CHILDREN=0`.
     pub keep_children: bool,
 }
 
@@ -271,7 +271,8 @@ impl Default for SolveParams {
             vc_fast_or: true,
             threads: 1,
             eval_dn: mid::EvalDn::from_env(),
-            keep_children: std::env::var_os("HEXPROOF_KEEP_CHILDREN").is_some_and(|v| v == "1"),
+            // On since session 27 (the same tree, −3 % CPU quiet); `HEXPROOF_KEEP_CHILDREN=0` off.
+            keep_children: std::env::var_os("HEXPROOF_KEEP_CHILDREN").is_none_or(|v| v != "0"),
         }
     }
 }

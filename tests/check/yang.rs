@@ -1159,7 +1159,8 @@ fn yang_far_end_in_a_cousin_verifies_634() {
 /// pending since h3 lies in a part carried by a sibling. With `carried_goals` every
 /// placement under `364/4` is verified (branch 4 composes, so its retry's records are
 /// kept); without it (session 27's check) they are not. The data mutant without 310/2's
-/// bridge `h3 g4` (lines 9337-9339) must not verify there.
+/// bridge `h3 g4` (lines 9337-9339) must not verify there, nor the check whose pending
+/// bridges' cells are not reserved (test hook `pending_mutant = 1`).
 #[test]
 fn yang_goals_below_carried_parts_364() {
     use hexproof::yang::verify::{check_placed, Params, Status};
@@ -1208,4 +1209,14 @@ fn yang_goals_below_carried_parts_364() {
     let m = without_first_bridge(9336, "2 11", "2 1 2", "11");
     let (n_m, bad_m) = run(&m, Params::default());
     assert!(n_m > 0 && bad_m > 0);
+    // The test hook: pending bridges' cells not reserved (the one given to a carried part
+    // included): the kernel rejects the certificates that rely on them.
+    let (n_lax, bad_lax) = run(
+        &s,
+        Params {
+            pending_mutant: 1,
+            ..Params::default()
+        },
+    );
+    assert!(n_lax > 0 && bad_lax > 0);
 }

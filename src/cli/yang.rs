@@ -80,6 +80,11 @@ struct YangCheckArgs {
     /// far end lie in a sibling of its ancestor (docs/yang.md "A far end in a cousin").
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
     carry_depth: u8,
+    /// Leave out the goals below carried parts (other chains and union goals after a failure
+    /// below a part that carries another; a pending bridge's empty end looked up in carried
+    /// parts): the goal check as in session 27.
+    #[arg(long)]
+    no_carried_goals: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -111,6 +116,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         carry: !a.no_carry,
         white_trigger: !a.no_white_trigger,
         carry_depth: a.carry_depth,
+        carried_goals: !a.no_carried_goals,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

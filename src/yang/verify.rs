@@ -192,6 +192,13 @@ pub struct Params {
     /// so a part's far end may lie in a sibling of its ancestor, the carried part passed
     /// down through that ancestor's sibling. `--carry-depth N` sets it.
     pub carry_depth: u8,
+    /// Goals below carried parts (session 28, docs/yang.md "Goals below carried parts"): in a
+    /// step where some part carries another (or a pending bridge), other chains and union
+    /// goals are tried also when the first chain fails below a part (not only in its own
+    /// step); and a pending bridge's empty end is looked up in the cells of the parts a
+    /// sibling carries too, the bridge then given to the carried part that holds it. On by
+    /// default; `--no-carried-goals` leaves it out (session 27's check).
+    pub carried_goals: bool,
     /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
     /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
     /// take it), all else as usual. The tests use it to see the kernel reject such
@@ -219,6 +226,7 @@ impl Default for Params {
             carry: true,
             white_trigger: true,
             carry_depth: 2,
+            carried_goals: true,
             pending_mutant: 0,
         }
     }
@@ -310,6 +318,11 @@ type MemoKey = (
     CellSet,
 );
 
+/// A pending bridge found among a step's parts ([`Checker::pending_bridges`]): the
+/// bridge's index, the index of the part that gets it, the empty end, the Black end, and the
+/// index path of the carried part (of that part) that holds the empty end (empty: the part).
+type Bridge = (usize, usize, Cell, Cell, Vec<usize>);
+
 /// Which retry a branch is built in ([`Checker::branch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Convert {
@@ -330,6 +343,9 @@ struct CarriedKey {
     cells: Vec<Option<Cell>>,
     x: Cell,
     carried: Vec<CarriedKey>,
+    /// The pending bridge it carries (session 28: a bridge whose empty end lies in a carried
+    /// part is given to that part).
+    pending: Option<(Cell, Cell, CellSet)>,
 }
 
 /// A goal: a disjunction of conjunctions of pairs of Black cells (stones, borders). A goal
@@ -509,6 +525,7 @@ impl Inst {
                 cells: cd.part.cells.clone(),
                 x: cd.x,
                 carried: cd.part.carried_key(),
+                pending: cd.part.pending_key(),
             })
             .collect()
     }
@@ -941,6 +958,67 @@ fn sole_holder(parts: &[Inst], k: usize, x: Cell) -> Option<usize> {
     match (holders.next(), holders.next()) {
         (Some(j), None) => Some(j),
         _ => None,
+    }
+}
+
+/// The part at the index path `at` of the parts `inst` carries ([`carried_paths`]; `inst`
+/// itself when `at` is empty).
+fn carried_at<'i>(inst: &'i Inst, at: &[usize]) -> &'i Inst {
+    at.iter().fold(inst, |p, &i| &p.carried[i].part)
+}
+
+/// The one part of `parts` other than part `k` that holds the cell `x` in its own cells or
+/// in those of a part it carries (at any depth, reserved ones: [`carried_paths`]), with the
+/// index path of that carried part (empty: the part itself); `None` when no other part or
+/// more than one holds it (session 28).
+fn sole_carrier(parts: &[Inst], k: usize, x: Cell) -> Option<(usize, Vec<usize>)> {
+    let mut holders: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (j, p) in parts.iter().enumerate() {
+        if j == k {
+            continue;
+        }
+        if p.cells.contains(&Some(x)) {
+            holders.push((j, Vec::new()));
+        }
+        let mut at = Vec::new();
+        carried_paths(p, &mut at, &mut |path| {
+            if carried_at(p, path).cells.contains(&Some(x)) {
+                holders.push((j, path.to_vec()));
+            }
+        });
+    }
+    match holders.len() {
+        1 => holders.pop(),
+        _ => None,
+    }
+}
+
+/// `inst` with the pending bridge `pd` given to the part at the index path `at` of the parts
+/// it carries (`inst` itself when `at` is empty).
+fn with_pending_at(inst: &Inst, at: &[usize], pd: Rc<Pending>) -> Inst {
+    let mut out = inst.clone();
+    match at.split_first() {
+        None => out.pending = Some(pd),
+        Some((&i, tail)) => {
+            let cd = &inst.carried[i];
+            out.carried[i] = Rc::new(Carried {
+                x: cd.x,
+                part: with_pending_at(&cd.part, tail, pd),
+                reserve: cd.reserve,
+            });
+        }
+    }
+    out
+}
+
+/// The Black ends of the pending bridges `inst` carries, its own and those of the parts it
+/// carries (at any depth).
+fn pending_ends(inst: &Inst, ends: &mut Vec<Cell>) {
+    if let Some(pd) = &inst.pending {
+        ends.push(pd.to);
+    }
+    for cd in &inst.carried {
+        pending_ends(&cd.part, ends);
     }
 }
 
@@ -1474,9 +1552,12 @@ impl<'a> Checker<'a> {
     /// bridge's index, the index of the part that holds its empty end, the empty end, the
     /// Black end). A bridge: a part of two adjacent cells whose two common neighbours are
     /// one Black cell and one empty cell, the latter in exactly one other part (which
-    /// carries no pending bridge yet).
-    fn pending_bridges(&self, parts: &[Inst], owned: CellSet) -> Vec<(usize, usize, Cell, Cell)> {
-        let mut found: Vec<(usize, usize, Cell, Cell)> = Vec::new();
+    /// carries no pending bridge yet). With `Params::carried_goals` the empty cell may lie
+    /// in a part that a sibling carries (at any depth): the last element is the index path
+    /// of that carried part ([`sole_carrier`]; empty: the sibling itself), which gets the
+    /// bridge.
+    fn pending_bridges(&self, parts: &[Inst], owned: CellSet) -> Vec<Bridge> {
+        let mut found: Vec<Bridge> = Vec::new();
         for (k, part) in parts.iter().enumerate() {
             let [Some(p), Some(q)] = part.cells[..] else {
                 continue;
@@ -1496,13 +1577,20 @@ impl<'a> Checker<'a> {
             if black.len() != 1 || empty.len() != 1 || x.is_border() || white_held(parts, x) {
                 continue;
             }
-            let Some(j) = sole_holder(parts, k, x) else {
+            let holder = if self.params.carried_goals {
+                sole_carrier(parts, k, x)
+            } else {
+                sole_holder(parts, k, x).map(|j| (j, Vec::new()))
+            };
+            let Some((j, at)) = holder else {
                 continue;
             };
-            if parts[j].pending.is_some() || found.iter().any(|f| f.1 == j || f.0 == j) {
+            if carried_at(&parts[j], &at).pending.is_some()
+                || found.iter().any(|f| f.1 == j || f.0 == j)
+            {
                 continue;
             }
-            found.push((k, j, x, to));
+            found.push((k, j, x, to, at));
         }
         found
     }
@@ -1520,12 +1608,15 @@ impl<'a> Checker<'a> {
         &self,
         parts: &[Inst],
         owned: CellSet,
-        bridges: &[(usize, usize, Cell, Cell)],
+        bridges: &[Bridge],
     ) -> Vec<(usize, usize, Cell)> {
         let mut found: Vec<(usize, usize, Cell)> = Vec::new();
         for (k, part) in parts.iter().enumerate() {
             // A part that carries others may be carried only from depth 2 on (session 26).
-            if part.pending.is_some()
+            // A part carrying a pending bridge may be carried with `Params::carried_goals`
+            // (session 28: the bridge `h3 g4` under `310/2`, given the pending bridge `i2 h2`
+            // of the upper 13's branch 1, is carried by 11 as without it).
+            if (part.pending.is_some() && !self.params.carried_goals)
                 || (!part.carried.is_empty() && self.params.carry_depth < 2)
                 || !part.white.is_empty()
                 || bridges.iter().any(|f| f.0 == k || f.1 == k)
@@ -1697,16 +1788,19 @@ impl<'a> Checker<'a> {
         };
         if convert != Convert::None {
             let mut gone: Vec<usize> = Vec::new();
-            for &(k, j, x, to) in &found {
-                let bridge = parts[k].clone();
+            for (k, j, x, to, at) in &found {
+                let bridge = parts[*k].clone();
                 let reserve = self.params.pending_mutant != 1;
-                parts[j].pending = Some(Rc::new(Pending {
-                    x,
-                    to,
+                let pd = Rc::new(Pending {
+                    x: *x,
+                    to: *to,
                     bridge,
                     reserve,
-                }));
-                gone.push(k);
+                });
+                // Given to the part that holds the empty end, or to the part it carries
+                // that holds it (which carries it on when it is an ordinary part again).
+                parts[*j] = with_pending_at(&parts[*j], at, pd);
+                gone.push(*k);
             }
             for &(k, j, x) in &carry {
                 let part = parts[k].clone();
@@ -1735,9 +1829,11 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                // A part carrying a pending bridge reaches its Black end (through the
-                // bridge's cells, which its carrier holds).
-                if let Some(k) = p.pending.as_ref().and_then(|pd| comp.get(&pd.to)) {
+                // A part carrying a pending bridge (itself or in a part it carries) reaches
+                // its Black end (through the bridge's cells, which its carrier holds).
+                let mut tos = Vec::new();
+                pending_ends(p, &mut tos);
+                for k in tos.iter().filter_map(|to| comp.get(to)) {
                     if !t.contains(k) {
                         t.push(*k);
                     }
@@ -1824,7 +1920,11 @@ impl<'a> Checker<'a> {
             };
         }
         // The first chain; others only when it fails in a sub-pattern's own step (a failure
-        // deeper down would fail the same way in any chain that uses the sub-pattern).
+        // deeper down would fail the same way in any chain that uses the sub-pattern) — or,
+        // with `Params::carried_goals`, when a part carries another: there a failure below
+        // may be the single-pair goal handed down the carried chain (session 27's lower 13,
+        // which needs `g6 - f3 | g6 - t`), so other chains and union goals are tried too.
+        let below = self.params.carried_goals && parts.iter().any(|p| !p.carried.is_empty());
         let mut first: Option<(Vec<(Built, Goal)>, Status, Vec<Rc<RecTree>>)> = None;
         let mut chosen = None;
         let mut allow = false;
@@ -1853,8 +1953,8 @@ impl<'a> Checker<'a> {
             }
             let records = self.out.split_off(mark);
             if first.is_none() {
-                allow_union = own;
-                allow = own && self.builds - self.carry_builds < self.params.max_builds;
+                allow_union = own || below;
+                allow = (own || below) && self.builds - self.carry_builds < self.params.max_builds;
                 first = Some((built, worst, records));
             }
             if !allow {

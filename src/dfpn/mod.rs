@@ -65,13 +65,11 @@ use vc_eval::Evaluator;
 /// a whole-board search is hopeless.
 pub const MAX_CELLS: usize = 81;
 
-/// The solver's default [`SolveParams::semi_limit`]: no limit since session 28 (16 before).
-/// The limit drops VSCs the mustplay and the win detection need; on 8×8 its weaker
-/// connections made positions open that the unlimited build decides (g2: 18,420 positions
-/// with 16, 13,623 with 32, 11,996 with none, in about the same CPU time; the six hardest
-/// 7×7 openings 56,290 → 55,473; docs/journal/solver-session28.md). The connection player
-/// builds without a limit too. `--vc-semi-limit 16` restores the old default.
-pub const SOLVER_SEMI_LIMIT: Option<usize> = None;
+/// The solver's default [`SolveParams::semi_limit`]: 16 VSCs per endpoint pair. Without a
+/// limit 8×8 g2 searches 11,996 positions instead of 18,420 at about the same CPU, but the
+/// six hardest 7×7 openings take ≈ 20 % more CPU for 1.5 % fewer positions (session 28,
+/// loaded; docs/journal/solver-session28.md), so the limit stays; `--vc-semi-limit none`.
+pub const SOLVER_SEMI_LIMIT: Option<usize> = Some(16);
 
 /// The base of progressive widening ([`SolveParams::widening`]): a node looks at this many
 /// live children plus a fraction of them.
@@ -180,7 +178,7 @@ pub struct SolveParams {
     /// Move ordering.
     pub order: Ordering,
     /// FastVC's soft limit on VSCs per endpoint pair ([`VcParams::semi_limit`]; `None`: no
-    /// limit). The solver's default, [`SOLVER_SEMI_LIMIT`], is no limit (16 until session 28):
+    /// limit). The solver's default, [`SOLVER_SEMI_LIMIT`] (16), is above the engine's:
     /// the mustplay and the win detection need the VSCs a tight limit drops (7×7 d4: 2 833
     /// nodes with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787
     /// with 8 / 16 / none, before the connection order; 8×8 g2 in session 28: 18,420 / 13,623

@@ -36,7 +36,7 @@ fn params() -> VcParams {
         max_connections: 200_000,
         time: Some(Duration::from_secs(5)),
     };
-    p.semi_limit = Some(SOLVER_SEMI_LIMIT);
+    p.semi_limit = SOLVER_SEMI_LIMIT;
     p.stop_at_win = true;
     p
 }

@@ -351,6 +351,8 @@ pub struct Dfpn<'a> {
     /// Expansions that took their children from the kept ones ([`Dfpn::keep_children`]).
     pub children_reused: u64,
     kept: hashbrown::HashMap<Key, Made>,
+    /// `HEXPROOF_TRACE_PLY` diagnostics (see [`PlyTrace`]); `None` when unset.
+    ply: Option<Box<PlyTrace>>,
     sym: Option<Symmetry>,
     scratch: Vec<(i32, Cell)>,
 }
@@ -446,6 +448,82 @@ fn trace_order() -> Option<usize> {
             .ok()
             .and_then(|v| v.parse().ok())
     })
+}
+
+/// `HEXPROOF_TRACE_PLY=N` (a diagnostic, session 28): the search's shape by depth, printed on
+/// stderr when the search state is dropped. For every node within N plies of the root: its
+/// visits, the positions evaluated below it (its own evaluation included) and the children
+/// of its first expansion (moves, vulnerable, dominated, kept); for every depth: positions
+/// evaluated, expansions, and positions evaluated there but never expanded.
+struct PlyTrace {
+    /// Plies traced per node.
+    plies: usize,
+    /// The moves from the root to the node being searched.
+    path: Vec<Cell>,
+    /// Per traced node (its path): visits, positions evaluated below, first expansion's
+    /// (moves, vulnerable, dominated, kept).
+    nodes: std::collections::BTreeMap<Vec<Cell>, (u64, u64, Option<(u32, u32, u32, u32)>)>,
+    /// Per depth: positions evaluated, expansions.
+    depth: Vec<(u64, u64)>,
+    /// Positions evaluated (key → depth of evaluation) and positions expanded.
+    evaluated: hashbrown::HashMap<Key, usize>,
+    expanded: hashbrown::HashSet<Key>,
+    /// The board, for cell names.
+    board: Option<crate::board::Board>,
+}
+
+impl PlyTrace {
+    fn from_env() -> Option<Box<PlyTrace>> {
+        let plies = std::env::var("HEXPROOF_TRACE_PLY").ok()?.parse().ok()?;
+        Some(Box::new(PlyTrace {
+            plies,
+            path: Vec::new(),
+            nodes: std::collections::BTreeMap::new(),
+            depth: Vec::new(),
+            evaluated: hashbrown::HashMap::new(),
+            expanded: hashbrown::HashSet::new(),
+            board: None,
+        }))
+    }
+
+    fn at_depth(&mut self) -> &mut (u64, u64) {
+        let d = self.path.len();
+        if self.depth.len() <= d {
+            self.depth.resize(d + 1, (0, 0));
+        }
+        &mut self.depth[d]
+    }
+}
+
+impl Drop for PlyTrace {
+    fn drop(&mut self) {
+        let Some(board) = self.board else {
+            return;
+        };
+        let name = |c: &Cell| board.cell_name(*c, crate::board::Notation::Letters);
+        let mut never = vec![0u64; self.depth.len()];
+        for (k, &d) in &self.evaluated {
+            if !self.expanded.contains(k) {
+                never[d] += 1;
+            }
+        }
+        for (d, &(evals, exps)) in self.depth.iter().enumerate() {
+            eprintln!(
+                "ply-depth {d}: evaluated {evals}, expansions {exps}, never expanded {}",
+                never[d]
+            );
+        }
+        for (path, (visits, evals, first)) in &self.nodes {
+            let p: Vec<String> = path.iter().map(name).collect();
+            let f = first.map_or(String::from("-"), |(m, v, x, k)| {
+                format!("moves {m} vulnerable {v} dominated {x} kids {k}")
+            });
+            eprintln!(
+                "ply-node [{}] visits {visits} evaluated {evals} first: {f}",
+                p.join(" ")
+            );
+        }
+    }
 }
 
 /// The key of a (filled) position.
@@ -605,6 +683,7 @@ impl<'a> Dfpn<'a> {
             keep_children: false,
             children_reused: 0,
             kept: hashbrown::HashMap::new(),
+            ply: PlyTrace::from_env(),
             sym: None,
             scratch: Vec::new(),
         }
@@ -774,6 +853,16 @@ impl<'a> Dfpn<'a> {
         if let Some(t) = &self.tree {
             t.nodes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
+        if self.ply.is_some() {
+            let (key, _) = self.key(pos, to_move);
+            let t = self.ply.as_mut().expect("checked");
+            t.at_depth().0 += 1;
+            let d = t.path.len();
+            t.evaluated.insert(key, d);
+            if t.board.is_none() {
+                t.board = Some(*pos.board());
+            }
+        }
         let e = match self.eval.evaluate_hint(pos, to_move, skip_own) {
             Eval::Win(c) => {
                 self.vc_decided += 1;
@@ -867,6 +956,9 @@ impl<'a> Dfpn<'a> {
                 return self.mid_split(pos, to_move, [side1, side2], th_pn, th_dn);
             }
         }
+        if let Some(t) = self.ply.as_mut().filter(|t| t.path.len() <= t.plies) {
+            t.nodes.entry(t.path.clone()).or_default().0 += 1;
+        }
         let (mut kids, vulnerable, dominated) = self.expand(pos, to_move, &entry);
         let mut counted_pruned = false;
         let mut counted_kept = false;
@@ -946,7 +1038,17 @@ impl<'a> Dfpn<'a> {
             kids[pick].seen = true;
             let kid_pos = kids[pick].pos.clone();
             let kid_skip = kids[pick].skip_own;
+            let before = self.nodes;
+            if let Some(t) = self.ply.as_mut() {
+                t.path.push(kids[pick].mv);
+            }
             let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
+            if let Some(t) = self.ply.as_mut() {
+                if t.path.len() <= t.plies {
+                    t.nodes.entry(t.path.clone()).or_default().1 += self.nodes - before;
+                }
+                t.path.pop();
+            }
             let best = &mut kids[pick];
             best.pn = cpn;
             best.dn = cdn;
@@ -1172,6 +1274,21 @@ impl<'a> Dfpn<'a> {
             CellSet::EMPTY
         };
         self.dominated_pruned += (before - kids.len()) as u64;
+        if self.ply.is_some() {
+            let (key, _) = self.key(pos, to_move);
+            let t = self.ply.as_mut().expect("checked");
+            t.at_depth().1 += 1;
+            t.expanded.insert(key);
+            if t.path.len() <= t.plies {
+                let first = &mut t.nodes.entry(t.path.clone()).or_default().2;
+                if first.is_none() {
+                    let m = entry.moves.len() as u32;
+                    let x = dominated.len() as u32;
+                    let k = kids.len() as u32;
+                    *first = Some((m, m.saturating_sub(k + x), x, k));
+                }
+            }
+        }
         self.expansions += 1;
         self.children += kids.len() as u64;
         for k in kids.iter_mut() {

@@ -65,8 +65,11 @@ use vc_eval::Evaluator;
 /// a whole-board search is hopeless.
 pub const MAX_CELLS: usize = 81;
 
-/// The solver's default [`SolveParams::semi_limit`].
-pub const SOLVER_SEMI_LIMIT: usize = 16;
+/// The solver's default [`SolveParams::semi_limit`]: 16 VSCs per endpoint pair. Without a
+/// limit 8×8 g2 searches 11,996 positions instead of 18,420 at about the same CPU, but the
+/// six hardest 7×7 openings take ≈ 20 % more CPU for 1.5 % fewer positions (session 28,
+/// loaded; docs/journal/solver-session28.md), so the limit stays; `--vc-semi-limit none`.
+pub const SOLVER_SEMI_LIMIT: Option<usize> = Some(16);
 
 /// The base of progressive widening ([`SolveParams::widening`]): a node looks at this many
 /// live children plus a fraction of them.
@@ -175,10 +178,11 @@ pub struct SolveParams {
     /// Move ordering.
     pub order: Ordering,
     /// FastVC's soft limit on VSCs per endpoint pair ([`VcParams::semi_limit`]; `None`: no
-    /// limit). The solver's default, [`SOLVER_SEMI_LIMIT`], is above the engine's: the
-    /// mustplay and the win detection need the VSCs a tight limit drops (7×7 d4: 2 833 nodes
-    /// with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787 with
-    /// 8 / 16 / none, and 16 was the fastest in CPU time).
+    /// limit). The solver's default, [`SOLVER_SEMI_LIMIT`] (16), is above the engine's:
+    /// the mustplay and the win detection need the VSCs a tight limit drops (7×7 d4: 2 833
+    /// nodes with the engine's 4, 436 with 8, 373 with 16 or none; c1: 6 881 / 4 821 / 4 787
+    /// with 8 / 16 / none, before the connection order; 8×8 g2 in session 28: 18,420 / 13,623
+    /// / 11,996 with 16 / 32 / none).
     pub semi_limit: Option<usize>,
     /// Most stones for an incremental connection update ([`vc_eval::Evaluator::max_update_stones`]).
     pub update_stones: usize,
@@ -258,7 +262,7 @@ impl Default for SolveParams {
             features: Features::ALL,
             vc_variant: Variant::Fast,
             order: Ordering::Flow,
-            semi_limit: Some(SOLVER_SEMI_LIMIT),
+            semi_limit: SOLVER_SEMI_LIMIT,
             update_stones: vc_eval::MAX_UPDATE_STONES,
             db: None,
             child_dn: DEFAULT_CHILD_DN,

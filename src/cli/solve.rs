@@ -216,6 +216,11 @@ pub struct SolveArgs {
     /// solver's move is followed into a subtree (0: always follow the solver).
     #[arg(long, value_name = "N", default_value_t = hexproof::prove::emit::REPLY_TRIES)]
     emit_reply_tries: usize,
+    /// Emitted proofs: the checker's node budget for a `by search` leaf tested after one of
+    /// those tried moves other than the solver's (0: --emit-leaf-nodes); a smaller budget
+    /// makes the failing tries cheap (8×8).
+    #[arg(long, value_name = "N", default_value_t = 0, hide_short_help = true)]
+    emit_reply_leaf_nodes: u64,
     /// Emitted proofs: derived facts on at most this many cells are written as one
     /// `by search` step instead of their AND/OR derivation (0: all written out).
     #[arg(long, value_name = "CELLS", default_value_t = 0)]
@@ -594,6 +599,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             explain,
             stats: a.emit_stats,
             reply_tries: a.emit_reply_tries,
+            reply_leaf_nodes: a.emit_reply_leaf_nodes,
             collapse: a.emit_collapse,
             drop_redundant: a.emit_drop_redundant,
             group: a.emit_group,

@@ -102,6 +102,12 @@ pub struct EmitOptions {
     /// for one that closes the branch at once (a leaf, or a position already written) before
     /// the solver's move is followed; 0: follow the solver ([`REPLY_TRIES`]).
     pub reply_tries: usize,
+    /// Node budget of the checker's search when a `by search` leaf is tested after one of
+    /// those tried moves other than the solver's own (a speculative try: if it fails, the
+    /// solver's move is followed anyway); 0: [`EmitOptions::leaf_nodes`], as before. On 8×8
+    /// most of an export's time was such searches that fail at the full budget
+    /// (docs/journal/proof8-session28.md).
+    pub reply_leaf_nodes: u64,
     /// Compact proofs (`solve --compact`, docs/prove.md): union-connection leaves (Noshita's
     /// rule 2), small leaves `by search` before derivations, and the proof-size objective
     /// near the root. Off: the export is the one above, unchanged.
@@ -200,6 +206,7 @@ impl Default for EmitOptions {
             explain: ExplainLimits::default(),
             stats: false,
             reply_tries: REPLY_TRIES,
+            reply_leaf_nodes: 0,
             compact: None,
             collapse: 0,
             drop_redundant: false,
@@ -313,11 +320,15 @@ pub fn emit_solved_with_choices(
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
         memo_hits: 0,
+        prof: Profile::default(),
+        started: Instant::now(),
         leaf_nodes: opts
             .leaf_nodes
             .min(crate::local::oracle::DEFAULT_FIRST_NODES),
         stats: opts.stats,
         reply_tries: opts.reply_tries,
+        reply_leaf_nodes: opts.reply_leaf_nodes,
+        in_try: false,
         compact: opts.compact,
         collapse: opts.collapse,
         search_memo: HashMap::new(),
@@ -378,6 +389,11 @@ pub fn emit_solved_with_choices(
             crate::vc::explain::counters(),
             e.memo_hits,
             e.nodes.len()
+        );
+        eprintln!(
+            "emit profile ({:.1} s): {}",
+            e.started.elapsed().as_secs_f64(),
+            e.prof.line()
         );
     }
     let choices = e.choices(&setup, first.is_none().then_some(mv), root);
@@ -667,6 +683,10 @@ struct Emitter<'b, 'a> {
     stats: bool,
     /// [`EmitOptions::reply_tries`].
     reply_tries: usize,
+    /// [`EmitOptions::reply_leaf_nodes`].
+    reply_leaf_nodes: u64,
+    /// A leaf is being tested after a tried move other than the solver's (`closing_reply`).
+    in_try: bool,
     /// [`EmitOptions::compact`].
     compact: Option<CompactOptions>,
     /// [`EmitOptions::collapse`].
@@ -706,6 +726,56 @@ struct Emitter<'b, 'a> {
     /// [`EmitOptions::drop_redundant`], and the analyses it dropped.
     drop_redundant: bool,
     dropped: usize,
+    /// Where the export's time goes (`--emit-stats`): see [`Profile`].
+    prof: Profile,
+    /// When the export started (after the solve), for `--emit-stats`.
+    started: Instant,
+}
+
+/// Where an export's time goes, printed by `--emit-stats` (a progress line every
+/// [`PROGRESS_EVERY`] nodes and a summary at the end): calls and seconds of the checker's
+/// exact searches run to test `by search` leaves and carriers (those that hold, those that do
+/// not), of the explainer (derivations, found or not), of the solver's re-solves in the
+/// emitter (the winner's move at each position) and of the VC engine's builds. Diagnostics
+/// only: nothing written depends on it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Profile {
+    /// Checker's searches (`search_holds`, not memoised): that held, that did not.
+    search_hold: (u64, f64),
+    search_fail: (u64, f64),
+    /// Of those that fail: the ones tested after a tried move other than the solver's.
+    search_fail_try: (u64, f64),
+    /// Explainer runs (VC and key derivations), found or not.
+    explain_found: (u64, f64),
+    explain_none: (u64, f64),
+    /// The solver's searches in the emitter (`black`'s re-solve, the keys' exact search).
+    solver: (u64, f64),
+    /// The VC engine's full builds (`vcs_of`).
+    vcs: (u64, f64),
+}
+
+/// `--emit-stats`: one progress line each time this many more nodes are emitted.
+const PROGRESS_EVERY: usize = 500;
+
+impl Profile {
+    fn add(slot: &mut (u64, f64), t: Instant) {
+        slot.0 += 1;
+        slot.1 += t.elapsed().as_secs_f64();
+    }
+
+    fn line(&self) -> String {
+        let f = |(n, t): (u64, f64)| format!("{n} in {t:.1} s");
+        format!(
+            "checker searches that hold {}, that fail {} ({} after a tried move); explainer found {}, none {}; solver {}; VC builds {}",
+            f(self.search_hold),
+            f(self.search_fail),
+            f(self.search_fail_try),
+            f(self.explain_found),
+            f(self.explain_none),
+            f(self.solver),
+            f(self.vcs)
+        )
+    }
 }
 
 /// A search of [`Emitter::search_holds`]: stones, carrier, pairs, node budget.
@@ -754,6 +824,17 @@ impl Emitter<'_, '_> {
 
     fn tick(&mut self) -> Result<(), ProveError> {
         self.count += 1;
+        if self.stats && self.count.is_multiple_of(PROGRESS_EVERY) {
+            eprintln!(
+                "emit progress: {} nodes ({} loser-to-move, {} derived, {} by search) at {:.1} s: {}",
+                self.count,
+                self.nodes.len(),
+                self.derived,
+                self.searched,
+                self.started.elapsed().as_secs_f64(),
+                self.prof.line()
+            );
+        }
         if self.count > MAX_TREE_NODES {
             return Err(ProveError::TooLarge);
         }
@@ -769,7 +850,9 @@ impl Emitter<'_, '_> {
         self.tick()?;
         let w = self.winner;
         let f = self.d.filled(q, w);
+        let t = Instant::now();
         let (pn, _) = self.d.mid(&f, w, INF, INF);
+        Profile::add(&mut self.prof.solver, t);
         if pn != 0 {
             return Err(ProveError::SubPosition(self.d.nodes));
         }
@@ -1025,7 +1108,10 @@ impl Emitter<'_, '_> {
                 let (id, rotated, k) = self.white(&q2)?;
                 return Ok(Some((m, id, rotated, k | CellSet::single(m))));
             }
-            if let Some((node, k)) = self.leaf_only(&q2) {
+            self.in_try = m != best;
+            let leaf = self.leaf_only(&q2);
+            self.in_try = false;
+            if let Some((node, k)) = leaf {
                 self.tick()?;
                 let id = self.record(key, node, k);
                 return Ok(Some((m, id, false, k | CellSet::single(m))));
@@ -1246,7 +1332,9 @@ impl Emitter<'_, '_> {
     /// the filled position `f` of `q`.
     fn vcs_of(&mut self, f: &Position, given: CellSet) -> (Vec<CellSet>, Vec<CellSet>) {
         let w = self.winner;
+        let t = Instant::now();
         let (black_vcs, white_vcs) = self.d.eval.build_full(f);
+        Profile::add(&mut self.prof.vcs, t);
         let vcs = if w == Colour::Black {
             black_vcs
         } else {
@@ -1366,7 +1454,10 @@ impl Emitter<'_, '_> {
                         qz.play(w, z).is_ok()
                             && e.search_cheap(&qz, (s - CellSet::single(z)) | given)
                     };
-                    match key_move_within(f, w, s, KEY_NODES).filter(|&z| cheap(self, z)) {
+                    let t = Instant::now();
+                    let key = key_move_within(f, w, s, KEY_NODES);
+                    Profile::add(&mut self.prof.solver, t);
+                    match key.filter(|&z| cheap(self, z)) {
                         Some(z) => {
                             self.searched += 1;
                             (z, (s - CellSet::single(z)) | given, None, Vec::new())
@@ -1559,7 +1650,14 @@ impl Emitter<'_, '_> {
             self.memo_hits += 1;
             return d.clone();
         }
+        let t = Instant::now();
         let d = explain_win(q, w, area, self.limits);
+        let slot = if d.is_some() {
+            &mut self.prof.explain_found
+        } else {
+            &mut self.prof.explain_none
+        };
+        Profile::add(slot, t);
         self.vc_memo.insert(key, d.clone());
         d
     }
@@ -1580,7 +1678,14 @@ impl Emitter<'_, '_> {
             self.memo_hits += 1;
             return d.clone();
         }
+        let t = Instant::now();
         let d = explain_key_vc(q, w, area, self.limits);
+        let slot = if d.is_some() {
+            &mut self.prof.explain_found
+        } else {
+            &mut self.prof.explain_none
+        };
+        Profile::add(slot, t);
         self.key_memo.insert(key, d.clone());
         d
     }
@@ -1724,8 +1829,12 @@ impl Emitter<'_, '_> {
         if self.leaf_nodes == 0 {
             return true;
         }
+        let nodes = match self.reply_leaf_nodes {
+            n if n > 0 && self.in_try => n.min(self.leaf_nodes),
+            _ => self.leaf_nodes,
+        };
         let [a, b] = self.winner.borders().map(Cell::border);
-        self.search_holds(q, carrier, &[(a, b)], self.leaf_nodes)
+        self.search_holds(q, carrier, &[(a, b)], nodes)
     }
 
     /// True when the checker's exact search ([`crate::local::decide`], as `hexproof check`
@@ -1776,6 +1885,7 @@ impl Emitter<'_, '_> {
             pairs,
             owner_first: false,
         };
+        let t = Instant::now();
         let r = match SubGame::new(pos, carrier, claim) {
             Ok(game) => {
                 let budget = Budget {
@@ -1787,6 +1897,17 @@ impl Emitter<'_, '_> {
             }
             Err(_) => false,
         };
+        if self.stats {
+            let slot = if r {
+                &mut self.prof.search_hold
+            } else {
+                &mut self.prof.search_fail
+            };
+            Profile::add(slot, t);
+            if !r && self.in_try {
+                Profile::add(&mut self.prof.search_fail_try, t);
+            }
+        }
         self.search_memo.insert(key, r);
         r
     }

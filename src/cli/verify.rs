@@ -310,6 +310,7 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
                 "leaf_nodes": w.leaf_nodes,
                 "encoded_empty_cells": w.encoded_empty,
                 "derived_leaves": w.derived_leaves,
+                "key_leaves": w.key_leaves,
                 "failure": w.failure,
             });
         }

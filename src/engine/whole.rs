@@ -124,6 +124,9 @@ pub struct WholeReport {
     pub encoded_empty: usize,
     /// Leaves written as H-search derivations ([`crate::local::derived`]), and explainer calls.
     pub derived_leaves: u64,
+    /// Of those, the leaves read off the derivation that found Black's key move just before
+    /// ([`crate::vc::explain::explain_key_vc`]), with no explainer call of their own.
+    pub key_leaves: u64,
     /// Explainer calls (successful or not).
     pub explain_calls: u64,
     /// Certificate nodes that came from derivation leaves (before sharing).
@@ -168,6 +171,7 @@ pub fn decide_whole(
         report: &mut report,
         deadline: budget.time.map(|t| start + t),
         start,
+        key_vc: None,
     };
     let result = b.run(&mut out);
     let nodes = std::mem::take(&mut b.nodes);
@@ -257,6 +261,9 @@ struct Builder<'g, 'b, 'a> {
     deadline: Option<Instant>,
     /// When the engine started (for the trace).
     start: Instant,
+    /// The derivation that gave Black's last key move ([`Self::key_move`]): Black's stones and
+    /// White's of the White-to-move position after that move, and the winning VC there.
+    key_vc: Option<(CellSet, CellSet, Derivation)>,
 }
 
 impl Builder<'_, '_, '_> {
@@ -387,6 +394,11 @@ impl Builder<'_, '_, '_> {
         )?)
     }
 
+    /// The original cells of encoded cells `s` (cells outside the window dropped).
+    fn original(&self, s: CellSet) -> CellSet {
+        s.iter().filter_map(|c| self.enc.to_original(c)).collect()
+    }
+
     /// The encoded position after the added stones.
     fn encoded(&self, black: CellSet, white: CellSet) -> Result<Position, EngineError> {
         let p = &self.enc.position;
@@ -408,12 +420,17 @@ impl Builder<'_, '_, '_> {
             return Err(EngineError::BlackWinUnproved(self.d.nodes));
         }
         let e = self.d.entry(&f, Colour::Black);
+        let mut key_vc = None;
         let mv = match e.best {
             Some(m) => Some(m),
             None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
-            None => self
-                .key_move(&f, black, white)
-                .or_else(|| self.winning_move_in(&f, e.moves)),
+            None => match self.key_move(&f, black, white) {
+                Some((u, d)) => {
+                    key_vc = Some(d);
+                    Some(u)
+                }
+                None => self.winning_move_in(&f, e.moves),
+            },
         }
         .ok_or(EngineError::NoWinningMove)?;
         let r = self
@@ -423,6 +440,7 @@ impl Builder<'_, '_, '_> {
         if !(self.game.carrier() - black - white).contains(r) {
             return Err(EngineError::MoveOutsideCarrier);
         }
+        self.key_vc = key_vc.map(|d| (black | CellSet::single(r), white, d));
         Ok(r)
     }
 
@@ -432,9 +450,16 @@ impl Builder<'_, '_, '_> {
     /// it (so the move is as good as any other the solver confirms; nothing here is trusted,
     /// the kernel checks the certificate). One explainer call instead of [`Self::winning_move_in`]'s
     /// evaluation of each cell of the carrier in turn (27% of the rebuild's CPU in a profile of
-    /// Selinger's 8-kyiz-3, session 24). `None`: no key, or it is not a proved win.
-    fn key_move(&mut self, f: &Position, black: CellSet, white: CellSet) -> Option<Cell> {
-        let (u, _) = explain_key_vc(f, Colour::Black, f.empty_cells(), ExplainLimits::default())?;
+    /// Selinger's 8-kyiz-3, session 24). With the key `u`, the derivation of Black's winning
+    /// VC once a stone is on `u` (the next White-to-move position's derivation leaf, with no
+    /// second explainer call). `None`: no key, or it is not a proved win.
+    fn key_move(
+        &mut self,
+        f: &Position,
+        black: CellSet,
+        white: CellSet,
+    ) -> Option<(Cell, Derivation)> {
+        let (u, d) = explain_key_vc(f, Colour::Black, f.empty_cells(), ExplainLimits::default())?;
         let r = self.enc.to_original(u)?;
         if !(self.game.carrier() - black - white).contains(r) {
             return None;
@@ -445,7 +470,7 @@ impl Builder<'_, '_, '_> {
         let lost = self.d.entry(&g, Colour::White).dn == 0
             || self.d.mid(&g, Colour::White, INF, INF).1 == 0;
         self.trace(|| format!("key move: {}", if lost { "proved" } else { "not proved" }));
-        lost.then_some(u)
+        lost.then_some((u, d))
     }
 
     /// A move of Black in filled `f` (Black to move, won by a connection on `carrier`) after
@@ -632,16 +657,28 @@ impl Builder<'_, '_, '_> {
     /// With [`Fill::White`] the explainer sees the solver's filled position `f` (fewer empty
     /// cells; Black's stones are the real ones, so its derivation holds in the real position
     /// too); otherwise the real one.
+    ///
+    /// `key_vc`: the derivation of the key move that led here ([`Self::key_move`]), tried
+    /// first (with [`Fill::Full`] not: its filled position may hold Black stones that the real
+    /// one lacks); the explainer runs only when the kernel refuses it.
     fn derived_leaf(
         &mut self,
         black: CellSet,
         white: CellSet,
         f: &Position,
+        key_vc: Option<Derivation>,
     ) -> Result<Option<NodeId>, EngineError> {
         if !self.params.derive || self.stand_in().is_none() {
             return Ok(None);
         }
         self.in_time()?;
+        if let Some(d) = key_vc.filter(|_| self.params.fill_in != Fill::Full) {
+            if let Some(id) = self.translated_leaf(black, white, d)? {
+                self.report.key_leaves += 1;
+                self.trace(|| "  (the key move's derivation)".to_string());
+                return Ok(Some(id));
+            }
+        }
         let q = if self.params.fill_in == Fill::White {
             f.clone()
         } else {
@@ -652,6 +689,18 @@ impl Builder<'_, '_, '_> {
         else {
             return Ok(None);
         };
+        self.translated_leaf(black, white, d)
+    }
+
+    /// The leaf of derivation `d` (of the encoded position after the added stones): written
+    /// as kernel nodes, checked by the kernel on its own, shrunk and embedded; `None` when it
+    /// cannot be translated or the kernel refuses it.
+    fn translated_leaf(
+        &mut self,
+        black: CellSet,
+        white: CellSet,
+        d: Derivation,
+    ) -> Result<Option<NodeId>, EngineError> {
         let Some(d) = self.to_original(d) else {
             return Ok(None);
         };
@@ -778,6 +827,11 @@ impl Builder<'_, '_, '_> {
 
     /// Proves the White-to-move position after the added stones; returns its node.
     fn white(&mut self, black: CellSet, white: CellSet) -> Result<NodeId, EngineError> {
+        let key_vc = self
+            .key_vc
+            .take()
+            .filter(|(b, w, _)| (*b, *w) == (black, white))
+            .map(|(_, _, d)| d);
         if let Some(&id) = self.memo.get(&(black, white)) {
             return Ok(id);
         }
@@ -787,18 +841,12 @@ impl Builder<'_, '_, '_> {
         let f = self.d.filled(&q, Colour::White);
         // Leaves: the solver's proof set first (when it knows one), then all that is left.
         let proof = match self.d.lookup(&f, Colour::White) {
-            Some(e) if e.dn == 0 => {
-                e.proof
-                    .iter()
-                    .filter_map(|c| self.enc.to_original(c))
-                    .collect::<CellSet>()
-                    & rest
-            }
+            Some(e) if e.dn == 0 => self.original(e.proof) & rest,
             _ => rest,
         };
         // (The whole rest only when it is small or the solver knows nothing smaller: on a
         // large rest a bounded search rarely succeeds where the solver's proof set failed.)
-        let mut id = self.derived_leaf(black, white, &f)?;
+        let mut id = self.derived_leaf(black, white, &f, key_vc)?;
         if id.is_none() && proof != rest && proof.len() <= self.params.leaf_max_cells {
             id = self.leaf(black, white, proof)?;
         }
@@ -834,10 +882,22 @@ impl Builder<'_, '_, '_> {
         if dn != 0 {
             return Err(EngineError::WhiteLossUnproved(self.d.nodes));
         }
+        // White's intrusions in the order the solver knows them: its mustplay here (every
+        // such move is refuted in its table), then its proof set (a move outside it loses
+        // too), then the rest. Any order gives a complete or-node; an intrusion outside the
+        // proof set only costs an option whose set hardly narrows the intersection.
+        let (must, proof) = match self.d.lookup(&f, Colour::White) {
+            Some(e) => (self.original(e.moves) & rest, self.original(e.proof) & rest),
+            None => (CellSet::EMPTY, CellSet::EMPTY),
+        };
         let mut open = rest;
         let mut options: Vec<Reply> = Vec::new();
         let mut carrier = CellSet::EMPTY;
-        while let Some(w) = open.first() {
+        while let Some(w) = (open & must)
+            .first()
+            .or_else(|| (open & proof).first())
+            .or_else(|| open.first())
+        {
             let r = self.black_reply(black, white | CellSet::single(w))?;
             let next = self.white(black | CellSet::single(r), white | CellSet::single(w))?;
             let set = self.nodes[next as usize].carrier | CellSet::single(r);

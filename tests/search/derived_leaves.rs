@@ -5,7 +5,8 @@
 //!   of it (an OR option dropped, a base fact's stone taken away, an AND's children made to
 //!   overlap) are rejected, each for its own reason;
 //! - small HexWiki templates (fixture: tests/fixtures/edge-templates-hexwiki.json) forced
-//!   through the whole-board engine hold, kernel-checked, with at least one derivation leaf.
+//!   through the whole-board engine hold, kernel-checked, with at least one derivation leaf;
+//!   a larger one (Selinger's 6a-1) gets leaves from its key moves' derivations.
 
 use hexproof::board::{Board, Border, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
@@ -146,4 +147,30 @@ fn union_templates_get_derivation_leaves_through_the_whole_board_engine() {
         derived_leaves += r.derived_leaves;
     }
     assert!(derived_leaves > 0, "no union derivation leaf");
+}
+
+#[test]
+fn key_move_derivations_become_leaves_through_the_whole_board_engine() {
+    // Selinger's 6a-1 (37 cells, one goal stone and a helper; fixture:
+    // tests/fixtures/edge-templates-king-selinger.json): where the solver stored no winning
+    // move, Black's key move comes from the explainer's winning VSC, and its derivation (the
+    // VC once the key is Black's) is the next White-to-move node's leaf, with no second
+    // explainer call. The certificate is kernel-checked as every other.
+    let all = EdgeTemplate::parse_list(include_str!(
+        "../fixtures/edge-templates-king-selinger.json"
+    ))
+    .expect("the fixture parses");
+    let t = all
+        .iter()
+        .find(|t| t.name == "Selinger:template-6a-1")
+        .unwrap();
+    let g = t.place_fitting(Border::Bottom).expect("fits");
+    let (o, r) = decide_whole(&g, &Budget::nodes(20_000_000), &WholeParams::default());
+    assert_eq!(o.verdict, Verdict::Holds, "{r:?}");
+    kernel::check(&g, o.certificate.as_ref().expect("a certificate")).expect("kernel-checked");
+    assert!(
+        r.key_leaves > 0,
+        "no leaf from a key move's derivation: {r:?}"
+    );
+    assert!(r.key_leaves <= r.derived_leaves, "{r:?}");
 }

@@ -85,6 +85,10 @@ struct YangCheckArgs {
     /// parts): the goal check as in session 27.
     #[arg(long)]
     no_carried_goals: bool,
+    /// Leave out the open bridges (a bridge between two empty cells of one sibling carried
+    /// by that sibling): the goal check as in session 28.
+    #[arg(long)]
+    no_open_bridges: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -117,6 +121,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         white_trigger: !a.no_white_trigger,
         carry_depth: a.carry_depth,
         carried_goals: !a.no_carried_goals,
+        open_bridges: !a.no_open_bridges,
         ..Default::default()
     };
     let r = report::report_with(&strategy, a.lenient, params);

@@ -199,6 +199,13 @@ pub struct Params {
     /// sibling carries too, the bridge then given to the carried part that holds it. On by
     /// default; `--no-carried-goals` leaves it out (session 27's check).
     pub carried_goals: bool,
+    /// Open bridges (session 29, docs/yang.md "Open bridges"): a bridge part whose two
+    /// common neighbours are both empty cells of one sibling (364/2's `i2 h2`, between i1
+    /// and h3 of 265) is carried by that sibling as a pending bridge with two empty ends,
+    /// until one end is played (it is then an ordinary pending bridge from that end). Tried
+    /// as a last retry of a branch that is not verified; on by default,
+    /// `--no-open-bridges` leaves it out.
+    pub open_bridges: bool,
     /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
     /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
     /// take it), all else as usual. The tests use it to see the kernel reject such
@@ -227,6 +234,7 @@ impl Default for Params {
             white_trigger: true,
             carry_depth: 2,
             carried_goals: true,
+            open_bridges: true,
             pending_mutant: 0,
         }
     }
@@ -332,6 +340,8 @@ enum Convert {
     Bridges,
     /// Pending bridges and carried parts ([`Carried`]).
     All,
+    /// Pending bridges and open bridges ([`Pending::open`]).
+    Open,
 }
 
 /// A carried part in the memo key: its pattern, `PP` line, cells and far end, and the
@@ -494,6 +504,13 @@ struct Pending {
     /// Its cells belong to the carrier (always, but for the test hook
     /// `Params::pending_mutant`).
     reserve: bool,
+    /// An *open* bridge (session 29): `to` is empty too, both ends lie in the carrier's
+    /// cells. When one end is played it becomes an ordinary pending bridge from that end to
+    /// the other (given to the sub-part that holds the other end, or dropped); otherwise the
+    /// sub-part that holds both ends carries it on (none: dropped). The memo tells it from
+    /// an ordinary one by the position (an ordinary bridge's `to` is Black, an open one's
+    /// is empty).
+    open: bool,
 }
 
 impl Inst {
@@ -1014,7 +1031,7 @@ fn with_pending_at(inst: &Inst, at: &[usize], pd: Rc<Pending>) -> Inst {
 /// The Black ends of the pending bridges `inst` carries, its own and those of the parts it
 /// carries (at any depth).
 fn pending_ends(inst: &Inst, ends: &mut Vec<Cell>) {
-    if let Some(pd) = &inst.pending {
+    if let Some(pd) = inst.pending.as_ref().filter(|pd| !pd.open) {
         ends.push(pd.to);
     }
     for cd in &inst.carried {
@@ -1503,9 +1520,9 @@ impl<'a> Checker<'a> {
     /// messages and nodes are put back).
     fn branch(&mut self, step: &Step, nodes: &mut Draft) -> (NodeId, Status) {
         let mark = Mark::new(self, nodes);
-        let (id, st, (bridges, carries)) = self.branch_once(step, nodes, Convert::None);
+        let (id, st, (bridges, carries, opens)) = self.branch_once(step, nodes, Convert::None);
         let carries = carries && self.params.carry && self.carrying < self.params.carry_depth;
-        if st == Status::Verified || !(bridges || carries) || !self.params.pending {
+        if st == Status::Verified || !(bridges || carries || opens) || !self.params.pending {
             return (id, st);
         }
         let records = self.out.split_off(mark.out);
@@ -1523,6 +1540,11 @@ impl<'a> Checker<'a> {
         }
         if carries {
             modes.push(Convert::All);
+        }
+        if opens {
+            // Open bridges (session 29): last, so that what composed before composes the
+            // same way.
+            modes.push(Convert::Open);
         }
         for mode in modes {
             (self.union_used, self.revised, self.widened, self.conj_used) = mark.flags;
@@ -1548,6 +1570,19 @@ impl<'a> Checker<'a> {
         (id, st)
     }
 
+    /// The common neighbours of a bridge part: two adjacent cells, no pending bridge
+    /// carried, no cell White's (none otherwise).
+    fn bridge_ends(&self, part: &Inst) -> Option<CellSet> {
+        let [Some(p), Some(q)] = part.cells[..] else {
+            return None;
+        };
+        if part.pending.is_some() || !part.white.is_empty() || !self.board.neighbours(p).contains(q)
+        {
+            return None;
+        }
+        Some(self.board.neighbours(p) & self.board.neighbours(q))
+    }
+
     /// Pending bridges among `parts` in the position whose Black cells are `owned`: (the
     /// bridge's index, the index of the part that holds its empty end, the empty end, the
     /// Black end). A bridge: a part of two adjacent cells whose two common neighbours are
@@ -1559,16 +1594,9 @@ impl<'a> Checker<'a> {
     fn pending_bridges(&self, parts: &[Inst], owned: CellSet) -> Vec<Bridge> {
         let mut found: Vec<Bridge> = Vec::new();
         for (k, part) in parts.iter().enumerate() {
-            let [Some(p), Some(q)] = part.cells[..] else {
+            let Some(common) = self.bridge_ends(part) else {
                 continue;
             };
-            if part.pending.is_some()
-                || !part.white.is_empty()
-                || !self.board.neighbours(p).contains(q)
-            {
-                continue;
-            }
-            let common = self.board.neighbours(p) & self.board.neighbours(q);
             let black = common & owned;
             let empty = common - owned;
             let (Some(to), Some(x)) = (black.first(), empty.first()) else {
@@ -1591,6 +1619,51 @@ impl<'a> Checker<'a> {
                 continue;
             }
             found.push((k, j, x, to, at));
+        }
+        found
+    }
+
+    /// Open bridges among `parts` in the position whose Black cells are `owned`, besides the
+    /// pending bridges `bridges`: (the bridge's index, the index of the part that holds both
+    /// its ends, the two ends). An open bridge: a part of two adjacent cells whose two
+    /// common neighbours are both empty, not on a border, and lie in one other part (the
+    /// same one, which carries no pending bridge and gets none of `bridges`): 364/2's
+    /// `i2 h2` between i1 and h3, both cells of 265 (docs/yang.md "Open bridges").
+    fn open_bridges(
+        &self,
+        parts: &[Inst],
+        owned: CellSet,
+        bridges: &[Bridge],
+    ) -> Vec<(usize, usize, Cell, Cell)> {
+        let mut found: Vec<(usize, usize, Cell, Cell)> = Vec::new();
+        for (k, part) in parts.iter().enumerate() {
+            let Some(common) = self.bridge_ends(part) else {
+                continue;
+            };
+            if bridges.iter().any(|f| f.0 == k || f.1 == k)
+                || !(common & owned).is_empty()
+                || common.len() != 2
+            {
+                continue;
+            }
+            let (Some(x), Some(to)) = (common.first(), common.iter().nth(1)) else {
+                continue;
+            };
+            if x.is_border() || to.is_border() || white_held(parts, x) || white_held(parts, to) {
+                continue;
+            }
+            let Some(j) =
+                sole_holder(parts, k, x).filter(|&j| sole_holder(parts, k, to) == Some(j))
+            else {
+                continue;
+            };
+            if parts[j].pending.is_some()
+                || bridges.iter().any(|f| f.0 == j || f.1 == j)
+                || found.iter().any(|f| f.1 == j || f.0 == j || f.1 == k)
+            {
+                continue;
+            }
+            found.push((k, j, x, to));
         }
         found
     }
@@ -1669,7 +1742,7 @@ impl<'a> Checker<'a> {
         step: &Step,
         nodes: &mut Draft,
         convert: Convert,
-    ) -> (NodeId, Status, (bool, bool)) {
+    ) -> (NodeId, Status, (bool, bool, bool)) {
         let Step {
             inst,
             b,
@@ -1699,13 +1772,13 @@ impl<'a> Checker<'a> {
             )
         };
         let Some(conj_ends) = conj_ends.filter(|_| placed) else {
-            return (joined_node(nodes), Status::Undecided, (false, false));
+            return (joined_node(nodes), Status::Undecided, (false, false, false));
         };
         // The goal's pairs as components (a union goal: one pair per conjunction).
         let ends: Vec<(usize, usize)> = conj_ends.iter().map(|c| c[0]).collect();
         if conj_ends.iter().any(|c| c.iter().all(|(ca, cz)| ca == cz)) {
             // Joined: the kernel judges it.
-            return (joined_node(nodes), Status::Verified, (false, false));
+            return (joined_node(nodes), Status::Verified, (false, false, false));
         }
         // A carried part's own branch (an option of its carrier): its sub-parts' paths say so.
         let label = if inst.rest.is_some() {
@@ -1741,7 +1814,30 @@ impl<'a> Checker<'a> {
                 p
             })
             .collect();
-        if let Some(pd) = &inst.pending {
+        if let Some(pd) = inst.pending.as_ref().filter(|pd| pd.open) {
+            let holds = |p: &Inst, c: Cell| p.cells.contains(&Some(c));
+            if r == pd.x || r == pd.to {
+                // One end of an open bridge is played: a pending bridge from it to the other
+                // end, given to the sub-part that holds the other end (none: dropped).
+                let (x, to) = if r == pd.x {
+                    (pd.to, pd.x)
+                } else {
+                    (pd.x, pd.to)
+                };
+                if let Some(j) = parts.iter().position(|p| holds(p, x)) {
+                    parts[j].pending = Some(Rc::new(Pending {
+                        x,
+                        to,
+                        bridge: pd.bridge.clone(),
+                        reserve: pd.reserve,
+                        open: false,
+                    }));
+                }
+            } else if let Some(j) = parts.iter().position(|p| holds(p, pd.x) && holds(p, pd.to)) {
+                // Both ends in one sub-part: it carries the open bridge on.
+                parts[j].pending = Some(pd.clone());
+            }
+        } else if let Some(pd) = &inst.pending {
             if r == pd.x {
                 // The empty end is played: the bridge becomes an ordinary part.
                 let mut bridge = pd.bridge.clone();
@@ -1772,7 +1868,7 @@ impl<'a> Checker<'a> {
         }
         if parts.is_empty() {
             // No sub-patterns: claimed joined; the kernel judges it.
-            return (joined_node(nodes), Status::Verified, (false, false));
+            return (joined_node(nodes), Status::Verified, (false, false, false));
         }
         let found = self.pending_bridges(&parts, owned);
         let carry = if self.params.carry {
@@ -1780,7 +1876,12 @@ impl<'a> Checker<'a> {
         } else {
             Vec::new()
         };
-        let convertible = (!found.is_empty(), !carry.is_empty());
+        let opens = if self.params.open_bridges {
+            self.open_bridges(&parts, owned, &found)
+        } else {
+            Vec::new()
+        };
+        let convertible = (!found.is_empty(), !carry.is_empty(), !opens.is_empty());
         let carry = if convert == Convert::All {
             carry
         } else {
@@ -1796,11 +1897,25 @@ impl<'a> Checker<'a> {
                     to: *to,
                     bridge,
                     reserve,
+                    open: false,
                 });
                 // Given to the part that holds the empty end, or to the part it carries
                 // that holds it (which carries it on when it is an ordinary part again).
                 parts[*j] = with_pending_at(&parts[*j], at, pd);
                 gone.push(*k);
+            }
+            if convert == Convert::Open {
+                for &(k, j, x, to) in &opens {
+                    let pd = Rc::new(Pending {
+                        x,
+                        to,
+                        bridge: parts[k].clone(),
+                        reserve: self.params.pending_mutant != 1,
+                        open: true,
+                    });
+                    parts[j].pending = Some(pd);
+                    gone.push(k);
+                }
             }
             for &(k, j, x) in &carry {
                 let part = parts[k].clone();

@@ -1163,60 +1163,107 @@ fn yang_far_end_in_a_cousin_verifies_634() {
 /// bridges' cells are not reserved (test hook `pending_mutant = 1`).
 #[test]
 fn yang_goals_below_carried_parts_364() {
-    use hexproof::yang::verify::{check_placed, Params, Status};
-    let s = strategy();
-    let (cells, black) = placed_at(&s, "1/7 343/4 472/2 365/2 364");
-    let goal = goal_pairs("t - b | c5 - b");
-    let run = |s: &Strategy, p: Params| {
-        let start = std::time::Instant::now();
-        let r = check_placed(s, 364, cells.clone(), black, &goal, p);
-        assert_eq!(r.last().unwrap().pattern, 364);
-        let below: Vec<_> = r.iter().filter(|x| x.path.starts_with("364/4 ")).collect();
-        let bad: Vec<String> = below
-            .iter()
-            .filter(|x| x.status != Status::Verified)
-            .map(|x| {
-                format!(
-                    "{} [{}] {}",
-                    x.path,
-                    x.goal.clone().unwrap_or_default(),
-                    x.reason
-                )
-            })
-            .collect();
-        eprintln!(
-            "364/4: {} records, {} not verified, {:.1} s; first: {:?}",
-            below.len(),
-            bad.len(),
-            start.elapsed().as_secs_f64(),
-            bad.iter().take(3).collect::<Vec<_>>()
-        );
-        (below.len(), bad.len())
+    let off = hexproof::yang::verify::Params {
+        carried_goals: false,
+        ..Default::default()
     };
-    let (n, bad) = run(&s, Params::default());
-    assert!(n > 100, "{n} records under 364/4");
-    assert_eq!(bad, 0);
-    let (n_off, off) = run(
-        &s,
-        Params {
-            carried_goals: false,
-            ..Params::default()
-        },
-    );
-    assert!(n_off > 0 && off > 0);
     // The data mutant: 310's branch 2 without its bridge `h3 g4` (`ND 2`, `PS 2 11`,
     // `PP 2 1 2` -> `ND 1`, `PS 11`).
     let m = without_first_bridge(9336, "2 11", "2 1 2", "11");
-    let (n_m, bad_m) = run(&m, Params::default());
+    four_ways(&m, "t - b | c5 - b", "364/4 ", off);
+}
+
+/// 364 under `1/7 343/4 472/2 365/2` with `goal`, four ways: by default every record under
+/// `below` is verified (more than 100); with the parameters `off` (the rule left out) some
+/// are not, nor on the data mutant `m`, nor with the test hook `pending_mutant` = 1
+/// (pending bridges' cells not reserved: the kernel rejects the certificates that rely on
+/// them).
+fn four_ways(m: &Strategy, goal: &str, below: &str, off: hexproof::yang::verify::Params) {
+    use hexproof::yang::verify::Params;
+    let s = strategy();
+    let goal = conj_goal(goal);
+    let run =
+        |s: &Strategy, p: Params| records_below(s, "1/7 343/4 472/2 365/2 364", &goal, below, p);
+    let (n, bad) = run(&s, Params::default());
+    assert!(n > 100, "{n} records under {below}");
+    assert_eq!(bad, 0);
+    let (n_off, bad_off) = run(&s, off);
+    assert!(n_off > 0 && bad_off > 0);
+    let (n_m, bad_m) = run(m, Params::default());
     assert!(n_m > 0 && bad_m > 0);
-    // The test hook: pending bridges' cells not reserved (the one given to a carried part
-    // included): the kernel rejects the certificates that rely on them.
-    let (n_lax, bad_lax) = run(
-        &s,
-        Params {
-            pending_mutant: 1,
-            ..Params::default()
-        },
-    );
+    let lax = Params {
+        pending_mutant: 1,
+        ..Params::default()
+    };
+    let (n_lax, bad_lax) = run(&s, lax);
     assert!(n_lax > 0 && bad_lax > 0);
+}
+
+/// The placement at `path` checked with `goal` under `p`: how many records lie under
+/// `below` (a branch of it, `"364/4 "`) and how many of them are not verified (the first
+/// three printed).
+fn records_below(
+    s: &Strategy,
+    path: &str,
+    goal: &[Vec<(Cell, Cell)>],
+    below: &str,
+    p: hexproof::yang::verify::Params,
+) -> (usize, usize) {
+    use hexproof::yang::verify::{check_placed_for, Status};
+    let (cells, black) = placed_at(s, path);
+    let pattern: u32 = path.rsplit(' ').next().unwrap().parse().unwrap();
+    let start = std::time::Instant::now();
+    let r = check_placed_for(s, pattern, cells, black, goal, p);
+    assert_eq!(r.last().unwrap().pattern, pattern);
+    let under: Vec<_> = r.iter().filter(|x| x.path.starts_with(below)).collect();
+    let bad: Vec<String> = under
+        .iter()
+        .filter(|x| x.status != Status::Verified)
+        .map(|x| {
+            format!(
+                "{} [{}] {}",
+                x.path,
+                x.goal.clone().unwrap_or_default(),
+                x.reason
+            )
+        })
+        .collect();
+    eprintln!(
+        "{below}: {} records, {} not verified, {:.1} s; first: {:?}",
+        under.len(),
+        bad.len(),
+        start.elapsed().as_secs_f64(),
+        bad.iter().take(3).collect::<Vec<_>>()
+    );
+    (under.len(), bad.len())
+}
+
+/// Open bridges (session 29, docs/yang.md "Open bridges"): 364 under
+/// `1/7 343/4 472/2 365/2`, with the conjunctive goal the check infers there. Its branch 2
+/// (White d5, Black b7) places the bridge `i2 h2` between i1 and h3, both empty cells of its
+/// sibling 265; six levels down (`265/2 266/3 267/1 268/1 269/1 270/1 13/1`, and `270/3
+/// 85/1 13/1`) Black's h3 is joined to the top through i1 and that bridge. Carried by 265
+/// as an open bridge (a pending bridge from h3 to i1 once h3 is played), every placement
+/// under `364/2` is verified; without open bridges (session 28's check) the bridge `g3 i1`
+/// under 13's branch 1 fails ("a branch without sub-patterns does not join"). The data
+/// mutant without 364/2's bridge `i2 h2` (lines 11796-11799) is not verified there, nor
+/// the check whose pending bridges' cells are not reserved (test hook `pending_mutant` = 1).
+#[test]
+fn yang_open_bridge_verifies_364_branch2() {
+    let off = hexproof::yang::verify::Params {
+        open_bridges: false,
+        ..Default::default()
+    };
+    // 364's branch 2 without the bridge `i2 h2` (`ND 3`, `PS 2 2 265` -> `ND 2`, `PS 2 265`).
+    let m = mutant(
+        &[
+            (11795, "\"ND 3\""),
+            (11796, "\"PS 2 2 265\""),
+            (11798, "\"PP 2 48 49\""),
+        ],
+        &[(11795, "\"ND 2\","), (11796, "\"PS 2 265\",")],
+        11798..11799,
+    );
+    let goal = "t - b | c5 - b | t - f3 & f3 - b | f3 - c5 & f3 - b";
+    four_ways(&m, goal, "364/2 ", off);
 }

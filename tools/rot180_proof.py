@@ -96,7 +96,7 @@ def image_file(path):
         body = f'  image "{name}" under rot180'
         what = "setup " + "; ".join(turned)
     else:
-        root = re.fullmatch(r"  black ([a-z]\d+) (\{|goto .*)", lines[i + 1])
+        root = re.fullmatch(r" +black ([a-z]\d+) (\{|goto .*)", lines[i + 1])
         if not root:
             sys.exit("the strategy does not start with `black M`")
         img = image(root.group(1), cols, rows)

@@ -40,7 +40,7 @@ fn main() {
             }
         }
     }
-    let to_move = if n % 2 == 0 {
+    let to_move = if n.is_multiple_of(2) {
         Colour::Black
     } else {
         Colour::White

@@ -25,7 +25,7 @@ fn position(moves: &str) -> (Position, Colour) {
     let n = moves.split_whitespace().count();
     (
         p,
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             Colour::Black
         } else {
             Colour::White

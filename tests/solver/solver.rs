@@ -149,6 +149,24 @@ fn solve_agreeing(
     o
 }
 
+/// [`solve_agreeing`] with and without the AND over captured cells (session 29): with it the
+/// connections decide most small positions, so the pruning a test exercises fires mostly
+/// without it; both answers are checked.
+fn solve_agreeing_both(
+    p: &Position,
+    to_move: Colour,
+    params: &SolveParams,
+    exact: bool,
+) -> [dfpn::SolveOutcome; 2] {
+    [true, false].map(|capture| {
+        let params = SolveParams {
+            vc_capture_and: capture,
+            ..params.clone()
+        };
+        solve_agreeing(p, to_move, &params, exact)
+    })
+}
+
 #[test]
 fn small_boards_agree_with_the_exact_search() {
     let params = SolveParams::default();
@@ -244,15 +262,7 @@ fn random_positions_agree_with_the_exact_search() {
             &own_tested,
             &weak,
         ] {
-            // With and without the AND over captured cells (session 29): with it the
-            // connections decide most of these small positions, so the pruning under test
-            // fires only without it.
-            for capture in [true, false] {
-                let params = SolveParams {
-                    vc_capture_and: capture,
-                    ..params.clone()
-                };
-                let o = solve_agreeing(&p, to_move, &params, exact);
+            for o in solve_agreeing_both(&p, to_move, params, exact) {
                 own_skipped += o.profile.own_builds_skipped;
                 own_tests += o.profile.own_tests_at_expansion;
                 dominated_pruned += o.profile.dominated_pruned;
@@ -597,13 +607,7 @@ fn vulnerable_and_decompositions_agree_with_the_exact_search() {
         let to_move = random_side(&mut rng);
         let exact = exact_black_wins(&p, to_move);
         for params in [&full, &vul_only, &dec_only] {
-            // With and without the AND over captured cells (see the test above).
-            for capture in [true, false] {
-                let params = SolveParams {
-                    vc_capture_and: capture,
-                    ..params.clone()
-                };
-                let o = solve_agreeing(&p, to_move, &params, exact);
+            for o in solve_agreeing_both(&p, to_move, params, exact) {
                 vulnerable += o.profile.vulnerable_pruned;
                 regions += o.profile.region_filled;
                 splits += o.profile.splits;

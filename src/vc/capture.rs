@@ -11,8 +11,9 @@
 //! in it is answered by the other cell, and the White stone is then dead), and with those
 //! two cells filled the two connections no longer overlap. Benzene's build keeps, for each
 //! empty cell, the set it captures when played, and lets the two carriers of an AND at that
-//! midpoint meet inside it (the *captured set intersection* of Pawlewicz et al. §II, their
-//! reference [17]); without it the (c4, south) VC, and with it Black's win, is not found.
+//! midpoint meet inside it (*captured set intersection*, which Pawlewicz et al. §II list
+//! among H-search's enhancements, their refs. [12], [17]–[19]); without it the (c4, south)
+//! VC, and with it Black's win, is not found.
 //!
 //! # The rule, and why it is sound
 //!

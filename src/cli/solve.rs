@@ -304,6 +304,11 @@ pub struct SolveArgs {
     /// time; the six hardest 7×7 openings ≈ 20 % more CPU with none).
     #[arg(long, default_value = "16", value_name = "N|none")]
     vc_semi_limit: String,
+    /// Ablation: no AND over captured cells in the connection engine (by default two
+    /// connections through an empty cell may share the two cells of its bridge to an edge of
+    /// the colour, which it captures when played: Benzene's captured-set intersection)
+    #[arg(long)]
+    no_vc_capture_and: bool,
     /// Ablation (--openings all): search each opening with its own table only. By default
     /// the openings' searches (and threads) share their solved positions with proof sets
     /// (Black a4, White x, Black d4 is reached from a4 and from d4).
@@ -467,6 +472,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         vc_variant: a.vc.unwrap_or(SolveParams::default().vc_variant),
         library_seeds: !a.no_library_seeds,
         vc_fast_or: a.vc_or == "fast",
+        vc_capture_and: !a.no_vc_capture_and,
         // --openings all parallelises across openings (one thread each); frontier jobs too.
         threads: if a.openings.is_some() || a.frontier.is_some() {
             1
@@ -819,9 +825,10 @@ pub(super) fn print_table(board: &Board, winner: impl Fn(hexproof::board::Cell) 
 /// answer's budget or search, not the machine).
 pub(super) fn settings_line(p: &SolveParams) -> String {
     format!(
-        "nodes={} time={:?} tt={} epsilon={} order={:?} features={:?} child_dn={} widening={:?} vc={:?} library_seeds={} vc_fast_or={} semi_limit={:?} update_stones={}",
+        "nodes={} time={:?} tt={} epsilon={} order={:?} features={:?} child_dn={} widening={:?} vc={:?} library_seeds={} vc_fast_or={} semi_limit={:?} update_stones={} vc_capture_and={}",
         p.nodes, p.time, p.tt_entries, p.epsilon, p.order, p.features, p.child_dn, p.widening,
-        p.vc_variant, p.library_seeds, p.vc_fast_or, p.semi_limit, p.update_stones
+        p.vc_variant, p.library_seeds, p.vc_fast_or, p.semi_limit, p.update_stones,
+        p.vc_capture_and
     )
 }
 

@@ -71,6 +71,11 @@ pub struct VcArgs {
     /// as before issue 25, instead of semis-combiner (Algorithm 2).
     #[arg(long)]
     fast_or: bool,
+    /// The AND rule at an empty midpoint also combines two connections that share only cells
+    /// of its bridge to an edge of the colour (it captures them when played), as the solver
+    /// does (FastVC variants)
+    #[arg(long)]
+    capture_and: bool,
     /// Do not allow the colour's borders as AND midpoints.
     #[arg(long)]
     no_and_over_borders: bool,
@@ -119,6 +124,7 @@ fn setup(a: &VcArgs) -> Result<Setup, CliError> {
         params.seeds = hexproof::templates::seeds::library_seeds().to_vec();
     }
     params.and_over_borders = !a.no_and_over_borders;
+    params.capture_and = a.capture_and;
     if a.fast_or {
         params.full_or = false;
     }

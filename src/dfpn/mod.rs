@@ -213,6 +213,10 @@ pub struct SolveParams {
     /// trees were not smaller (7×7 a3: 9,105 nodes with the fast one, 9,525 without;
     /// docs/journal/benchmarks-history.md, "Issue 25: gm6 and move ordering").
     pub vc_fast_or: bool,
+    /// The connection engine's AND rule over the cells an empty midpoint captures
+    /// ([`VcParams::capture_and`], issue 25, session 29): on by default; off with
+    /// `--no-vc-capture-and`.
+    pub vc_capture_and: bool,
     /// Threads searching the position ([`parallel`]); 1 (the default) is the serial search.
     /// `--openings all` gives each opening one thread instead ([`openings`]).
     pub threads: usize,
@@ -273,6 +277,7 @@ impl Default for SolveParams {
             conductance: VcLinks::Direct,
             library_seeds: true,
             vc_fast_or: true,
+            vc_capture_and: true,
             threads: 1,
             eval_dn: mid::EvalDn::from_env(),
             // On since session 27 (the same tree, −3 % CPU quiet); `HEXPROOF_KEEP_CHILDREN=0` off.
@@ -292,6 +297,7 @@ impl SolveParams {
         if self.vc_fast_or {
             p.full_or = false;
         }
+        p.capture_and = self.vc_capture_and;
         if self.library_seeds {
             p.seeds = crate::templates::seeds::library_seeds().to_vec();
         }

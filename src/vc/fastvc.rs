@@ -44,6 +44,10 @@ impl<const W: usize> Engine<W> {
                 // Line 6.
                 self.do_and(x, c, y);
                 self.do_and(y, c, x);
+                if self.params.capture_and {
+                    self.do_and_captured(x, c, y);
+                    self.do_and_captured(y, c, x);
+                }
                 // Lines 7–8. DOAND(x, C, y) adds to x–z lists with z ∈ N(y) − C − {x}, so
                 // never to {x, y} itself (z ≠ y): the entry is still at index i.
                 let p = self.store.pair_mut(x, y);
@@ -167,6 +171,49 @@ impl<const W: usize> Engine<W> {
             } else {
                 self.try_add_vscs(x, &buf, y);
             }
+            if self.exhausted() {
+                break;
+            }
+        }
+        self.and_buf = buf;
+    }
+
+    /// The AND rule at empty midpoint `u` over the cells it captures ([`super::capture`]):
+    /// combines the processed VC (x, C₁, u) with every processed u–y VC whose carrier meets
+    /// C₁ ∪ {x} in a non-empty part of `cap(u)` (a disjoint one is the plain rule's, made by
+    /// [`Self::do_and`]), giving the VSC (x, C₁ ∪ C₂ ∪ cap(u) ∪ {u}, y). Ends inside
+    /// `cap(u)` are left out (the argument fills those cells).
+    fn do_and_captured(&mut self, x: u16, c1: Bits<W>, u: u16) {
+        let cap = self.cap_k[u as usize];
+        if cap.is_empty() || c1.is_disjoint(&cap) {
+            return;
+        }
+        let xr = self.rk[x as usize];
+        if cap.contains(xr) {
+            return;
+        }
+        let mut c1x = c1;
+        c1x.insert(xr);
+        let mut c1u = c1 | cap;
+        c1u.insert(self.rk[u as usize]);
+        let candidates = self.store.nbrs[u as usize] - c1x - cap - self.store.no_semi[x as usize];
+        let mut buf = std::mem::take(&mut self.and_buf);
+        for yr in candidates.iter() {
+            let y = self.kidx[yr];
+            buf.clear();
+            for e in &self.store.pair(u, y).fulls {
+                if !e.processed {
+                    continue;
+                }
+                let overlap = c1x & e.carrier;
+                if !overlap.is_empty() && overlap.is_subset(&cap) {
+                    buf.push(c1u | e.carrier);
+                }
+            }
+            if buf.is_empty() {
+                continue;
+            }
+            self.try_add_vscs(x, &buf, y);
             if self.exhausted() {
                 break;
             }

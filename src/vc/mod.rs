@@ -92,6 +92,7 @@
 //! `BENCHMARKS.md` ("Virtual connections") has the figures.
 
 pub mod bits;
+pub mod capture;
 pub mod combiner;
 pub mod endpoints;
 pub mod explain;
@@ -280,6 +281,11 @@ pub struct VcParams {
     /// this many VSCs ([`combiner::Combiner::bounded_or`]) instead of Algorithm 4, so that it
     /// gets VCs that do not shrink `I_c(x, y)`. `None` (the default): Algorithm 4 always.
     pub bounded_or: Option<usize>,
+    /// FastVC: the AND rule at an empty midpoint u also combines two VCs whose carriers meet
+    /// only inside the cells u captures when played (its edge bridge to a border of the
+    /// colour), giving the VSC with those cells added ([`capture`], issue 25: Black's win of
+    /// 8×8 `g2 e6 d5 e4 d4` that Benzene's build finds needs it). Sound for any pair.
+    pub capture_and: bool,
 }
 
 impl VcParams {
@@ -302,6 +308,7 @@ impl VcParams {
             full_or: variant == Variant::Fast,
             full_keep: 1,
             bounded_or: None,
+            capture_and: false,
         }
     }
 
@@ -422,6 +429,9 @@ pub(crate) struct Engine<const W: usize> {
     pub(crate) kidx: Vec<u16>,
     /// Endpoint → adjacent empty cells (compact).
     pub(crate) adj_k: Vec<Bits<W>>,
+    /// Endpoint → the cells it captures when played ([`capture::captured_by`], compact; empty
+    /// for groups, and for every endpoint without [`VcParams::capture_and`]).
+    pub(crate) cap_k: Vec<Bits<W>>,
     /// Every compact index (cells and borders).
     pub(crate) universe: Bits<W>,
     /// The endpoints of the colour's two borders.
@@ -471,6 +481,7 @@ impl<const W: usize> Engine<W> {
             rk: Vec::new(),
             kidx: Vec::new(),
             adj_k: Vec::new(),
+            cap_k: Vec::new(),
             universe: Bits::EMPTY,
             border_eps: (0, 0),
             store: Store::default(),
@@ -511,6 +522,17 @@ impl<const W: usize> Engine<W> {
             for m in self.eps.members[i].iter() {
                 self.kidx[self.lay.k(m)] = i as u16;
             }
+        }
+        self.cap_k.clear();
+        let capture = self.params.capture_and && self.params.variant != Variant::HSearch;
+        for i in 0..n {
+            let cap = if capture && !self.eps.coloured[i] {
+                let c = capture::captured_by(&self.position, self.colour, self.eps.reps[i]);
+                self.lay.bits(&c)
+            } else {
+                Bits::EMPTY
+            };
+            self.cap_k.push(cap);
         }
         self.universe = self.lay.bits(&self.eps.universe);
         self.border_eps = self.eps.border_endpoints();

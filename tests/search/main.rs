@@ -25,6 +25,7 @@ mod templates_shrink;
 mod templates_three_stone;
 mod templates_two_stone;
 mod templates_v1a_independent;
+mod vc_capture;
 mod vc_closure;
 mod vc_fig9;
 mod vc_incremental;

@@ -311,6 +311,7 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
                 "encoded_empty_cells": w.encoded_empty,
                 "derived_leaves": w.derived_leaves,
                 "key_leaves": w.key_leaves,
+                "subsumed": w.subsumed,
                 "failure": w.failure,
             });
         }

@@ -135,6 +135,9 @@ pub struct WholeReport {
     pub searched_nodes: u64,
     /// Nodes pushed that were already stored (hash-consing hits).
     pub shared_hits: u64,
+    /// White-to-move positions proved by a node built before for another position: one
+    /// whose stones Black has and whose carrier is still empty (no leaf, no search).
+    pub subsumed: u64,
 }
 
 /// Decides `game` with the whole-board engine within `budget` (its nodes and time bound the
@@ -166,6 +169,7 @@ pub fn decide_whole(
         d: &mut d,
         nodes: Vec::new(),
         memo: HashMap::new(),
+        proved: Vec::new(),
         interned: HashMap::new(),
         params: *params,
         report: &mut report,
@@ -251,6 +255,10 @@ struct Builder<'g, 'b, 'a> {
     nodes: Vec<Node>,
     /// White-to-move positions built: (Black's added stones, White's) → node.
     memo: HashMap<(CellSet, CellSet), NodeId>,
+    /// Every node [`Self::white`] built (claim goal, no union), as (stones, carrier, node):
+    /// each proves every White-to-move position where Black has its stones and its carrier is
+    /// empty ([`Self::subsuming`]).
+    proved: Vec<(CellSet, CellSet, NodeId)>,
     /// Every node stored, once (hash-consing: identical sub-strategies reached from several
     /// leaves or transpositions are one node of the DAG).
     interned: HashMap<Node, NodeId>,
@@ -836,6 +844,12 @@ impl Builder<'_, '_, '_> {
             return Ok(id);
         }
         self.in_time()?;
+        if let Some(id) = self.subsuming(black, white) {
+            self.report.subsumed += 1;
+            self.trace(|| format!("  subsumed by node {id}"));
+            self.memo.insert((black, white), id);
+            return Ok(id);
+        }
         let rest = self.game.carrier() - black - white;
         let q = self.encoded(black, white)?;
         let f = self.d.filled(&q, Colour::White);
@@ -857,7 +871,7 @@ impl Builder<'_, '_, '_> {
             id = self.leaf(black, white, rest)?;
         }
         if let Some(id) = id {
-            self.memo.insert((black, white), id);
+            self.remember(black, white, id);
             return Ok(id);
         }
         // An or-node over White's intrusions, guided by the solver.
@@ -905,16 +919,44 @@ impl Builder<'_, '_, '_> {
             carrier |= set;
             options.push(Reply { reply: r, next });
         }
+        // Only the stones its options' next nodes assume besides their replies (condition
+        // 3), so that the node proves every position with those stones and its carrier empty.
+        let kind = NodeKind::Or(options);
         let id = self.push(Node {
-            stones: black,
+            stones: self.needed(black, None, &kind),
             carrier,
             goal: None,
             either: Vec::new(),
             with: Vec::new(),
-            kind: NodeKind::Or(options),
+            kind,
         })?;
-        self.memo.insert((black, white), id);
+        self.remember(black, white, id);
         Ok(id)
+    }
+
+    /// Records node `id`, built for the White-to-move position after the added stones, in
+    /// the memo and (a claim-goal node) among the nodes [`Self::subsuming`] reuses.
+    fn remember(&mut self, black: CellSet, white: CellSet, id: NodeId) {
+        self.memo.insert((black, white), id);
+        let n = &self.nodes[id as usize];
+        if n.goal.is_none() && n.either.is_empty() && n.with.is_empty() {
+            self.proved.push((n.stones, n.carrier, id));
+        }
+    }
+
+    /// A node built before that proves the White-to-move position after the added stones:
+    /// its stones are among Black's and its carrier avoids every added stone (so it is empty
+    /// here), the one with the smallest carrier. As an option's next node of the or-node
+    /// above it meets condition 3 (`next.stones ⊆ stones ∪ {reply}`, its carrier inside the
+    /// or-node's, which is the union of its options' carriers and replies); the kernel
+    /// checks it there like any node.
+    fn subsuming(&self, black: CellSet, white: CellSet) -> Option<NodeId> {
+        let added = black | white;
+        self.proved
+            .iter()
+            .filter(|(s, c, _)| s.is_subset(&black) && (*c & added).is_empty())
+            .min_by_key(|(_, c, _)| c.len())
+            .map(|&(_, _, id)| id)
     }
 }
 

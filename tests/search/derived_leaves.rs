@@ -11,7 +11,7 @@
 use hexproof::board::{Board, Border, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::edge_template::EdgeTemplate;
-use hexproof::engine::whole::{decide_whole, WholeParams};
+use hexproof::engine::whole::{decide_whole, WholeParams, WholeReport};
 use hexproof::kernel::{self, Certificate, KernelError, NodeKind};
 use hexproof::local::derived::{certificate, DerivedStats};
 use hexproof::local::{Budget, Verdict};
@@ -149,13 +149,10 @@ fn union_templates_get_derivation_leaves_through_the_whole_board_engine() {
     assert!(derived_leaves > 0, "no union derivation leaf");
 }
 
-#[test]
-fn key_move_derivations_become_leaves_through_the_whole_board_engine() {
-    // Selinger's 6a-1 (37 cells, one goal stone and a helper; fixture:
-    // tests/fixtures/edge-templates-king-selinger.json): where the solver stored no winning
-    // move, Black's key move comes from the explainer's winning VSC, and its derivation (the
-    // VC once the key is Black's) is the next White-to-move node's leaf, with no second
-    // explainer call. The certificate is kernel-checked as every other.
+/// Selinger's 6a-1 (37 cells, one goal stone and a helper; fixture:
+/// tests/fixtures/edge-templates-king-selinger.json) through `decide_whole`: it holds and its
+/// certificate is kernel-checked; the engine's report.
+fn whole_6a_1() -> WholeReport {
     let all = EdgeTemplate::parse_list(include_str!(
         "../fixtures/edge-templates-king-selinger.json"
     ))
@@ -168,9 +165,33 @@ fn key_move_derivations_become_leaves_through_the_whole_board_engine() {
     let (o, r) = decide_whole(&g, &Budget::nodes(20_000_000), &WholeParams::default());
     assert_eq!(o.verdict, Verdict::Holds, "{r:?}");
     kernel::check(&g, o.certificate.as_ref().expect("a certificate")).expect("kernel-checked");
+    r
+}
+
+#[test]
+fn key_move_derivations_become_leaves_through_the_whole_board_engine() {
+    // 6a-1: where the solver stored no winning move, Black's key move comes from the
+    // explainer's winning VSC, and its derivation (the VC once the key is Black's) is the
+    // next White-to-move node's leaf, with no second explainer call. The certificate is
+    // kernel-checked as every other.
+    let r = whole_6a_1();
     assert!(
         r.key_leaves > 0,
         "no leaf from a key move's derivation: {r:?}"
     );
     assert!(r.key_leaves <= r.derived_leaves, "{r:?}");
+}
+
+#[test]
+fn earlier_nodes_prove_the_positions_they_subsume() {
+    // 6a-1 again: a White-to-move position of the rebuild whose Black stones include those
+    // of a node built before, with that node's carrier still empty, takes that node (no
+    // leaf, no search); an or-node keeps only the stones its options assume, so it can be
+    // reused so too. The kernel checks the certificate as every other; the count fails if
+    // the reuse is off.
+    let r = whole_6a_1();
+    assert!(
+        r.subsumed > 0,
+        "no position proved by an earlier node: {r:?}"
+    );
 }

@@ -64,6 +64,10 @@ pub struct Config {
     pub k: usize,
     /// Alpha-beta: moves tried per node, best energy first (the selectivity).
     pub width: usize,
+    /// Alpha-beta: connections built at the root only and kept below it while their
+    /// carriers hold (see [`alphabeta`]); off: both colours' connections rebuilt at every
+    /// node.
+    pub ab_root_vcs: bool,
     /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
     /// ignore them.
     pub variant: Variant,
@@ -158,6 +162,7 @@ impl Default for Config {
             m: 20,
             k: 4,
             width: 8,
+            ab_root_vcs: false,
             variant: Variant::Fast,
             templates: true,
             links: crate::eval::VcLinks::Both,
@@ -224,12 +229,13 @@ impl Config {
     pub fn describe(&self) -> String {
         match self.kind {
             Kind::AlphaBeta => format!(
-                "alphabeta D{} M{} W{} {}{}",
+                "alphabeta D{} M{} W{} {}{}{}",
                 self.depth,
                 self.m,
                 self.width,
                 self.variant,
-                if self.templates { "" } else { " no-templates" }
+                if self.templates { "" } else { " no-templates" },
+                if self.ab_root_vcs { " root-vcs" } else { "" }
             ),
             Kind::Mcts => format!(
                 "mcts {}{}{}",

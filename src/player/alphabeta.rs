@@ -8,9 +8,10 @@
 //! last finished depth when time runs out. M = 0 is HEXY's "no virtual connections except
 //! pairs of neighbouring cells": no connection engine, no mustplay, plain circuits.
 //!
-//! With [`Config::ab_root_vcs`] the connections are built only at the root and kept for the
-//! nodes below it, as far as they still hold: a connection of P stays while no stone of P's
-//! opponent played since the root lies in its carrier (P's own stones only help). At a node
+//! With [`Config::ab_vc_plies`] = P the connections are built only at the root and the nodes
+//! down to ply P, and the nodes below such a node (its "root" here) keep its connections as
+//! far as they still hold: a connection of a colour stays while no opponent stone played since
+//! that root lies in its carrier (the owner's own stones only help). At a node
 //! the surviving winning VCs and VSCs give the exact values as above, the opponent's
 //! surviving winning VSCs restrict the moves (their carriers' intersection; an empty one is a
 //! loss), and the surviving VC pairs are the circuit's links. Connections that the new stones
@@ -96,10 +97,24 @@ impl RootLinks {
     }
 }
 
-/// The root's connections and stones (`[Black, White]`), for [`Config::ab_root_vcs`].
+/// The connections and stones (`[Black, White]`) of the nearest node above with built
+/// connections, for [`Config::ab_vc_plies`].
 struct Root {
     links: [RootLinks; 2],
     stones: [CellSet; 2],
+}
+
+impl Root {
+    /// `b`, `w`: Black's and White's connections in `position`.
+    fn new(position: &Position, b: &VcSet, w: &VcSet) -> Root {
+        Root {
+            links: [RootLinks::new(b), RootLinks::new(w)],
+            stones: [
+                position.stones(Colour::Black),
+                position.stones(Colour::White),
+            ],
+        }
+    }
 }
 
 fn slot(c: Colour) -> usize {
@@ -116,7 +131,8 @@ struct Searcher<'a> {
     aborted: bool,
     nodes: u64,
     pool: Vec<Option<(VcSet, VcSet)>>,
-    root: Option<Root>,
+    /// The kept connections of the nodes on the path at ply `ab_vc_plies` (or the root).
+    roots: Vec<Root>,
     /// Best move found at each position (by its stones), tried first next time.
     best: HashMap<(CellSet, CellSet), Cell>,
 }
@@ -142,15 +158,28 @@ impl Searcher<'_> {
         })
     }
 
-    /// Connections, exact values, evaluation, ordered candidates.
-    fn expand(&mut self, pos: &Position, to_move: Colour, ply: usize, width: usize) -> Node {
+    /// Connections, exact values, evaluation, ordered candidates. `leaf`: no child will be
+    /// searched (the connections are not kept for the nodes below).
+    fn expand(
+        &mut self,
+        pos: &Position,
+        to_move: Colour,
+        ply: usize,
+        width: usize,
+        leaf: bool,
+    ) -> Node {
         let win = WIN - ply as f64;
         if let Some(w) = pos.winner() {
             return Node::Value(if w == to_move { win } else { -win });
         }
         let ev: Evaluation;
         let cands: CellSet;
-        if let Some(root) = &self.root {
+        let kept = if ply > self.config.ab_vc_plies as usize {
+            self.roots.last()
+        } else {
+            None
+        };
+        if let Some(root) = kept {
             let empty = pos.empty_cells();
             // Stones of each colour played since the root: they break the other colour's
             // carriers.
@@ -197,6 +226,10 @@ impl Searcher<'_> {
             }
             ev = evaluate(pos, Some((&b, &w)), self.config.links);
             cands = candidates(pos, Some(opp)).0;
+            if ply == self.config.ab_vc_plies as usize && !leaf {
+                // The nodes below keep these connections (popped by `negamax`).
+                self.roots.push(Root::new(pos, &b, &w));
+            }
             self.pool[ply] = Some((b, w));
         } else {
             ev = evaluate(pos, None, self.config.links);
@@ -234,11 +267,13 @@ impl Searcher<'_> {
         if self.aborted {
             return 0.0;
         }
-        let (score, moves) = match self.expand(pos, to_move, ply, self.config.width) {
+        let roots = self.roots.len();
+        let (score, moves) = match self.expand(pos, to_move, ply, self.config.width, depth == 0) {
             Node::Value(v) => return v,
             Node::Open(s, m) => (s, m),
         };
         if depth == 0 || moves.is_empty() {
+            self.roots.truncate(roots);
             return score;
         }
         let mut best = f64::NEG_INFINITY;
@@ -249,6 +284,7 @@ impl Searcher<'_> {
             let v = -self.negamax(pos, to_move.opponent(), depth - 1, -beta, -alpha, ply + 1);
             pos.clear(m);
             if self.aborted {
+                self.roots.truncate(roots);
                 return 0.0;
             }
             if v > best {
@@ -262,7 +298,8 @@ impl Searcher<'_> {
                 break;
             }
         }
-        if let (Some(m), true) = (best_move, self.root.is_some()) {
+        self.roots.truncate(roots);
+        if let Some(m) = best_move {
             self.best
                 .insert((pos.stones(Colour::Black), pos.stones(Colour::White)), m);
         }
@@ -339,7 +376,7 @@ pub fn genmove(
         aborted: false,
         nodes: 0,
         pool: Vec::new(),
-        root: None,
+        roots: Vec::new(),
         best: HashMap::new(),
     };
     // Root: connections, proven win, mustplay.
@@ -395,20 +432,14 @@ pub fn genmove(
         }
         _ => evaluate(position, None, config.links),
     };
-    if config.ab_root_vcs {
+    if config.ab_vc_plies == 0 {
         if let (Some(o), Some(p)) = (&own, &opp) {
             let (b, w) = if to_move == Colour::Black {
                 (o, p)
             } else {
                 (p, o)
             };
-            s.root = Some(Root {
-                links: [RootLinks::new(b), RootLinks::new(w)],
-                stones: [
-                    position.stones(Colour::Black),
-                    position.stones(Colour::White),
-                ],
-            });
+            s.roots.push(Root::new(position, b, w));
         }
     }
     let mut root_moves = ev.ordered_moves(cands);
@@ -452,10 +483,7 @@ mod tests {
 
     fn root_of(p: &Position) -> Root {
         let (b, w) = build_both(p, &Config::default().vc_params(Duration::from_secs(5)));
-        Root {
-            links: [RootLinks::new(&b), RootLinks::new(&w)],
-            stones: [p.stones(Colour::Black), p.stones(Colour::White)],
-        }
+        Root::new(p, &b, &w)
     }
 
     fn searcher(config: &Config, root: Root) -> Searcher<'_> {
@@ -466,7 +494,7 @@ mod tests {
             aborted: false,
             nodes: 0,
             pool: Vec::new(),
-            root: Some(root),
+            roots: vec![root],
             best: HashMap::new(),
         }
     }
@@ -515,14 +543,14 @@ mod tests {
         assert!(outside.len() >= 2, "{outside:?}");
         let config = Config {
             kind: super::super::Kind::AlphaBeta,
-            ab_root_vcs: true,
+            ab_vc_plies: 0,
             ..Config::default()
         };
         let mut s = searcher(&config, root);
         let mut q = p.clone();
         q.play(Colour::Black, outside[0]).unwrap();
         q.play(Colour::White, outside[1]).unwrap();
-        match s.expand(&q, Colour::Black, 2, 8) {
+        match s.expand(&q, Colour::Black, 2, 8, false) {
             Node::Value(v) => assert!(v > WIN - 10.0, "{v}"),
             Node::Open(..) => panic!("the semi survives"),
         }
@@ -531,7 +559,7 @@ mod tests {
         r.play(Colour::Black, outside[0]).unwrap();
         r.play(Colour::White, common.first().expect("a common cell"))
             .unwrap();
-        if let Node::Value(v) = s.expand(&r, Colour::Black, 2, 8) {
+        if let Node::Value(v) = s.expand(&r, Colour::Black, 2, 8, false) {
             assert!(v < WIN - 10.0, "{v}");
         }
         // White to move below the root must play in the common cells of Black's surviving
@@ -553,7 +581,7 @@ mod tests {
         let mut s = searcher(&config, root);
         let mut t = p.clone();
         t.play(Colour::Black, outside).unwrap();
-        match s.expand(&t, Colour::White, 1, 30) {
+        match s.expand(&t, Colour::White, 1, 30, false) {
             Node::Open(_, moves) => {
                 assert!(!moves.is_empty());
                 assert!(moves.iter().all(|m| common.contains(*m)), "{moves:?}");
@@ -563,22 +591,33 @@ mod tests {
     }
 
     #[test]
-    fn root_vcs_search_deeper_and_answer_a_legal_move() {
+    fn kept_connections_search_to_depth_and_answer_a_legal_move() {
         let p = pos(7, "d4", "c5");
-        let config = Config {
-            kind: super::super::Kind::AlphaBeta,
-            ab_root_vcs: true,
-            depth: 3,
-            solver_thread: false,
-            ..Config::default()
-        };
-        let r = genmove(&config, &p, Colour::Black, Duration::from_secs(20), None);
-        let Decision::Play(c) = r.decision else {
-            panic!("{:?}", r.decision)
-        };
-        assert!(p.empty_cells().contains(c));
-        assert!(r.info.starts_with("depth 3"), "{}", r.info);
-        // Depth 3 with width 8 and root width 16: more nodes than the root's children.
-        assert!(r.nodes > 16, "{}", r.info);
+        for plies in [0, 1] {
+            let config = Config {
+                kind: super::super::Kind::AlphaBeta,
+                ab_vc_plies: plies,
+                depth: 3,
+                solver_thread: false,
+                ..Config::default()
+            };
+            let r = genmove(&config, &p, Colour::Black, Duration::from_secs(30), None);
+            let Decision::Play(c) = r.decision else {
+                panic!("{:?}", r.decision)
+            };
+            assert!(p.empty_cells().contains(c));
+            assert!(r.info.starts_with("depth 3"), "{plies}: {}", r.info);
+            // Depth 3 with width 8 and root width 16: more nodes than the root's children.
+            assert!(r.nodes > 16, "{}", r.info);
+            // The kept connections are popped on the way back up. (11×11: on 7×7 after d4
+            // Black's winning semis decide every node below the root.)
+            let q = pos(11, "f6", "e7");
+            let mut s = searcher(&config, root_of(&q));
+            let moves = q.empty_cells().iter().take(4).collect();
+            let (m, _, d) = s.deepen(&q, Colour::Black, moves);
+            assert!(q.empty_cells().contains(m) && d == 3);
+            assert_eq!(s.roots.len(), 1, "{plies}");
+            assert!(!s.best.is_empty());
+        }
     }
 }

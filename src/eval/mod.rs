@@ -75,12 +75,28 @@ pub fn evaluate_plain(position: &Position) -> Evaluation {
 
 /// Evaluates `position`; `vcs` = (Black's, White's) connections, added as `links` says.
 pub fn evaluate(position: &Position, vcs: Option<(&VcSet, &VcSet)>, links: VcLinks) -> Evaluation {
-    let (vb, vw) = match vcs {
-        Some((b, w)) => (Some(b), Some(w)),
-        None => (None, None),
+    let (pb, pw) = match vcs {
+        Some((b, w)) if links != VcLinks::None => {
+            debug_assert_eq!((b.colour(), w.colour()), (Colour::Black, Colour::White));
+            (b.vc_pairs_overlap(), w.vc_pairs_overlap())
+        }
+        _ => (Vec::new(), Vec::new()),
     };
-    let cb = Circuit::build(position, Colour::Black, vb, links).solve();
-    let cw = Circuit::build(position, Colour::White, vw, links).solve();
+    evaluate_pairs(position, (&pb, &pw), links)
+}
+
+/// [`evaluate`] from the connections' endpoint pairs (Black's, White's) as
+/// [`VcSet::vc_pairs_overlap`] lists them: `(x, y, cells common to the pair's carriers)`.
+/// The pairs may come from an earlier position (a search keeping its root's connections
+/// whose carriers no opponent stone has entered since): a pair whose end is now an opponent
+/// stone is skipped, and own stones played since are merged into the ends' groups.
+pub fn evaluate_pairs(
+    position: &Position,
+    pairs: (&[(Cell, Cell, usize)], &[(Cell, Cell, usize)]),
+    links: VcLinks,
+) -> Evaluation {
+    let cb = Circuit::build_with_pairs(position, Colour::Black, pairs.0, links).solve();
+    let cw = Circuit::build_with_pairs(position, Colour::White, pairs.1, links).solve();
     let mut energy = vec![0.0; crate::vc::endpoints::CELL_SLOTS];
     for (sol, _) in [(&cb, 0), (&cw, 1)] {
         let total = sol.total_power.max(1e-300);
@@ -176,6 +192,24 @@ mod tests {
         let a1 = p.board().parse_cell("a1", Notation::Letters).unwrap();
         let rank = |c: Cell| order.iter().position(|&x| x == c).unwrap();
         assert!(rank(d4) < rank(a1), "d4 {} a1 {}", rank(d4), rank(a1));
+    }
+
+    #[test]
+    fn evaluate_pairs_is_evaluate_on_the_same_pairs() {
+        let p = pos(7, "d4 b2", "c5 e3");
+        let (b, w) = build_both(&p, &VcParams::new(Variant::Fast));
+        let (pb, pw) = (b.vc_pairs_overlap(), w.vc_pairs_overlap());
+        assert!(!pb.is_empty());
+        for links in [VcLinks::Both, VcLinks::Overlap] {
+            let a = evaluate(&p, Some((&b, &w)), links);
+            let e = evaluate_pairs(&p, (&pb, &pw), links);
+            assert_eq!(a.e(), e.e());
+            assert_eq!(a.energy, e.energy);
+        }
+        // Without the pairs the circuit is the plain one, and different.
+        let plain = evaluate_pairs(&p, (&[], &[]), VcLinks::Both);
+        assert_eq!(plain.e(), evaluate_plain(&p).e());
+        assert_ne!(plain.e(), evaluate(&p, Some((&b, &w)), VcLinks::Both).e());
     }
 
     #[test]

@@ -509,12 +509,13 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] circuit_inherit {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}\n[list/off/r1/r2] playout_patterns {}\n[string] playout_power {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[string] ab_vc_plies {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] circuit_inherit {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}\n[list/off/r1/r2] playout_patterns {}\n[string] playout_power {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
                 c.k,
                 c.width,
+                c.ab_vc_plies,
                 c.variant,
                 c.templates as u8,
                 links_name(c.links),
@@ -551,6 +552,7 @@ impl Engine {
                     "m" => c.m = num(v)? as usize,
                     "k" => c.k = num(v)?.max(1) as usize,
                     "width" => c.width = num(v)?.max(1) as usize,
+                    "ab_vc_plies" => c.ab_vc_plies = num(v)?.min(20) as u32,
                     "variant" => c.variant = Variant::parse(v).ok_or_else(|| GtpError::UnknownVariant(v.to_string()))?,
                     "templates" => c.templates = parse_bool(v)?,
                     "links" => c.links = crate::eval::VcLinks::parse(v).ok_or_else(|| GtpError::UnknownLinks(v.to_string()))?,
@@ -849,7 +851,9 @@ mod tests {
             "{list}"
         );
         assert!(list.contains("[string] playout_power 1"), "{list}");
+        assert!(list.contains("[string] ab_vc_plies 20"), "{list}");
         for cmd in [
+            "param_player ab_vc_plies 1",
             "param_player ladders 1",
             "param_player ladder_escape 1",
             "param_player playout_patterns r2",
@@ -866,6 +870,7 @@ mod tests {
             assert_eq!(e.handle(cmd).unwrap(), "=\n\n", "{cmd}");
         }
         let list = e.handle("param_player").unwrap();
+        assert!(list.contains("[string] ab_vc_plies 1"), "{list}");
         assert!(list.contains("[bool] inferior 0"), "{list}");
         assert!(list.contains("[bool] rave 0"), "{list}");
         assert!(list.contains("[string] fpu_bonus 1"), "{list}");

@@ -64,6 +64,11 @@ pub struct Config {
     pub k: usize,
     /// Alpha-beta: moves tried per node, best energy first (the selectivity).
     pub width: usize,
+    /// Alpha-beta: both colours' connections are rebuilt at the nodes down to this ply (the
+    /// root is ply 0); the nodes below keep those of their ancestor at this ply while their
+    /// carriers hold (see [`alphabeta`]). 20 (more than any depth): rebuilt at every node,
+    /// HEXY's search.
+    pub ab_vc_plies: u32,
     /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
     /// ignore them.
     pub variant: Variant,
@@ -158,6 +163,7 @@ impl Default for Config {
             m: 20,
             k: 4,
             width: 8,
+            ab_vc_plies: 20,
             variant: Variant::Fast,
             templates: true,
             links: crate::eval::VcLinks::Both,
@@ -224,12 +230,17 @@ impl Config {
     pub fn describe(&self) -> String {
         match self.kind {
             Kind::AlphaBeta => format!(
-                "alphabeta D{} M{} W{} {}{}",
+                "alphabeta D{} M{} W{} {}{}{}",
                 self.depth,
                 self.m,
                 self.width,
                 self.variant,
-                if self.templates { "" } else { " no-templates" }
+                if self.templates { "" } else { " no-templates" },
+                if self.ab_vc_plies < self.depth {
+                    format!(" vc-plies {}", self.ab_vc_plies)
+                } else {
+                    String::new()
+                }
             ),
             Kind::Mcts => format!(
                 "mcts {}{}{}",

@@ -196,12 +196,37 @@ impl<const W: usize> Engine<W> {
         c1x.insert(xr);
         let mut c1u = c1 | cap;
         c1u.insert(self.rk[u as usize]);
-        let candidates = self.store.nbrs[u as usize] - c1x - cap - self.store.no_semi[x as usize];
+        // A processed u–y carrier must meet C₁ ∪ {x} inside cap(u) only, so it avoids
+        // (C₁ ∪ {x}) − cap(u); every one contains I_c^p(u, y): the plain rule's line-15
+        // test with that set drops the ends where none can (exact, as in [`Self::do_and`]).
+        let outside = c1x - cap;
+        let candidates = self.store.line15(
+            u,
+            &outside,
+            self.store.nbrs[u as usize] - c1x - cap - self.store.no_semi[x as usize],
+        );
+        let fast = self.params.variant == Variant::Fast;
+        let limit = self.semi_limit();
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.kidx[yr];
+            let p = self.store.pair(u, y);
+            if !outside.is_disjoint(&p.full_int_proc) {
+                debug_assert!(!self.store.proc_index, "line-15 index out of step");
+                continue;
+            }
+            // Every carrier this y gives contains C₁ ∪ cap(u) ∪ {u}: skip y when TRYADDVSC
+            // would reject each of them (its three tests, on the x–y lists as they stand).
+            let q = self.store.pair(x, y);
+            if !self.is_border_pair(x, y)
+                && ((q.semis.len() >= limit && q.semi_int.is_subset(&c1u))
+                    || (fast && q.full_int.is_subset(&c1u) && !q.semis.is_empty()))
+                || (q.full_int.is_subset(&c1u) && store::has_subset(&q.fulls, &c1u))
+            {
+                continue;
+            }
             buf.clear();
-            for e in &self.store.pair(u, y).fulls {
+            for e in &p.fulls {
                 if !e.processed {
                     continue;
                 }

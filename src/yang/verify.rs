@@ -48,7 +48,7 @@ use crate::kernel::{self, Certificate, Node, NodeId, NodeKind, Reply};
 use crate::local::{self, Budget, Verdict};
 use crate::position::Position;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -274,23 +274,28 @@ fn verified_in(trees: &[Rc<RecTree>]) -> usize {
 /// is kept relative to its parent's (`/branch pattern`: the same wherever the memo reuses the
 /// subtree), written out in full after `prefix`. Fills in [`InstanceResult::cause`] and
 /// [`InstanceResult::causes_below`]; returns the kinds of the first failures in `trees`
-/// that reach their roots (none through a verified placement).
+/// that reach their roots (none through a verified placement). `parent` is the pattern
+/// whose branches the roots of `trees` hang from; `slips` the branches with a part outside
+/// their pattern ([`slipped_branches`]); `slip`: `trees` lie below such a branch already.
 fn flatten(
     trees: &[Rc<RecTree>],
     prefix: &str,
     out: &mut Vec<InstanceResult>,
-) -> std::collections::BTreeSet<&'static str> {
-    let mut all = std::collections::BTreeSet::new();
+    at: (u32, &BTreeSet<(u32, u32)>, bool),
+) -> BTreeSet<&'static str> {
+    let (parent, slips, slip) = at;
+    let mut all = BTreeSet::new();
     for t in trees {
         let path = format!("{prefix}{}", t.rec.path);
-        let below = flatten(&t.kids, &path, out);
+        let slip = slip || branch_of(parent, &t.rec.path).is_some_and(|pb| slips.contains(&pb));
+        let below = flatten(&t.kids, &path, out, (t.rec.pattern, slips, slip));
         let mut rec = t.rec.clone();
         rec.path = path;
         if rec.status != Status::Verified {
-            mark_causes(&mut rec, &below);
+            mark_causes(&mut rec, &below, slip);
             all.extend(below);
             if rec.causes_below.is_empty() {
-                all.insert(cause_of(&rec.reason));
+                all.insert(first_cause(&rec.reason, slip));
             }
         }
         out.push(rec);
@@ -298,10 +303,57 @@ fn flatten(
     all
 }
 
+/// The pattern and branch a record's relative path (`/branch pattern`, or `/+carried:branch
+/// pattern` for a carried part's branch) hangs from, its parent being `parent`.
+fn branch_of(parent: u32, path: &str) -> Option<(u32, u32)> {
+    let label = path.strip_prefix('/')?.split(' ').next()?;
+    match label.strip_prefix('+') {
+        Some(carried) => {
+            let (p, b) = carried.split_once(':')?;
+            Some((p.parse().ok()?, b.parse().ok()?))
+        }
+        None => Some((parent, label.parse().ok()?)),
+    }
+}
+
+/// The branches (pattern, branch number) with a sub-pattern placed at a position outside
+/// their pattern (the data's `PP` slips, e.g. 364's branches 11 and 12, `PP 13 59 56 57
+/// 54` in a pattern of 51 positions): that part is not placed, so the step cannot compose
+/// as written, and the first failures below it are filed under [`SLIP_BELOW`].
+pub fn slipped_branches(s: &Strategy) -> BTreeSet<(u32, u32)> {
+    let sizes = s.sizes();
+    let mut out = BTreeSet::new();
+    for p in s.patterns.values() {
+        let size = sizes.get(&p.number).copied().unwrap_or(0);
+        for b in &p.branches {
+            if b.parts.iter().flat_map(|q| &q.map).any(|x| x.n > size) {
+                out.insert((p.number, b.number));
+            }
+        }
+    }
+    out
+}
+
+/// The kind of a first failure below a branch with a part outside its pattern, unless its
+/// own reason is a data slip (docs/yang.md "What is not verified, by cause").
+pub const SLIP_BELOW: &str =
+    "below a branch with a part outside its parent (data slip: that part not placed)";
+
+/// The kind of a first failure with reason `reason`: [`cause_of`], or [`SLIP_BELOW`] when it
+/// lies below a branch with a part outside its pattern and its own kind is no data slip.
+fn first_cause(reason: &str, slip: bool) -> &'static str {
+    let own = cause_of(reason);
+    if slip && !own.contains("data slip") {
+        SLIP_BELOW
+    } else {
+        own
+    }
+}
+
 /// Sets a record's cause (no failure below it) or the causes below it.
-fn mark_causes(rec: &mut InstanceResult, below: &std::collections::BTreeSet<&'static str>) {
+fn mark_causes(rec: &mut InstanceResult, below: &BTreeSet<&'static str>, slip: bool) {
     if below.is_empty() {
-        rec.cause = cause_of(&rec.reason).to_string();
+        rec.cause = first_cause(&rec.reason, slip).to_string();
     } else {
         rec.causes_below = below.iter().map(|c| c.to_string()).collect();
     }
@@ -814,10 +866,16 @@ pub fn check(s: &Strategy, params: Params) -> Outcome {
         causes_below: Vec::new(),
     };
     let mut instances = Vec::new();
-    let mut below = flatten(&c.out[..split], "1", &mut instances);
-    below.extend(flatten(&c.out[split..], "1(rotated)", &mut instances));
+    let slips = slipped_branches(s);
+    let mut below = flatten(&c.out[..split], "1", &mut instances, (1, &slips, false));
+    below.extend(flatten(
+        &c.out[split..],
+        "1(rotated)",
+        &mut instances,
+        (1, &slips, false),
+    ));
     if root_rec.status != Status::Verified {
-        mark_causes(&mut root_rec, &below);
+        mark_causes(&mut root_rec, &below, false);
     }
     instances.push(root_rec);
     Outcome {
@@ -3285,6 +3343,7 @@ pub fn check_placed_for(
         c.instance(&inst, &goal, &position);
     }
     let mut out = Vec::new();
-    flatten(&c.out, "", &mut out);
+    // The placed pattern's record hangs from no branch (its path has no `/`).
+    flatten(&c.out, "", &mut out, (0, &slipped_branches(s), false));
     out
 }

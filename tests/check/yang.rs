@@ -1267,3 +1267,89 @@ fn yang_open_bridge_verifies_364_branch2() {
     let goal = "t - b | c5 - b | t - f3 & f3 - b | f3 - c5 & f3 - b";
     four_ways(&m, goal, "364/2 ", off);
 }
+
+/// The data's `PP` slips (docs/yang.md "What is not verified, by cause"): the branches with a
+/// sub-pattern placed at a position outside their pattern are 364's 11 and 12 (`PP 13 59 56
+/// 57 54`, 364 has 51 positions), 585's 1 (556) and 639's 9 and 10 (113, 559: position 47
+/// of 46). The first failures below 364's branches 11 and 12 (the bridge `g4 h3` under
+/// `563/1 30/1 13/1` that would join h4 to g3, a cell of the 13 that is not placed) are
+/// filed as lying below such a branch, not as "a branch without sub-patterns does not
+/// join"; those below the other branches keep their own kinds.
+#[test]
+fn yang_failures_below_a_data_slip() {
+    use hexproof::yang::verify::{check_placed_for, slipped_branches, Params, SLIP_BELOW};
+    let s = strategy();
+    let slips: Vec<(u32, u32)> = slipped_branches(&s).into_iter().collect();
+    assert_eq!(slips, [(364, 11), (364, 12), (585, 1), (639, 9), (639, 10)]);
+    let (cells, black) = placed_at(&s, "1/7 343/4 472/2 365/2 364");
+    let goal = conj_goal("t - b | c5 - b");
+    let r = check_placed_for(&s, 364, cells, black, &goal, Params::default());
+    let first = |under: &str| -> Vec<&str> {
+        r.iter()
+            .filter(|x| x.path.starts_with(under) && !x.cause.is_empty())
+            .map(|x| x.cause.as_str())
+            .collect()
+    };
+    for b in ["364/11 ", "364/12 "] {
+        let causes = first(b);
+        assert!(!causes.is_empty(), "no first failure under {b}");
+        assert!(causes.iter().all(|c| *c == SLIP_BELOW), "{b}: {causes:?}");
+    }
+    let elsewhere: Vec<&str> = r
+        .iter()
+        .filter(|x| !x.cause.is_empty())
+        .filter(|x| !x.path.starts_with("364/11 ") && !x.path.starts_with("364/12 "))
+        .map(|x| x.cause.as_str())
+        .collect();
+    assert!(elsewhere.iter().all(|c| *c != SLIP_BELOW), "{elsewhere:?}");
+    // The placed 364 itself lies above them: their kind passes up.
+    let top = r.last().unwrap();
+    assert!(
+        top.causes_below.iter().any(|c| c == SLIP_BELOW),
+        "{:?}",
+        top.causes_below
+    );
+}
+
+/// "Goals that demand what a sibling makes" (session 30, docs/yang.md "What is not
+/// verified, by cause"): the union goals under which the parts of three blocked steps are
+/// verified on their own, and the narrower goals under which they are not — what a future
+/// composition of those steps must hand down. 603/6 (`1/7 343/7 593/4 596/2 602/2`): 294
+/// joins d2 to the f2 group only with `d2 - d7` and `d2 - b` allowed too (White's e3 under
+/// 16/1 sends c5 down to b7, whose 13 reaches d7 or the bottom). 594/9 (`1/12 471/8`): 599
+/// is verified for `t - f3 | t - e5 | t - b8` but not without `t - b8` (321 under
+/// `599/2 319/1 382/1 320/1` goes round the left edge to b8), and its sibling 600 for
+/// `t - b | f3 - b | e5 - b` — a pair of union goals that does not compose (599's `t - b8`
+/// with 600's `f3 - b`). 694/2 (`1/9 354/3 368/16`): 681 is verified for
+/// `t - b8 | t - e5 | t - g2` but not for `t - b8 | t - e5`; its sibling 583 waits on 585's
+/// data slip.
+#[test]
+fn yang_sibling_links_at_603_594_694() {
+    use hexproof::yang::verify::{check_placed_for, Params, Status};
+    let s = strategy();
+    let bad = |path: &str, goal: &str| {
+        let (cells, black) = placed_at(&s, path);
+        let pattern: u32 = path.rsplit(' ').next().unwrap().parse().unwrap();
+        let r = check_placed_for(
+            &s,
+            pattern,
+            cells,
+            black,
+            &conj_goal(goal),
+            Params::default(),
+        );
+        assert_eq!(r.last().unwrap().pattern, pattern);
+        r.iter().filter(|x| x.status != Status::Verified).count()
+    };
+    let p294 = "1/7 343/7 593/4 596/2 602/2 603/6 294";
+    assert_eq!(bad(p294, "d2 - f2 | d2 - d7 | d2 - b"), 0);
+    assert!(bad(p294, "d2 - f2") > 0);
+    assert!(bad(p294, "d2 - f2 | d2 - d7") > 0);
+    let p599 = "1/12 471/8 594/9 599";
+    assert_eq!(bad(p599, "t - f3 | t - e5 | t - b8"), 0);
+    assert!(bad(p599, "t - f3 | t - e5") > 0);
+    assert_eq!(bad("1/12 471/8 594/9 600", "t - b | f3 - b | e5 - b"), 0);
+    let p681 = "1/9 354/3 368/16 694/2 681";
+    assert_eq!(bad(p681, "t - b8 | t - e5 | t - g2"), 0);
+    assert!(bad(p681, "t - b8 | t - e5") > 0);
+}

@@ -1323,23 +1323,33 @@ fn yang_failures_below_a_data_slip() {
 /// with 600's `f3 - b`). 694/2 (`1/9 354/3 368/16`): 681 is verified for
 /// `t - b8 | t - e5 | t - g2` but not for `t - b8 | t - e5`; its sibling 583 waits on 585's
 /// data slip.
+/// The placement at `path` checked with the goal `goal` (text as `conj_goal` reads it);
+/// its records, the placement's own last.
+fn check_at(s: &Strategy, path: &str, goal: &str) -> Vec<hexproof::yang::verify::InstanceResult> {
+    use hexproof::yang::verify::{check_placed_for, Params};
+    let (cells, black) = placed_at(s, path);
+    let pattern: u32 = path.rsplit(' ').next().unwrap().parse().unwrap();
+    let r = check_placed_for(
+        s,
+        pattern,
+        cells,
+        black,
+        &conj_goal(goal),
+        Params::default(),
+    );
+    assert_eq!(r.last().unwrap().pattern, pattern);
+    r
+}
+
 #[test]
 fn yang_sibling_links_at_603_594_694() {
-    use hexproof::yang::verify::{check_placed_for, Params, Status};
+    use hexproof::yang::verify::Status;
     let s = strategy();
     let bad = |path: &str, goal: &str| {
-        let (cells, black) = placed_at(&s, path);
-        let pattern: u32 = path.rsplit(' ').next().unwrap().parse().unwrap();
-        let r = check_placed_for(
-            &s,
-            pattern,
-            cells,
-            black,
-            &conj_goal(goal),
-            Params::default(),
-        );
-        assert_eq!(r.last().unwrap().pattern, pattern);
-        r.iter().filter(|x| x.status != Status::Verified).count()
+        check_at(&s, path, goal)
+            .iter()
+            .filter(|x| x.status != Status::Verified)
+            .count()
     };
     let p294 = "1/7 343/7 593/4 596/2 602/2 603/6 294";
     assert_eq!(bad(p294, "d2 - f2 | d2 - d7 | d2 - b"), 0);
@@ -1352,4 +1362,56 @@ fn yang_sibling_links_at_603_594_694() {
     let p681 = "1/9 354/3 368/16 694/2 681";
     assert_eq!(bad(p681, "t - b8 | t - e5 | t - g2"), 0);
     assert!(bad(p681, "t - b8 | t - e5") > 0);
+}
+
+/// 594/9 (Black b8 under `1/12 471/8`): 599 is verified for `t - f3 | t - e5 | t - b8` and
+/// not when its b8 outcome must bring e5 or f3 along, so 600 must join b8 in every
+/// disjunct but `t - b`. 600 is verified for such a goal (`G6` below: 594's goal counts f3
+/// and e5 as one, so all 15 choices of 599 × 600 join it) in every branch, and fails only
+/// because White's a9 has no answer: branch 2 (`WM 2 18 32`, `PP 2 25 32`) places its bridge
+/// on a9 when White's move was a9 (the "sub-pattern holds a trigger" slip), and the trigger
+/// option (bridge with a9 White's) is not verified. On a copy of the data whose branch 2
+/// answers a9 with the bridge c7-c8 (`PP 2 18 25`, b8 to d7; 291 unchanged), 600 is verified
+/// for G6: a9 is the only obstacle below 600 (docs/journal/yang-session30.md, "Round 2").
+#[test]
+fn yang_600_a9_is_what_blocks_594_9() {
+    use hexproof::yang::verify::Status;
+    const G6: &str =
+        "t - b | f3 - b & b8 - b | e5 - b & b8 - b | f3 - b & b8 - e5 | e5 - b & b8 - f3";
+    let bad = |r: &[hexproof::yang::verify::InstanceResult]| {
+        r.iter().filter(|x| x.status != Status::Verified).count()
+    };
+    let s = strategy();
+    let p599 = "1/12 471/8 594/9 599";
+    assert!(bad(&check_at(&s, p599, "t - f3 | t - e5 | t - b8 & t - e5")) > 0);
+    assert!(bad(&check_at(&s, p599, "t - f3 | t - e5 | t - b8 & b8 - e5")) > 0);
+    let p600 = "1/12 471/8 594/9 600";
+    let r = check_at(&s, p600, G6);
+    assert_eq!(bad(&r), 1);
+    let last = r.last().unwrap();
+    assert_ne!(last.status, Status::Verified);
+    assert!(
+        last.reason.contains("White's a9 has no answer"),
+        "{}",
+        last.reason
+    );
+    // The repaired copy: branch 2 answers c7 only; a new branch answers a9 with d7 and the
+    // bridge c7-c8.
+    let from = "\"RN 600\",\n\"BT 5\",";
+    let fixed = FILE.replacen(from, "\"RN 600\",\n\"BT 6\",", 1);
+    let at = fixed.find("\"RN 600\",").unwrap();
+    let (head, tail) = fixed.split_at(at);
+    let tail = tail.replacen("\"BN 2\",\n\"WM 2 18 32\",", "\"BN 2\",\n\"WM 1 18\",", 1);
+    let new = "\"BN 5\",\n\"WM 1 32\",\n\"BM 19\",\n\"ND 2\",\n\"PS 2 291\",\n\"PP 2 18 25\",\n\
+        \"PP 291 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 20 21 22 23 24 26 27 28 29 30 31 33 \
+        34 35 36 37 38 39\",\n\n\"RN 601\",";
+    let tail = tail.replacen("\n\"RN 601\",", &format!("\n{new}"), 1);
+    let repaired = Strategy::parse(&format!("{head}{tail}")).expect("the copy reads");
+    let b600 = &repaired.patterns[&600].branches;
+    assert_eq!(b600.len(), 6);
+    assert_eq!(b600[2].triggers.len(), 1);
+    assert_eq!((b600[5].triggers[0].n, b600[5].reply.n), (32, 19));
+    let r = check_at(&repaired, p600, G6);
+    assert_eq!(bad(&r), 0);
+    assert!(r.len() > 60);
 }

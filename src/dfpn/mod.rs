@@ -184,6 +184,13 @@ pub struct SolveParams {
     /// with 8 / 16 / none, before the connection order; 8×8 g2 in session 28: 18,420 / 13,623
     /// / 11,996 with 16 / 32 / none).
     pub semi_limit: Option<usize>,
+    /// [`VcParams::edge_semi_limit`]: the VSC limit of the pairs with one border endpoint
+    /// (`None`: `semi_limit`; `Some(usize::MAX)`: none).
+    pub edge_semi_limit: Option<usize>,
+    /// [`VcParams::semi_keep_smallest`].
+    pub semi_keep_smallest: bool,
+    /// [`VcParams::capture_semis_unlimited`].
+    pub capture_semis_unlimited: bool,
     /// Most stones for an incremental connection update ([`vc_eval::Evaluator::max_update_stones`]).
     pub update_stones: usize,
     /// The persistent database of solved positions ([`db`]), shared by threads.
@@ -267,6 +274,9 @@ impl Default for SolveParams {
             vc_variant: Variant::Fast,
             order: Ordering::Flow,
             semi_limit: SOLVER_SEMI_LIMIT,
+            edge_semi_limit: None,
+            semi_keep_smallest: false,
+            capture_semis_unlimited: false,
             update_stones: vc_eval::MAX_UPDATE_STONES,
             db: None,
             child_dn: DEFAULT_CHILD_DN,
@@ -294,6 +304,9 @@ impl SolveParams {
             time: Some(Duration::from_secs(5)),
         };
         p.semi_limit = self.semi_limit;
+        p.edge_semi_limit = self.edge_semi_limit;
+        p.semi_keep_smallest = self.semi_keep_smallest;
+        p.capture_semis_unlimited = self.capture_semis_unlimited;
         if self.vc_fast_or {
             p.full_or = false;
         }

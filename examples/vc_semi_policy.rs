@@ -29,6 +29,10 @@ fn params(policy: &str) -> VcParams {
             "edge" => p.edge_semi_limit = Some(usize::MAX),
             "small" => p.semi_keep_smallest = true,
             "cap" => p.capture_semis_unlimited = true,
+            "grp" => {
+                p.edge_semi_limit = Some(usize::MAX);
+                p.edge_semi_limit_groups = true;
+            }
             s if s.starts_with('L') => p.semi_limit = s[1..].parse().ok(),
             s if s.starts_with('E') => p.edge_semi_limit = s[1..].parse().ok(),
             s => panic!("policy part {s}"),

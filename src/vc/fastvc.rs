@@ -349,7 +349,15 @@ impl<const W: usize> Engine<W> {
         let base = self.semi_limit();
         if let Some(e) = self.params.edge_semi_limit {
             let (a, b) = self.border_eps;
-            if base != usize::MAX && (x == a || x == b || y == a || y == b) {
+            let coloured = &self.eps.coloured;
+            if base != usize::MAX
+                && (x == a
+                    || x == b
+                    || y == a
+                    || y == b
+                    || (self.params.edge_semi_limit_groups
+                        && (coloured[x as usize] || coloured[y as usize])))
+            {
                 return e;
             }
         }

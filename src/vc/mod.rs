@@ -291,6 +291,9 @@ pub struct VcParams {
     /// the mustplay through the border pair's OR. `None`: [`VcParams::semi_limit`], as for
     /// every other pair; `Some(usize::MAX)`: no limit for such pairs.
     pub edge_semi_limit: Option<usize>,
+    /// FastVC: [`VcParams::edge_semi_limit`] also applies to the pairs with a stone group of
+    /// the colour as an endpoint (not only a border).
+    pub edge_semi_limit_groups: bool,
     /// FastVC (limited and fast variants): a full VSC list (at its limit) also takes a carrier
     /// smaller than its largest one, which it then drops, so the list keeps the smallest
     /// carriers met instead of the first ones (besides those that shrink the intersection).
@@ -322,6 +325,7 @@ impl VcParams {
             bounded_or: None,
             capture_and: false,
             edge_semi_limit: None,
+            edge_semi_limit_groups: false,
             semi_keep_smallest: false,
             capture_semis_unlimited: false,
         }

@@ -63,7 +63,7 @@ fn main() {
     let mut positions = Vec::new();
     while positions.len() < count {
         let mut p = Position::from_moves(b, opening, Notation::Letters).expect("opening");
-        let mut to_move = if opening.split_whitespace().count() % 2 == 0 {
+        let mut to_move = if opening.split_whitespace().count().is_multiple_of(2) {
             Colour::Black
         } else {
             Colour::White

@@ -12,7 +12,7 @@
 
 use criterion::{criterion_group, Criterion};
 use hexproof::board::{Board, Colour, Notation};
-use hexproof::dfpn::SOLVER_SEMI_LIMIT;
+use hexproof::dfpn::{SOLVER_EDGE_SEMI_LIMIT, SOLVER_SEMI_LIMIT};
 use hexproof::player::clock::thread_cpu_time;
 use hexproof::position::Position;
 use hexproof::vc::{Variant, VcBudget, VcParams, VcSet};
@@ -37,6 +37,7 @@ fn params() -> VcParams {
         time: Some(Duration::from_secs(5)),
     };
     p.semi_limit = SOLVER_SEMI_LIMIT;
+    p.edge_semi_limit = SOLVER_EDGE_SEMI_LIMIT;
     p.stop_at_win = true;
     p
 }

@@ -304,6 +304,21 @@ pub struct SolveArgs {
     /// time; the six hardest 7×7 openings ≈ 20 % more CPU with none).
     #[arg(long, default_value = "16", value_name = "N|none")]
     vc_semi_limit: String,
+    /// The VSC limit of the pairs with one border endpoint (an edge and a cell or group): a
+    /// number, "none" (no limit: the default; 8×8 g2 7,676 positions instead of 15,152) or
+    /// "same" (--vc-semi-limit's, the rule before session 30).
+    #[arg(long, default_value = "none", value_name = "N|none|same")]
+    vc_edge_semi_limit: String,
+    /// --vc-edge-semi-limit also applies to the pairs with a stone group as an endpoint.
+    #[arg(long)]
+    vc_edge_semi_limit_groups: bool,
+    /// A full VSC list also takes a carrier smaller than its largest, dropping that one
+    /// (keeps the smallest carriers instead of the first).
+    #[arg(long)]
+    vc_semi_keep_smallest: bool,
+    /// The VSCs of the AND over captured cells are not refused by a full VSC list.
+    #[arg(long)]
+    vc_capture_semis_unlimited: bool,
     /// Ablation: no AND over captured cells in the connection engine (by default two
     /// connections through an empty cell may share the two cells of its bridge to an edge of
     /// the colour, which it captures when played: Benzene's captured-set intersection)
@@ -412,6 +427,14 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
                 .map_err(|_| CliError::SemiLimit(n.into()))?,
         ),
     };
+    let edge_semi_limit = match a.vc_edge_semi_limit.as_str() {
+        "same" => None,
+        "none" => Some(usize::MAX),
+        n => Some(
+            n.parse::<usize>()
+                .map_err(|_| CliError::SemiLimit(n.into()))?,
+        ),
+    };
     let db = match &a.db {
         Some(path) => {
             let db = dfpn::db::SolvedDb::open(path, a.db_stones)?;
@@ -437,6 +460,10 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         db,
         order,
         semi_limit,
+        edge_semi_limit,
+        edge_semi_limit_groups: a.vc_edge_semi_limit_groups,
+        semi_keep_smallest: a.vc_semi_keep_smallest,
+        capture_semis_unlimited: a.vc_capture_semis_unlimited,
         nodes: a.nodes,
         time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
         tt_entries: a.tt_entries,
@@ -825,10 +852,11 @@ pub(super) fn print_table(board: &Board, winner: impl Fn(hexproof::board::Cell) 
 /// answer's budget or search, not the machine).
 pub(super) fn settings_line(p: &SolveParams) -> String {
     format!(
-        "nodes={} time={:?} tt={} epsilon={} order={:?} features={:?} child_dn={} widening={:?} vc={:?} library_seeds={} vc_fast_or={} semi_limit={:?} update_stones={} vc_capture_and={}",
+        "nodes={} time={:?} tt={} epsilon={} order={:?} features={:?} child_dn={} widening={:?} vc={:?} library_seeds={} vc_fast_or={} semi_limit={:?} update_stones={} vc_capture_and={} edge_semi_limit={:?} edge_semi_limit_groups={} semi_keep_smallest={} capture_semis_unlimited={}",
         p.nodes, p.time, p.tt_entries, p.epsilon, p.order, p.features, p.child_dn, p.widening,
         p.vc_variant, p.library_seeds, p.vc_fast_or, p.semi_limit, p.update_stones,
-        p.vc_capture_and
+        p.vc_capture_and, p.edge_semi_limit, p.edge_semi_limit_groups, p.semi_keep_smallest,
+        p.capture_semis_unlimited
     )
 }
 

@@ -105,8 +105,8 @@ impl<const W: usize> Engine<W> {
             .store
             .line15(u, &c1x, self.store.nbrs[u as usize] - c1x - closed);
         let fast = self.params.variant == Variant::Fast;
-        let limit = self.semi_limit();
         let keep = self.params.full_keep;
+        let smallest = self.params.semi_keep_smallest;
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.kidx[yr];
@@ -124,7 +124,8 @@ impl<const W: usize> Engine<W> {
                 if fast && q.full_int.is_subset(&c1u) && q.fulls.len() >= keep {
                     continue;
                 }
-            } else if (q.semis.len() >= limit
+            } else if (!smallest
+                && q.semis.len() >= self.pair_semi_limit(x, y)
                 && q.semi_int.is_subset(&c1u)
                 && !self.is_border_pair(x, y))
                 || (q.full_int.is_subset(&c1u)
@@ -169,7 +170,7 @@ impl<const W: usize> Engine<W> {
                     self.try_add_vc(x, c, y);
                 }
             } else {
-                self.try_add_vscs(x, &buf, y);
+                self.try_add_vscs(x, &buf, y, false);
             }
             if self.exhausted() {
                 break;
@@ -206,7 +207,7 @@ impl<const W: usize> Engine<W> {
             self.store.nbrs[u as usize] - c1x - cap - self.store.no_semi[x as usize],
         );
         let fast = self.params.variant == Variant::Fast;
-        let limit = self.semi_limit();
+        let limited = !self.params.capture_semis_unlimited && !self.params.semi_keep_smallest;
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.kidx[yr];
@@ -219,7 +220,9 @@ impl<const W: usize> Engine<W> {
             // would reject each of them (its three tests, on the x–y lists as they stand).
             let q = self.store.pair(x, y);
             if !self.is_border_pair(x, y)
-                && ((q.semis.len() >= limit && q.semi_int.is_subset(&c1u))
+                && ((limited
+                    && q.semis.len() >= self.pair_semi_limit(x, y)
+                    && q.semi_int.is_subset(&c1u))
                     || (fast && q.full_int.is_subset(&c1u) && !q.semis.is_empty()))
                 || (q.full_int.is_subset(&c1u) && store::has_subset(&q.fulls, &c1u))
             {
@@ -238,7 +241,7 @@ impl<const W: usize> Engine<W> {
             if buf.is_empty() {
                 continue;
             }
-            self.try_add_vscs(x, &buf, y);
+            self.try_add_vscs(x, &buf, y, true);
             if self.exhausted() {
                 break;
             }
@@ -270,14 +273,18 @@ impl<const W: usize> Engine<W> {
 
     /// TRYADDVSC (lines 29–33) for each carrier of `cs`; a VSC carrier containing a VC
     /// carrier of the pair is not a VSC (Anshelevich's Definition 3) and is not stored.
-    pub(crate) fn try_add_vscs(&mut self, x: u16, cs: &[Bits<W>], y: u16) {
+    /// `captured`: the carriers come from the AND over captured cells (see
+    /// [`super::VcParams::capture_semis_unlimited`]).
+    pub(crate) fn try_add_vscs(&mut self, x: u16, cs: &[Bits<W>], y: u16, captured: bool) {
         let border = self.is_border_pair(x, y);
-        let limit = if border {
+        let limit = if border || (captured && self.params.capture_semis_unlimited) {
             usize::MAX
         } else {
-            self.semi_limit()
+            self.pair_semi_limit(x, y)
         };
+        let smallest = self.params.semi_keep_smallest && limit != usize::MAX;
         let fast_drop = !border && self.params.variant == Variant::Fast;
+        let universe = self.store.universe;
         let p = self.store.pair_mut(x, y);
         let mut added = 0;
         let mut removed = 0;
@@ -286,9 +293,14 @@ impl<const W: usize> Engine<W> {
                 continue;
             }
             // A full list takes only carriers that shrink I_s (so the OR rule can still
-            // close), as the fast variant's VC heuristic does for VCs (§VI-B).
+            // close), as the fast variant's VC heuristic does for VCs (§VI-B); with
+            // `semi_keep_smallest` also one smaller than its largest carrier, which it drops.
+            let mut evict = false;
             if p.semis.len() >= limit && p.semi_int.is_subset(&c) {
-                continue;
+                if !smallest || !store::has_larger(&p.semis, c.len()) {
+                    continue;
+                }
+                evict = true;
             }
             // Fast: a VSC containing I_c(x, y) is never read by the fast semis-combiner (Alg. 4
             // line 5); keep one so the pair is still known to have a VSC.
@@ -299,10 +311,16 @@ impl<const W: usize> Engine<W> {
             if !store::try_add(&mut p.semis, c, 0, &mut rm) {
                 continue;
             }
-            // Removing supersets of c and adding c leaves the intersection I_s ∩ c.
-            p.semi_int &= c;
             added += 1;
             removed += rm.count;
+            if evict && p.semis.len() > limit && store::drop_larger_than(&mut p.semis, c.len()) {
+                // The largest carrier went (the last of them: the oldest stay).
+                removed += 1;
+                p.semi_int = store::intersection(&p.semis, false, universe);
+            } else {
+                // Removing supersets of c and adding c leaves the intersection I_s ∩ c.
+                p.semi_int &= c;
+            }
         }
         if !border
             && ((p.semis.len() >= limit && p.semi_int.is_empty())
@@ -322,6 +340,28 @@ impl<const W: usize> Engine<W> {
         if queue {
             self.qs.push_back((x, y));
         }
+    }
+
+    /// The VSC list length limit of pair {x, y} other than the border pair
+    /// ([`super::VcParams::semi_limit`], [`super::VcParams::edge_semi_limit`]).
+    #[inline]
+    fn pair_semi_limit(&self, x: u16, y: u16) -> usize {
+        let base = self.semi_limit();
+        if let Some(e) = self.params.edge_semi_limit {
+            let (a, b) = self.border_eps;
+            let coloured = &self.eps.coloured;
+            if base != usize::MAX
+                && (x == a
+                    || x == b
+                    || y == a
+                    || y == b
+                    || (self.params.edge_semi_limit_groups
+                        && (coloured[x as usize] || coloured[y as usize])))
+            {
+                return e;
+            }
+        }
+        base
     }
 
     /// The VSC list length limit of this build ([`super::VcParams::semi_limit`]).

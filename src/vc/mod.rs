@@ -286,6 +286,21 @@ pub struct VcParams {
     /// colour), giving the VSC with those cells added ([`capture`], issue 25: Black's win of
     /// 8×8 `g2 e6 d5 e4 d4` that Benzene's build finds needs it). Sound for any pair.
     pub capture_and: bool,
+    /// FastVC (limited and fast variants): the VSC limit of a pair with exactly one border
+    /// endpoint (a border of the colour and a cell or group), whose VCs feed the win test and
+    /// the mustplay through the border pair's OR. `None`: [`VcParams::semi_limit`], as for
+    /// every other pair; `Some(usize::MAX)`: no limit for such pairs.
+    pub edge_semi_limit: Option<usize>,
+    /// FastVC: [`VcParams::edge_semi_limit`] also applies to the pairs with a stone group of
+    /// the colour as an endpoint (not only a border).
+    pub edge_semi_limit_groups: bool,
+    /// FastVC (limited and fast variants): a full VSC list (at its limit) also takes a carrier
+    /// smaller than its largest one, which it then drops, so the list keeps the smallest
+    /// carriers met instead of the first ones (besides those that shrink the intersection).
+    pub semi_keep_smallest: bool,
+    /// FastVC: the VSCs of the AND over captured cells ([`VcParams::capture_and`]) are not
+    /// refused by a full VSC list (they do count towards its length).
+    pub capture_semis_unlimited: bool,
 }
 
 impl VcParams {
@@ -309,6 +324,10 @@ impl VcParams {
             full_keep: 1,
             bounded_or: None,
             capture_and: false,
+            edge_semi_limit: None,
+            edge_semi_limit_groups: false,
+            semi_keep_smallest: false,
+            capture_semis_unlimited: false,
         }
     }
 

@@ -129,6 +129,34 @@ pub fn has_strict_superset<const W: usize>(list: &[Entry<W>], c: &Bits<W>) -> bo
         .any(|e| c.is_subset(&e.carrier) && e.carrier != *c)
 }
 
+/// True when some stored carrier has more than `size` cells.
+#[inline]
+pub fn has_larger<const W: usize>(list: &[Entry<W>], size: usize) -> bool {
+    list.iter().any(|e| e.carrier.len() > size)
+}
+
+/// Removes the largest carrier before the last one (the last of the largest) when it has
+/// more than `size` cells; returns whether it did.
+pub fn drop_larger_than<const W: usize>(list: &mut Vec<Entry<W>>, size: usize) -> bool {
+    let n = list.len().saturating_sub(1);
+    let mut best = None;
+    let mut most = size;
+    for (i, e) in list[..n].iter().enumerate() {
+        let k = e.carrier.len();
+        if k > most || (k == most && best.is_some()) {
+            best = Some(i);
+            most = k;
+        }
+    }
+    match best {
+        Some(i) => {
+            list.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
 /// True when some stored carrier is a subset of `c`.
 #[inline]
 pub fn has_subset<const W: usize>(list: &[Entry<W>], c: &Bits<W>) -> bool {

@@ -148,3 +148,44 @@ fn blacks_winning_vcs_after_d4_and_c4() {
         assert_eq!(off.winner, Winner::Black, "{moves}");
     }
 }
+
+#[test]
+fn no_limit_on_edge_pairs_decides_d4_at_evaluation() {
+    // Session 30 (docs/journal/vc-session30.md): the solver's default keeps every VSC of a
+    // pair with a border endpoint (`SolveParams::edge_semi_limit`). Black's winning VC in
+    // `g2 e6 d5 e4 d4` needs (top, b7)-side connections that a full list of 16 refused: the
+    // default finds it at the evaluation, the uniform limit 16 (the rule before) does not.
+    let moves = "g2 e6 d5 e4 d4";
+    assert_eq!(
+        SolveParams::default().edge_semi_limit,
+        Some(usize::MAX),
+        "the default"
+    );
+    assert!(
+        matches!(solver_eval(moves, &SolveParams::default()), Eval::Loss(_)),
+        "no winning VC with the default"
+    );
+    let uniform = SolveParams {
+        edge_semi_limit: None,
+        ..SolveParams::default()
+    };
+    assert!(
+        matches!(solver_eval(moves, &uniform), Eval::Open { .. }),
+        "found with the uniform limit"
+    );
+    // The same at the engine: the default stores more VSCs between Black's borders and cells
+    // (and only there), and reaches the bottom from c4's side.
+    let (p, to_move) = position(moves);
+    let d = make_search(
+        &SolveParams::default(),
+        SolveParams::default().order.order(),
+        Instant::now(),
+    );
+    let root = d.filled(&p, to_move);
+    let mut edge = solver_vc_params(true);
+    edge.edge_semi_limit = Some(usize::MAX);
+    let e = VcSet::build(&root, Colour::Black, edge);
+    let u = VcSet::build(&root, Colour::Black, solver_vc_params(true));
+    assert!(!e.winning_vcs().is_empty() && u.winning_vcs().is_empty());
+    assert!(e.counts().vscs > u.counts().vscs);
+}

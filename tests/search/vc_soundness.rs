@@ -290,10 +290,12 @@ fn every_connection_with_the_capture_and_is_true() {
         let mut cache = HashMap::new();
         let p = dense_position(n, empty, &order, black_first);
         for colour in [Colour::Black, Colour::White] {
-            for semi_limit in [Some(16), None] {
+            // (16, none on edge pairs: the solver's default since session 30.)
+            for (semi_limit, edge) in [(Some(16), None), (None, None), (Some(16), Some(usize::MAX))] {
                 let mut params = VcParams::new(Variant::Fast);
                 params.full_or = false;
                 params.semi_limit = semi_limit;
+                params.edge_semi_limit = edge;
                 let plain: std::collections::HashSet<Key> = VcSet::build(&p, colour, params.clone())
                     .connections()
                     .iter()

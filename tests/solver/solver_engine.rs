@@ -254,6 +254,7 @@ fn engine_uses_the_solvers_default_order_and_widening() {
         assert_eq!(sp.vc_fast_or, defaults.vc_fast_or, "{fill_in:?}");
         assert_eq!(sp.child_dn, defaults.child_dn, "{fill_in:?}");
         assert_eq!(sp.semi_limit, defaults.semi_limit, "{fill_in:?}");
+        assert_eq!(sp.edge_semi_limit, defaults.edge_semi_limit, "{fill_in:?}");
         assert_eq!((sp.nodes, sp.tt_entries, sp.threads), (777, 12_345, 1));
         assert_eq!(sp.features.dead, fill_in != Fill::Off);
         let d = dfpn::make_search(&sp, sp.order.order(), std::time::Instant::now());

@@ -70,6 +70,42 @@ pub struct WholeParams {
     pub leaf_max_cells: usize,
     /// Progress lines on stderr (for measuring where time goes; `solver_probe --trace`).
     pub trace: bool,
+    /// Where the solver's AND rule over captured cells ([`Capture`]) is on.
+    pub capture: Capture,
+}
+
+/// Where the whole-board engine's solver uses the connection engine's AND rule over the cells
+/// an empty midpoint captures (`dfpn::SolveParams::vc_capture_and`, on in the solver by
+/// default since session 29).
+///
+/// The rule finds Black's wins earlier (fewer solver positions), but the explainer's H-search
+/// has no such rule and the kernel none either: a White-to-move position the solver won by a
+/// connection that needs it gets no derivation leaf and is expanded into an or-node instead.
+/// Measured on Selinger's 6-g (docs/journal/templates-session30.md, one binary, loaded):
+/// [`Capture::On`] 3,967 root positions, 41,471 certificate nodes, 21.1 CPU-s;
+/// [`Capture::Root`] 3,967, 24,526, 19.5; [`Capture::Off`] 5,450, 20,784, 17.9 — so off is
+/// the default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capture {
+    /// On for the root's search and the certificate rebuild.
+    On,
+    /// On for the root's search only: the rebuild's searches (Black's replies, the
+    /// expansions) use the connection engine without it, so the wins they find are ones the
+    /// explainer can write down. Entries the root proved keep their proofs.
+    Root,
+    /// Off throughout.
+    Off,
+}
+
+impl Capture {
+    /// `HEXPROOF_WHOLE_CAPTURE` (`on`, `root` or `off`), else [`Capture::Off`].
+    pub fn from_env() -> Capture {
+        match std::env::var("HEXPROOF_WHOLE_CAPTURE").as_deref() {
+            Ok("on") => Capture::On,
+            Ok("root") => Capture::Root,
+            _ => Capture::Off,
+        }
+    }
 }
 
 /// How the engine's solver fills in inferior cells (Henderson, Arneson & Hayward 2009 §3).
@@ -103,6 +139,7 @@ impl Default for WholeParams {
             fill_in: Fill::White,
             leaf_max_cells: 24,
             trace: false,
+            capture: Capture::from_env(),
         }
     }
 }
@@ -177,7 +214,7 @@ pub fn decide_whole(
         start,
         key_vc: None,
     };
-    let result = b.run(&mut out);
+    let result = b.run(&mut out, budget);
     let nodes = std::mem::take(&mut b.nodes);
     let solver_nodes = b.d.nodes;
     drop(b);
@@ -213,7 +250,8 @@ pub fn decide_whole(
 }
 
 /// The solver's parameters for [`decide_whole`]: the budget's nodes and time, the
-/// transposition table of `params`, the fill-in switched off for [`Fill::Off`], and
+/// transposition table of `params`, the fill-in switched off for [`Fill::Off`], the capture
+/// AND as [`WholeParams::capture`] says, and
 /// everything else the solver's own defaults ([`SolveParams::default`]) — so the engine
 /// searches with the solver's default move order (connections, circuits kept) and
 /// progressive widening, whatever they become (pinned by `tests/solver/solver_engine.rs`).
@@ -224,6 +262,7 @@ pub fn solver_params(budget: &Budget, params: &WholeParams) -> SolveParams {
         tt_entries: params.tt_entries,
         ..SolveParams::default()
     };
+    sp.vc_capture_and = params.capture == Capture::On || params.capture == Capture::Root;
     if params.fill_in == Fill::Off {
         let f = &mut sp.features;
         f.dead = false;
@@ -302,10 +341,27 @@ impl Builder<'_, '_, '_> {
 
     /// Solves the root. `Ok(Some((first move, root)))`: a certificate to check; `Ok(None)`:
     /// no win (the outcome says fails or undecided).
-    fn run(&mut self, out: &mut Outcome) -> Result<Option<(Option<Cell>, NodeId)>, EngineError> {
+    fn run(
+        &mut self,
+        out: &mut Outcome,
+        budget: &Budget,
+    ) -> Result<Option<(Option<Cell>, NodeId)>, EngineError> {
         let to_move = self.enc.to_move;
         let f = self.d.filled(&self.enc.position, to_move);
         let (pn, dn) = self.d.mid(&f, to_move, INF, INF);
+        if self.params.capture == Capture::Root {
+            // The rebuild's connections without the capture AND: a fresh evaluator (its
+            // own caches) made as the solver makes one, the table kept.
+            let sp = solver_params(
+                budget,
+                &WholeParams {
+                    capture: Capture::Off,
+                    tt_entries: 1,
+                    ..self.params
+                },
+            );
+            self.d.eval = dfpn::make_search(&sp, sp.order.order(), self.start).eval;
+        }
         self.trace(|| {
             format!(
                 "root: pn {pn} dn {dn}, {} solver nodes, {:.1} s, table {} entries ({} purges, {} halvings)",

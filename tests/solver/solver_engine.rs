@@ -14,7 +14,7 @@ use hexproof::board::{Board, Border, Cell, CellSet, Colour};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::dfpn::{self, Ordering, SolveParams};
 use hexproof::engine::encode::encode;
-use hexproof::engine::whole::{decide_whole, solver_params, Fill, WholeParams};
+use hexproof::engine::whole::{decide_whole, solver_params, Capture, Fill, WholeParams};
 use hexproof::local::{decide, Budget, Verdict};
 use hexproof::position::Position;
 use proptest::prelude::*;
@@ -233,8 +233,8 @@ fn encoding_and_engine_agree_with_local_search() {
 /// searches with the solver's defaults (issue 28 item 4: the solver's gains carried over to
 /// template proofs): the connection move order (cells scored by the current through them,
 /// session 24) with the circuits kept from each evaluation,
-/// and progressive widening — only the budget, the table size and (for `Fill::Off`) the
-/// fill-in differ.
+/// and progressive widening — only the budget, the table size, (for `Fill::Off`) the
+/// fill-in and the capture AND (`WholeParams::capture`) differ.
 #[test]
 fn engine_uses_the_solvers_default_order_and_widening() {
     let defaults = SolveParams::default();
@@ -257,6 +257,14 @@ fn engine_uses_the_solvers_default_order_and_widening() {
         assert_eq!(sp.edge_semi_limit, defaults.edge_semi_limit, "{fill_in:?}");
         assert_eq!((sp.nodes, sp.tt_entries, sp.threads), (777, 12_345, 1));
         assert_eq!(sp.features.dead, fill_in != Fill::Off);
+        for (capture, on) in [
+            (Capture::On, true),
+            (Capture::Root, true),
+            (Capture::Off, false),
+        ] {
+            let p = WholeParams { capture, ..params };
+            assert_eq!(solver_params(&budget, &p).vc_capture_and, on, "{capture:?}");
+        }
         let d = dfpn::make_search(&sp, sp.order.order(), std::time::Instant::now());
         assert_eq!(d.widening, defaults.widening);
         assert!(d.vc_order, "connection ordering on");

@@ -43,7 +43,7 @@ pub enum SpecError {
 
 impl Config {
     /// The configuration described by `spec`: comma-separated `key=value` settings (keys:
-    /// player, depth, m, k, width, vcplies, variant, templates, links, solver, seed, priors, pb) over the
+    /// player, depth, m, k, width, vcplies, inc, semis, variant, templates, links, solver, seed, priors, pb) over the
     /// defaults,
     /// with the solver thread off unless `solver=1`.
     pub fn from_spec(spec: &str) -> Result<Config, SpecError> {
@@ -76,6 +76,8 @@ impl Config {
                 "k" => c.k = num(v)?.max(1) as usize,
                 "width" => c.width = num(v)?.max(1) as usize,
                 "vcplies" => c.ab_vc_plies = num(v)?.min(20) as u32,
+                "inc" => c.ab_incremental = flag(v)?,
+                "semis" => c.ab_semi_limit = num(v)? as usize,
                 "variant" => {
                     c.variant = Variant::parse(v).ok_or_else(|| SpecError::Variant(v.into()))?
                 }

@@ -730,15 +730,20 @@ mod tests {
             Node::Value(v) => assert!(v > WIN - 10.0, "{v}"),
             Node::Open(..) => panic!("Black's winning semi through c4 is missed"),
         }
-        // With White to move there, Black's winning VSCs restrict White to their common
-        // cells (or the node is lost).
+        // With White to move there White has a winning semi of its own (through c3): the
+        // path connections give the value that fresh ones give.
+        let fresh_value = judge(
+            &q,
+            Colour::White,
+            WIN - 2.0,
+            &fresh.0,
+            &fresh.1,
+            config.links,
+        );
+        assert_eq!(fresh_value.err(), Some(WIN - 3.0));
         match s.expand(&q, Colour::White, 2, 30, false) {
-            Node::Open(_, moves) => {
-                let carriers = fresh.0.winning_vscs();
-                let common = carriers.iter().fold(q.empty_cells(), |a, c| a & *c);
-                assert!(moves.iter().all(|m| common.contains(*m)), "{moves:?}");
-            }
-            Node::Value(v) => assert!(v < 0.0, "{v}"),
+            Node::Value(v) => assert_eq!(v, WIN - 3.0),
+            Node::Open(..) => panic!("White's winning semi through c3 is missed"),
         }
         s.undo(&mut q, d3);
         s.undo(&mut q, c4);

@@ -102,3 +102,22 @@ impl Config {
         Ok(c)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_alphabeta_path_knobs_are_spec_keys() {
+        let c = Config::from_spec("player=alphabeta,vcplies=1,inc=1,semis=4").unwrap();
+        assert_eq!(c.kind, Kind::AlphaBeta);
+        assert_eq!(
+            (c.ab_vc_plies, c.ab_incremental, c.ab_semi_limit),
+            (1, true, 4)
+        );
+        let d = Config::from_spec("player=alphabeta").unwrap();
+        assert_eq!((d.ab_incremental, d.ab_semi_limit), (false, 0));
+        assert!(Config::from_spec("inc=2").is_err());
+        assert!(Config::from_spec("semis=x").is_err());
+    }
+}

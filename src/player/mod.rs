@@ -69,6 +69,16 @@ pub struct Config {
     /// carriers hold (see [`alphabeta`]). 20 (more than any depth): rebuilt at every node,
     /// HEXY's search.
     pub ab_vc_plies: u32,
+    /// Alpha-beta: both colours' connections are built once at the root and updated
+    /// incrementally along the search path (the engine's undoable play: fresh connections at
+    /// every node for the cost of an update, not a build; Anshelevich §6, as Wolve does).
+    /// Takes precedence over `ab_vc_plies`.
+    pub ab_incremental: bool,
+    /// Alpha-beta: most VSC carriers the connection sets of the search below the root keep
+    /// per endpoint pair (the engine's soft semi limit; the pair of the two borders, which
+    /// makes the mustplay, is never limited). 0: uncapped, as the root's. Smaller lists make
+    /// every build and update cheaper.
+    pub ab_semi_limit: usize,
     /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
     /// ignore them.
     pub variant: Variant,
@@ -164,6 +174,8 @@ impl Default for Config {
             k: 4,
             width: 8,
             ab_vc_plies: 20,
+            ab_incremental: false,
+            ab_semi_limit: 0,
             variant: Variant::Fast,
             templates: true,
             links: crate::eval::VcLinks::Both,
@@ -236,7 +248,9 @@ impl Config {
                 self.width,
                 self.variant,
                 if self.templates { "" } else { " no-templates" },
-                if self.ab_vc_plies < self.depth {
+                if self.ab_incremental {
+                    " incremental".to_string()
+                } else if self.ab_vc_plies < self.depth {
                     format!(" vc-plies {}", self.ab_vc_plies)
                 } else {
                     String::new()

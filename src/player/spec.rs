@@ -43,7 +43,7 @@ pub enum SpecError {
 
 impl Config {
     /// The configuration described by `spec`: comma-separated `key=value` settings (keys:
-    /// player, depth, m, k, width, vcplies, variant, templates, links, solver, seed, priors, pb) over the
+    /// player, depth, m, k, width, vcplies, inc, semis, variant, templates, links, solver, seed, priors, pb) over the
     /// defaults,
     /// with the solver thread off unless `solver=1`.
     pub fn from_spec(spec: &str) -> Result<Config, SpecError> {
@@ -76,6 +76,8 @@ impl Config {
                 "k" => c.k = num(v)?.max(1) as usize,
                 "width" => c.width = num(v)?.max(1) as usize,
                 "vcplies" => c.ab_vc_plies = num(v)?.min(20) as u32,
+                "inc" => c.ab_incremental = flag(v)?,
+                "semis" => c.ab_semi_limit = num(v)? as usize,
                 "variant" => {
                     c.variant = Variant::parse(v).ok_or_else(|| SpecError::Variant(v.into()))?
                 }
@@ -98,5 +100,24 @@ impl Config {
             }
         }
         Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_alphabeta_path_knobs_are_spec_keys() {
+        let c = Config::from_spec("player=alphabeta,vcplies=1,inc=1,semis=4").unwrap();
+        assert_eq!(c.kind, Kind::AlphaBeta);
+        assert_eq!(
+            (c.ab_vc_plies, c.ab_incremental, c.ab_semi_limit),
+            (1, true, 4)
+        );
+        let d = Config::from_spec("player=alphabeta").unwrap();
+        assert_eq!((d.ab_incremental, d.ab_semi_limit), (false, 0));
+        assert!(Config::from_spec("inc=2").is_err());
+        assert!(Config::from_spec("semis=x").is_err());
     }
 }

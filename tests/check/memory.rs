@@ -8,6 +8,7 @@ use std::process::Stdio;
 /// Exit code and peak resident memory (kB, the child's own `wait4` usage) of
 /// `hexproof check --json FILE`.
 #[cfg(target_os = "linux")]
+#[allow(clippy::zombie_processes)] // reaped by `wait4` below, which also gives its usage
 fn check_peak_kb(file: &str) -> (i32, i64) {
     let child = super::bin::hexproof()
         .args(["check", "--json", file])

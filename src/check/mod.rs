@@ -314,6 +314,7 @@ fn check_module<'p>(
             opts,
             known: Vec::new(),
             cache: HashMap::new(),
+            with_cert: Vec::new(),
             goal_search: None,
             tree_cert: None,
             lemmas: db,
@@ -420,6 +421,10 @@ struct SearchOut {
     /// The certificate the kernel accepted for that win, when a search made it (kept so an
     /// OR step can compose its premises' certificates, [`kcompose::compose_or`]).
     cert: Option<std::sync::Arc<crate::kernel::Certificate>>,
+    /// `cert` was dropped once the derivation that made it ended ([`Checker::drop_certs`]):
+    /// verdict and win stand as they are; a later composition needing the certificate
+    /// re-runs the search ([`Checker::cached_with_cert`]).
+    dropped: bool,
 }
 
 impl SearchOut {
@@ -445,6 +450,7 @@ impl SearchOut {
             },
             win: Some(SearchWin::Kernel(v)),
             cert,
+            dropped: false,
         }
     }
 
@@ -496,13 +502,20 @@ const LEMMA_PLACEMENTS: usize = 48;
 /// Combinations of placements tried in all for a `by S, T` step.
 const LEMMA_COMBINATIONS: usize = 50_000;
 
+/// A search cache key: the claim, its carrier, the position's Black and White stones, and
+/// whether the claim is a conjunction.
+type CacheKey = (Claim, CellSet, CellSet, CellSet, bool);
+
 struct Checker<'a> {
     sources: &'a Sources,
     file: FileId,
     block: &'a Block,
     opts: &'a Options,
     known: Vec<Known>,
-    cache: HashMap<(Claim, CellSet, CellSet, CellSet, bool), SearchOut>,
+    cache: HashMap<CacheKey, SearchOut>,
+    /// The cache's keys whose entries got a certificate, in order; [`Checker::drop_certs`]
+    /// drops the certificates of those after a mark once their derivation has ended.
+    with_cert: Vec<CacheKey>,
     /// Lemmas checked so far (this file's earlier lemmas and the used files').
     lemmas: &'a LemmaDb<'a>,
     /// Strategies of the files checked so far (for `image`).
@@ -581,6 +594,54 @@ impl<'a> Checker<'a> {
         self.reason(rule, v.condition, v.message, places)
     }
 
+    /// Caches a search's (or a composition's) outcome, noting its key when it holds a
+    /// certificate.
+    fn remember(&mut self, key: CacheKey, out: SearchOut) {
+        if out.cert.is_some() {
+            self.with_cert.push(key.clone());
+        }
+        self.cache.insert(key, out);
+    }
+
+    /// The memory bound of the search cache: drops the certificates cached since `mark` (a
+    /// length of [`Self::with_cert`]), keeping each entry's verdict, kernel acceptance and
+    /// report. Called when a derivation (or a node's search) ends: a certificate is only
+    /// copied into a composition ([`Self::and_first_by_kernel`], [`Self::or_by_kernel`]) by a
+    /// later step of the same derivation, and a later derivation that needs one has it made
+    /// again by [`Self::cached_with_cert`]. The verdicts are unchanged: a dropped
+    /// certificate was accepted by the kernel when the entry was made, and its acceptance
+    /// (the entry's win) stays.
+    fn drop_certs(&mut self, mark: usize) {
+        if mark >= self.with_cert.len() {
+            return;
+        }
+        for key in self.with_cert.split_off(mark) {
+            if let Some(o) = self.cache.get_mut(&key) {
+                if o.cert.take().is_some() {
+                    o.dropped = true;
+                }
+            }
+        }
+    }
+
+    /// The cached entry of `key` (stones of the current position) with its certificate: when
+    /// [`Self::drop_certs`] dropped it, the search is run again (the authoritative budget) and,
+    /// if it holds with a certificate, replaces the entry; otherwise the entry stays as it was.
+    fn cached_with_cert(&mut self, key: &CacheKey) -> Option<SearchOut> {
+        let old = self.cache.get(key)?.clone();
+        if !old.dropped || old.verdict != Verdict::Holds || key.4 {
+            return Some(old);
+        }
+        self.cache.remove(key);
+        let budget = self.opts.budget;
+        let fresh = self.search_budget(&key.0, key.1, &budget, false);
+        if fresh.verdict == Verdict::Holds && fresh.cert.is_some() {
+            return Some(fresh);
+        }
+        self.cache.insert(key.clone(), old.clone());
+        Some(old)
+    }
+
     /// A confirming search (budget [`Options::confirm`]) of a union (`conj` false) or a
     /// conjunction.
     fn confirm_fact(&mut self, claim: &Claim, carrier: CellSet, conj: bool) -> SearchOut {
@@ -634,7 +695,7 @@ impl<'a> Checker<'a> {
             .collect();
         let v = kcompose::compose_and(&game, &parts)?;
         let out = SearchOut::composed(start, "the premises'", v, None);
-        self.cache.insert(
+        self.remember(
             (f.claim.clone(), f.carrier, black, white, false),
             out.clone(),
         );
@@ -675,18 +736,14 @@ impl<'a> Checker<'a> {
                 continue;
             }
             let mut out = self
-                .cache
-                .get(&(pf.claim.clone(), pf.carrier, black, white, false))
-                .filter(|o| o.verdict == Verdict::Holds)
-                .cloned();
+                .cached_with_cert(&(pf.claim.clone(), pf.carrier, black, white, false))
+                .filter(|o| o.verdict == Verdict::Holds);
             if out.is_none() && pf.claim.owner_first {
                 let mut vc = pf.claim.clone();
                 vc.owner_first = false;
                 out = self
-                    .cache
-                    .get(&(vc, pf.carrier, black, white, false))
-                    .filter(|o| o.verdict == Verdict::Holds)
-                    .cloned();
+                    .cached_with_cert(&(vc, pf.carrier, black, white, false))
+                    .filter(|o| o.verdict == Verdict::Holds);
             }
             // Kernel evidence only (a conjunction game's win has none).
             let out =
@@ -731,7 +788,7 @@ impl<'a> Checker<'a> {
             .iter()
             .find_map(|&m| kcompose::compose_and_first(&game, m, &links))?;
         let out = SearchOut::composed(start, "the premises'", v, cert.map(std::sync::Arc::new));
-        self.cache.insert(
+        self.remember(
             (f.claim.clone(), f.carrier, black, white, false),
             out.clone(),
         );
@@ -761,9 +818,8 @@ impl<'a> Checker<'a> {
             if pf.conj || !pf.claim.owner_first {
                 return None;
             }
-            let out = self
-                .cache
-                .get(&(pf.claim.clone(), pf.carrier, black, white, false))?;
+            let out =
+                self.cached_with_cert(&(pf.claim.clone(), pf.carrier, black, white, false))?;
             if out.verdict != Verdict::Holds {
                 return None;
             }
@@ -773,7 +829,7 @@ impl<'a> Checker<'a> {
         let refs: Vec<&crate::kernel::Certificate> = certs.iter().map(|c| c.as_ref()).collect();
         let (v, cert) = kcompose::compose_or(&game, &refs)?;
         let out = SearchOut::composed(start, "the premises'", v, Some(std::sync::Arc::new(cert)));
-        self.cache.insert(
+        self.remember(
             (f.claim.clone(), f.carrier, black, white, false),
             out.clone(),
         );
@@ -799,6 +855,7 @@ impl<'a> Checker<'a> {
             },
             win: None,
             cert: None,
+            dropped: false,
         };
         match conj::decide_conj(self.pos(), carrier, claim, budget) {
             Err(e) => skipped(e.to_string()),
@@ -820,6 +877,7 @@ impl<'a> Checker<'a> {
                     },
                     win: o.won.map(SearchWin::Game),
                     cert: None,
+                    dropped: false,
                 }
             }
         }
@@ -845,7 +903,7 @@ impl<'a> Checker<'a> {
         }
         if conj {
             let out = self.conj_search(claim, carrier, budget);
-            self.cache.insert(key, out.clone());
+            self.remember(key, out.clone());
             return out;
         }
         let out = match SubGame::new(self.pos().clone(), carrier, claim.clone()) {
@@ -860,6 +918,7 @@ impl<'a> Checker<'a> {
                 },
                 win: None,
                 cert: None,
+                dropped: false,
             },
             Ok(game) => match decide(&game, budget) {
                 Err(e) => SearchOut {
@@ -873,6 +932,7 @@ impl<'a> Checker<'a> {
                     },
                     win: None,
                     cert: None,
+                    dropped: false,
                 },
                 Ok(o) => {
                     let names = self.names();
@@ -900,11 +960,12 @@ impl<'a> Checker<'a> {
                             .filter(|_| o.verified.is_some())
                             .map(std::sync::Arc::new),
                         win: o.verified.map(SearchWin::Kernel),
+                        dropped: false,
                     }
                 }
             },
         };
-        self.cache.insert(key, out.clone());
+        self.remember(key, out.clone());
         out
     }
 

@@ -277,6 +277,7 @@ impl<'a> Checker<'a> {
         what: &str,
         out: &mut Vec<StepReport>,
     ) -> (StepVerdict, Option<CellSet>, Vec<Reason>) {
+        let mark = self.with_cert.len();
         let saved_pos = std::mem::replace(&mut self.position, pos.clone());
         let saved_steps = std::mem::replace(&mut self.steps, steps);
         let saved_known = std::mem::take(&mut self.known);
@@ -373,6 +374,9 @@ impl<'a> Checker<'a> {
                 None
             }
         };
+        // Only this derivation's later steps copy its certificates (the t - b's own search,
+        // taken above, keeps its copy): drop them from the cache (memory).
+        self.drop_certs(mark);
         self.position = saved_pos;
         self.steps = saved_steps;
         self.known = saved_known;
@@ -408,16 +412,20 @@ impl<'a> Checker<'a> {
                 pos.empty_cells(),
             ),
         };
+        let mark = self.with_cert.len();
         let saved = std::mem::replace(&mut self.position, pos.clone());
         if let Some(k) = proof_set.map(|k| k & cells).filter(|&k| k != cells) {
             let small = self.search_budget(&claim, k, &budget, false);
             if small.verdict != Verdict::Fails {
                 self.position = saved;
+                self.drop_certs(mark);
                 return Some(small);
             }
         }
         let out = self.search_budget(&claim, cells, &budget, false);
         self.position = saved;
+        // The returned copy keeps its certificate; the cache keeps the verdict (memory).
+        self.drop_certs(mark);
         Some(out)
     }
 
@@ -746,12 +754,17 @@ impl<'a> Checker<'a> {
         counts: &mut TreeCounts,
         sh: &mut Sharing<'a>,
     ) -> (StepVerdict, CellSet) {
-        match node {
+        let mark = self.with_cert.len();
+        let r = match node {
             TreeNode::Black { .. } => self.black_node(node, context, out, counts, sh),
             TreeNode::Goto { .. } => self.goto_node(node, out, counts, sh),
             TreeNode::Leaf { .. } => self.leaf_node(node, out, counts),
             TreeNode::White { .. } => self.white_node(node, out, counts, sh),
-        }
+        };
+        // The node's certificates are composed into its `tree_cert` (a kernel acceptance) by
+        // now; the cache keeps the verdicts, not the certificates (memory).
+        self.drop_certs(mark);
+        r
     }
 
     /// [`Self::check_subtree`] of a node of this kind: A Black move and the subtree after it.

@@ -12,6 +12,7 @@ mod bin;
 mod common_templates;
 mod golden_reports;
 mod hardening_lang;
+mod memory;
 mod mutations;
 mod noshita;
 mod noshita8;

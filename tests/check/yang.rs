@@ -1415,3 +1415,74 @@ fn yang_600_a9_is_what_blocks_594_9() {
     assert_eq!(bad(&r), 0);
     assert!(r.len() > 60);
 }
+
+/// The three "position outside its parent" slips (session 31, docs/yang.md "The data slips
+/// as findings"), each read as a transcription slip, with the placement that holds it
+/// checked on the data as written (not verified) and on a copy with the slip repaired
+/// (verified, every record): so at these placements the slip is the only obstacle.
+/// - 364, branches 11 and 12: `PP 13 59 56 57 54` writes the *parent's* numbers of the cells
+///   i1 i2 h2 g3; in 364's own numbering they are `51 48 49 47` (compare branch 1).
+/// - 639, branches 9 and 10: `PP 113 47 …` and `PP 559 47 …`: 47 is the parent's number of
+///   g4, 639's 44 (compare branches 8 and 11, `PP 83 44 …`).
+/// - 584, branch 3: `PP 585 1 … 12 15 … 28` places 585 on 26 cells, but 585 is written for
+///   28 (its branches 0 and 1 use 27 and 28): the map stops two short (h9 i9 = 584's 29 30).
+///
+/// Mutants of each repair that must be rejected: 364's g3 moved to h3 (`… 46`), 639's g4
+/// moved to i3 (`… 45`), 585's last position on Black's e7 (`… 29 13`).
+#[test]
+fn yang_position_slips_read_as_intended() {
+    use hexproof::yang::verify::Status;
+    // Replace `from` by `to` inside pattern `p`'s text only (`n` times).
+    let edit = |p: u32, from: &str, to: &str, n: usize| -> Strategy {
+        let at = FILE.find(&format!("\"RN {p}\",")).unwrap();
+        let end = at + 5 + FILE[at + 5..].find("\"RN ").unwrap();
+        let block = &FILE[at..end];
+        assert_eq!(block.matches(from).count(), n, "{p}: {from}");
+        let text = format!("{}{}{}", &FILE[..at], block.replace(from, to), &FILE[end..]);
+        Strategy::parse(&text).expect("the copy reads")
+    };
+    let bad = |s: &Strategy, path: &str, goal: &str| {
+        let r = check_at(s, path, goal);
+        assert!(!r.is_empty());
+        r.iter().filter(|x| x.status != Status::Verified).count()
+    };
+    let real = strategy();
+    let cases: [(&str, &str, u32, &str, &str, &str, usize); 3] = [
+        (
+            "1/7 343/4 472/2 365/2 364",
+            "t - b | c5 - b | t - f3 & f3 - b | f3 - c5 & f3 - b",
+            364,
+            "\"PP 13 59 56 57 54\"",
+            "\"PP 13 51 48 49 47\"",
+            "\"PP 13 51 48 49 46\"",
+            2,
+        ),
+        (
+            "1/8 353/2 545/16 546/16 639",
+            "c5 - b | f3 - c5 & f3 - b | f3 - c5 & e5 - b | f3 - b & c5 - e5 | c5 - e5 & e5 - b",
+            639,
+            " 47 40 39 ",
+            " 44 40 39 ",
+            " 45 40 39 ",
+            2,
+        ),
+        (
+            "1/11 470/17 474/1 583",
+            "h2 - b8 | h2 - b | e5 - b8 | e5 - b",
+            584,
+            " 25 26 27 28\"",
+            " 25 26 27 28 29 30\"",
+            " 25 26 27 28 29 13\"",
+            1,
+        ),
+    ];
+    for (path, goal, p, slip, fixed, mutant, n) in cases {
+        assert!(bad(&real, path, goal) > 0, "{path}: the data as written");
+        let repaired = edit(p, slip, fixed, n);
+        assert_eq!(bad(&repaired, path, goal), 0, "{path}: repaired");
+        assert!(
+            bad(&edit(p, slip, mutant, n), path, goal) > 0,
+            "{path}: mutant"
+        );
+    }
+}

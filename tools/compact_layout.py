@@ -12,6 +12,10 @@ wins"`) are not touched. On an emitted 7×7 proof the indentation and the list s
 about 40 % of the file's bytes (docs/journal/prove-session29.md). A comment line is added in
 front saying so. `hexproof check` decides the result; this script proves nothing.
 
+`--flat` writes no indentation at all (every line starts at its first word; on a committed 7×7
+proof, already compacted, the leading spaces are 13–24 % of the bytes). The nesting is still
+the braces' (`hexproof render` or any brace-aware editor re-indents it); only the eye loses it.
+
 `--collapse K` first rewrites an emitted file's derivations as `hexproof solve --emit-collapse K`
 would have written them (for K at least the file's own collapse): a fact derived by AND or OR
 on at most K cells becomes `VC by search`, the facts only it needed are left out, and a leaf
@@ -72,9 +76,9 @@ def collapse(lines, k):
     return out[:-1]
 
 
-def compact_line(line):
+def compact_line(line, flat=False):
     body = line.lstrip(" ")
-    indent = (len(line) - len(body)) // 2
+    indent = 0 if flat else (len(line) - len(body)) // 2
     if not body.startswith("//"):
         body = LIST.sub(lambda m: m.group(0).replace(", ", ","), body)
     return " " * indent + body
@@ -83,12 +87,15 @@ def compact_line(line):
 def main():
     args = sys.argv[1:]
     k = None
+    flat = bool(args) and args[0] == "--flat"
+    if flat:
+        args = args[1:]
     if len(args) == 3 and args[0] == "--collapse" and args[1].isdigit():
         k = int(args[1])
         args = args[2:]
     if len(args) != 1:
         sys.exit(
-            "usage: compact_layout.py [--collapse K] FILE.hexp  (writes the compacted file on stdout)"
+            "usage: compact_layout.py [--flat] [--collapse K] FILE.hexp  (writes the compacted file on stdout)"
         )
     name = args[0]
     with open(name, encoding="utf-8") as f:
@@ -100,11 +107,12 @@ def main():
     if k is not None:
         lines = collapse(lines, k)
         note = f"derived facts on at most {k} cells written `by search`, as `--emit-collapse {k}`"
+    indent = "no indentation" if flat else "one space of indentation a level"
     out = [
         f"// Layout compacted by tools/compact_layout.py from {name.split('/')[-1]} "
-        f"(one space of indentation a level, cell lists without spaces); {note}."
+        f"({indent}, cell lists without spaces); {note}."
     ]
-    out += [compact_line(l) for l in lines]
+    out += [compact_line(l, flat) for l in lines]
     sys.stdout.write("\n".join(out))
 
 

@@ -423,7 +423,10 @@ fn check_committed_full(name: &str) {
 /// wins), or the transpose of its one `white` setup stone (White wins: the file is the
 /// transposed board with the colours swapped).
 fn opening_of(text: &str) -> String {
-    let setup: Vec<&str> = text.lines().filter(|l| l.starts_with("white ")).collect();
+    // Setup stones stand before the strategy (`tools/compact_layout.py --flat` writes the
+    // tree's `white {` nodes without indentation too).
+    let head = &text[..text.find("strategy solved").expect("a strategy")];
+    let setup: Vec<&str> = head.lines().filter(|l| l.starts_with("white ")).collect();
     if let [w] = setup[..] {
         let cell = w.trim_start_matches("white ").trim();
         let (col, row) = cell.split_at(1);

@@ -72,6 +72,11 @@ pub struct WholeParams {
     pub trace: bool,
     /// Where the solver's AND rule over captured cells ([`Capture`]) is on.
     pub capture: Capture,
+    /// A claim with the opponent to move is decided intrusion by intrusion ([`decide_split`]):
+    /// each of White's first moves is a claim of its own (Black to move), decided and
+    /// certified on its own, and the certificates are joined under one root or-node.
+    /// `HEXPROOF_WHOLE_SPLIT=on` turns it on; off by default.
+    pub split: bool,
 }
 
 /// Where the whole-board engine's solver uses the connection engine's AND rule over the cells
@@ -140,6 +145,7 @@ impl Default for WholeParams {
             leaf_max_cells: 24,
             trace: false,
             capture: Capture::from_env(),
+            split: std::env::var("HEXPROOF_WHOLE_SPLIT").is_ok_and(|v| v == "on"),
         }
     }
 }
@@ -175,6 +181,27 @@ pub struct WholeReport {
     /// White-to-move positions proved by a node built before for another position: one
     /// whose stones Black has and whose carrier is still empty (no leaf, no search).
     pub subsumed: u64,
+    /// With [`WholeParams::split`]: White's first moves decided as claims of their own (the
+    /// root or-node's options when the claim holds).
+    pub split_options: u64,
+}
+
+impl WholeReport {
+    /// Adds the counts of `r` (a sub-claim's run) to these.
+    fn add(&mut self, r: &WholeReport) {
+        self.solver_nodes += r.solver_nodes;
+        self.leaf_searches += r.leaf_searches;
+        self.leaf_nodes += r.leaf_nodes;
+        self.encoded_empty = self.encoded_empty.max(r.encoded_empty);
+        self.derived_leaves += r.derived_leaves;
+        self.key_leaves += r.key_leaves;
+        self.explain_calls += r.explain_calls;
+        self.derived_nodes += r.derived_nodes;
+        self.searched_nodes += r.searched_nodes;
+        self.shared_hits += r.shared_hits;
+        self.subsumed += r.subsumed;
+        self.split_options += r.split_options;
+    }
 }
 
 /// Decides `game` with the whole-board engine within `budget` (its nodes and time bound the
@@ -184,6 +211,9 @@ pub fn decide_whole(
     budget: &Budget,
     params: &WholeParams,
 ) -> (Outcome, WholeReport) {
+    if params.split && !game.claim().owner_first && encode(game).is_ok() {
+        return decide_split(game, budget, params);
+    }
     let start = Instant::now();
     let mut report = WholeReport::default();
     let mut out = Outcome::undecided();
@@ -220,30 +250,201 @@ pub fn decide_whole(
     drop(b);
     report.solver_nodes = solver_nodes;
     match result {
-        Ok(Some((first, root))) => {
-            let cert = Certificate { nodes, first, root };
-            // Shrinking is optional: skipped once the time budget is spent (the kernel check
-            // always runs; it is linear in the certificate built within the budget).
-            let cert = if budget.time.is_some_and(|t| start.elapsed() >= t) {
-                cert
-            } else {
-                compact(game, cert)
-            };
-            match kernel::check(game, &cert) {
-                Ok(v) => {
-                    out.verdict = Verdict::Holds;
-                    out.verified = Some(v);
-                    out.proof_set = cert.nodes[cert.root as usize].carrier
-                        | first.map(CellSet::single).unwrap_or_default();
-                }
-                Err(e) => out.kernel_error = Some(e),
-            }
-            out.stats.certificate_nodes = cert.nodes.len();
-            out.certificate = Some(cert);
-        }
+        Ok(Some((first, root))) => conclude(
+            game,
+            budget,
+            start,
+            Certificate { nodes, first, root },
+            &mut out,
+        ),
         Ok(None) => {}
         Err(m) => report.failure = Some(m.to_string()),
     }
+    out.stats.nodes = report.solver_nodes + report.leaf_nodes;
+    out.stats.micros = start.elapsed().as_micros();
+    (out, report)
+}
+
+/// [`decide_whole`] for a claim with White to move, one White first move at a time
+/// ([`WholeParams::split`]; issue 28, for the published templates whose root search does
+/// not converge as one search).
+///
+/// White's move `w` is taken from the cells no option answers yet (at first the whole
+/// carrier); the claim after `w` with Black to move (carrier less `w`) is decided by
+/// [`decide_whole`] on its own, with the time left. Its certificate (Black's first move `r`,
+/// its root node) becomes an option `(r, root)` of the root or-node, and only White's moves
+/// inside every option's `{r} ∪ carrier` are still open (the kernel's condition 3: a move
+/// outside some option's set is answered by that option). The sub-certificates are proved
+/// with White's stone on `w`, outside all their carriers, so they assert the same with `w`
+/// empty (kernel docs, 7a); the joined certificate is checked by the kernel on `game`
+/// itself, as every other. A move after which the sub-claim fails makes the claim fail
+/// (its refuting line starts with it); an undecided one leaves the claim undecided.
+pub fn decide_split(
+    game: &SubGame,
+    budget: &Budget,
+    params: &WholeParams,
+) -> (Outcome, WholeReport) {
+    let start = Instant::now();
+    let mut report = WholeReport::default();
+    let mut out = Outcome::undecided();
+    let sub_params = WholeParams {
+        split: false,
+        ..*params
+    };
+    let board = *game.board();
+    let name = |c: Cell| board.cell_name(c, crate::board::Notation::Letters);
+    let carrier = game.carrier();
+    let mut open = carrier;
+    let mut reach = CellSet::EMPTY;
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut options: Vec<Reply> = Vec::new();
+    while let Some(w) = open.first() {
+        let left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
+        if left.is_some_and(|t| t.is_zero()) {
+            report.failure = Some(format!(
+                "split: out of time with {} options, {} White moves open",
+                options.len(),
+                open.len()
+            ));
+            return finish_split(out, report, start);
+        }
+        let sub = match split_game(game, w) {
+            Ok(g) => g,
+            Err(m) => {
+                report.failure = Some(format!("split: {}: {m}", name(w)));
+                return finish_split(out, report, start);
+            }
+        };
+        let b = Budget {
+            time: left,
+            ..*budget
+        };
+        let (o, r) = decide_whole(&sub, &b, &sub_params);
+        report.add(&r);
+        if params.trace {
+            eprintln!(
+                "whole: split: White {} -> {:?}, reply {:?}, {} certificate nodes, {} solver nodes, {:.1} s",
+                name(w),
+                o.verdict,
+                o.certificate.as_ref().and_then(|c| c.first).map(name),
+                o.certificate.as_ref().map_or(0, |c| c.nodes.len()),
+                r.solver_nodes,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        match (o.verdict, o.certificate) {
+            (Verdict::Holds, Some(cert)) if cert.first.is_some() => {
+                let reply = cert.first.expect("checked");
+                let off = nodes.len() as NodeId;
+                let set = CellSet::single(reply) | cert.nodes[cert.root as usize].carrier;
+                nodes.extend(cert.nodes.into_iter().map(|n| Node {
+                    kind: n.kind.shifted(off),
+                    ..n
+                }));
+                options.push(Reply {
+                    reply,
+                    next: cert.root + off,
+                });
+                open &= set;
+                reach |= set;
+                report.split_options += 1;
+                if params.trace {
+                    eprintln!(
+                        "whole: split: option {} set {} cells, {} White moves open",
+                        options.len(),
+                        set.len(),
+                        open.len()
+                    );
+                }
+            }
+            (Verdict::Fails, _) => {
+                fails_after(&mut out, w, o.refutation);
+                return finish_split(out, report, start);
+            }
+            _ => {
+                report.failure = Some(format!(
+                    "split: White {} undecided ({} options, {} White moves open){}",
+                    name(w),
+                    options.len(),
+                    open.len(),
+                    r.failure.map(|f| format!(": {f}")).unwrap_or_default()
+                ));
+                return finish_split(out, report, start);
+            }
+        }
+    }
+    let root = nodes.len() as NodeId;
+    nodes.push(Node {
+        stones: CellSet::EMPTY,
+        carrier: reach,
+        goal: None,
+        either: Vec::new(),
+        with: Vec::new(),
+        kind: NodeKind::Or(options),
+    });
+    let cert = Certificate {
+        nodes,
+        first: None,
+        root,
+    };
+    conclude(game, budget, start, cert, &mut out);
+    finish_split(out, report, start)
+}
+
+/// `cert`, built for `game` within `budget` from `start`, shrunk while time is left
+/// (shrinking is optional: skipped once the time budget is spent; the kernel check always
+/// runs, linear in the certificate), then checked by the kernel; `out` holds it, and the
+/// verdict "holds" with the kernel's acceptance when the kernel accepts it.
+fn conclude(game: &SubGame, budget: &Budget, start: Instant, cert: Certificate, out: &mut Outcome) {
+    let cert = if budget.time.is_some_and(|t| start.elapsed() >= t) {
+        cert
+    } else {
+        compact(game, cert)
+    };
+    match kernel::check(game, &cert) {
+        Ok(v) => {
+            out.verdict = Verdict::Holds;
+            out.verified = Some(v);
+            out.proof_set = cert.nodes[cert.root as usize].carrier
+                | cert.first.map(CellSet::single).unwrap_or_default();
+        }
+        Err(e) => out.kernel_error = Some(e),
+    }
+    out.stats.certificate_nodes = cert.nodes.len();
+    out.certificate = Some(cert);
+}
+
+/// The claim fails: White's move `w`, then `rest` (the refuting line of the claim after `w`).
+fn fails_after(out: &mut Outcome, w: Cell, rest: Vec<Move>) {
+    out.verdict = Verdict::Fails;
+    out.refutation = std::iter::once(Move {
+        colour: Colour::White,
+        cell: w,
+    })
+    .chain(rest)
+    .collect();
+}
+
+/// `game` after White's move `w`, Black to move, `w` out of the carrier.
+fn split_game(game: &SubGame, w: Cell) -> Result<SubGame, EngineError> {
+    let p = game.position();
+    let pos = Position::new(
+        *p.board(),
+        p.stones(Colour::Black),
+        p.stones(Colour::White) | CellSet::single(w),
+    )?;
+    Ok(SubGame::new(
+        pos,
+        game.carrier() - CellSet::single(w),
+        Claim {
+            owner_first: true,
+            ..game.claim().clone()
+        },
+    )?)
+}
+
+/// The split's outcome with its node count and time filled in.
+fn finish_split(mut out: Outcome, report: WholeReport, start: Instant) -> (Outcome, WholeReport) {
     out.stats.nodes = report.solver_nodes + report.leaf_nodes;
     out.stats.micros = start.elapsed().as_micros();
     (out, report)
@@ -417,13 +618,7 @@ impl Builder<'_, '_, '_> {
                     self.report.leaf_searches += 1;
                     self.report.leaf_nodes += o.stats.nodes;
                     if o.verdict == Verdict::Fails {
-                        out.verdict = Verdict::Fails;
-                        out.refutation = std::iter::once(Move {
-                            colour: Colour::White,
-                            cell: w,
-                        })
-                        .chain(o.refutation)
-                        .collect();
+                        fails_after(out, w, o.refutation);
                         return;
                     }
                 }

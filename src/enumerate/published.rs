@@ -118,6 +118,9 @@ impl ImportOptions {
         if self.engine != Engine::Local && self.tt_entries != WholeParams::default().tt_entries {
             s += &format!(", table {} entries", self.tt_entries);
         }
+        if self.engine != Engine::Local && self.whole_params().split {
+            s += ", split by White's first move";
+        }
         if self.fitting {
             s += ", fitting board";
         }

@@ -150,9 +150,9 @@ fn union_templates_get_derivation_leaves_through_the_whole_board_engine() {
 }
 
 /// Selinger's 6a-1 (37 cells, one goal stone and a helper; fixture:
-/// tests/fixtures/edge-templates-king-selinger.json) through `decide_whole`: it holds and its
-/// certificate is kernel-checked; the engine's report.
-fn whole_6a_1() -> WholeReport {
+/// tests/fixtures/edge-templates-king-selinger.json) through `decide_whole` with `params`: it
+/// holds and its certificate is kernel-checked; the certificate and the engine's report.
+fn whole_6a_1_with(params: &WholeParams) -> (Certificate, WholeReport) {
     let all = EdgeTemplate::parse_list(include_str!(
         "../fixtures/edge-templates-king-selinger.json"
     ))
@@ -162,10 +162,46 @@ fn whole_6a_1() -> WholeReport {
         .find(|t| t.name == "Selinger:template-6a-1")
         .unwrap();
     let g = t.place_fitting(Border::Bottom).expect("fits");
-    let (o, r) = decide_whole(&g, &Budget::nodes(20_000_000), &WholeParams::default());
+    let (o, r) = decide_whole(&g, &Budget::nodes(20_000_000), params);
     assert_eq!(o.verdict, Verdict::Holds, "{r:?}");
-    kernel::check(&g, o.certificate.as_ref().expect("a certificate")).expect("kernel-checked");
-    r
+    let cert = o.certificate.expect("a certificate");
+    kernel::check(&g, &cert).expect("kernel-checked");
+    (cert, r)
+}
+
+/// [`whole_6a_1_with`] with the default parameters, split off: the report.
+fn whole_6a_1() -> WholeReport {
+    whole_6a_1_with(&WholeParams {
+        split: false,
+        ..WholeParams::default()
+    })
+    .1
+}
+
+#[test]
+fn a_claim_split_by_whites_first_move_is_certified_as_one() {
+    // 6a-1 with the split: each White first move that no option answers yet is a claim of its
+    // own (Black to move), decided and certified alone; the certificates are joined under
+    // one root or-node, and the kernel checks the joined certificate on the template itself
+    // (above). The count fails if the split is off; the root is that or-node (the shrink may
+    // drop options, never add them).
+    let (cert, r) = whole_6a_1_with(&WholeParams {
+        split: true,
+        ..WholeParams::default()
+    });
+    assert!(r.split_options >= 2, "{r:?}");
+    let root = &cert.nodes[cert.root as usize];
+    assert_eq!(cert.first, None);
+    assert!(root.stones.is_empty());
+    match &root.kind {
+        NodeKind::Or(options) => {
+            assert!(
+                !options.is_empty() && options.len() as u64 <= r.split_options,
+                "{r:?}"
+            )
+        }
+        k => panic!("the root is not an or-node: {k:?}"),
+    }
 }
 
 #[test]

@@ -89,6 +89,14 @@ struct YangCheckArgs {
     /// by that sibling): the goal check as in session 28.
     #[arg(long)]
     no_open_bridges: bool,
+    /// Read the three "position outside its parent" slips as intended (docs/yang.md,
+    /// "Reading the slips"): 364's `PP 13 59 56 57 54` as `51 48 49 47` (branches 11, 12),
+    /// 639's 47 as 44 (branches 9, 10), 584's `PP 585` completed with `29 30` (branch 3).
+    /// Each site is applied only where the file holds exactly that slip, and is listed with
+    /// its line; every figure of the report is then for the file read with the repairs,
+    /// not the file as written (a whole verification or refutation exits 3).
+    #[arg(long)]
+    read_slips: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -108,7 +116,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
             })
         }
     };
-    let strategy = match Strategy::parse(&text) {
+    let mut strategy = match Strategy::parse(&text) {
         Ok(s) => s,
         Err(e) => return fail_input(format_args!("{}: {e}", a.file.display())),
     };
@@ -124,7 +132,13 @@ fn run_check(a: YangCheckArgs) -> u8 {
         open_bridges: !a.no_open_bridges,
         ..Default::default()
     };
-    let r = report::report_with(&strategy, a.lenient, params);
+    let slips = a
+        .read_slips
+        .then(|| hexproof::yang::slips::read_slips(&mut strategy));
+    let mut r = report::report_with(&strategy, a.lenient, params);
+    if let Some(slips) = slips {
+        r = r.with_slips(hexproof::yang::slips::SlipsReport::new(slips));
+    }
     if a.json {
         let v = serde_json::to_value(&r).expect("reports serialise");
         return print_json(v, r.exit_code);

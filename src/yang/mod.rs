@@ -6,6 +6,7 @@
 pub mod follow;
 pub mod reader;
 pub mod report;
+pub mod slips;
 pub mod verify;
 
 pub use follow::{Follower, Game};

@@ -5,6 +5,7 @@
 //! "verified" (exit 0) only when the kernel accepted the whole strategy's certificate.
 
 use super::reader::{Defect, Strategy};
+use super::slips::SlipsReport;
 use super::verify::{self, InstanceResult, Status};
 use serde::Serialize;
 
@@ -82,6 +83,10 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// The goal check (none: not run, because of structural defects without `--lenient`).
     pub semantic: Option<Semantic>,
+    /// The slip readings applied while reading (`--read-slips`; absent without it). When
+    /// present, every figure above is for the file read with them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_slips: Option<SlipsReport>,
     /// The process exit code.
     #[serde(skip)]
     pub exit_code: u8,
@@ -429,16 +434,51 @@ pub fn report_with(s: &Strategy, lenient: bool, params: verify::Params) -> Repor
             .collect(),
         rows,
         semantic,
+        read_slips: None,
         exit_code,
     }
 }
 
 impl Report {
+    /// The report marked as one of the file read with `--read-slips`. When some reading
+    /// applied, a whole verification or a refutation is of the read file, not of the file as
+    /// written, so the exit code is 3 (undecided) instead of 0 or 1; the verdict printed says
+    /// which file it is for.
+    pub fn with_slips(mut self, slips: SlipsReport) -> Report {
+        if slips.applied > 0 && matches!(self.exit_code, EXIT_VERIFIED | EXIT_REFUTED) {
+            self.exit_code = EXIT_UNDECIDED;
+        }
+        self.read_slips = Some(slips);
+        self
+    }
+
     /// The human-readable text: summary, defects, then the table of reachable patterns
     /// (`all`: every pattern).
     pub fn human(&self, all: bool) -> String {
         use std::fmt::Write;
         let mut o = String::new();
+        if let Some(r) = &self.read_slips {
+            let _ = writeln!(
+                o,
+                "--read-slips: {} of {} sites read as intended; every figure below is for {}",
+                r.applied, r.sites, r.figures_for
+            );
+            for x in &r.readings {
+                let _ = writeln!(
+                    o,
+                    "  {} (pattern {} branch {}, {}): '{}' read as '{}': {}{}",
+                    x.name,
+                    x.pattern,
+                    x.branch,
+                    x.line
+                        .map_or("line not found".to_string(), |l| format!("line {l}")),
+                    x.written,
+                    x.read,
+                    if x.applied { "applied; " } else { "" },
+                    x.note
+                );
+            }
+        }
         let _ = writeln!(
             o,
             "{}x{} strategy: {} patterns, {} branches, {} reachable from pattern 1",
@@ -486,7 +526,18 @@ impl Report {
         if let Some(m) = &self.semantic {
             m.human(&mut o, all);
         }
-        let _ = writeln!(o, "verdict: {}", self.verdict);
+        match &self.read_slips {
+            Some(r) if r.applied > 0 => {
+                let _ = writeln!(
+                    o,
+                    "verdict on the file read with {} repaired sites (--read-slips), not on the file as written: {}",
+                    r.applied, self.verdict
+                );
+            }
+            _ => {
+                let _ = writeln!(o, "verdict: {}", self.verdict);
+            }
+        }
         o
     }
 }

@@ -1434,12 +1434,7 @@ fn yang_position_slips_read_as_intended() {
     use hexproof::yang::verify::Status;
     // Replace `from` by `to` inside pattern `p`'s text only (`n` times).
     let edit = |p: u32, from: &str, to: &str, n: usize| -> Strategy {
-        let at = FILE.find(&format!("\"RN {p}\",")).unwrap();
-        let end = at + 5 + FILE[at + 5..].find("\"RN ").unwrap();
-        let block = &FILE[at..end];
-        assert_eq!(block.matches(from).count(), n, "{p}: {from}");
-        let text = format!("{}{}{}", &FILE[..at], block.replace(from, to), &FILE[end..]);
-        Strategy::parse(&text).expect("the copy reads")
+        Strategy::parse(&edit_pattern(FILE, p, from, to, n)).expect("the copy reads")
     };
     let bad = |s: &Strategy, path: &str, goal: &str| {
         let r = check_at(s, path, goal);
@@ -1485,4 +1480,154 @@ fn yang_position_slips_read_as_intended() {
             "{path}: mutant"
         );
     }
+}
+
+/// The strategy as numbers only (locations dropped): pattern → branches → (triggers, reply,
+/// parts as (pattern, map)).
+type Bare = Vec<(u32, Vec<(Vec<u32>, u32, Vec<(u32, Vec<u32>)>)>)>;
+
+fn bare(s: &Strategy) -> Bare {
+    s.patterns
+        .values()
+        .map(|p| {
+            let bs = p
+                .branches
+                .iter()
+                .map(|b| {
+                    let parts = b
+                        .parts
+                        .iter()
+                        .map(|q| (q.pattern, q.map.iter().map(|x| x.n).collect()))
+                        .collect();
+                    (b.triggers.iter().map(|t| t.n).collect(), b.reply.n, parts)
+                })
+                .collect();
+            (p.number, bs)
+        })
+        .collect()
+}
+
+/// Replaces `from` by `to` inside pattern `p`'s text of `text` (`n` times).
+fn edit_pattern(text: &str, p: u32, from: &str, to: &str, n: usize) -> String {
+    let at = text.find(&format!("\"RN {p}\",")).unwrap();
+    let end = at + 5 + text[at + 5..].find("\"RN ").unwrap();
+    let block = &text[at..end];
+    assert_eq!(block.matches(from).count(), n, "{p}: {from}");
+    format!("{}{}{}", &text[..at], block.replace(from, to), &text[end..])
+}
+
+/// The hand-edited copy of round 1 (docs/yang.md "The data slips as findings").
+fn repaired_copy() -> String {
+    let t = edit_pattern(
+        FILE,
+        364,
+        "\"PP 13 59 56 57 54\"",
+        "\"PP 13 51 48 49 47\"",
+        2,
+    );
+    let t = edit_pattern(&t, 639, " 47 40 39 ", " 44 40 39 ", 2);
+    edit_pattern(&t, 584, " 25 26 27 28\"", " 25 26 27 28 29 30\"", 1)
+}
+
+/// `--read-slips` (yang::slips) reads the real file exactly as the hand-edited copy: the
+/// five sites applied at their lines, the same data, no position defect left at them; and a
+/// placement that is verified only with the readings (583 under `1/11 470/17 474/1`, where
+/// 585 is placed by 584's branch 3).
+#[test]
+fn yang_read_slips_reproduces_the_repaired_copy() {
+    use hexproof::yang::slips::read_slips;
+    use hexproof::yang::verify::Status;
+    let mut s = strategy();
+    let r = read_slips(&mut s);
+    let sites: Vec<(&str, u32, u32, Option<usize>, bool)> = r
+        .iter()
+        .map(|x| (x.name, x.pattern, x.branch, x.line, x.applied))
+        .collect();
+    assert_eq!(
+        sites,
+        [
+            ("364-parent-numbers", 364, 11, Some(11867), true),
+            ("364-parent-numbers", 364, 12, Some(11876), true),
+            ("639-g4", 639, 9, Some(23768), true),
+            ("639-g4", 639, 10, Some(23776), true),
+            ("584-585-completed", 584, 3, Some(21501), true),
+        ]
+    );
+    let copy = Strategy::parse(&repaired_copy()).expect("the copy reads");
+    assert!(bare(&s) == bare(&copy), "the reading is the copy's");
+    assert!(bare(&s) != bare(&strategy()));
+    let lines = [11867, 11876, 23768, 23776, 21506, 21516];
+    let at_slips = |s: &Strategy| {
+        s.defects()
+            .iter()
+            .filter(|d| lines.contains(&d.error.at.line))
+            .filter(|d| matches!(d.error.kind, YangErrorKind::OutsideParent { .. }))
+            .count()
+    };
+    assert_eq!(at_slips(&strategy()), 14);
+    assert_eq!(at_slips(&s), 0);
+    let path = "1/11 470/17 474/1 583";
+    let goal = "h2 - b8 | h2 - b | e5 - b8 | e5 - b";
+    let bad = |s: &Strategy| {
+        check_at(s, path, goal)
+            .iter()
+            .filter(|x| x.status != Status::Verified)
+            .count()
+    };
+    assert!(bad(&strategy()) > 0, "as written");
+    assert_eq!(bad(&s), 0, "read with the slips");
+}
+
+/// A file where a named slip is not there as expected is not "repaired": a different wrong
+/// map at 584's branch 3 (585's last position on Black's e7) stays as written, the site is
+/// reported not applied, and the placement is still not verified; the other sites apply.
+#[test]
+fn yang_read_slips_leave_a_different_slip_alone() {
+    use hexproof::yang::slips::read_slips;
+    use hexproof::yang::verify::Status;
+    let text = edit_pattern(FILE, 584, " 25 26 27 28\"", " 25 26 27 28 29 13\"", 1);
+    let written = Strategy::parse(&text).unwrap();
+    let mut s = written.clone();
+    let r = read_slips(&mut s);
+    assert_eq!(r.iter().filter(|x| x.applied).count(), 4);
+    let site = &r[4];
+    assert_eq!((site.pattern, site.branch, site.applied), (584, 3, false));
+    assert!(
+        site.note.starts_with("not applied: pattern 584 branch 3"),
+        "{}",
+        site.note
+    );
+    assert!(s.patterns[&584] == written.patterns[&584]);
+    let res = check_at(
+        &s,
+        "1/11 470/17 474/1 583",
+        "h2 - b8 | h2 - b | e5 - b8 | e5 - b",
+    );
+    assert!(res.iter().any(|x| x.status != Status::Verified), "mutant");
+    // 364's branch 11 with another wrong list (g3 on position 53): not applied there.
+    let text = edit_pattern(
+        FILE,
+        364,
+        "\"PP 13 59 56 57 54\"",
+        "\"PP 13 59 56 57 53\"",
+        2,
+    );
+    let mut s = Strategy::parse(&text).unwrap();
+    let r = read_slips(&mut s);
+    assert_eq!(
+        r.iter().map(|x| x.applied).collect::<Vec<_>>(),
+        [false, false, true, true, true]
+    );
+}
+
+/// On a file without the slips (the repaired copy itself) the readings change nothing.
+#[test]
+fn yang_read_slips_inert_without_the_slips() {
+    use hexproof::yang::slips::read_slips;
+    let copy = Strategy::parse(&repaired_copy()).unwrap();
+    let mut s = copy.clone();
+    let r = read_slips(&mut s);
+    assert_eq!(r.len(), 5);
+    assert!(r.iter().all(|x| !x.applied), "{r:?}");
+    assert!(s == copy);
 }

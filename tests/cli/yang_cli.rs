@@ -225,3 +225,79 @@ fn yang_gtp_player_follows_the_strategy() {
         "{err}"
     );
 }
+
+/// `--read-slips` on the real file (structure only, fast): the five sites listed with their
+/// lines, the 14 position defects at them gone, the verdict said to be the read file's; on
+/// a file without the slips, nothing applied and the report as without the option, the
+/// listing put in front; bad input still exit 2 with the located message.
+#[test]
+fn yang_check_read_slips() {
+    let (code, out, err) = run(&["yang", "check", REAL, "--read-slips"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.starts_with("--read-slips: 5 of 5 sites read as intended; every figure below is for the file READ WITH THE REPAIRS"), "{out}");
+    assert!(out.contains("  584-585-completed (pattern 584 branch 3, line 21501): "));
+    assert!(out.contains("defects (249):"), "{out}");
+    assert!(out.ends_with("verdict on the file read with 5 repaired sites (--read-slips), not on the file as written: bad data\n"));
+    let (_, json, _) = run(&["yang", "check", REAL, "--read-slips", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["read_slips"]["applied"], 5);
+    assert_eq!(v["read_slips"]["readings"][2]["line"], 23768);
+    assert_eq!(v["read_slips"]["readings"][2]["applied"], true);
+    let (_, json, _) = run(&["yang", "check", REAL, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert!(v.get("read_slips").is_none());
+    // TINY has none of the slips: the same report and exit code, the listing in front.
+    let path = temp_file("tiny-slips.txt", TINY);
+    let p = path.to_str().unwrap();
+    let (code0, out0, _) = run(&["yang", "check", p]);
+    let (code1, out1, _) = run(&["yang", "check", p, "--read-slips"]);
+    assert_eq!((code0, code1), (0, 0));
+    assert!(out1.starts_with("--read-slips: 0 of 5 sites read as intended"));
+    assert!(
+        out1.contains("not applied: the file has no pattern 364"),
+        "{out1}"
+    );
+    // The same report but for the time the goal check took.
+    let untimed = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| match l.strip_prefix("goal check:") {
+                Some(_) => l.rsplit_once("; ").map_or(l, |x| x.0).to_string(),
+                None => l.to_string(),
+            })
+            .collect()
+    };
+    let (m0, m1) = (untimed(&out0), untimed(&out1));
+    assert_eq!(m1[m1.len() - m0.len()..], m0[..], "{out1}");
+    assert_eq!(m1.len() - m0.len(), 6);
+    let (_, j0, _) = run(&["yang", "check", p, "--json"]);
+    let (_, j1, _) = run(&["yang", "check", p, "--json", "--read-slips"]);
+    fn drop_times(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.retain(|k, _| !k.contains("micros") && !k.contains("seconds"));
+                m.values_mut().for_each(drop_times);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(drop_times),
+            _ => {}
+        }
+    }
+    let mut v0: serde_json::Value = serde_json::from_str(&j0).unwrap();
+    let mut v1: serde_json::Value = serde_json::from_str(&j1).unwrap();
+    assert!(v1.as_object_mut().unwrap().remove("read_slips").is_some());
+    drop_times(&mut v0);
+    drop_times(&mut v1);
+    assert_eq!(v1, v0);
+    let _ = std::fs::remove_file(path);
+    let path = temp_file(
+        "comma-slips.txt",
+        &SMALL.replace("\"WM 2 1 2\"", "\"WM 2 1, 2\""),
+    );
+    let p = path.to_str().unwrap();
+    let (code, _, err) = run(&["yang", "check", p, "--read-slips"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!("hexproof: error: {p}: line 5, column 8: stray comma\n")
+    );
+    let _ = std::fs::remove_file(path);
+}

@@ -24,8 +24,13 @@
 //! updated along the search path instead (the engine's undoable play on the way down, undo on
 //! the way back): every node reads fresh connections of its own position, as with a rebuild,
 //! for the cost of an update (2.5–3× the nodes of the rebuilding search at 11×11).
+//!
+//! With [`Config::inferior`] (on by default) the root fills in its inferior cells as the MCTS
+//! root does (dead cells and captured pairs): the filled cells are not root moves, and the
+//! search runs on the filled position, which has the same value.
 
 use super::clock::Deadline;
+use super::mcts::root_fill;
 use super::proven::{candidates, root_proven_move};
 use super::{Config, Decision, Report};
 use crate::board::{Cell, CellSet, Colour};
@@ -512,10 +517,14 @@ pub fn genmove(
             s.roots.push(Root::new(position, b, w));
         }
     }
+    // Inferior-cell fill-in at the root (as the MCTS root does): dead cells and captured
+    // pairs are filled and not searched; the search runs on the filled position, which has
+    // the same value.
+    let (search_pos, cands) = root_fill(config, position, to_move, cands);
     if config.ab_incremental && config.uses_vcs() {
         // The search's own sets (its parameters: stop at a win, the per-node budget), built
         // once here and updated move by move below.
-        s.path = Some(crate::vc::build_both(position, &s.params));
+        s.path = Some(crate::vc::build_both(&search_pos, &s.params));
     }
     let mut root_moves = ev.ordered_moves(cands);
     // The root looks at twice the width of inner nodes.
@@ -530,7 +539,7 @@ pub fn genmove(
             info: "no empty cell".into(),
         };
     }
-    let (best, best_value, depth_done) = s.deepen(position, to_move, root_moves);
+    let (best, best_value, depth_done) = s.deepen(&search_pos, to_move, root_moves);
     Report {
         decision: Decision::Play(best),
         proven_win: false,

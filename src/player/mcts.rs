@@ -1131,8 +1131,10 @@ fn inferior_cells(pos: &mut Position, me: Colour) -> CellSet {
     f.dead | f.black_captured | f.white_captured
 }
 
-/// The root's filled position and candidates (see [`Search::at_root`]).
-fn root_fill(
+/// The root's filled position and candidates (see [`Search::at_root`]); the alpha-beta
+/// player's root uses it too. Without [`Config::inferior`], or when the fill-in wins the
+/// position or leaves no candidate, the position and candidates unchanged.
+pub(super) fn root_fill(
     config: &Config,
     position: &Position,
     to_move: Colour,

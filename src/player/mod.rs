@@ -112,7 +112,8 @@ pub struct Config {
     /// MCTS: inferior-cell fill-in (dead cells and captured pairs, Henderson, Arneson &
     /// Hayward 2009 §3, as MoHex does at its knowledge nodes) at the root and at the nodes
     /// that get connections; filled cells are not searched and playouts from the root see them
-    /// filled.
+    /// filled. Alpha-beta: the same fill-in at the root only (its search runs on the filled
+    /// position).
     pub inferior: bool,
     /// MCTS: RAVE (all-moves-as-first) values in the selection (off: plain UCT).
     pub rave: bool,

@@ -264,10 +264,157 @@ impl<const W: usize> Engine<W> {
     /// new endpoints (`map`), without the played cell (own move) or dropped (opponent's move).
     /// Returns the pairs that lost a VC (limited variants refill them), the changed VSCs
     /// (H-search re-ORs them) and whether a VC changed.
+    ///
+    /// Outside H-search a pair whose new ends come from it alone (every pair after an
+    /// opponent's move; after an own move every pair without the merged group as an end) is
+    /// carried over in one visit, VCs then VSCs, with the acceptance heuristic's intersection
+    /// kept as it grows: the same rule applications in the same order as the two passes, so
+    /// the same lists, the same new `touched` order and the same queues. The visit reads each
+    /// old pair once instead of twice (the update's cost is this walk over scattered pair
+    /// records, not the rules). The pairs onto the merged group, which several old pairs
+    /// feed, keep the two passes.
     #[allow(clippy::type_complexity)]
     fn carry_over(
         &mut self,
         old: &Store<W>,
+        map: &[u16],
+        merged: u16,
+        ck: usize,
+        own: bool,
+    ) -> (Vec<(u16, u16)>, Vec<(u16, u16, Bits<W>)>, bool) {
+        if self.params.variant == Variant::HSearch || tests::two_passes_forced() {
+            return self.carry_two_passes(old, &old.touched, map, merged, ck, own);
+        }
+        let refill = matches!(self.params.variant, Variant::Limited | Variant::Fast);
+        let mut lost_pairs: Vec<(u16, u16)> = Vec::new();
+        let mut any_changed_full = false;
+        // Per old pair in order: its new slot, and whether the two passes would have reached
+        // it in pass 1 (a VC carried over) and in pass 2 (a VSC): the new `touched` order.
+        let mut reached: Vec<(u32, bool, bool)> = Vec::with_capacity(old.touched.len());
+        let mut onto_merged: Vec<u32> = Vec::new();
+        // The old slots with their new ends (a walk over `touched` and `map` only), so that
+        // the loads of the records a few pairs ahead can be started early.
+        let moves: Vec<(u32, u16, u16)> = old
+            .touched
+            .iter()
+            .filter_map(|&s| {
+                let (i, j) = unslot(s as usize);
+                let (i2, j2) = (map[i as usize], map[j as usize]);
+                (i2 != NONE && j2 != NONE && i2 != j2).then_some((s, i2, j2))
+            })
+            .collect();
+        for (k, &(s, i2, j2)) in moves.iter().enumerate() {
+            if let Some(&(a, _, _)) = moves.get(k + 8) {
+                store::prefetch_pair(&old.pairs[a as usize], false);
+            }
+            if let Some(&(a, x, y)) = moves.get(k + 4) {
+                store::prefetch_pair(&old.pairs[a as usize], true);
+                store::prefetch_pair(&self.store.pairs[Store::<W>::slot(x, y)], false);
+            }
+            if let Some(&(_, x, y)) = moves.get(k + 2) {
+                store::prefetch_pair(&self.store.pairs[Store::<W>::slot(x, y)], true);
+            }
+            let p = &old.pairs[s as usize];
+            let slot = Store::<W>::slot(i2, j2) as u32;
+            if own && (i2 == merged || j2 == merged) {
+                // An own move drops nothing: every entry reaches its pair.
+                reached.push((slot, !p.fulls.is_empty(), !p.semis.is_empty()));
+                onto_merged.push(s);
+                continue;
+            }
+            let (r0, r1, lost, changed) = self.carry_pair(p, i2, j2, ck, own);
+            reached.push((slot, r0, r1));
+            any_changed_full |= changed;
+            if lost && refill {
+                lost_pairs.push((i2, j2));
+            }
+        }
+        if !onto_merged.is_empty() {
+            let (_, _, changed) = self.carry_two_passes(old, &onto_merged, map, merged, ck, own);
+            any_changed_full |= changed;
+        }
+        // The two passes' `touched` order: pairs reached by a VC, then those reached by a
+        // VSC only.
+        let before = self.store.touched.len();
+        for &s in &self.store.touched {
+            self.store.pairs[s as usize].touched = false;
+        }
+        self.store.touched.clear();
+        for pass in 0..2 {
+            for &(slot, r0, r1) in &reached {
+                let p = &mut self.store.pairs[slot as usize];
+                if (if pass == 0 { r0 } else { r1 }) && !p.touched {
+                    p.touched = true;
+                    self.store.touched.push(slot);
+                }
+            }
+        }
+        debug_assert_eq!(before, self.store.touched.len());
+        // Outside H-search the changed VSCs are not used.
+        (lost_pairs, Vec::new(), any_changed_full)
+    }
+
+    /// One old pair `p` carried over to the new pair {`i2`, `j2`}, which nothing else feeds
+    /// (outside H-search): its VCs, then its VSCs. Returns whether a VC and a VSC reached the
+    /// pair, whether a VC was lost and whether a VC changed.
+    fn carry_pair(
+        &mut self,
+        p: &store::Pair<W>,
+        i2: u16,
+        j2: u16,
+        ck: usize,
+        own: bool,
+    ) -> (bool, bool, bool, bool) {
+        let variant = self.params.variant;
+        let keep = self.params.full_keep;
+        let universe = self.universe;
+        let (mut r0, mut r1, mut lost, mut any_changed) = (false, false, false, false);
+        // The intersection of the new VC list, kept as it grows.
+        let mut int = universe;
+        for e in &p.fulls {
+            let Some((c, changed)) = carried(e.carrier, ck, own, false) else {
+                lost = true;
+                continue;
+            };
+            r0 = true;
+            let q = self.store.pair_mut(i2, j2);
+            let mut rm = Removed::default();
+            if accepts_with(variant, &q.fulls, &c, int, keep)
+                && store::try_add(&mut q.fulls, c, u32::from(changed), &mut rm)
+            {
+                // `try_add` appends.
+                q.fulls.last_mut().expect("just added").processed = e.processed && !changed;
+                int = if rm.count > 0 {
+                    store::intersection(&q.fulls, false, universe)
+                } else {
+                    int & c
+                };
+                any_changed |= changed;
+            }
+        }
+        for e in &p.semis {
+            let Some((c, changed)) = carried(e.carrier, ck, own, false) else {
+                continue;
+            };
+            r1 = true;
+            let q = self.store.pair_mut(i2, j2);
+            let mut rm = Removed::default();
+            if !store::has_subset(&q.fulls, &c)
+                && store::try_add(&mut q.semis, c, u32::from(changed), &mut rm)
+            {
+                q.semis.last_mut().expect("just added").processed = e.processed && !changed;
+            }
+        }
+        (r0, r1, lost, any_changed)
+    }
+
+    /// The two passes of [`Engine::carry_over`] over the old pairs `sources` (slots of `old`),
+    /// in their order.
+    #[allow(clippy::type_complexity)]
+    fn carry_two_passes(
+        &mut self,
+        old: &Store<W>,
+        sources: &[u32],
         map: &[u16],
         merged: u16,
         ck: usize,
@@ -287,7 +434,7 @@ impl<const W: usize> Engine<W> {
         let universe = self.universe;
         // Pass 1: VCs (so that pass 2 can drop VSCs that contain a VC).
         for pass in 0..2 {
-            for &s in &old.touched {
+            for &s in sources {
                 let (i, j) = unslot(s as usize);
                 let (i2, j2) = (map[i as usize], map[j as usize]);
                 if i2 == NONE || j2 == NONE || i2 == j2 {
@@ -298,18 +445,11 @@ impl<const W: usize> Engine<W> {
                 let list = if pass == 0 { &p.fulls } else { &p.semis };
                 let mut lost = false;
                 for e in list {
-                    let (c, changed) = if e.carrier.contains(ck) {
-                        if !own {
-                            lost = true;
-                            continue;
-                        }
-                        let mut c = e.carrier;
-                        c.remove(ck);
-                        (c, true)
-                    } else {
-                        (e.carrier, ends_changed)
+                    let Some((c, changed)) = carried(e.carrier, ck, own, ends_changed) else {
+                        lost = true;
+                        continue;
                     };
-                    let gen = if changed { 1 } else { 0 };
+                    let gen = u32::from(changed);
                     let q = self.store.pair_mut(i2, j2);
                     let mut rm = Removed::default();
                     let added = if pass == 0 {
@@ -361,6 +501,9 @@ impl<const W: usize> Engine<W> {
     fn index_pairs(&mut self, hs: bool) {
         let u = self.store.universe;
         for k in 0..self.store.touched.len() {
+            if let Some(&a) = self.store.touched.get(k + 4) {
+                store::prefetch_pair(&self.store.pairs[a as usize], true);
+            }
             let s = self.store.touched[k] as usize;
             let (i, j) = unslot(s);
             let ip = store::intersection(&self.store.pairs[s].fulls, true, u);
@@ -390,6 +533,27 @@ impl<const W: usize> Engine<W> {
     }
 }
 
+/// An old carrier after the move at `ck` (own move or not): `None` when the opponent's stone
+/// is in it (the connection is lost); otherwise the carrier without `ck`, and whether the
+/// connection changed (its carrier lost `ck`, or `ends_changed`: its ends were merged).
+#[inline]
+fn carried<const W: usize>(
+    carrier: Bits<W>,
+    ck: usize,
+    own: bool,
+    ends_changed: bool,
+) -> Option<(Bits<W>, bool)> {
+    if !carrier.contains(ck) {
+        return Some((carrier, ends_changed));
+    }
+    if !own {
+        return None;
+    }
+    let mut c = carrier;
+    c.remove(ck);
+    Some((c, true))
+}
+
 /// The acceptance heuristic (Pawlewicz et al. §VI-A/B) for a carried-over VC, so that merged
 /// lists of the limited variants stay as small as a build would keep them.
 fn accepts<const W: usize>(
@@ -399,7 +563,24 @@ fn accepts<const W: usize>(
     universe: Bits<W>,
     keep: usize,
 ) -> bool {
-    let reduces = || !store::intersection(list, false, universe).is_subset(c);
+    accepts_with(
+        variant,
+        list,
+        c,
+        store::intersection(list, false, universe),
+        keep,
+    )
+}
+
+/// [`accepts`] with the intersection of `list`'s carriers (`int`) already known.
+fn accepts_with<const W: usize>(
+    variant: Variant,
+    list: &[store::Entry<W>],
+    c: &Bits<W>,
+    int: Bits<W>,
+    keep: usize,
+) -> bool {
+    let reduces = || !int.is_subset(c);
     match variant {
         Variant::Fast => list.len() < keep || reduces(),
         Variant::Limited => reduces() || store::has_strict_superset(list, c),
@@ -407,11 +588,104 @@ fn accepts<const W: usize>(
     }
 }
 
+#[cfg(not(test))]
+mod tests {
+    /// Outside tests the one-visit carry-over is always used.
+    #[inline(always)]
+    pub(super) fn two_passes_forced() -> bool {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, Notation};
     use crate::vc::store::Store;
+    use crate::vc::{Inner, VcParams, VcSet};
+    use std::cell::Cell as Flag;
     type S = Store<2>;
+
+    thread_local! {
+        static TWO_PASSES: Flag<bool> = const { Flag::new(false) };
+    }
+
+    /// Whether this thread's updates use the two passes everywhere (the reference).
+    pub(super) fn two_passes_forced() -> bool {
+        TWO_PASSES.with(|f| f.get())
+    }
+
+    /// Every stored list in `touched` order: slot, then each entry's carrier, processed flag
+    /// and generation.
+    type Lists = Vec<(u32, Vec<(Bits<2>, bool, u32)>, Vec<(Bits<2>, bool, u32)>)>;
+
+    fn lists(v: &VcSet) -> Lists {
+        let Inner::Narrow(e) = &v.inner else {
+            panic!("11×11 runs on two words")
+        };
+        let entries = |l: &[store::Entry<2>]| -> Vec<(Bits<2>, bool, u32)> {
+            l.iter().map(|x| (x.carrier, x.processed, x.gen)).collect()
+        };
+        e.store
+            .touched
+            .iter()
+            .map(|&s| {
+                let p = &e.store.pairs[s as usize];
+                (s, entries(&p.fulls), entries(&p.semis))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_visit_carry_over_stores_what_the_two_passes_store() {
+        // The alpha-beta player's settings (fast variant, templates, the search's semi
+        // limit 2 and uncapped) on an 11×11 game: own moves that join groups, opponent moves
+        // that cut carriers. Both updates must leave the same lists in the same order.
+        let board = Board::square(11).unwrap();
+        let moves = board
+            .parse_cells(
+                "e2 f6 d4 g4 e5 e4 f5 g5 d6 c7 f3 h2 g3 h3 c8 b9 d7 e7 h4 i3",
+                Notation::Letters,
+            )
+            .unwrap();
+        for limit in [Some(2), None] {
+            let mut params = VcParams::new(Variant::Fast);
+            params.semi_limit = limit;
+            params.budget.time = None;
+            for colour in [crate::board::Colour::Black, crate::board::Colour::White] {
+                let start = Position::empty(board);
+                let mut one = VcSet::build(&start, colour, params.clone());
+                let mut two = VcSet::build(&start, colour, params.clone());
+                let mut who = crate::board::Colour::Black;
+                let mut undoable = false;
+                for &m in &moves {
+                    if undoable {
+                        one.play_undoable(who, m).unwrap();
+                    } else {
+                        one.play(who, m).unwrap();
+                    }
+                    TWO_PASSES.with(|f| f.set(true));
+                    let r = if undoable {
+                        two.play_undoable(who, m)
+                    } else {
+                        two.play(who, m)
+                    };
+                    TWO_PASSES.with(|f| f.set(false));
+                    r.unwrap();
+                    assert!(!one.status().is_incomplete());
+                    assert_eq!(
+                        lists(&one),
+                        lists(&two),
+                        "{limit:?} {colour} after {who} {m:?}"
+                    );
+                    assert_eq!(one.counts(), two.counts());
+                    who = who.opponent();
+                    undoable = !undoable;
+                }
+                assert!(one.counts().vcs > 0);
+            }
+        }
+    }
 
     #[test]
     fn unslot_inverts_slot() {

@@ -1631,3 +1631,58 @@ fn yang_read_slips_inert_without_the_slips() {
     assert!(r.iter().all(|x| !x.applied), "{r:?}");
     assert!(s == copy);
 }
+
+/// Capability goals (session 32, docs/yang.md "Capability goals"): 678 under
+/// `1/12 471/13 484/2 483/2 677/2` (Black e5 f3 d7 f7 g5 g4), with the goal the check infers
+/// there. Its branch 2 (White g3, Black h2) leaves the bridges `2[i1 h1]` (h2 to the top)
+/// and `2[h3 f4]` and 575 (the rest of the left side). The bridge `2[h3 f4]` makes
+/// `h2 - g4` (h3) or `g4 - f3 & g4 - e5` (f4, next to all three), so 575 may join the top
+/// or h2 to any of f3, e5, d7 or the bottom — what Yang's 13 at b7, six levels below 575,
+/// needs (it reaches d7, not the bottom). With the rule, every record is verified; without
+/// it (session 31's check) the step is "not composed" and 13 at b7 fails
+/// (`b7 - b | b7 - d7 & d7 - b`). The data mutant with the bridge moved to `h3 e4` (e4 is
+/// next to f3 and e5, not to g4: `PP 2 20 14` -> `PP 2 20 15`, line 25202) is not verified.
+#[test]
+fn yang_capability_goals_verify_678() {
+    use hexproof::yang::verify::Params;
+    const G678: &str = "t - g4 | t - b | t - f3 & f3 - g4 | t - f3 & f3 - b | \
+        t - e5 & g4 - e5 | t - e5 & g4 - d7 | t - e5 & e5 - b | t - e5 & d7 - b | \
+        t - d7 & g4 - e5 | t - d7 & g4 - d7";
+    let p678 = "1/12 471/13 484/2 483/2 677/2 678";
+    let goal = conj_goal(G678);
+    let run = |s: &Strategy, p: Params| records_below(s, p678, &goal, "", p);
+    let s = strategy();
+    let (n, bad) = run(&s, Params::default());
+    assert_eq!(bad, 0);
+    assert!(n > 8, "{n} records");
+    let off = Params {
+        capabilities: false,
+        ..Params::default()
+    };
+    let (n_off, bad_off) = run(&s, off);
+    assert!(n_off > 0 && bad_off > 0);
+    let m = edit_pattern(FILE, 678, "\"PP 2 20 14\"", "\"PP 2 20 15\"", 1);
+    let m = Strategy::parse(&m).unwrap();
+    let (n_m, bad_m) = run(&m, Params::default());
+    assert!(n_m > 0 && bad_m > 0);
+    // Above 678, with the goals the check infers there: 677 and 484 are verified too.
+    for (path, goal) in [
+        (
+            "1/12 471/13 484/2 483/2 677",
+            "t - g5 | t - b | t - f3 & f3 - g5 | t - f3 & f3 - b | t - e5 & e5 - g5 | \
+             t - e5 & e5 - b | t - e5 & g5 - d7 | t - e5 & d7 - b | t - d7 & e5 - g5 | \
+             t - d7 & e5 - b",
+        ),
+        (
+            "1/12 471/13 484",
+            "t - b | t - f3 & f3 - b | t - e5 & e5 - b | t - e5 & d7 - b | t - d7 & e5 - b | \
+             t - d7 & d7 - b",
+        ),
+    ] {
+        let (n, bad) = records_below(&s, path, &conj_goal(goal), "", Params::default());
+        assert!(
+            n > 100 && bad == 0,
+            "{path}: {n} records, {bad} not verified"
+        );
+    }
+}

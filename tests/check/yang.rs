@@ -344,6 +344,31 @@ fn yang_line_through_the_574_gap() {
     assert_eq!(n.cell, board.parse_cell("d9", Notation::Letters).ok());
 }
 
+/// The sister slip at 573 (session 32, docs/yang.md "The trigger slips as findings"): the
+/// same White moves as the 574 line but g1 for f1 (so pattern 353's branch 17 places 573,
+/// whose branch 2, `WM 3 57 65 66`, places 292 on 66 = d9, line 21213). Every Black move up
+/// to e8 (move 17) is the strategy's reply; `hexproof solve` finds the position before e8
+/// won for Black (d8; the proof checks, 26 steps) and after e8 won for White (e9).
+#[test]
+fn yang_line_through_the_573_gap() {
+    let s = strategy();
+    let board = hexproof::board::Board::square(9).unwrap();
+    let line = "e5 c8 d7 g1 h2 e6 d6 d9 c7 g2 f3 h1 i1 a9 f7 g7 e8";
+    let cells = board.parse_cells(line, Notation::Letters).unwrap();
+    let mut f = Follower::new(&s).unwrap();
+    let mut pos = Position::empty(board);
+    assert_eq!(f.opening().cell, cells[0]);
+    pos.play(Colour::Black, cells[0]).unwrap();
+    for pair in cells[1..].chunks(2) {
+        pos.play(Colour::White, pair[0]).unwrap();
+        let m = f.answer(&pos, pair[0]);
+        assert!(matches!(m.source, follow::Source::Branch { .. }), "{m:?}");
+        assert_eq!(m.cell, pair[1]);
+        pos.play(Colour::Black, pair[1]).unwrap();
+    }
+    assert!(f.notes.is_empty(), "{:?}", f.notes);
+}
+
 /// The cell of pattern 1's local position `p` on 9×9 (the centre skipped).
 fn p1(p: u32) -> Cell {
     let i = if p <= 40 { p - 1 } else { p } as u8;
@@ -402,10 +427,13 @@ fn yang_goal_check_fixture_subset() {
     // revision, what revision composes here (209 placements, 176 verified, pinned below).
     // Carried parts (session 24) are left out too: with them, and without revision and
     // widening, the figures are (307, 271, 10) (more steps compose, fewer through a union AND).
+    // Capability goals (session 32) are left out too: like widening, they compose steps that
+    // revision is meant to compose here.
     let before = Params {
         revise: false,
         widen: false,
         carry: false,
+        capabilities: false,
         ..Params::default()
     };
     let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], before);
@@ -614,10 +642,12 @@ fn yang_revised_goal_composes() {
     let s = strategy();
     let goal = goal_pairs("e5 - b | b8 - b");
     let (cells, black) = placed_at(&s, "1/0 286/2 42/3 281");
-    // Widened chains (session 21) also compose this step; left out to see the revision.
+    // Widened chains (session 21) and capability goals (session 32) also compose this step;
+    // left out to see the revision.
     let before = Params {
         revise: false,
         widen: false,
+        capabilities: false,
         ..Params::default()
     };
     let r = check_placed(&s, 281, cells.clone(), black, &goal, before);

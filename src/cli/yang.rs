@@ -89,6 +89,10 @@ struct YangCheckArgs {
     /// by that sibling): the goal check as in session 28.
     #[arg(long)]
     no_open_bridges: bool,
+    /// Leave out the capability goals (a bridge part given what its replies join, its
+    /// siblings every pair that keeps the goal joined): the goal check as in session 31.
+    #[arg(long)]
+    no_capabilities: bool,
     /// Read the three "position outside its parent" slips as intended (docs/yang.md,
     /// "Reading the slips"): 364's `PP 13 59 56 57 54` as `51 48 49 47` (branches 11, 12),
     /// 639's 47 as 44 (branches 9, 10), 584's `PP 585` completed with `29 30` (branch 3).
@@ -130,6 +134,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         carry_depth: a.carry_depth,
         carried_goals: !a.no_carried_goals,
         open_bridges: !a.no_open_bridges,
+        capabilities: !a.no_capabilities,
         ..Default::default()
     };
     let slips = a

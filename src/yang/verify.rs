@@ -206,6 +206,11 @@ pub struct Params {
     /// as a last retry of a branch that is not verified; on by default,
     /// `--no-open-bridges` leaves it out.
     pub open_bridges: bool,
+    /// Capability goals (session 32, docs/yang.md "Capability goals"): when nothing else
+    /// composes a step, each part without sub-patterns in its branches (a bridge) gets the
+    /// disjunction of what its replies join, and the other parts every pair that keeps the
+    /// goal joined given those. On by default; `--no-capabilities` leaves it out.
+    pub capabilities: bool,
     /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
     /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
     /// take it), all else as usual. The tests use it to see the kernel reject such
@@ -235,6 +240,7 @@ impl Default for Params {
             carry_depth: 2,
             carried_goals: true,
             open_bridges: true,
+            capabilities: true,
             pending_mutant: 0,
         }
     }
@@ -2038,6 +2044,11 @@ impl<'a> Checker<'a> {
             let fallback = self.conj_fallback(&parts, &touch, &conj_ends, &rep, &after, why);
             let fallback =
                 self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
+            let on = self.params.capabilities;
+            let fallback = self.or_retry(fallback, marks, on, |c| {
+                let sets = c.capable(&parts, &touch, &conj_ends, &after)?;
+                c.build_goals(&parts, &sets, &rep, &after)
+            });
             return match fallback {
                 Fallback::Composed(children, st) => {
                     match and_node(nodes, &children, stones, node_goal, lie) {
@@ -2157,6 +2168,11 @@ impl<'a> Checker<'a> {
                 );
                 let fallback =
                     self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
+                let on = self.params.capabilities;
+                let fallback = self.or_retry(fallback, marks, on, |c| {
+                    let sets = c.capable(&parts, &touch, &conj_ends, &after)?;
+                    c.build_goals(&parts, &sets, &rep, &after)
+                });
                 match fallback {
                     Fallback::Composed(children, st) => (children, st),
                     Fallback::NotComposed(st) => {
@@ -2239,8 +2255,26 @@ impl<'a> Checker<'a> {
         rep: &dyn Fn(usize) -> Cell,
         after: &Position,
     ) -> Fallback {
+        let on = self.params.widen;
+        self.or_retry(fallback, marks, on, |c| {
+            c.widen(parts, touch, ends, rep, after)
+        })
+    }
+
+    /// A last attempt at a step that nothing before composed (`fallback`), when `on`:
+    /// `attempt` builds the parts with new goals. When they compose, the earlier attempts'
+    /// records and messages (from `marks`) are dropped and the step is flagged widened (and
+    /// conjunctive when some part's goal is); otherwise everything is left as it was and
+    /// `fallback` is returned.
+    fn or_retry(
+        &mut self,
+        fallback: Fallback,
+        marks: (usize, usize),
+        on: bool,
+        attempt: impl FnOnce(&mut Self) -> Option<Vec<(Built, Goal)>>,
+    ) -> Fallback {
         if matches!(fallback, Fallback::Composed(..))
-            || !self.params.widen
+            || !on
             || self.builds - self.carry_builds >= self.params.max_builds
         {
             return fallback;
@@ -2248,10 +2282,13 @@ impl<'a> Checker<'a> {
         let (mark, miss) = marks;
         let tried = self.out.split_off(mark);
         let said = self.goal_miss.split_off(miss);
-        match self.widen(parts, touch, ends, rep, after) {
+        match attempt(self) {
             Some(children) => {
                 self.union_used = true;
                 self.widened = true;
+                if children.iter().any(|(_, g)| conjunctive(g)) {
+                    self.conj_used = true;
+                }
                 Fallback::Composed(children, Status::Verified)
             }
             None => {
@@ -2285,54 +2322,14 @@ impl<'a> Checker<'a> {
         after: &Position,
     ) -> Option<Vec<(Built, Goal)>> {
         let seeds = seeds(touch, ends);
-        let ncomp = touch
-            .iter()
-            .flatten()
-            .chain(ends.iter().flatten().flat_map(|(a, z)| [a, z]))
-            .max()
-            .map_or(0, |m| m + 1);
-        let joins = |merge: &[(usize, usize)]| {
-            let mut uf: Vec<usize> = (0..ncomp).collect();
-            fn find(uf: &mut [usize], mut x: usize) -> usize {
-                while uf[x] != x {
-                    uf[x] = uf[uf[x]];
-                    x = uf[x];
-                }
-                x
-            }
-            for &(x, y) in merge {
-                let (a, b) = (find(&mut uf, x), find(&mut uf, y));
-                uf[a] = b;
-            }
-            ends.iter()
-                .any(|c| c.iter().all(|&(a, z)| find(&mut uf, a) == find(&mut uf, z)))
-        };
-        // Every choice of one pair per set joins the goal (an odometer; at most
-        // kernel::MAX_CHOICES choices, else no).
+        let ncomp = comp_count(touch, ends);
+        // Every choice of one pair per set joins the goal.
         let every = |sets: &[Vec<(usize, usize)>]| -> bool {
-            let Some(count) = sets
+            let sets: Vec<Vec<Vec<(usize, usize)>>> = sets
                 .iter()
-                .try_fold(1usize, |n, g| n.checked_mul(g.len()))
-                .filter(|&n| n <= kernel::MAX_CHOICES)
-            else {
-                return false;
-            };
-            let mut choice = vec![0usize; sets.len()];
-            for _ in 0..count {
-                let merge: Vec<(usize, usize)> =
-                    sets.iter().zip(&choice).map(|(g, &i)| g[i]).collect();
-                if !joins(&merge) {
-                    return false;
-                }
-                for (i, g) in choice.iter_mut().zip(sets) {
-                    *i += 1;
-                    if *i < g.len() {
-                        break;
-                    }
-                    *i = 0;
-                }
-            }
-            true
+                .map(|g| g.iter().map(|&p| vec![p]).collect())
+                .collect();
+            every_choice_joins(ncomp, ends, &sets)
         };
         let above = std::mem::replace(&mut self.forced, false);
         let mut result = None;
@@ -2403,6 +2400,147 @@ impl<'a> Checker<'a> {
         }
         self.forced = above;
         result
+    }
+
+    /// What a part without sub-patterns makes (docs/yang.md "Capability goals"): for a part
+    /// none of whose branches has sub-patterns (a bridge `2[h3 f4]`, say), the disjunction,
+    /// over its branches, of the conjunction that joins every Black component next to that
+    /// branch's reply (h3: `h2 - g4`; f4: `g4 - f3 & g4 - e5`). None for any other part, or
+    /// when some reply touches fewer than two components.
+    fn capability(
+        &self,
+        part: &Inst,
+        comp: &BTreeMap<Cell, usize>,
+        owned: CellSet,
+    ) -> Option<Vec<Vec<(usize, usize)>>> {
+        if part.pending.is_some()
+            || !part.carried.is_empty()
+            || part.rest.is_some()
+            || part.white != CellSet::EMPTY
+        {
+            return None;
+        }
+        let pattern = self.s.patterns.get(&part.pattern)?;
+        let mut cap: Vec<Vec<(usize, usize)>> = Vec::new();
+        for b in &pattern.branches {
+            if !b.parts.is_empty() {
+                return None;
+            }
+            let r = part.cell(b.reply.n)?;
+            if owned.contains(r) {
+                return None;
+            }
+            let mut ks: Vec<usize> = Vec::new();
+            for y in (self.board.neighbours(r) & owned).iter() {
+                let k = *comp.get(&y)?;
+                if !ks.contains(&k) {
+                    ks.push(k);
+                }
+            }
+            if ks.len() < 2 {
+                return None;
+            }
+            let conj: Vec<(usize, usize)> = ks[1..].iter().map(|&k| (ks[0], k)).collect();
+            if !cap.contains(&conj) {
+                cap.push(conj);
+            }
+        }
+        (!cap.is_empty()).then_some(cap)
+    }
+
+    /// Capability goals (docs/yang.md "Capability goals"), tried when nothing else composes
+    /// a step: each part without sub-patterns in its branches gets what it makes
+    /// ([`Self::capability`], a disjunction of conjunctions), and each other part, in turn,
+    /// every pair of the components it touches under which every choice of one conjunction
+    /// per part (the parts not yet given a goal left out) still joins the step's goal — the
+    /// widening of [`Self::widen`], seeded with what the siblings make rather than with a
+    /// chain. Joining only grows with more pairs, so the assignment keeps "every choice
+    /// joins the goal" as parts are added. At 678/2 (`h2`; `2[i1 h1]`, `2[h3 f4]`, 575) the
+    /// bridge `2[h3 f4]` makes `h2 - g4 | g4 - f3 & g4 - e5`, so 575 may join the top (or
+    /// h2) to any of f3, e5, d7 or the bottom: the link of e5 and d7 to the g4 side made by
+    /// the bridge reaches 575 through its union goal. Returns the goals (built by
+    /// [`Self::build_goals`]); the kernel re-checks each part and the and-node (conditions
+    /// 6 and 8): nothing here is trusted.
+    fn capable(
+        &self,
+        parts: &[Inst],
+        touch: &[Vec<usize>],
+        ends: &[Vec<(usize, usize)>],
+        after: &Position,
+    ) -> Option<Vec<Vec<Vec<(usize, usize)>>>> {
+        if parts.len() < 2 {
+            return None;
+        }
+        let owned = after.owned(Colour::Black);
+        let comp = components(&self.board, owned);
+        let caps: Vec<Option<Vec<Vec<(usize, usize)>>>> = parts
+            .iter()
+            .map(|p| self.capability(p, &comp, owned))
+            .collect();
+        if caps.iter().all(Option::is_none) || caps.iter().all(Option::is_some) {
+            return None;
+        }
+        // A reply's neighbours lie among the components its part touches.
+        let ncomp = comp_count(touch, ends);
+        let every = |sets: &[Vec<Vec<(usize, usize)>>]| every_choice_joins(ncomp, ends, sets);
+        let mut sets: Vec<Vec<Vec<(usize, usize)>>> =
+            caps.iter().map(|c| c.clone().unwrap_or_default()).collect();
+        for (k, t) in touch.iter().enumerate() {
+            if caps[k].is_some() {
+                continue;
+            }
+            for (a, &x) in t.iter().enumerate() {
+                for &y in &t[a + 1..] {
+                    let mut trial = sets.clone();
+                    trial[k].push(vec![(x, y)]);
+                    if every(&trial) {
+                        sets[k].push(vec![(x, y)]);
+                    }
+                }
+            }
+        }
+        let given =
+            |k: usize, sets: &[Vec<Vec<(usize, usize)>>]| caps[k].is_none() && !sets[k].is_empty();
+        if !(0..parts.len()).any(|k| given(k, &sets)) || !every(&sets) {
+            return None;
+        }
+        Some(sets)
+    }
+
+    /// The parts with the goals `sets` (component pairs, a disjunction of conjunctions per
+    /// part; a part with none is left out), when every part given a goal is verified.
+    fn build_goals(
+        &mut self,
+        parts: &[Inst],
+        sets: &[Vec<Vec<(usize, usize)>>],
+        rep: &dyn Fn(usize) -> Cell,
+        after: &Position,
+    ) -> Option<Vec<(Built, Goal)>> {
+        let above = std::mem::replace(&mut self.forced, false);
+        let mark = self.out.len();
+        let mut built = Vec::new();
+        let mut ok = true;
+        for (k, g) in sets.iter().enumerate() {
+            if g.is_empty() {
+                continue;
+            }
+            let goal: Goal = g
+                .iter()
+                .map(|c| c.iter().map(|&(x, y)| (rep(x), rep(y))).collect())
+                .collect();
+            let bt = self.instance(&parts[k], &goal, after);
+            if bt.status != Status::Verified {
+                ok = false;
+                break;
+            }
+            built.push((bt, goal));
+        }
+        self.forced = above;
+        if !ok {
+            self.out.truncate(mark);
+            return None;
+        }
+        Some(built)
     }
 
     /// Conjunctive goals (docs/yang.md "Conjunctive goals"): each part that touches two or
@@ -2953,6 +3091,65 @@ impl<'a> Checker<'a> {
         ));
         Fallback::NotComposed(worst.max(Status::Undecided))
     }
+}
+
+/// One more than the highest component that `touch` or `ends` names.
+fn comp_count(touch: &[Vec<usize>], ends: &[Vec<(usize, usize)>]) -> usize {
+    touch
+        .iter()
+        .flatten()
+        .chain(ends.iter().flatten().flat_map(|(a, z)| [a, z]))
+        .max()
+        .map_or(0, |m| m + 1)
+}
+
+/// Every choice of one conjunction per non-empty set of `sets`, its pairs merged (components
+/// below `ncomp`), joins every pair of some conjunction of `ends` (an odometer; at most
+/// kernel::MAX_CHOICES choices, else false). Empty sets are parts without a goal.
+fn every_choice_joins(
+    ncomp: usize,
+    ends: &[Vec<(usize, usize)>],
+    sets: &[Vec<Vec<(usize, usize)>>],
+) -> bool {
+    fn find(uf: &mut [usize], mut x: usize) -> usize {
+        while uf[x] != x {
+            uf[x] = uf[uf[x]];
+            x = uf[x];
+        }
+        x
+    }
+    let used: Vec<&Vec<Vec<(usize, usize)>>> = sets.iter().filter(|g| !g.is_empty()).collect();
+    let Some(count) = used
+        .iter()
+        .try_fold(1usize, |n, g| n.checked_mul(g.len()))
+        .filter(|&n| n <= kernel::MAX_CHOICES)
+    else {
+        return false;
+    };
+    let mut choice = vec![0usize; used.len()];
+    for _ in 0..count {
+        let mut uf: Vec<usize> = (0..ncomp).collect();
+        for (g, &i) in used.iter().zip(&choice) {
+            for &(x, y) in &g[i] {
+                let (a, b) = (find(&mut uf, x), find(&mut uf, y));
+                uf[a] = b;
+            }
+        }
+        if !ends
+            .iter()
+            .any(|c| c.iter().all(|&(a, z)| find(&mut uf, a) == find(&mut uf, z)))
+        {
+            return false;
+        }
+        for (i, g) in choice.iter_mut().zip(&used) {
+            *i += 1;
+            if *i < g.len() {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    true
 }
 
 /// Widened chains: the starting assignments of a step whose goal is the disjunction of

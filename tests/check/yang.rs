@@ -344,6 +344,31 @@ fn yang_line_through_the_574_gap() {
     assert_eq!(n.cell, board.parse_cell("d9", Notation::Letters).ok());
 }
 
+/// The sister slip at 573 (session 32, docs/yang.md "The trigger slips as findings"): the
+/// same White moves as the 574 line but g1 for f1 (so pattern 353's branch 17 places 573,
+/// whose branch 2, `WM 3 57 65 66`, places 292 on 66 = d9, line 21213). Every Black move up
+/// to e8 (move 17) is the strategy's reply; `hexproof solve` finds the position before e8
+/// won for Black (d8; the proof checks, 26 steps) and after e8 won for White (e9).
+#[test]
+fn yang_line_through_the_573_gap() {
+    let s = strategy();
+    let board = hexproof::board::Board::square(9).unwrap();
+    let line = "e5 c8 d7 g1 h2 e6 d6 d9 c7 g2 f3 h1 i1 a9 f7 g7 e8";
+    let cells = board.parse_cells(line, Notation::Letters).unwrap();
+    let mut f = Follower::new(&s).unwrap();
+    let mut pos = Position::empty(board);
+    assert_eq!(f.opening().cell, cells[0]);
+    pos.play(Colour::Black, cells[0]).unwrap();
+    for pair in cells[1..].chunks(2) {
+        pos.play(Colour::White, pair[0]).unwrap();
+        let m = f.answer(&pos, pair[0]);
+        assert!(matches!(m.source, follow::Source::Branch { .. }), "{m:?}");
+        assert_eq!(m.cell, pair[1]);
+        pos.play(Colour::Black, pair[1]).unwrap();
+    }
+    assert!(f.notes.is_empty(), "{:?}", f.notes);
+}
+
 /// The cell of pattern 1's local position `p` on 9×9 (the centre skipped).
 fn p1(p: u32) -> Cell {
     let i = if p <= 40 { p - 1 } else { p } as u8;
@@ -402,10 +427,13 @@ fn yang_goal_check_fixture_subset() {
     // revision, what revision composes here (209 placements, 176 verified, pinned below).
     // Carried parts (session 24) are left out too: with them, and without revision and
     // widening, the figures are (307, 271, 10) (more steps compose, fewer through a union AND).
+    // Capability goals (session 32) are left out too: like widening, they compose steps that
+    // revision is meant to compose here.
     let before = Params {
         revise: false,
         widen: false,
         carry: false,
+        capabilities: false,
         ..Params::default()
     };
     let r = check_placed(&s, 286, cells(&big), black, &[(e5, b)], before);
@@ -614,10 +642,12 @@ fn yang_revised_goal_composes() {
     let s = strategy();
     let goal = goal_pairs("e5 - b | b8 - b");
     let (cells, black) = placed_at(&s, "1/0 286/2 42/3 281");
-    // Widened chains (session 21) also compose this step; left out to see the revision.
+    // Widened chains (session 21) and capability goals (session 32) also compose this step;
+    // left out to see the revision.
     let before = Params {
         revise: false,
         widen: false,
+        capabilities: false,
         ..Params::default()
     };
     let r = check_placed(&s, 281, cells.clone(), black, &goal, before);
@@ -1630,4 +1660,59 @@ fn yang_read_slips_inert_without_the_slips() {
     assert_eq!(r.len(), 5);
     assert!(r.iter().all(|x| !x.applied), "{r:?}");
     assert!(s == copy);
+}
+
+/// Capability goals (session 32, docs/yang.md "Capability goals"): 678 under
+/// `1/12 471/13 484/2 483/2 677/2` (Black e5 f3 d7 f7 g5 g4), with the goal the check infers
+/// there. Its branch 2 (White g3, Black h2) leaves the bridges `2[i1 h1]` (h2 to the top)
+/// and `2[h3 f4]` and 575 (the rest of the left side). The bridge `2[h3 f4]` makes
+/// `h2 - g4` (h3) or `g4 - f3 & g4 - e5` (f4, next to all three), so 575 may join the top
+/// or h2 to any of f3, e5, d7 or the bottom — what Yang's 13 at b7, six levels below 575,
+/// needs (it reaches d7, not the bottom). With the rule, every record is verified; without
+/// it (session 31's check) the step is "not composed" and 13 at b7 fails
+/// (`b7 - b | b7 - d7 & d7 - b`). The data mutant with the bridge moved to `h3 e4` (e4 is
+/// next to f3 and e5, not to g4: `PP 2 20 14` -> `PP 2 20 15`, line 25202) is not verified.
+#[test]
+fn yang_capability_goals_verify_678() {
+    use hexproof::yang::verify::Params;
+    const G678: &str = "t - g4 | t - b | t - f3 & f3 - g4 | t - f3 & f3 - b | \
+        t - e5 & g4 - e5 | t - e5 & g4 - d7 | t - e5 & e5 - b | t - e5 & d7 - b | \
+        t - d7 & g4 - e5 | t - d7 & g4 - d7";
+    let p678 = "1/12 471/13 484/2 483/2 677/2 678";
+    let goal = conj_goal(G678);
+    let run = |s: &Strategy, p: Params| records_below(s, p678, &goal, "", p);
+    let s = strategy();
+    let (n, bad) = run(&s, Params::default());
+    assert_eq!(bad, 0);
+    assert!(n > 8, "{n} records");
+    let off = Params {
+        capabilities: false,
+        ..Params::default()
+    };
+    let (n_off, bad_off) = run(&s, off);
+    assert!(n_off > 0 && bad_off > 0);
+    let m = edit_pattern(FILE, 678, "\"PP 2 20 14\"", "\"PP 2 20 15\"", 1);
+    let m = Strategy::parse(&m).unwrap();
+    let (n_m, bad_m) = run(&m, Params::default());
+    assert!(n_m > 0 && bad_m > 0);
+    // Above 678, with the goals the check infers there: 677 and 484 are verified too.
+    for (path, goal) in [
+        (
+            "1/12 471/13 484/2 483/2 677",
+            "t - g5 | t - b | t - f3 & f3 - g5 | t - f3 & f3 - b | t - e5 & e5 - g5 | \
+             t - e5 & e5 - b | t - e5 & g5 - d7 | t - e5 & d7 - b | t - d7 & e5 - g5 | \
+             t - d7 & e5 - b",
+        ),
+        (
+            "1/12 471/13 484",
+            "t - b | t - f3 & f3 - b | t - e5 & e5 - b | t - e5 & d7 - b | t - d7 & e5 - b | \
+             t - d7 & d7 - b",
+        ),
+    ] {
+        let (n, bad) = records_below(&s, path, &conj_goal(goal), "", Params::default());
+        assert!(
+            n > 100 && bad == 0,
+            "{path}: {n} records, {bad} not verified"
+        );
+    }
 }

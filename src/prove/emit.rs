@@ -145,6 +145,11 @@ pub struct EmitOptions {
     /// winning within [`MUSTPLAY_NODES`] is followed (0 or 1: the solver's move, as before).
     /// No subtree is emitted to compare, so it costs a VC build per move scored.
     pub mustplay_tries: usize,
+    /// [`EmitOptions::mustplay_tries`] follows another move than the solver's only when its
+    /// mustplay is at most this percentage of the solver's move's (100: any smaller one).
+    /// On 7×7 d5 any smaller one more than doubled the tree: a mustplay of 16 against 18
+    /// says little about the subtrees (docs/prove.md, "The least mustplay").
+    pub mustplay_percent: usize,
 }
 
 /// The knobs of a compact export ([`EmitOptions::compact`]).
@@ -209,6 +214,9 @@ pub const REPLY_TRIES: usize = 8;
 /// must be proved winning.
 pub const MUSTPLAY_NODES: u64 = 20_000;
 
+/// Default of [`EmitOptions::mustplay_percent`].
+pub const MUSTPLAY_PERCENT: usize = 50;
+
 impl Default for EmitOptions {
     fn default() -> Self {
         EmitOptions {
@@ -226,6 +234,7 @@ impl Default for EmitOptions {
             group_cost: GROUP_MAX_COST,
             follow: &[],
             mustplay_tries: 0,
+            mustplay_percent: MUSTPLAY_PERCENT,
         }
     }
 }
@@ -371,6 +380,7 @@ pub fn emit_solved_with_choices(
         group_cost: opts.group_cost,
         group_extra: CellSet::EMPTY,
         mustplay_tries: opts.mustplay_tries,
+        mustplay_percent: opts.mustplay_percent,
         mustplay_moved: 0,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
@@ -751,6 +761,8 @@ struct Emitter<'b, 'a> {
     /// than the solver's.
     mustplay_tries: usize,
     mustplay_moved: usize,
+    /// [`EmitOptions::mustplay_percent`].
+    mustplay_percent: usize,
     /// Where the export's time goes (`--emit-stats`): see [`Profile`].
     prof: Profile,
     /// When the export started (after the solve), for `--emit-stats`.
@@ -982,7 +994,8 @@ impl Emitter<'_, '_> {
 
     /// The cheap proof-size objective ([`EmitOptions::mustplay_tries`]): among the solver's
     /// move `mv` and the next moves in its order, the one leaving the loser the smallest
-    /// mustplay (the solver's move on a tie) that the solver proves winning. The choice is
+    /// mustplay (the solver's move on a tie, and unless the other's is at most
+    /// [`EmitOptions::mustplay_percent`] of the solver's) that the solver proves winning. The choice is
     /// remembered for the position (`size_choice`), so a position met again follows it.
     fn least_mustplay(&mut self, q: &Position, f: &Position, mv: Cell) -> Result<Cell, ProveError> {
         let w = self.winner;
@@ -1013,7 +1026,8 @@ impl Emitter<'_, '_> {
         let mv_score = scored.iter().find(|&&(_, _, m)| m == mv).map(|s| s.0);
         let mut chosen = mv;
         for &(score, _, m) in &scored {
-            if m == mv || mv_score.is_some_and(|s| score >= s) {
+            let clear = |s: usize| score < s && score * 100 <= s * self.mustplay_percent;
+            if m == mv || !mv_score.is_some_and(clear) {
                 break;
             }
             let t = Instant::now();

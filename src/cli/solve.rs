@@ -249,6 +249,16 @@ pub struct SolveArgs {
     /// from them without the proof-size objective's comparisons.
     #[arg(long, value_name = "FILE", hide_short_help = true)]
     emit_choices_out: Option<std::path::PathBuf>,
+    /// Emitted proofs: the cheap proof-size objective (docs/prove.md, "The least
+    /// mustplay"): at each of the winner's moves that no closing reply ends, compare the
+    /// solver's move and the next N-1 in its order by the loser's mustplay after them and
+    /// follow the smallest that the solver proves winning (0: the solver's move).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    emit_mustplay: usize,
+    /// --emit-mustplay: follow another move only when its mustplay is at most this
+    /// percentage of the solver's move's (100: any smaller one).
+    #[arg(long, value_name = "PCT", default_value_t = emit::MUSTPLAY_PERCENT, hide_short_help = true)]
+    emit_mustplay_percent: usize,
     /// Emitted proofs: compact (docs/prove.md): union-connection leaves (Noshita's rule 2),
     /// small leaves `by search` before derivations, and among the winner's moves near the
     /// root the one with the smallest subtree.
@@ -638,6 +648,8 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             group: a.emit_group,
             group_cost: a.emit_group_cost,
             follow,
+            mustplay_tries: a.emit_mustplay,
+            mustplay_percent: a.emit_mustplay_percent,
             compact: a.compact.then_some(emit::CompactOptions {
                 union_nodes: a.compact_union_nodes,
                 union_deep: a.compact_union_deep,

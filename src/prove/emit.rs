@@ -137,6 +137,19 @@ pub struct EmitOptions {
     /// is tried (closing replies, the proof-size objective), so a previous export's choices
     /// ([`emit_with_choices`]) rebuild its tree without comparing again. Empty: none.
     pub follow: &'static [(CellSet, CellSet, Cell)],
+    /// The cheap proof-size objective (docs/prove.md, "The least mustplay"): at every
+    /// winner-to-move position that no closing reply ends, the solver's move and the next
+    /// moves in its order, this many in all, are scored by the loser's mustplay after them
+    /// (the empty cells every winning VSC of the winner's filled position needs: the White
+    /// moves a node must answer) and the move with the smallest one that the solver proves
+    /// winning within [`MUSTPLAY_NODES`] is followed (0 or 1: the solver's move, as before).
+    /// No subtree is emitted to compare, so it costs a VC build per move scored.
+    pub mustplay_tries: usize,
+    /// [`EmitOptions::mustplay_tries`] follows another move than the solver's only when its
+    /// mustplay is at most this percentage of the solver's move's (100: any smaller one).
+    /// On 7×7 d5 any smaller one more than doubled the tree: a mustplay of 16 against 18
+    /// says little about the subtrees (docs/prove.md, "The least mustplay").
+    pub mustplay_percent: usize,
 }
 
 /// The knobs of a compact export ([`EmitOptions::compact`]).
@@ -197,6 +210,13 @@ const GROUP_DEPTH: usize = 1 << 20;
 /// Default of [`EmitOptions::reply_tries`].
 pub const REPLY_TRIES: usize = 8;
 
+/// Solver nodes within which a move [`EmitOptions::mustplay_tries`] prefers to the solver's
+/// must be proved winning.
+pub const MUSTPLAY_NODES: u64 = 20_000;
+
+/// Default of [`EmitOptions::mustplay_percent`].
+pub const MUSTPLAY_PERCENT: usize = 50;
+
 impl Default for EmitOptions {
     fn default() -> Self {
         EmitOptions {
@@ -213,6 +233,8 @@ impl Default for EmitOptions {
             group: false,
             group_cost: GROUP_MAX_COST,
             follow: &[],
+            mustplay_tries: 0,
+            mustplay_percent: MUSTPLAY_PERCENT,
         }
     }
 }
@@ -357,6 +379,9 @@ pub fn emit_solved_with_choices(
         group: opts.group,
         group_cost: opts.group_cost,
         group_extra: CellSet::EMPTY,
+        mustplay_tries: opts.mustplay_tries,
+        mustplay_percent: opts.mustplay_percent,
+        mustplay_moved: 0,
     };
     // The strategy starts with the winner to move: when the loser is to move, one stone of
     // the winner is unplayed and becomes the winner's first move.
@@ -395,6 +420,12 @@ pub fn emit_solved_with_choices(
             e.started.elapsed().as_secs_f64(),
             e.prof.line()
         );
+        if e.mustplay_tries > 1 {
+            eprintln!(
+                "least mustplay: a move other than the solver's at {} positions",
+                e.mustplay_moved
+            );
+        }
     }
     let choices = e.choices(&setup, first.is_none().then_some(mv), root);
     if opts.group {
@@ -726,6 +757,12 @@ struct Emitter<'b, 'a> {
     /// [`EmitOptions::drop_redundant`], and the analyses it dropped.
     drop_redundant: bool,
     dropped: usize,
+    /// [`EmitOptions::mustplay_tries`], and the positions where it followed a move other
+    /// than the solver's.
+    mustplay_tries: usize,
+    mustplay_moved: usize,
+    /// [`EmitOptions::mustplay_percent`].
+    mustplay_percent: usize,
     /// Where the export's time goes (`--emit-stats`): see [`Profile`].
     prof: Profile,
     /// When the export started (after the solve), for `--emit-stats`.
@@ -923,10 +960,98 @@ impl Emitter<'_, '_> {
                 return Ok(done);
             }
         }
+        let mv = if self.mustplay_tries > 1 && !self.no_share {
+            self.least_mustplay(q, f, mv)?
+        } else {
+            mv
+        };
         let mut q2 = q.clone();
         q2.play(w, mv)?;
         let (id, rotated, k) = self.white(&q2)?;
         Ok((mv, id, rotated, k | CellSet::single(mv)))
+    }
+
+    /// The loser's mustplay after the winner plays `m` in `q`: the empty cells of the
+    /// loser-to-move position that every winning VSC of the winner (in the filled position,
+    /// with the fill-in's cells) needs, i.e. the White moves a node there must answer; the
+    /// empty set when the fill-in alone wins. `None` when `m` cannot be played.
+    fn mustplay_after(&mut self, q: &Position, m: Cell) -> Option<CellSet> {
+        let (w, l) = (self.winner, self.winner.opponent());
+        let mut q2 = q.clone();
+        q2.play(w, m).ok()?;
+        let f2 = self.d.filled(&q2, l);
+        if f2.winner() == Some(w) {
+            return Some(CellSet::EMPTY);
+        }
+        let given = f2.stones(w) - q2.stones(w);
+        let (semis, _) = self.vcs_of(&f2, given);
+        let mut left = q2.empty_cells();
+        for s in semis {
+            left &= s | given;
+        }
+        Some(left)
+    }
+
+    /// The cheap proof-size objective ([`EmitOptions::mustplay_tries`]): among the solver's
+    /// move `mv` and the next moves in its order, the one leaving the loser the smallest
+    /// mustplay (the solver's move on a tie, and unless the other's is at most
+    /// [`EmitOptions::mustplay_percent`] of the solver's) that the solver proves winning. The choice is
+    /// remembered for the position (`size_choice`), so a position met again follows it.
+    fn least_mustplay(&mut self, q: &Position, f: &Position, mv: Cell) -> Result<Cell, ProveError> {
+        let w = self.winner;
+        let key = (q.stones(w), q.stones(w.opponent()));
+        if let Some(&m) = self.size_choice.get(&key) {
+            if q.empty_cells().contains(m) {
+                return Ok(m);
+            }
+        }
+        let mut order = Vec::new();
+        self.d.order.scores(f, w, f.empty_cells(), &mut order);
+        order.sort_unstable();
+        let mut cands = vec![mv];
+        cands.extend(
+            order
+                .into_iter()
+                .map(|(_, c)| c)
+                .filter(|&c| c != mv && q.empty_cells().contains(c))
+                .take(self.mustplay_tries - 1),
+        );
+        let mut scored: Vec<(usize, usize, Cell)> = Vec::new();
+        for (i, &m) in cands.iter().enumerate() {
+            if let Some(left) = self.mustplay_after(q, m) {
+                scored.push((left.len(), i, m));
+            }
+        }
+        scored.sort_unstable();
+        let mv_score = scored.iter().find(|&&(_, _, m)| m == mv).map(|s| s.0);
+        let mut chosen = mv;
+        for &(score, _, m) in &scored {
+            let clear = |s: usize| score < s && score * 100 <= s * self.mustplay_percent;
+            if m == mv || !mv_score.is_some_and(clear) {
+                break;
+            }
+            let t = Instant::now();
+            let wins = self.wins_within(q, m, MUSTPLAY_NODES);
+            Profile::add(&mut self.prof.solver, t);
+            if wins {
+                chosen = m;
+                break;
+            }
+        }
+        if chosen != mv {
+            self.mustplay_moved += 1;
+            self.trace(|| {
+                format!(
+                    "least mustplay: {} instead of the solver's {} ({:?} against {:?} cells)",
+                    self.name(chosen),
+                    self.name(mv),
+                    scored.iter().find(|s| s.2 == chosen).map(|s| s.0),
+                    mv_score
+                )
+            });
+        }
+        self.size_choice.insert(key, chosen);
+        Ok(chosen)
     }
 
     fn snapshot(&self) -> Snapshot {

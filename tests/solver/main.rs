@@ -15,4 +15,5 @@ mod solver_compact;
 mod solver_emit;
 mod solver_engine;
 mod solver_group;
+mod solver_mustplay;
 mod templates_whole_board;

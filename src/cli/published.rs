@@ -85,6 +85,12 @@ pub struct ImportPublishedArgs {
     /// lines on stderr.
     #[arg(long, default_value_t = WholeParams::default().tt_entries, value_name = "N")]
     tt_entries: usize,
+    /// The whole-board engine's cap on the certificate nodes it builds for one template
+    /// (`--engine solver|auto`; the rebuild after a proved root stops, undecided, when it is
+    /// reached). About 1.1 kB an entry with the rebuild's maps (session 31: 1.47 M nodes,
+    /// 1.66 GB peak).
+    #[arg(long, default_value_t = WholeParams::default().max_certificate_nodes, value_name = "N")]
+    max_certificate_nodes: usize,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -169,6 +175,7 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
         seconds: a.time,
         fitting: !a.wide_board,
         tt_entries: a.tt_entries,
+        max_certificate_nodes: a.max_certificate_nodes,
         trace: std::env::var_os("HEXPROOF_WHOLE_TRACE").is_some(),
     };
     // What to decide now: (source index, kept entry if not decided now).

@@ -312,6 +312,7 @@ pub fn run_verify(a: VerifyArgs) -> u8 {
                 "derived_leaves": w.derived_leaves,
                 "key_leaves": w.key_leaves,
                 "subsumed": w.subsumed,
+                "direct_keys": w.direct_keys,
                 "failure": w.failure,
             });
         }

@@ -77,6 +77,11 @@ pub struct WholeParams {
     /// certified on its own, and the certificates are joined under one root or-node.
     /// `HEXPROOF_WHOLE_SPLIT=on` turns it on; off by default.
     pub split: bool,
+    /// Black's replies in the certificate rebuild read off the explainer's key first, with no
+    /// solver search when the position after the key is proved at once ([`Builder`]'s
+    /// `direct_key`; session 32). `HEXPROOF_WHOLE_DIRECT_KEYS=off` turns it off; on by
+    /// default.
+    pub direct_keys: bool,
 }
 
 /// Where the whole-board engine's solver uses the connection engine's AND rule over the cells
@@ -146,6 +151,7 @@ impl Default for WholeParams {
             trace: false,
             capture: Capture::from_env(),
             split: std::env::var("HEXPROOF_WHOLE_SPLIT").is_ok_and(|v| v == "on"),
+            direct_keys: std::env::var("HEXPROOF_WHOLE_DIRECT_KEYS").map_or(true, |v| v != "off"),
         }
     }
 }
@@ -184,6 +190,10 @@ pub struct WholeReport {
     /// With [`WholeParams::split`]: White's first moves decided as claims of their own (the
     /// root or-node's options when the claim holds).
     pub split_options: u64,
+    /// Black's replies taken from the explainer's key with no solver search (the position
+    /// after them proved by a node built before or by the key's derivation leaf;
+    /// [`WholeParams::direct_keys`]).
+    pub direct_keys: u64,
 }
 
 impl WholeReport {
@@ -201,6 +211,7 @@ impl WholeReport {
         self.shared_hits += r.shared_hits;
         self.subsumed += r.subsumed;
         self.split_options += r.split_options;
+        self.direct_keys += r.direct_keys;
     }
 }
 
@@ -514,6 +525,17 @@ struct Builder<'g, 'b, 'a> {
     key_vc: Option<(CellSet, CellSet, Derivation)>,
 }
 
+/// What [`Builder::direct_key`] found.
+enum Direct {
+    /// Black's reply (an original cell), the position after it proved.
+    Proved(Cell),
+    /// The H-search's key (an encoded cell) and its derivation, the position after it not
+    /// proved at once (the solver decides).
+    Key(Cell, Derivation),
+    /// No key.
+    None,
+}
+
 impl Builder<'_, '_, '_> {
     /// A progress line on stderr when [`WholeParams::trace`] is on.
     fn trace(&self, msg: impl FnOnce() -> String) {
@@ -674,6 +696,20 @@ impl Builder<'_, '_, '_> {
         self.in_time()?;
         let q = self.encoded(black, white)?;
         let f = self.d.filled(&q, Colour::Black);
+        // The root's proof names a move: take it. Otherwise Black's move is first read off
+        // one H-search, with no solver search if the position after it is proved at once.
+        let known = self
+            .d
+            .lookup(&f, Colour::Black)
+            .is_some_and(|e| e.pn == 0 && e.best.is_some());
+        let mut explained = None;
+        if !known && self.direct_keys_apply() {
+            match self.direct_key(&f, black, white)? {
+                Direct::Proved(r) => return Ok(r),
+                Direct::Key(u, d) => explained = Some(Some((u, d))),
+                Direct::None => explained = Some(None),
+            }
+        }
         let (pn, _) = self.d.mid(&f, Colour::Black, INF, INF);
         if pn != 0 {
             return Err(EngineError::BlackWinUnproved(self.d.nodes));
@@ -683,7 +719,7 @@ impl Builder<'_, '_, '_> {
         let mv = match e.best {
             Some(m) => Some(m),
             None if f.winner() == Some(Colour::Black) => q.empty_cells().first(),
-            None => match self.key_move(&f, black, white) {
+            None => match self.key_move(&f, black, white, explained) {
                 Some((u, d)) => {
                     key_vc = Some(d);
                     Some(u)
@@ -712,17 +748,20 @@ impl Builder<'_, '_, '_> {
     /// Selinger's 8-kyiz-3, session 24). With the key `u`, the derivation of Black's winning
     /// VC once a stone is on `u` (the next White-to-move position's derivation leaf, with no
     /// second explainer call). `None`: no key, or it is not a proved win.
+    ///
+    /// `explained`: the H-search's answer when [`Self::direct_key`] ran it already (not run
+    /// again).
     fn key_move(
         &mut self,
         f: &Position,
         black: CellSet,
         white: CellSet,
+        explained: Option<Option<(Cell, Derivation)>>,
     ) -> Option<(Cell, Derivation)> {
-        let (u, d) = explain_key_vc(f, Colour::Black, f.empty_cells(), ExplainLimits::default())?;
-        let r = self.enc.to_original(u)?;
-        if !(self.game.carrier() - black - white).contains(r) {
-            return None;
-        }
+        let (u, d) = match explained {
+            Some(k) => k?,
+            None => self.explained_key(f, black, white)?,
+        };
         let mut child = f.clone();
         child.play(Colour::Black, u).ok()?;
         let g = self.d.filled(&child, Colour::White);
@@ -730,6 +769,77 @@ impl Builder<'_, '_, '_> {
             || self.d.mid(&g, Colour::White, INF, INF).1 == 0;
         self.trace(|| format!("key move: {}", if lost { "proved" } else { "not proved" }));
         lost.then_some((u, d))
+    }
+
+    /// The key `u` (an encoded cell whose original is in the remaining carrier) of a winning
+    /// VSC of Black in filled `f` and the derivation of Black's VC once a stone is on it
+    /// ([`crate::vc::explain::explain_key_vc`]); `None` if the H-search finds none.
+    fn explained_key(
+        &mut self,
+        f: &Position,
+        black: CellSet,
+        white: CellSet,
+    ) -> Option<(Cell, Derivation)> {
+        let (u, d) = explain_key_vc(f, Colour::Black, f.empty_cells(), ExplainLimits::default())?;
+        let r = self.enc.to_original(u)?;
+        (self.game.carrier() - black - white)
+            .contains(r)
+            .then_some((u, d))
+    }
+
+    /// Whether [`Self::direct_key`] can prove a reply: the key's derivation becomes a leaf
+    /// only where [`Self::derived_leaf`] would take it.
+    fn direct_keys_apply(&self) -> bool {
+        self.params.direct_keys
+            && self.params.derive
+            && self.params.fill_in != Fill::Full
+            && self.stand_in().is_some()
+    }
+
+    /// Black's move in filled `f` (Black to move after the added stones) with no solver
+    /// search: the key `u` of a winning VSC of Black ([`Self::explained_key`]), taken when
+    /// the White-to-move position after it is proved at once — by a node built before (the
+    /// memo or [`Self::subsuming`]) or by the key's derivation as a leaf the kernel accepts
+    /// ([`Self::translated_leaf`]), which is then remembered for that position. Nothing is
+    /// trusted: the move is as good as the node that proves the position after it, and the
+    /// whole certificate is checked by the kernel. Saves the solver's evaluations of both
+    /// positions (the one before `u`, when the root's search never met it, and the one
+    /// after), which are most of the rebuild's solver work (a profile of Selinger's 7c-z's
+    /// rebuild, session 32: 62 % of the samples in the connection engine of those
+    /// evaluations, 19 % in the explainer).
+    fn direct_key(
+        &mut self,
+        f: &Position,
+        black: CellSet,
+        white: CellSet,
+    ) -> Result<Direct, EngineError> {
+        let Some((u, d)) = self.explained_key(f, black, white) else {
+            return Ok(Direct::None);
+        };
+        let r = self
+            .enc
+            .to_original(u)
+            .ok_or(EngineError::MoveOutsideWindow)?;
+        let after = black | CellSet::single(r);
+        if self.memo.contains_key(&(after, white)) {
+            self.report.direct_keys += 1;
+            return Ok(Direct::Proved(r));
+        }
+        if let Some(id) = self.subsuming(after, white) {
+            self.report.subsumed += 1;
+            self.report.direct_keys += 1;
+            self.trace(|| format!("  direct key, subsumed by node {id}"));
+            self.memo.insert((after, white), id);
+            return Ok(Direct::Proved(r));
+        }
+        if let Some(id) = self.translated_leaf(after, white, d.clone())? {
+            self.report.key_leaves += 1;
+            self.report.direct_keys += 1;
+            self.trace(|| "  (direct key: its derivation)".to_string());
+            self.remember(after, white, id);
+            return Ok(Direct::Proved(r));
+        }
+        Ok(Direct::Key(u, d))
     }
 
     /// A move of Black in filled `f` (Black to move, won by a connection on `carrier`) after

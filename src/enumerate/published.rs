@@ -76,6 +76,9 @@ pub struct ImportOptions {
     /// proof from (about 230 bytes an entry with the map's overhead, measured in
     /// docs/journal/templates-session24.md).
     pub tt_entries: usize,
+    /// Most certificate nodes the whole-board engine builds for one template
+    /// ([`WholeParams::max_certificate_nodes`]; `--max-certificate-nodes`).
+    pub max_certificate_nodes: usize,
     /// Progress lines of the whole-board engine on stderr ([`WholeParams::trace`]).
     pub trace: bool,
 }
@@ -85,6 +88,7 @@ impl ImportOptions {
     pub fn whole_params(&self) -> WholeParams {
         WholeParams {
             tt_entries: self.tt_entries,
+            max_certificate_nodes: self.max_certificate_nodes,
             trace: self.trace,
             ..WholeParams::default()
         }
@@ -117,6 +121,10 @@ impl ImportOptions {
         let mut s = String::new();
         if self.engine != Engine::Local && self.tt_entries != WholeParams::default().tt_entries {
             s += &format!(", table {} entries", self.tt_entries);
+        }
+        let cap = self.max_certificate_nodes;
+        if self.engine != Engine::Local && cap != WholeParams::default().max_certificate_nodes {
+            s += &format!(", at most {cap} certificate nodes");
         }
         if self.engine != Engine::Local && self.whole_params().split {
             s += ", split by White's first move";

@@ -279,6 +279,46 @@ fn import_published_and_verify_an_entry() {
     );
 }
 
+/// `templates import-published --max-certificate-nodes N`: the whole-board engine's cap on
+/// the certificate nodes it builds (default 2,000,000). IV2n with the solver engine and a cap
+/// of 5 stays undecided (its certificate needs more), and the entry says what was tried.
+#[test]
+fn import_published_caps_the_certificate_nodes() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/edge-templates-hexwiki.json");
+    let out = std::env::temp_dir().join(format!(
+        "hexproof-import-published-cap-{}.json",
+        std::process::id()
+    ));
+    let (code, stdout, err) = run(&[
+        "templates",
+        "import-published",
+        fixture.to_str().unwrap(),
+        "--only",
+        "IV2n",
+        "--engine",
+        "solver",
+        "--max-certificate-nodes",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{err}"));
+    assert_eq!(
+        (v["templates"].as_u64(), v["undecided"].as_u64()),
+        (Some(1), Some(1)),
+        "{stdout}{err}"
+    );
+    assert_ne!(code, 0);
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let tried = written["templates"][0]["tried"].as_str().unwrap();
+    assert!(tried.contains("at most 5 certificate nodes"), "{tried}");
+}
+
 /// `templates show --html OUT`: one well-formed page (parsed as XML with `roxmltree`) with a
 /// figure — an inline SVG with a hexagon per cell and a disc per stone — for every record of
 /// the built-in library and every published template, each verdict re-checked (none shown as

@@ -231,3 +231,27 @@ fn earlier_nodes_prove_the_positions_they_subsume() {
         "no position proved by an earlier node: {r:?}"
     );
 }
+
+#[test]
+fn black_replies_read_off_the_key_need_no_solver_search() {
+    // 6a-1 with and without the direct keys: where the root's proof names no move, Black's
+    // reply is first the explainer's key, taken with no solver search when the position after
+    // it is proved at once (a node built before, or the key's derivation as a leaf the kernel
+    // accepts). Both certificates are kernel-checked (above); with the keys the rebuild
+    // evaluates fewer solver positions. The count fails if the direct keys are off.
+    let on = whole_6a_1();
+    let off = whole_6a_1_with(&WholeParams {
+        split: false,
+        direct_keys: false,
+        ..WholeParams::default()
+    })
+    .1;
+    assert!(on.direct_keys > 0, "{on:?}");
+    assert_eq!(off.direct_keys, 0, "{off:?}");
+    assert!(
+        on.solver_nodes < off.solver_nodes,
+        "on {} solver positions, off {}",
+        on.solver_nodes,
+        off.solver_nodes
+    );
+}

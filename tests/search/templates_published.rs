@@ -187,6 +187,7 @@ fn small_templates_are_decided_again_alike() {
         seconds: 600.0,
         fitting: false,
         tt_entries: WholeParams::default().tt_entries,
+        max_certificate_nodes: WholeParams::default().max_certificate_nodes,
         trace: false,
     };
     let names = [
@@ -219,6 +220,7 @@ fn fitting_placement_gives_the_same_templates() {
         seconds: 600.0,
         fitting: true,
         tt_entries: WholeParams::default().tt_entries,
+        max_certificate_nodes: WholeParams::default().max_certificate_nodes,
         trace: false,
     };
     let names = [

@@ -150,6 +150,13 @@ pub struct SolveArgs {
     /// parameter only, sound for any value)
     #[arg(long, default_value_t = SolveParams::default().widening_step, value_name = "STEP")]
     widening_step: u32,
+    /// Threats first (a knob, off by default; with --order flow or connections): the moves
+    /// after which the mover's connections give it a winning semi-connection through the
+    /// move go first, by the size of the opponent's resulting mustplay as estimated from
+    /// the node's own connections; 1: every such move first, K >= 2: only the K - 1 best
+    /// (a search parameter only; docs/journal/vc-session32.md)
+    #[arg(long, default_value_t = SolveParams::default().threat_order, value_name = "K")]
+    threat_order: usize,
     /// Sticky selection: keep the child selected last while its disproof number stays below
     /// the 1+ε threshold of the least one, as Benzene's DFPN does (a search parameter only).
     #[arg(long)]
@@ -500,6 +507,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         child_dn: a.child_dn,
         widening_step: a.widening_step,
         sticky: a.sticky,
+        threat_order: a.threat_order,
         conductance: a.conductance.into(),
         widening: match a.widening {
             None => SolveParams::default().widening,

@@ -461,8 +461,8 @@ struct PlyTrace {
     /// The moves from the root to the node being searched.
     path: Vec<Cell>,
     /// Per traced node (its path): visits, positions evaluated below, first expansion's
-    /// (moves, vulnerable, dominated, kept).
-    nodes: std::collections::BTreeMap<Vec<Cell>, (u64, u64, Option<(u32, u32, u32, u32)>)>,
+    /// (moves, vulnerable, dominated, kept), and its numbers when it last returned.
+    nodes: std::collections::BTreeMap<Vec<Cell>, TraceNode>,
     /// Per depth: positions evaluated, expansions.
     depth: Vec<(u64, u64)>,
     /// Positions evaluated (key → depth of evaluation) and positions expanded.
@@ -472,7 +472,29 @@ struct PlyTrace {
     board: Option<crate::board::Board>,
 }
 
+/// One node of [`PlyTrace`].
+#[derive(Default)]
+struct TraceNode {
+    visits: u64,
+    evals: u64,
+    /// First expansion: moves, vulnerable, dominated, children kept.
+    first: Option<(u32, u32, u32, u32)>,
+    /// When it last returned: its (pn, dn), its best child's index (the proving move when
+    /// pn = 0) and, per child in search order, (move, pn, dn, searched from here).
+    last: Option<(u32, u32, usize, Vec<(Cell, u32, u32, bool)>)>,
+}
+
 impl PlyTrace {
+    /// Records the numbers of the traced node being searched as it returns.
+    fn leave(&mut self, n: &Numbers, kids: &[Child]) {
+        if self.path.len() > self.plies {
+            return;
+        }
+        let node = self.nodes.entry(self.path.clone()).or_default();
+        let ks = kids.iter().map(|k| (k.mv, k.pn, k.dn, k.seen)).collect();
+        node.last = Some((n.pn, n.dn, n.best, ks));
+    }
+
     fn from_env() -> Option<Box<PlyTrace>> {
         let plies = std::env::var("HEXPROOF_TRACE_PLY").ok()?.parse().ok()?;
         Some(Box::new(PlyTrace {
@@ -513,14 +535,43 @@ impl Drop for PlyTrace {
                 never[d]
             );
         }
-        for (path, (visits, evals, first)) in &self.nodes {
+        let num = |v: u32| {
+            if v >= INF {
+                String::from("inf")
+            } else {
+                v.to_string()
+            }
+        };
+        for (path, node) in &self.nodes {
             let p: Vec<String> = path.iter().map(name).collect();
-            let f = first.map_or(String::from("-"), |(m, v, x, k)| {
+            let f = node.first.map_or(String::from("-"), |(m, v, x, k)| {
                 format!("moves {m} vulnerable {v} dominated {x} kids {k}")
             });
+            // The final numbers: pn 0 = proved (by `best`), dn 0 = disproved.
+            let l = node
+                .last
+                .as_ref()
+                .map_or(String::from(""), |(pn, dn, best, ks)| {
+                    let b = ks.get(*best).map_or(String::from("-"), |k| name(&k.0));
+                    let order: Vec<String> = ks
+                        .iter()
+                        .map(|&(c, kp, kd, seen)| {
+                            let s = if seen { "" } else { "~" };
+                            format!("{}{s}:{}/{}", name(&c), num(kp), num(kd))
+                        })
+                        .collect();
+                    format!(
+                        " final: pn {} dn {} best {b} rank {best} kids: {}",
+                        num(*pn),
+                        num(*dn),
+                        order.join(" ")
+                    )
+                });
             eprintln!(
-                "ply-node [{}] visits {visits} evaluated {evals} first: {f}",
-                p.join(" ")
+                "ply-node [{}] visits {} evaluated {} first: {f}{l}",
+                p.join(" "),
+                node.visits,
+                node.evals
             );
         }
     }
@@ -957,7 +1008,7 @@ impl<'a> Dfpn<'a> {
             }
         }
         if let Some(t) = self.ply.as_mut().filter(|t| t.path.len() <= t.plies) {
-            t.nodes.entry(t.path.clone()).or_default().0 += 1;
+            t.nodes.entry(t.path.clone()).or_default().visits += 1;
         }
         let (mut kids, vulnerable, dominated) = self.expand(pos, to_move, &entry);
         let mut counted_pruned = false;
@@ -1017,6 +1068,9 @@ impl<'a> Dfpn<'a> {
             );
             let (pn, dn) = (n.pn, n.dn);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || !self.budget_left() {
+                if let Some(t) = self.ply.as_mut() {
+                    t.leave(&n, &kids);
+                }
                 return (pn, dn);
             }
             let (mut pick, mut child_th_dn) = (n.best, th_pn.min(self.grown(n.dn2)).min(INF));
@@ -1045,7 +1099,7 @@ impl<'a> Dfpn<'a> {
             let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
             if let Some(t) = self.ply.as_mut() {
                 if t.path.len() <= t.plies {
-                    t.nodes.entry(t.path.clone()).or_default().1 += self.nodes - before;
+                    t.nodes.entry(t.path.clone()).or_default().evals += self.nodes - before;
                 }
                 t.path.pop();
             }
@@ -1206,6 +1260,36 @@ impl<'a> Dfpn<'a> {
         let mut scratch = std::mem::take(&mut self.scratch);
         if self.vc_order && self.eval.use_vcs {
             self.eval.connection_scores(pos, entry.moves, &mut scratch);
+            if self.eval.threat_order > 0 {
+                // Threats first (see the module docs of vc_eval, "Threats first"): the
+                // moves by their threat size, then by the circuit score.
+                let t = self.eval.threat_scores(pos, to_move, entry.moves);
+                let key = |s: i32, c: Cell| {
+                    let size = i64::from(t[c.index()]);
+                    (size * 4_000_000 + i64::from(s).clamp(-2_000_000, 2_000_000))
+                        .clamp(i32::MIN as i64, i32::MAX as i64) as i32
+                };
+                let k = self.eval.threat_order;
+                if k == 1 {
+                    for (s, c) in scratch.iter_mut() {
+                        *s = key(*s, *c);
+                    }
+                } else {
+                    // Only the k - 1 best threat moves go first, ahead of every score.
+                    let mut best: Vec<(i32, Cell)> = scratch
+                        .iter()
+                        .filter(|&&(_, c)| t[c.index()] != super::vc_eval::NO_THREAT)
+                        .map(|&(s, c)| (key(s, c), c))
+                        .collect();
+                    best.sort_unstable();
+                    best.truncate(k - 1);
+                    for (s, c) in scratch.iter_mut() {
+                        if let Some(i) = best.iter().position(|&(_, b)| b == *c) {
+                            *s = i32::MIN + i as i32;
+                        }
+                    }
+                }
+            }
         } else {
             self.order.scores(pos, to_move, entry.moves, &mut scratch);
         }
@@ -1280,7 +1364,7 @@ impl<'a> Dfpn<'a> {
             t.at_depth().1 += 1;
             t.expanded.insert(key);
             if t.path.len() <= t.plies {
-                let first = &mut t.nodes.entry(t.path.clone()).or_default().2;
+                let first = &mut t.nodes.entry(t.path.clone()).or_default().first;
                 if first.is_none() {
                     let m = entry.moves.len() as u32;
                     let x = dominated.len() as u32;

@@ -220,6 +220,10 @@ pub struct SolveParams {
     /// Sticky selection ([`mid::Dfpn::sticky`]): keep the last child while its disproof
     /// number stays below the 1+ε threshold of the least one, as Benzene's DFPN does.
     pub sticky: bool,
+    /// "Threats first" ([`vc_eval::Evaluator::threat_order`]; with the connection orders
+    /// only): 0 off (the default), 1 every threat move first by threat size, k ≥ 2 the
+    /// k − 1 best threat moves first. A search parameter only.
+    pub threat_order: usize,
     /// The conductances of the ordering circuits ([`vc_eval::Evaluator::circuit_links`]):
     /// [`VcLinks::Direct`] (hexproof's) or [`VcLinks::Overlap`] (Benzene's).
     pub conductance: VcLinks,
@@ -296,6 +300,7 @@ impl Default for SolveParams {
             widening: Some((WIDENING_BASE, DEFAULT_WIDENING)),
             widening_step: 0,
             sticky: false,
+            threat_order: 0,
             conductance: VcLinks::Direct,
             library_seeds: true,
             vc_fast_or: true,
@@ -630,6 +635,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.eval.circuit_links = params.conductance;
     d.vc_order = matches!(params.order, Ordering::Connections | Ordering::Flow);
     d.eval.circuit_flow = params.order == Ordering::Flow;
+    d.eval.threat_order = params.threat_order;
     // HEXPROOF_KEEP_CIRCUITS=0 re-builds the connections at every expansion instead (for
     // the ablation; the order is the same up to rounding).
     d.eval.keep_circuits =

@@ -62,6 +62,20 @@
 //! that carry the current; on 7×7 b4 f2 Black's winning move c5 is 14th by energy and 5th
 //! by current (728 nodes → 17; docs/journal/solver-session24.md).
 //!
+//! # Threats first (a knob, off)
+//!
+//! [`Evaluator::threat_order`] (`solve --threat-order K`, session 32): at an expansion the
+//! moves that give the mover a winning VSC through the move (a VC from one of its borders
+//! to the move and a VSC or VC from the move to the other border, disjoint, counting the
+//! mover's groups the move touches) go first, by the size of the intersection of those
+//! VSCs' carriers ([`threat_sizes`]): an estimate of the opponent's mustplay after the
+//! move, i.e. of the child's initial disproof number, made from the node's own
+//! connections before any child is evaluated. Motivation (docs/journal/vc-session32.md):
+//! at 8×8 `c5 c6 d5 d3` Benzene proves Black's e3 with 22 work units; the flow order puts
+//! e3 14th of 39, outside the widening window, and hexproof searches 12,156 positions
+//! there (e3 alone: 520). With K = 1 e3 goes first (3,369 positions). Measured over the
+//! benchmark openings it moves whole trees by −9 % to +34 %: not the default.
+//!
 //! # Conductances
 //!
 //! The circuits have hexproof's conductances by default ([`VcLinks::Direct`]: a VC link of
@@ -268,6 +282,12 @@ pub struct Evaluator {
     /// conductances, the default) or [`VcLinks::Overlap`] (Benzene's; `--conductance
     /// overlap`, see "Conductances").
     pub circuit_links: VcLinks,
+    /// Order the moves that make a threat first ([`Evaluator::threat_scores`], "Threats
+    /// first"): 0 off, 1 every threat move before the others, k ≥ 2 only the k − 1 of
+    /// smallest threat size.
+    pub threat_order: usize,
+    /// The kept threat sizes: (Black stones, White stones, player to move) → per cell.
+    threats: std::collections::HashMap<(CellSet, CellSet, Colour), Box<[u8]>>,
     /// The stronger win test ([`Evaluator::strong_win`]) at open nodes whose moves (the
     /// mustplay) number at most this many; 0: off.
     pub strong_moves: usize,
@@ -353,6 +373,82 @@ fn circuit_scores(
         .collect()
 }
 
+/// No threat ([`threat_sizes`]).
+pub const NO_THREAT: u8 = u8::MAX;
+
+/// Most connections of one border side looked at per move by [`threat_sizes`].
+const THREAT_LIST: usize = 32;
+
+/// "Threats first": for each of `moves` (cell index → size), an estimate of the opponent's
+/// mustplay after `colour` plays there, from `colour`'s connections `set` in `pos` (which
+/// has no winning VSC of `colour`, an open node). A move m joined to one of the colour's
+/// borders by a VC and to the other by a VSC (or both by VCs), with disjoint carriers
+/// (from m itself or a group of the colour touching m), leaves the colour a winning VSC
+/// through m: the opponent must then play inside the union of the two carriers. The size is
+/// that of the intersection of those unions (0: m connects at once; [`NO_THREAT`]: none,
+/// at most 254 otherwise). Ordering only: the estimate decides nothing.
+pub fn threat_sizes(pos: &Position, colour: Colour, set: &VcSet, moves: CellSet) -> Box<[u8]> {
+    let mut out = vec![NO_THREAT; crate::vc::endpoints::CELL_SLOTS].into_boxed_slice();
+    let board = pos.board();
+    let own = pos.stones(colour);
+    let [b1, b2] = colour.borders().map(crate::board::Cell::border);
+    let (e1, e2) = (set.endpoint(b1), set.endpoint(b2));
+    let mut sides: [Vec<(CellSet, bool)>; 2] = [Vec::new(), Vec::new()];
+    for m in moves.iter() {
+        // m and the colour's groups it touches.
+        let mut ends = vec![m];
+        for c in (board.neighbours(m) & own).iter() {
+            if let Some(e) = set.endpoint(c) {
+                if !ends.contains(&e) {
+                    ends.push(e);
+                }
+            }
+        }
+        for (side, (b, eb)) in sides.iter_mut().zip([(b1, e1), (b2, e2)]) {
+            side.clear();
+            if board.neighbours(m).contains(b)
+                || ends.iter().any(|&e| eb.is_some() && set.endpoint(e) == eb)
+            {
+                side.push((CellSet::EMPTY, true));
+                continue;
+            }
+            for &e in &ends {
+                side.extend(
+                    set.vcs(b, e)
+                        .into_iter()
+                        .take(THREAT_LIST)
+                        .map(|c| (c, true)),
+                );
+                side.extend(
+                    set.vscs(b, e)
+                        .into_iter()
+                        .take(THREAT_LIST)
+                        .map(|c| (c, false)),
+                );
+            }
+        }
+        let mut inter: Option<CellSet> = None;
+        'pairs: for &(c1, f1) in &sides[0] {
+            for &(c2, f2) in &sides[1] {
+                if !(f1 || f2) || !(c1 & c2).is_empty() {
+                    continue;
+                }
+                let mut u = c1 | c2;
+                u.remove(m);
+                if f1 && f2 {
+                    inter = Some(CellSet::EMPTY);
+                    break 'pairs;
+                }
+                inter = Some(inter.map_or(u, |i| i & u));
+            }
+        }
+        if let Some(i) = inter {
+            out[m.index()] = i.len().min(NO_THREAT as usize - 1) as u8;
+        }
+    }
+    out
+}
+
 /// The mustplay from the opponent's winning VSC carriers `semis` among `empty`, and the union
 /// of the carriers that cut it down (smallest first, each kept only if it removes a move; the
 /// result is the intersection of all of them).
@@ -404,6 +500,8 @@ impl Evaluator {
             lazy_circuits: std::env::var_os("HEXPROOF_LAZY_CIRCUITS").is_none_or(|v| v != "0"),
             circuit_flow: false,
             circuit_links: VcLinks::Direct,
+            threat_order: 0,
+            threats: std::collections::HashMap::new(),
             strong_moves: 0,
             strong: None,
         }
@@ -573,6 +671,38 @@ impl Evaluator {
         }
     }
 
+    /// The threat size of each of `moves` for `to_move` at the open node `pos` (per cell
+    /// index; see [`threat_sizes`]): kept from the evaluation of `pos`, else from the
+    /// mover's engine, built first when it is not at `pos`. Ordering only.
+    pub fn threat_scores(&mut self, pos: &Position, to_move: Colour, moves: CellSet) -> Box<[u8]> {
+        let key = (
+            pos.stones(Colour::Black),
+            pos.stones(Colour::White),
+            to_move,
+        );
+        if let Some(t) = self.threats.get(&key) {
+            return t.clone();
+        }
+        if !self.at(to_move, pos) {
+            self.build(to_move, pos, Site::Order);
+        }
+        self.keep_threats(pos, to_move, moves)
+    }
+
+    fn keep_threats(&mut self, pos: &Position, to_move: Colour, moves: CellSet) -> Box<[u8]> {
+        let t = threat_sizes(pos, to_move, self.set(to_move), moves);
+        if self.threats.len() >= MAX_KEPT_CIRCUITS {
+            self.threats.clear();
+        }
+        let key = (
+            pos.stones(Colour::Black),
+            pos.stones(Colour::White),
+            to_move,
+        );
+        self.threats.insert(key, t.clone());
+        t
+    }
+
     /// True when `colour`'s engine holds its connections in `pos`.
     fn at(&self, colour: Colour, pos: &Position) -> bool {
         self.built[colour as usize] && self.set(colour).position() == pos
@@ -714,6 +844,9 @@ impl Evaluator {
                     return Eval::Win(c);
                 }
             }
+            if self.threat_order > 0 && self.at(to_move, pos) {
+                self.keep_threats(pos, to_move, empty);
+            }
             self.keep_open(pos);
             return Eval::Open {
                 moves: empty,
@@ -721,6 +854,9 @@ impl Evaluator {
             };
         }
         let (m, reason) = mustplay_cover(semis, empty);
+        if !m.is_empty() && self.threat_order > 0 && self.at(to_move, pos) {
+            self.keep_threats(pos, to_move, m);
+        }
         if m.is_empty() {
             // Every move leaves some opponent winning VSC untouched.
             self.stats.losses += 1;

@@ -491,6 +491,15 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
         eval_dn: dfpn::mid::EvalDn::Vulnerable,
         ..SolveParams::default()
     };
+    // "Threats first", every threat move and the best two (session 32).
+    let threats = SolveParams {
+        threat_order: 1,
+        ..SolveParams::default()
+    };
+    let threats3 = SolveParams {
+        threat_order: 3,
+        ..SolveParams::default()
+    };
     let mut checked = 0;
     while checked < 24 {
         let n = 4 + (checked % 2) as u32;
@@ -512,6 +521,8 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
             &overlap,
             &children_dn,
             &vulnerable_dn,
+            &threats,
+            &threats3,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
             if (o.winner == Winner::Black) == (to_move == Colour::Black) {

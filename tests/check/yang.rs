@@ -1716,3 +1716,68 @@ fn yang_capability_goals_verify_678() {
         );
     }
 }
+
+/// The six first failures under `1/7 343/7 593/4` (603/6, 602/6, 596/6; session 32 round 2,
+/// docs/journal/yang-session32.md): the three branches 6 have one shape, Black's d7 with the
+/// parts `2[e6 d6]`, `2[h2 i1]`, a left part (294, 378, 302) and 317 on the right. 317 is not
+/// verified even with the top allowed (`f2 - b | t - b | d7 - b`): six levels down, at
+/// `321/1`, the bridge `2[i2 h3]` joins i3 to g3 by h3, but by i2 only through h2 or i1 —
+/// the two cells of the sibling `2[h2 i1]` six levels up (h2 joins the f2 group, i1 the
+/// top), outside 317, so checked alone the exact search loses `i3 - f2` there. In its
+/// step, the end is not lost: 603 checked for the union `t - b | f2 - b | d2 - b` (not the
+/// goal 602 hands it) is verified, 317 for `d7 - b | t - b | f2 - b` with the sibling
+/// bridge handed down to 321/1 (`t - i3 | f2 - i3` there). What 603/6 lacks under its
+/// inferred goal is the goal choice (294 a union with `d2 - f2`, 317 one with `t - b`).
+#[test]
+fn yang_far_bridge_end_under_593_4() {
+    use hexproof::yang::verify::Status;
+    let s = strategy();
+    let board = hexproof::board::Board::square(9).unwrap();
+    let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
+    for (path, left) in [
+        ("1/7 343/7 593/4 596/2 602/2 603", 294),
+        ("1/7 343/7 593/4 596/2 602", 378),
+        ("1/7 343/7 593/4 596", 302),
+    ] {
+        let (cells, _) = placed_at(&s, path);
+        let pattern: u32 = path.rsplit(' ').next().unwrap().parse().unwrap();
+        let branch = &s.patterns[&pattern].branches[6];
+        let kinds: Vec<u32> = branch.parts.iter().map(|q| q.pattern).collect();
+        assert_eq!(kinds, [2, 2, left, 317], "{path}");
+        let ends: Vec<Cell> = branch.parts[1]
+            .map
+            .iter()
+            .map(|x| cells[x.n as usize - 1])
+            .collect();
+        assert_eq!(ends, [cell("h2"), cell("i1")], "{path}");
+    }
+    let r = check_at(
+        &s,
+        "1/7 343/7 593/4 596/2 602/2 603/6 317",
+        "f2 - b | t - b | d7 - b",
+    );
+    assert_ne!(r.last().unwrap().status, Status::Verified);
+    let lost = status_at(&r, "317/2 318/1 319/1 382/1 320/1 321/1 2");
+    assert_eq!(lost, Some((Status::Undecided, "i3 - f2".to_string())));
+    let r = check_at(
+        &s,
+        "1/7 343/7 593/4 596/2 602/2 603",
+        "t - b | f2 - b | d2 - b",
+    );
+    assert!(r.iter().all(|x| x.status == Status::Verified));
+    let at = |path: &str| {
+        r.iter()
+            .find(|x| x.path == path)
+            .and_then(|x| x.goal.clone())
+    };
+    assert_eq!(at("603/6 317").as_deref(), Some("d7 - b | t - b | f2 - b"));
+    let end = "603/6 317/2 318/1 319/1 382/1 320/1 321/1 2";
+    assert_eq!(at(end).as_deref(), Some("t - i3 | f2 - i3"));
+    // Under the goal 603 is handed there, it is not verified (294 first fails, 13 at b7).
+    let r = check_at(
+        &s,
+        "1/7 343/7 593/4 596/2 602/2 603",
+        "t - b | d2 - b | t - f2 & f2 - b | d2 - f2 & f2 - b",
+    );
+    assert_ne!(r.last().unwrap().status, Status::Verified);
+}

@@ -238,17 +238,20 @@ fn verify_times_each_record_by_carrier_size() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The HexWiki fixture and a temporary output path `STEM-PID.json` for an import.
+fn hexwiki_fixture_and_out(stem: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/edge-templates-hexwiki.json");
+    let out = std::env::temp_dir().join(format!("{stem}-{}.json", std::process::id()));
+    (fixture, out)
+}
+
 /// `templates import-published` decides the templates named (a one-stone one and IV2n, whose
 /// proof uses 22 of its 24 cells), and `templates verify published/NAME` re-checks an entry
 /// of the shipped `templates/published.json`.
 #[test]
 fn import_published_and_verify_an_entry() {
-    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/edge-templates-hexwiki.json");
-    let out = std::env::temp_dir().join(format!(
-        "hexproof-import-published-{}.json",
-        std::process::id()
-    ));
+    let (fixture, out) = hexwiki_fixture_and_out("hexproof-import-published");
     let (code, stdout, err) = run(&[
         "templates",
         "import-published",
@@ -284,12 +287,7 @@ fn import_published_and_verify_an_entry() {
 /// of 5 stays undecided (its certificate needs more), and the entry says what was tried.
 #[test]
 fn import_published_caps_the_certificate_nodes() {
-    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/edge-templates-hexwiki.json");
-    let out = std::env::temp_dir().join(format!(
-        "hexproof-import-published-cap-{}.json",
-        std::process::id()
-    ));
+    let (fixture, out) = hexwiki_fixture_and_out("hexproof-import-published-cap");
     let (code, stdout, err) = run(&[
         "templates",
         "import-published",

@@ -236,6 +236,10 @@ pub struct SolveArgs {
     /// cases (with their `| *`) already answer every White move it excludes.
     #[arg(long)]
     emit_drop_redundant: bool,
+    /// Emitted proofs: do not close a leaf by the fill-in the checker justifies and a search
+    /// in the filled position (`fill …` then `t - b on [..] by search`); as before that form.
+    #[arg(long, hide_short_help = true)]
+    emit_no_fill_search: bool,
     /// Emitted proofs: after the tree is built, answer two White moves with one Black reply
     /// where one subtree serves both (`case c2 | d2 => …`), and leave out the cases the
     /// others' `| *` already answer (docs/prove.md, "Grouped replies").
@@ -653,6 +657,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             reply_leaf_nodes: a.emit_reply_leaf_nodes,
             collapse: a.emit_collapse,
             drop_redundant: a.emit_drop_redundant,
+            fill_search: !a.emit_no_fill_search,
             group: a.emit_group,
             group_cost: a.emit_group_cost,
             follow,

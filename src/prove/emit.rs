@@ -21,7 +21,10 @@
 //!   time with the earlier ones applied) are written `fill dead [..]` / `fill captured black
 //!   [a, b]` before the steps, and the explainer derives the connection in the filled
 //!   position (docs/SEMANTICS.md, "Fill-in in a leaf"); a cell the test does not justify is
-//!   never written as a fill. The same for a precluding analysis;
+//!   never written as a fill. The same for a precluding analysis. With no derivation, the
+//!   justified fills are written before the search instead (`fill …`, then `t - b on
+//!   [C ∪ B \ F] by search`, searched in the filled position: the filled cells F leave the
+//!   search), before the plain search leaf (docs/prove.md, "Leaves by fill-in and search");
 //! - otherwise a **White node**: every winning VSC of Black (carrier S) whose key Z the
 //!   explainer finds (an AND through the empty cell Z; for small carriers also the exact
 //!   search within [`KEY_NODES`]) becomes `preclude by Z { … }` with the derivation of the
@@ -150,6 +153,10 @@ pub struct EmitOptions {
     /// On 7×7 d5 any smaller one more than doubled the tree: a mustplay of 16 against 18
     /// says little about the subtrees (docs/prove.md, "The least mustplay").
     pub mustplay_percent: usize,
+    /// Close a leaf whose derivation is not found by the checker-justified fill-in of the
+    /// solver's fill-in cells and a search in the filled position (`fill …` lines, then
+    /// `t - b on [..] by search`), before the plain search leaf; off: as before.
+    pub fill_search: bool,
 }
 
 /// The knobs of a compact export ([`EmitOptions::compact`]).
@@ -235,6 +242,7 @@ impl Default for EmitOptions {
             follow: &[],
             mustplay_tries: 0,
             mustplay_percent: MUSTPLAY_PERCENT,
+            fill_search: true,
         }
     }
 }
@@ -338,6 +346,8 @@ pub fn emit_solved_with_choices(
         derived: 0,
         searched: 0,
         filled_leaves: 0,
+        fill_searched: 0,
+        fill_search: opts.fill_search,
         limits,
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
@@ -702,6 +712,11 @@ struct Emitter<'b, 'a> {
     searched: usize,
     /// Derivations written with fill-in (included in `derived`).
     filled_leaves: usize,
+    /// Leaves written as fill-in and a search in the filled position (included in
+    /// `searched`): [`Emitter::filled_searched_leaf`].
+    fill_searched: usize,
+    /// [`EmitOptions::fill_search`].
+    fill_search: bool,
     /// The explainer's bounds.
     limits: ExplainLimits,
     /// Explanations already tried (found or not), within a node and across nodes.
@@ -824,7 +839,7 @@ struct Snapshot {
     len: usize,
     refs: Vec<usize>,
     count: usize,
-    counters: [usize; 5],
+    counters: [usize; 6],
 }
 
 impl Emitter<'_, '_> {
@@ -863,11 +878,12 @@ impl Emitter<'_, '_> {
         self.count += 1;
         if self.stats && self.count.is_multiple_of(PROGRESS_EVERY) {
             eprintln!(
-                "emit progress: {} nodes ({} loser-to-move, {} derived, {} by search) at {:.1} s: {}",
+                "emit progress: {} nodes ({} loser-to-move, {} derived, {} by search, {} of them after fill-in) at {:.1} s: {}",
                 self.count,
                 self.nodes.len(),
                 self.derived,
                 self.searched,
+                self.fill_searched,
                 self.started.elapsed().as_secs_f64(),
                 self.prof.line()
             );
@@ -1063,6 +1079,7 @@ impl Emitter<'_, '_> {
                 self.derived,
                 self.searched,
                 self.filled_leaves,
+                self.fill_searched,
                 self.unions,
                 self.dropped,
             ],
@@ -1080,6 +1097,7 @@ impl Emitter<'_, '_> {
             self.derived,
             self.searched,
             self.filled_leaves,
+            self.fill_searched,
             self.unions,
             self.dropped,
         ] = s.counters;
@@ -1378,12 +1396,22 @@ impl Emitter<'_, '_> {
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
         if f.winner() == Some(w) {
-            return self
-                .search_cheap(q, given)
-                .then(|| (Node::Leaf(given, None, Vec::new()), given));
+            return self.won_leaf(q, given);
         }
         let (_, wins) = self.vcs_of(&f, given);
         self.leaf_from(q, &f, &wins, given)
+    }
+
+    /// A leaf on the cells `given` by the solver's fill-in when they alone win `q`: after the
+    /// fill-in the checker justifies, else (none justified) plain, when the search is cheap.
+    fn won_leaf(&mut self, q: &Position, given: CellSet) -> Option<(Node, CellSet)> {
+        match self.filled_searched_leaf(q, &[given], given) {
+            Ok(leaf) => Some(leaf),
+            Err(failed) if failed.is_empty() && self.search_cheap(q, given) => {
+                Some((Node::Leaf(given, None, Vec::new()), given))
+            }
+            Err(_) => None,
+        }
     }
 
     /// Proves: the loser to move in `q` loses; returns its node and proof set (docs/SEMANTICS.md,
@@ -1436,8 +1464,10 @@ impl Emitter<'_, '_> {
         // proves it cheaply (7×7 c4 had two such leaves of 28 cells that 20 M nodes did not
         // decide); else White's moves are answered one by one below.
         let won = f.winner() == Some(w);
-        if won && self.search_cheap(q, given) {
-            return Ok((Node::Leaf(given, None, Vec::new()), given));
+        if won {
+            if let Some(leaf) = self.won_leaf(q, given) {
+                return Ok(leaf);
+            }
         }
         let (semis, wins) = if won {
             (Vec::new(), Vec::new())
@@ -1476,20 +1506,84 @@ impl Emitter<'_, '_> {
 
     /// The first of the winning carriers (at most [`EXPLAIN_TRIES`], each of at most
     /// `leaf_max` cells) that the cheap search confirms, counted as a searched leaf.
-    fn small_searched_leaf(&mut self, q: &Position, wins: &[CellSet]) -> Option<CellSet> {
+    /// Carriers in `skip` (their search after fill-in failed: the filled game is this one with
+    /// dead and captured cells decided, no harder to search) are not searched again.
+    fn small_searched_leaf(
+        &mut self,
+        q: &Position,
+        wins: &[CellSet],
+        skip: &[CellSet],
+    ) -> Option<CellSet> {
         let small: Vec<CellSet> = wins
             .iter()
             .copied()
             .filter(|c| c.len() <= self.leaf_max)
             .take(EXPLAIN_TRIES)
+            .filter(|c| !skip.contains(c))
             .collect();
         let c = small.into_iter().find(|&c| self.search_cheap(q, c))?;
         self.searched += 1;
         Some(c)
     }
 
+    /// A leaf closing `q` by a winning carrier `c` of `wins` (at most [`EXPLAIN_TRIES`] tried,
+    /// each with the fill-in cells `given`): the fill-in of `given` that the checker's test
+    /// justifies ([`Self::fill_plan`] in `q` restricted to `c`), then `t - b on [c \ F] by
+    /// search` in the filled position, when the checker's search proves it within the leaf
+    /// budget and `c \ F` has at most `leaf_max` cells. Written `fill …` lines and one search
+    /// line; the checker verifies the search in the filled position and every fill in the
+    /// restricted position, as for a derivation after fill-in (docs/SEMANTICS.md, "Fill-in in
+    /// a leaf"), and composes the kernel certificate of the whole (kernel condition 7b). The
+    /// leaf's carrier (proof set) is `c`. The solver's fill-in cells that the test does not
+    /// justify stay empty cells of the search.
+    ///
+    /// Without one: the carriers whose search after fill-in was run and failed.
+    fn filled_searched_leaf(
+        &mut self,
+        q: &Position,
+        wins: &[CellSet],
+        given: CellSet,
+    ) -> Result<(Node, CellSet), Vec<CellSet>> {
+        let mut failed = Vec::new();
+        if !self.fill_search || given.is_empty() || self.leaf_nodes == 0 {
+            return Err(failed);
+        }
+        let w = self.winner;
+        for &c in wins.iter().take(EXPLAIN_TRIES) {
+            let (fills, filled) = self.fill_plan(q, w, c, given);
+            if fills.is_empty() {
+                continue;
+            }
+            let cells = fills.iter().fold(CellSet::EMPTY, |a, f| a | f.cells);
+            let rest = (c - cells) & q.empty_cells();
+            // (All of `c` filled: no search line to write; the plain search has it.)
+            if rest.is_empty()
+                || rest.len() > self.leaf_max
+                || check_fills(q, &fills, c, w).is_err()
+            {
+                continue;
+            }
+            if self.search_cheap(&filled, rest) {
+                self.searched += 1;
+                self.fill_searched += 1;
+                self.trace(|| {
+                    format!(
+                        "fill-in search leaf: {} cells, {} filled ({} given by the solver's fill-in), {} searched",
+                        c.len(),
+                        cells.len(),
+                        given.len(),
+                        rest.len()
+                    )
+                });
+                return Ok((Node::Leaf(c, None, fills), c));
+            }
+            failed.push(c);
+        }
+        Err(failed)
+    }
+
     /// A leaf closing `q` by one of the winning VCs `wins`: derived, derived after fill-in,
-    /// or `by search` when small and cheap for the checker.
+    /// `by search` after fill-in, or `by search` when small and cheap for the checker.
     fn leaf_from(
         &mut self,
         q: &Position,
@@ -1500,7 +1594,7 @@ impl Emitter<'_, '_> {
         let w = self.winner;
         // Compact: a small leaf is one `by search` line, before any derivation.
         if self.compact.is_some() {
-            if let Some(c) = self.small_searched_leaf(q, wins) {
+            if let Some(c) = self.small_searched_leaf(q, wins, &[]) {
                 return Some((Node::Leaf(c, None, Vec::new()), c));
             }
         }
@@ -1520,7 +1614,14 @@ impl Emitter<'_, '_> {
                 return Some((Node::Leaf(k, Some(d), fills), k));
             }
         }
-        if let Some(c) = self.small_searched_leaf(q, wins) {
+        // The fill-in the checker can justify, then the search in the filled position: the
+        // filled cells leave the search (often the difference between a search within the
+        // budget and a split of the leaf).
+        let failed = match self.filled_searched_leaf(q, wins, given) {
+            Ok(leaf) => return Some(leaf),
+            Err(failed) => failed,
+        };
+        if let Some(c) = self.small_searched_leaf(q, wins, &failed) {
             if self.stats {
                 // Diagnosis: would the explainer derive it with the fill-in as stones?
                 let inf = explain_win(f, w, c, self.limits).is_some();
@@ -1746,6 +1847,13 @@ impl Emitter<'_, '_> {
                 out,
                 "// {} of the derivations follow fill-in (dead cells, captured pairs).",
                 self.filled_leaves
+            );
+        }
+        if self.fill_searched > 0 {
+            let _ = writeln!(
+                out,
+                "// {} of the searches follow fill-in (dead cells, captured pairs).",
+                self.fill_searched
             );
         }
         let _ = writeln!(

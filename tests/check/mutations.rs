@@ -687,6 +687,79 @@ fn fill_lines_are_mutated() {
     }
 }
 
+/// A leaf as the emitter writes it when no derivation is found (tests/fixtures/fill-search-6x6.hexp,
+/// from the export of 6×6 b5): the fill-in the checker justifies, then a search in the filled
+/// position. Within 20,000 nodes (the emitter's leaf budget on 7×7) it is verified, while the
+/// same leaf unfilled — the only search leaf the emitter wrote before — is undecided (its
+/// search needs 20,652 nodes). Each mutant is rejected: a carrier cell the search needs dropped,
+/// the captured pair's line dropped (its cells are then White in the restricted game), a dead
+/// cell that is not dead, a pair that is not captured, and the captured pair stated as dead.
+#[test]
+fn a_fill_in_search_leaf_closes_what_the_plain_search_does_not_and_its_mutants_fail() {
+    let src = std::fs::read_to_string("tests/fixtures/fill-search-6x6.hexp").unwrap();
+    let opts = Options {
+        budget: Budget::nodes(20_000),
+        ..Options::default()
+    };
+    let ok = check_source("fill-search.hexp", &src, &opts);
+    assert_eq!(ok.report.exit_code, 0, "{}", ok.human());
+    let search = "t - b on [a1, b1, c1, a2, b2, c2, e2, a3, b3, c3, d3, e3, d4, e4, c5, d5, b6, c6, d6] by search";
+    let dead = "    fill dead [a5]\n";
+    let captured = "    fill captured black [d1, e1]\n";
+    assert!(src.contains(search) && src.contains(dead) && src.contains(captured));
+    // The old form: no fill, the filled cells back in the search's carrier.
+    let plain = src
+        .replace(dead, "")
+        .replace(captured, "")
+        .replace("on [a1, b1, c1, a2,", "on [a1, b1, c1, d1, e1, a2,");
+    let plain = plain.replace("c3, d3, e3, d4, e4, c5,", "c3, d3, e3, d4, e4, a5, c5,");
+    let c = check_source("plain.hexp", &plain, &opts);
+    assert_eq!(c.report.exit_code, 3, "{}", c.human());
+    let mutants = [
+        (
+            "the search's carrier without b1",
+            src.replace("[a1, b1, c1, a2,", "[a1, c1, a2,"),
+            "the claim is false",
+        ),
+        (
+            "the captured pair's line dropped",
+            src.replace(captured, ""),
+            "the claim is false",
+        ),
+        (
+            "c5 (a cell the search needs) filled as dead instead of a5",
+            src.replace("fill dead [a5]", "fill dead [c5]")
+                .replace("e4, c5, d5", "e4, a5, d5"),
+            "not justified",
+        ),
+        (
+            "the pair c1, d1 as captured instead of d1, e1",
+            src.replace("[d1, e1]", "[c1, d1]")
+                .replace("[a1, b1, c1, a2,", "[a1, b1, e1, a2,"),
+            "not justified",
+        ),
+        (
+            "the captured pair stated as dead",
+            src.replace("fill captured black [d1, e1]", "fill dead [d1, e1]"),
+            "not justified",
+        ),
+    ];
+    let strict = Options {
+        budget: Budget::nodes(2_000_000),
+        ..Options::default()
+    };
+    for (what, text, why) in &mutants {
+        assert_ne!(&text[..], &src[..], "{what}: no change");
+        let c = check_source("fill-search.hexp", text, &strict);
+        assert_eq!(c.report.exit_code, 1, "accepted: {what}\n{}", c.human());
+        assert!(
+            c.human().contains(why),
+            "{what}: not for `{why}`\n{}",
+            c.human()
+        );
+    }
+}
+
 /// Mutants of the AB guarantees of Noshita's 8x8 file (issue 5): (lemma, A, B) of a
 /// `guarantee white A => black B` line that must be rejected. The generic mutants above
 /// only touch guarantees that another lemma assumes, and not every exchange is false (ABT's

@@ -14,6 +14,7 @@ mod solver;
 mod solver_compact;
 mod solver_emit;
 mod solver_engine;
+mod solver_fill_search;
 mod solver_group;
 mod solver_mustplay;
 mod templates_whole_board;

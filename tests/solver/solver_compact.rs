@@ -216,6 +216,19 @@ fn sized(n: u32, moves: &[&str], drop: bool, smallest: bool) -> String {
 }
 
 /// The Black-move count from the export's header line.
+/// Asserts that the export `small` has fewer Black-move nodes than `base`, then that
+/// `small` passes the full check (confirming searches on).
+pub(crate) fn assert_smaller_and_checked(small: &str, base: &str) {
+    assert!(
+        black_moves(small) < black_moves(base),
+        "{} vs {} Black-move nodes",
+        black_moves(small),
+        black_moves(base)
+    );
+    let c = run(small);
+    assert_eq!(c.report.exit_code, 0, "{}", c.human());
+}
+
 pub(crate) fn black_moves(text: &str) -> usize {
     let line = text
         .lines()

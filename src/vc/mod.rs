@@ -474,6 +474,9 @@ pub(crate) struct Engine<const W: usize> {
     pub(crate) history: Vec<incremental::Saved<W>>,
     /// Stores given back by [`Engine::unplay`], reused by the next undoable play.
     pub(crate) pool: Vec<Store<W>>,
+    /// Per slot of the store being updated, what the one-visit carry-over already indexed
+    /// ([`incremental`]; cleared at each update).
+    pub(crate) carry_flags: Vec<u8>,
 }
 
 /// A seed instance in compact indices.
@@ -520,6 +523,7 @@ impl<const W: usize> Engine<W> {
             won: false,
             history: Vec::new(),
             pool: Vec::new(),
+            carry_flags: Vec::new(),
         }
     }
 

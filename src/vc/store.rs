@@ -57,8 +57,9 @@ pub struct Pair<const W: usize> {
     pub semi_int: Bits<W>,
     /// In `Q_s`.
     pub queued: bool,
-    /// Listed in [`Store::touched`].
-    pub touched: bool,
+    /// The [`Store::epoch`] in which the pair was last listed in [`Store::touched`]; a pair
+    /// of an older epoch is empty, whatever its fields still hold (cleared when touched).
+    pub epoch: u32,
 }
 
 /// What a [`try_add`] did to the list besides adding.
@@ -308,6 +309,12 @@ pub struct Store<const W: usize> {
     pub proc_hit: Vec<Bits<W>>,
     /// The universe (see [`super::endpoints::Endpoints::universe`]).
     pub universe: Bits<W>,
+    /// Counts the resets: a pair is listed in [`Store::touched`] exactly when its
+    /// [`Pair::epoch`] is this (so a reset clears nothing but this count).
+    pub epoch: u32,
+    /// An empty pair (universe intersections): what [`Store::pair`] shows for a pair of an
+    /// older epoch.
+    pub empty: Pair<W>,
 
     /// Stored VC carriers.
     pub total_fulls: usize,
@@ -327,43 +334,29 @@ impl<const W: usize> Store<W> {
 
     /// Empties the store for `n` endpoints, keeping allocations.
     ///
-    /// Invariant: a pair not listed in `touched` has empty lists, universe intersections and
-    /// is not queued, so only touched pairs need clearing.
+    /// Invariant: a pair is listed in `touched` exactly when its epoch is the store's; any
+    /// other pair reads as empty ([`Store::pair`]) and is cleared when first written
+    /// ([`Store::pair_mut`]), so a reset only starts a new epoch instead of walking the
+    /// pairs the last build touched.
     pub fn reset(&mut self, n: usize, universe: Bits<W>) {
         let slots = n * n.saturating_sub(1) / 2;
-        if self.universe != universe {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Wrapped: no pair may keep a current epoch.
             for p in self.pairs.iter_mut() {
-                p.fulls.clear();
-                p.semis.clear();
-                p.full_int = universe;
-                p.full_int_proc = universe;
-                p.semi_int = universe;
-                p.queued = false;
-                p.touched = false;
+                p.epoch = 0;
             }
-        } else {
-            for (k, &s) in self.touched.iter().enumerate() {
-                if let Some(&a) = self.touched.get(k + 8) {
-                    prefetch_pair(&self.pairs[a as usize], false);
-                }
-                let p = &mut self.pairs[s as usize];
-                p.fulls.clear();
-                p.semis.clear();
-                p.full_int = universe;
-                p.full_int_proc = universe;
-                p.semi_int = universe;
-                p.queued = false;
-                p.touched = false;
-            }
+            self.epoch = 1;
         }
         if self.pairs.len() < slots {
-            self.pairs.resize_with(slots, || Pair {
-                full_int: universe,
-                full_int_proc: universe,
-                semi_int: universe,
-                ..Pair::default()
-            });
+            self.pairs.resize_with(slots, Pair::default);
         }
+        self.empty = Pair {
+            full_int: universe,
+            full_int_proc: universe,
+            semi_int: universe,
+            ..Pair::default()
+        };
         self.touched.clear();
         self.n = n;
         self.universe = universe;
@@ -390,6 +383,7 @@ impl<const W: usize> Store<W> {
     #[inline]
     pub fn set_full_int_proc(&mut self, i: u16, j: u16, ri: usize, rj: usize, new: Bits<W>) {
         let s = Self::slot(i, j);
+        debug_assert_eq!(self.pairs[s].epoch, self.epoch, "a pair written untouched");
         let old = self.pairs[s].full_int_proc;
         if old == new {
             return;
@@ -482,22 +476,34 @@ impl<const W: usize> Store<W> {
         (candidates & self.proc_nbrs[u as usize]) - hit
     }
 
-    /// The lists of {i, j}; marks the pair touched.
+    /// The lists of {i, j}; marks the pair touched (clearing it first if it is of an
+    /// older epoch).
     #[inline]
     pub fn pair_mut(&mut self, i: u16, j: u16) -> &mut Pair<W> {
         let s = Self::slot(i, j);
         let p = &mut self.pairs[s];
-        if !p.touched {
-            p.touched = true;
+        if p.epoch != self.epoch {
+            p.fulls.clear();
+            p.semis.clear();
+            p.full_int = self.universe;
+            p.full_int_proc = self.universe;
+            p.semi_int = self.universe;
+            p.queued = false;
+            p.epoch = self.epoch;
             self.touched.push(s as u32);
         }
         p
     }
 
-    /// The lists of {i, j}.
+    /// The lists of {i, j} (empty for a pair not touched since the reset).
     #[inline]
     pub fn pair(&self, i: u16, j: u16) -> &Pair<W> {
-        &self.pairs[Self::slot(i, j)]
+        let p = &self.pairs[Self::slot(i, j)];
+        if p.epoch == self.epoch {
+            p
+        } else {
+            &self.empty
+        }
     }
 
     /// Records that {i, j} (representatives `ri`, `rj`) has a VC.

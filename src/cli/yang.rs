@@ -93,6 +93,11 @@ struct YangCheckArgs {
     /// siblings every pair that keeps the goal joined): the goal check as in session 31.
     #[arg(long)]
     no_capabilities: bool,
+    /// Leave out the star goals and the retry with no part carried by a bridge (a part
+    /// given every pair from one component it touches to the others; a bridge kept a part
+    /// of its own so that it keeps its capability): the goal check as in session 32.
+    #[arg(long)]
+    no_stars: bool,
     /// Read the three "position outside its parent" slips as intended (docs/yang.md,
     /// "Reading the slips"): 364's `PP 13 59 56 57 54` as `51 48 49 47` (branches 11, 12),
     /// 639's 47 as 44 (branches 9, 10), 584's `PP 585` completed with `29 30` (branch 3).
@@ -135,6 +140,7 @@ fn run_check(a: YangCheckArgs) -> u8 {
         carried_goals: !a.no_carried_goals,
         open_bridges: !a.no_open_bridges,
         capabilities: !a.no_capabilities,
+        stars: !a.no_stars,
         ..Default::default()
     };
     let slips = a

@@ -211,6 +211,15 @@ pub struct Params {
     /// disjunction of what its replies join, and the other parts every pair that keeps the
     /// goal joined given those. On by default; `--no-capabilities` leaves it out.
     pub capabilities: bool,
+    /// Star goals and bridges that carry nothing (session 33, docs/yang.md "Star goals"):
+    /// with capability goals, each part without a capability may also be given every pair
+    /// from one component it touches (its hub) to the others it touches, the hubs chosen so
+    /// that every choice joins the goal (a few such assignments, fewest parts first); and a
+    /// branch whose carried-parts retry fails, and in which a bridge (a part whose branches
+    /// have no sub-patterns) carried a sibling, is tried once more with no part carried by
+    /// a bridge, so that the bridge keeps its capability. On by default; `--no-stars`
+    /// leaves both out (the check as in session 32).
+    pub stars: bool,
     /// Test hook, 0 in every real check: 1 leaves a pending bridge's cells out of the carrier
     /// of the part that carries it (the bridge's carrier not reserved: a sibling or White may
     /// take it), all else as usual. The tests use it to see the kernel reject such
@@ -241,6 +250,7 @@ impl Default for Params {
             carried_goals: true,
             open_bridges: true,
             capabilities: true,
+            stars: true,
             pending_mutant: 0,
         }
     }
@@ -389,6 +399,14 @@ type MemoKey = (
 /// index path of the carried part (of that part) that holds the empty end (empty: the part).
 type Bridge = (usize, usize, Cell, Cell, Vec<usize>);
 
+/// What a branch could be retried with ([`Checker::branch_once`]): pending bridges,
+/// carried parts, open bridges, and carried parts both with a bridge and with another part
+/// as carrier ([`Convert::Spare`]).
+type Convertible = (bool, bool, bool, bool);
+
+/// Nothing to retry with.
+const NOTHING: Convertible = (false, false, false, false);
+
 /// Which retry a branch is built in ([`Checker::branch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Convert {
@@ -400,6 +418,11 @@ enum Convert {
     All,
     /// Pending bridges and open bridges ([`Pending::open`]).
     Open,
+    /// Pending bridges and carried parts, but no part carried by a bridge (a part whose
+    /// branches have no sub-patterns): the bridge stays a part of its own, so that
+    /// capability goals can state what it makes (`Params::stars`; 603/6, where the bridge
+    /// `2[e6 d6]` took 294 and so lost its capability).
+    Spare,
 }
 
 /// A carried part in the memo key: its pattern, `PP` line, cells and far end, and the
@@ -1584,7 +1607,8 @@ impl<'a> Checker<'a> {
     /// messages and nodes are put back).
     fn branch(&mut self, step: &Step, nodes: &mut Draft) -> (NodeId, Status) {
         let mark = Mark::new(self, nodes);
-        let (id, st, (bridges, carries, opens)) = self.branch_once(step, nodes, Convert::None);
+        let (id, st, (bridges, carries, opens, spare)) =
+            self.branch_once(step, nodes, Convert::None);
         let carries = carries && self.params.carry && self.carrying < self.params.carry_depth;
         if st == Status::Verified || !(bridges || carries || opens) || !self.params.pending {
             return (id, st);
@@ -1610,9 +1634,13 @@ impl<'a> Checker<'a> {
             // same way.
             modes.push(Convert::Open);
         }
+        if carries && spare {
+            // No part carried by a bridge (session 33): last, for the same reason.
+            modes.push(Convert::Spare);
+        }
         for mode in modes {
             (self.union_used, self.revised, self.widened, self.conj_used) = mark.flags;
-            let deeper = if mode == Convert::All {
+            let deeper = if matches!(mode, Convert::All | Convert::Spare) {
                 self.carrying + 1
             } else {
                 0
@@ -1800,13 +1828,15 @@ impl<'a> Checker<'a> {
     }
 
     /// [`Self::branch`], once: with `convert`, the branch's pending bridges are carried by
-    /// the parts that hold their empty ends. Also says whether the branch has any.
+    /// the parts that hold their empty ends. Also says whether the branch has any (pending
+    /// bridges, carried parts, open bridges, and carried parts both with a bridge and with
+    /// another part as carrier).
     fn branch_once(
         &mut self,
         step: &Step,
         nodes: &mut Draft,
         convert: Convert,
-    ) -> (NodeId, Status, (bool, bool, bool)) {
+    ) -> (NodeId, Status, Convertible) {
         let Step {
             inst,
             b,
@@ -1836,13 +1866,13 @@ impl<'a> Checker<'a> {
             )
         };
         let Some(conj_ends) = conj_ends.filter(|_| placed) else {
-            return (joined_node(nodes), Status::Undecided, (false, false, false));
+            return (joined_node(nodes), Status::Undecided, NOTHING);
         };
         // The goal's pairs as components (a union goal: one pair per conjunction).
         let ends: Vec<(usize, usize)> = conj_ends.iter().map(|c| c[0]).collect();
         if conj_ends.iter().any(|c| c.iter().all(|(ca, cz)| ca == cz)) {
             // Joined: the kernel judges it.
-            return (joined_node(nodes), Status::Verified, (false, false, false));
+            return (joined_node(nodes), Status::Verified, NOTHING);
         }
         // A carried part's own branch (an option of its carrier): its sub-parts' paths say so.
         let label = if inst.rest.is_some() {
@@ -1932,7 +1962,7 @@ impl<'a> Checker<'a> {
         }
         if parts.is_empty() {
             // No sub-patterns: claimed joined; the kernel judges it.
-            return (joined_node(nodes), Status::Verified, (false, false, false));
+            return (joined_node(nodes), Status::Verified, NOTHING);
         }
         let found = self.pending_bridges(&parts, owned);
         let carry = if self.params.carry {
@@ -1945,11 +1975,21 @@ impl<'a> Checker<'a> {
         } else {
             Vec::new()
         };
-        let convertible = (!found.is_empty(), !carry.is_empty(), !opens.is_empty());
-        let carry = if convert == Convert::All {
-            carry
-        } else {
-            Vec::new()
+        let by_bridge = |&(_, j, _): &(usize, usize, Cell)| self.childless(&parts[j]);
+        let spare = self.params.stars
+            && self.params.capabilities
+            && carry.iter().any(by_bridge)
+            && !carry.iter().all(by_bridge);
+        let convertible = (
+            !found.is_empty(),
+            !carry.is_empty(),
+            !opens.is_empty(),
+            spare,
+        );
+        let carry = match convert {
+            Convert::All => carry,
+            Convert::Spare => carry.into_iter().filter(|c| !by_bridge(c)).collect(),
+            _ => Vec::new(),
         };
         if convert != Convert::None {
             let mut gone: Vec<usize> = Vec::new();
@@ -2046,8 +2086,11 @@ impl<'a> Checker<'a> {
                 self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
             let on = self.params.capabilities;
             let fallback = self.or_retry(fallback, marks, on, |c| {
-                let sets = c.capable(&parts, &touch, &conj_ends, &after)?;
-                c.build_goals(&parts, &sets, &rep, &after)
+                // The first assignment under which every part given a goal is verified.
+                let found = c.capable(&parts, &touch, &conj_ends, &after)?;
+                found
+                    .iter()
+                    .find_map(|g| c.build_goals(&parts, g, &rep, &after))
             });
             return match fallback {
                 Fallback::Composed(children, st) => {
@@ -2170,8 +2213,10 @@ impl<'a> Checker<'a> {
                     self.or_widened(fallback, marks, &parts, &touch, &conj_ends, &rep, &after);
                 let on = self.params.capabilities;
                 let fallback = self.or_retry(fallback, marks, on, |c| {
-                    let sets = c.capable(&parts, &touch, &conj_ends, &after)?;
-                    c.build_goals(&parts, &sets, &rep, &after)
+                    let found = c.capable(&parts, &touch, &conj_ends, &after)?;
+                    found
+                        .iter()
+                        .find_map(|g| c.build_goals(&parts, g, &rep, &after))
                 });
                 match fallback {
                     Fallback::Composed(children, st) => (children, st),
@@ -2420,12 +2465,12 @@ impl<'a> Checker<'a> {
         {
             return None;
         }
+        if !self.childless(part) {
+            return None;
+        }
         let pattern = self.s.patterns.get(&part.pattern)?;
         let mut cap: Vec<Vec<(usize, usize)>> = Vec::new();
         for b in &pattern.branches {
-            if !b.parts.is_empty() {
-                return None;
-            }
             let r = part.cell(b.reply.n)?;
             if owned.contains(r) {
                 return None;
@@ -2448,6 +2493,14 @@ impl<'a> Checker<'a> {
         (!cap.is_empty()).then_some(cap)
     }
 
+    /// A part of a known pattern none of whose branches has sub-patterns (a bridge).
+    fn childless(&self, part: &Inst) -> bool {
+        self.s
+            .patterns
+            .get(&part.pattern)
+            .is_some_and(|p| p.branches.iter().all(|b| b.parts.is_empty()))
+    }
+
     /// Capability goals (docs/yang.md "Capability goals"), tried when nothing else composes
     /// a step: each part without sub-patterns in its branches gets what it makes
     /// ([`Self::capability`], a disjunction of conjunctions), and each other part, in turn,
@@ -2458,16 +2511,27 @@ impl<'a> Checker<'a> {
     /// joins the goal" as parts are added. At 678/2 (`h2`; `2[i1 h1]`, `2[h3 f4]`, 575) the
     /// bridge `2[h3 f4]` makes `h2 - g4 | g4 - f3 & g4 - e5`, so 575 may join the top (or
     /// h2) to any of f3, e5, d7 or the bottom: the link of e5 and d7 to the g4 side made by
-    /// the bridge reaches 575 through its union goal. Returns the goals (built by
-    /// [`Self::build_goals`]); the kernel re-checks each part and the and-node (conditions
-    /// 6 and 8): nothing here is trusted.
+    /// the bridge reaches 575 through its union goal.
+    ///
+    /// With `Params::stars` (session 33), further assignments follow the greedy one: the
+    /// greedy order judges an earlier part with the later ones absent and may give it too
+    /// little. Each part without a capability gets, instead, every pair from one component
+    /// it touches (its *hub*) to the others it touches, or nothing (left out); the hub
+    /// choices under which every choice joins the goal are tried, fewest parts given a goal
+    /// first, at most `MAX_STARS` of them (`MAX_STAR_HUBS` hub choices examined). At 603/6
+    /// (`2[e6 d6]` making `d7 - f2`, 294, and 317 carrying `2[h2 i1]`, so touching the top)
+    /// 294 gets `d2 - f2 | d2 - d7 | d2 - b` and 317 `b - f2 | b - d7 | b - t`.
+    ///
+    /// Returns the assignments, each to be built by [`Self::build_goals`] (the first under
+    /// which every part given a goal is verified is used); the kernel
+    /// re-checks each part and the and-node (conditions 6 and 8): nothing here is trusted.
     fn capable(
         &self,
         parts: &[Inst],
         touch: &[Vec<usize>],
         ends: &[Vec<(usize, usize)>],
         after: &Position,
-    ) -> Option<Vec<Vec<Vec<(usize, usize)>>>> {
+    ) -> Option<Vec<Vec<Vec<Vec<(usize, usize)>>>>> {
         if parts.len() < 2 {
             return None;
         }
@@ -2477,7 +2541,9 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|p| self.capability(p, &comp, owned))
             .collect();
-        if caps.iter().all(Option::is_none) || caps.iter().all(Option::is_some) {
+        // No capability at all: only the paired goals below (`Params::stars`).
+        let none = caps.iter().all(Option::is_none);
+        if caps.iter().all(Option::is_some) || (none && !self.params.stars) {
             return None;
         }
         // A reply's neighbours lie among the components its part touches.
@@ -2501,10 +2567,56 @@ impl<'a> Checker<'a> {
         }
         let given =
             |k: usize, sets: &[Vec<Vec<(usize, usize)>>]| caps[k].is_none() && !sets[k].is_empty();
-        if !(0..parts.len()).any(|k| given(k, &sets)) || !every(&sets) {
-            return None;
+        let mut found = Vec::new();
+        if !none && (0..parts.len()).any(|k| given(k, &sets)) && every(&sets) {
+            found.push(sets);
         }
-        Some(sets)
+        if !self.params.stars {
+            return (!found.is_empty()).then_some(found);
+        }
+        let free: Vec<usize> = (0..parts.len()).filter(|&k| caps[k].is_none()).collect();
+        let base: Vec<Vec<Vec<(usize, usize)>>> =
+            caps.iter().map(|c| c.clone().unwrap_or_default()).collect();
+        if none {
+            found.extend(paired(&free, &base, touch, &every));
+            return (!found.is_empty()).then_some(found);
+        }
+        // Stars: hub choices, an odometer over the parts without a capability (pick
+        // `touch[k].len()`: the part left out).
+        let hubs = free
+            .iter()
+            .try_fold(1usize, |n, &k| n.checked_mul(touch[k].len() + 1))
+            .filter(|&n| n <= MAX_STAR_HUBS)
+            .unwrap_or(0);
+        let mut stars = Vec::new();
+        for i in 0..hubs {
+            let mut trial = base.clone();
+            let mut rest = i;
+            for &k in &free {
+                let t = &touch[k];
+                let pick = rest % (t.len() + 1);
+                rest /= t.len() + 1;
+                if let Some(&h) = t.get(pick) {
+                    trial[k] = star(h, t);
+                }
+            }
+            let n = (0..parts.len()).filter(|&k| given(k, &trial)).count();
+            if n > 0
+                && every(&trial)
+                && !found.contains(&trial)
+                && !stars.iter().any(|(_, s)| s == &trial)
+            {
+                stars.push((n, trial));
+            }
+        }
+        stars.sort_by_key(|(n, _)| *n);
+        found.extend(stars.into_iter().take(MAX_STARS).map(|(_, t)| t));
+        for t in paired(&free, &base, touch, &every) {
+            if !found.contains(&t) {
+                found.push(t);
+            }
+        }
+        (!found.is_empty()).then_some(found)
     }
 
     /// The parts with the goals `sets` (component pairs, a disjunction of conjunctions per
@@ -2647,11 +2759,7 @@ impl<'a> Checker<'a> {
                 if t.len() < 2 {
                     continue;
                 }
-                let pairs: Vec<(usize, usize)> = t
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(i, &x)| t[i + 1..].iter().map(move |&y| (x, y)))
-                    .collect();
+                let pairs = pairs_of(t);
                 let merge: Vec<(usize, usize)> = assume
                     .iter()
                     .enumerate()
@@ -2792,11 +2900,7 @@ impl<'a> Checker<'a> {
                     .enumerate()
                     .filter(|&(k, t)| t.len() >= 2 && base.iter().all(|(j, _)| *j != k))
                     .map(|(k, t)| {
-                        let pairs: Vec<(usize, usize)> = t
-                            .iter()
-                            .enumerate()
-                            .flat_map(|(i, &x)| t[i + 1..].iter().map(move |&y| (x, y)))
-                            .collect();
+                        let pairs = pairs_of(t);
                         // The weakest claims first: the union of all its pairs, unions of
                         // two, single pairs.
                         let mut options: Vec<Vec<Vec<(usize, usize)>>> = Vec::new();
@@ -2875,11 +2979,7 @@ impl<'a> Checker<'a> {
                 // failed tries' records dropped.
                 let failed = self.out.split_off(mark);
                 let t = &touch[k];
-                let pairs: Vec<(usize, usize)> = t
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(a, &x)| t[a + 1..].iter().map(move |&y| (x, y)))
-                    .collect();
+                let pairs = pairs_of(t);
                 let mut alts: Vec<Vec<Vec<(usize, usize)>>> = Vec::new();
                 for (a, &p) in pairs.iter().enumerate() {
                     for &q in &pairs[a + 1..] {
@@ -3050,11 +3150,7 @@ impl<'a> Checker<'a> {
                 if every[..extra].iter().any(|(j, _)| *j == k) || t.len() < 2 {
                     continue;
                 }
-                let pairs: Vec<(usize, usize)> = t
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(i, &x)| t[i + 1..].iter().map(move |&y| (x, y)))
-                    .collect();
+                let pairs = pairs_of(t);
                 every.push((k, pairs));
             }
             if let Some(children) = self.revise(parts, &every, extra, ends, &joins, rep, after) {
@@ -3150,6 +3246,83 @@ fn every_choice_joins(
         }
     }
     true
+}
+
+/// Every pair of distinct components of `t`, in order.
+fn pairs_of(t: &[usize]) -> Vec<(usize, usize)> {
+    t.iter()
+        .enumerate()
+        .flat_map(|(i, &x)| t[i + 1..].iter().map(move |&y| (x, y)))
+        .collect()
+}
+
+/// The star of `hub` among the components `t`: every pair from it to the others.
+fn star(hub: usize, t: &[usize]) -> Vec<Vec<(usize, usize)>> {
+    t.iter()
+        .filter(|&&c| c != hub)
+        .map(|&c| vec![(hub, c)])
+        .collect()
+}
+
+/// Paired goals (`Params::stars`, docs/yang.md "Star goals"): for a step with exactly two
+/// parts without a capability (`free`), one part `k` gets the star of one of its components
+/// (every pair from that hub to the others it touches) and the other part `j` the
+/// *universal* goal against it: every minimal conjunction of one or two pairs of the
+/// components `j` touches that joins the goal with every choice of `k`'s star and of the
+/// capabilities (`base`, the other parts' goals). So every choice joins the goal by
+/// construction (`every` is asked for each conjunction). 594/9 (599 and 600, Black b8):
+/// 599 `t - f3 | t - e5 | t - b8` and 600 `t - b | f3 - b & b8 - b | …` (session 30's G6
+/// and more). The assignments whose universal goal is widest come first, at most
+/// `MAX_STARS`; a universal goal keeps at most `MAX_UNIVERSAL` conjunctions.
+fn paired(
+    free: &[usize],
+    base: &[Vec<Vec<(usize, usize)>>],
+    touch: &[Vec<usize>],
+    every: &dyn Fn(&[Vec<Vec<(usize, usize)>>]) -> bool,
+) -> Vec<Vec<Vec<Vec<(usize, usize)>>>> {
+    let &[a, b] = free else {
+        return Vec::new();
+    };
+    let mut out: Vec<(usize, Vec<Vec<Vec<(usize, usize)>>>)> = Vec::new();
+    for (k, j) in [(a, b), (b, a)] {
+        for &h in &touch[k] {
+            let mut trial = base.to_vec();
+            trial[k] = star(h, &touch[k]);
+            if trial[k].is_empty() {
+                continue;
+            }
+            let t = &touch[j];
+            let pairs = pairs_of(t);
+            let mut works = |c: Vec<(usize, usize)>| {
+                trial[j] = vec![c];
+                every(&trial)
+            };
+            let singles: Vec<bool> = pairs.iter().map(|&p| works(vec![p])).collect();
+            let mut uni: Vec<Vec<(usize, usize)>> = pairs
+                .iter()
+                .zip(&singles)
+                .filter(|(_, &w)| w)
+                .map(|(&p, _)| vec![p])
+                .collect();
+            for x in 0..pairs.len() {
+                for y in x + 1..pairs.len() {
+                    if !singles[x] && !singles[y] && works(vec![pairs[x], pairs[y]]) {
+                        uni.push(vec![pairs[x], pairs[y]]);
+                    }
+                }
+            }
+            uni.truncate(MAX_UNIVERSAL);
+            if uni.is_empty() {
+                continue;
+            }
+            trial[j] = uni;
+            if every(&trial) {
+                out.push((trial[j].len(), trial));
+            }
+        }
+    }
+    out.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    out.into_iter().take(MAX_STARS).map(|(_, t)| t).collect()
 }
 
 /// Widened chains: the starting assignments of a step whose goal is the disjunction of
@@ -3494,6 +3667,13 @@ const REVISE_MAX_PAIRS: usize = 4;
 const REVISE_MAX_ASSIGNMENTS: usize = 4096;
 /// Goal revision: assignments whose parts are built per step.
 const REVISE_MAX_TRIES: usize = 12;
+/// Star goals (`Params::stars`): hub choices examined per step, at most.
+const MAX_STAR_HUBS: usize = 256;
+/// Star goals: assignments (besides the greedy one) built per step, at most (and as many
+/// paired ones).
+const MAX_STARS: usize = 3;
+/// Paired goals: conjunctions of a universal goal, at most.
+const MAX_UNIVERSAL: usize = 32;
 
 /// Checks one pattern placed by hand: pattern `pattern` with its positions at `cells` (in
 /// order), Black stones `black` on the board, goal `goal` (pairs of Black stones or

@@ -808,9 +808,13 @@ fn yang_widened_chain_passes_links_down() {
             && (last.reason.contains("branch 5 ")
                 || status_at(r, "304/5 293").is_some_and(|(st, _)| st != Status::Verified))
     };
-    // Without widening: as in session 20, 293 is not verified and branch 5 fails.
+    // Without widening: as in session 20, 293 is not verified and branch 5 fails. (The star
+    // goals of session 33 compose branch 5 another way — the bridge's capability and 293 a
+    // star — so they are left out too, as the capability goals were for the pinned
+    // figures of sessions 18-19.)
     let off = Params {
         widen: false,
+        stars: false,
         ..Params::default()
     };
     let r = check_placed(&s, 304, cells.clone(), black, &[(t, b)], off);
@@ -1392,6 +1396,22 @@ fn yang_sibling_links_at_603_594_694() {
     assert!(bad(p681, "t - b8 | t - e5") > 0);
 }
 
+/// The real file with 600's a9 slip repaired (session 30; not Yang's data): branch 2
+/// answers c7 only; a new branch 5 answers a9 with d7 and the bridge c7-c8 (`PP 2 18 25`,
+/// b8 to d7), 291 as in branch 2.
+fn repaired_600() -> String {
+    let from = "\"RN 600\",\n\"BT 5\",";
+    let fixed = FILE.replacen(from, "\"RN 600\",\n\"BT 6\",", 1);
+    let at = fixed.find("\"RN 600\",").unwrap();
+    let (head, tail) = fixed.split_at(at);
+    let tail = tail.replacen("\"BN 2\",\n\"WM 2 18 32\",", "\"BN 2\",\n\"WM 1 18\",", 1);
+    let new = "\"BN 5\",\n\"WM 1 32\",\n\"BM 19\",\n\"ND 2\",\n\"PS 2 291\",\n\"PP 2 18 25\",\n\
+        \"PP 291 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 20 21 22 23 24 26 27 28 29 30 31 33 \
+        34 35 36 37 38 39\",\n\n\"RN 601\",";
+    let tail = tail.replacen("\n\"RN 601\",", &format!("\n{new}"), 1);
+    format!("{head}{tail}")
+}
+
 /// 594/9 (Black b8 under `1/12 471/8`): 599 is verified for `t - f3 | t - e5 | t - b8` and
 /// not when its b8 outcome must bring e5 or f3 along, so 600 must join b8 in every
 /// disjunct but `t - b`. 600 is verified for such a goal (`G6` below: 594's goal counts f3
@@ -1423,18 +1443,7 @@ fn yang_600_a9_is_what_blocks_594_9() {
         "{}",
         last.reason
     );
-    // The repaired copy: branch 2 answers c7 only; a new branch answers a9 with d7 and the
-    // bridge c7-c8.
-    let from = "\"RN 600\",\n\"BT 5\",";
-    let fixed = FILE.replacen(from, "\"RN 600\",\n\"BT 6\",", 1);
-    let at = fixed.find("\"RN 600\",").unwrap();
-    let (head, tail) = fixed.split_at(at);
-    let tail = tail.replacen("\"BN 2\",\n\"WM 2 18 32\",", "\"BN 2\",\n\"WM 1 18\",", 1);
-    let new = "\"BN 5\",\n\"WM 1 32\",\n\"BM 19\",\n\"ND 2\",\n\"PS 2 291\",\n\"PP 2 18 25\",\n\
-        \"PP 291 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 20 21 22 23 24 26 27 28 29 30 31 33 \
-        34 35 36 37 38 39\",\n\n\"RN 601\",";
-    let tail = tail.replacen("\n\"RN 601\",", &format!("\n{new}"), 1);
-    let repaired = Strategy::parse(&format!("{head}{tail}")).expect("the copy reads");
+    let repaired = Strategy::parse(&repaired_600()).expect("the copy reads");
     let b600 = &repaired.patterns[&600].branches;
     assert_eq!(b600.len(), 6);
     assert_eq!(b600[2].triggers.len(), 1);
@@ -1442,6 +1451,53 @@ fn yang_600_a9_is_what_blocks_594_9() {
     let r = check_at(&repaired, p600, G6);
     assert_eq!(bad(&r), 0);
     assert!(r.len() > 60);
+}
+
+/// The checker's part of 594/9 (session 33, `Params::stars`, docs/yang.md "Star goals"):
+/// with 600's a9 slip repaired (the data's part), 594 is verified for its own inferred
+/// goal — the paired goals give 599 the star `t - f3 | t - e5 | t - b8` and 600 the
+/// universal goal against it (14 conjunctions, session 30's G6 among them). Not with
+/// `stars: false`; not on the file as written (a9 has no answer); and not on the repaired
+/// copy without 599 at 594/9 (`ND 1`, `PS 600`: no second part to pair with).
+#[test]
+fn yang_paired_goals_verify_594_9_when_a9_is_answered() {
+    use hexproof::yang::verify::{check_placed_for, Params, Status};
+    let goal = "t - b | t - f3 & f3 - b | t - f3 & e5 - b | t - e5 & f3 - b | t - e5 & e5 - b";
+    let path = "1/12 471/8 594";
+    let run = |s: &Strategy, p: Params| {
+        let (cells, black) = placed_at(s, path);
+        check_placed_for(s, 594, cells, black, &conj_goal(goal), p)
+    };
+    let bad = |r: &[hexproof::yang::verify::InstanceResult]| {
+        r.iter().filter(|x| x.status != Status::Verified).count()
+    };
+    let text = repaired_600();
+    let repaired = Strategy::parse(&text).expect("the copy reads");
+    let r = run(&repaired, Params::default());
+    assert_eq!(bad(&r), 0, "{:?}", r.last().map(|x| &x.reason));
+    assert!(r.len() > 400);
+    let at = |path: &str| {
+        r.iter()
+            .find(|x| x.path == path)
+            .and_then(|x| x.goal.clone())
+    };
+    assert_eq!(at("594/9 599").as_deref(), Some("t - f3 | t - e5 | t - b8"));
+    let g600 = at("594/9 600").unwrap();
+    assert_eq!(g600.split(" | ").count(), 14, "{g600}");
+    assert!(g600.contains("f3 - b & b8 - b"), "{g600}");
+    let off = Params {
+        stars: false,
+        ..Params::default()
+    };
+    assert!(bad(&run(&repaired, off)) > 0);
+    assert!(bad(&run(&strategy(), Params::default())) > 0);
+    let ps =
+        "\"ND 2\",\n\"PS 599 600\",\n\"PP 599 57 49 48 43 42 41 36 35 34 33 29 28 27 26 22 21 \
+              20 19 18 15 14 13 12 11 10 9 7 6 5 4 3 2 1\",\n";
+    assert_eq!(text.matches(ps).count(), 1);
+    let without = Strategy::parse(&text.replacen(ps, "\"ND 1\",\n\"PS 600\",\n", 1)).unwrap();
+    assert_eq!(without.patterns[&594].branches[9].parts.len(), 1);
+    assert!(bad(&run(&without, Params::default())) > 0);
 }
 
 /// The three "position outside its parent" slips (session 31, docs/yang.md "The data slips
@@ -1724,11 +1780,18 @@ fn yang_capability_goals_verify_678() {
 /// top), outside 317, so checked alone the exact search loses `i3 - f2` there. In its
 /// step, the end is not lost: 603 checked for the union `t - b | f2 - b | d2 - b` (not the
 /// goal 602 hands it) is verified, 317 for `d7 - b | t - b | f2 - b` with the sibling
-/// bridge handed down to 321/1 (`t - i3 | f2 - i3` there). What 603/6 lacks under its
-/// inferred goal is the goal choice (294 a union with `d2 - f2`, 317 one with `t - b`).
+/// bridge handed down to 321/1 (`t - i3 | f2 - i3` there). What 603/6 lacked under its
+/// inferred goal was the goal choice (294 a union with `d2 - f2`, 317 one with `t - b`).
+/// Session 33 (`Params::stars`, docs/yang.md "Star goals"): the carried-parts retry had the
+/// bridge `2[e6 d6]` carry 294 (so no part had a capability, and capability goals were
+/// not tried); the retry with no part carried by a bridge gives `2[e6 d6]` its capability
+/// `d7 - f2`, and the star goals give 294 `d2 - f2 | d2 - d7 | d2 - b` and 317 (carrying
+/// `2[h2 i1]`) `d7 - b | t - b | f2 - b`: 603 is verified under its inferred goal. Not with
+/// `stars: false`, and not on the data mutant without 603/6's bridge `2[e6 d6]` (then no
+/// choice of hubs joins the goal: d2 - d7 with f2 - b leaves d7 apart from f2).
 #[test]
 fn yang_far_bridge_end_under_593_4() {
-    use hexproof::yang::verify::Status;
+    use hexproof::yang::verify::{check_placed_for, Params, Status};
     let s = strategy();
     let board = hexproof::board::Board::square(9).unwrap();
     let cell = |x: &str| board.parse_cell(x, Notation::Letters).unwrap();
@@ -1771,11 +1834,56 @@ fn yang_far_bridge_end_under_593_4() {
     assert_eq!(at("603/6 317").as_deref(), Some("d7 - b | t - b | f2 - b"));
     let end = "603/6 317/2 318/1 319/1 382/1 320/1 321/1 2";
     assert_eq!(at(end).as_deref(), Some("t - i3 | f2 - i3"));
-    // Under the goal 603 is handed there, it is not verified (294 first fails, 13 at b7).
-    let r = check_at(
-        &s,
-        "1/7 343/7 593/4 596/2 602/2 603",
-        "t - b | d2 - b | t - f2 & f2 - b | d2 - f2 & f2 - b",
+    // Under the goal 603 is handed there: verified with star goals (session 33), with the
+    // goals above; not without them (294 first fails, 13 at b7).
+    let p603 = "1/7 343/7 593/4 596/2 602/2 603";
+    let inferred = "t - b | d2 - b | t - f2 & f2 - b | d2 - f2 & f2 - b";
+    let r = check_at(&s, p603, inferred);
+    let bad: Vec<&str> = r
+        .iter()
+        .filter(|x| x.status != Status::Verified)
+        .map(|x| x.path.as_str())
+        .collect();
+    assert!(bad.is_empty(), "not verified: {bad:?}");
+    assert_eq!(r.last().unwrap().status, Status::Verified);
+    let at = |path: &str| {
+        r.iter()
+            .find(|x| x.path == path)
+            .and_then(|x| x.goal.clone())
+    };
+    assert_eq!(
+        at("603/6 294").as_deref(),
+        Some("d2 - f2 | d2 - d7 | d2 - b")
     );
-    assert_ne!(r.last().unwrap().status, Status::Verified);
+    assert_eq!(at("603/6 317").as_deref(), Some("d7 - b | t - b | f2 - b"));
+    assert_eq!(at("603/6 2").as_deref(), Some("f2 - d7"));
+    let with = |s: &Strategy, p: Params| {
+        let (cells, black) = placed_at(s, p603);
+        let r = check_placed_for(s, 603, cells, black, &conj_goal(inferred), p);
+        r.last().unwrap().status
+    };
+    let off = Params {
+        stars: false,
+        ..Params::default()
+    };
+    assert_ne!(with(&s, off), Status::Verified);
+    // The mutant: 603/6 without its bridge `2[e6 d6]` (`PP 2 32 33`, line 22382).
+    let m = mutant(
+        &[
+            (22379, "\"ND 4\""),
+            (22380, "\"PS 2 2 294 317\""),
+            (22381, "\"PP 2 32 33\""),
+        ],
+        &[(22379, "\"ND 3\","), (22380, "\"PS 2 294 317\",")],
+        22381..22382,
+    );
+    assert_eq!(
+        m.patterns[&603].branches[6]
+            .parts
+            .iter()
+            .map(|q| q.pattern)
+            .collect::<Vec<u32>>(),
+        [2, 294, 317]
+    );
+    assert_ne!(with(&m, Params::default()), Status::Verified);
 }

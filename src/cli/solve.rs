@@ -73,6 +73,16 @@ pub struct SolveArgs {
     /// ε of the 1+ε trick (0 = plain DFPN).
     #[arg(long, default_value_t = 0.25, value_name = "EPS")]
     epsilon: f64,
+    /// ε of the 1+ε trick at the nodes within --top-plies of the root (a search parameter
+    /// only; default: --epsilon everywhere; docs/journal/vc-session33.md).
+    #[arg(long, value_name = "EPS")]
+    top_epsilon: Option<f64>,
+    /// The plies below the root (the root is ply 0) that use --top-epsilon.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    top_plies: u32,
+    /// --top-epsilon only for the first child in move order (the others keep --epsilon).
+    #[arg(long)]
+    top_first: bool,
     /// Ablation: no virtual connections (and hence no mustplay).
     #[arg(long)]
     no_vcs: bool,
@@ -403,8 +413,10 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
     if a.nodes == 0 {
         return Err(CliError::Zero("--nodes"));
     }
-    if !a.epsilon.is_finite() || a.epsilon < 0.0 {
-        return Err(CliError::Epsilon(a.epsilon));
+    for e in std::iter::once(a.epsilon).chain(a.top_epsilon) {
+        if !e.is_finite() || e < 0.0 {
+            return Err(CliError::Epsilon(e));
+        }
     }
     if a.threads == 0 {
         return Err(CliError::Zero("--threads"));
@@ -489,6 +501,8 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
         tt_entries: a.tt_entries,
         epsilon: a.epsilon,
+        top_epsilon: a.top_epsilon.map(|e| (e, a.top_plies)),
+        top_first: a.top_first,
         features: Features {
             vcs: !a.no_vcs,
             mustplay: !a.no_mustplay,

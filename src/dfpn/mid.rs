@@ -152,6 +152,16 @@
 //! (the least is kept at the first), so the node's proof number is 0, the child is its best
 //! and the node returns at once: the same choice without stopping the scan.
 //!
+//! # ε near the root (off by default; session 33)
+//!
+//! With [`Dfpn::top_plies`] = k > 0 the nodes less than k plies below the root use
+//! [`Dfpn::top_epsilon`] instead of [`Dfpn::epsilon`] (`solve --top-epsilon E --top-plies
+//! k`). At 8×8 a1 the winning reply d5 is first in the order, but as its proof grows its
+//! disproof number passes its siblings' and the root switches to them, pushing each
+//! sibling's number up to d5's: 22,388 of the 42,277 positions went to twelve siblings that
+//! the proof never needs. A larger ε at the root lets d5 go on until its number is (1+ε)
+//! times the next sibling's. Only the order of the search changes.
+//!
 //! # Own wins of a child
 //!
 //! An evaluation is two connection builds ([`super::vc_eval`]): the player to move's, to find
@@ -236,6 +246,16 @@ pub struct Dfpn<'a> {
     pub rules: InferiorRules,
     /// ε of the 1+ε trick.
     pub epsilon: f64,
+    /// ε of the 1+ε trick at the nodes less than [`Dfpn::top_plies`] plies below the root
+    /// (see the module docs, "ε near the root").
+    pub top_epsilon: f64,
+    /// Plies below the root that use [`Dfpn::top_epsilon`]; 0 (the default): none.
+    pub top_plies: u32,
+    /// [`Dfpn::top_epsilon`] only for the first child in move order (the others get
+    /// [`Dfpn::epsilon`]).
+    pub top_first: bool,
+    /// Plies below the root of the node being searched.
+    depth: u32,
     /// Move ordering.
     pub order: &'a dyn MoveOrder,
     /// Proof-set pruning on.
@@ -687,6 +707,10 @@ impl<'a> Dfpn<'a> {
             tt,
             rules,
             epsilon,
+            top_epsilon: epsilon,
+            top_plies: 0,
+            top_first: false,
+            depth: 0,
             order,
             proof_sets: true,
             rotation: true,
@@ -1073,7 +1097,8 @@ impl<'a> Dfpn<'a> {
                 }
                 return (pn, dn);
             }
-            let (mut pick, mut child_th_dn) = (n.best, th_pn.min(self.grown(n.dn2)).min(INF));
+            let grown = self.grown_at(n.dn2, n.best == 0);
+            let (mut pick, mut child_th_dn) = (n.best, th_pn.min(grown).min(INF));
             if let Some((alt, th)) = self.sticky_pick(&kids, &n, last, th_pn) {
                 (pick, child_th_dn) = (alt, th);
                 self.sticky_picks += 1;
@@ -1096,7 +1121,9 @@ impl<'a> Dfpn<'a> {
             if let Some(t) = self.ply.as_mut() {
                 t.path.push(kids[pick].mv);
             }
+            self.depth += 1;
             let (cpn, cdn) = self.mid_hint(&kid_pos, opp, child_th_pn, child_th_dn, kid_skip);
+            self.depth -= 1;
             if let Some(t) = self.ply.as_mut() {
                 if t.path.len() <= t.plies {
                     t.nodes.entry(t.path.clone()).or_default().evals += self.nodes - before;
@@ -1200,9 +1227,21 @@ impl<'a> Dfpn<'a> {
         (k.dn < th).then_some((last, th))
     }
 
-    /// The 1+ε threshold above a second-best value `v`: ⌈(1+ε)·v⌉, at least v + 1.
+    /// The 1+ε threshold above a second-best value `v`: ⌈(1+ε)·v⌉, at least v + 1 (ε is
+    /// [`Dfpn::top_epsilon`] within [`Dfpn::top_plies`] of the root).
     fn grown(&self, v: u32) -> u32 {
-        let eps = ((v as f64) * (1.0 + self.epsilon)).ceil();
+        self.grown_at(v, true)
+    }
+
+    /// [`Dfpn::grown`] for a child that is (`first`) or is not the first in move order: with
+    /// [`Dfpn::top_first`] only the first child gets [`Dfpn::top_epsilon`].
+    fn grown_at(&self, v: u32, first: bool) -> u32 {
+        let e = if self.depth < self.top_plies && (first || !self.top_first) {
+            self.top_epsilon
+        } else {
+            self.epsilon
+        };
+        let eps = ((v as f64) * (1.0 + e)).ceil();
         let grow = if eps >= INF as f64 { INF } else { eps as u32 };
         grow.max(v.saturating_add(1))
     }

@@ -179,6 +179,11 @@ pub struct SolveParams {
     pub tt_entries: usize,
     /// ε of the 1+ε trick.
     pub epsilon: f64,
+    /// (ε, plies): the 1+ε trick's ε at the nodes less than `plies` plies below the root
+    /// ([`mid::Dfpn::top_epsilon`]); `None` (the default): `epsilon` everywhere.
+    pub top_epsilon: Option<(f64, u32)>,
+    /// [`mid::Dfpn::top_first`]: `top_epsilon` only for the first child in move order.
+    pub top_first: bool,
     /// Features on.
     pub features: Features,
     /// Connection engine.
@@ -285,6 +290,8 @@ impl Default for SolveParams {
             time: None,
             tt_entries: 2_000_000,
             epsilon: 0.25,
+            top_epsilon: None,
+            top_first: false,
             features: Features::ALL,
             vc_variant: Variant::Fast,
             order: Ordering::Flow,
@@ -616,6 +623,11 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
         order,
     );
     d.max_nodes = params.nodes;
+    if let Some((e, plies)) = params.top_epsilon {
+        d.top_epsilon = e;
+        d.top_plies = plies;
+    }
+    d.top_first = params.top_first;
     d.proof_sets = f.proof_sets;
     d.rotation = f.rotation;
     d.dominated = f.dominated;

@@ -500,6 +500,16 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
         threat_order: 3,
         ..SolveParams::default()
     };
+    // A larger ε within two plies of the root (session 33).
+    let top_epsilon = SolveParams {
+        top_epsilon: Some((2.0, 2)),
+        ..SolveParams::default()
+    };
+    let top_first = SolveParams {
+        top_epsilon: Some((3.0, 3)),
+        top_first: true,
+        ..SolveParams::default()
+    };
     let mut checked = 0;
     while checked < 24 {
         let n = 4 + (checked % 2) as u32;
@@ -523,6 +533,8 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
             &vulnerable_dn,
             &threats,
             &threats3,
+            &top_epsilon,
+            &top_first,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
             if (o.winner == Winner::Black) == (to_move == Colour::Black) {

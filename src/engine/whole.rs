@@ -529,12 +529,16 @@ pub fn decide_split_with(
         }
     }
     if !open.is_empty() {
+        let names = |s: CellSet| s.iter().map(name).collect::<Vec<_>>().join(" ");
         report.failure = Some(format!(
-            "split: {} options ({} stored), {} White moves open ({} tried and undecided){}",
+            "split: {} options ({} stored), {} White moves open ({} tried and undecided: {}; \
+             not tried: {}){}",
             options.len(),
             report.split_loaded,
             open.len(),
             (open & skipped).len(),
+            names(open & skipped),
+            names(open - skipped),
             last_failure
                 .map(|f| format!("; last: {f}"))
                 .unwrap_or_default()

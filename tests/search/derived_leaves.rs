@@ -265,9 +265,19 @@ fn a_split_with_a_time_per_move_goes_on_past_an_undecided_move() {
     assert_eq!(r.split_options, 0);
     let f = r.failure.expect("a failure");
     assert!(
-        f.contains(&format!("{n} White moves open ({n} tried and undecided)")),
+        f.contains(&format!("{n} White moves open ({n} tried and undecided: ")),
         "{f}"
     );
+    // The open moves are named (the next run's work): every carrier cell, none untried.
+    let tried = f
+        .split("undecided: ")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
+    assert_eq!(tried.split(' ').count(), n, "{f}");
+    assert!(f.contains("not tried: )"), "{f}");
 }
 
 #[test]

@@ -91,6 +91,24 @@ pub struct ImportPublishedArgs {
     /// 1.66 GB peak).
     #[arg(long, default_value_t = WholeParams::default().max_certificate_nodes, value_name = "N")]
     max_certificate_nodes: usize,
+    /// The whole-board engine decides each template one White first move at a time, each
+    /// move's claim certified on its own and the certificates joined under one root or-node
+    /// (as `HEXPROOF_WHOLE_SPLIT=on`); the moves are tried cheapest first (outside White's
+    /// mustplay, then by circuit energy).
+    #[arg(long)]
+    split: bool,
+    /// With --split and `--engine solver`: keep each White first move's certificate in this
+    /// folder (`DIR/<name>/white-<row>-<col>.json`) and start from the ones
+    /// there, each re-checked by the kernel when read (one it rejects is decided again), so
+    /// that runs add options instead of restarting. The template holds only when every White
+    /// move is answered and the kernel accepts the joined certificate.
+    #[arg(long, value_name = "DIR", requires = "split")]
+    split_dir: Option<PathBuf>,
+    /// With --split: at most this many seconds for each White first move; one undecided
+    /// within them stays open and the next is tried (default: all the time left, and the
+    /// split stops at the first undecided move).
+    #[arg(long, value_name = "SECONDS", requires = "split")]
+    split_option_time: Option<f64>,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -143,6 +161,15 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
             seconds: a.time,
         });
     }
+    if let Some(t) = a.split_option_time.filter(|t| !t.is_finite() || *t <= 0.0) {
+        return fail_input(CliError::NotSeconds {
+            flag: "--split-option-time",
+            seconds: t,
+        });
+    }
+    if a.split_dir.is_some() && Engine::from(a.engine) != Engine::Solver {
+        return fail_input("--split-dir needs --engine solver");
+    }
     // Earlier entries: --out with --update, then the --merge files; decided ones first.
     let mut old: Vec<Entry> = Vec::new();
     let earlier = [(&a.out, a.update)]
@@ -177,6 +204,9 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
         tt_entries: a.tt_entries,
         max_certificate_nodes: a.max_certificate_nodes,
         trace: std::env::var_os("HEXPROOF_WHOLE_TRACE").is_some(),
+        split: a.split,
+        split_dir: a.split_dir.clone(),
+        split_option_seconds: a.split_option_time,
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

@@ -82,6 +82,12 @@ pub struct WholeParams {
     /// `direct_key`; session 32). `HEXPROOF_WHOLE_DIRECT_KEYS=off` turns it off; on by
     /// default.
     pub direct_keys: bool,
+    /// With [`WholeParams::split`]: each White first move's claim gets at most this much of
+    /// the time left; one that is undecided within it stays open and the split goes on with
+    /// the next White move (so the cheaper moves are proved, and stored by a
+    /// [`SplitStore`], even when one is too hard). `None`: all the time left, and the split
+    /// stops at the first undecided move (as before session 33).
+    pub split_option_time: Option<std::time::Duration>,
 }
 
 /// Where the whole-board engine's solver uses the connection engine's AND rule over the cells
@@ -152,6 +158,7 @@ impl Default for WholeParams {
             capture: Capture::from_env(),
             split: std::env::var("HEXPROOF_WHOLE_SPLIT").is_ok_and(|v| v == "on"),
             direct_keys: std::env::var("HEXPROOF_WHOLE_DIRECT_KEYS").map_or(true, |v| v != "off"),
+            split_option_time: None,
         }
     }
 }
@@ -194,6 +201,12 @@ pub struct WholeReport {
     /// after them proved by a node built before or by the key's derivation leaf;
     /// [`WholeParams::direct_keys`]).
     pub direct_keys: u64,
+    /// With a [`SplitStore`]: White first moves whose stored certificate the kernel accepted
+    /// (used as options with no search).
+    pub split_loaded: u64,
+    /// With a [`SplitStore`]: stored certificates the kernel rejected (not used; the move is
+    /// decided again).
+    pub split_rejected: u64,
 }
 
 impl WholeReport {
@@ -212,6 +225,8 @@ impl WholeReport {
         self.subsumed += r.subsumed;
         self.split_options += r.split_options;
         self.direct_keys += r.direct_keys;
+        self.split_loaded += r.split_loaded;
+        self.split_rejected += r.split_rejected;
     }
 }
 
@@ -295,6 +310,86 @@ pub fn decide_split(
     budget: &Budget,
     params: &WholeParams,
 ) -> (Outcome, WholeReport) {
+    decide_split_with(game, budget, params, &mut NoStore)
+}
+
+/// Where a split ([`decide_split_with`]) keeps the certificates of White's first moves it
+/// proved, so that a later run starts from them (issue 28: the large published templates take
+/// more than one session). Nothing read from a store is trusted: the split checks each
+/// certificate with the kernel on the claim after its White move before using it, and the
+/// joined certificate with the kernel on the claim itself.
+pub trait SplitStore {
+    /// The certificate stored for the claim after White's first move `w` (an original cell),
+    /// if any: Black to move, White's stone on `w`, the carrier less `w`.
+    fn load(&mut self, w: Cell) -> Option<Certificate>;
+    /// Stores `cert`, which the kernel accepted for the claim after White's move `w`.
+    fn save(&mut self, w: Cell, cert: &Certificate);
+}
+
+/// A [`SplitStore`] that keeps nothing.
+pub struct NoStore;
+
+impl SplitStore for NoStore {
+    fn load(&mut self, _: Cell) -> Option<Certificate> {
+        None
+    }
+    fn save(&mut self, _: Cell, _: &Certificate) {}
+}
+
+/// White's first moves in the order the split tries them: the cheap ones first. Cells outside
+/// White's mustplay (Black's winning VSCs' intersection on the encoded position: after such a
+/// move Black still connects through a VSC it avoided, a short proof whose small set closes
+/// every White move outside it), then those inside it by increasing circuit energy
+/// (Anshelevich §5; the hottest cells, White's strongest intrusions, last); ties by cell.
+/// Only the order changes: every open move is decided and the kernel checks the result.
+pub fn split_order(game: &SubGame) -> Vec<Cell> {
+    let carrier = game.carrier();
+    let Ok(enc) = encode(game) else {
+        return carrier.iter().collect();
+    };
+    let vp = crate::vc::VcParams::new(crate::vc::Variant::Fast);
+    let black = crate::vc::VcSet::build(&enc.position, Colour::Black, vp);
+    let mustplay = match crate::vc::mustplay(&black) {
+        crate::vc::Mustplay::Restricted(m) => Some(m),
+        _ => None,
+    };
+    let energy = crate::eval::evaluate_plain(&enc.position).energy;
+    let key = |c: Cell| {
+        let w = enc.to_window(c);
+        let inside = match (mustplay, w) {
+            (Some(m), Some(w)) => m.contains(w),
+            _ => true,
+        };
+        let e = w.map_or(f64::INFINITY, |w| energy[w.index()]);
+        (inside, e)
+    };
+    let mut v: Vec<(bool, f64, Cell)> = carrier
+        .iter()
+        .map(|c| {
+            let (i, e) = key(c);
+            (i, e, c)
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.index().cmp(&b.2.index()))
+    });
+    v.into_iter().map(|(.., c)| c).collect()
+}
+
+/// [`decide_split`] with the certificates of `store`: White's first moves are tried in
+/// [`split_order`]; a move whose stored certificate the kernel accepts (on the claim after
+/// it) is an option with no search, one proved now is saved to `store`. With
+/// [`WholeParams::split_option_time`] a move undecided within its share stays open and the
+/// next is tried; the claim holds only when no White move is left open and the kernel accepts
+/// the joined certificate on `game`.
+pub fn decide_split_with(
+    game: &SubGame,
+    budget: &Budget,
+    params: &WholeParams,
+    store: &mut dyn SplitStore,
+) -> (Outcome, WholeReport) {
     let start = Instant::now();
     let mut report = WholeReport::default();
     let mut out = Outcome::undecided();
@@ -304,20 +399,73 @@ pub fn decide_split(
     };
     let board = *game.board();
     let name = |c: Cell| board.cell_name(c, crate::board::Notation::Letters);
-    let carrier = game.carrier();
-    let mut open = carrier;
+    let order = split_order(game);
+    let mut open = game.carrier();
     let mut reach = CellSet::EMPTY;
     let mut nodes: Vec<Node> = Vec::new();
     let mut options: Vec<Reply> = Vec::new();
-    while let Some(w) = open.first() {
+    // White moves tried and left undecided (with `split_option_time`).
+    let mut skipped = CellSet::EMPTY;
+    let mut last_failure: Option<String> = None;
+    // An option for White's move `w`: the certificate `cert` (accepted by the kernel for the
+    // claim after `w`) joined under the root.
+    let mut add = |cert: Certificate,
+                   open: &mut CellSet,
+                   nodes: &mut Vec<Node>,
+                   options: &mut Vec<Reply>,
+                   report: &mut WholeReport| {
+        let reply = cert.first.expect("checked by the caller");
+        let off = nodes.len() as NodeId;
+        let set = CellSet::single(reply) | cert.nodes[cert.root as usize].carrier;
+        nodes.extend(cert.nodes.into_iter().map(|n| Node {
+            kind: n.kind.shifted(off),
+            ..n
+        }));
+        options.push(Reply {
+            reply,
+            next: cert.root + off,
+        });
+        *open &= set;
+        reach |= set;
+        report.split_options += 1;
+        set
+    };
+    // The stored certificates first: each checked by the kernel on its own claim.
+    for &w in &order {
+        if !open.contains(w) {
+            continue;
+        }
+        let Some(cert) = store.load(w) else { continue };
+        let ok = cert.first.is_some()
+            && split_game(game, w).is_ok_and(|sub| kernel::check(&sub, &cert).is_ok());
+        if !ok {
+            report.split_rejected += 1;
+            if params.trace {
+                eprintln!(
+                    "whole: split: White {}: stored certificate rejected by the kernel",
+                    name(w)
+                );
+            }
+            continue;
+        }
+        report.split_loaded += 1;
+        let set = add(cert, &mut open, &mut nodes, &mut options, &mut report);
+        if params.trace {
+            eprintln!(
+                "whole: split: White {} loaded, set {} cells, {} White moves open",
+                name(w),
+                set.len(),
+                open.len()
+            );
+        }
+    }
+    while let Some(&w) = order
+        .iter()
+        .find(|&&c| open.contains(c) && !skipped.contains(c))
+    {
         let left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
         if left.is_some_and(|t| t.is_zero()) {
-            report.failure = Some(format!(
-                "split: out of time with {} options, {} White moves open",
-                options.len(),
-                open.len()
-            ));
-            return finish_split(out, report, start);
+            break;
         }
         let sub = match split_game(game, w) {
             Ok(g) => g,
@@ -326,10 +474,11 @@ pub fn decide_split(
                 return finish_split(out, report, start);
             }
         };
-        let b = Budget {
-            time: left,
-            ..*budget
+        let time = match (left, params.split_option_time) {
+            (Some(l), Some(t)) => Some(l.min(t)),
+            (l, t) => l.or(t),
         };
+        let b = Budget { time, ..*budget };
         let (o, r) = decide_whole(&sub, &b, &sub_params);
         report.add(&r);
         if params.trace {
@@ -345,20 +494,8 @@ pub fn decide_split(
         }
         match (o.verdict, o.certificate) {
             (Verdict::Holds, Some(cert)) if cert.first.is_some() => {
-                let reply = cert.first.expect("checked");
-                let off = nodes.len() as NodeId;
-                let set = CellSet::single(reply) | cert.nodes[cert.root as usize].carrier;
-                nodes.extend(cert.nodes.into_iter().map(|n| Node {
-                    kind: n.kind.shifted(off),
-                    ..n
-                }));
-                options.push(Reply {
-                    reply,
-                    next: cert.root + off,
-                });
-                open &= set;
-                reach |= set;
-                report.split_options += 1;
+                store.save(w, &cert);
+                let set = add(cert, &mut open, &mut nodes, &mut options, &mut report);
                 if params.trace {
                     eprintln!(
                         "whole: split: option {} set {} cells, {} White moves open",
@@ -373,16 +510,40 @@ pub fn decide_split(
                 return finish_split(out, report, start);
             }
             _ => {
-                report.failure = Some(format!(
-                    "split: White {} undecided ({} options, {} White moves open){}",
+                let why = format!(
+                    "White {} undecided{}",
                     name(w),
-                    options.len(),
-                    open.len(),
                     r.failure.map(|f| format!(": {f}")).unwrap_or_default()
-                ));
-                return finish_split(out, report, start);
+                );
+                if params.split_option_time.is_none() {
+                    report.failure = Some(format!(
+                        "split: {why} ({} options, {} White moves open)",
+                        options.len(),
+                        open.len()
+                    ));
+                    return finish_split(out, report, start);
+                }
+                skipped.insert(w);
+                last_failure = Some(why);
             }
         }
+    }
+    if !open.is_empty() {
+        let names = |s: CellSet| s.iter().map(name).collect::<Vec<_>>().join(" ");
+        report.failure = Some(format!(
+            "split: {} options ({} stored), {} White moves open ({} tried and undecided: {}; \
+             not tried: {}){}",
+            options.len(),
+            report.split_loaded,
+            open.len(),
+            (open & skipped).len(),
+            names(open & skipped),
+            names(open - skipped),
+            last_failure
+                .map(|f| format!("; last: {f}"))
+                .unwrap_or_default()
+        ));
+        return finish_split(out, report, start);
     }
     let root = nodes.len() as NodeId;
     nodes.push(Node {

@@ -18,18 +18,21 @@ use super::EnumerateError;
 use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
 use crate::edge_template::{EdgeTemplate, Rc};
-use crate::engine::whole::{decide_engine, Engine, WholeParams};
+use crate::engine::encode::encode;
+use crate::engine::whole::{decide_engine, decide_split_with, Engine, SplitStore, WholeParams};
 use crate::kernel::{self, Certificate};
 use crate::local::{Budget, Verdict};
 use crate::position::Position;
+use crate::templates::cert_pack::pack_nodes;
 use crate::templates::cert_shrink;
 use crate::templates::library::{
-    canonical_goals, encode_certificate_compact, orient, placements, sorted, verify_record,
-    ClaimTag, Frame, MinimalityTag, Provenance, Record, Region, StoredCert,
+    canonical_goals, decode_certificate, encode_certificate_compact, orient, placements, sorted,
+    verify_record, ClaimTag, Frame, MinimalityTag, Provenance, Record, Region, StoredCert,
 };
 use crate::templates::published::{inside, Entry, LibraryLink, LineMove, PublishedVerdict};
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// A template as the published collections' files give it (`edge-templates-hexwiki.json`,
 /// `edge-templates-king-selinger.json`; other fields are ignored).
@@ -56,7 +59,7 @@ pub struct Source {
 }
 
 /// Budgets of one template's decision.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ImportOptions {
     /// The engine (`verify --engine`).
     pub engine: Engine,
@@ -81,6 +84,15 @@ pub struct ImportOptions {
     pub max_certificate_nodes: usize,
     /// Progress lines of the whole-board engine on stderr ([`WholeParams::trace`]).
     pub trace: bool,
+    /// The whole-board engine splits the claim by White's first move
+    /// ([`WholeParams::split`]; also on with `HEXPROOF_WHOLE_SPLIT=on`).
+    pub split: bool,
+    /// With the split and [`Engine::Solver`]: the folder where each White first move's
+    /// certificate is kept between runs ([`SplitFiles`]; `--split-dir`).
+    pub split_dir: Option<PathBuf>,
+    /// With the split: seconds each White first move may take before it is left open and the
+    /// next is tried ([`WholeParams::split_option_time`]; `--split-option-time`).
+    pub split_option_seconds: Option<f64>,
 }
 
 impl ImportOptions {
@@ -90,6 +102,10 @@ impl ImportOptions {
             tt_entries: self.tt_entries,
             max_certificate_nodes: self.max_certificate_nodes,
             trace: self.trace,
+            split: self.split || WholeParams::default().split,
+            split_option_time: self
+                .split_option_seconds
+                .map(|t| std::time::Duration::from_secs_f64(t.clamp(0.0, 1e9))),
             ..WholeParams::default()
         }
     }
@@ -128,6 +144,12 @@ impl ImportOptions {
         }
         if self.engine != Engine::Local && self.whole_params().split {
             s += ", split by White's first move";
+            if let Some(t) = self.split_option_seconds {
+                s += &format!(" (at most {t} s each)");
+            }
+            if self.split_dir.is_some() && self.engine == Engine::Solver {
+                s += ", its options kept between runs";
+            }
         }
         if self.fitting {
             s += ", fitting board";
@@ -147,6 +169,11 @@ pub struct Imported {
     pub nodes: u64,
     /// Certificate nodes stored for the published carrier (0 when it does not hold).
     pub certificate_nodes: usize,
+    /// With [`ImportOptions::split_dir`]: White first moves whose stored certificate the
+    /// kernel accepted, and stored certificates it rejected.
+    pub split_loaded: u64,
+    /// See [`Imported::split_loaded`].
+    pub split_rejected: u64,
 }
 
 /// The sources of a collection file (a JSON list).
@@ -359,13 +386,22 @@ pub fn import_one(
         )),
         ..Budget::default()
     };
-    let eo = decide_engine(
-        &game,
-        &budget,
-        opts.engine,
-        opts.local_nodes,
-        &opts.whole_params(),
-    )?;
+    let params = opts.whole_params();
+    let eo = match &opts.split_dir {
+        Some(dir) if params.split && opts.engine == Engine::Solver && encode(&game).is_ok() => {
+            let mut files = SplitFiles::new(dir, s, opts.fitting, &game, &at);
+            let (o, r) = decide_split_with(&game, &budget, &params, &mut files);
+            for e in &files.errors {
+                eprintln!("{}: {e}", s.name);
+            }
+            crate::engine::whole::EngineOutcome {
+                outcome: o,
+                decided_by: Engine::Solver,
+                whole: Some(r),
+            }
+        }
+        _ => decide_engine(&game, &budget, opts.engine, opts.local_nodes, &params)?,
+    };
     let o = &eo.outcome;
     let mut entry = undecided_entry(s, opts.describe());
     let mut certificate_nodes = 0;
@@ -442,12 +478,176 @@ pub fn import_one(
         }
     }
     entry.digest = entry.compute_digest();
+    let split = |f: fn(&crate::engine::whole::WholeReport) -> u64| eo.whole.as_ref().map_or(0, f);
     Ok(Imported {
         entry,
         engine: eo.decided_by,
         nodes: o.stats.nodes,
         certificate_nodes,
+        split_loaded: split(|w| w.split_loaded),
+        split_rejected: split(|w| w.split_rejected),
     })
+}
+
+/// The split's certificates of one published template kept in files (issue 28; a
+/// [`SplitStore`]): `DIR/<name>/white-<row>-<col>.json` (`:` in the name as `_`), one file per White first
+/// move (published coordinates), holding the template's name, the placement, the White move
+/// and the certificate of the claim after it (packed as in `templates/published.json`, its
+/// cells as indices into the published carrier and stones, the edge as `-1`). Nothing read is
+/// trusted: a file that does not parse or belongs to another template or placement is
+/// ignored (and reported), and every certificate read is checked by the kernel by the split
+/// before it is used.
+pub struct SplitFiles {
+    dir: PathBuf,
+    template: String,
+    placement: &'static str,
+    carrier: Vec<Cell>,
+    stones: Vec<Cell>,
+    edge: Cell,
+    at: HashMap<Rc, Cell>,
+    /// What went wrong reading or writing (the split goes on without the file).
+    pub errors: Vec<String>,
+}
+
+impl SplitFiles {
+    /// The files of template `s` under `dir`, placed as [`place`] with `fitting` gives `game`
+    /// and `at`.
+    pub fn new(
+        dir: &Path,
+        s: &Source,
+        fitting: bool,
+        game: &SubGame,
+        at: &HashMap<Rc, Cell>,
+    ) -> SplitFiles {
+        let safe: String = s
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        SplitFiles {
+            dir: dir.join(safe),
+            template: format!("{}:{}", s.set, s.name),
+            placement: if fitting { "fitting" } else { "wide" },
+            carrier: s.carrier.iter().map(|rc| at[rc]).collect(),
+            stones: s
+                .goal_stones
+                .iter()
+                .chain(&s.helper_stones)
+                .map(|rc| at[rc])
+                .collect(),
+            edge: game
+                .claim()
+                .pairs
+                .first()
+                .map_or(Cell::border(Border::Top), |p| p.1),
+            at: at.clone(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// The file of White's move `w`.
+    pub fn path(&self, w: Cell) -> Option<PathBuf> {
+        let rc = self.at.iter().find(|(_, &c)| c == w)?.0;
+        Some(self.dir.join(format!("white-{}-{}.json", rc[0], rc[1])))
+    }
+
+    fn read(&self, w: Cell) -> Result<Option<Certificate>, String> {
+        let Some(path) = self.path(w) else {
+            return Ok(None);
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let f: SplitFile =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let rc = self.at.iter().find(|(_, &c)| c == w).map(|(rc, _)| *rc);
+        if f.template != self.template || f.placement != self.placement || Some(f.white) != rc {
+            return Err(format!(
+                "{}: the file of another template, placement or White move",
+                path.display()
+            ));
+        }
+        let mut cert = decode_certificate(&f.certificate, &self.carrier, &self.stones)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for n in &mut cert.nodes {
+            let pairs = n.goal.iter_mut().chain(n.either.iter_mut());
+            for (a, z) in pairs.chain(n.with.iter_mut().flatten()) {
+                for c in [a, z] {
+                    if *c == Cell::border(Border::Top) {
+                        *c = self.edge;
+                    }
+                }
+            }
+        }
+        Ok(Some(cert))
+    }
+
+    fn write(&self, w: Cell, cert: &Certificate) -> Result<(), String> {
+        let Some(path) = self.path(w) else {
+            return Err(format!("White's move {w:?} is not a published cell"));
+        };
+        let mut c = cert.clone();
+        for n in &mut c.nodes {
+            for (a, z) in n.goal.iter_mut().chain(n.either.iter_mut()) {
+                for x in [a, z] {
+                    if *x == self.edge {
+                        *x = Cell::border(Border::Top);
+                    }
+                }
+            }
+        }
+        let sc = encode_certificate_compact(&c, &self.carrier, &self.stones)
+            .map_err(|e| e.to_string())?;
+        let certificate = match pack_nodes(&sc.nodes) {
+            Some(p) => serde_json::json!({"root": sc.root, "first": sc.first, "packed": p}),
+            None => serde_json::to_value(&sc).map_err(|e| e.to_string())?,
+        };
+        let white = self.at.iter().find(|(_, &x)| x == w).map(|(rc, _)| *rc);
+        let text = serde_json::to_string(&serde_json::json!({
+            "template": self.template,
+            "placement": self.placement,
+            "white": white,
+            "certificate_nodes": cert.nodes.len(),
+            "certificate": certificate,
+        }))
+        .map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
+        let tmp = path.with_extension("json.part");
+        std::fs::write(&tmp, text + "\n").map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// One file of [`SplitFiles`] as read.
+#[derive(Deserialize)]
+struct SplitFile {
+    template: String,
+    placement: String,
+    white: Rc,
+    certificate: StoredCert,
+}
+
+impl SplitStore for SplitFiles {
+    fn load(&mut self, w: Cell) -> Option<Certificate> {
+        self.read(w).unwrap_or_else(|e| {
+            self.errors.push(e);
+            None
+        })
+    }
+
+    fn save(&mut self, w: Cell, cert: &Certificate) {
+        if let Err(e) = self.write(w, cert) {
+            self.errors.push(e);
+        }
+    }
 }
 
 fn engine_name(e: Engine) -> &'static str {

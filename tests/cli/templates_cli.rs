@@ -317,6 +317,41 @@ fn import_published_caps_the_certificate_nodes() {
     assert!(tried.contains("at most 5 certificate nodes"), "{tried}");
 }
 
+/// `templates import-published --split-dir DIR` keeps the split's options for the solver
+/// engine only, and `--split-option-time` must be a positive number of seconds: anything else
+/// is bad input (exit 2, a message naming the flag), with nothing written.
+#[test]
+fn import_published_split_flags_reject_bad_input() {
+    let (fixture, out) = hexwiki_fixture_and_out("hexproof-import-published-split");
+    let dir = std::env::temp_dir().join(format!("hexproof-split-flags-{}", std::process::id()));
+    let base = [
+        "templates",
+        "import-published",
+        fixture.to_str().unwrap(),
+        "--only",
+        "III1a",
+        "--out",
+        out.to_str().unwrap(),
+        "--split",
+    ];
+    for (extra, says) in [
+        (
+            vec!["--split-dir", dir.to_str().unwrap()],
+            "--split-dir needs --engine solver",
+        ),
+        (
+            vec!["--engine", "solver", "--split-option-time", "0"],
+            "--split-option-time",
+        ),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(extra).collect();
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!out.exists() && !dir.exists(), "{args:?}");
+    }
+}
+
 /// `templates show --html OUT`: one well-formed page (parsed as XML with `roxmltree`) with a
 /// figure — an inline SVG with a hexagon per cell and a disc per stone — for every record of
 /// the built-in library and every published template, each verdict re-checked (none shown as

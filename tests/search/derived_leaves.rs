@@ -11,7 +11,8 @@
 use hexproof::board::{Board, Border, CellSet, Colour, Notation};
 use hexproof::claim::{Claim, SubGame};
 use hexproof::edge_template::EdgeTemplate;
-use hexproof::engine::whole::{decide_whole, WholeParams, WholeReport};
+use hexproof::engine::encode::encode;
+use hexproof::engine::whole::{decide_whole, split_order, WholeParams, WholeReport};
 use hexproof::kernel::{self, Certificate, KernelError, NodeKind};
 use hexproof::local::derived::{certificate, DerivedStats};
 use hexproof::local::{Budget, Verdict};
@@ -153,6 +154,16 @@ fn union_templates_get_derivation_leaves_through_the_whole_board_engine() {
 /// tests/fixtures/edge-templates-king-selinger.json) through `decide_whole` with `params`: it
 /// holds and its certificate is kernel-checked; the certificate and the engine's report.
 fn whole_6a_1_with(params: &WholeParams) -> (Certificate, WholeReport) {
+    let g = game_6a_1();
+    let (o, r) = decide_whole(&g, &Budget::nodes(20_000_000), params);
+    assert_eq!(o.verdict, Verdict::Holds, "{r:?}");
+    let cert = o.certificate.expect("a certificate");
+    kernel::check(&g, &cert).expect("kernel-checked");
+    (cert, r)
+}
+
+/// Selinger's 6a-1 on Black's bottom edge of its fitting board.
+fn game_6a_1() -> SubGame {
     let all = EdgeTemplate::parse_list(include_str!(
         "../fixtures/edge-templates-king-selinger.json"
     ))
@@ -161,12 +172,7 @@ fn whole_6a_1_with(params: &WholeParams) -> (Certificate, WholeReport) {
         .iter()
         .find(|t| t.name == "Selinger:template-6a-1")
         .unwrap();
-    let g = t.place_fitting(Border::Bottom).expect("fits");
-    let (o, r) = decide_whole(&g, &Budget::nodes(20_000_000), params);
-    assert_eq!(o.verdict, Verdict::Holds, "{r:?}");
-    let cert = o.certificate.expect("a certificate");
-    kernel::check(&g, &cert).expect("kernel-checked");
-    (cert, r)
+    t.place_fitting(Border::Bottom).expect("fits")
 }
 
 /// [`whole_6a_1_with`] with the default parameters, split off: the report.
@@ -202,6 +208,76 @@ fn a_claim_split_by_whites_first_move_is_certified_as_one() {
         }
         k => panic!("the root is not an or-node: {k:?}"),
     }
+}
+
+#[test]
+fn the_split_tries_whites_cheap_first_moves_first() {
+    // 6a-1 (session 33): White's first moves in `split_order` are the carrier, the cells
+    // outside White's mustplay (Black's winning VSCs' intersection on the encoded position)
+    // first, then those inside it by increasing circuit energy. Fails with the carrier's own
+    // order (session 31's lowest cell first).
+    use hexproof::vc::{mustplay, Mustplay, Variant, VcParams, VcSet};
+    let g = game_6a_1();
+    let order = split_order(&g);
+    assert_eq!(order.len(), g.carrier().len());
+    assert_eq!(order.iter().copied().collect::<CellSet>(), g.carrier());
+    let enc = encode(&g).unwrap();
+    let black = VcSet::build(&enc.position, Colour::Black, VcParams::new(Variant::Fast));
+    let Mustplay::Restricted(m) = mustplay(&black) else {
+        panic!("Black has a winning VSC in 6a-1 with White to move");
+    };
+    let energy = hexproof::eval::evaluate_plain(&enc.position).energy;
+    let key: Vec<(bool, f64)> = order
+        .iter()
+        .map(|&c| {
+            let w = enc.to_window(c).unwrap();
+            (m.contains(w), energy[w.index()])
+        })
+        .collect();
+    assert!(
+        key.iter().any(|k| !k.0) && key.iter().any(|k| k.0),
+        "{key:?}"
+    );
+    assert!(
+        key.windows(2)
+            .all(|p| (!p[0].0 && p[1].0) || (p[0].0 == p[1].0 && p[0].1 <= p[1].1)),
+        "{key:?}"
+    );
+}
+
+#[test]
+fn a_split_with_a_time_per_move_goes_on_past_an_undecided_move() {
+    // 6a-1 with no time for any White first move (`split_option_time` zero): each is
+    // undecided, stays open, and the next is tried — every carrier cell once — and the claim
+    // is undecided, never holds. Without the per-move time the split stops at the first.
+    let g = game_6a_1();
+    let n = g.carrier().len();
+    let (o, r) = decide_whole(
+        &g,
+        &Budget::nodes(20_000_000),
+        &WholeParams {
+            split: true,
+            split_option_time: Some(std::time::Duration::ZERO),
+            ..WholeParams::default()
+        },
+    );
+    assert_eq!(o.verdict, Verdict::Undecided, "{r:?}");
+    assert_eq!(r.split_options, 0);
+    let f = r.failure.expect("a failure");
+    assert!(
+        f.contains(&format!("{n} White moves open ({n} tried and undecided: ")),
+        "{f}"
+    );
+    // The open moves are named (the next run's work): every carrier cell, none untried.
+    let tried = f
+        .split("undecided: ")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
+    assert_eq!(tried.split(' ').count(), n, "{f}");
+    assert!(f.contains("not tried: )"), "{f}");
 }
 
 #[test]

@@ -178,18 +178,27 @@ fn decide_again(
     (decided, library)
 }
 
-#[test]
-fn small_templates_are_decided_again_alike() {
-    let opts = ImportOptions {
-        engine: Engine::Auto,
-        local_nodes: 100_000,
+/// Import options with `engine`, `local_nodes` and `fitting`, 20 M nodes, 600 s, the whole
+/// engine's default table and cap, no trace, no split.
+fn import_options(engine: Engine, local_nodes: u64, fitting: bool) -> ImportOptions {
+    ImportOptions {
+        engine,
+        local_nodes,
         nodes: 20_000_000,
         seconds: 600.0,
-        fitting: false,
+        fitting,
         tt_entries: WholeParams::default().tt_entries,
         max_certificate_nodes: WholeParams::default().max_certificate_nodes,
         trace: false,
-    };
+        split: false,
+        split_dir: None,
+        split_option_seconds: None,
+    }
+}
+
+#[test]
+fn small_templates_are_decided_again_alike() {
+    let opts = import_options(Engine::Auto, 100_000, false);
     let names = [
         "III1a",
         "IV2n",
@@ -213,16 +222,7 @@ fn small_templates_are_decided_again_alike() {
 /// (Selinger's 5c, 37 cells).
 #[test]
 fn fitting_placement_gives_the_same_templates() {
-    let opts = ImportOptions {
-        engine: Engine::Auto,
-        local_nodes: 10_000,
-        nodes: 20_000_000,
-        seconds: 600.0,
-        fitting: true,
-        tt_entries: WholeParams::default().tt_entries,
-        max_certificate_nodes: WholeParams::default().max_certificate_nodes,
-        trace: false,
-    };
+    let opts = import_options(Engine::Auto, 10_000, true);
     let names = [
         "III1a",
         "IV2n",
@@ -265,4 +265,87 @@ fn canonical_form_with_several_goal_stones() {
     assert_eq!(a.goals, 2);
     assert_eq!(a.symmetry, Symmetry::Symmetric);
     assert_eq!(a.stones[0], [2, 0]);
+}
+
+/// `import-published --split --split-dir DIR` (issue 28, session 33): each White first move's
+/// certificate proved by the split is kept in a file and a later run starts from it, every
+/// file re-checked by the kernel when read. HexWiki's III1a with the solver engine: the first
+/// run proves and stores its options; the second reads them all (no search: 0 nodes) and
+/// holds; a file whose Black reply is tampered (onto White's own stone) is rejected by the
+/// kernel and that move decided again; with only one file left and no time left the
+/// template stays undecided — it holds only when every White move is answered.
+#[test]
+fn split_options_are_kept_between_runs_and_re_checked() {
+    let dir = std::env::temp_dir().join(format!("hexproof-split-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let lib = library();
+    let library = seeded(&lib);
+    let s = parse_sources(HEXWIKI)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.name == "III1a")
+        .unwrap();
+    let mut opts = ImportOptions {
+        split: true,
+        split_dir: Some(dir.clone()),
+        ..import_options(Engine::Solver, 0, true)
+    };
+    let files = || -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(dir.join("III1a"))
+            .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let first = import_one(&s, &library, &opts).unwrap();
+    assert_eq!(first.entry.verdict, PublishedVerdict::Holds);
+    assert_eq!((first.split_loaded, first.split_rejected), (0, 0));
+    assert!(first.nodes > 0);
+    let stored = files();
+    assert!(stored.len() >= 2, "{stored:?}");
+    assert!(
+        first.entry.tried.contains("kept between runs"),
+        "{}",
+        first.entry.tried
+    );
+
+    let again = import_one(&s, &library, &opts).unwrap();
+    assert_eq!(again.entry.verdict, PublishedVerdict::Holds);
+    assert_eq!(
+        (again.split_loaded, again.split_rejected, again.nodes),
+        (stored.len() as u64, 0, 0)
+    );
+    verify_entry(&again.entry, &library).unwrap();
+
+    // Black's first reply moved onto White's own stone: parses, but the kernel rejects it.
+    let path = &stored[0];
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let white: Vec<i32> = serde_json::from_value(v["white"].clone()).unwrap();
+    let on_white = s.carrier.iter().position(|rc| rc[..] == white[..]).unwrap();
+    assert_ne!(v["certificate"]["first"], serde_json::json!(on_white));
+    v["certificate"]["first"] = serde_json::json!(on_white);
+    std::fs::write(path, v.to_string()).unwrap();
+    let tampered = import_one(&s, &library, &opts).unwrap();
+    assert_eq!(tampered.entry.verdict, PublishedVerdict::Holds);
+    assert_eq!(
+        (tampered.split_loaded, tampered.split_rejected),
+        (stored.len() as u64 - 1, 1)
+    );
+    assert!(tampered.nodes > 0, "the rejected move was decided again");
+
+    // One option kept, no time to decide the rest: undecided, not holds.
+    for p in &stored[1..] {
+        std::fs::remove_file(p).unwrap();
+    }
+    opts.seconds = 0.0;
+    let partial = import_one(&s, &library, &opts).unwrap();
+    assert_eq!(partial.entry.verdict, PublishedVerdict::Undecided);
+    assert_eq!(partial.split_loaded, 1);
+    assert!(
+        partial.entry.tried.contains("split"),
+        "{}",
+        partial.entry.tried
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

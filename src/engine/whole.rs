@@ -510,75 +510,61 @@ pub fn decide_split_with(
             (l, t) => l.or(t),
         };
         let b = Budget { time, ..*budget };
+        // A certificate for `w` from the deep step (before the direct attempt, or after it
+        // when it is undecided).
+        let mut deep = None;
         if params.split_deep && params.split_deep_first && !deep_tried.contains(w) {
             deep_tried.insert(w);
             let replies = deep_replies(&sub, w, None, &options);
             if !replies.is_empty() {
-                if let Some(cert) = decide_deep(
-                    &sub,
-                    w,
-                    &replies,
-                    &budget_left(budget, start),
-                    params,
-                    store,
-                    &mut report,
-                ) {
-                    store.save(w, &cert);
-                    let set = add(cert, &mut open, &mut nodes, &mut options, &mut report);
-                    if params.trace {
-                        eprintln!(
-                            "whole: split: White {} proved by the deep split, set {} cells, {} White moves open",
-                            name(w),
-                            set.len(),
-                            open.len()
-                        );
-                    }
-                    continue;
-                }
+                let left = budget_left(budget, start);
+                deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
             }
         }
-        let (o, r) = decide_whole(&sub, &b, &sub_params);
-        report.add(&r);
-        if params.trace {
-            eprintln!(
-                "whole: split: White {} -> {:?}, reply {:?}, {} certificate nodes, {} solver nodes, {:.1} s",
-                name(w),
-                o.verdict,
-                o.certificate.as_ref().and_then(|c| c.first).map(name),
-                o.certificate.as_ref().map_or(0, |c| c.nodes.len()),
-                r.solver_nodes,
-                start.elapsed().as_secs_f64()
-            );
-        }
-        if params.split_deep && o.verdict == Verdict::Undecided {
+        let (o, r) = if deep.is_some() {
+            (Outcome::undecided(), WholeReport::default())
+        } else {
+            let (o, r) = decide_whole(&sub, &b, &sub_params);
+            report.add(&r);
+            if params.trace {
+                eprintln!(
+                    "whole: split: White {} -> {:?}, reply {:?}, {} certificate nodes, {} solver nodes, {:.1} s",
+                    name(w),
+                    o.verdict,
+                    o.certificate.as_ref().and_then(|c| c.first).map(name),
+                    o.certificate.as_ref().map_or(0, |c| c.nodes.len()),
+                    r.solver_nodes,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            (o, r)
+        };
+        if deep.is_none() && params.split_deep && o.verdict == Verdict::Undecided {
             let replies = deep_replies(&sub, w, r.root_reply, &options);
             if !replies.is_empty() {
                 // All the time left: the second split gives each White second move its
                 // `split_option_time`.
-                let deep_budget = Budget {
-                    time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
-                    ..*budget
-                };
-                match decide_deep(&sub, w, &replies, &deep_budget, params, store, &mut report) {
-                    Some(cert) => {
-                        store.save(w, &cert);
-                        let set = add(cert, &mut open, &mut nodes, &mut options, &mut report);
-                        if params.trace {
-                            eprintln!(
-                                "whole: split: White {} proved by the deep split, set {} cells, {} White moves open",
-                                name(w),
-                                set.len(),
-                                open.len()
-                            );
-                        }
-                    }
-                    None => {
-                        skipped.insert(w);
-                        last_failure = Some(format!("White {} undecided (deep split)", name(w)));
-                    }
+                let left = budget_left(budget, start);
+                deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
+                if deep.is_none() {
+                    skipped.insert(w);
+                    last_failure = Some(format!("White {} undecided (deep split)", name(w)));
+                    continue;
                 }
-                continue;
             }
+        }
+        if let Some(cert) = deep {
+            store.save(w, &cert);
+            let set = add(cert, &mut open, &mut nodes, &mut options, &mut report);
+            if params.trace {
+                eprintln!(
+                    "whole: split: White {} proved by the deep split, set {} cells, {} White moves open",
+                    name(w),
+                    set.len(),
+                    open.len()
+                );
+            }
+            continue;
         }
         match (o.verdict, o.certificate) {
             (Verdict::Holds, Some(cert)) if cert.first.is_some() => {

@@ -109,6 +109,17 @@ pub struct ImportPublishedArgs {
     /// split stops at the first undecided move).
     #[arg(long, value_name = "SECONDS", requires = "split")]
     split_option_time: Option<f64>,
+    /// With --split: a White first move with no stored certificate is decided by a second
+    /// split: Black's reply taken from the options proved so far (the most frequent first),
+    /// then each White second move a claim of its own (with --split-dir its certificate kept
+    /// in `DIR/<name>/white-<r>-<c>-black-<r>-<c>/`, re-checked by the kernel when read), the
+    /// parts joined and checked by the kernel on the claim after White's first move.
+    #[arg(long, requires = "split")]
+    split_deep: bool,
+    /// With --split-deep: the second split before the direct attempt (for moves known to be
+    /// hard), Black's reply taken from the options proved so far.
+    #[arg(long, requires = "split_deep")]
+    split_deep_first: bool,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -207,6 +218,8 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
         split: a.split,
         split_dir: a.split_dir.clone(),
         split_option_seconds: a.split_option_time,
+        split_deep: a.split_deep,
+        split_deep_first: a.split_deep_first,
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

@@ -88,7 +88,24 @@ pub struct WholeParams {
     /// [`SplitStore`], even when one is too hard). `None`: all the time left, and the split
     /// stops at the first undecided move (as before session 33).
     pub split_option_time: Option<std::time::Duration>,
+    /// With [`WholeParams::split`]: a White first move with no stored certificate is decided
+    /// by a second split ([`decide_split_with`]'s deep step, issue 28 session 34): Black's
+    /// reply `b` is taken from the options proved so far (the most frequent reply first, at
+    /// most [`DEEP_REPLIES`] of them), and the claim after White's move and `b` (White to move)
+    /// is split again by White's second move, each part stored by [`SplitStore::nested`] and
+    /// checked by the kernel when read. A reply White refutes only means another reply is
+    /// tried (the template is not refuted by it). `HEXPROOF_WHOLE_SPLIT_DEEP=on` turns it on.
+    pub split_deep: bool,
+    /// With [`WholeParams::split_deep`]: the deep step comes before the direct attempt (for
+    /// moves known to be hard), its replies those of the options proved so far; the direct
+    /// attempt follows only when it proves nothing. Off: the direct attempt first, and the
+    /// deep step after it (with the root's proved reply first) when it is undecided.
+    pub split_deep_first: bool,
 }
+
+/// How many of Black's replies a deep split ([`WholeParams::split_deep`]) tries after one
+/// White first move.
+pub const DEEP_REPLIES: usize = 2;
 
 /// Where the whole-board engine's solver uses the connection engine's AND rule over the cells
 /// an empty midpoint captures (`dfpn::SolveParams::vc_capture_and`, on in the solver by
@@ -159,6 +176,8 @@ impl Default for WholeParams {
             split: std::env::var("HEXPROOF_WHOLE_SPLIT").is_ok_and(|v| v == "on"),
             direct_keys: std::env::var("HEXPROOF_WHOLE_DIRECT_KEYS").map_or(true, |v| v != "off"),
             split_option_time: None,
+            split_deep: std::env::var("HEXPROOF_WHOLE_SPLIT_DEEP").is_ok_and(|v| v == "on"),
+            split_deep_first: false,
         }
     }
 }
@@ -207,6 +226,10 @@ pub struct WholeReport {
     /// With a [`SplitStore`]: stored certificates the kernel rejected (not used; the move is
     /// decided again).
     pub split_rejected: u64,
+    /// Black to move: Black's first move when the solver proved the root, even if the
+    /// certificate's rebuild then ran out of time (the deep split's first reply,
+    /// [`WholeParams::split_deep`]). Not added up by [`WholeReport::add`].
+    pub root_reply: Option<Cell>,
 }
 
 impl WholeReport {
@@ -324,6 +347,12 @@ pub trait SplitStore {
     fn load(&mut self, w: Cell) -> Option<Certificate>;
     /// Stores `cert`, which the kernel accepted for the claim after White's move `w`.
     fn save(&mut self, w: Cell, cert: &Certificate);
+    /// The store of a deep split ([`WholeParams::split_deep`]): the certificates of the claims
+    /// after White's `w`, Black's `b` and White's second move (keyed by that second move).
+    /// `None`: nothing kept.
+    fn nested(&mut self, _w: Cell, _b: Cell) -> Option<Box<dyn SplitStore>> {
+        None
+    }
 }
 
 /// A [`SplitStore`] that keeps nothing.
@@ -406,6 +435,8 @@ pub fn decide_split_with(
     let mut options: Vec<Reply> = Vec::new();
     // White moves tried and left undecided (with `split_option_time`).
     let mut skipped = CellSet::EMPTY;
+    // White moves whose deep step ran before the direct attempt (`split_deep_first`).
+    let mut deep_tried = CellSet::EMPTY;
     let mut last_failure: Option<String> = None;
     // An option for White's move `w`: the certificate `cert` (accepted by the kernel for the
     // claim after `w`) joined under the root.
@@ -479,18 +510,61 @@ pub fn decide_split_with(
             (l, t) => l.or(t),
         };
         let b = Budget { time, ..*budget };
-        let (o, r) = decide_whole(&sub, &b, &sub_params);
-        report.add(&r);
-        if params.trace {
-            eprintln!(
-                "whole: split: White {} -> {:?}, reply {:?}, {} certificate nodes, {} solver nodes, {:.1} s",
-                name(w),
-                o.verdict,
-                o.certificate.as_ref().and_then(|c| c.first).map(name),
-                o.certificate.as_ref().map_or(0, |c| c.nodes.len()),
-                r.solver_nodes,
-                start.elapsed().as_secs_f64()
-            );
+        // A certificate for `w` from the deep step (before the direct attempt, or after it
+        // when it is undecided).
+        let mut deep = None;
+        if params.split_deep && params.split_deep_first && !deep_tried.contains(w) {
+            deep_tried.insert(w);
+            let replies = deep_replies(&sub, w, None, &options);
+            if !replies.is_empty() {
+                let left = budget_left(budget, start);
+                deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
+            }
+        }
+        let (o, r) = if deep.is_some() {
+            (Outcome::undecided(), WholeReport::default())
+        } else {
+            let (o, r) = decide_whole(&sub, &b, &sub_params);
+            report.add(&r);
+            if params.trace {
+                eprintln!(
+                    "whole: split: White {} -> {:?}, reply {:?}, {} certificate nodes, {} solver nodes, {:.1} s",
+                    name(w),
+                    o.verdict,
+                    o.certificate.as_ref().and_then(|c| c.first).map(name),
+                    o.certificate.as_ref().map_or(0, |c| c.nodes.len()),
+                    r.solver_nodes,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            (o, r)
+        };
+        if deep.is_none() && params.split_deep && o.verdict == Verdict::Undecided {
+            let replies = deep_replies(&sub, w, r.root_reply, &options);
+            if !replies.is_empty() {
+                // All the time left: the second split gives each White second move its
+                // `split_option_time`.
+                let left = budget_left(budget, start);
+                deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
+                if deep.is_none() {
+                    skipped.insert(w);
+                    last_failure = Some(format!("White {} undecided (deep split)", name(w)));
+                    continue;
+                }
+            }
+        }
+        if let Some(cert) = deep {
+            store.save(w, &cert);
+            let set = add(cert, &mut open, &mut nodes, &mut options, &mut report);
+            if params.trace {
+                eprintln!(
+                    "whole: split: White {} proved by the deep split, set {} cells, {} White moves open",
+                    name(w),
+                    set.len(),
+                    open.len()
+                );
+            }
+            continue;
         }
         match (o.verdict, o.certificate) {
             (Verdict::Holds, Some(cert)) if cert.first.is_some() => {
@@ -595,6 +669,138 @@ fn fails_after(out: &mut Outcome, w: Cell, rest: Vec<Move>) {
     })
     .chain(rest)
     .collect();
+}
+
+/// The deep step of [`decide_split_with`] ([`WholeParams::split_deep`]): the claim `sub`
+/// after White's first move `w` (Black to move) decided by Black's reply `b` (each of
+/// `replies` in turn) and a second split of the claim after `b` (White to move) by White's
+/// second move, its parts kept in `store`'s nested store. The second split's certificate
+/// (accepted by the kernel on the claim after `b`) becomes one for `sub`: first move `b`,
+/// every node's stones with `b` added; it is returned only when the kernel accepts it on
+/// `sub`. A reply White refutes in the second split only means the next reply is tried; an
+/// undecided second split ends the step (its proved parts stored).
+fn decide_deep(
+    sub: &SubGame,
+    w: Cell,
+    replies: &[Cell],
+    budget: &Budget,
+    params: &WholeParams,
+    store: &mut dyn SplitStore,
+    report: &mut WholeReport,
+) -> Option<Certificate> {
+    let start = Instant::now();
+    let name = |c: Cell| sub.board().cell_name(c, crate::board::Notation::Letters);
+    let inner = WholeParams {
+        split: true,
+        split_deep: false,
+        ..*params
+    };
+    for &b in replies {
+        let left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
+        if left.is_some_and(|t| t.is_zero()) {
+            return None;
+        }
+        let Ok(g2) = reply_game(sub, b) else { continue };
+        let mut none = NoStore;
+        let mut nested = store.nested(w, b);
+        let st: &mut dyn SplitStore = match nested.as_mut() {
+            Some(n) => n.as_mut(),
+            None => &mut none,
+        };
+        let (o, r) = decide_split_with(
+            &g2,
+            &Budget {
+                time: left,
+                ..*budget
+            },
+            &inner,
+            st,
+        );
+        report.add(&r);
+        if params.trace {
+            eprintln!(
+                "whole: deep: White {} Black {} -> {:?} ({})",
+                name(w),
+                name(b),
+                o.verdict,
+                r.failure.as_deref().unwrap_or("")
+            );
+        }
+        let c2 = match (o.verdict, o.certificate) {
+            (Verdict::Holds, Some(c2)) => c2,
+            // White refutes `b` (not the template): the next reply.
+            (Verdict::Fails, _) => continue,
+            // Undecided within the time: its parts are stored; another reply would only
+            // take the time the next run gives this one.
+            _ => return None,
+        };
+        let cert = Certificate {
+            nodes: c2
+                .nodes
+                .into_iter()
+                .map(|n| Node {
+                    stones: n.stones | CellSet::single(b),
+                    ..n
+                })
+                .collect(),
+            first: Some(b),
+            root: c2.root,
+        };
+        if c2.first.is_none() && kernel::check(sub, &cert).is_ok() {
+            return Some(cert);
+        }
+        report.split_rejected += 1;
+    }
+    None
+}
+
+/// `budget` with its time less what has passed since `start`.
+fn budget_left(budget: &Budget, start: Instant) -> Budget {
+    Budget {
+        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+        ..*budget
+    }
+}
+
+/// Black's replies a deep step tries after White's `w` ([`WholeParams::split_deep`]):
+/// `root` (the solver's proved reply, when known), then the replies of `options` (proved so
+/// far), the most frequent first; carrier cells of `sub` only, each once, at most
+/// [`DEEP_REPLIES`].
+fn deep_replies(sub: &SubGame, w: Cell, root: Option<Cell>, options: &[Reply]) -> Vec<Cell> {
+    let mut count: Vec<(usize, Cell)> = Vec::new();
+    for o in options {
+        match count.iter_mut().find(|(_, c)| *c == o.reply) {
+            Some(e) => e.0 += 1,
+            None => count.push((1, o.reply)),
+        }
+    }
+    count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
+    let mut v: Vec<Cell> = Vec::new();
+    for c in root.into_iter().chain(count.into_iter().map(|(_, c)| c)) {
+        if c != w && sub.carrier().contains(c) && !v.contains(&c) {
+            v.push(c);
+        }
+    }
+    v.truncate(DEEP_REPLIES);
+    v
+}
+
+/// `sub` (Black to move) after Black's move `b`: White to move, `b` out of the carrier.
+fn reply_game(sub: &SubGame, b: Cell) -> Result<SubGame, EngineError> {
+    let p = sub.position();
+    let pos = Position::new(
+        *p.board(),
+        p.stones(Colour::Black) | CellSet::single(b),
+        p.stones(Colour::White),
+    )?;
+    Ok(SubGame::new(
+        pos,
+        sub.carrier() - CellSet::single(b),
+        Claim {
+            owner_first: false,
+            ..sub.claim().clone()
+        },
+    )?)
 }
 
 /// `game` after White's move `w`, Black to move, `w` out of the carrier.
@@ -769,6 +975,7 @@ impl Builder<'_, '_, '_> {
         if black_wins {
             if to_move == Colour::Black {
                 let r = self.black_reply(CellSet::EMPTY, CellSet::EMPTY)?;
+                self.report.root_reply = Some(r);
                 let root = self.white(CellSet::single(r), CellSet::EMPTY)?;
                 return Ok(Some((Some(r), root)));
             }

@@ -93,6 +93,13 @@ pub struct ImportOptions {
     /// With the split: seconds each White first move may take before it is left open and the
     /// next is tried ([`WholeParams::split_option_time`]; `--split-option-time`).
     pub split_option_seconds: Option<f64>,
+    /// With the split: a White first move with no stored certificate is decided by a second
+    /// split after Black's reply ([`WholeParams::split_deep`]; `--split-deep`), its parts kept
+    /// under the split folder ([`SplitFiles`]'s nested store).
+    pub split_deep: bool,
+    /// With the deep split: before the direct attempt ([`WholeParams::split_deep_first`];
+    /// `--split-deep-first`).
+    pub split_deep_first: bool,
 }
 
 impl ImportOptions {
@@ -106,6 +113,8 @@ impl ImportOptions {
             split_option_time: self
                 .split_option_seconds
                 .map(|t| std::time::Duration::from_secs_f64(t.clamp(0.0, 1e9))),
+            split_deep: self.split_deep || WholeParams::default().split_deep,
+            split_deep_first: self.split_deep_first,
             ..WholeParams::default()
         }
     }
@@ -146,6 +155,9 @@ impl ImportOptions {
             s += ", split by White's first move";
             if let Some(t) = self.split_option_seconds {
                 s += &format!(" (at most {t} s each)");
+            }
+            if self.whole_params().split_deep {
+                s += ", a move without a stored certificate split again after Black's reply";
             }
             if self.split_dir.is_some() && self.engine == Engine::Solver {
                 s += ", its options kept between runs";
@@ -507,6 +519,9 @@ pub struct SplitFiles {
     at: HashMap<Rc, Cell>,
     /// What went wrong reading or writing (the split goes on without the file).
     pub errors: Vec<String>,
+    /// A nested store ([`SplitStore::nested`]) prints its errors on stderr at once (nobody
+    /// reads its `errors`).
+    echo: bool,
 }
 
 impl SplitFiles {
@@ -548,7 +563,38 @@ impl SplitFiles {
                 .map_or(Cell::border(Border::Top), |p| p.1),
             at: at.clone(),
             errors: Vec::new(),
+            echo: false,
         }
+    }
+
+    /// The published coordinates of cell `c`.
+    fn rc(&self, c: Cell) -> Option<Rc> {
+        self.at.iter().find(|(_, &x)| x == c).map(|(rc, _)| *rc)
+    }
+
+    /// The store of the deep split after White's `w` and Black's `b`:
+    /// `DIR/<name>/white-<row>-<col>-black-<row>-<col>/white-<row>-<col>.json` (one file per
+    /// White second move), the template key naming the two moves, so a file of one sequence
+    /// is not read for another.
+    pub fn deeper(&self, w: Cell, b: Cell) -> Option<SplitFiles> {
+        let (rw, rb) = (self.rc(w)?, self.rc(b)?);
+        Some(SplitFiles {
+            dir: self.dir.join(format!(
+                "white-{}-{}-black-{}-{}",
+                rw[0], rw[1], rb[0], rb[1]
+            )),
+            template: format!(
+                "{} after White {},{} Black {},{}",
+                self.template, rw[0], rw[1], rb[0], rb[1]
+            ),
+            placement: self.placement,
+            carrier: self.carrier.clone(),
+            stones: self.stones.clone(),
+            edge: self.edge,
+            at: self.at.clone(),
+            errors: Vec::new(),
+            echo: true,
+        })
     }
 
     /// The file of White's move `w`.
@@ -626,6 +672,16 @@ impl SplitFiles {
     }
 }
 
+impl SplitFiles {
+    fn error(&mut self, e: String) {
+        if self.echo {
+            eprintln!("{}: {e}", self.template);
+        } else {
+            self.errors.push(e);
+        }
+    }
+}
+
 /// One file of [`SplitFiles`] as read.
 #[derive(Deserialize)]
 struct SplitFile {
@@ -638,15 +694,20 @@ struct SplitFile {
 impl SplitStore for SplitFiles {
     fn load(&mut self, w: Cell) -> Option<Certificate> {
         self.read(w).unwrap_or_else(|e| {
-            self.errors.push(e);
+            self.error(e);
             None
         })
     }
 
     fn save(&mut self, w: Cell, cert: &Certificate) {
         if let Err(e) = self.write(w, cert) {
-            self.errors.push(e);
+            self.error(e);
         }
+    }
+
+    fn nested(&mut self, w: Cell, b: Cell) -> Option<Box<dyn SplitStore>> {
+        self.deeper(w, b)
+            .map(|f| Box::new(f) as Box<dyn SplitStore>)
     }
 }
 

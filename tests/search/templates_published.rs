@@ -193,6 +193,8 @@ fn import_options(engine: Engine, local_nodes: u64, fitting: bool) -> ImportOpti
         split: false,
         split_dir: None,
         split_option_seconds: None,
+        split_deep: false,
+        split_deep_first: false,
     }
 }
 
@@ -347,5 +349,92 @@ fn split_options_are_kept_between_runs_and_re_checked() {
         "{}",
         partial.entry.tried
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `import-published --split --split-deep --split-deep-first --split-dir DIR` (issue 28,
+/// session 34): a White first move with no stored certificate is decided by a second split
+/// after Black's reply (the most frequent reply of the options proved so far), each White second move's
+/// certificate kept in `DIR/<name>/white-<r>-<c>-black-<r>-<c>/`. HexWiki's III1a with the
+/// solver engine: the first run holds with at least one move proved by the second split and
+/// its parts stored; with that move's own file removed, the second run joins it again from
+/// the nested files alone; a nested file whose Black reply is tampered (onto White's own
+/// stone) is rejected by the kernel and that part decided again — the template still holds
+/// and its entry re-checks.
+#[test]
+fn a_deep_split_keeps_its_parts_and_re_checks_them() {
+    let dir = std::env::temp_dir().join(format!("hexproof-split-deep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let lib = library();
+    let library = seeded(&lib);
+    let s = parse_sources(HEXWIKI)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.name == "III1a")
+        .unwrap();
+    let opts = ImportOptions {
+        split: true,
+        split_dir: Some(dir.clone()),
+        split_deep: true,
+        split_deep_first: true,
+        ..import_options(Engine::Solver, 0, true)
+    };
+    let top = dir.join("III1a");
+    let listing = |d: &Path| -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let first = import_one(&s, &library, &opts).unwrap();
+    assert_eq!(
+        first.entry.verdict,
+        PublishedVerdict::Holds,
+        "{}",
+        first.entry.tried
+    );
+    assert!(
+        first.entry.tried.contains("split again"),
+        "{}",
+        first.entry.tried
+    );
+    verify_entry(&first.entry, &library).unwrap();
+    let deep: Vec<_> = listing(&top).into_iter().filter(|p| p.is_dir()).collect();
+    assert!(
+        !deep.is_empty(),
+        "no second split stored: {:?}",
+        listing(&top)
+    );
+    let parts = listing(&deep[0]);
+    assert!(!parts.is_empty());
+    // The White move of the first deep folder: its own file removed, so only the parts
+    // remain for it.
+    let dname = deep[0].file_name().unwrap().to_str().unwrap().to_string();
+    let w: Vec<&str> = dname.split("-black-").collect();
+    let own = top.join(format!("{}.json", w[0]));
+    assert!(own.exists(), "{own:?}");
+    std::fs::remove_file(&own).unwrap();
+    let again = import_one(&s, &library, &opts).unwrap();
+    assert_eq!(again.entry.verdict, PublishedVerdict::Holds);
+    assert_eq!(again.split_rejected, 0);
+    assert!(own.exists(), "the joined move stored again");
+    verify_entry(&again.entry, &library).unwrap();
+
+    // A part's Black reply moved onto White's own second stone: the kernel rejects it.
+    std::fs::remove_file(&own).unwrap();
+    let path = &parts[0];
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let white: Vec<i32> = serde_json::from_value(v["white"].clone()).unwrap();
+    let on_white = s.carrier.iter().position(|rc| rc[..] == white[..]).unwrap();
+    assert_ne!(v["certificate"]["first"], serde_json::json!(on_white));
+    v["certificate"]["first"] = serde_json::json!(on_white);
+    std::fs::write(path, v.to_string()).unwrap();
+    let tampered = import_one(&s, &library, &opts).unwrap();
+    assert_eq!(tampered.entry.verdict, PublishedVerdict::Holds);
+    assert!(tampered.split_rejected >= 1, "{}", tampered.split_rejected);
+    verify_entry(&tampered.entry, &library).unwrap();
+
     std::fs::remove_dir_all(&dir).unwrap();
 }

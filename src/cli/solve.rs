@@ -250,6 +250,19 @@ pub struct SolveArgs {
     /// in the filled position (`fill …` then `t - b on [..] by search`); as before that form.
     #[arg(long, hide_short_help = true)]
     emit_no_fill_search: bool,
+    /// Emitted proofs: the checker's node budget for the search of a leaf by fill-in and
+    /// search on at most --emit-fill-small searched cells (0: --emit-leaf-nodes); at most
+    /// the checker's first-phase budget (200,000), which `hexproof check` runs with.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_short_help = true)]
+    emit_fill_nodes: u64,
+    /// Emitted proofs: the most searched cells for --emit-fill-nodes (0: no limit).
+    #[arg(
+        long,
+        value_name = "CELLS",
+        default_value_t = 0,
+        hide_short_help = true
+    )]
+    emit_fill_small: usize,
     /// Emitted proofs: after the tree is built, answer two White moves with one Black reply
     /// where one subtree serves both (`case c2 | d2 => …`), and leave out the cases the
     /// others' `| *` already answer (docs/prove.md, "Grouped replies").
@@ -672,6 +685,8 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             collapse: a.emit_collapse,
             drop_redundant: a.emit_drop_redundant,
             fill_search: !a.emit_no_fill_search,
+            fill_nodes: a.emit_fill_nodes,
+            fill_small: a.emit_fill_small,
             group: a.emit_group,
             group_cost: a.emit_group_cost,
             follow,

@@ -101,6 +101,14 @@ pub struct EmitOptions {
     pub explain: ExplainLimits,
     /// Print the explainer's counters and one line per search leaf on stderr.
     pub stats: bool,
+    /// Node budget of the checker's search in a leaf by fill-in and search whose searched
+    /// cells are at most [`EmitOptions::fill_small`] (0: [`EmitOptions::leaf_nodes`]), capped
+    /// at the checker's first-phase budget, which `hexproof check` runs with. The filled
+    /// game is smaller than the plain one, so a larger budget there splits fewer leaves at a
+    /// bounded cost (issue 26, session 34).
+    pub fill_nodes: u64,
+    /// The most searched cells for [`EmitOptions::fill_nodes`] (0: no limit).
+    pub fill_small: usize,
     /// How many of the winner's moves (the solver's first, then in its move order) are tried
     /// for one that closes the branch at once (a leaf, or a position already written) before
     /// the solver's move is followed; 0: follow the solver ([`REPLY_TRIES`]).
@@ -243,6 +251,8 @@ impl Default for EmitOptions {
             mustplay_tries: 0,
             mustplay_percent: MUSTPLAY_PERCENT,
             fill_search: true,
+            fill_nodes: 0,
+            fill_small: 0,
         }
     }
 }
@@ -348,6 +358,10 @@ pub fn emit_solved_with_choices(
         filled_leaves: 0,
         fill_searched: 0,
         fill_search: opts.fill_search,
+        fill_nodes: opts
+            .fill_nodes
+            .min(crate::local::oracle::DEFAULT_FIRST_NODES),
+        fill_small: opts.fill_small,
         limits,
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
@@ -364,6 +378,8 @@ pub fn emit_solved_with_choices(
         compact: opts.compact,
         collapse: opts.collapse,
         search_memo: HashMap::new(),
+        last_search: SearchOutcome::Holds,
+        leaf_diag: Vec::new(),
         unions: 0,
         union_tries: 0,
         depth: 0,
@@ -717,6 +733,10 @@ struct Emitter<'b, 'a> {
     fill_searched: usize,
     /// [`EmitOptions::fill_search`].
     fill_search: bool,
+    /// [`EmitOptions::fill_nodes`] (capped at the checker's first-phase budget).
+    fill_nodes: u64,
+    /// [`EmitOptions::fill_small`].
+    fill_small: usize,
     /// The explainer's bounds.
     limits: ExplainLimits,
     /// Explanations already tried (found or not), within a node and across nodes.
@@ -739,7 +759,12 @@ struct Emitter<'b, 'a> {
     collapse: usize,
     /// The checker's searches already run: (winner's stones, loser's stones, carrier, pairs
     /// as written, budget) → proved.
-    search_memo: HashMap<SearchKey, bool>,
+    search_memo: HashMap<SearchKey, SearchOutcome>,
+    /// The outcome of the last [`Self::search_holds`] (for `--emit-stats`).
+    last_search: SearchOutcome,
+    /// `--emit-stats`: the leaf tries of the White node being proved (carrier, fill and
+    /// search sizes and each search's outcome), printed when the node is split.
+    leaf_diag: Vec<String>,
     /// Union leaves written, and union searches run.
     unions: usize,
     union_tries: usize,
@@ -830,6 +855,25 @@ impl Profile {
     }
 }
 
+/// What one of [`Emitter::search_holds`]'s searches found: the claim holds, is false, or the
+/// node budget ran out first (`--emit-stats` tells the last two apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SearchOutcome {
+    Holds,
+    Refuted,
+    Budget,
+}
+
+impl SearchOutcome {
+    fn word(self) -> &'static str {
+        match self {
+            SearchOutcome::Holds => "holds",
+            SearchOutcome::Refuted => "false",
+            SearchOutcome::Budget => "budget",
+        }
+    }
+}
+
 /// A search of [`Emitter::search_holds`]: stones, carrier, pairs, node budget.
 type SearchKey = (CellSet, CellSet, CellSet, Vec<(Cell, Cell)>, u64);
 
@@ -850,6 +894,13 @@ impl Emitter<'_, '_> {
             Cell::at(y, x)
         } else {
             c
+        }
+    }
+
+    /// One leaf try of the White node being proved, kept for its `--emit-stats` line.
+    fn diag(&mut self, line: impl FnOnce() -> String) {
+        if self.stats {
+            self.leaf_diag.push(line());
         }
     }
 
@@ -1460,6 +1511,7 @@ impl Emitter<'_, '_> {
         let (w, l) = (self.winner, self.winner.opponent());
         let f = self.d.filled(q, l);
         let given = f.stones(w) - q.stones(w);
+        self.leaf_diag.clear();
         // The fill-in alone wins: a leaf on the filled cells, when the checker's search
         // proves it cheaply (7×7 c4 had two such leaves of 28 cells that 20 M nodes did not
         // decide); else White's moves are answered one by one below.
@@ -1479,6 +1531,21 @@ impl Emitter<'_, '_> {
         }
         if let Some(leaf) = self.union_leaf(q) {
             return Ok(leaf);
+        }
+        if self.stats {
+            // Why no leaf closed `q` (issue 26, session 34): the winning carriers' sizes and
+            // each leaf try (`fill C/G: F filled, S searched: outcome`, `plain C: outcome`).
+            let sizes: Vec<String> = wins.iter().take(8).map(|c| c.len().to_string()).collect();
+            eprintln!(
+                "split leaf: empty {}, fill-in {}{}, {} winning carriers [{}], semis {}; tries: {}",
+                q.empty_cells().len(),
+                given.len(),
+                if won { " (wins alone)" } else { "" },
+                wins.len(),
+                sizes.join(" "),
+                semis.len(),
+                self.leaf_diag.join("; ")
+            );
         }
         self.split(q, &f, semis, given)
     }
@@ -1521,7 +1588,12 @@ impl Emitter<'_, '_> {
             .take(EXPLAIN_TRIES)
             .filter(|c| !skip.contains(c))
             .collect();
-        let c = small.into_iter().find(|&c| self.search_cheap(q, c))?;
+        let c = small.into_iter().find(|&c| {
+            let holds = self.search_cheap(q, c);
+            let outcome = self.last_search;
+            self.diag(|| format!("plain {}: {}", c.len(), outcome.word()));
+            holds
+        })?;
         self.searched += 1;
         Some(c)
     }
@@ -1552,6 +1624,7 @@ impl Emitter<'_, '_> {
         for &c in wins.iter().take(EXPLAIN_TRIES) {
             let (fills, filled) = self.fill_plan(q, w, c, given);
             if fills.is_empty() {
+                self.diag(|| format!("fill {}/{}: none justified", c.len(), given.len()));
                 continue;
             }
             let cells = fills.iter().fold(CellSet::EMPTY, |a, f| a | f.cells);
@@ -1561,9 +1634,38 @@ impl Emitter<'_, '_> {
                 || rest.len() > self.leaf_max
                 || check_fills(q, &fills, c, w).is_err()
             {
+                self.diag(|| {
+                    format!(
+                        "fill {}/{}: {} filled, {} left: not searched",
+                        c.len(),
+                        given.len(),
+                        cells.len(),
+                        rest.len()
+                    )
+                });
                 continue;
             }
-            if self.search_cheap(&filled, rest) {
+            let larger = self.fill_nodes > self.leaf_nodes
+                && !self.in_try
+                && (self.fill_small == 0 || rest.len() <= self.fill_small);
+            let holds = if larger {
+                let pair = self.winner.borders().map(Cell::border);
+                self.search_holds(&filled, rest, &[(pair[0], pair[1])], self.fill_nodes)
+            } else {
+                self.search_cheap(&filled, rest)
+            };
+            let outcome = self.last_search;
+            self.diag(|| {
+                format!(
+                    "fill {}/{}: {} filled, {} searched: {}",
+                    c.len(),
+                    given.len(),
+                    cells.len(),
+                    rest.len(),
+                    outcome.word()
+                )
+            });
+            if holds {
                 self.searched += 1;
                 self.fill_searched += 1;
                 self.trace(|| {
@@ -2111,7 +2213,8 @@ impl Emitter<'_, '_> {
         );
         if let Some(&r) = self.search_memo.get(&key) {
             self.memo_hits += 1;
-            return r;
+            self.last_search = r;
+            return r == SearchOutcome::Holds;
         }
         let claim = Claim {
             owner: Colour::Black,
@@ -2119,17 +2222,23 @@ impl Emitter<'_, '_> {
             owner_first: false,
         };
         let t = Instant::now();
-        let r = match SubGame::new(pos, carrier, claim) {
+        let outcome = match SubGame::new(pos, carrier, claim) {
             Ok(game) => {
                 let budget = Budget {
                     nodes,
                     time: None,
                     ..Budget::default()
                 };
-                matches!(decide(&game, &budget), Ok(o) if o.verdict == Verdict::Holds)
+                match decide(&game, &budget) {
+                    Ok(o) if o.verdict == Verdict::Holds => SearchOutcome::Holds,
+                    Ok(o) if o.verdict == Verdict::Fails => SearchOutcome::Refuted,
+                    _ => SearchOutcome::Budget,
+                }
             }
-            Err(_) => false,
+            Err(_) => SearchOutcome::Refuted,
         };
+        self.last_search = outcome;
+        let r = outcome == SearchOutcome::Holds;
         if self.stats {
             let slot = if r {
                 &mut self.prof.search_hold
@@ -2141,7 +2250,7 @@ impl Emitter<'_, '_> {
                 Profile::add(&mut self.prof.search_fail_try, t);
             }
         }
-        self.search_memo.insert(key, r);
+        self.search_memo.insert(key, outcome);
         r
     }
 

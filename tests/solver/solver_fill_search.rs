@@ -11,6 +11,12 @@ use hexproof::prove::emit::{self, EmitOptions};
 /// search leaves of at most 22 cells and 20,000 nodes, as the 7×7 exports) with or without
 /// the fill-in search leaves.
 fn exported(m: &str, fill_search: bool) -> String {
+    budgeted(m, fill_search, 20_000, 0)
+}
+
+/// The export of 6×6 `m` as [`exported`], with a leaf budget of `leaf_nodes` and a budget of
+/// `fill_nodes` for the filled searches (`--emit-fill-nodes`; 0: the leaf budget).
+fn budgeted(m: &str, fill_search: bool, leaf_nodes: u64, fill_nodes: u64) -> String {
     let (p, colour) = played(6, &[m]);
     emit::emit(
         &p,
@@ -19,8 +25,9 @@ fn exported(m: &str, fill_search: bool) -> String {
         &EmitOptions {
             collapse: 16,
             drop_redundant: true,
-            leaf_nodes: 20_000,
+            leaf_nodes,
             fill_search,
+            fill_nodes,
             ..EmitOptions::default()
         },
     )
@@ -55,5 +62,18 @@ fn fill_in_search_leaves_close_what_the_plain_search_split() {
     );
     assert!(new.contains("of the searches follow fill-in"));
     assert!(!old.contains("of the searches follow fill-in"));
+    assert_smaller_and_checked(&new, &old);
+}
+
+/// A larger budget for the filled searches alone (`--emit-fill-nodes`, session 34): with a
+/// small leaf budget (2,000 nodes) 6×6 b5's leaves by fill-in and search split where their
+/// filled search runs out; with 200,000 nodes for the filled searches (the checker's
+/// first-phase budget) they close (measured with the CLI: 22 → 14 Black-move nodes,
+/// 28,638 → 7,816 bytes), and the export passes the full check, which searches those steps
+/// within its own budget. With the option ignored the two exports are the same and `<` fails.
+#[test]
+fn a_larger_budget_for_filled_searches_closes_more_leaves() {
+    let old = budgeted("b5", true, 2_000, 0);
+    let new = budgeted("b5", true, 2_000, 200_000);
     assert_smaller_and_checked(&new, &old);
 }

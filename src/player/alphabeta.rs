@@ -24,6 +24,11 @@
 //! updated along the search path instead (the engine's undoable play on the way down, undo on
 //! the way back): every node reads fresh connections of its own position, as with a rebuild,
 //! for the cost of an update (2.5–3× the nodes of the rebuilding search at 11×11).
+//! With [`Config::ab_kept_plies`] = K as well, the last K plies are not updated: a node with
+//! K plies left turns its path connections into kept links, and its subtree is judged by
+//! the rule of `ab_vc_plies` above (surviving carriers, circuit on the surviving VC pairs).
+//! At depth D most nodes lie in the last two plies, so the search buys a ply at the price of
+//! exactness there (the connections the last K moves create are missed).
 //!
 //! With [`Config::inferior`] (on by default) the root fills in its inferior cells as the MCTS
 //! root does (dead cells and captured pairs): the filled cells are not root moves, and the
@@ -189,9 +194,14 @@ fn judge(
 impl Searcher<'_> {
     /// Plays `m` for `colour` on `pos` and, with [`Config::ab_incremental`], updates both
     /// colours' path connections (undone by [`Searcher::undo`]).
-    fn play(&mut self, pos: &mut Position, colour: Colour, m: Cell) {
+    /// `child_depth`: the depth left at the node the move leads to; the last
+    /// [`Config::ab_kept_plies`] plies are not updated (they keep their ancestor's links).
+    fn play(&mut self, pos: &mut Position, colour: Colour, m: Cell, child_depth: u32) {
         pos.play(colour, m)
             .expect("candidate moves are empty cells");
+        if self.kept_below(child_depth) {
+            return;
+        }
         if let Some((b, w)) = self.path.as_mut() {
             b.play_undoable(colour, m)
                 .expect("the path connections follow the position");
@@ -201,12 +211,37 @@ impl Searcher<'_> {
     }
 
     /// Takes back `m` played by [`Searcher::play`].
-    fn undo(&mut self, pos: &mut Position, m: Cell) {
+    fn undo(&mut self, pos: &mut Position, m: Cell, child_depth: u32) {
         pos.clear(m);
+        if self.kept_below(child_depth) {
+            return;
+        }
         if let Some((b, w)) = self.path.as_mut() {
             b.unplay();
             w.unplay();
         }
+    }
+
+    /// Whether a node with `depth` plies left keeps its ancestor's links instead of updated
+    /// path connections ([`Config::ab_kept_plies`]).
+    fn kept_below(&self, depth: u32) -> bool {
+        self.path.is_some() && depth < self.config.ab_kept_plies
+    }
+
+    /// With [`Config::ab_kept_plies`]: at a node with `depth` plies left whose children keep
+    /// links but which does not itself (always so at the search root, `at_root`), the path
+    /// connections (of this node) become the links its subtree keeps, pushed on `roots` (the
+    /// caller truncates it).
+    fn keep_links_for_children(&mut self, pos: &Position, depth: u32, at_root: bool) {
+        if depth == 0 || !self.kept_below(depth - 1) || (!at_root && self.kept_below(depth)) {
+            return;
+        }
+        let (b, w) = self
+            .path
+            .as_ref()
+            .expect("kept_below implies path connections");
+        let root = Root::new(pos, b, w);
+        self.roots.push(root);
     }
 
     fn take_pool(&mut self, ply: usize) -> (VcSet, VcSet) {
@@ -230,6 +265,7 @@ impl Searcher<'_> {
         ply: usize,
         width: usize,
         leaf: bool,
+        kept_links: bool,
     ) -> Node {
         let win = WIN - ply as f64;
         if let Some(w) = pos.winner() {
@@ -237,12 +273,13 @@ impl Searcher<'_> {
         }
         let ev: Evaluation;
         let cands: CellSet;
-        let kept = if ply > self.config.ab_vc_plies as usize && self.path.is_none() {
+        let kept = if (ply > self.config.ab_vc_plies as usize && self.path.is_none()) || kept_links
+        {
             self.roots.last()
         } else {
             None
         };
-        if let Some((b, w)) = self.path.as_ref() {
+        if let (Some((b, w)), None) = (self.path.as_ref(), kept) {
             match judge(pos, to_move, win, b, w, self.config.links) {
                 Ok((e, c)) => {
                     ev = e;
@@ -332,20 +369,23 @@ impl Searcher<'_> {
             return 0.0;
         }
         let roots = self.roots.len();
-        let (score, moves) = match self.expand(pos, to_move, ply, self.config.width, depth == 0) {
-            Node::Value(v) => return v,
-            Node::Open(s, m) => (s, m),
-        };
+        let kept = self.kept_below(depth);
+        let (score, moves) =
+            match self.expand(pos, to_move, ply, self.config.width, depth == 0, kept) {
+                Node::Value(v) => return v,
+                Node::Open(s, m) => (s, m),
+            };
         if depth == 0 || moves.is_empty() {
             self.roots.truncate(roots);
             return score;
         }
+        self.keep_links_for_children(pos, depth, false);
         let mut best = f64::NEG_INFINITY;
         let mut best_move = None;
         for m in moves {
-            self.play(pos, to_move, m);
+            self.play(pos, to_move, m, depth - 1);
             let v = -self.negamax(pos, to_move.opponent(), depth - 1, -beta, -alpha, ply + 1);
-            self.undo(pos, m);
+            self.undo(pos, m, depth - 1);
             if self.aborted {
                 self.roots.truncate(roots);
                 return 0.0;
@@ -384,8 +424,10 @@ impl Searcher<'_> {
         for d in 1..=self.config.depth.max(1) {
             let mut alpha = f64::NEG_INFINITY;
             let mut iter_best = None;
+            let roots = self.roots.len();
+            self.keep_links_for_children(&pos, d, true);
             for &m in &root_moves {
-                self.play(&mut pos, to_move, m);
+                self.play(&mut pos, to_move, m, d - 1);
                 let v = -self.negamax(
                     &mut pos,
                     to_move.opponent(),
@@ -394,7 +436,7 @@ impl Searcher<'_> {
                     -alpha,
                     1,
                 );
-                self.undo(&mut pos, m);
+                self.undo(&mut pos, m, d - 1);
                 if self.aborted {
                     break;
                 }
@@ -403,6 +445,7 @@ impl Searcher<'_> {
                     iter_best = Some(m);
                 }
             }
+            self.roots.truncate(roots);
             if self.aborted {
                 break;
             }
@@ -635,7 +678,7 @@ mod tests {
         let mut q = p.clone();
         q.play(Colour::Black, outside[0]).unwrap();
         q.play(Colour::White, outside[1]).unwrap();
-        match s.expand(&q, Colour::Black, 2, 8, false) {
+        match s.expand(&q, Colour::Black, 2, 8, false, false) {
             Node::Value(v) => assert!(v > WIN - 10.0, "{v}"),
             Node::Open(..) => panic!("the semi survives"),
         }
@@ -644,7 +687,7 @@ mod tests {
         r.play(Colour::Black, outside[0]).unwrap();
         r.play(Colour::White, common.first().expect("a common cell"))
             .unwrap();
-        if let Node::Value(v) = s.expand(&r, Colour::Black, 2, 8, false) {
+        if let Node::Value(v) = s.expand(&r, Colour::Black, 2, 8, false, false) {
             assert!(v < WIN - 10.0, "{v}");
         }
         // White to move below the root must play in the common cells of Black's surviving
@@ -666,7 +709,7 @@ mod tests {
         let mut s = searcher(&config, root);
         let mut t = p.clone();
         t.play(Colour::Black, outside).unwrap();
-        match s.expand(&t, Colour::White, 1, 30, false) {
+        match s.expand(&t, Colour::White, 1, 30, false, false) {
             Node::Open(_, moves) => {
                 assert!(!moves.is_empty());
                 assert!(moves.iter().all(|m| common.contains(*m)), "{moves:?}");
@@ -678,12 +721,20 @@ mod tests {
     #[test]
     fn kept_or_incremental_connections_search_to_depth_and_answer_a_legal_move() {
         let p = pos(7, "d4", "c5");
-        // Connections kept below ply 0 or 1, or updated along the path.
-        for (plies, incremental) in [(0, false), (1, false), (20, true)] {
+        // Connections kept below ply 0 or 1, or updated along the path (the last 0, 1 or 2
+        // plies keeping their ancestor's links).
+        for (plies, incremental, kept) in [
+            (0, false, 0),
+            (1, false, 0),
+            (20, true, 0),
+            (20, true, 1),
+            (20, true, 2),
+        ] {
             let config = Config {
                 kind: super::super::Kind::AlphaBeta,
                 ab_vc_plies: plies,
                 ab_incremental: incremental,
+                ab_kept_plies: kept,
                 depth: 3,
                 solver_thread: false,
                 ..Config::default()
@@ -708,7 +759,8 @@ mod tests {
             let moves = q.empty_cells().iter().take(4).collect();
             let (m, _, d) = s.deepen(&q, Colour::Black, moves);
             assert!(q.empty_cells().contains(m) && d == 3);
-            assert_eq!(s.roots.len(), usize::from(!incremental), "{plies}");
+            // The links kept for the last plies are popped on the way back up too.
+            assert_eq!(s.roots.len(), usize::from(!incremental), "{plies} {kept}");
             assert!(!s.best.is_empty());
             if let Some((b, w)) = s.path.as_ref() {
                 assert_eq!((b.undo_depth(), w.undo_depth()), (0, 0));
@@ -736,11 +788,11 @@ mod tests {
         let c4 = p.board().parse_cell("c4", Notation::Letters).unwrap();
         let d3 = p.board().parse_cell("d3", Notation::Letters).unwrap();
         let mut q = p.clone();
-        s.play(&mut q, Colour::Black, c4);
-        s.play(&mut q, Colour::White, d3);
+        s.play(&mut q, Colour::Black, c4, 1);
+        s.play(&mut q, Colour::White, d3, 1);
         let fresh = build_both(&q, &s.params);
         assert!(!fresh.0.winning_vscs().is_empty() || !fresh.0.winning_vcs().is_empty());
-        match s.expand(&q, Colour::Black, 2, 8, false) {
+        match s.expand(&q, Colour::Black, 2, 8, false, false) {
             Node::Value(v) => assert!(v > WIN - 10.0, "{v}"),
             Node::Open(..) => panic!("Black's winning semi through c4 is missed"),
         }
@@ -755,12 +807,12 @@ mod tests {
             config.links,
         );
         assert_eq!(fresh_value.err(), Some(WIN - 3.0));
-        match s.expand(&q, Colour::White, 2, 30, false) {
+        match s.expand(&q, Colour::White, 2, 30, false, false) {
             Node::Value(v) => assert_eq!(v, WIN - 3.0),
             Node::Open(..) => panic!("White's winning semi through c3 is missed"),
         }
-        s.undo(&mut q, d3);
-        s.undo(&mut q, c4);
+        s.undo(&mut q, d3, 1);
+        s.undo(&mut q, c4, 1);
         assert_eq!(q, p);
         let (b, w) = s.path.as_ref().unwrap();
         assert_eq!((b.undo_depth(), w.undo_depth()), (0, 0));

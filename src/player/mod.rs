@@ -74,6 +74,11 @@ pub struct Config {
     /// every node for the cost of an update, not a build; Anshelevich §6, as Wolve does).
     /// Takes precedence over `ab_vc_plies`.
     pub ab_incremental: bool,
+    /// Alpha-beta with `ab_incremental`: the last `ab_kept_plies` plies of the search are
+    /// not updated; their nodes keep the path connections of their ancestor that many plies
+    /// up, as far as the carriers hold (the `ab_vc_plies` rule, [`alphabeta`]). 0: every
+    /// node updated (exact connections everywhere).
+    pub ab_kept_plies: u32,
     /// Alpha-beta: most VSC carriers the connection sets of the search below the root keep
     /// per endpoint pair (the engine's soft semi limit; the pair of the two borders, which
     /// makes the mustplay, is never limited). 0: uncapped, as the root's. Smaller lists make
@@ -176,6 +181,7 @@ impl Default for Config {
             width: 8,
             ab_vc_plies: 20,
             ab_incremental: false,
+            ab_kept_plies: 0,
             ab_semi_limit: 0,
             variant: Variant::Fast,
             templates: true,
@@ -249,7 +255,9 @@ impl Config {
                 self.width,
                 self.variant,
                 if self.templates { "" } else { " no-templates" },
-                if self.ab_incremental {
+                if self.ab_incremental && self.ab_kept_plies > 0 {
+                    format!(" incremental kept-plies {}", self.ab_kept_plies)
+                } else if self.ab_incremental {
                     " incremental".to_string()
                 } else if self.ab_vc_plies < self.depth {
                     format!(" vc-plies {}", self.ab_vc_plies)

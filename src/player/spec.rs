@@ -78,6 +78,7 @@ impl Config {
                 "vcplies" => c.ab_vc_plies = num(v)?.min(20) as u32,
                 "inc" => c.ab_incremental = flag(v)?,
                 "semis" => c.ab_semi_limit = num(v)? as usize,
+                "kept" => c.ab_kept_plies = num(v)?.min(20) as u32,
                 "variant" => {
                     c.variant = Variant::parse(v).ok_or_else(|| SpecError::Variant(v.into()))?
                 }

@@ -262,7 +262,77 @@ impl<const W: usize> Engine<W> {
         }
         self.run(2);
         self.stats.micros = start.elapsed().as_micros() as u64;
+        if let Some(o) = kept.as_ref().filter(|_| stats_enabled()) {
+            self.report_affected(o, &map, merged, ck, own);
+        }
         Ok(kept)
+    }
+
+    /// Measurement (`HEXPROOF_VC_STATS=1`, stderr): how many of the old store's pairs the move
+    /// at compact cell `ck` affects (a carrier holds the cell, or an end is the cell or, for
+    /// an own move, the merged group), how many of the others the update stored with other
+    /// lists (the closure's and the re-add's writes), and how many new pairs it made. The
+    /// pairs an in-place update would have to visit are the affected plus the rewritten ones.
+    fn report_affected(&self, old: &Store<W>, map: &[u16], merged: u16, ck: usize, own: bool) {
+        let (mut hit, mut unhit_changed, mut unhit) = (0usize, 0usize, 0usize);
+        let (mut entries, mut hit_entries) = (0usize, 0usize);
+        let mut from_old = vec![false; self.store.pairs.len()];
+        for &s in &old.touched {
+            let (i, j) = unslot(s as usize);
+            let p = &old.pairs[s as usize];
+            let (i2, j2) = (map[i as usize], map[j as usize]);
+            let n = p.fulls.len() + p.semis.len();
+            entries += n;
+            let k = p
+                .fulls
+                .iter()
+                .chain(p.semis.iter())
+                .filter(|e| e.carrier.contains(ck))
+                .count();
+            let end =
+                i2 == NONE || j2 == NONE || i2 == j2 || (own && (i2 == merged || j2 == merged));
+            if end {
+                hit_entries += n;
+            } else {
+                hit_entries += k;
+            }
+            if end || k > 0 {
+                hit += 1;
+                if i2 != NONE && j2 != NONE && i2 != j2 {
+                    from_old[Store::<W>::slot(i2, j2)] = true;
+                }
+                continue;
+            }
+            unhit += 1;
+            let slot = Store::<W>::slot(i2, j2);
+            from_old[slot] = true;
+            let q = self.store.pair(i2, j2);
+            let same = |a: &[store::Entry<W>], b: &[store::Entry<W>]| {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.carrier == y.carrier)
+            };
+            if !same(&p.fulls, &q.fulls) || !same(&p.semis, &q.semis) {
+                unhit_changed += 1;
+            }
+        }
+        let created = self
+            .store
+            .touched
+            .iter()
+            .filter(|&&s| !from_old[s as usize])
+            .count();
+        eprintln!(
+            "vcstat stones {} own {} pairs {} hit {} unhit {} unhit_changed {} created {} new_pairs {} entries {} hit_entries {}",
+            self.position.board().size() - self.position.empty_cells().len(),
+            own as u8,
+            old.touched.len(),
+            hit,
+            unhit,
+            unhit_changed,
+            created,
+            self.store.touched.len(),
+            entries,
+            hit_entries
+        );
     }
 
     /// Whether `cell` (index `ck`; `merged` the endpoint an own move merged into) changes more
@@ -663,6 +733,12 @@ const SEEN: u8 = 8;
 /// is in it (the connection is lost); otherwise the carrier without `ck`, and whether the
 /// connection changed (its carrier lost `ck`, or `ends_changed`: its ends were merged).
 #[inline]
+/// Whether `HEXPROOF_VC_STATS` is set (read once): [`Engine::report_affected`].
+fn stats_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("HEXPROOF_VC_STATS").is_some())
+}
+
 fn carried<const W: usize>(
     carrier: Bits<W>,
     ck: usize,

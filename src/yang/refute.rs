@@ -382,7 +382,7 @@ fn position(board: &Board, line: &[Cell], k: usize) -> (Position, Colour) {
         };
         pos.play(colour, c).expect("the line's cells are distinct");
     }
-    let to_move = if k % 2 == 0 {
+    let to_move = if k.is_multiple_of(2) {
         Colour::Black
     } else {
         Colour::White
@@ -517,7 +517,11 @@ fn walk_back(board: &Board, line: &[Cell], end: usize, nodes: u64) -> Option<(us
     // Black's moves are the even indices; `k`: the lost position's length.
     let mut k = end;
     loop {
-        let b = if k % 2 == 0 { k.checked_sub(2)? } else { k - 1 };
+        let b = if k.is_multiple_of(2) {
+            k.checked_sub(2)?
+        } else {
+            k - 1
+        };
         if b == 0 {
             return None;
         }

@@ -358,7 +358,7 @@ fn yang_check_refutes_the_real_file() {
     assert_eq!(code, 1);
     let mut v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(v["verdict"], "refuted");
-    assert!(v.get("semantic").map_or(true, |s| s.is_null()));
+    assert!(v.get("semantic").is_none_or(|s| s.is_null()));
     let r = v["refutation"].take();
     let line = &r["refutation"];
     assert_eq!(line["lost"]["winner"], "White");

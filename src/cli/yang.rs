@@ -28,11 +28,27 @@ enum YangCommand {
 /// Example:
 ///   hexproof yang check tests/fixtures/jing-yang-9x9/hex99-3.txt --lenient
 ///
-/// Exit codes: 0 the whole strategy verified by the kernel, 1 pattern 1 itself refuted
-/// (White's line shown; other patterns whose inferred goals are lost are shown as "goal not
-/// established" and leave the verdict undecided, as the inference may be wrong), 2 bad data (a file that cannot be read, a syntax error printed as
-/// line and column, or without --lenient a structural defect in a pattern reached from
-/// pattern 1), 3 undecided somewhere.
+/// Then the refutation search (docs/yang.md, "The refutation search"; --no-refute leaves it
+/// out): a seeded attacker plays White's triggers against the strategy's follower, guided by
+/// the file's trigger slips (sub-parts that hold a trigger), until the data has no answer;
+/// there the whole-board solver is asked whether Black has lost, the line is walked back to
+/// the losing Black reply, and White's win after it is written as a proof and judged by the
+/// kernel. Only a kernel-checked loss is reported as a refutation: White's line, each Black
+/// reply with its pattern, branch and file lines, the losing move, the certificates.
+///
+/// Example (the refutation alone, seconds):
+///   hexproof yang check tests/fixtures/jing-yang-9x9/hex99-3.txt --refute-only
+///
+/// Exit codes: 0 the whole strategy verified by the kernel, 1 a refutation shown: a
+/// certified losing line of the refutation search (whatever else is undecided, and also
+/// without --lenient on a file with structural defects: the search needs only the
+/// follower), or pattern 1 itself refuted by the goal check (other patterns whose inferred
+/// goals are lost are shown as "goal not established" and leave the verdict undecided, as
+/// the inference may be wrong), 2 bad data (a file that cannot be read, a syntax error
+/// printed as line and column, or without --lenient a structural defect in a pattern reached
+/// from pattern 1, when no refutation is found), 3 undecided somewhere (also: with
+/// --read-slips, a refutation or verification of the read file, not the file as written;
+/// with --refute-only and no refutation).
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 struct YangCheckArgs {
@@ -106,6 +122,30 @@ struct YangCheckArgs {
     /// not the file as written (a whole verification or refutation exits 3).
     #[arg(long)]
     read_slips: bool,
+    /// Leave out the refutation search: the verdict from the structure and the goal check.
+    #[arg(long, conflicts_with = "refute_only")]
+    no_refute: bool,
+    /// Leave out the goal check: the structure and the refutation search only (exit 1 with
+    /// a certified refutation, else 2 for a structural defect without --lenient, else 3).
+    #[arg(long)]
+    refute_only: bool,
+    /// Games of the refutation search's attacker (White plays triggers only; each game
+    /// ends where the data has no answer, or White or Black has won).
+    #[arg(long, value_name = "N", default_value_t = hexproof::yang::refute::Params::default().games)]
+    refute_games: u32,
+    /// The attacker's seed (the search is deterministic for a seed and its budgets).
+    #[arg(long, value_name = "S", default_value_t = hexproof::yang::refute::Params::default().seed)]
+    refute_seed: u64,
+    /// Solver nodes for each position where the data has no answer (the screen).
+    #[arg(long, value_name = "N", default_value_t = hexproof::yang::refute::Params::default().screen_nodes)]
+    refute_screen_nodes: u64,
+    /// Solver nodes for each position of the walk back and for each certificate.
+    #[arg(long, value_name = "N", default_value_t = hexproof::yang::refute::Params::default().nodes)]
+    refute_nodes: u64,
+    /// Do not certify the won position before the losing move (only the loss after it,
+    /// which is what the refutation rests on, is certified; the solver's win is shown).
+    #[arg(long)]
+    no_certify_won: bool,
 }
 
 /// Runs `hexproof yang …`.
@@ -146,7 +186,25 @@ fn run_check(a: YangCheckArgs) -> u8 {
     let slips = a
         .read_slips
         .then(|| hexproof::yang::slips::read_slips(&mut strategy));
-    let mut r = report::report_with(&strategy, a.lenient, params);
+    let mut r = report::report_for(&strategy, a.lenient, params, !a.refute_only);
+    if !a.no_refute {
+        if a.refute_screen_nodes == 0 || a.refute_nodes == 0 {
+            return fail_input("--refute-screen-nodes and --refute-nodes must be at least 1");
+        }
+        // The solver's move pruning by ICE patterns: only those the trusted checker accepts,
+        // as `hexproof solve` installs them (docs/ice.md).
+        hexproof::ice::install(hexproof::trusted::ice::accepted_patterns(
+            hexproof::ice::EMBEDDED,
+        ));
+        let rp = hexproof::yang::refute::Params {
+            games: a.refute_games,
+            seed: a.refute_seed,
+            screen_nodes: a.refute_screen_nodes,
+            nodes: a.refute_nodes,
+            certify_won: !a.no_certify_won,
+        };
+        r = r.with_refutation(hexproof::yang::refute::search(&strategy, rp));
+    }
     if let Some(slips) = slips {
         r = r.with_slips(hexproof::yang::slips::SlipsReport::new(slips));
     }

@@ -249,7 +249,7 @@ pub fn refute_checked_opts(
 
 /// Checks that an exported proof states the position `swapped` (the encoded position
 /// transposed, colours exchanged): its board size and its `black`/`white` stone lines.
-fn header_matches(text: &str, swapped: &Position) -> Result<(), super::ProveError> {
+pub fn header_matches(text: &str, swapped: &Position) -> Result<(), super::ProveError> {
     let b = swapped.board();
     let names = |c: Colour| {
         let mut v: Vec<_> = swapped.stones(c).iter().collect();

@@ -5,6 +5,7 @@
 
 pub mod follow;
 pub mod reader;
+pub mod refute;
 pub mod report;
 pub mod slips;
 pub mod verify;

@@ -5,6 +5,7 @@
 //! "verified" (exit 0) only when the kernel accepted the whole strategy's certificate.
 
 use super::reader::{Defect, Strategy};
+use super::refute::RefuteReport;
 use super::slips::SlipsReport;
 use super::verify::{self, InstanceResult, Status};
 use serde::Serialize;
@@ -87,6 +88,10 @@ pub struct Report {
     /// present, every figure above is for the file read with them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_slips: Option<SlipsReport>,
+    /// The refutation search (absent with `--no-refute`): a certified refutation makes the
+    /// verdict "refuted" (exit 1) whatever the rest of the report says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refutation: Option<RefuteReport>,
     /// The process exit code.
     #[serde(skip)]
     pub exit_code: u8,
@@ -359,6 +364,15 @@ pub fn report(s: &Strategy, lenient: bool) -> Report {
 
 /// [`report`] with the goal check's parameters.
 pub fn report_with(s: &Strategy, lenient: bool, params: verify::Params) -> Report {
+    report_for(s, lenient, params, true)
+}
+
+/// What [`report_for`] says when the goal check was left out (`--refute-only`).
+pub const SCOPE_NO_GOALS: &str = "structure only: the goal check was left out (--refute-only)";
+
+/// [`report_with`], the goal check run only when `goals` (else the verdict is "undecided",
+/// or "bad data" for a reachable structural defect without `lenient`).
+pub fn report_for(s: &Strategy, lenient: bool, params: verify::Params, goals: bool) -> Report {
     let defects: Vec<Defect> = s.defects();
     let reach = s.reachable();
     let sizes = s.sizes();
@@ -390,9 +404,10 @@ pub fn report_with(s: &Strategy, lenient: bool, params: verify::Params) -> Repor
         .iter()
         .filter(|r| r.reachable && r.defects == 0)
         .count();
-    let semantic = (defective == 0 || lenient).then(|| semantic(s, params));
+    let semantic = (goals && (defective == 0 || lenient)).then(|| semantic(s, params));
     let exit_code = match &semantic {
-        None => EXIT_BAD_DATA,
+        None if defective > 0 && !lenient => EXIT_BAD_DATA,
+        None => EXIT_UNDECIDED,
         Some(m) if m.whole_verified => EXIT_VERIFIED,
         // Only pattern 1's goal (join top and bottom after e5) is known; every other goal is
         // inferred, so losing it may mean the inference was wrong, not Yang: undecided.
@@ -419,8 +434,10 @@ pub fn report_with(s: &Strategy, lenient: bool, params: verify::Params) -> Repor
         verdict,
         scope: if semantic.is_some() {
             SCOPE_GOALS
-        } else {
+        } else if goals {
             SCOPE
+        } else {
+            SCOPE_NO_GOALS
         },
         defects: defects
             .iter()
@@ -435,11 +452,26 @@ pub fn report_with(s: &Strategy, lenient: bool, params: verify::Params) -> Repor
         rows,
         semantic,
         read_slips: None,
+        refutation: None,
         exit_code,
     }
 }
 
 impl Report {
+    /// The report with the refutation search's result. A certified refutation is a verdict
+    /// of its own: "refuted", exit 1, whatever the goal check left undecided and even where
+    /// structural defects without `--lenient` would make it "bad data" (the search needs no
+    /// goal, only the follower). Apply before [`Report::with_slips`], which turns it into 3
+    /// when readings were applied.
+    pub fn with_refutation(mut self, r: RefuteReport) -> Report {
+        if r.refutation.is_some() {
+            self.exit_code = EXIT_REFUTED;
+            self.verdict = "refuted";
+        }
+        self.refutation = Some(r);
+        self
+    }
+
     /// The report marked as one of the file read with `--read-slips`. When some reading
     /// applied, a whole verification or a refutation is of the read file, not of the file as
     /// written, so the exit code is 3 (undecided) instead of 0 or 1; the verdict printed says
@@ -525,6 +557,9 @@ impl Report {
         }
         if let Some(m) = &self.semantic {
             m.human(&mut o, all);
+        }
+        if let Some(r) = &self.refutation {
+            r.human(&mut o);
         }
         match &self.read_slips {
             Some(r) if r.applied > 0 => {

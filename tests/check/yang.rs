@@ -1887,3 +1887,42 @@ fn yang_far_bridge_end_under_593_4() {
     );
     assert_ne!(with(&m, Params::default()), Status::Verified);
 }
+
+/// The refutation search (docs/yang.md, "The refutation search") on the real file: a
+/// certified losing line within 300 attacker games (seed 1), its Black moves replayed by a
+/// fresh follower as branch replies (`follow_line` asserts it), the loss after the losing
+/// move a proof the kernel verified. A mutant with every trigger that a sub-part of its
+/// branch holds dropped from that branch's `WM` (the trigger slips repaired the plainest
+/// way: White's move there triggers nothing) is not refuted with the same budget.
+#[test]
+fn yang_refutation_search_and_a_repaired_mutant() {
+    use hexproof::yang::refute::{search, Params};
+    let s = strategy();
+    let p = Params {
+        games: 300,
+        certify_won: false,
+        ..Params::default()
+    };
+    let r = search(&s, p);
+    let x = r.refutation.as_ref().expect("a certified refutation");
+    assert_eq!((x.lost.winner, x.lost.to_move), ("White", "White"));
+    assert!(x.lost.steps > 0);
+    assert!(x.won_before_solver.is_some() && x.won_before.is_none());
+    let f = follow_line(&s, &x.line);
+    assert_eq!(f.notes.len(), usize::from(x.gap.is_some()));
+    assert_eq!(x.moves[x.losing_move - 1].colour, "Black");
+    let mut m = s.clone();
+    for pat in m.patterns.values_mut() {
+        for b in &mut pat.branches {
+            let held: std::collections::BTreeSet<u32> = b
+                .parts
+                .iter()
+                .flat_map(|q| q.map.iter().map(|x| x.n))
+                .collect();
+            b.triggers.retain(|t| !held.contains(&t.n));
+        }
+    }
+    let rm = search(&m, p);
+    assert!(rm.targets.is_empty());
+    assert!(rm.refutation.is_none(), "{:?}", rm.refutation);
+}

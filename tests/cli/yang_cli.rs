@@ -17,7 +17,8 @@ fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
 
 #[test]
 fn yang_check_real_file_is_bad_data() {
-    let (code, out, err) = run(&["yang", "check", REAL]);
+    // Without the refutation search (which refutes the file: exit 1, see below).
+    let (code, out, err) = run(&["yang", "check", REAL, "--no-refute"]);
     assert_eq!(code, 2, "{err}");
     assert!(out.starts_with(
         "9x9 strategy: 715 patterns, 3568 branches, 545 reachable from pattern 1\n\
@@ -26,7 +27,7 @@ fn yang_check_real_file_is_bad_data() {
     assert!(out.contains("defects (263):"));
     assert!(out.contains("line 21253, column"));
     assert!(out.ends_with("verdict: bad data\n"));
-    let (code, out, _) = run(&["yang", "check", REAL, "--json"]);
+    let (code, out, _) = run(&["yang", "check", REAL, "--json", "--no-refute"]);
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["exit_code"], 2);
@@ -232,25 +233,33 @@ fn yang_gtp_player_follows_the_strategy() {
 /// listing put in front; bad input still exit 2 with the located message.
 #[test]
 fn yang_check_read_slips() {
-    let (code, out, err) = run(&["yang", "check", REAL, "--read-slips"]);
+    let (code, out, err) = run(&["yang", "check", REAL, "--read-slips", "--no-refute"]);
     assert_eq!(code, 2, "{err}");
     assert!(out.starts_with("--read-slips: 5 of 5 sites read as intended; every figure below is for the file READ WITH THE REPAIRS"), "{out}");
     assert!(out.contains("  584-585-completed (pattern 584 branch 3, line 21501): "));
     assert!(out.contains("defects (249):"), "{out}");
     assert!(out.ends_with("verdict on the file read with 5 repaired sites (--read-slips), not on the file as written: bad data\n"));
-    let (_, json, _) = run(&["yang", "check", REAL, "--read-slips", "--json"]);
+    let (_, json, _) = run(&[
+        "yang",
+        "check",
+        REAL,
+        "--read-slips",
+        "--json",
+        "--no-refute",
+    ]);
     let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(v["read_slips"]["applied"], 5);
     assert_eq!(v["read_slips"]["readings"][2]["line"], 23768);
     assert_eq!(v["read_slips"]["readings"][2]["applied"], true);
-    let (_, json, _) = run(&["yang", "check", REAL, "--json"]);
+    let (_, json, _) = run(&["yang", "check", REAL, "--json", "--no-refute"]);
     let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert!(v.get("read_slips").is_none());
+    assert!(v.get("refutation").is_none());
     // TINY has none of the slips: the same report and exit code, the listing in front.
     let path = temp_file("tiny-slips.txt", TINY);
     let p = path.to_str().unwrap();
-    let (code0, out0, _) = run(&["yang", "check", p]);
-    let (code1, out1, _) = run(&["yang", "check", p, "--read-slips"]);
+    let (code0, out0, _) = run(&["yang", "check", p, "--no-refute"]);
+    let (code1, out1, _) = run(&["yang", "check", p, "--read-slips", "--no-refute"]);
     assert_eq!((code0, code1), (0, 0));
     assert!(out1.starts_with("--read-slips: 0 of 5 sites read as intended"));
     assert!(
@@ -285,8 +294,8 @@ fn yang_check_read_slips() {
     let (m0, m1) = (untimed(&out0), untimed(&out1));
     assert_eq!(m1[m1.len() - m0.len()..], m0[..], "{out1}");
     assert_eq!(m1.len() - m0.len(), 6);
-    let (_, j0, _) = run(&["yang", "check", p, "--json"]);
-    let (_, j1, _) = run(&["yang", "check", p, "--json", "--read-slips"]);
+    let (_, j0, _) = run(&["yang", "check", p, "--json", "--no-refute"]);
+    let (_, j1, _) = run(&["yang", "check", p, "--json", "--read-slips", "--no-refute"]);
     fn drop_times(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(m) => {
@@ -316,4 +325,62 @@ fn yang_check_read_slips() {
         format!("hexproof: error: {p}: line 5, column 8: stray comma\n")
     );
     let _ = std::fs::remove_file(path);
+}
+
+/// The refutation search on the real file (docs/yang.md, "The refutation search"): without
+/// the goal check (`--refute-only`) and without `--lenient`, a certified losing line is
+/// found within 300 attacker games: exit 1 "refuted", though the file has structural
+/// defects (exit 2 without the search, above). Every Black move of the line is a branch
+/// reply; the losing one is named, and the loss after it and the win before it are proofs
+/// judged by the kernel. The JSON's shape is pinned (times redacted). With `--read-slips` the
+/// verdict is the read file's: exit 3.
+#[test]
+fn yang_check_refutes_the_real_file() {
+    let args = [
+        "yang",
+        "check",
+        REAL,
+        "--refute-only",
+        "--refute-games",
+        "300",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("checked: structure only: the goal check was left out (--refute-only)\n"));
+    assert!(
+        out.contains("REFUTATION (kernel-checked): the strategy as written loses"),
+        "{out}"
+    );
+    assert!(out.contains("<- the losing move"), "{out}");
+    assert!(out.contains(" steps verified by the kernel, written for the transposed board with the colours swapped"), "{out}");
+    assert!(out.ends_with("verdict: refuted\n"), "{out}");
+    let (code, json, _) = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 1);
+    let mut v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["verdict"], "refuted");
+    assert!(v.get("semantic").is_none_or(|s| s.is_null()));
+    let r = v["refutation"].take();
+    let line = &r["refutation"];
+    assert_eq!(line["lost"]["winner"], "White");
+    assert_eq!(line["lost"]["to_move"], "White");
+    assert_eq!(line["won_before"]["winner"], "Black");
+    let moves = line["moves"].as_array().unwrap();
+    let k = line["losing_move"].as_u64().unwrap() as usize;
+    assert_eq!(moves[k - 1]["colour"], "Black");
+    assert_eq!(moves[k - 1]["cell"], line["losing_cell"]);
+    // Every move after the opening names its pattern and branch.
+    assert!(moves[1..]
+        .iter()
+        .all(|m| m["pattern"].is_u64() && m["branch"].is_u64()));
+    insta::assert_json_snapshot!("yang_refutation_real_file", r, {
+        ".cpu_seconds" => "[cpu]",
+        ".refutation.lost.cpu_seconds" => "[cpu]",
+        ".refutation.won_before.cpu_seconds" => "[cpu]",
+    });
+    let (code, out, _) = run(&[&args[..], &["--read-slips"]].concat());
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.ends_with("not on the file as written: refuted\n"),
+        "{out}"
+    );
 }

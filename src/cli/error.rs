@@ -119,8 +119,8 @@ pub enum CliError {
     /// `--quick` negative or not a number.
     #[error("--quick {0} must be a number of seconds, 0 or more")]
     Quick(f64),
-    /// `--epsilon` or `--top-epsilon` negative or not a number.
-    #[error("--epsilon or --top-epsilon {0}: must be 0 or more")]
+    /// `--epsilon`, `--top-epsilon` or `--top-pn-ratio` negative or not a number.
+    #[error("--epsilon, --top-epsilon or --top-pn-ratio {0}: must be 0 or more")]
     Epsilon(f64),
     /// `--vc-semi-limit` neither a number nor `none`.
     #[error("--vc-semi-limit '{0}': use a number or none")]

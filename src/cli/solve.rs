@@ -73,16 +73,26 @@ pub struct SolveArgs {
     /// ε of the 1+ε trick (0 = plain DFPN).
     #[arg(long, default_value_t = 0.25, value_name = "EPS")]
     epsilon: f64,
-    /// ε of the 1+ε trick at the nodes within --top-plies of the root (a search parameter
-    /// only; default: --epsilon everywhere; docs/journal/vc-session33.md).
-    #[arg(long, value_name = "EPS")]
-    top_epsilon: Option<f64>,
-    /// The plies below the root (the root is ply 0) that use --top-epsilon.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// ε of the 1+ε trick at the nodes within --top-plies of the root, for the first child
+    /// in move order (a search parameter only; docs/journal/vc-session33.md,
+    /// solver-session34.md). `--top-plies 0`: --epsilon everywhere (the rule before session 34)
+    #[arg(long, default_value_t = dfpn::DEFAULT_TOP_EPSILON.0, value_name = "EPS")]
+    top_epsilon: f64,
+    /// The plies below the root (the root is ply 0) that use --top-epsilon; 0: none.
+    #[arg(long, default_value_t = dfpn::DEFAULT_TOP_EPSILON.1, value_name = "N")]
     top_plies: u32,
-    /// --top-epsilon only for the first child in move order (the others keep --epsilon).
-    #[arg(long)]
+    /// --top-epsilon only for the first child in move order, the others keep --epsilon (the
+    /// default; the flag is kept for older command lines).
+    #[arg(long, conflicts_with = "top_every")]
     top_first: bool,
+    /// --top-epsilon for every child within --top-plies, not only the first in move order.
+    #[arg(long)]
+    top_every: bool,
+    /// The first child keeps --top-epsilon only while its proof number is at least R times
+    /// its disproof number (it looks won for the mover); 0: always (a search parameter only,
+    /// off by default; docs/journal/solver-session34.md).
+    #[arg(long, default_value_t = 0.0, value_name = "R")]
+    top_pn_ratio: f64,
     /// Ablation: no virtual connections (and hence no mustplay).
     #[arg(long)]
     no_vcs: bool,
@@ -426,7 +436,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
     if a.nodes == 0 {
         return Err(CliError::Zero("--nodes"));
     }
-    for e in std::iter::once(a.epsilon).chain(a.top_epsilon) {
+    for e in [a.epsilon, a.top_epsilon, a.top_pn_ratio] {
         if !e.is_finite() || e < 0.0 {
             return Err(CliError::Epsilon(e));
         }
@@ -514,8 +524,9 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
         time: a.time.map(|t| Duration::from_secs_f64(t.min(1e9))),
         tt_entries: a.tt_entries,
         epsilon: a.epsilon,
-        top_epsilon: a.top_epsilon.map(|e| (e, a.top_plies)),
-        top_first: a.top_first,
+        top_epsilon: (a.top_plies > 0).then_some((a.top_epsilon, a.top_plies)),
+        top_first: !a.top_every,
+        top_pn_ratio: a.top_pn_ratio,
         features: Features {
             vcs: !a.no_vcs,
             mustplay: !a.no_mustplay,

@@ -152,7 +152,7 @@
 //! (the least is kept at the first), so the node's proof number is 0, the child is its best
 //! and the node returns at once: the same choice without stopping the scan.
 //!
-//! # ε near the root (off by default; session 33)
+//! # ε near the root (session 33; the solver's default since session 34)
 //!
 //! With [`Dfpn::top_plies`] = k > 0 the nodes less than k plies below the root use
 //! [`Dfpn::top_epsilon`] instead of [`Dfpn::epsilon`] (`solve --top-epsilon E --top-plies
@@ -161,6 +161,12 @@
 //! sibling's number up to d5's: 22,388 of the 42,277 positions went to twelve siblings that
 //! the proof never needs. A larger ε at the root lets d5 go on until its number is (1+ε)
 //! times the next sibling's. Only the order of the search changes.
+//!
+//! With [`Dfpn::top_first`] only the first child in move order gets the larger ε (any
+//! other child keeps [`Dfpn::epsilon`]): given to every child it makes the root stay in
+//! whichever child is best, losing ones included (8×8 f1: 10,108 → 17,341 positions).
+//! [`super::SolveParams`]'s default is ε = 1 at the root's first child
+//! ([`super::DEFAULT_TOP_EPSILON`]); [`Dfpn::new`] leaves it off.
 //!
 //! # Own wins of a child
 //!
@@ -254,6 +260,13 @@ pub struct Dfpn<'a> {
     /// [`Dfpn::top_epsilon`] only for the first child in move order (the others get
     /// [`Dfpn::epsilon`]).
     pub top_first: bool,
+    /// With [`Dfpn::top_first`]: the first child keeps [`Dfpn::top_epsilon`] only while its
+    /// proof number is at least this multiple of its disproof number (it looks better for
+    /// the node's mover than for the child's); 0 (the default): always. A search parameter
+    /// only (see the module docs, "ε near the root").
+    pub top_pn_ratio: f64,
+    /// `HEXPROOF_TRACE_ROOT`: one line on stderr per child selection at the root.
+    trace_root: bool,
     /// Plies below the root of the node being searched.
     depth: u32,
     /// Move ordering.
@@ -710,6 +723,8 @@ impl<'a> Dfpn<'a> {
             top_epsilon: epsilon,
             top_plies: 0,
             top_first: false,
+            top_pn_ratio: 0.0,
+            trace_root: std::env::var_os("HEXPROOF_TRACE_ROOT").is_some(),
             depth: 0,
             order,
             proof_sets: true,
@@ -1097,7 +1112,10 @@ impl<'a> Dfpn<'a> {
                 }
                 return (pn, dn);
             }
-            let grown = self.grown_at(n.dn2, n.best == 0);
+            let first = n.best == 0
+                && (self.top_pn_ratio <= 0.0
+                    || kids[0].pn as f64 >= self.top_pn_ratio * kids[0].dn as f64);
+            let grown = self.grown_at(n.dn2, first);
             let (mut pick, mut child_th_dn) = (n.best, th_pn.min(grown).min(INF));
             if let Some((alt, th)) = self.sticky_pick(&kids, &n, last, th_pn) {
                 (pick, child_th_dn) = (alt, th);
@@ -1114,6 +1132,21 @@ impl<'a> Dfpn<'a> {
             } else {
                 (th_dn - dn).saturating_add(kids[pick].pn).min(INF)
             };
+            if self.trace_root && self.depth == 0 {
+                let k = &kids[pick];
+                eprintln!(
+                    "root-pick nodes {} pn {} dn {} pick {} rank {} kid {}/{} dn2 {} th {}",
+                    self.nodes,
+                    pn,
+                    dn,
+                    pos.board().cell_name(k.mv, crate::board::Notation::Letters),
+                    pick,
+                    k.pn,
+                    k.dn,
+                    n.dn2,
+                    child_th_dn
+                );
+            }
             kids[pick].seen = true;
             let kid_pos = kids[pick].pos.clone();
             let kid_skip = kids[pick].skip_own;

@@ -168,6 +168,13 @@ impl Features {
     };
 }
 
+/// The default (ε, plies) of [`SolveParams::top_epsilon`]: the root's first child in move
+/// order gets the threshold ⌈2·dn₂⌉ instead of ⌈1.25·dn₂⌉ ([`mid`], "ε near the root").
+/// Measured in docs/journal/vc-session33.md and solver-session34.md: 8×8 a1 42,277 →
+/// 23,659 positions, c5 45,448 → 39,305, the six hardest 7×7 30,842 → 29,900 (g2 7,676 →
+/// 8,257 is the one loss).
+pub const DEFAULT_TOP_EPSILON: (f64, u32) = (1.0, 1);
+
 /// Solver parameters.
 #[derive(Clone, Debug)]
 pub struct SolveParams {
@@ -180,10 +187,14 @@ pub struct SolveParams {
     /// ε of the 1+ε trick.
     pub epsilon: f64,
     /// (ε, plies): the 1+ε trick's ε at the nodes less than `plies` plies below the root
-    /// ([`mid::Dfpn::top_epsilon`]); `None` (the default): `epsilon` everywhere.
+    /// ([`mid::Dfpn::top_epsilon`]); `None`: `epsilon` everywhere. Default
+    /// [`DEFAULT_TOP_EPSILON`] (ε 1 at the root, session 34).
     pub top_epsilon: Option<(f64, u32)>,
-    /// [`mid::Dfpn::top_first`]: `top_epsilon` only for the first child in move order.
+    /// [`mid::Dfpn::top_first`]: `top_epsilon` only for the first child in move order
+    /// (default on, session 34).
     pub top_first: bool,
+    /// [`mid::Dfpn::top_pn_ratio`] (0, the default: off).
+    pub top_pn_ratio: f64,
     /// Features on.
     pub features: Features,
     /// Connection engine.
@@ -290,8 +301,9 @@ impl Default for SolveParams {
             time: None,
             tt_entries: 2_000_000,
             epsilon: 0.25,
-            top_epsilon: None,
-            top_first: false,
+            top_epsilon: Some(DEFAULT_TOP_EPSILON),
+            top_first: true,
+            top_pn_ratio: 0.0,
             features: Features::ALL,
             vc_variant: Variant::Fast,
             order: Ordering::Flow,
@@ -628,6 +640,7 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
         d.top_plies = plies;
     }
     d.top_first = params.top_first;
+    d.top_pn_ratio = params.top_pn_ratio;
     d.proof_sets = f.proof_sets;
     d.rotation = f.rotation;
     d.dominated = f.dominated;

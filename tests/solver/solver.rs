@@ -500,9 +500,16 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
         threat_order: 3,
         ..SolveParams::default()
     };
-    // A larger ε within two plies of the root (session 33).
+    // A larger ε within two plies of the root (session 33), for every child there.
     let top_epsilon = SolveParams {
         top_epsilon: Some((2.0, 2)),
+        top_first: false,
+        ..SolveParams::default()
+    };
+    // The rule off (the default before session 34: ε 0.25 everywhere).
+    let top_off = SolveParams {
+        top_epsilon: None,
+        top_first: false,
         ..SolveParams::default()
     };
     let top_first = SolveParams {
@@ -535,6 +542,7 @@ fn connection_ordering_and_widening_agree_with_the_exact_search() {
             &threats3,
             &top_epsilon,
             &top_first,
+            &top_off,
         ] {
             let o = solve_agreeing(&p, to_move, params, exact);
             if (o.winner == Winner::Black) == (to_move == Colour::Black) {
@@ -1171,4 +1179,33 @@ fn database_answers_repeated_and_rotated_positions() {
         }
     }
     let _ = std::fs::remove_file(&db);
+}
+
+/// The root's larger ε is the default (session 34): `solve` with no flag searches the same
+/// tree as `--top-epsilon 1 --top-first`, and `--top-plies 0` the tree before it (7×7 c1:
+/// 219 and 379 positions, docs/journal/vc-session33.md); `--top-first --top-every` is bad
+/// input.
+#[test]
+fn root_epsilon_is_the_default_and_top_plies_0_turns_it_off() {
+    let run = |extra: &[&str]| -> u64 {
+        let out = hexproof()
+            .args(["solve", "--board", "7x7", "--moves", "c1", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["winner"], "white", "{extra:?}");
+        v["nodes"].as_u64().unwrap()
+    };
+    let default = run(&[]);
+    assert_eq!(default, run(&["--top-epsilon", "1", "--top-first"]));
+    let off = run(&["--top-plies", "0"]);
+    assert_eq!((default, off), (219, 379));
+    let bad = hexproof()
+        .args(["solve", "--board", "5x5", "--moves", "c3"])
+        .args(["--top-first", "--top-every"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }

@@ -100,6 +100,11 @@ impl Checked {
     pub fn human(&self) -> String {
         self.report.human(&self.sources, &self.file_ids)
     }
+
+    /// The report's first `n` lines joined by " / ": why a proof was rejected, in one line.
+    pub fn headline(&self, n: usize) -> String {
+        self.human().lines().take(n).collect::<Vec<_>>().join(" / ")
+    }
 }
 
 /// Loads and checks files named by the user (and the files they `use`).

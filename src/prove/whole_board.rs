@@ -233,12 +233,7 @@ pub fn refute_checked_opts(
         );
     }
     if checked.report.exit_code != 0 {
-        let first = checked
-            .human()
-            .lines()
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" / ");
+        let first = checked.headline(3);
         return Refutation::Unconfirmed(format!("the checker rejects the proof: {first}"));
     }
     Refutation::Checked {

@@ -481,12 +481,7 @@ pub fn certify(
     );
     let c = &checked.report.counts;
     if checked.report.exit_code != 0 || c.verified != c.steps {
-        let first = checked
-            .human()
-            .lines()
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" / ");
+        let first = checked.headline(3);
         return Err(format!("the checker rejects the proof: {first}"));
     }
     let board = pos.board();

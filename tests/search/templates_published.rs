@@ -269,6 +269,15 @@ fn canonical_form_with_several_goal_stones() {
     assert_eq!(a.stones[0], [2, 0]);
 }
 
+/// The HexWiki template `name`, as the importer reads it.
+fn hexwiki_source(name: &str) -> hexproof::enumerate::published::Source {
+    parse_sources(HEXWIKI)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.name == name)
+        .unwrap()
+}
+
 /// `import-published --split --split-dir DIR` (issue 28, session 33): each White first move's
 /// certificate proved by the split is kept in a file and a later run starts from it, every
 /// file re-checked by the kernel when read. HexWiki's III1a with the solver engine: the first
@@ -282,11 +291,7 @@ fn split_options_are_kept_between_runs_and_re_checked() {
     let _ = std::fs::remove_dir_all(&dir);
     let lib = library();
     let library = seeded(&lib);
-    let s = parse_sources(HEXWIKI)
-        .unwrap()
-        .into_iter()
-        .find(|s| s.name == "III1a")
-        .unwrap();
+    let s = hexwiki_source("III1a");
     let mut opts = ImportOptions {
         split: true,
         split_dir: Some(dir.clone()),
@@ -367,11 +372,7 @@ fn a_deep_split_keeps_its_parts_and_re_checks_them() {
     let _ = std::fs::remove_dir_all(&dir);
     let lib = library();
     let library = seeded(&lib);
-    let s = parse_sources(HEXWIKI)
-        .unwrap()
-        .into_iter()
-        .find(|s| s.name == "III1a")
-        .unwrap();
+    let s = hexwiki_source("III1a");
     let opts = ImportOptions {
         split: true,
         split_dir: Some(dir.clone()),

@@ -39,6 +39,12 @@ pub struct Evaluation {
     /// Per-cell energy (both circuits, each normalised by its total power), indexed by
     /// [`Cell::index`]; zero on occupied cells.
     pub energy: Vec<f64>,
+    /// Per-cell current (both circuits, each as the fraction of its total current that
+    /// passes through the cell), indexed by [`Cell::index`]; zero on occupied cells. The
+    /// score by which Benzene's Wolve orders its moves (read in its resistance evaluation,
+    /// not copied): linear in the current where the energy is quadratic, so a cell on a
+    /// single narrow path does not outrank the cells that carry most of the current.
+    pub flow: Vec<f64>,
 }
 
 impl Evaluation {
@@ -58,10 +64,19 @@ impl Evaluation {
     /// Empty cells sorted by decreasing energy (ties by cell index, so the order is
     /// deterministic).
     pub fn ordered_moves(&self, cells: CellSet) -> Vec<Cell> {
+        Self::ordered_by(&self.energy, cells)
+    }
+
+    /// Empty cells sorted by decreasing [`Evaluation::flow`] (ties by cell index).
+    pub fn ordered_moves_by_flow(&self, cells: CellSet) -> Vec<Cell> {
+        Self::ordered_by(&self.flow, cells)
+    }
+
+    fn ordered_by(score: &[f64], cells: CellSet) -> Vec<Cell> {
         let mut v: Vec<Cell> = cells.iter().filter(|c| !c.is_border()).collect();
         v.sort_by(|a, b| {
-            self.energy[b.index()]
-                .total_cmp(&self.energy[a.index()])
+            score[b.index()]
+                .total_cmp(&score[a.index()])
                 .then(a.index().cmp(&b.index()))
         });
         v
@@ -98,16 +113,24 @@ pub fn evaluate_pairs(
     let cb = Circuit::build_with_pairs(position, Colour::Black, pairs.0, links).solve();
     let cw = Circuit::build_with_pairs(position, Colour::White, pairs.1, links).solve();
     let mut energy = vec![0.0; crate::vc::endpoints::CELL_SLOTS];
+    let mut flow = vec![0.0; crate::vc::endpoints::CELL_SLOTS];
     for (sol, _) in [(&cb, 0), (&cw, 1)] {
+        // At unit voltage the total power and the total current are both 1 / R.
         let total = sol.total_power.max(1e-300);
         for (i, e) in sol.cell_energy.iter().enumerate() {
             energy[i] += e / total;
+        }
+        if sol.total_power.is_finite() {
+            for (i, f) in sol.cell_flow.iter().enumerate() {
+                flow[i] += f / total;
+            }
         }
     }
     Evaluation {
         r_black: cb.resistance.clamp(R_MIN, R_MAX),
         r_white: cw.resistance.clamp(R_MIN, R_MAX),
         energy,
+        flow,
     }
 }
 
@@ -192,6 +215,30 @@ mod tests {
         let a1 = p.board().parse_cell("a1", Notation::Letters).unwrap();
         let rank = |c: Cell| order.iter().position(|&x| x == c).unwrap();
         assert!(rank(d4) < rank(a1), "d4 {} a1 {}", rank(d4), rank(a1));
+    }
+
+    #[test]
+    fn flow_is_the_fraction_of_each_circuit_current() {
+        // Every unit of a circuit's current (a sum of acyclic paths, the potentials falling
+        // along each) passes at most once through a cell and at least once through each row
+        // (Black's, top to bottom) or column (White's): each cell's flow, the fractions of
+        // both circuits summed, lies in (0, 2], and on 7×7 the flows sum to at least 7 + 7.
+        let p = pos(7, "", "");
+        let e = evaluate_plain(&p);
+        let b = p.board();
+        let mut sum = 0.0;
+        for c in p.empty_cells().iter().filter(|c| !c.is_border()) {
+            let f = e.flow[c.index()];
+            assert!(f > 0.0 && f <= 2.0 + 1e-9, "{f}");
+            sum += f;
+        }
+        assert!(sum >= 14.0 - 1e-6, "{sum}");
+        let order = e.ordered_moves_by_flow(p.empty_cells());
+        let d4 = b.parse_cell("d4", Notation::Letters).unwrap();
+        let a1 = b.parse_cell("a1", Notation::Letters).unwrap();
+        let rank = |c: Cell| order.iter().position(|&x| x == c).unwrap();
+        assert!(rank(d4) < rank(a1));
+        assert_eq!(order.len(), 49);
     }
 
     #[test]

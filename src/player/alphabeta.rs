@@ -336,7 +336,7 @@ impl Searcher<'_> {
             ev = evaluate(pos, None, self.config.links);
             cands = pos.empty_cells();
         }
-        let mut moves = ev.ordered_moves(cands);
+        let mut moves = order(self.config, &ev, cands);
         moves.truncate(width.max(1));
         if let Some(&b) = self
             .best
@@ -465,6 +465,15 @@ impl Searcher<'_> {
     }
 }
 
+/// `cands` ordered best first by the cell score [`Config::ab_order_flow`] chooses.
+fn order(config: &Config, ev: &Evaluation, cands: CellSet) -> Vec<Cell> {
+    if config.ab_order_flow {
+        ev.ordered_moves_by_flow(cands)
+    } else {
+        ev.ordered_moves(cands)
+    }
+}
+
 /// The connection parameters of the search below the root: `params` with
 /// [`Config::ab_semi_limit`] (the root keeps the uncapped lists that its proven-win checks
 /// need).
@@ -569,7 +578,7 @@ pub fn genmove(
         // once here and updated move by move below.
         s.path = Some(crate::vc::build_both(&search_pos, &s.params));
     }
-    let mut root_moves = ev.ordered_moves(cands);
+    let mut root_moves = order(config, &ev, cands);
     // The root looks at twice the width of inner nodes.
     root_moves.truncate((2 * config.width).max(1));
     if root_moves.is_empty() {
@@ -582,6 +591,14 @@ pub fn genmove(
             info: "no empty cell".into(),
         };
     }
+    let root_list: Vec<String> = root_moves
+        .iter()
+        .map(|&c| {
+            search_pos
+                .board()
+                .cell_name(c, crate::board::Notation::Letters)
+        })
+        .collect();
     let (best, best_value, depth_done) = s.deepen(&search_pos, to_move, root_moves);
     Report {
         decision: Decision::Play(best),
@@ -590,10 +607,11 @@ pub fn genmove(
         proof_set: None,
         nodes: s.nodes,
         info: format!(
-            "depth {depth_done} value {best_value:.3} nodes {} in {} ms ({})",
+            "depth {depth_done} value {best_value:.3} nodes {} in {} ms ({}); root moves in order: {}",
             s.nodes,
             deadline.used().as_millis(),
-            config.clock.name()
+            config.clock.name(),
+            root_list.join(" ")
         ),
     }
 }

@@ -84,6 +84,10 @@ pub struct Config {
     /// makes the mustplay, is never limited). 0: uncapped, as the root's. Smaller lists make
     /// every build and update cheaper.
     pub ab_semi_limit: usize,
+    /// Alpha-beta: order (and cut to `width`) the moves by the current through each cell
+    /// ([`crate::eval::Evaluation::flow`], as Benzene's Wolve orders them) instead of the
+    /// energy dissipated around it (Anshelevich §6). Off by default.
+    pub ab_order_flow: bool,
     /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
     /// ignore them.
     pub variant: Variant,
@@ -183,6 +187,7 @@ impl Default for Config {
             ab_incremental: false,
             ab_kept_plies: 0,
             ab_semi_limit: 0,
+            ab_order_flow: false,
             variant: Variant::Fast,
             templates: true,
             links: crate::eval::VcLinks::Both,

@@ -79,6 +79,7 @@ impl Config {
                 "inc" => c.ab_incremental = flag(v)?,
                 "semis" => c.ab_semi_limit = num(v)? as usize,
                 "kept" => c.ab_kept_plies = num(v)?.min(20) as u32,
+                "flow" => c.ab_order_flow = flag(v)?,
                 "variant" => {
                     c.variant = Variant::parse(v).ok_or_else(|| SpecError::Variant(v.into()))?
                 }

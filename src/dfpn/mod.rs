@@ -348,6 +348,10 @@ impl SolveParams {
             p.full_or = false;
         }
         p.capture_and = self.vc_capture_and;
+        // One-word builds on 8×8 (same connections; rebuilds only, so not with incremental
+        // updates). `HEXPROOF_COMPACT_LAYOUT=0` turns it off.
+        p.compact_layout = !self.features.incremental
+            && std::env::var_os("HEXPROOF_COMPACT_LAYOUT").is_none_or(|v| v != "0");
         if self.library_seeds {
             p.seeds = crate::templates::seeds::library_seeds().to_vec();
         }

@@ -1023,6 +1023,12 @@ impl VcSet {
         })
     }
 
+    /// True when the last build ran on a position's compact one-word layout
+    /// ([`VcParams::compact_layout`]).
+    pub fn is_compact(&self) -> bool {
+        matches!(&self.inner, Inner::Tiny(e) if e.lay.compact)
+    }
+
     /// Makes the engine one of width `class` (the spare one when it has it).
     fn set_class(&mut self, class: usize) {
         if class == class_of(&self.inner) {
@@ -1311,6 +1317,57 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// 8×8 builds on a position's compact one-word layout ([`VcParams::compact_layout`])
+    /// store the same connections in the same order as on the board's two-word layout, for
+    /// both colours, with and without the AND over captured cells; a position that needs more
+    /// than 64 indices falls back to two words; an incremental play on a compact set
+    /// rebuilds it on the board's layout first and then matches the plain set's play.
+    #[test]
+    fn compact_layout_builds_the_same_connections() {
+        let mut compact_builds = 0;
+        for moves in [
+            "d4",
+            "e4 d5",
+            "g2 e5 d6 c5",
+            "a1 d5 e4 c6 c4 f3",
+            "c5 c6 d5 d3 e3 b7 f2 g2",
+            "d4 e4 d5 e5 d6 e6 c3 f3 b2 g2",
+        ] {
+            let p = position(8, moves);
+            for variant in [Variant::Fast, Variant::Limited] {
+                for capture in [false, true] {
+                    for colour in [Colour::Black, Colour::White] {
+                        let mut params = VcParams::new(variant);
+                        params.capture_and = capture;
+                        let mut on = params.clone();
+                        on.compact_layout = true;
+                        let mut a = VcSet::new(colour, params);
+                        let mut b = VcSet::new(colour, on);
+                        a.rebuild(&p);
+                        b.rebuild(&p);
+                        let what = format!("{moves} {variant} {capture} {colour}");
+                        let fits = bits::Layout::compact(&p, colour).is_some();
+                        assert_eq!(matches!(b.inner, Inner::Tiny(_)), fits, "{what}");
+                        compact_builds += usize::from(fits);
+                        assert_eq!(a.counts(), b.counts(), "{what}");
+                        assert_eq!(a.connections(), b.connections(), "{what}");
+                        assert_eq!(a.status(), b.status(), "{what}");
+                        assert_eq!(a.winning_vscs(), b.winning_vscs(), "{what}");
+                        assert_eq!(a.winning_vcs(), b.winning_vcs(), "{what}");
+                        // A play after a compact build.
+                        if let Some(c) = p.empty_cells().iter().next() {
+                            a.play_undoable(colour.opponent(), c).unwrap();
+                            b.play_undoable(colour.opponent(), c).unwrap();
+                            assert!(!matches!(&b.inner, Inner::Tiny(e) if e.lay.compact));
+                            assert_eq!(a.connections(), b.connections(), "{what} play");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compact_builds >= 30, "{compact_builds} compact builds");
     }
 
     /// The one-word engine's line-15 index ([`store::Store::proc_hit`]) matches the pairs'

@@ -1238,5 +1238,8 @@ fn compact_layout_is_the_default_and_keeps_the_tree() {
     assert_eq!(builds, builds_off);
     assert_eq!(compact_off, 0);
     // Every build but those of positions with too few stones to free two indices.
-    assert!(compact * 10 >= builds * 9, "{compact} of {builds} builds compact");
+    assert!(
+        compact * 10 >= builds * 9,
+        "{compact} of {builds} builds compact"
+    );
 }

@@ -205,7 +205,8 @@ pub fn width_class(board: &Board) -> usize {
 
 /// `HEXPROOF_VC_NARROW=1`: small boards run on the two-word engine too (a measurement
 /// knob: the connections are the same, only their width in memory changes; session 35
-/// measures what one word saves against two on 7×7).
+/// measures what one word saves against two on 7×7; in the solver only together with
+/// `--no-compact-layout`, which would otherwise put the build back on one word).
 fn narrow_forced() -> bool {
     static FORCED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *FORCED.get_or_init(|| std::env::var_os("HEXPROOF_VC_NARROW").is_some_and(|v| v == "1"))

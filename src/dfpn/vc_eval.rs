@@ -149,6 +149,9 @@ pub struct EvalStats {
     /// Builds not made because the colour's engine already held the position (not in
     /// [`EvalStats::builds`]).
     pub reused: u64,
+    /// Builds made on a compact one-word layout ([`crate::vc::VcParams::compact_layout`];
+    /// of [`EvalStats::builds`]).
+    pub compact: u64,
     /// Builds of a position and colour built before in this search (counted only with
     /// `HEXPROOF_BUILD_STATS=1`, which keeps every position built).
     pub repeats: u64,
@@ -606,6 +609,7 @@ impl Evaluator {
         self.built[i] = true;
         self.stats.vc_time += t.elapsed();
         self.stats.builds += 1;
+        self.stats.compact += u64::from(v.is_compact());
     }
 
     fn set(&self, colour: Colour) -> &VcSet {

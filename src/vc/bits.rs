@@ -9,7 +9,7 @@
 //! and a stored carrier takes 16 bytes instead of 48. [`Layout`] converts at the engine's
 //! boundary (endpoints, seeds, queries), never inside the search loops.
 
-use crate::board::{Board, Border, Cell, CellSet};
+use crate::board::{Board, Border, Cell, CellSet, Colour};
 
 /// A set of compact cell indices below `64 * W`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -180,6 +180,8 @@ pub struct Layout {
     pub to_cell: Vec<Cell>,
     /// [`Cell::index`] → compact index (`u16::MAX` for cells off this board).
     pub from_cell: Vec<u16>,
+    /// A position's layout ([`Layout::compact`]) rather than the whole board's.
+    pub compact: bool,
 }
 
 /// Largest number of compact indices that [`Bits<2>`] holds (cells plus four borders).
@@ -192,13 +194,22 @@ pub const TINY_LIMIT: usize = 64;
 /// The carrier width in words for `board`: 1, 2 or 6 (the engine that [`super::VcSet`] runs).
 pub fn width_class(board: &Board) -> usize {
     let n = board.cols() as usize * board.rows() as usize + 4;
-    if n <= TINY_LIMIT {
+    if n <= TINY_LIMIT && !narrow_forced() {
         1
     } else if n <= NARROW_LIMIT {
         2
     } else {
         6
     }
+}
+
+/// `HEXPROOF_VC_NARROW=1`: small boards run on the two-word engine too (a measurement
+/// knob: the connections are the same, only their width in memory changes; session 35
+/// measures what one word saves against two on 7×7; in the solver only together with
+/// `--no-compact-layout`, which would otherwise put the build back on one word).
+fn narrow_forced() -> bool {
+    static FORCED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FORCED.get_or_init(|| std::env::var_os("HEXPROOF_VC_NARROW").is_some_and(|v| v == "1"))
 }
 
 impl Layout {
@@ -220,7 +231,65 @@ impl Layout {
             board: *board,
             to_cell,
             from_cell,
+            compact: false,
         }
+    }
+
+    /// The numbering of one colour's build in one position, on one word where the board's
+    /// does not fit ([`TINY_LIMIT`]; 8×8 has 64 cells and four borders): only the cells a
+    /// build can name are numbered — the empty cells and the representatives of the colour's
+    /// groups without a border ([`super::endpoints`]) — then the colour's two borders. The
+    /// opponent's stones, the colour's other stones and the opponent's borders get no index:
+    /// a carrier holds empty cells only, an endpoint is named by its representative, and the
+    /// universe then lists the numbered cells only. The order is the board layout's with
+    /// those cells left out, so every set iterates in the same order of cells, its smallest
+    /// element is the same cell and a build makes the same connections in the same order
+    /// as on the board's layout (session 35: 8×8 solves node for node). `None` when more
+    /// than 64 indices are needed (few stones on the board).
+    pub fn compact(position: &crate::position::Position, colour: Colour) -> Option<Layout> {
+        let board = *position.board();
+        let empty = position.empty_cells();
+        let owned = position.owned(colour);
+        let own_borders = colour.borders();
+        // Groups of the colour that touch none of its borders: their smallest stone is their
+        // representative (Endpoints::new).
+        let mut reps = CellSet::EMPTY;
+        let mut seen = CellSet::EMPTY;
+        for b in own_borders {
+            seen |= position.component(Cell::border(b), &owned);
+        }
+        for st in position.stones(colour).iter() {
+            if seen.contains(st) {
+                continue;
+            }
+            let comp = position.component(st, &owned);
+            seen |= comp;
+            reps.insert(st);
+        }
+        let keep = empty | reps;
+        if keep.len() + 2 > TINY_LIMIT {
+            return None;
+        }
+        let mut to_cell: Vec<Cell> = keep.iter().collect();
+        to_cell.sort_by_key(|c| {
+            let (col, row) = c.coords();
+            (row, col)
+        });
+        for b in Border::ALL {
+            if own_borders.contains(&b) {
+                to_cell.push(Cell::border(b));
+            }
+        }
+        let mut from_cell = vec![u16::MAX; super::endpoints::CELL_SLOTS];
+        for (k, c) in to_cell.iter().enumerate() {
+            from_cell[c.index()] = k as u16;
+        }
+        Some(Layout {
+            board,
+            to_cell,
+            from_cell,
+            compact: true,
+        })
     }
 
     /// Number of compact indices (cells and borders).

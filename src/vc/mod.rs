@@ -301,6 +301,11 @@ pub struct VcParams {
     /// FastVC: the VSCs of the AND over captured cells ([`VcParams::capture_and`]) are not
     /// refused by a full VSC list (they do count towards its length).
     pub capture_semis_unlimited: bool,
+    /// Builds on boards whose layout needs two words (8×8) run on one word when the
+    /// position's own numbering fits ([`bits::Layout::compact`]): the same connections, in
+    /// the same order, with half the memory traffic. Rebuilds only: an incremental play on
+    /// such a set first rebuilds it on the board's layout ([`VcSet::play`]).
+    pub compact_layout: bool,
 }
 
 impl VcParams {
@@ -328,6 +333,7 @@ impl VcParams {
             edge_semi_limit_groups: false,
             semi_keep_smallest: false,
             capture_semis_unlimited: false,
+            compact_layout: false,
         }
     }
 
@@ -465,6 +471,12 @@ pub(crate) struct Engine<const W: usize> {
     pub(crate) hs_scratch: Vec<Bits<W>>,
     pub(crate) hs_max_gen: u32,
     pub(crate) seed_cache: Option<(Board, Vec<CompactSeed<W>>)>,
+    /// The seed instances in cells, for builds on a compact layout (whose numbering changes
+    /// from position to position).
+    pub(crate) seed_cells: Option<(Board, Vec<seed::SeedInstance>)>,
+    /// The layout the next [`Engine::set_endpoints`] takes ([`VcSet::rebuild`] with
+    /// [`VcParams::compact_layout`]).
+    pub(crate) pending_lay: Option<Layout>,
     pub(crate) status: Status,
     pub(crate) stats: BuildStats,
     pub(crate) deadline: Option<Instant>,
@@ -516,6 +528,8 @@ impl<const W: usize> Engine<W> {
             hs_scratch: Vec::new(),
             hs_max_gen: 0,
             seed_cache: None,
+            seed_cells: None,
+            pending_lay: None,
             status: Status::Complete,
             stats: BuildStats::default(),
             deadline: None,
@@ -530,7 +544,9 @@ impl<const W: usize> Engine<W> {
     /// Sets the endpoints of the current position, in cells and in compact indices.
     pub(crate) fn set_endpoints(&mut self) {
         let board = *self.position.board();
-        if self.lay.board != board {
+        if let Some(l) = self.pending_lay.take() {
+            self.lay = l;
+        } else if self.lay.board != board || self.lay.compact {
             self.lay = Layout::new(&board);
         }
         self.eps = Endpoints::new(&self.position, self.colour);
@@ -543,7 +559,11 @@ impl<const W: usize> Engine<W> {
             self.rk.push(self.lay.k(self.eps.reps[i]));
             self.adj_k.push(self.lay.bits(&self.eps.adj_empty[i]));
             for m in self.eps.members[i].iter() {
-                self.kidx[self.lay.k(m)] = i as u16;
+                // (A compact layout numbers no stone but a representative.)
+                let k = self.lay.from_cell[m.index()];
+                if k != u16::MAX {
+                    self.kidx[k as usize] = i as u16;
+                }
             }
         }
         self.cap_k.clear();
@@ -586,7 +606,9 @@ impl<const W: usize> Engine<W> {
             }
         }
         // Edge templates.
-        if !self.params.seeds.is_empty() {
+        if !self.params.seeds.is_empty() && self.lay.compact {
+            self.add_seeds_by_cells();
+        } else if !self.params.seeds.is_empty() {
             let board = *self.position.board();
             if self.seed_cache.as_ref().is_none_or(|(b, _)| *b != board) {
                 let inst = seed::instances(&board, self.colour, &self.params.seeds)
@@ -623,6 +645,36 @@ impl<const W: usize> Engine<W> {
         }
         self.run(1);
         self.stats.micros = start.elapsed().as_micros() as u64;
+    }
+
+    /// The edge templates of [`Engine::rebuild`] on a compact layout: the same instances in
+    /// the same order and the same tests, made on cell sets (a compact layout numbers no
+    /// opponent stone, so the tests cannot be made on its bits).
+    fn add_seeds_by_cells(&mut self) {
+        let board = *self.position.board();
+        if self.seed_cells.as_ref().is_none_or(|(b, _)| *b != board) {
+            let inst = seed::instances(&board, self.colour, &self.params.seeds);
+            self.seed_cells = Some((board, inst));
+        }
+        let (b, inst) = self.seed_cells.take().expect("just filled");
+        let opp = self.position.stones(self.colour.opponent());
+        let own = self.position.stones(self.colour);
+        for i in &inst {
+            if opp.contains(i.anchor) || !i.carrier.is_disjoint(&opp) {
+                continue;
+            }
+            if !(i.helpers - own).is_empty() {
+                continue;
+            }
+            let x = self.eps.index[i.anchor.index()];
+            let y = self.eps.index[Cell::border(i.border).index()];
+            if x != y && x != endpoints::NONE {
+                let c: Bits<W> = self.lay.bits(&(i.carrier - own));
+                self.add_initial(x, y, c);
+                self.stats.seeded += 1;
+            }
+        }
+        self.seed_cells = Some((b, inst));
     }
 
     pub(crate) fn begin(&mut self, start: Instant) {
@@ -920,6 +972,18 @@ macro_rules! with_engine {
 /// to 11×11 run on two-word carriers, larger ones on six ([`bits`]).
 pub struct VcSet {
     inner: Inner,
+    /// The engine of the other width last used ([`VcParams::compact_layout`] moves an 8×8
+    /// set between one and two words from build to build; its storage is kept here).
+    spare: Option<Inner>,
+}
+
+/// The width of an engine.
+fn class_of(inner: &Inner) -> usize {
+    match inner {
+        Inner::Tiny(_) => 1,
+        Inner::Narrow(_) => 2,
+        Inner::Wide(_) => 6,
+    }
 }
 
 impl VcSet {
@@ -927,6 +991,7 @@ impl VcSet {
     pub fn new(colour: Colour, params: VcParams) -> VcSet {
         VcSet {
             inner: Inner::Narrow(Box::new(Engine::new(colour, params))),
+            spare: None,
         }
     }
 
@@ -940,24 +1005,61 @@ impl VcSet {
     /// Rebuilds from scratch for `position` (storage is reused while the board's width class,
     /// [`bits::width_class`], stays the same).
     pub fn rebuild(&mut self, position: &Position) {
-        let class = bits::width_class(position.board());
-        let current = match &self.inner {
-            Inner::Tiny(_) => 1,
-            Inner::Narrow(_) => 2,
-            Inner::Wide(_) => 6,
-        };
-        if class != current {
-            let (c, p) = (self.colour(), self.params().clone());
-            self.inner = match class {
-                1 => Inner::Tiny(Box::new(Engine::new(c, p))),
-                2 => Inner::Narrow(Box::new(Engine::new(c, p))),
-                _ => Inner::Wide(Box::new(Engine::new(c, p))),
-            };
+        let mut class = bits::width_class(position.board());
+        let mut compact = None;
+        if class == 2 && self.params().compact_layout {
+            compact = Layout::compact(position, self.colour());
+            if compact.is_some() {
+                class = 1;
+            }
+        }
+        self.set_class(class);
+        if let Inner::Tiny(e) = &mut self.inner {
+            e.pending_lay = compact;
         }
         with_engine!(&mut self.inner, e => {
             e.forget_history();
             e.rebuild(position)
         })
+    }
+
+    /// True when the last build ran on a position's compact one-word layout
+    /// ([`VcParams::compact_layout`]).
+    pub fn is_compact(&self) -> bool {
+        matches!(&self.inner, Inner::Tiny(e) if e.lay.compact)
+    }
+
+    /// Makes the engine one of width `class` (the spare one when it has it).
+    fn set_class(&mut self, class: usize) {
+        if class == class_of(&self.inner) {
+            return;
+        }
+        let next = match self.spare.take() {
+            Some(s) if class_of(&s) == class => s,
+            _ => {
+                let (c, p) = (self.colour(), self.params().clone());
+                match class {
+                    1 => Inner::Tiny(Box::new(Engine::new(c, p))),
+                    2 => Inner::Narrow(Box::new(Engine::new(c, p))),
+                    _ => Inner::Wide(Box::new(Engine::new(c, p))),
+                }
+            }
+        };
+        self.spare = Some(std::mem::replace(&mut self.inner, next));
+    }
+
+    /// Before an incremental play: a set built on a compact layout is rebuilt on the
+    /// board's (a compact numbering has no index for the cells a play may need).
+    fn uncompact(&mut self) {
+        let compact = matches!(&self.inner, Inner::Tiny(e) if e.lay.compact);
+        if compact {
+            let position = self.position().clone();
+            self.set_class(bits::width_class(position.board()));
+            with_engine!(&mut self.inner, e => {
+                e.forget_history();
+                e.rebuild(&position)
+            })
+        }
     }
 
     /// The colour whose connections these are.
@@ -1074,6 +1176,7 @@ impl VcSet {
 
     /// Plays a stone and updates the connections incrementally (see [`incremental`]).
     pub fn play(&mut self, colour: Colour, cell: Cell) -> Result<(), PositionError> {
+        self.uncompact();
         with_engine!(&mut self.inner, e => e.play_incremental(colour, cell))
     }
 
@@ -1085,6 +1188,7 @@ impl VcSet {
     /// writes into a store taken from a pool), so an undoable play costs what `play` costs plus
     /// copying the endpoint tables. On error nothing changes and nothing is saved.
     pub fn play_undoable(&mut self, colour: Colour, cell: Cell) -> Result<(), PositionError> {
+        self.uncompact();
         with_engine!(&mut self.inner, e => e.play_undoable(colour, cell))
     }
 
@@ -1102,6 +1206,7 @@ impl VcSet {
         if self.position().board() != position.board() {
             return self.rebuild(position);
         }
+        self.uncompact();
         with_engine!(&mut self.inner, e => e.rebuild_undoable(position))
     }
 
@@ -1212,6 +1317,57 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// 8×8 builds on a position's compact one-word layout ([`VcParams::compact_layout`])
+    /// store the same connections in the same order as on the board's two-word layout, for
+    /// both colours, with and without the AND over captured cells; a position that needs more
+    /// than 64 indices falls back to two words; an incremental play on a compact set
+    /// rebuilds it on the board's layout first and then matches the plain set's play.
+    #[test]
+    fn compact_layout_builds_the_same_connections() {
+        let mut compact_builds = 0;
+        for moves in [
+            "d4",
+            "e4 d5",
+            "g2 e5 d6 c5",
+            "a1 d5 e4 c6 c4 f3",
+            "c5 c6 d5 d3 e3 b7 f2 g2",
+            "d4 e4 d5 e5 d6 e6 c3 f3 b2 g2",
+        ] {
+            let p = position(8, moves);
+            for variant in [Variant::Fast, Variant::Limited] {
+                for capture in [false, true] {
+                    for colour in [Colour::Black, Colour::White] {
+                        let mut params = VcParams::new(variant);
+                        params.capture_and = capture;
+                        let mut on = params.clone();
+                        on.compact_layout = true;
+                        let mut a = VcSet::new(colour, params);
+                        let mut b = VcSet::new(colour, on);
+                        a.rebuild(&p);
+                        b.rebuild(&p);
+                        let what = format!("{moves} {variant} {capture} {colour}");
+                        let fits = bits::Layout::compact(&p, colour).is_some();
+                        assert_eq!(matches!(b.inner, Inner::Tiny(_)), fits, "{what}");
+                        compact_builds += usize::from(fits);
+                        assert_eq!(a.counts(), b.counts(), "{what}");
+                        assert_eq!(a.connections(), b.connections(), "{what}");
+                        assert_eq!(a.status(), b.status(), "{what}");
+                        assert_eq!(a.winning_vscs(), b.winning_vscs(), "{what}");
+                        assert_eq!(a.winning_vcs(), b.winning_vcs(), "{what}");
+                        // A play after a compact build.
+                        if let Some(c) = p.empty_cells().iter().next() {
+                            a.play_undoable(colour.opponent(), c).unwrap();
+                            b.play_undoable(colour.opponent(), c).unwrap();
+                            assert!(!matches!(&b.inner, Inner::Tiny(e) if e.lay.compact));
+                            assert_eq!(a.connections(), b.connections(), "{what} play");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compact_builds >= 30, "{compact_builds} compact builds");
     }
 
     /// The one-word engine's line-15 index ([`store::Store::proc_hit`]) matches the pairs'

@@ -101,6 +101,22 @@ pub struct WholeParams {
     /// attempt follows only when it proves nothing. Off: the direct attempt first, and the
     /// deep step after it (with the root's proved reply first) when it is undecided.
     pub split_deep_first: bool,
+    /// With [`WholeParams::split`]: only these White first moves are tried (the stored
+    /// certificates of the others are still read and joined); `None`: every open move. For
+    /// sending a run's time to the moves known to be hard (`import-published
+    /// --split-moves`). Only the top-level split is restricted (a deep step's second split
+    /// tries every White second move), and a move left out stays open: the claim holds only
+    /// when every White move is answered, as without it.
+    pub split_moves: Option<CellSet>,
+    /// The solver's root rule ([`SolveParams::top_epsilon`]): (ε, plies) of the 1+ε trick
+    /// near each search's root, `None` for the plain ε everywhere. Default: the solver's own
+    /// ([`dfpn::DEFAULT_TOP_EPSILON`], session 34); `HEXPROOF_WHOLE_TOP=off` turns it off.
+    /// Only the order of the search changes ([`crate::dfpn::mid`], "ε near the root"; the
+    /// 1+ε trick is Pawlewicz & Lew 2006, not among `../shared/papers/`).
+    pub top_epsilon: Option<(f64, u32)>,
+    /// [`SolveParams::top_first`]: [`WholeParams::top_epsilon`] only for the first child in
+    /// move order (the solver's default).
+    pub top_first: bool,
 }
 
 /// How many of Black's replies a deep split ([`WholeParams::split_deep`]) tries after one
@@ -178,6 +194,12 @@ impl Default for WholeParams {
             split_option_time: None,
             split_deep: std::env::var("HEXPROOF_WHOLE_SPLIT_DEEP").is_ok_and(|v| v == "on"),
             split_deep_first: false,
+            split_moves: None,
+            top_epsilon: match std::env::var("HEXPROOF_WHOLE_TOP").as_deref() {
+                Ok("off") => None,
+                _ => SolveParams::default().top_epsilon,
+            },
+            top_first: SolveParams::default().top_first,
         }
     }
 }
@@ -490,10 +512,9 @@ pub fn decide_split_with(
             );
         }
     }
-    while let Some(&w) = order
-        .iter()
-        .find(|&&c| open.contains(c) && !skipped.contains(c))
-    {
+    while let Some(&w) = order.iter().find(|&&c| {
+        open.contains(c) && !skipped.contains(c) && params.split_moves.is_none_or(|m| m.contains(c))
+    }) {
         let left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
         if left.is_some_and(|t| t.is_zero()) {
             break;
@@ -693,6 +714,7 @@ fn decide_deep(
     let inner = WholeParams {
         split: true,
         split_deep: false,
+        split_moves: None,
         ..*params
     };
     for &b in replies {
@@ -839,6 +861,8 @@ pub fn solver_params(budget: &Budget, params: &WholeParams) -> SolveParams {
         nodes: budget.nodes,
         time: budget.time,
         tt_entries: params.tt_entries,
+        top_epsilon: params.top_epsilon,
+        top_first: params.top_first,
         ..SolveParams::default()
     };
     sp.vc_capture_and = params.capture == Capture::On || params.capture == Capture::Root;

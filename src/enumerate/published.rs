@@ -100,6 +100,10 @@ pub struct ImportOptions {
     /// With the deep split: before the direct attempt ([`WholeParams::split_deep_first`];
     /// `--split-deep-first`).
     pub split_deep_first: bool,
+    /// With the split: only these White first moves are tried (cell names on the board the
+    /// template is placed on, as the engine's trace and the undecided entry's "open" list
+    /// name them; [`WholeParams::split_moves`]; `--split-moves`). Empty: every open move.
+    pub split_moves: Vec<String>,
 }
 
 impl ImportOptions {
@@ -398,7 +402,24 @@ pub fn import_one(
         )),
         ..Budget::default()
     };
-    let params = opts.whole_params();
+    let mut params = opts.whole_params();
+    if !opts.split_moves.is_empty() {
+        let mut moves = CellSet::EMPTY;
+        for m in &opts.split_moves {
+            match game.board().parse_cell(m, crate::board::Notation::Letters) {
+                Ok(c) if game.carrier().contains(c) => {
+                    moves.insert(c);
+                }
+                _ => {
+                    return Err(EnumerateError::SplitMove {
+                        name: s.name.clone(),
+                        cell: m.clone(),
+                    })
+                }
+            }
+        }
+        params.split_moves = Some(moves);
+    }
     let eo = match &opts.split_dir {
         Some(dir) if params.split && opts.engine == Engine::Solver && encode(&game).is_ok() => {
             let mut files = SplitFiles::new(dir, s, opts.fitting, &game, &at);

@@ -375,6 +375,12 @@ pub trait SplitStore {
     fn nested(&mut self, _w: Cell, _b: Cell) -> Option<Box<dyn SplitStore>> {
         None
     }
+    /// Black's replies after White's `w` that have a nested store with parts in it (the most
+    /// parts first): a deep step resumes one of them before trying a new reply. Only an order:
+    /// every part read is checked by the kernel.
+    fn stored_replies(&self, _w: Cell) -> Vec<Cell> {
+        Vec::new()
+    }
 }
 
 /// A [`SplitStore`] that keeps nothing.
@@ -536,7 +542,7 @@ pub fn decide_split_with(
         let mut deep = None;
         if params.split_deep && params.split_deep_first && !deep_tried.contains(w) {
             deep_tried.insert(w);
-            let replies = deep_replies(&sub, w, None, &options);
+            let replies = deep_replies(&sub, w, None, &store.stored_replies(w), &options);
             if !replies.is_empty() {
                 let left = budget_left(budget, start);
                 deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
@@ -561,7 +567,7 @@ pub fn decide_split_with(
             (o, r)
         };
         if deep.is_none() && params.split_deep && o.verdict == Verdict::Undecided {
-            let replies = deep_replies(&sub, w, r.root_reply, &options);
+            let replies = deep_replies(&sub, w, r.root_reply, &store.stored_replies(w), &options);
             if !replies.is_empty() {
                 // All the time left: the second split gives each White second move its
                 // `split_option_time`.
@@ -785,10 +791,17 @@ fn budget_left(budget: &Budget, start: Instant) -> Budget {
 }
 
 /// Black's replies a deep step tries after White's `w` ([`WholeParams::split_deep`]):
-/// `root` (the solver's proved reply, when known), then the replies of `options` (proved so
-/// far), the most frequent first; carrier cells of `sub` only, each once, at most
+/// `root` (the solver's proved reply, when known), then `stored` (replies whose parts an
+/// earlier run kept, [`SplitStore::stored_replies`]), then the replies of `options` (proved
+/// so far), the most frequent first; carrier cells of `sub` only, each once, at most
 /// [`DEEP_REPLIES`].
-fn deep_replies(sub: &SubGame, w: Cell, root: Option<Cell>, options: &[Reply]) -> Vec<Cell> {
+fn deep_replies(
+    sub: &SubGame,
+    w: Cell,
+    root: Option<Cell>,
+    stored: &[Cell],
+    options: &[Reply],
+) -> Vec<Cell> {
     let mut count: Vec<(usize, Cell)> = Vec::new();
     for o in options {
         match count.iter_mut().find(|(_, c)| *c == o.reply) {
@@ -798,7 +811,12 @@ fn deep_replies(sub: &SubGame, w: Cell, root: Option<Cell>, options: &[Reply]) -
     }
     count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
     let mut v: Vec<Cell> = Vec::new();
-    for c in root.into_iter().chain(count.into_iter().map(|(_, c)| c)) {
+    let counted = count.into_iter().map(|(_, c)| c);
+    for c in root
+        .into_iter()
+        .chain(stored.iter().copied())
+        .chain(counted)
+    {
         if c != w && sub.carrier().contains(c) && !v.contains(&c) {
             v.push(c);
         }

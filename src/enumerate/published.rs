@@ -618,6 +618,45 @@ impl SplitFiles {
         })
     }
 
+    /// Black's replies after White's `w` with a [`SplitFiles::deeper`] folder holding part
+    /// files, the most files first (ties by cell): what a deep step resumes.
+    pub fn stored_replies(&self, w: Cell) -> Vec<Cell> {
+        let Some(rw) = self.rc(w) else {
+            return Vec::new();
+        };
+        let prefix = format!("white-{}-{}-black-", rw[0], rw[1]);
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(usize, Cell)> = Vec::new();
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(rest) = name.strip_prefix(&prefix) else {
+                continue;
+            };
+            // `<row>-<col>`: the row is positive, the column may be negative.
+            let Some((r, c)) = rest.split_once('-') else {
+                continue;
+            };
+            let (Ok(r), Ok(c)) = (r.parse::<i32>(), c.parse::<i32>()) else {
+                continue;
+            };
+            let Some(&b) = self.at.get(&[r, c]) else {
+                continue;
+            };
+            let files = std::fs::read_dir(e.path()).map_or(0, |d| {
+                d.flatten()
+                    .filter(|f| f.path().extension().is_some_and(|x| x == "json"))
+                    .count()
+            });
+            if files > 0 {
+                v.push((files, b));
+            }
+        }
+        v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
+        v.into_iter().map(|(_, b)| b).collect()
+    }
+
     /// The file of White's move `w`.
     pub fn path(&self, w: Cell) -> Option<PathBuf> {
         let rc = self.at.iter().find(|(_, &c)| c == w)?.0;
@@ -729,6 +768,9 @@ impl SplitStore for SplitFiles {
     fn nested(&mut self, w: Cell, b: Cell) -> Option<Box<dyn SplitStore>> {
         self.deeper(w, b)
             .map(|f| Box::new(f) as Box<dyn SplitStore>)
+    }
+    fn stored_replies(&self, w: Cell) -> Vec<Cell> {
+        SplitFiles::stored_replies(self, w)
     }
 }
 

@@ -51,7 +51,7 @@ pub enum EnumerateError {
     TooWide(i32),
     /// A `--split-moves` cell that is not one of the template's carrier cells on the board it
     /// is placed on.
-    #[error("{name}: --split-moves {cell:?} is not a carrier cell (name it as the engine's trace does, e.g. k16)")]
+    #[error("--split-moves {cell:?} is not a carrier cell of {name} (name it as the engine's trace does, e.g. k16)")]
     SplitMove {
         /// The template.
         name: String,

@@ -458,9 +458,9 @@ fn split_moves_restricts_the_moves_tried() {
         split_moves: vec!["z99".into()],
         ..base.clone()
     };
-    let e = import_one(&s, &library, &bad)
-        .err()
-        .expect("z99 is not a carrier cell");
+    let Err(e) = import_one(&s, &library, &bad) else {
+        panic!("z99 is not a carrier cell")
+    };
     assert!(e.to_string().contains("--split-moves \"z99\""), "{e}");
     // Every move's name, from a run whose moves all run out of time at once.
     let starved = ImportOptions {

@@ -120,6 +120,13 @@ pub struct ImportPublishedArgs {
     /// hard), Black's reply taken from the options proved so far.
     #[arg(long, requires = "split_deep")]
     split_deep_first: bool,
+    /// With --split: try only these White first moves (comma-separated cell names on the
+    /// board the template is placed on, as the engine's trace and the "open" list of an
+    /// undecided entry name them, e.g. `k16,k14`); the stored certificates of the others are
+    /// still read. A move left out stays open. Environment: `HEXPROOF_WHOLE_TOP=off` turns
+    /// the solver's root rule (`solve --top-epsilon`) off in the whole-board engine.
+    #[arg(long, value_delimiter = ',', value_name = "CELLS", requires = "split")]
+    split_moves: Vec<String>,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -220,6 +227,7 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
         split_option_seconds: a.split_option_time,
         split_deep: a.split_deep,
         split_deep_first: a.split_deep_first,
+        split_moves: a.split_moves.clone(),
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

@@ -101,6 +101,22 @@ pub struct WholeParams {
     /// attempt follows only when it proves nothing. Off: the direct attempt first, and the
     /// deep step after it (with the root's proved reply first) when it is undecided.
     pub split_deep_first: bool,
+    /// With [`WholeParams::split`]: only these White first moves are tried (the stored
+    /// certificates of the others are still read and joined); `None`: every open move. For
+    /// sending a run's time to the moves known to be hard (`import-published
+    /// --split-moves`). Only the top-level split is restricted (a deep step's second split
+    /// tries every White second move), and a move left out stays open: the claim holds only
+    /// when every White move is answered, as without it.
+    pub split_moves: Option<CellSet>,
+    /// The solver's root rule ([`SolveParams::top_epsilon`]): (ε, plies) of the 1+ε trick
+    /// near each search's root, `None` for the plain ε everywhere. Default: the solver's own
+    /// ([`dfpn::DEFAULT_TOP_EPSILON`], session 34); `HEXPROOF_WHOLE_TOP=off` turns it off.
+    /// Only the order of the search changes ([`crate::dfpn::mid`], "ε near the root"; the
+    /// 1+ε trick is Pawlewicz & Lew 2006, not among `../shared/papers/`).
+    pub top_epsilon: Option<(f64, u32)>,
+    /// [`SolveParams::top_first`]: [`WholeParams::top_epsilon`] only for the first child in
+    /// move order (the solver's default).
+    pub top_first: bool,
 }
 
 /// How many of Black's replies a deep split ([`WholeParams::split_deep`]) tries after one
@@ -178,6 +194,12 @@ impl Default for WholeParams {
             split_option_time: None,
             split_deep: std::env::var("HEXPROOF_WHOLE_SPLIT_DEEP").is_ok_and(|v| v == "on"),
             split_deep_first: false,
+            split_moves: None,
+            top_epsilon: match std::env::var("HEXPROOF_WHOLE_TOP").as_deref() {
+                Ok("off") => None,
+                _ => SolveParams::default().top_epsilon,
+            },
+            top_first: SolveParams::default().top_first,
         }
     }
 }
@@ -353,6 +375,12 @@ pub trait SplitStore {
     fn nested(&mut self, _w: Cell, _b: Cell) -> Option<Box<dyn SplitStore>> {
         None
     }
+    /// Black's replies after White's `w` that have a nested store with parts in it (the most
+    /// parts first): a deep step resumes one of them before trying a new reply. Only an order:
+    /// every part read is checked by the kernel.
+    fn stored_replies(&self, _w: Cell) -> Vec<Cell> {
+        Vec::new()
+    }
 }
 
 /// A [`SplitStore`] that keeps nothing.
@@ -490,10 +518,9 @@ pub fn decide_split_with(
             );
         }
     }
-    while let Some(&w) = order
-        .iter()
-        .find(|&&c| open.contains(c) && !skipped.contains(c))
-    {
+    while let Some(&w) = order.iter().find(|&&c| {
+        open.contains(c) && !skipped.contains(c) && params.split_moves.is_none_or(|m| m.contains(c))
+    }) {
         let left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
         if left.is_some_and(|t| t.is_zero()) {
             break;
@@ -515,7 +542,7 @@ pub fn decide_split_with(
         let mut deep = None;
         if params.split_deep && params.split_deep_first && !deep_tried.contains(w) {
             deep_tried.insert(w);
-            let replies = deep_replies(&sub, w, None, &options);
+            let replies = deep_replies(&sub, w, None, &store.stored_replies(w), &options);
             if !replies.is_empty() {
                 let left = budget_left(budget, start);
                 deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
@@ -540,7 +567,7 @@ pub fn decide_split_with(
             (o, r)
         };
         if deep.is_none() && params.split_deep && o.verdict == Verdict::Undecided {
-            let replies = deep_replies(&sub, w, r.root_reply, &options);
+            let replies = deep_replies(&sub, w, r.root_reply, &store.stored_replies(w), &options);
             if !replies.is_empty() {
                 // All the time left: the second split gives each White second move its
                 // `split_option_time`.
@@ -693,6 +720,7 @@ fn decide_deep(
     let inner = WholeParams {
         split: true,
         split_deep: false,
+        split_moves: None,
         ..*params
     };
     for &b in replies {
@@ -763,10 +791,17 @@ fn budget_left(budget: &Budget, start: Instant) -> Budget {
 }
 
 /// Black's replies a deep step tries after White's `w` ([`WholeParams::split_deep`]):
-/// `root` (the solver's proved reply, when known), then the replies of `options` (proved so
-/// far), the most frequent first; carrier cells of `sub` only, each once, at most
+/// `root` (the solver's proved reply, when known), then `stored` (replies whose parts an
+/// earlier run kept, [`SplitStore::stored_replies`]), then the replies of `options` (proved
+/// so far), the most frequent first; carrier cells of `sub` only, each once, at most
 /// [`DEEP_REPLIES`].
-fn deep_replies(sub: &SubGame, w: Cell, root: Option<Cell>, options: &[Reply]) -> Vec<Cell> {
+fn deep_replies(
+    sub: &SubGame,
+    w: Cell,
+    root: Option<Cell>,
+    stored: &[Cell],
+    options: &[Reply],
+) -> Vec<Cell> {
     let mut count: Vec<(usize, Cell)> = Vec::new();
     for o in options {
         match count.iter_mut().find(|(_, c)| *c == o.reply) {
@@ -776,7 +811,12 @@ fn deep_replies(sub: &SubGame, w: Cell, root: Option<Cell>, options: &[Reply]) -
     }
     count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
     let mut v: Vec<Cell> = Vec::new();
-    for c in root.into_iter().chain(count.into_iter().map(|(_, c)| c)) {
+    let counted = count.into_iter().map(|(_, c)| c);
+    for c in root
+        .into_iter()
+        .chain(stored.iter().copied())
+        .chain(counted)
+    {
         if c != w && sub.carrier().contains(c) && !v.contains(&c) {
             v.push(c);
         }
@@ -839,6 +879,8 @@ pub fn solver_params(budget: &Budget, params: &WholeParams) -> SolveParams {
         nodes: budget.nodes,
         time: budget.time,
         tt_entries: params.tt_entries,
+        top_epsilon: params.top_epsilon,
+        top_first: params.top_first,
         ..SolveParams::default()
     };
     sp.vc_capture_and = params.capture == Capture::On || params.capture == Capture::Root;

@@ -49,6 +49,15 @@ pub enum EnumerateError {
     /// A region more than 19 columns wide.
     #[error("the region is {0} columns wide; boards hold at most 19")]
     TooWide(i32),
+    /// A `--split-moves` cell that is not one of the template's carrier cells on the board it
+    /// is placed on.
+    #[error("--split-moves {cell:?} is not a carrier cell of {name} (name it as the engine's trace does, e.g. k16)")]
+    SplitMove {
+        /// The template.
+        name: String,
+        /// The cell as given.
+        cell: String,
+    },
     /// A helper stone above the goal stone's row.
     #[error("helper stone {helper:?} lies above the goal stone's row {row}")]
     HelperAbove {

@@ -100,6 +100,10 @@ pub struct ImportOptions {
     /// With the deep split: before the direct attempt ([`WholeParams::split_deep_first`];
     /// `--split-deep-first`).
     pub split_deep_first: bool,
+    /// With the split: only these White first moves are tried (cell names on the board the
+    /// template is placed on, as the engine's trace and the undecided entry's "open" list
+    /// name them; [`WholeParams::split_moves`]; `--split-moves`). Empty: every open move.
+    pub split_moves: Vec<String>,
 }
 
 impl ImportOptions {
@@ -398,7 +402,24 @@ pub fn import_one(
         )),
         ..Budget::default()
     };
-    let params = opts.whole_params();
+    let mut params = opts.whole_params();
+    if !opts.split_moves.is_empty() {
+        let mut moves = CellSet::EMPTY;
+        for m in &opts.split_moves {
+            match game.board().parse_cell(m, crate::board::Notation::Letters) {
+                Ok(c) if game.carrier().contains(c) => {
+                    moves.insert(c);
+                }
+                _ => {
+                    return Err(EnumerateError::SplitMove {
+                        name: s.name.clone(),
+                        cell: m.clone(),
+                    })
+                }
+            }
+        }
+        params.split_moves = Some(moves);
+    }
     let eo = match &opts.split_dir {
         Some(dir) if params.split && opts.engine == Engine::Solver && encode(&game).is_ok() => {
             let mut files = SplitFiles::new(dir, s, opts.fitting, &game, &at);
@@ -597,6 +618,45 @@ impl SplitFiles {
         })
     }
 
+    /// Black's replies after White's `w` with a [`SplitFiles::deeper`] folder holding part
+    /// files, the most files first (ties by cell): what a deep step resumes.
+    pub fn stored_replies(&self, w: Cell) -> Vec<Cell> {
+        let Some(rw) = self.rc(w) else {
+            return Vec::new();
+        };
+        let prefix = format!("white-{}-{}-black-", rw[0], rw[1]);
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(usize, Cell)> = Vec::new();
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(rest) = name.strip_prefix(&prefix) else {
+                continue;
+            };
+            // `<row>-<col>`: the row is positive, the column may be negative.
+            let Some((r, c)) = rest.split_once('-') else {
+                continue;
+            };
+            let (Ok(r), Ok(c)) = (r.parse::<i32>(), c.parse::<i32>()) else {
+                continue;
+            };
+            let Some(&b) = self.at.get(&[r, c]) else {
+                continue;
+            };
+            let files = std::fs::read_dir(e.path()).map_or(0, |d| {
+                d.flatten()
+                    .filter(|f| f.path().extension().is_some_and(|x| x == "json"))
+                    .count()
+            });
+            if files > 0 {
+                v.push((files, b));
+            }
+        }
+        v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
+        v.into_iter().map(|(_, b)| b).collect()
+    }
+
     /// The file of White's move `w`.
     pub fn path(&self, w: Cell) -> Option<PathBuf> {
         let rc = self.at.iter().find(|(_, &c)| c == w)?.0;
@@ -708,6 +768,9 @@ impl SplitStore for SplitFiles {
     fn nested(&mut self, w: Cell, b: Cell) -> Option<Box<dyn SplitStore>> {
         self.deeper(w, b)
             .map(|f| Box::new(f) as Box<dyn SplitStore>)
+    }
+    fn stored_replies(&self, w: Cell) -> Vec<Cell> {
+        SplitFiles::stored_replies(self, w)
     }
 }
 

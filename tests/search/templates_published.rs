@@ -195,6 +195,7 @@ fn import_options(engine: Engine, local_nodes: u64, fitting: bool) -> ImportOpti
         split_option_seconds: None,
         split_deep: false,
         split_deep_first: false,
+        split_moves: Vec::new(),
     }
 }
 
@@ -438,4 +439,65 @@ fn a_deep_split_keeps_its_parts_and_re_checks_them() {
     verify_entry(&tampered.entry, &library).unwrap();
 
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--split-moves` (issue 28, session 35): only the named White first moves are tried; every
+/// other stays open, so the template is undecided and says which moves were not tried (a
+/// restricted run never claims more than it proved). A name that is not a carrier cell is an
+/// error, not an empty restriction.
+#[test]
+fn split_moves_restricts_the_moves_tried() {
+    let lib = library();
+    let library = seeded(&lib);
+    let s = hexwiki_source("III1a");
+    let base = ImportOptions {
+        split: true,
+        ..import_options(Engine::Solver, 0, true)
+    };
+    let bad = ImportOptions {
+        split_moves: vec!["z99".into()],
+        ..base.clone()
+    };
+    let Err(e) = import_one(&s, &library, &bad) else {
+        panic!("z99 is not a carrier cell")
+    };
+    assert!(e.to_string().contains("--split-moves \"z99\""), "{e}");
+    // Every move's name, from a run whose moves all run out of time at once.
+    let starved = ImportOptions {
+        split_option_seconds: Some(1e-9),
+        ..base.clone()
+    };
+    let all = import_one(&s, &library, &starved).unwrap();
+    assert_eq!(all.entry.verdict, PublishedVerdict::Undecided);
+    let tried = &all.entry.tried;
+    let names: Vec<String> = tried
+        .split("tried and undecided: ")
+        .nth(1)
+        .and_then(|t| t.split(';').next())
+        .unwrap_or_else(|| panic!("{tried}"))
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert!(names.len() > 2, "{tried}");
+    let one = ImportOptions {
+        split_moves: vec![names[0].clone()],
+        ..base.clone()
+    };
+    let im = import_one(&s, &library, &one).unwrap();
+    assert_eq!(
+        im.entry.verdict,
+        PublishedVerdict::Undecided,
+        "{}",
+        im.entry.tried
+    );
+    let t = &im.entry.tried;
+    let not_tried = t
+        .split("not tried: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(!not_tried.starts_with(')'), "other moves left open: {t}");
+    assert!(!not_tried.contains(&names[0]), "{t}");
+    // Unrestricted, the same template holds.
+    let full = import_one(&s, &library, &base).unwrap();
+    assert_eq!(full.entry.verdict, PublishedVerdict::Holds);
 }

@@ -233,7 +233,7 @@ fn encoding_and_engine_agree_with_local_search() {
 /// searches with the solver's defaults (issue 28 item 4: the solver's gains carried over to
 /// template proofs): the connection move order (cells scored by the current through them,
 /// session 24) with the circuits kept from each evaluation,
-/// and progressive widening — only the budget, the table size, (for `Fill::Off`) the
+/// progressive widening and the root rule (`top_epsilon`, `top_first`; session 34) — only the budget, the table size, (for `Fill::Off`) the
 /// fill-in and the capture AND (`WholeParams::capture`) differ.
 #[test]
 fn engine_uses_the_solvers_default_order_and_widening() {
@@ -257,6 +257,21 @@ fn engine_uses_the_solvers_default_order_and_widening() {
         assert_eq!(sp.edge_semi_limit, defaults.edge_semi_limit, "{fill_in:?}");
         assert_eq!((sp.nodes, sp.tt_entries, sp.threads), (777, 12_345, 1));
         assert_eq!(sp.features.dead, fill_in != Fill::Off);
+        // The root rule (session 34's solver default), unless HEXPROOF_WHOLE_TOP=off.
+        if std::env::var("HEXPROOF_WHOLE_TOP").as_deref() != Ok("off") {
+            assert_eq!(sp.top_epsilon, defaults.top_epsilon, "{fill_in:?}");
+            assert_eq!(sp.top_first, defaults.top_first, "{fill_in:?}");
+        }
+        let off = WholeParams {
+            top_epsilon: None,
+            ..params
+        };
+        let d_off = dfpn::make_search(
+            &solver_params(&budget, &off),
+            sp.order.order(),
+            std::time::Instant::now(),
+        );
+        assert_eq!(d_off.top_plies, 0, "the root rule off: plain ε everywhere");
         for (capture, on) in [
             (Capture::On, true),
             (Capture::Root, true),
@@ -268,6 +283,11 @@ fn engine_uses_the_solvers_default_order_and_widening() {
         let d = dfpn::make_search(&sp, sp.order.order(), std::time::Instant::now());
         assert_eq!(d.widening, defaults.widening);
         assert!(d.vc_order, "connection ordering on");
+        if let Some((e, plies)) = defaults.top_epsilon {
+            if std::env::var("HEXPROOF_WHOLE_TOP").as_deref() != Ok("off") {
+                assert_eq!((d.top_epsilon, d.top_plies), (e, plies));
+            }
+        }
         if std::env::var_os("HEXPROOF_KEEP_CIRCUITS").is_none() {
             assert!(d.eval.keep_circuits, "circuits kept from each evaluation");
         }

@@ -273,6 +273,11 @@ pub struct SolveArgs {
         hide_short_help = true
     )]
     emit_fill_small: usize,
+    /// Emitted proofs: a precluding analysis the explainer does not derive is tried as the
+    /// fill-in the checker justifies and a search in the filled position (`preclude by Z {
+    /// fill … t - b on [..] by search }`), as a leaf is.
+    #[arg(long, hide_short_help = true)]
+    emit_fill_preclude: bool,
     /// Emitted proofs: after the tree is built, answer two White moves with one Black reply
     /// where one subtree serves both (`case c2 | d2 => …`), and leave out the cases the
     /// others' `| *` already answer (docs/prove.md, "Grouped replies").
@@ -705,6 +710,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             fill_search: !a.emit_no_fill_search,
             fill_nodes: a.emit_fill_nodes,
             fill_small: a.emit_fill_small,
+            fill_preclude: a.emit_fill_preclude,
             group: a.emit_group,
             group_cost: a.emit_group_cost,
             follow,

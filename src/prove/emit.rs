@@ -109,6 +109,13 @@ pub struct EmitOptions {
     pub fill_nodes: u64,
     /// The most searched cells for [`EmitOptions::fill_nodes`] (0: no limit).
     pub fill_small: usize,
+    /// A precluding analysis whose fictitious stone's VC the explainer does not derive is
+    /// tried as fill-in and a search in the filled position too (the leaf form of
+    /// [`EmitOptions::fill_search`] inside a White node's `preclude by Z { … }`), before the
+    /// plain search of a small carrier: a precluding analysis that holds removes the White
+    /// moves outside its carrier from the node's cases (Henderson, Arneson & Hayward 2009
+    /// §2, the mustplay). Off: as before (issue 26, session 35).
+    pub fill_preclude: bool,
     /// How many of the winner's moves (the solver's first, then in its move order) are tried
     /// for one that closes the branch at once (a leaf, or a position already written) before
     /// the solver's move is followed; 0: follow the solver ([`REPLY_TRIES`]).
@@ -253,6 +260,7 @@ impl Default for EmitOptions {
             fill_search: true,
             fill_nodes: 0,
             fill_small: 0,
+            fill_preclude: false,
         }
     }
 }
@@ -362,6 +370,8 @@ pub fn emit_solved_with_choices(
             .fill_nodes
             .min(crate::local::oracle::DEFAULT_FIRST_NODES),
         fill_small: opts.fill_small,
+        fill_preclude: opts.fill_preclude,
+        fill_precluded: 0,
         limits,
         vc_memo: HashMap::new(),
         key_memo: HashMap::new(),
@@ -737,6 +747,10 @@ struct Emitter<'b, 'a> {
     fill_nodes: u64,
     /// [`EmitOptions::fill_small`].
     fill_small: usize,
+    /// [`EmitOptions::fill_preclude`].
+    fill_preclude: bool,
+    /// Precluding analyses written as fill-in and a search (included in `searched`).
+    fill_precluded: usize,
     /// The explainer's bounds.
     limits: ExplainLimits,
     /// Explanations already tried (found or not), within a node and across nodes.
@@ -1645,15 +1659,7 @@ impl Emitter<'_, '_> {
                 });
                 continue;
             }
-            let larger = self.fill_nodes > self.leaf_nodes
-                && !self.in_try
-                && (self.fill_small == 0 || rest.len() <= self.fill_small);
-            let holds = if larger {
-                let pair = self.winner.borders().map(Cell::border);
-                self.search_holds(&filled, rest, &[(pair[0], pair[1])], self.fill_nodes)
-            } else {
-                self.search_cheap(&filled, rest)
-            };
+            let holds = self.filled_search(&filled, rest);
             let outcome = self.last_search;
             self.diag(|| {
                 format!(
@@ -1682,6 +1688,59 @@ impl Emitter<'_, '_> {
             failed.push(c);
         }
         Err(failed)
+    }
+
+    /// The search of `rest` in the filled position `filled` (a leaf or a precluding analysis
+    /// by fill-in and search): [`EmitOptions::fill_nodes`] nodes when `rest` has at most
+    /// [`EmitOptions::fill_small`] cells (not in a speculative reply try), else the leaf
+    /// budget of [`Self::search_cheap`].
+    fn filled_search(&mut self, filled: &Position, rest: CellSet) -> bool {
+        let larger = self.fill_nodes > self.leaf_nodes
+            && !self.in_try
+            && (self.fill_small == 0 || rest.len() <= self.fill_small);
+        if larger {
+            let pair = self.winner.borders().map(Cell::border);
+            self.search_holds(filled, rest, &[(pair[0], pair[1])], self.fill_nodes)
+        } else {
+            self.search_cheap(filled, rest)
+        }
+    }
+
+    /// A precluding analysis by fill-in and search ([`EmitOptions::fill_preclude`]): in `qz`
+    /// (the fictitious stone on the key already played), the fill-in of `given` that the
+    /// checker's test justifies in `qz` restricted to the carrier `c` ([`Self::fill_plan`]),
+    /// then the search of `c \ F` in the filled position, as [`Self::filled_searched_leaf`]
+    /// does for a leaf (the same budgets; at most `leaf_max` searched cells). The checker
+    /// verifies a `preclude by Z { fill …  t - b on [..] by search }` as a leaf in the position
+    /// with the stone on Z (docs/SEMANTICS.md, "Fill-in in a leaf"). The fills, or `None`.
+    fn filled_searched_preclude(
+        &mut self,
+        qz: &Position,
+        c: CellSet,
+        given: CellSet,
+    ) -> Option<Vec<FillSpec>> {
+        let w = self.winner;
+        let (fills, filled) = self.fill_plan(qz, w, c, given);
+        if fills.is_empty() {
+            return None;
+        }
+        let cells = fills.iter().fold(CellSet::EMPTY, |a, f| a | f.cells);
+        let rest = (c - cells) & qz.empty_cells();
+        if rest.is_empty() || rest.len() > self.leaf_max || check_fills(qz, &fills, c, w).is_err() {
+            return None;
+        }
+        let holds = self.filled_search(&filled, rest);
+        let outcome = self.last_search;
+        self.trace(|| {
+            format!(
+                "fill-in preclude: {} cells, {} filled, {} searched: {}",
+                c.len(),
+                cells.len(),
+                rest.len(),
+                outcome.word()
+            )
+        });
+        holds.then_some(fills)
     }
 
     /// A leaf closing `q` by one of the winning VCs `wins`: derived, derived after fill-in,
@@ -1776,24 +1835,42 @@ impl Emitter<'_, '_> {
                     }
                     (z, k, Some(d), fills)
                 }
-                None if (s | given).len() <= self.leaf_max + 1 => {
-                    let cheap = |e: &mut Self, z: Cell| {
-                        let mut qz = q.clone();
-                        qz.play(w, z).is_ok()
-                            && e.search_cheap(&qz, (s - CellSet::single(z)) | given)
-                    };
+                None => {
+                    let small = (s | given).len() <= self.leaf_max + 1;
+                    let try_fill = self.fill_preclude
+                        && self.fill_search
+                        && !given.is_empty()
+                        && self.leaf_nodes > 0;
+                    if !small && !try_fill {
+                        continue;
+                    }
                     let t = Instant::now();
                     let key = key_move_within(f, w, s, KEY_NODES);
                     Profile::add(&mut self.prof.solver, t);
-                    match key.filter(|&z| cheap(self, z)) {
-                        Some(z) => {
+                    let Some(z) = key else { continue };
+                    let c = (s - CellSet::single(z)) | given;
+                    let mut qz = q.clone();
+                    if qz.play(w, z).is_err() {
+                        continue;
+                    }
+                    let filled = if try_fill {
+                        self.filled_searched_preclude(&qz, c, given)
+                    } else {
+                        None
+                    };
+                    match filled {
+                        Some(fills) => {
                             self.searched += 1;
-                            (z, (s - CellSet::single(z)) | given, None, Vec::new())
+                            self.fill_precluded += 1;
+                            (z, c, None, fills)
+                        }
+                        None if small && self.search_cheap(&qz, c) => {
+                            self.searched += 1;
+                            (z, c, None, Vec::new())
                         }
                         None => continue,
                     }
                 }
-                None => continue,
             };
             precludes.push((z, carrier, d, fills));
             let keep = carrier | CellSet::single(z);
@@ -1956,6 +2033,13 @@ impl Emitter<'_, '_> {
                 out,
                 "// {} of the searches follow fill-in (dead cells, captured pairs).",
                 self.fill_searched
+            );
+        }
+        if self.fill_precluded > 0 {
+            let _ = writeln!(
+                out,
+                "// {} precluding analyses found as fill-in and a search (before redundant ones were left out).",
+                self.fill_precluded
             );
         }
         let _ = writeln!(

@@ -8,7 +8,12 @@
 //! ([`VcParams::full_keep`]), `HEXPROOF_VC_BOUNDED_OR=N|none` ([`VcParams::bounded_or`]), `HEXPROOF_VC_REPEAT=N` (time N warm
 //! rebuilds), `HEXPROOF_VC_DIFF=1` (also build with `full_or` switched and list the
 //! connections of that build that this one lacks, smallest first; with
-//! `HEXPROOF_VC_REGION="cells"` only those whose carrier lies in the region).
+//! `HEXPROOF_VC_REGION="cells"` only those whose carrier lies in the region),
+//! `HEXPROOF_VC_FILL=1` (first fill the inferior cells as the solver does, for the colour's
+//! opponent to move, and print what was filled; session 35), `HEXPROOF_VC_ADD_BLACK="cells"`
+//! and `HEXPROOF_VC_ADD_WHITE="cells"` (stones added first, e.g. another engine's fill-in),
+//! `HEXPROOF_VC_EDGE_SEMI_LIMIT=N|none` ([`VcParams::edge_semi_limit`]), and the library's
+//! `HEXPROOF_VC_FAST_SUBSETS=1` (docs/journal/vc-session35.md).
 
 use hexproof::board::{Board, Colour, Notation};
 use hexproof::position::Position;
@@ -26,7 +31,35 @@ fn main() {
     let variant =
         Variant::parse(arg(2, "fast")).expect("variant: fast, limited, unlimited or hsearch");
     let b = Board::square(11).unwrap();
-    let p = Position::from_moves(b, moves, Notation::Letters).expect("legal moves");
+    let mut p = Position::from_moves(b, moves, Notation::Letters).expect("legal moves");
+    for (var, who) in [
+        ("HEXPROOF_VC_ADD_BLACK", Colour::Black),
+        ("HEXPROOF_VC_ADD_WHITE", Colour::White),
+    ] {
+        for m in std::env::var(var).unwrap_or_default().split_whitespace() {
+            let c = b.parse_cell(m, Notation::Letters).expect("cell");
+            p.play(who, c).expect("an empty cell");
+        }
+    }
+    if std::env::var("HEXPROOF_VC_FILL").is_ok_and(|v| v == "1") {
+        let rules = hexproof::dfpn::inferior::InferiorRules {
+            decompose: false,
+            ..hexproof::dfpn::inferior::InferiorRules::ALL
+        };
+        let f = hexproof::dfpn::inferior::fill_in(&mut p, rules, colour.opponent());
+        let list = |s: hexproof::board::CellSet| {
+            s.iter()
+                .map(|c| b.cell_name(c, Notation::Letters))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        println!(
+            "fill: dead [{}] black captured [{}] white captured [{}]",
+            list(f.dead),
+            list(f.black_captured),
+            list(f.white_captured)
+        );
+    }
     let mut params = VcParams::new(variant);
     if let Ok(v) = std::env::var("HEXPROOF_VC_SEMI_LIMIT") {
         params.semi_limit = v.parse().ok();
@@ -39,6 +72,13 @@ fn main() {
     }
     if let Ok(v) = std::env::var("HEXPROOF_VC_FULL_KEEP") {
         params.full_keep = v.parse().expect("HEXPROOF_VC_FULL_KEEP: a number");
+    }
+    if let Ok(v) = std::env::var("HEXPROOF_VC_EDGE_SEMI_LIMIT") {
+        params.edge_semi_limit = if v == "none" {
+            Some(usize::MAX)
+        } else {
+            v.parse().ok()
+        };
     }
     if let Ok(v) = std::env::var("HEXPROOF_VC_BOUNDED_OR") {
         params.bounded_or = v.parse().ok();

@@ -107,6 +107,7 @@ impl<const W: usize> Engine<W> {
         let fast = self.params.variant == Variant::Fast;
         let keep = self.params.full_keep;
         let smallest = self.params.semi_keep_smallest;
+        let subsets = fast_accepts_subsets();
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.kidx[yr];
@@ -121,7 +122,7 @@ impl<const W: usize> Engine<W> {
             let q = self.store.pair(x, y);
             if u_coloured {
                 // Fast: a VC is kept only if it shrinks I_c(x, y) (§VI-B).
-                if fast && q.full_int.is_subset(&c1u) && q.fulls.len() >= keep {
+                if fast && !subsets && q.full_int.is_subset(&c1u) && q.fulls.len() >= keep {
                     continue;
                 }
             } else if (!smallest
@@ -146,7 +147,7 @@ impl<const W: usize> Engine<W> {
             // Fast VSC: TRYADDVSC drops a carrier containing I_c(x, y) once the pair has a VSC
             // (it keeps one; I_c is not changed by adding VSCs).
             let filter = fast
-                && ((u_coloured && q.fulls.len() >= keep)
+                && ((u_coloured && !subsets && q.fulls.len() >= keep)
                     || (!u_coloured && !q.semis.is_empty() && !self.is_border_pair(x, y)));
             let reject = q.full_int;
             for e in &p.fulls {
@@ -255,7 +256,13 @@ impl<const W: usize> Engine<W> {
         let p = self.store.pair_mut(x, y);
         let reduces = (p.full_int & c) != p.full_int;
         match variant {
-            Variant::Fast if !reduces && p.fulls.len() >= self.params.full_keep => return false,
+            Variant::Fast
+                if !reduces
+                    && p.fulls.len() >= self.params.full_keep
+                    && !(fast_accepts_subsets() && store::has_strict_superset(&p.fulls, &c)) =>
+            {
+                return false
+            }
             Variant::Limited if !reduces && !store::has_strict_superset(&p.fulls, &c) => {
                 return false
             }
@@ -417,6 +424,15 @@ impl<const W: usize> Engine<W> {
         }
         self.or_out = out;
     }
+}
+
+/// `HEXPROOF_VC_FAST_SUBSETS=1` (a diagnosis knob, off by default; docs/journal/vc-session35.md):
+/// the fast variant's TRYADDVC also accepts a VC that is a strict subset of a stored one
+/// (the limited variant's extra test, §VI-A), not only one that shrinks `I_c(x, y)` (§VI-B).
+/// The acceptance heuristic only prunes, so every connection stays a true one.
+pub(crate) fn fast_accepts_subsets() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("HEXPROOF_VC_FAST_SUBSETS").is_some_and(|v| v == "1"))
 }
 
 /// True when endpoint `i` is a group containing a border.

@@ -784,7 +784,11 @@ fn accepts_with<const W: usize>(
 ) -> bool {
     let reduces = || !int.is_subset(c);
     match variant {
-        Variant::Fast => list.len() < keep || reduces(),
+        Variant::Fast => {
+            list.len() < keep
+                || reduces()
+                || (super::fastvc::fast_accepts_subsets() && store::has_strict_superset(list, c))
+        }
         Variant::Limited => reduces() || store::has_strict_superset(list, c),
         _ => true,
     }

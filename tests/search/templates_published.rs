@@ -279,6 +279,18 @@ fn hexwiki_source(name: &str) -> hexproof::enumerate::published::Source {
         .unwrap()
 }
 
+/// Tampers a stored split file: its certificate's first Black reply is moved onto the cell of
+/// White's own stone (`white` in the file), which parses but which the kernel must reject.
+fn move_first_reply_onto_white(path: &std::path::Path, s: &hexproof::enumerate::published::Source) {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let white: Vec<i32> = serde_json::from_value(v["white"].clone()).unwrap();
+    let on_white = s.carrier.iter().position(|rc| rc[..] == white[..]).unwrap();
+    assert_ne!(v["certificate"]["first"], serde_json::json!(on_white));
+    v["certificate"]["first"] = serde_json::json!(on_white);
+    std::fs::write(path, v.to_string()).unwrap();
+}
+
 /// `import-published --split --split-dir DIR` (issue 28, session 33): each White first move's
 /// certificate proved by the split is kept in a file and a later run starts from it, every
 /// file re-checked by the kernel when read. HexWiki's III1a with the solver engine: the first
@@ -326,14 +338,7 @@ fn split_options_are_kept_between_runs_and_re_checked() {
     verify_entry(&again.entry, &library).unwrap();
 
     // Black's first reply moved onto White's own stone: parses, but the kernel rejects it.
-    let path = &stored[0];
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let white: Vec<i32> = serde_json::from_value(v["white"].clone()).unwrap();
-    let on_white = s.carrier.iter().position(|rc| rc[..] == white[..]).unwrap();
-    assert_ne!(v["certificate"]["first"], serde_json::json!(on_white));
-    v["certificate"]["first"] = serde_json::json!(on_white);
-    std::fs::write(path, v.to_string()).unwrap();
+    move_first_reply_onto_white(&stored[0], &s);
     let tampered = import_one(&s, &library, &opts).unwrap();
     assert_eq!(tampered.entry.verdict, PublishedVerdict::Holds);
     assert_eq!(
@@ -425,14 +430,7 @@ fn a_deep_split_keeps_its_parts_and_re_checks_them() {
 
     // A part's Black reply moved onto White's own second stone: the kernel rejects it.
     std::fs::remove_file(&own).unwrap();
-    let path = &parts[0];
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let white: Vec<i32> = serde_json::from_value(v["white"].clone()).unwrap();
-    let on_white = s.carrier.iter().position(|rc| rc[..] == white[..]).unwrap();
-    assert_ne!(v["certificate"]["first"], serde_json::json!(on_white));
-    v["certificate"]["first"] = serde_json::json!(on_white);
-    std::fs::write(path, v.to_string()).unwrap();
+    move_first_reply_onto_white(&parts[0], &s);
     let tampered = import_one(&s, &library, &opts).unwrap();
     assert_eq!(tampered.entry.verdict, PublishedVerdict::Holds);
     assert!(tampered.split_rejected >= 1, "{}", tampered.split_rejected);

@@ -19,16 +19,7 @@ fn main() {
     let variant = Variant::parse(args.get(3).map(String::as_str).unwrap_or("fast"))
         .expect("variant: fast, limited, unlimited or hsearch");
     let b = Board::square(11).unwrap();
-    let mut p = Position::empty(b);
-    for (k, m) in moves.split_whitespace().enumerate() {
-        let c = b.parse_cell(m, Notation::Letters).expect("cell");
-        let who = if k % 2 == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        p.play(who, c).expect("legal move");
-    }
+    let p = Position::from_moves(b, moves, Notation::Letters).expect("moves");
     for fill in [false, true] {
         let mut q = p.clone();
         let mut filled = 0;

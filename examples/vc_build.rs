@@ -19,16 +19,7 @@ fn main() {
         .expect("variant: fast, limited, unlimited or hsearch");
     let n: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(100);
     let b = Board::square(11).unwrap();
-    let mut p = Position::empty(b);
-    for (k, m) in moves.split_whitespace().enumerate() {
-        let c = b.parse_cell(m, Notation::Letters).expect("cell");
-        let who = if k % 2 == 0 {
-            Colour::Black
-        } else {
-            Colour::White
-        };
-        p.play(who, c).expect("legal move");
-    }
+    let p = Position::from_moves(b, moves, Notation::Letters).expect("moves");
     let t = Instant::now();
     let mut counts = None;
     let mut params = VcParams::new(variant);

@@ -68,7 +68,7 @@ impl<T: Copy> List<T> {
                 *self.list = List::from_vec(v);
             }
         }
-        let taken = std::mem::replace(self, List::new());
+        let taken = std::mem::take(self);
         let vec = ManuallyDrop::new(taken.into_vec());
         let mut back = Back { list: self, vec };
         f(&mut back.vec)
@@ -121,7 +121,7 @@ impl<T: Copy> List<T> {
 
 impl<T: Copy> Drop for List<T> {
     fn drop(&mut self) {
-        drop(std::mem::replace(self, List::new()).into_vec());
+        drop(std::mem::take(self).into_vec());
     }
 }
 

@@ -108,9 +108,13 @@ impl<const W: usize> Engine<W> {
         let keep = self.params.full_keep;
         let smallest = self.params.semi_keep_smallest;
         let subsets = fast_accepts_subsets();
+        // The y that makes {x, y} the border pair (none when x is not a border): the
+        // pair's test once per call instead of per end.
+        let mate = self.border_mate(x);
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.kidx[yr];
+            let border = y == mate;
             let p = self.store.pair(u, y);
             // Line 15.
             if !c1x.is_disjoint(&p.full_int_proc) {
@@ -128,9 +132,9 @@ impl<const W: usize> Engine<W> {
             } else if (!smallest
                 && q.semis.len() >= self.pair_semi_limit(x, y)
                 && q.semi_int.is_subset(&c1u)
-                && !self.is_border_pair(x, y))
+                && !border)
                 || (q.full_int.is_subset(&c1u)
-                    && ((fast && !q.semis.is_empty() && !self.is_border_pair(x, y))
+                    && ((fast && !q.semis.is_empty() && !border)
                         || store::has_subset(&q.fulls, &c1u)))
             {
                 // A full VSC list that no such carrier can shrink the intersection of; for the
@@ -148,7 +152,7 @@ impl<const W: usize> Engine<W> {
             // (it keeps one; I_c is not changed by adding VSCs).
             let filter = fast
                 && ((u_coloured && !subsets && q.fulls.len() >= keep)
-                    || (!u_coloured && !q.semis.is_empty() && !self.is_border_pair(x, y)));
+                    || (!u_coloured && !q.semis.is_empty() && !border));
             let reject = q.full_int;
             for e in &p.fulls {
                 if e.processed && c1x.is_disjoint(&e.carrier) {
@@ -209,6 +213,7 @@ impl<const W: usize> Engine<W> {
         );
         let fast = self.params.variant == Variant::Fast;
         let limited = !self.params.capture_semis_unlimited && !self.params.semi_keep_smallest;
+        let mate = self.border_mate(x);
         let mut buf = std::mem::take(&mut self.and_buf);
         for yr in candidates.iter() {
             let y = self.kidx[yr];
@@ -220,7 +225,7 @@ impl<const W: usize> Engine<W> {
             // Every carrier this y gives contains C₁ ∪ cap(u) ∪ {u}: skip y when TRYADDVSC
             // would reject each of them (its three tests, on the x–y lists as they stand).
             let q = self.store.pair(x, y);
-            if !self.is_border_pair(x, y)
+            if y != mate
                 && ((limited
                     && q.semis.len() >= self.pair_semi_limit(x, y)
                     && q.semi_int.is_subset(&c1u))
@@ -386,6 +391,20 @@ impl<const W: usize> Engine<W> {
     pub(crate) fn is_border_pair(&self, x: u16, y: u16) -> bool {
         let (a, b) = self.border_eps;
         (x == a && y == b) || (x == b && y == a)
+    }
+
+    /// The endpoint y for which {x, y} is the border pair ([`Self::is_border_pair`]), or
+    /// `u16::MAX` (no endpoint) when x is not one of the two borders.
+    #[inline]
+    fn border_mate(&self, x: u16) -> u16 {
+        let (a, b) = self.border_eps;
+        if x == a && a != b {
+            b
+        } else if x == b && a != b {
+            a
+        } else {
+            u16::MAX
+        }
     }
 
     /// DOOR(x, y) (lines 24–26).

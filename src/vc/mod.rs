@@ -99,6 +99,7 @@ pub mod explain;
 pub mod fastvc;
 pub mod hsearch;
 pub mod incremental;
+pub mod list;
 pub mod render;
 pub mod seed;
 pub mod store;

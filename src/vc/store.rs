@@ -11,6 +11,7 @@
 //! [`update_limited`] is Anshelevich's UPDATE (Appendix A) with HEXY's limit M (§6).
 
 use super::bits::Bits;
+use super::list::List;
 
 /// How the line-15 index differs from its recomputation ([`Store::check_proc_index`], tests).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -43,12 +44,18 @@ pub struct Entry<const W: usize> {
 }
 
 /// The lists of one endpoint pair.
+///
+/// One cache line on one-word carriers (two 16-byte [`List`]s, three 8-byte intersections,
+/// the epoch and the queue flag: 61 bytes), aligned so that it never straddles two: the AND
+/// rule loads two pair records per end it tries, and an 80-byte record with `Vec`s always
+/// spanned two lines (session 36).
 #[derive(Clone, Debug, Default)]
+#[repr(align(64))]
 pub struct Pair<const W: usize> {
     /// `M_c`: VC carriers.
-    pub fulls: Vec<Entry<W>>,
+    pub fulls: List<Entry<W>>,
     /// `M_s`: VSC carriers (keys included in the carriers).
-    pub semis: Vec<Entry<W>>,
+    pub semis: List<Entry<W>>,
     /// `I_c`: intersection of all VC carriers (the universe when there is none).
     pub full_int: Bits<W>,
     /// `I_c^p`: intersection of the processed VC carriers (the universe when there is none).
@@ -79,7 +86,7 @@ pub struct Removed {
 /// `c`, no stored carrier is contained in `c`.
 #[inline]
 pub fn try_add<const W: usize>(
-    list: &mut Vec<Entry<W>>,
+    list: &mut List<Entry<W>>,
     c: Bits<W>,
     gen: u32,
     removed: &mut Removed,
@@ -138,7 +145,7 @@ pub fn has_larger<const W: usize>(list: &[Entry<W>], size: usize) -> bool {
 
 /// Removes the largest carrier before the last one (the last of the largest) when it has
 /// more than `size` cells; returns whether it did.
-pub fn drop_larger_than<const W: usize>(list: &mut Vec<Entry<W>>, size: usize) -> bool {
+pub fn drop_larger_than<const W: usize>(list: &mut List<Entry<W>>, size: usize) -> bool {
     let n = list.len().saturating_sub(1);
     let mut best = None;
     let mut most = size;
@@ -151,7 +158,7 @@ pub fn drop_larger_than<const W: usize>(list: &mut Vec<Entry<W>>, size: usize) -
     }
     match best {
         Some(i) => {
-            list.remove(i);
+            list.with_vec(|v| v.remove(i));
             true
         }
         None => false,
@@ -169,6 +176,16 @@ pub fn has_subset<const W: usize>(list: &[Entry<W>], c: &Bits<W>) -> bool {
 /// list sorted by carrier size, and drops the largest carrier if the list is longer than `m`
 /// (the update then fails if that carrier is `c` itself). Returns whether `c` was stored.
 pub fn update_limited<const W: usize>(
+    list: &mut List<Entry<W>>,
+    c: Bits<W>,
+    gen: u32,
+    m: Option<usize>,
+    removed: &mut Removed,
+) -> bool {
+    list.with_vec(|list| update_limited_vec(list, c, gen, m, removed))
+}
+
+fn update_limited_vec<const W: usize>(
     list: &mut Vec<Entry<W>>,
     c: Bits<W>,
     gen: u32,
@@ -251,13 +268,15 @@ pub fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// [`prefetch`] of a pair record (both of the cache lines it may span) and, with `lists`,
+/// [`prefetch`] of a pair record (each of its cache lines) and, with `lists`,
 /// the first line of each of its lists.
 #[inline(always)]
 pub fn prefetch_pair<const W: usize>(p: &Pair<W>, lists: bool) {
     let at = p as *const Pair<W> as *const u8;
     prefetch(at);
-    prefetch(at.wrapping_add(64));
+    if std::mem::size_of::<Pair<W>>() > 64 {
+        prefetch(at.wrapping_add(64));
+    }
     if lists {
         prefetch(p.fulls.as_ptr());
         prefetch(p.semis.as_ptr());

@@ -88,6 +88,17 @@ pub struct Config {
     /// ([`crate::eval::Evaluation::flow`], as Benzene's Wolve orders them) instead of the
     /// energy dissipated around it (Anshelevich §6). Off by default.
     pub ab_order_flow: bool,
+    /// Alpha-beta: most VSC carriers kept below the root for a pair with exactly one border
+    /// endpoint ([`crate::vc::VcParams::edge_semi_limit`]); such pairs feed the win test and
+    /// the mustplay through the border pair's OR, and a short list drops the ingredients of
+    /// the opponent's winning VCs (journal vc-session35.md §2b). 0: no limit for them (the
+    /// default); `ab_semi_limit` applies to the other pairs either way.
+    pub ab_edge_semi_limit: usize,
+    /// Seed the connection engine (with [`Config::templates`]) with the certified template
+    /// library ([`crate::templates::seeds::library_seeds`], as `hexproof vc` and the solver
+    /// do) instead of HexWiki's five edge templates. Root and search builds, both players.
+    /// On by default (journal player-session36.md); off: HexWiki's five, as before.
+    pub library_seeds: bool,
     /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
     /// ignore them.
     pub variant: Variant,
@@ -188,6 +199,9 @@ impl Default for Config {
             ab_kept_plies: 0,
             ab_semi_limit: 0,
             ab_order_flow: false,
+            // Measured on the move-choice set (journal player-session36.md).
+            ab_edge_semi_limit: 0,
+            library_seeds: true,
             variant: Variant::Fast,
             templates: true,
             links: crate::eval::VcLinks::Both,
@@ -229,6 +243,8 @@ impl Config {
         }
         if !self.templates {
             p = p.unseeded();
+        } else if self.library_seeds {
+            p.seeds = crate::templates::seeds::library_seeds().to_vec();
         }
         p.budget = VcBudget {
             max_connections: 200_000,

@@ -153,10 +153,9 @@ pub fn run_gtp(a: GtpArgs) -> u8 {
     };
     if config.templates && config.library_seeds {
         // The library's seeds are checked by the kernel on first use (about 0.4 s of CPU):
-        // done now, beside the first commands, so that the first `genmove` does not pay it.
-        std::thread::spawn(|| {
-            hexproof::templates::seeds::library_seeds();
-        });
+        // done now, before the first command is read, so that no genmove pays for it and
+        // no CPU is used behind an answered move (a match referee's setup commands wait).
+        hexproof::templates::seeds::library_seeds();
     }
     let mut engine = Engine::new(config);
     if let Some(path) = &a.yang {

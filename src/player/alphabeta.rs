@@ -903,6 +903,8 @@ mod tests {
             library_seeds,
             ..Config::default()
         };
+        // Wait for the library's seeds (the players use HexWiki's five until they are ready).
+        crate::templates::seeds::library_seeds();
         let new = search_vc_params(&config(true, 0), Duration::from_secs(10));
         assert_eq!(
             (new.semi_limit, new.edge_semi_limit),

@@ -96,7 +96,8 @@ pub struct Config {
     pub ab_edge_semi_limit: usize,
     /// Seed the connection engine (with [`Config::templates`]) with the certified template
     /// library ([`crate::templates::seeds::library_seeds`], as `hexproof vc` and the solver
-    /// do) instead of HexWiki's five edge templates. Root and search builds, both players.
+    /// do) instead of HexWiki's five edge templates. Root and search builds, both players;
+    /// HexWiki's five until the library's certificates are checked ([`warm_library_seeds`]).
     /// On by default (journal player-session36.md); off: HexWiki's five, as before.
     pub library_seeds: bool,
     /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
@@ -244,7 +245,12 @@ impl Config {
         if !self.templates {
             p = p.unseeded();
         } else if self.library_seeds {
-            p.seeds = crate::templates::seeds::library_seeds().to_vec();
+            // Never waits for the library's certificate check: until it is done (on a
+            // thread of its own), HexWiki's five seeds.
+            match crate::templates::seeds::library_seeds_if_ready() {
+                Some(s) => p.seeds = s.to_vec(),
+                None => warm_library_seeds(),
+            }
         }
         p.budget = VcBudget {
             max_connections: 200_000,
@@ -298,6 +304,19 @@ impl Config {
             ),
         }
     }
+}
+
+/// Starts the re-check of the template library's seeds
+/// ([`crate::templates::seeds::library_seeds`], about 0.4 s of CPU) on a thread of its own,
+/// once per process, so that [`Config::library_seeds`] takes effect without a move paying for
+/// it; until it is done the players' builds use HexWiki's five seeds.
+pub fn warm_library_seeds() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        std::thread::spawn(|| {
+            crate::templates::seeds::library_seeds();
+        });
+    });
 }
 
 /// A generated move.

@@ -151,6 +151,12 @@ pub fn run_gtp(a: GtpArgs) -> u8 {
         Ok(c) => c,
         Err(e) => return fail_input(&e),
     };
+    if config.templates && config.library_seeds {
+        // The library's seeds are checked by the kernel on first use (about 0.4 s of CPU):
+        // done now, before the first command is read, so that no genmove pays for it and
+        // no CPU is used behind an answered move (a match referee's setup commands wait).
+        hexproof::templates::seeds::library_seeds();
+    }
     let mut engine = Engine::new(config);
     if let Some(path) = &a.yang {
         let text = match std::fs::read_to_string(path) {

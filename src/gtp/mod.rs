@@ -509,7 +509,7 @@ impl Engine {
         let c = &mut self.config;
         match args {
             [] => Ok(format!(
-                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[string] ab_vc_plies {}\n[bool] ab_incremental {}\n[string] ab_kept_plies {}\n[string] ab_semi_limit {}\n[bool] ab_order_flow {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] circuit_inherit {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}\n[list/off/r1/r2] playout_patterns {}\n[string] playout_power {}",
+                "[list/alphabeta/mcts] player {}\n[string] depth {}\n[string] m {}\n[string] k {}\n[string] width {}\n[string] ab_vc_plies {}\n[bool] ab_incremental {}\n[string] ab_kept_plies {}\n[string] ab_semi_limit {}\n[string] ab_edge_semi_limit {}\n[bool] ab_order_flow {}\n[list/hsearch/unlimited/limited/fast] variant {}\n[bool] templates {}\n[bool] library_seeds {}\n[list/none/direct/shared/both] links {}\n[string] move_time {}\n[string] knowledge_threshold {}\n[bool] solver_thread {}\n[string] proof_nodes {}\n[bool] resign {}\n[string] seed {}\n[bool] priors {}\n[string] prior_weight {}\n[bool] inferior {}\n[bool] rave {}\n[string] fpu_bonus {}\n[string] circuit_prior {}\n[string] circuit_inherit {}\n[string] uct_c {}\n[string] rave_k {}\n[bool] ladders {}\n[bool] ladder_escape {}\n[list/off/r1/r2] playout_patterns {}\n[string] playout_power {}",
                 c.kind.name(),
                 c.depth,
                 c.m,
@@ -519,9 +519,11 @@ impl Engine {
                 c.ab_incremental as u8,
                 c.ab_kept_plies,
                 c.ab_semi_limit,
+                c.ab_edge_semi_limit,
                 c.ab_order_flow as u8,
                 c.variant,
                 c.templates as u8,
+                c.library_seeds as u8,
                 links_name(c.links),
                 c.move_time.as_secs_f64(),
                 c.knowledge_threshold,
@@ -560,9 +562,11 @@ impl Engine {
                     "ab_incremental" => c.ab_incremental = parse_bool(v)?,
                     "ab_kept_plies" => c.ab_kept_plies = num(v)?.min(20) as u32,
                     "ab_semi_limit" => c.ab_semi_limit = num(v)? as usize,
+                    "ab_edge_semi_limit" => c.ab_edge_semi_limit = num(v)? as usize,
                     "ab_order_flow" => c.ab_order_flow = parse_bool(v)?,
                     "variant" => c.variant = Variant::parse(v).ok_or_else(|| GtpError::UnknownVariant(v.to_string()))?,
                     "templates" => c.templates = parse_bool(v)?,
+                    "library_seeds" => c.library_seeds = parse_bool(v)?,
                     "links" => c.links = crate::eval::VcLinks::parse(v).ok_or_else(|| GtpError::UnknownLinks(v.to_string()))?,
                     "move_time" => c.move_time = Duration::from_secs_f64(nonneg(v)?.clamp(0.01, 3600.0)),
                     "knowledge_threshold" => c.knowledge_threshold = num(v)? as u32,
@@ -864,12 +868,16 @@ mod tests {
         assert!(list.contains("[string] ab_semi_limit 0"), "{list}");
         assert!(list.contains("[string] ab_kept_plies 0"), "{list}");
         assert!(list.contains("[bool] ab_order_flow 0"), "{list}");
+        assert!(list.contains("[string] ab_edge_semi_limit 0"), "{list}");
+        assert!(list.contains("[bool] library_seeds 1"), "{list}");
         for cmd in [
             "param_player ab_vc_plies 1",
             "param_player ab_incremental 1",
             "param_player ab_semi_limit 4",
             "param_player ab_kept_plies 2",
             "param_player ab_order_flow 1",
+            "param_player ab_edge_semi_limit 3",
+            "param_player library_seeds 0",
             "param_player ladders 1",
             "param_player ladder_escape 1",
             "param_player playout_patterns r2",
@@ -891,6 +899,8 @@ mod tests {
         assert!(list.contains("[string] ab_semi_limit 4"), "{list}");
         assert!(list.contains("[string] ab_kept_plies 2"), "{list}");
         assert!(list.contains("[bool] ab_order_flow 1"), "{list}");
+        assert!(list.contains("[string] ab_edge_semi_limit 3"), "{list}");
+        assert!(list.contains("[bool] library_seeds 0"), "{list}");
         assert!(list.contains("[bool] inferior 0"), "{list}");
         assert!(list.contains("[bool] rave 0"), "{list}");
         assert!(list.contains("[string] fpu_bonus 1"), "{list}");

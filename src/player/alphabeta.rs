@@ -475,14 +475,25 @@ fn order(config: &Config, ev: &Evaluation, cands: CellSet) -> Vec<Cell> {
 }
 
 /// The connection parameters of the search below the root: `params` with
-/// [`Config::ab_semi_limit`] (the root keeps the uncapped lists that its proven-win checks
+/// [`Config::ab_semi_limit`] for the inner pairs and [`Config::ab_edge_semi_limit`] for the
+/// pairs with a border endpoint (the root keeps the uncapped lists that its proven-win checks
 /// need).
 fn search_params(config: &Config, params: &VcParams) -> VcParams {
     let mut p = params.clone();
     if config.ab_semi_limit > 0 {
         p.semi_limit = Some(config.ab_semi_limit);
+        p.edge_semi_limit = Some(match config.ab_edge_semi_limit {
+            0 => usize::MAX,
+            n => n,
+        });
     }
     p
+}
+
+/// The connection parameters of the search below the root for a per-build budget `time`,
+/// as [`genmove`] sets them (for measurements of the search's builds and updates).
+pub fn search_vc_params(config: &Config, time: Duration) -> VcParams {
+    search_params(config, &config.vc_params(time))
 }
 
 /// Generates a move (see the module docs). `time` bounds the whole call.
@@ -871,5 +882,60 @@ mod tests {
         let a = wins(base);
         assert!(!a.is_empty());
         assert_eq!(a, wins(limited));
+    }
+
+    #[test]
+    fn library_seeds_and_uncapped_border_pairs_see_the_collapse_of_game_1() {
+        // Session 35's lost game 1 (journal player-session35.md §3) after hexproof's j3 and
+        // Wolve's j2: White has a winning VC (MoHex: "Opponent has won"; its carrier is
+        // Benzene's 26 cells plus k1 k2 a9 a10 a11, journal vc-session35.md §2b). The search's
+        // builds below the root cap every inner pair at `ab_semi_limit` 2; they find it with
+        // the library's seeds and no cap on the pairs with a border endpoint.
+        let p = Position::from_moves(
+            Board::square(11).unwrap(),
+            "a2 b10 e8 e10 d10 d9 e9 e7 f7 g5 f6 f5 e6 e5 h5 h4 i4 i3 j3 j2",
+            Notation::Letters,
+        )
+        .unwrap();
+        let config = |library_seeds: bool, ab_edge_semi_limit: usize| Config {
+            ab_semi_limit: 2,
+            ab_edge_semi_limit,
+            library_seeds,
+            ..Config::default()
+        };
+        // Wait for the library's seeds (the players use HexWiki's five until they are ready).
+        crate::templates::seeds::library_seeds();
+        let new = search_vc_params(&config(true, 0), Duration::from_secs(10));
+        assert_eq!(
+            (new.semi_limit, new.edge_semi_limit),
+            (Some(2), Some(usize::MAX))
+        );
+        assert!(new.seeds.len() > VcParams::new(crate::vc::Variant::Fast).seeds.len());
+        let old = search_vc_params(&config(false, 2), Duration::from_secs(10));
+        assert_eq!((old.semi_limit, old.edge_semi_limit), (Some(2), Some(2)));
+        // Without the cap below the root nothing changes.
+        let uncapped = search_vc_params(
+            &Config {
+                ab_semi_limit: 0,
+                ..config(true, 0)
+            },
+            Duration::from_secs(10),
+        );
+        assert_eq!(
+            (uncapped.semi_limit, uncapped.edge_semi_limit),
+            (None, None)
+        );
+        let found = VcSet::build(&p, Colour::White, new).winning_vcs();
+        assert!(!found.is_empty());
+        let carrier = &found[0];
+        for c in ["a3", "d6", "c10"] {
+            let cell = p.board().parse_cell(c, Notation::Letters).unwrap();
+            assert!(carrier.contains(cell), "{c} not in the winning carrier");
+        }
+        // Session 35's settings (HexWiki's five seeds, border pairs capped like the others)
+        // miss it: the blind spot the switch closes.
+        assert!(VcSet::build(&p, Colour::White, old)
+            .winning_vcs()
+            .is_empty());
     }
 }

@@ -88,6 +88,18 @@ pub struct Config {
     /// ([`crate::eval::Evaluation::flow`], as Benzene's Wolve orders them) instead of the
     /// energy dissipated around it (Anshelevich §6). Off by default.
     pub ab_order_flow: bool,
+    /// Alpha-beta: most VSC carriers kept below the root for a pair with exactly one border
+    /// endpoint ([`crate::vc::VcParams::edge_semi_limit`]); such pairs feed the win test and
+    /// the mustplay through the border pair's OR, and a short list drops the ingredients of
+    /// the opponent's winning VCs (journal vc-session35.md §2b). 0: no limit for them (the
+    /// default); `ab_semi_limit` applies to the other pairs either way.
+    pub ab_edge_semi_limit: usize,
+    /// Seed the connection engine (with [`Config::templates`]) with the certified template
+    /// library ([`crate::templates::seeds::library_seeds`], as `hexproof vc` and the solver
+    /// do) instead of HexWiki's five edge templates. Root and search builds, both players;
+    /// HexWiki's five until the library's certificates are checked ([`warm_library_seeds`]).
+    /// On by default (journal player-session36.md); off: HexWiki's five, as before.
+    pub library_seeds: bool,
     /// Connection engine inside the searches: `hsearch` uses M and K; the FastVC variants
     /// ignore them.
     pub variant: Variant,
@@ -188,6 +200,9 @@ impl Default for Config {
             ab_kept_plies: 0,
             ab_semi_limit: 0,
             ab_order_flow: false,
+            // Measured on the move-choice set (journal player-session36.md).
+            ab_edge_semi_limit: 0,
+            library_seeds: true,
             variant: Variant::Fast,
             templates: true,
             links: crate::eval::VcLinks::Both,
@@ -229,6 +244,13 @@ impl Config {
         }
         if !self.templates {
             p = p.unseeded();
+        } else if self.library_seeds {
+            // Never waits for the library's certificate check: until it is done (on a
+            // thread of its own), HexWiki's five seeds.
+            match crate::templates::seeds::library_seeds_if_ready() {
+                Some(s) => p.seeds = s.to_vec(),
+                None => warm_library_seeds(),
+            }
         }
         p.budget = VcBudget {
             max_connections: 200_000,
@@ -282,6 +304,19 @@ impl Config {
             ),
         }
     }
+}
+
+/// Starts the re-check of the template library's seeds
+/// ([`crate::templates::seeds::library_seeds`], about 0.4 s of CPU) on a thread of its own,
+/// once per process, so that [`Config::library_seeds`] takes effect without a move paying for
+/// it; until it is done the players' builds use HexWiki's five seeds.
+pub fn warm_library_seeds() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        std::thread::spawn(|| {
+            crate::templates::seeds::library_seeds();
+        });
+    });
 }
 
 /// A generated move.

@@ -43,7 +43,8 @@ pub enum SpecError {
 
 impl Config {
     /// The configuration described by `spec`: comma-separated `key=value` settings (keys:
-    /// player, depth, m, k, width, vcplies, inc, semis, variant, templates, links, solver, seed, priors, pb) over the
+    /// player, depth, m, k, width, vcplies, inc, semis, edgesemis, kept, flow, variant, templates,
+    /// libseeds, links, solver, seed, priors, pb) over the
     /// defaults,
     /// with the solver thread off unless `solver=1`.
     pub fn from_spec(spec: &str) -> Result<Config, SpecError> {
@@ -80,6 +81,8 @@ impl Config {
                 "semis" => c.ab_semi_limit = num(v)? as usize,
                 "kept" => c.ab_kept_plies = num(v)?.min(20) as u32,
                 "flow" => c.ab_order_flow = flag(v)?,
+                "edgesemis" => c.ab_edge_semi_limit = num(v)? as usize,
+                "libseeds" => c.library_seeds = flag(v)?,
                 "variant" => {
                     c.variant = Variant::parse(v).ok_or_else(|| SpecError::Variant(v.into()))?
                 }

@@ -56,11 +56,19 @@ pub fn certified_seeds(records: &[Record], max_carrier: usize) -> Vec<SeedTempla
     out
 }
 
+static LIBRARY_SEEDS: OnceLock<Vec<SeedTemplate>> = OnceLock::new();
+
+/// [`library_seeds`] if it has already been computed in this process, without waiting: `None`
+/// before (and while) the first call re-checks the certificates (about 0.4 s of CPU), so that
+/// a caller under a clock (the players) need not pay for it in one move.
+pub fn library_seeds_if_ready() -> Option<&'static [SeedTemplate]> {
+    LIBRARY_SEEDS.get().map(Vec::as_slice)
+}
+
 /// [`certified_seeds`] of the embedded library with [`MAX_SEED_CARRIER`], computed once per
 /// process.
 pub fn library_seeds() -> &'static [SeedTemplate] {
-    static SEEDS: OnceLock<Vec<SeedTemplate>> = OnceLock::new();
-    SEEDS.get_or_init(|| {
+    LIBRARY_SEEDS.get_or_init(|| {
         let mut records = super::builtin::records();
         records.extend(parse_seed_records(super::builtin::PUBLISHED_SEEDS));
         certified_seeds(&records, MAX_SEED_CARRIER)

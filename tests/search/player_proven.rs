@@ -24,8 +24,11 @@ use rng::Rng;
 fn vcs(p: &Position, c: Colour) -> VcSet {
     let mut params = VcParams::new(Variant::Fast);
     params.budget.time = Some(Duration::from_secs(20));
-    // Uncapped lists: the checker should find every connection the engine can build.
+    // Uncapped lists: the checker should find every connection the engine can build. With
+    // the library's seeds, as the players build theirs (`Config::library_seeds`): a win
+    // the player proves with them must be confirmed here too (each seed is kernel-checked).
     params.semi_limit = None;
+    params.seeds = hexproof::templates::seeds::library_seeds().to_vec();
     VcSet::build(p, c, params)
 }
 

@@ -248,6 +248,11 @@ pub struct WholeReport {
     /// With a [`SplitStore`]: stored certificates the kernel rejected (not used; the move is
     /// decided again).
     pub split_rejected: u64,
+    /// Proved sub-trees of an earlier unfinished rebuild ([`SubPart`]) the kernel accepted
+    /// and the rebuild reused, and those it rejected (not used).
+    pub subparts_loaded: u64,
+    /// See [`WholeReport::subparts_loaded`].
+    pub subparts_rejected: u64,
     /// Black to move: Black's first move when the solver proved the root, even if the
     /// certificate's rebuild then ran out of time (the deep split's first reply,
     /// [`WholeParams::split_deep`]). Not added up by [`WholeReport::add`].
@@ -272,6 +277,8 @@ impl WholeReport {
         self.direct_keys += r.direct_keys;
         self.split_loaded += r.split_loaded;
         self.split_rejected += r.split_rejected;
+        self.subparts_loaded += r.subparts_loaded;
+        self.subparts_rejected += r.subparts_rejected;
     }
 }
 
@@ -285,6 +292,49 @@ pub fn decide_whole(
     if params.split && !game.claim().owner_first && encode(game).is_ok() {
         return decide_split(game, budget, params);
     }
+    let (o, r, _) = decide_whole_resuming(game, budget, params, Vec::new());
+    (o, r)
+}
+
+/// A sub-tree of a certificate rebuild that did not finish ([`decide_whole_resuming`]): the
+/// White-to-move position after Black's added stones `black` and White's `white` (original
+/// cells of the claim's carrier) and `cert`, a certificate of that position as a claim of its
+/// own (the claim's pairs, White to move, carrier the claim's less the added stones, the
+/// added stones on the board). Nothing in it is trusted: a rebuild that reuses it checks
+/// `cert` with the kernel on that claim first, and the joined certificate is checked as
+/// every other.
+#[derive(Clone, Debug)]
+pub struct SubPart {
+    /// Black's stones added to the claim's position.
+    pub black: CellSet,
+    /// White's stones added to the claim's position.
+    pub white: CellSet,
+    /// Its certificate (first move `None`).
+    pub cert: Certificate,
+}
+
+/// The most sub-trees an unfinished rebuild hands back ([`decide_whole_resuming`]).
+pub const MAX_SUBPARTS: usize = 4096;
+
+/// [`decide_whole`] (no split) that reuses `resume`, the proved sub-trees of an earlier
+/// rebuild of the same claim that did not finish, and hands back its own when it does not
+/// finish (issue 28, session 36: the deep split's cost is one part's certificate rebuild —
+/// Selinger's 7-xh after k16, l12, l13: 1,435 s, 103 k certificate nodes — and a rebuild out
+/// of time lost all of it).
+///
+/// Each sub-part is checked by the kernel on its own claim ([`SubPart`]); an accepted one is
+/// spliced in and remembered for its position, so the rebuild reaching that position, or
+/// choosing Black's reply into it, does no search there: Black's reply at a position whose
+/// child after some move `r` is a remembered position is `r` (its node proves that child).
+/// The root is still proved by the solver first. Handed back: the maximal White-to-move
+/// nodes the rebuild completed (shallowest first, each once, at most [`MAX_SUBPARTS`]), each
+/// as its own certificate; nothing when the rebuild finished or was never started.
+pub fn decide_whole_resuming(
+    game: &SubGame,
+    budget: &Budget,
+    params: &WholeParams,
+    resume: Vec<SubPart>,
+) -> (Outcome, WholeReport, Vec<SubPart>) {
     let start = Instant::now();
     let mut report = WholeReport::default();
     let mut out = Outcome::undecided();
@@ -292,7 +342,7 @@ pub fn decide_whole(
         Ok(e) => e,
         Err(m) => {
             report.not_applicable = Some(m.to_string());
-            return (out, report);
+            return (out, report, Vec::new());
         }
     };
     report.encoded_empty = enc.position.empty_cells().len();
@@ -314,8 +364,15 @@ pub fn decide_whole(
         deadline: budget.time.map(|t| start + t),
         start,
         key_vc: None,
+        resumed: false,
     };
+    b.resume(resume);
     let result = b.run(&mut out, budget);
+    let kept = if result.is_err() {
+        b.subparts()
+    } else {
+        Vec::new()
+    };
     let nodes = std::mem::take(&mut b.nodes);
     let solver_nodes = b.d.nodes;
     drop(b);
@@ -333,7 +390,7 @@ pub fn decide_whole(
     }
     out.stats.nodes = report.solver_nodes + report.leaf_nodes;
     out.stats.micros = start.elapsed().as_micros();
-    (out, report)
+    (out, report, kept)
 }
 
 /// [`decide_whole`] for a claim with White to move, one White first move at a time
@@ -381,6 +438,13 @@ pub trait SplitStore {
     fn stored_replies(&self, _w: Cell) -> Vec<Cell> {
         Vec::new()
     }
+    /// The sub-parts kept by an earlier unfinished rebuild of the claim after White's `w`
+    /// ([`decide_whole_resuming`]); each is checked by the kernel before it is used.
+    fn load_subparts(&mut self, _w: Cell) -> Vec<SubPart> {
+        Vec::new()
+    }
+    /// Keeps `parts` for the claim after White's `w` (none: drop what is kept).
+    fn save_subparts(&mut self, _w: Cell, _parts: &[SubPart]) {}
 }
 
 /// A [`SplitStore`] that keeps nothing.
@@ -551,8 +615,23 @@ pub fn decide_split_with(
         let (o, r) = if deep.is_some() {
             (Outcome::undecided(), WholeReport::default())
         } else {
-            let (o, r) = decide_whole(&sub, &b, &sub_params);
+            let resume = store.load_subparts(w);
+            let had = !resume.is_empty();
+            let (o, r, kept) = decide_whole_resuming(&sub, &b, &sub_params, resume);
             report.add(&r);
+            if !kept.is_empty() {
+                if params.trace {
+                    eprintln!(
+                        "whole: split: White {}: {} sub-parts kept ({} certificate nodes)",
+                        name(w),
+                        kept.len(),
+                        kept.iter().map(|p| p.cert.nodes.len()).sum::<usize>()
+                    );
+                }
+                store.save_subparts(w, &kept);
+            } else if had && o.verdict != Verdict::Undecided {
+                store.save_subparts(w, &[]);
+            }
             if params.trace {
                 eprintln!(
                     "whole: split: White {} -> {:?}, reply {:?}, {} certificate nodes, {} solver nodes, {:.1} s",
@@ -932,6 +1011,9 @@ struct Builder<'g, 'b, 'a> {
     /// The derivation that gave Black's last key move ([`Self::key_move`]): Black's stones and
     /// White's of the White-to-move position after that move, and the winning VC there.
     key_vc: Option<(CellSet, CellSet, Derivation)>,
+    /// Whether sub-parts of an earlier rebuild were loaded ([`Self::resume`]): then Black's
+    /// reply into a remembered position is taken with no search ([`Self::black_reply`]).
+    resumed: bool,
 }
 
 /// What [`Builder::direct_key`] found.
@@ -1104,6 +1186,17 @@ impl Builder<'_, '_, '_> {
     /// move, as the solver proves it.
     fn black_reply(&mut self, black: CellSet, white: CellSet) -> Result<Cell, EngineError> {
         self.in_time()?;
+        if self.resumed {
+            // A move into a position proved already (a reused sub-part, or a node built since):
+            // its node proves the position after it, so it wins (the kernel checks it all).
+            let rest = self.game.carrier() - black - white;
+            if let Some(r) = rest
+                .iter()
+                .find(|&r| self.memo.contains_key(&(black | CellSet::single(r), white)))
+            {
+                return Ok(r);
+            }
+        }
         let q = self.encoded(black, white)?;
         let f = self.d.filled(&q, Colour::Black);
         // The root's proof names a move: take it. Otherwise Black's move is first read off
@@ -1703,6 +1796,131 @@ impl Builder<'_, '_, '_> {
         })?;
         self.remember(black, white, id);
         Ok(id)
+    }
+
+    /// Splices in the sub-parts of an earlier rebuild ([`decide_whole_resuming`]): each one
+    /// the kernel accepts on its own claim is embedded and remembered for its position; the
+    /// others are counted and dropped.
+    fn resume(&mut self, parts: Vec<SubPart>) {
+        for p in parts {
+            let bad = !(p.black & p.white).is_empty()
+                || !(p.black | p.white).is_subset(&self.game.carrier())
+                || p.cert.first.is_some();
+            let g = if bad {
+                None
+            } else {
+                self.sub_game(p.black, p.white).ok()
+            };
+            let id = g
+                .filter(|g| kernel::check(g, &p.cert).is_ok())
+                .and_then(|_| self.embed(&p.cert, p.black).ok());
+            match id {
+                Some(id) => {
+                    self.report.subparts_loaded += 1;
+                    self.remember(p.black, p.white, id);
+                    self.resumed = true;
+                }
+                None => {
+                    self.report.subparts_rejected += 1;
+                    self.trace(|| "sub-part rejected by the kernel".to_string());
+                }
+            }
+        }
+        if self.report.subparts_loaded + self.report.subparts_rejected > 0 {
+            let (l, r) = (self.report.subparts_loaded, self.report.subparts_rejected);
+            self.trace(|| {
+                format!(
+                    "resumed: {l} sub-parts loaded ({} certificate nodes), {r} rejected",
+                    self.nodes.len()
+                )
+            });
+        }
+    }
+
+    /// The maximal White-to-move nodes built so far ([`Self::memo`], shallowest first; a node
+    /// inside one taken already is skipped), at most [`MAX_SUBPARTS`], each as a certificate
+    /// of its own position: its reachable nodes, Black's added stones taken off every node's
+    /// stones (they are the position's stones there).
+    fn subparts(&self) -> Vec<SubPart> {
+        let mut entries: Vec<(CellSet, CellSet, NodeId)> =
+            self.memo.iter().map(|(&(b, w), &id)| (b, w, id)).collect();
+        entries.sort_by_key(|&(b, w, id)| {
+            (
+                b.len() + w.len(),
+                b.iter().map(|c| c.index()).collect::<Vec<_>>(),
+                w.iter().map(|c| c.index()).collect::<Vec<_>>(),
+                id,
+            )
+        });
+        let mut covered = vec![false; self.nodes.len()];
+        let mut out = Vec::new();
+        for (b, w, id) in entries {
+            if out.len() >= MAX_SUBPARTS {
+                break;
+            }
+            if covered[id as usize] {
+                continue;
+            }
+            // The nodes reachable from `id`, children first (post-order).
+            let mut order: Vec<NodeId> = Vec::new();
+            let mut seen: HashMap<NodeId, ()> = HashMap::new();
+            let mut stack = vec![(id, false)];
+            while let Some((n, expanded)) = stack.pop() {
+                if expanded {
+                    order.push(n);
+                    continue;
+                }
+                if seen.insert(n, ()).is_some() {
+                    continue;
+                }
+                stack.push((n, true));
+                match &self.nodes[n as usize].kind {
+                    NodeKind::Joined => {}
+                    NodeKind::Or(rs) => stack.extend(rs.iter().map(|r| (r.next, false))),
+                    NodeKind::And(cs) => stack.extend(cs.iter().map(|&c| (c, false))),
+                }
+            }
+            let index: HashMap<NodeId, NodeId> = order
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| (n, i as NodeId))
+                .collect();
+            let nodes = order
+                .iter()
+                .map(|&n| {
+                    covered[n as usize] = true;
+                    let node = &self.nodes[n as usize];
+                    Node {
+                        stones: node.stones - b,
+                        kind: match &node.kind {
+                            NodeKind::Joined => NodeKind::Joined,
+                            NodeKind::Or(rs) => NodeKind::Or(
+                                rs.iter()
+                                    .map(|r| Reply {
+                                        reply: r.reply,
+                                        next: index[&r.next],
+                                    })
+                                    .collect(),
+                            ),
+                            NodeKind::And(cs) => {
+                                NodeKind::And(cs.iter().map(|c| index[c]).collect())
+                            }
+                        },
+                        ..node.clone()
+                    }
+                })
+                .collect();
+            out.push(SubPart {
+                black: b,
+                white: w,
+                cert: Certificate {
+                    nodes,
+                    first: None,
+                    root: index[&id],
+                },
+            });
+        }
+        out
     }
 
     /// Records node `id`, built for the White-to-move position after the added stones, in

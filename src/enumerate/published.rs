@@ -19,7 +19,9 @@ use crate::board::{Board, Border, Cell, CellSet, Colour};
 use crate::claim::{Claim, SubGame};
 use crate::edge_template::{EdgeTemplate, Rc};
 use crate::engine::encode::encode;
-use crate::engine::whole::{decide_engine, decide_split_with, Engine, SplitStore, WholeParams};
+use crate::engine::whole::{
+    decide_engine, decide_split_with, Engine, SplitStore, SubPart, WholeParams,
+};
 use crate::kernel::{self, Certificate};
 use crate::local::{Budget, Verdict};
 use crate::position::Position;
@@ -190,6 +192,12 @@ pub struct Imported {
     pub split_loaded: u64,
     /// See [`Imported::split_loaded`].
     pub split_rejected: u64,
+    /// With [`ImportOptions::split_dir`]: proved sub-trees of an earlier unfinished rebuild
+    /// (`white-<row>-<col>.subparts.json`) the kernel accepted and a rebuild reused, and
+    /// those it rejected.
+    pub subparts_loaded: u64,
+    /// See [`Imported::subparts_loaded`].
+    pub subparts_rejected: u64,
 }
 
 /// The sources of a collection file (a JSON list).
@@ -519,6 +527,8 @@ pub fn import_one(
         certificate_nodes,
         split_loaded: split(|w| w.split_loaded),
         split_rejected: split(|w| w.split_rejected),
+        subparts_loaded: split(|w| w.subparts_loaded),
+        subparts_rejected: split(|w| w.subparts_rejected),
     })
 }
 
@@ -681,8 +691,16 @@ impl SplitFiles {
                 path.display()
             ));
         }
-        let mut cert = decode_certificate(&f.certificate, &self.carrier, &self.stones)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        self.unpack(&f.certificate)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// A stored certificate read back: published cells to cells, the stored edge to the
+    /// claim's.
+    fn unpack(&self, stored: &StoredCert) -> Result<Certificate, String> {
+        let mut cert =
+            decode_certificate(stored, &self.carrier, &self.stones).map_err(|e| e.to_string())?;
         for n in &mut cert.nodes {
             let pairs = n.goal.iter_mut().chain(n.either.iter_mut());
             for (a, z) in pairs.chain(n.with.iter_mut().flatten()) {
@@ -693,13 +711,38 @@ impl SplitFiles {
                 }
             }
         }
-        Ok(Some(cert))
+        Ok(cert)
     }
 
     fn write(&self, w: Cell, cert: &Certificate) -> Result<(), String> {
         let Some(path) = self.path(w) else {
             return Err(format!("White's move {w:?} is not a published cell"));
         };
+        let certificate = self.pack(cert)?;
+        let white = self.at.iter().find(|(_, &x)| x == w).map(|(rc, _)| *rc);
+        let text = serde_json::to_string(&serde_json::json!({
+            "template": self.template,
+            "placement": self.placement,
+            "white": white,
+            "certificate_nodes": cert.nodes.len(),
+            "certificate": certificate,
+        }))
+        .map_err(|e| e.to_string())?;
+        self.put(&path, text)
+    }
+
+    /// Writes `text` to `path` (through a temporary file and a rename, so a file is whole or
+    /// absent).
+    fn put(&self, path: &Path, text: String) -> Result<(), String> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
+        let tmp = path.with_extension("json.part");
+        std::fs::write(&tmp, text + "\n").map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// `cert` as stored: the claim's edge as the top edge, cells as published indices,
+    /// nodes packed.
+    fn pack(&self, cert: &Certificate) -> Result<serde_json::Value, String> {
         let mut c = cert.clone();
         for n in &mut c.nodes {
             for (a, z) in n.goal.iter_mut().chain(n.either.iter_mut()) {
@@ -712,24 +755,112 @@ impl SplitFiles {
         }
         let sc = encode_certificate_compact(&c, &self.carrier, &self.stones)
             .map_err(|e| e.to_string())?;
-        let certificate = match pack_nodes(&sc.nodes) {
+        Ok(match pack_nodes(&sc.nodes) {
             Some(p) => serde_json::json!({"root": sc.root, "first": sc.first, "packed": p}),
             None => serde_json::to_value(&sc).map_err(|e| e.to_string())?,
+        })
+    }
+
+    /// The file of the sub-parts kept after White's move `w` ([`SplitStore::save_subparts`]):
+    /// `white-<row>-<col>.subparts.json` next to the move's certificate file.
+    pub fn subparts_path(&self, w: Cell) -> Option<PathBuf> {
+        let rc = self.rc(w)?;
+        Some(
+            self.dir
+                .join(format!("white-{}-{}.subparts.json", rc[0], rc[1])),
+        )
+    }
+
+    fn read_subparts(&self, w: Cell) -> Result<Vec<SubPart>, String> {
+        let Some(path) = self.subparts_path(w) else {
+            return Ok(Vec::new());
         };
-        let white = self.at.iter().find(|(_, &x)| x == w).map(|(rc, _)| *rc);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let at = |e: String| format!("{}: {e}", path.display());
+        let f: SubPartsFile = serde_json::from_str(&text).map_err(|e| at(e.to_string()))?;
+        if f.template != self.template
+            || f.placement != self.placement
+            || Some(f.white) != self.rc(w)
+        {
+            return Err(format!(
+                "{}: the file of another template, placement or White move",
+                path.display()
+            ));
+        }
+        let cells = |v: &[Rc]| -> Result<CellSet, String> {
+            v.iter()
+                .map(|rc| {
+                    self.at
+                        .get(rc)
+                        .copied()
+                        .ok_or_else(|| at(format!("cell {rc:?}")))
+                })
+                .collect()
+        };
+        f.subparts
+            .iter()
+            .map(|p| {
+                Ok(SubPart {
+                    black: cells(&p.black)?,
+                    white: cells(&p.white)?,
+                    cert: self.unpack(&p.certificate).map_err(at)?,
+                })
+            })
+            .collect()
+    }
+
+    fn write_subparts(&self, w: Cell, parts: &[SubPart]) -> Result<(), String> {
+        let Some(path) = self.subparts_path(w) else {
+            return Err(format!("White's move {w:?} is not a published cell"));
+        };
+        if parts.is_empty() {
+            return match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    Err(format!("{}: {e}", path.display()))
+                }
+                _ => Ok(()),
+            };
+        }
+        let rcs = |s: CellSet| -> Vec<Option<Rc>> { s.iter().map(|c| self.rc(c)).collect() };
+        let mut list = Vec::with_capacity(parts.len());
+        for p in parts {
+            list.push(serde_json::json!({
+                "black": rcs(p.black),
+                "white": rcs(p.white),
+                "certificate": self.pack(&p.cert)?,
+            }));
+        }
         let text = serde_json::to_string(&serde_json::json!({
             "template": self.template,
             "placement": self.placement,
-            "white": white,
-            "certificate_nodes": cert.nodes.len(),
-            "certificate": certificate,
+            "white": self.rc(w),
+            "certificate_nodes": parts.iter().map(|p| p.cert.nodes.len()).sum::<usize>(),
+            "subparts": list,
         }))
         .map_err(|e| e.to_string())?;
-        std::fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
-        let tmp = path.with_extension("json.part");
-        std::fs::write(&tmp, text + "\n").map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))
+        self.put(&path, text)
     }
+}
+
+/// The file of [`SplitFiles::write_subparts`] as read.
+#[derive(Deserialize)]
+struct SubPartsFile {
+    template: String,
+    placement: String,
+    white: Rc,
+    subparts: Vec<StoredSubPart>,
+}
+
+/// One sub-part of a [`SubPartsFile`]: the added stones (published cells) and the certificate.
+#[derive(Deserialize)]
+struct StoredSubPart {
+    black: Vec<Rc>,
+    white: Vec<Rc>,
+    certificate: StoredCert,
 }
 
 impl SplitFiles {
@@ -771,6 +902,19 @@ impl SplitStore for SplitFiles {
     }
     fn stored_replies(&self, w: Cell) -> Vec<Cell> {
         SplitFiles::stored_replies(self, w)
+    }
+
+    fn load_subparts(&mut self, w: Cell) -> Vec<SubPart> {
+        self.read_subparts(w).unwrap_or_else(|e| {
+            self.error(e);
+            Vec::new()
+        })
+    }
+
+    fn save_subparts(&mut self, w: Cell, parts: &[SubPart]) {
+        if let Err(e) = self.write_subparts(w, parts) {
+            self.error(e);
+        }
     }
 }
 

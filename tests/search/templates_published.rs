@@ -279,6 +279,21 @@ fn hexwiki_source(name: &str) -> hexproof::enumerate::published::Source {
         .unwrap()
 }
 
+/// A fresh temporary folder named `tag`, the library's records and HexWiki's template `name`:
+/// the setting of the split-store tests.
+fn split_setting(
+    tag: &str,
+    name: &str,
+) -> (
+    std::path::PathBuf,
+    Vec<hexproof::templates::library::Record>,
+    hexproof::enumerate::published::Source,
+) {
+    let dir = std::env::temp_dir().join(format!("hexproof-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    (dir, seeded(&library()), hexwiki_source(name))
+}
+
 /// Tampers a stored split file: its certificate's first Black reply is moved onto the cell of
 /// White's own stone (`white` in the file), which parses but which the kernel must reject.
 fn move_first_reply_onto_white(path: &std::path::Path, s: &hexproof::enumerate::published::Source) {
@@ -300,11 +315,7 @@ fn move_first_reply_onto_white(path: &std::path::Path, s: &hexproof::enumerate::
 /// template stays undecided — it holds only when every White move is answered.
 #[test]
 fn split_options_are_kept_between_runs_and_re_checked() {
-    let dir = std::env::temp_dir().join(format!("hexproof-split-dir-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let lib = library();
-    let library = seeded(&lib);
-    let s = hexwiki_source("III1a");
+    let (dir, library, s) = split_setting("split-dir", "III1a");
     let mut opts = ImportOptions {
         split: true,
         split_dir: Some(dir.clone()),
@@ -374,11 +385,7 @@ fn split_options_are_kept_between_runs_and_re_checked() {
 /// and its entry re-checks.
 #[test]
 fn a_deep_split_keeps_its_parts_and_re_checks_them() {
-    let dir = std::env::temp_dir().join(format!("hexproof-split-deep-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let lib = library();
-    let library = seeded(&lib);
-    let s = hexwiki_source("III1a");
+    let (dir, library, s) = split_setting("split-deep", "III1a");
     let opts = ImportOptions {
         split: true,
         split_dir: Some(dir.clone()),
@@ -436,6 +443,114 @@ fn a_deep_split_keeps_its_parts_and_re_checks_them() {
     assert!(tampered.split_rejected >= 1, "{}", tampered.split_rejected);
     verify_entry(&tampered.entry, &library).unwrap();
 
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A rebuild that does not finish keeps its proved sub-trees (issue 28, session 36): the
+/// split's direct attempt on a White move whose certificate rebuild stops (here at a
+/// certificate-node cap, so the test is deterministic; HexWiki's IV1d, whose White move i9
+/// needs an expanded rebuild of about 600 nodes) writes
+/// `white-<r>-<c>.subparts.json`; the next run checks each sub-part with the kernel on its
+/// own claim, reuses the accepted ones (no search below them) and holds, the file dropped
+/// once the move is proved. A sub-part whose added White stones are moved onto its root's
+/// first reply (it parses; the kernel must reject it) is rejected and the move rebuilt — the
+/// template still holds and its entry re-checks.
+#[test]
+fn an_unfinished_rebuild_keeps_its_sub_trees_and_re_checks_them() {
+    let (dir, library, s) = split_setting("subparts", "IV1d");
+    let full = ImportOptions {
+        split: true,
+        split_dir: Some(dir.clone()),
+        split_option_seconds: Some(600.0),
+        ..import_options(Engine::Solver, 0, true)
+    };
+    let top = dir.join("IV1d");
+    let subparts = || -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(&top)
+            .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        v.retain(|p| p.to_string_lossy().ends_with(".subparts.json"));
+        v.sort();
+        v
+    };
+    // The largest stored certificate of an uncapped run, then caps just below it: the first
+    // at which that move's rebuild stops with sub-trees done.
+    let whole = import_one(&s, &library, &full).unwrap();
+    assert_eq!(whole.entry.verdict, PublishedVerdict::Holds);
+    let largest = std::fs::read_dir(&top)
+        .unwrap()
+        .map(|e| {
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap();
+            v["certificate_nodes"].as_u64().unwrap() as usize
+        })
+        .max()
+        .unwrap();
+    assert!(largest > 100, "{largest}");
+    let capped = (1..20)
+        .map(|k| largest - 10 * k + 9)
+        .map(|cap| ImportOptions {
+            max_certificate_nodes: cap,
+            ..full.clone()
+        })
+        .find(|capped| {
+            let _ = std::fs::remove_dir_all(&dir);
+            let first = import_one(&s, &library, capped).unwrap();
+            first.entry.verdict == PublishedVerdict::Undecided && !subparts().is_empty()
+        })
+        .expect("a cap at which a rebuild keeps sub-parts");
+    let kept = subparts();
+    assert!(!kept.is_empty());
+
+    let again = import_one(&s, &library, &full).unwrap();
+    assert_eq!(
+        again.entry.verdict,
+        PublishedVerdict::Holds,
+        "{}",
+        again.entry.tried
+    );
+    assert!(again.subparts_loaded > 0);
+    assert_eq!(again.subparts_rejected, 0);
+    assert!(subparts().is_empty(), "proved moves drop their sub-parts");
+    verify_entry(&again.entry, &library).unwrap();
+
+    // Kept again, then one sub-part tampered: White's added stones take its root's first
+    // reply (a carrier cell of its certificate), which the kernel rejects on that claim.
+    std::fs::remove_dir_all(&dir).unwrap();
+    import_one(&s, &library, &capped).unwrap();
+    let kept = subparts();
+    let mut tampered_one = false;
+    'files: for p in &kept {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        let parts = v["subparts"].as_array_mut().unwrap();
+        for part in parts.iter_mut() {
+            let c = &part["certificate"];
+            let nodes = match c.get("packed") {
+                Some(packed) => {
+                    hexproof::templates::cert_pack::unpack_nodes(packed.as_str().unwrap()).unwrap()
+                }
+                None => serde_json::from_value(c["nodes"].clone()).unwrap(),
+            };
+            let root = &nodes[c["root"].as_u64().unwrap() as usize];
+            let Some(reply) = root.or.as_ref().and_then(|o| o.first()).map(|o| o[0]) else {
+                continue;
+            };
+            let cell = s.carrier[reply as usize];
+            part["white"]
+                .as_array_mut()
+                .unwrap()
+                .push(serde_json::json!(cell));
+            std::fs::write(p, v.to_string()).unwrap();
+            tampered_one = true;
+            break 'files;
+        }
+    }
+    assert!(tampered_one, "no sub-part with an or-node root in {kept:?}");
+    let tampered = import_one(&s, &library, &full).unwrap();
+    assert_eq!(tampered.entry.verdict, PublishedVerdict::Holds);
+    assert_eq!(tampered.subparts_rejected, 1);
+    verify_entry(&tampered.entry, &library).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

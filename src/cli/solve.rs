@@ -273,6 +273,11 @@ pub struct SolveArgs {
         hide_short_help = true
     )]
     emit_fill_small: usize,
+    /// Emitted proofs: a second node budget for a leaf's search (plain or after fill-in) or
+    /// a precluding analysis's search after fill-in that ran out of its first one (0: none);
+    /// at most the checker's budget per step (20,000,000).
+    #[arg(long, value_name = "N", default_value_t = 0, hide_short_help = true)]
+    emit_fill_retry: u64,
     /// Emitted proofs: a precluding analysis the explainer does not derive is tried as the
     /// fill-in the checker justifies and a search in the filled position (`preclude by Z {
     /// fill … t - b on [..] by search }`), as a leaf is.
@@ -710,6 +715,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             fill_search: !a.emit_no_fill_search,
             fill_nodes: a.emit_fill_nodes,
             fill_small: a.emit_fill_small,
+            fill_retry: a.emit_fill_retry,
             fill_preclude: a.emit_fill_preclude,
             group: a.emit_group,
             group_cost: a.emit_group_cost,

@@ -109,6 +109,12 @@ pub struct EmitOptions {
     pub fill_nodes: u64,
     /// The most searched cells for [`EmitOptions::fill_nodes`] (0: no limit).
     pub fill_small: usize,
+    /// A second, larger node budget for a leaf's search (plain or after fill-in) or a
+    /// precluding analysis's search after fill-in that ran out of its first budget (not in a
+    /// speculative reply try); 0: none. Capped at [`CHECK_STEP_NODES`], the budget `hexproof
+    /// check` gives each step, so the checker decides every such leaf within its own budget
+    /// (issue 26, session 36: most of 7×7 b3's split leaves were searches out of budget).
+    pub fill_retry: u64,
     /// A precluding analysis whose fictitious stone's VC the explainer does not derive is
     /// tried as fill-in and a search in the filled position too (the leaf form of
     /// [`EmitOptions::fill_search`] inside a White node's `preclude by Z { … }`), before the
@@ -260,6 +266,7 @@ impl Default for EmitOptions {
             fill_search: true,
             fill_nodes: 0,
             fill_small: 0,
+            fill_retry: 0,
             fill_preclude: false,
         }
     }
@@ -370,6 +377,8 @@ pub fn emit_solved_with_choices(
             .fill_nodes
             .min(crate::local::oracle::DEFAULT_FIRST_NODES),
         fill_small: opts.fill_small,
+        fill_retry: opts.fill_retry.min(CHECK_STEP_NODES),
+        retried: 0,
         fill_preclude: opts.fill_preclude,
         fill_precluded: 0,
         limits,
@@ -566,6 +575,12 @@ fn importable(seeds: &'static [SeedTemplate], board: &Board) -> &'static [SeedTe
 /// the checker's first-phase budget ([`crate::local::oracle::DEFAULT_FIRST_NODES`]).
 pub const LEAF_NODES: u64 = 100_000;
 
+/// The node budget `hexproof check` gives each `by search` step by default (its `--nodes`):
+/// the most [`EmitOptions::fill_retry`] may ask for, so the checker decides every leaf the
+/// emitter's search decided (the same search, deterministic in nodes). A step also has 60 s
+/// of wall time in the checker; the retry budget should stay well inside it.
+pub const CHECK_STEP_NODES: u64 = 20_000_000;
+
 /// What an explanation depends on: the owner's stones and the empty cells of the area. The
 /// explainer counts every other cell as the opponent's, so positions that differ only outside
 /// the area (opponent stones, empty cells) get the same answer, and a derivation found for one
@@ -747,6 +762,10 @@ struct Emitter<'b, 'a> {
     fill_nodes: u64,
     /// [`EmitOptions::fill_small`].
     fill_small: usize,
+    /// [`EmitOptions::fill_retry`] (capped at [`CHECK_STEP_NODES`]).
+    fill_retry: u64,
+    /// Retried searches that held after running out of their first budget.
+    retried: usize,
     /// [`EmitOptions::fill_preclude`].
     fill_preclude: bool,
     /// Precluding analyses written as fill-in and a search (included in `searched`).
@@ -836,6 +855,9 @@ struct Profile {
     search_fail: (u64, f64),
     /// Of those that fail: the ones tested after a tried move other than the solver's.
     search_fail_try: (u64, f64),
+    /// Of all of them: the second searches with [`EmitOptions::fill_retry`] nodes.
+    retry_hold: (u64, f64),
+    retry_fail: (u64, f64),
     /// Explainer runs (VC and key derivations), found or not.
     explain_found: (u64, f64),
     explain_none: (u64, f64),
@@ -857,10 +879,12 @@ impl Profile {
     fn line(&self) -> String {
         let f = |(n, t): (u64, f64)| format!("{n} in {t:.1} s");
         format!(
-            "checker searches that hold {}, that fail {} ({} after a tried move); explainer found {}, none {}; solver {}; VC builds {}",
+            "checker searches that hold {}, that fail {} ({} after a tried move; retries hold {}, fail {}); explainer found {}, none {}; solver {}; VC builds {}",
             f(self.search_hold),
             f(self.search_fail),
             f(self.search_fail_try),
+            f(self.retry_hold),
+            f(self.retry_fail),
             f(self.explain_found),
             f(self.explain_none),
             f(self.solver),
@@ -1603,7 +1627,7 @@ impl Emitter<'_, '_> {
             .filter(|c| !skip.contains(c))
             .collect();
         let c = small.into_iter().find(|&c| {
-            let holds = self.search_cheap(q, c);
+            let holds = self.search_cheap(q, c) || self.retry(q, c);
             let outcome = self.last_search;
             self.diag(|| format!("plain {}: {}", c.len(), outcome.word()));
             holds
@@ -1698,12 +1722,43 @@ impl Emitter<'_, '_> {
         let larger = self.fill_nodes > self.leaf_nodes
             && !self.in_try
             && (self.fill_small == 0 || rest.len() <= self.fill_small);
-        if larger {
+        let holds = if larger {
             let pair = self.winner.borders().map(Cell::border);
             self.search_holds(filled, rest, &[(pair[0], pair[1])], self.fill_nodes)
         } else {
             self.search_cheap(filled, rest)
+        };
+        holds || self.retry(filled, rest)
+    }
+
+    /// After a search of `carrier` in `q` ran out of its budget ([`SearchOutcome::Budget`],
+    /// the last search): the same search with [`EmitOptions::fill_retry`] nodes, outside the
+    /// speculative reply tries. The checker gives each step more ([`CHECK_STEP_NODES`]), so a
+    /// leaf that holds here is decided there by the same search.
+    fn retry(&mut self, q: &Position, carrier: CellSet) -> bool {
+        if self.fill_retry == 0 || self.in_try || self.last_search != SearchOutcome::Budget {
+            return false;
         }
+        let pair = self.winner.borders().map(Cell::border);
+        let t = Instant::now();
+        let holds = self.search_holds(q, carrier, &[(pair[0], pair[1])], self.fill_retry);
+        if self.stats {
+            let p = &mut self.prof;
+            Profile::add(
+                if holds {
+                    &mut p.retry_hold
+                } else {
+                    &mut p.retry_fail
+                },
+                t,
+            );
+            let outcome = self.last_search;
+            self.diag(|| format!("retry {}: {}", carrier.len(), outcome.word()));
+        }
+        if holds {
+            self.retried += 1;
+        }
+        holds
     }
 
     /// A precluding analysis by fill-in and search ([`EmitOptions::fill_preclude`]): in `qz`
@@ -2040,6 +2095,13 @@ impl Emitter<'_, '_> {
                 out,
                 "// {} precluding analyses found as fill-in and a search (before redundant ones were left out).",
                 self.fill_precluded
+            );
+        }
+        if self.retried > 0 {
+            let _ = writeln!(
+                out,
+                "// {} searches held only with the second budget of {} nodes (--emit-fill-retry; before redundant ones were left out).",
+                self.retried, self.fill_retry
             );
         }
         let _ = writeln!(

@@ -29,6 +29,19 @@ fn budgeted_with(
     fill_nodes: u64,
     fill_preclude: bool,
 ) -> String {
+    retried(m, fill_search, leaf_nodes, fill_nodes, fill_preclude, 0)
+}
+
+/// [`budgeted_with`], with a second budget of `fill_retry` nodes for the searches that ran
+/// out of their first one (`--emit-fill-retry`; 0: none).
+fn retried(
+    m: &str,
+    fill_search: bool,
+    leaf_nodes: u64,
+    fill_nodes: u64,
+    fill_preclude: bool,
+    fill_retry: u64,
+) -> String {
     let (p, colour) = played(6, &[m]);
     emit::emit(
         &p,
@@ -41,6 +54,7 @@ fn budgeted_with(
             fill_search,
             fill_nodes,
             fill_preclude,
+            fill_retry,
             ..EmitOptions::default()
         },
     )
@@ -105,5 +119,21 @@ fn precluding_analyses_by_fill_in_and_search_take_moves_off_the_cases() {
     let new = budgeted_with("b5", true, 2_000, 200_000, true);
     assert!(new.contains("precluding analyses found as fill-in and a search"));
     assert!(!old.contains("precluding analyses found as fill-in and a search"));
+    assert_smaller_and_checked(&new, &old);
+}
+
+/// A second budget for searches that ran out of their first one (`--emit-fill-retry`,
+/// session 36): on 6×6 b5 with a leaf budget of 2,000 nodes and no larger budget for the
+/// filled searches, the leaves whose search (plain or after fill-in) runs out are searched
+/// again with 200,000 nodes; those that hold close instead of being split, the file says how
+/// many, and the export passes the full check (the checker searches each step with its own
+/// budget of 20,000,000 nodes). With the option ignored the two exports are the same and `<`
+/// fails.
+#[test]
+fn a_second_budget_for_searches_out_of_budget_closes_more_leaves() {
+    let old = retried("b5", true, 2_000, 0, false, 0);
+    let new = retried("b5", true, 2_000, 0, false, 200_000);
+    assert!(new.contains("searches held only with the second budget of 200000 nodes"));
+    assert!(!old.contains("searches held only with the second budget"));
     assert_smaller_and_checked(&new, &old);
 }

@@ -1078,6 +1078,27 @@ impl VcSet {
         with_engine!(&self.inner, e => &e.params)
     }
 
+    /// Sets the wall-time limit of the next builds and updates ([`VcBudget::time`]; `None`:
+    /// no limit) and returns the one it replaces. The engine checks it inside its loops
+    /// ([`Status::Incomplete`] when it runs out, with the connections derived so far: sound,
+    /// only not closed), so a caller with a deadline of its own can cap an update of a set it
+    /// keeps (the player's VSC key search updates its root set) without rebuilding.
+    pub fn set_time_budget(&mut self, time: Option<Duration>) -> Option<Duration> {
+        if let Some(s) = self.spare.as_mut() {
+            with_engine!(s, e => e.params.budget.time = time);
+        }
+        with_engine!(&mut self.inner, e => std::mem::replace(&mut e.params.budget.time, time))
+    }
+
+    /// Sets [`VcParams::stop_at_win`] for the next builds and updates and returns the value
+    /// it replaces.
+    pub fn set_stop_at_win(&mut self, stop: bool) -> bool {
+        if let Some(s) = self.spare.as_mut() {
+            with_engine!(s, e => e.params.stop_at_win = stop);
+        }
+        with_engine!(&mut self.inner, e => std::mem::replace(&mut e.params.stop_at_win, stop))
+    }
+
     /// How the last build or update ended.
     pub fn status(&self) -> Status {
         with_engine!(&self.inner, e => e.status)

@@ -1442,4 +1442,30 @@ mod tests {
         v.rebuild(&position(7, "d4"));
         assert!(matches!(v.inner, Inner::Tiny(_)));
     }
+
+    /// The player caps the builds and updates of a set it keeps ([`VcSet::set_time_budget`]):
+    /// the new limit applies to the next build or update (checked inside the engine's loop),
+    /// the old one is handed back, and so is the stop-at-win switch.
+    #[test]
+    fn a_time_budget_set_on_a_kept_set_applies_to_its_next_build() {
+        let p = position(11, "f6 e7 g5 d8");
+        let params = VcParams::new(Variant::Fast);
+        let mut v = VcSet::build(&p, Colour::Black, params.clone());
+        assert_eq!(v.status(), Status::Complete);
+        let full = v.counts();
+        assert_eq!(v.set_time_budget(Some(Duration::ZERO)), params.budget.time);
+        assert!(!v.set_stop_at_win(true));
+        assert!(v.params().stop_at_win);
+        v.rebuild(&p);
+        assert_eq!(v.status(), Status::Incomplete(Exhausted::Time));
+        let cut = v.counts();
+        assert!(
+            cut.vcs + cut.vscs < full.vcs + full.vscs,
+            "{cut:?} / {full:?}"
+        );
+        assert_eq!(v.set_time_budget(params.budget.time), Some(Duration::ZERO));
+        assert!(v.set_stop_at_win(false));
+        v.rebuild(&p);
+        assert_eq!((v.status(), v.counts()), (Status::Complete, full));
+    }
 }

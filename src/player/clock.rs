@@ -181,18 +181,21 @@ impl Deadline {
     }
 
     /// The wall-time limit of a sub-step (a connection build, the exact search, the VSC key
-    /// search) meant to take `share` of this clock, capped by what the move has left: at
-    /// most `share`, at most [`Deadline::remaining`] less [`Deadline::answer_margin`], both
-    /// stretched by [`Deadline::wall_allowance`] on the CPU clock, and on the CPU clock at
-    /// most the wall time left before [`Deadline::expired`]'s wall cap. Zero once that is
-    /// spent, so a sub-step that starts late stops at once instead of running its fixed
-    /// share past the move's deadline (issue 29: fixed 250 ms builds started near the end of
-    /// a 1 s move made it last up to 1.25 s).
+    /// search) meant to take `share` of this clock, capped by what the move has left: `share`
+    /// stretched by [`Deadline::wall_allowance`] on the CPU clock, but never more than
+    /// [`Deadline::remaining`] less [`Deadline::answer_margin`] (not stretched: a sub-step
+    /// limited in wall time uses at most that much CPU, so it cannot overrun the move's CPU
+    /// budget even when the load drops during it; under load the last sub-step of a move
+    /// may get less CPU than is left, and the search then uses the rest), and on the CPU
+    /// clock never more than the wall time left before [`Deadline::expired`]'s wall cap.
+    /// Zero once that is spent, so a sub-step that starts late stops at once instead of
+    /// running its fixed share past the move's deadline (issue 29: fixed 250 ms builds
+    /// started near the end of a 1 s move made it last up to 1.25 s).
     pub fn within(&self, share: Duration) -> Duration {
         let left = self.remaining().saturating_sub(self.answer_margin());
-        let wall = self.wall_limit(share.min(left));
+        let wall = self.wall_limit(share).min(left);
         match self.clock {
-            Clock::Wall => wall.min(left),
+            Clock::Wall => wall,
             Clock::ThreadCpu => {
                 let cap = self.limit.mul_f64(MAX_WALL_RATIO);
                 wall.min(cap.saturating_sub(self.wall_used()))
@@ -288,6 +291,20 @@ mod tests {
         let c = Deadline::start(Clock::ThreadCpu, limit);
         let s = c.within(Duration::from_secs(1));
         assert!(s <= limit.mul_f64(MAX_WALL_RATIO), "{s:?}");
+        // Not stretched beyond what is left: a wall limit of at most the CPU left cannot
+        // let the sub-step use more CPU than the move has.
+        assert!(s <= c.remaining(), "{s:?} > {:?}", c.remaining());
+        LAST_RATIO.with(|r| r.set(MAX_WALL_RATIO));
+        let stretched = Deadline::start(Clock::ThreadCpu, Duration::from_secs(10));
+        let share = Duration::from_millis(100);
+        assert_eq!(stretched.within(share), share.mul_f64(MAX_WALL_RATIO));
+        let short = Deadline::start(Clock::ThreadCpu, Duration::from_millis(50));
+        assert!(
+            short.within(share) <= short.remaining(),
+            "{:?}",
+            short.within(share)
+        );
+        LAST_RATIO.with(|r| r.set(1.0));
         std::thread::sleep(limit.mul_f64(MAX_WALL_RATIO));
         assert_eq!(c.within(Duration::from_secs(1)), Duration::ZERO);
         // The margin stays between 2 and 20 ms.

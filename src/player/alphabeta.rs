@@ -153,6 +153,9 @@ struct Searcher<'a> {
     /// With [`Config::ab_incremental`]: Black's and White's connections of the node being
     /// searched, updated along the path (`play_undoable` on the way down, `unplay` back up).
     path: Option<(VcSet, VcSet)>,
+    /// A node's share of the move for its builds or updates (on the move's clock), capped at
+    /// each node by what the move has left ([`Deadline::within`]).
+    node_share: Duration,
 }
 
 /// What a node knows before its children are searched.
@@ -202,7 +205,10 @@ impl Searcher<'_> {
         if self.kept_below(child_depth) {
             return;
         }
+        let t = Some(self.deadline.within(self.node_share));
         if let Some((b, w)) = self.path.as_mut() {
+            b.set_time_budget(t);
+            w.set_time_budget(t);
             b.play_undoable(colour, m)
                 .expect("the path connections follow the position");
             w.play_undoable(colour, m)
@@ -315,6 +321,9 @@ impl Searcher<'_> {
             ev = evaluate_pairs(pos, (&pb, &pw), self.config.links);
         } else if self.config.uses_vcs() {
             let (mut b, mut w) = self.take_pool(ply);
+            let t = Some(self.deadline.within(self.node_share));
+            b.set_time_budget(t);
+            w.set_time_budget(t);
             b.rebuild(pos);
             w.rebuild(pos);
             match judge(pos, to_move, win, &b, &w, self.config.links) {
@@ -505,7 +514,10 @@ pub fn genmove(
     hint: Option<CellSet>,
 ) -> Report {
     let deadline = Deadline::start(config.clock, time);
-    let params = config.vc_params(deadline.wall_limit((time / 10).min(Duration::from_millis(500))));
+    // A node's builds and updates: a tenth of the move, at most 0.5 s (the search reads the
+    // clock at every node and caps each node's builds by what is left, `Searcher::node_share`).
+    let per_node = (time / 10).min(Duration::from_millis(500));
+    let params = config.vc_params(deadline.wall_limit(per_node));
     let mut s = Searcher {
         config,
         params: search_params(config, &params),
@@ -516,13 +528,17 @@ pub fn genmove(
         roots: Vec::new(),
         best: HashMap::new(),
         path: None,
+        node_share: per_node,
     };
     // Root: connections, proven win, mustplay.
-    let (own, opp) = if config.uses_vcs() {
+    let (mut own, opp) = if config.uses_vcs() {
         let mut root = params.clone();
         root.stop_at_win = false;
-        root.budget.time = Some(deadline.wall_limit(time / 4));
-        let (b, w) = crate::vc::build_both(position, &root);
+        // Each colour's build gets a quarter of the move, capped by what is left.
+        root.budget.time = Some(deadline.within(time / 4));
+        let b = VcSet::build(position, Colour::Black, root.clone());
+        root.budget.time = Some(deadline.within(time / 4));
+        let w = VcSet::build(position, Colour::White, root);
         match to_move {
             Colour::Black => (Some(b), Some(w)),
             Colour::White => (Some(w), Some(b)),
@@ -534,7 +550,7 @@ pub fn genmove(
         config,
         position,
         to_move,
-        own.as_ref(),
+        own.as_mut(),
         hint,
         &deadline,
         time,
@@ -587,7 +603,10 @@ pub fn genmove(
     if config.ab_incremental && config.uses_vcs() {
         // The search's own sets (its parameters: stop at a win, the per-node budget), built
         // once here and updated move by move below.
-        s.path = Some(crate::vc::build_both(&search_pos, &s.params));
+        // Capped by what the move has left (the per-node budget otherwise).
+        let mut setup = s.params.clone();
+        setup.budget.time = Some(deadline.within(per_node));
+        s.path = Some(crate::vc::build_both(&search_pos, &setup));
     }
     let mut root_moves = order(config, &ev, cands);
     // The root looks at twice the width of inner nodes.
@@ -653,6 +672,7 @@ mod tests {
             roots: vec![root],
             best: HashMap::new(),
             path: None,
+            node_share: Duration::from_secs(5),
         }
     }
 

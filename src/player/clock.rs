@@ -173,6 +173,35 @@ impl Deadline {
     pub fn wall_limit(&self, share: Duration) -> Duration {
         share.mul_f64(self.wall_allowance())
     }
+
+    /// The time kept back at the end of the move for choosing and sending the answer: a
+    /// fiftieth of the budget, between 2 and 20 ms.
+    pub fn answer_margin(&self) -> Duration {
+        (self.limit / 50).clamp(Duration::from_millis(2), Duration::from_millis(20))
+    }
+
+    /// The wall-time limit of a sub-step (a connection build, the exact search, the VSC key
+    /// search) meant to take `share` of this clock, capped by what the move has left: `share`
+    /// stretched by [`Deadline::wall_allowance`] on the CPU clock, but never more than
+    /// [`Deadline::remaining`] less [`Deadline::answer_margin`] (not stretched: a sub-step
+    /// limited in wall time uses at most that much CPU, so it cannot overrun the move's CPU
+    /// budget even when the load drops during it; under load the last sub-step of a move
+    /// may get less CPU than is left, and the search then uses the rest), and on the CPU
+    /// clock never more than the wall time left before [`Deadline::expired`]'s wall cap.
+    /// Zero once that is spent, so a sub-step that starts late stops at once instead of
+    /// running its fixed share past the move's deadline (issue 29: fixed 250 ms builds
+    /// started near the end of a 1 s move made it last up to 1.25 s).
+    pub fn within(&self, share: Duration) -> Duration {
+        let left = self.remaining().saturating_sub(self.answer_margin());
+        let wall = self.wall_limit(share).min(left);
+        match self.clock {
+            Clock::Wall => wall,
+            Clock::ThreadCpu => {
+                let cap = self.limit.mul_f64(MAX_WALL_RATIO);
+                wall.min(cap.saturating_sub(self.wall_used()))
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -233,6 +262,58 @@ mod tests {
         assert!(d.expired(), "a starved move must end");
         assert!(d.wall_allowance() <= MAX_WALL_RATIO);
         assert!(d.wall_limit(limit) <= limit.mul_f64(MAX_WALL_RATIO));
+    }
+
+    #[test]
+    fn a_sub_step_never_gets_more_than_the_move_has_left() {
+        // Wall clock: the share when plenty is left, then what remains less the margin, then
+        // nothing.
+        let d = Deadline::start(Clock::Wall, Duration::from_millis(200));
+        assert_eq!(d.answer_margin(), Duration::from_millis(4));
+        let early = d.within(Duration::from_millis(50));
+        assert!(early <= Duration::from_millis(50), "{early:?}");
+        assert!(early > Duration::from_millis(40), "{early:?}");
+        let all = d.within(Duration::from_secs(10));
+        assert!(all <= d.remaining(), "{all:?} > {:?}", d.remaining());
+        std::thread::sleep(Duration::from_millis(120));
+        let left = d.remaining();
+        let late = d.within(Duration::from_millis(150));
+        assert!(
+            late <= left.saturating_sub(d.answer_margin()),
+            "{late:?} of {left:?}"
+        );
+        assert!(late < Duration::from_millis(80), "{late:?}");
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(d.within(Duration::from_millis(150)), Duration::ZERO);
+        // CPU clock: the stretched share is still bounded by the wall cap, and a starved
+        // move gets nothing more.
+        let limit = Duration::from_millis(5);
+        let c = Deadline::start(Clock::ThreadCpu, limit);
+        let s = c.within(Duration::from_secs(1));
+        assert!(s <= limit.mul_f64(MAX_WALL_RATIO), "{s:?}");
+        // Not stretched beyond what is left: a wall limit of at most the CPU left cannot
+        // let the sub-step use more CPU than the move has.
+        assert!(s <= c.remaining(), "{s:?} > {:?}", c.remaining());
+        LAST_RATIO.with(|r| r.set(MAX_WALL_RATIO));
+        let stretched = Deadline::start(Clock::ThreadCpu, Duration::from_secs(10));
+        let share = Duration::from_millis(100);
+        assert_eq!(stretched.within(share), share.mul_f64(MAX_WALL_RATIO));
+        let short = Deadline::start(Clock::ThreadCpu, Duration::from_millis(50));
+        assert!(
+            short.within(share) <= short.remaining(),
+            "{:?}",
+            short.within(share)
+        );
+        LAST_RATIO.with(|r| r.set(1.0));
+        std::thread::sleep(limit.mul_f64(MAX_WALL_RATIO));
+        assert_eq!(c.within(Duration::from_secs(1)), Duration::ZERO);
+        // The margin stays between 2 and 20 ms.
+        let big = Deadline::start(Clock::Wall, Duration::from_secs(60));
+        assert_eq!(big.answer_margin(), Duration::from_millis(20));
+        assert_eq!(
+            Deadline::start(Clock::Wall, Duration::from_millis(10)).answer_margin(),
+            Duration::from_millis(2)
+        );
     }
 
     #[test]

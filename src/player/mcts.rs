@@ -1162,16 +1162,14 @@ pub fn genmove(
 ) -> Report {
     let deadline = Deadline::start(config.clock, time);
     // Root connections: proven win, mustplay.
-    let root_params = {
-        let mut p = config.vc_params(deadline.wall_limit(time / 4));
-        p.stop_at_win = false;
-        p
-    };
-    let (own, opp) = if config.uses_vcs() {
-        (
-            Some(VcSet::build(position, to_move, root_params.clone())),
-            Some(VcSet::build(position, to_move.opponent(), root_params)),
-        )
+    // Each colour's build gets a quarter of the move, capped by what is left.
+    let mut root_params = config.vc_params(deadline.within(time / 4));
+    root_params.stop_at_win = false;
+    let (mut own, opp) = if config.uses_vcs() {
+        let own = VcSet::build(position, to_move, root_params.clone());
+        root_params.budget.time = Some(deadline.within(time / 4));
+        let opp = VcSet::build(position, to_move.opponent(), root_params);
+        (Some(own), Some(opp))
     } else {
         (None, None)
     };
@@ -1179,7 +1177,7 @@ pub fn genmove(
         config,
         position,
         to_move,
-        own.as_ref(),
+        own.as_mut(),
         hint,
         &deadline,
         time,

@@ -42,23 +42,85 @@ impl ProvenMove {
     }
 }
 
-/// The key of a winning VSC, found by trying its carrier's cells: the first empty cell `c`
-/// of the smallest winning VSC carriers after which `to_move` holds a winning VC (built with
-/// `params`). A VSC is a VC once its key is played (Anshelevich 2002 §3), and connections
-/// are sound, so the move keeps a won game won; this is the fallback when the exact solver
-/// could not decide the carrier within its budget. Stops when `deadline` expires.
+/// The key of a winning VSC, found by trying its carrier's cells: a cell `c` of the smallest
+/// winning VSC carriers after which `to_move` holds a winning VC. A VSC is a VC once its key
+/// is played (Anshelevich 2002 §3), and connections are sound, so the move keeps a won game
+/// won; this is the fallback when the exact solver could not decide the carrier within its
+/// budget.
+///
+/// The cells are tried most shared first (the number of `own`'s winning VSC carriers that
+/// contain them: a key common to several threats, as the mustplay's cells are), first by an
+/// incremental update of `own` itself (an undoable play of the cell and its undo: a fraction
+/// of a build), then by full builds with `params` (every semi-connection kept, stopping at
+/// the first winning VC). The whole search ends within `time` of wall time, each update and
+/// build being capped by what is left of it (the engine checks its budget inside the build:
+/// a build cut short only misses connections, it never claims one), and `own` is left as it
+/// was (its position, connections and parameters).
 pub fn vsc_key_move(
     position: &Position,
     to_move: Colour,
-    own: &VcSet,
+    own: &mut VcSet,
     params: &crate::vc::VcParams,
-    deadline: &super::clock::Deadline,
+    time: Duration,
 ) -> Option<ProvenMove> {
-    let mut carriers = own.winning_vscs();
+    let start = std::time::Instant::now();
+    let left = || time.saturating_sub(start.elapsed());
+    let all = own.winning_vscs();
+    let mut carriers = all.clone();
     carriers.sort_by_key(|c| c.len());
     carriers.truncate(4);
     let empty = position.empty_cells();
-    let mut tried = CellSet::EMPTY;
+    let mut cells: Vec<Cell> = Vec::new();
+    for carrier in &carriers {
+        for c in (*carrier & empty).iter() {
+            if !cells.contains(&c) {
+                cells.push(c);
+            }
+        }
+    }
+    // Most shared first; the sort is stable, so ties keep the smaller carriers' cells first.
+    cells.sort_by_key(|&c| std::cmp::Reverse(all.iter().filter(|k| k.contains(c)).count()));
+    let found = |c: Cell, after: &VcSet| {
+        after
+            .winning_vcs()
+            .into_iter()
+            .min_by_key(|v| v.len())
+            .map(|v| {
+                let mut proof_set = v & empty;
+                proof_set.insert(c);
+                ProvenMove {
+                    cell: c,
+                    proof_set,
+                    kernel_checked: false,
+                }
+            })
+    };
+    // Incremental: own's position is `position` (the root set).
+    if own.position() == position && !cells.is_empty() {
+        let old_time = own.set_time_budget(None);
+        let old_stop = own.set_stop_at_win(true);
+        let mut hit = None;
+        for &c in &cells {
+            let t = left();
+            if t.is_zero() {
+                break;
+            }
+            own.set_time_budget(Some(t));
+            if own.play_undoable(to_move, c).is_err() {
+                continue;
+            }
+            hit = found(c, own);
+            own.unplay();
+            if hit.is_some() {
+                break;
+            }
+        }
+        own.set_time_budget(old_time);
+        own.set_stop_at_win(old_stop);
+        if hit.is_some() {
+            return hit;
+        }
+    }
     let mut p = position.clone();
     let mut params = params.clone();
     params.stop_at_win = true;
@@ -66,28 +128,17 @@ pub fn vsc_key_move(
     // decide whether a move keeps a proven win, so take every semi-connection: a capped
     // list can lose the ingredient that turns the key move into a winning VC.
     params.semi_limit = None;
-    for carrier in carriers {
-        for c in (carrier & empty).iter() {
-            if tried.contains(c) {
-                continue;
-            }
-            tried.insert(c);
-            if deadline.expired() {
-                return None;
-            }
-            p.play(to_move, c).expect("an empty cell");
-            let after = VcSet::build(&p, to_move, params.clone());
-            let win = after.winning_vcs().into_iter().min_by_key(|v| v.len());
-            p.clear(c);
-            if let Some(v) = win {
-                let mut proof_set = v & empty;
-                proof_set.insert(c);
-                return Some(ProvenMove {
-                    cell: c,
-                    proof_set,
-                    kernel_checked: false,
-                });
-            }
+    for c in cells {
+        let t = left();
+        if t.is_zero() {
+            return None;
+        }
+        params.budget.time = Some(t);
+        p.play(to_move, c).expect("an empty cell");
+        let after = VcSet::build(&p, to_move, params.clone());
+        p.clear(c);
+        if let Some(m) = found(c, &after) {
+            return Some(m);
         }
     }
     None
@@ -130,12 +181,15 @@ pub fn prove_in(
 
 /// The root's proven move for either player: a kernel-checked strategy's first move
 /// ([`proven_move`]), or else a key of a winning semi-connection that leaves the mover a
-/// winning VC ([`vsc_key_move`]). Each gets a quarter of the move's `time`.
+/// winning VC ([`vsc_key_move`], which leaves `own` as it found it). Each gets a quarter of
+/// the move's `time`, capped by what the move has left ([`Deadline::within`]).
+///
+/// [`Deadline::within`]: super::clock::Deadline::within
 pub fn root_proven_move(
     config: &super::Config,
     position: &Position,
     to_move: Colour,
-    own: Option<&VcSet>,
+    own: Option<&mut VcSet>,
     hint: Option<CellSet>,
     deadline: &super::clock::Deadline,
     time: Duration,
@@ -143,16 +197,17 @@ pub fn root_proven_move(
     proven_move(
         position,
         to_move,
-        own,
+        own.as_deref(),
         hint,
         24,
         config.proof_nodes,
-        deadline.wall_limit(time / 4),
+        deadline.within(time / 4),
         None,
     )
     .or_else(|| {
-        let params = config.vc_params(deadline.wall_limit(time / 4));
-        vsc_key_move(position, to_move, own?, &params, deadline)
+        let key_time = deadline.within(time / 4);
+        let params = config.vc_params(key_time);
+        vsc_key_move(position, to_move, own?, &params, key_time)
     })
 }
 
@@ -282,6 +337,65 @@ mod tests {
         .unwrap();
         let out = decide(&game, &Budget::default()).unwrap();
         assert_eq!(out.verdict, Verdict::Holds);
+    }
+
+    /// Everything the key search must leave as it found it: position, undo stack, budget,
+    /// stop-at-win switch and every stored connection.
+    fn snapshot(v: &VcSet) -> (Position, usize, Option<Duration>, bool, Vec<String>) {
+        let mut conns: Vec<String> = v.connections().iter().map(|c| format!("{c:?}")).collect();
+        conns.sort();
+        (
+            v.position().clone(),
+            v.undo_depth(),
+            v.params().budget.time,
+            v.params().stop_at_win,
+            conns,
+        )
+    }
+
+    #[test]
+    fn the_key_search_finds_a_key_and_restores_the_root_set() {
+        // Session 35's game 1 before White's j2 (11×11, White to move): White has a winning
+        // VSC and, after its key, a winning VC (alphabeta.rs, game 1's collapse).
+        let p = Position::from_moves(
+            Board::square(11).unwrap(),
+            "a2 b10 e8 e10 d10 d9 e9 e7 f7 g5 f6 f5 e6 e5 h5 h4 i4 i3 j3",
+            Notation::Letters,
+        )
+        .unwrap();
+        // With the library's seeds, as the GTP engine has them (it warms them at start-up).
+        crate::templates::seeds::library_seeds();
+        let config = crate::player::Config::default();
+        let mut params = config.vc_params(Duration::from_secs(20));
+        params.stop_at_win = false;
+        let mut own = VcSet::build(&p, Colour::White, params.clone());
+        assert!(
+            !own.winning_vscs().is_empty(),
+            "{} winning VCs",
+            own.winning_vcs().len()
+        );
+        let before = snapshot(&own);
+        assert!(before.4.len() > 100, "{}", before.4.len());
+        let key = |set: &mut VcSet, secs: u64| {
+            vsc_key_move(&p, Colour::White, set, &params, Duration::from_secs(secs))
+        };
+        let m = key(&mut own, 20).expect("a key");
+        assert_eq!(snapshot(&own), before, "the root set is not restored");
+        assert!(!m.kernel_checked);
+        assert!(m.proof_set.contains(m.cell));
+        // Independent check: a fresh build after the key has a winning VC.
+        let mut q = p.clone();
+        q.play(Colour::White, m.cell).unwrap();
+        let after = VcSet::build(&q, Colour::White, params.clone());
+        assert!(!after.winning_vcs().is_empty(), "{:?}", m);
+        // No time: no key, nothing changed.
+        assert!(key(&mut own, 0).is_none());
+        assert_eq!(snapshot(&own), before);
+        // A set of another position is not updated (full builds only), and is untouched.
+        let mut other = VcSet::build(&q, Colour::White, params.clone());
+        let other_before = snapshot(&other);
+        let _ = key(&mut other, 2);
+        assert_eq!(snapshot(&other), other_before);
     }
 
     #[test]

@@ -1078,6 +1078,27 @@ impl VcSet {
         with_engine!(&self.inner, e => &e.params)
     }
 
+    /// Sets the wall-time limit of the next builds and updates ([`VcBudget::time`]; `None`:
+    /// no limit) and returns the one it replaces. The engine checks it inside its loops
+    /// ([`Status::Incomplete`] when it runs out, with the connections derived so far: sound,
+    /// only not closed), so a caller with a deadline of its own can cap an update of a set it
+    /// keeps (the player's VSC key search updates its root set) without rebuilding.
+    pub fn set_time_budget(&mut self, time: Option<Duration>) -> Option<Duration> {
+        if let Some(s) = self.spare.as_mut() {
+            with_engine!(s, e => e.params.budget.time = time);
+        }
+        with_engine!(&mut self.inner, e => std::mem::replace(&mut e.params.budget.time, time))
+    }
+
+    /// Sets [`VcParams::stop_at_win`] for the next builds and updates and returns the value
+    /// it replaces.
+    pub fn set_stop_at_win(&mut self, stop: bool) -> bool {
+        if let Some(s) = self.spare.as_mut() {
+            with_engine!(s, e => e.params.stop_at_win = stop);
+        }
+        with_engine!(&mut self.inner, e => std::mem::replace(&mut e.params.stop_at_win, stop))
+    }
+
     /// How the last build or update ended.
     pub fn status(&self) -> Status {
         with_engine!(&self.inner, e => e.status)
@@ -1420,5 +1441,31 @@ mod tests {
         assert!(matches!(v.inner, Inner::Narrow(_)));
         v.rebuild(&position(7, "d4"));
         assert!(matches!(v.inner, Inner::Tiny(_)));
+    }
+
+    /// The player caps the builds and updates of a set it keeps ([`VcSet::set_time_budget`]):
+    /// the new limit applies to the next build or update (checked inside the engine's loop),
+    /// the old one is handed back, and so is the stop-at-win switch.
+    #[test]
+    fn a_time_budget_set_on_a_kept_set_applies_to_its_next_build() {
+        let p = position(11, "f6 e7 g5 d8");
+        let params = VcParams::new(Variant::Fast);
+        let mut v = VcSet::build(&p, Colour::Black, params.clone());
+        assert_eq!(v.status(), Status::Complete);
+        let full = v.counts();
+        assert_eq!(v.set_time_budget(Some(Duration::ZERO)), params.budget.time);
+        assert!(!v.set_stop_at_win(true));
+        assert!(v.params().stop_at_win);
+        v.rebuild(&p);
+        assert_eq!(v.status(), Status::Incomplete(Exhausted::Time));
+        let cut = v.counts();
+        assert!(
+            cut.vcs + cut.vscs < full.vcs + full.vscs,
+            "{cut:?} / {full:?}"
+        );
+        assert_eq!(v.set_time_budget(params.budget.time), Some(Duration::ZERO));
+        assert!(v.set_stop_at_win(false));
+        v.rebuild(&p);
+        assert_eq!((v.status(), v.counts()), (Status::Complete, full));
     }
 }

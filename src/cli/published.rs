@@ -138,6 +138,16 @@ pub struct ImportPublishedArgs {
         requires = "split_deep"
     )]
     split_deep_replies: Vec<String>,
+    /// With --split-deep: the deep step's second split tries only these White second moves
+    /// (comma-separated cell names, e.g. `m12`); its stored parts of the others are still
+    /// read. A move left out stays open (for sending one run's time to one hard part).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "CELLS",
+        requires = "split_deep"
+    )]
+    split_deep_moves: Vec<String>,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -245,6 +255,7 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
             .flat_map(|c| c.split_whitespace())
             .map(String::from)
             .collect(),
+        split_deep_moves: a.split_deep_moves.clone(),
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

@@ -113,6 +113,11 @@ pub struct WholeParams {
     /// --split-deep-replies`, issue 28 session 39). Only which replies are tried and in
     /// what order changes: every part is still checked by the kernel as without it.
     pub split_deep_replies: NamedReplies,
+    /// With [`WholeParams::split_deep`]: only these White second moves are tried by the deep
+    /// step's second split (its stored parts of the others are still read and joined);
+    /// `None`: every open one (`import-published --split-deep-moves`, session 39). A move
+    /// left out stays open, so the second split holds only when every move is answered.
+    pub split_deep_moves: Option<CellSet>,
     /// The solver's root rule ([`SolveParams::top_epsilon`]): (ε, plies) of the 1+ε trick
     /// near each search's root, `None` for the plain ε everywhere. Default: the solver's own
     /// ([`dfpn::DEFAULT_TOP_EPSILON`], session 34); `HEXPROOF_WHOLE_TOP=off` turns it off.
@@ -231,6 +236,7 @@ impl Default for WholeParams {
             split_deep_first: false,
             split_moves: None,
             split_deep_replies: NamedReplies::default(),
+            split_deep_moves: None,
             top_epsilon: match std::env::var("HEXPROOF_WHOLE_TOP").as_deref() {
                 Ok("off") => None,
                 _ => SolveParams::default().top_epsilon,
@@ -849,7 +855,7 @@ fn decide_deep(
     let inner = WholeParams {
         split: true,
         split_deep: false,
-        split_moves: None,
+        split_moves: params.split_deep_moves,
         ..*params
     };
     for &b in replies {

@@ -110,6 +110,10 @@ pub struct ImportOptions {
     /// its usual ones (cell names as for `split_moves`;
     /// [`WholeParams::split_deep_replies`]; `--split-deep-replies`). Empty: the usual ones.
     pub split_deep_replies: Vec<String>,
+    /// With the deep split: only these White second moves are tried by its second split
+    /// (cell names as for `split_moves`; [`WholeParams::split_deep_moves`];
+    /// `--split-deep-moves`). Empty: every open one.
+    pub split_deep_moves: Vec<String>,
 }
 
 impl ImportOptions {
@@ -415,36 +419,39 @@ pub fn import_one(
         ..Budget::default()
     };
     let mut params = opts.whole_params();
+    // The cells named by a flag, each a carrier cell of the placed template, else `bad`'s
+    // error naming it.
+    let carrier_cells = |names: &[String],
+                         bad: fn(String, String) -> EnumerateError|
+     -> Result<Vec<Cell>, EnumerateError> {
+        names
+            .iter()
+            .map(|m| {
+                game.board()
+                    .parse_cell(m, crate::board::Notation::Letters)
+                    .ok()
+                    .filter(|&c| game.carrier().contains(c))
+                    .ok_or_else(|| bad(s.name.clone(), m.clone()))
+            })
+            .collect()
+    };
     if !opts.split_moves.is_empty() {
-        let mut moves = CellSet::EMPTY;
-        for m in &opts.split_moves {
-            match game.board().parse_cell(m, crate::board::Notation::Letters) {
-                Ok(c) if game.carrier().contains(c) => {
-                    moves.insert(c);
-                }
-                _ => {
-                    return Err(EnumerateError::SplitMove {
-                        name: s.name.clone(),
-                        cell: m.clone(),
-                    })
-                }
-            }
-        }
-        params.split_moves = Some(moves);
+        let cells = carrier_cells(&opts.split_moves, |name, cell| EnumerateError::SplitMove {
+            name,
+            cell,
+        })?;
+        params.split_moves = Some(cells.into_iter().collect());
+    }
+    if !opts.split_deep_moves.is_empty() {
+        let cells = carrier_cells(&opts.split_deep_moves, |name, cell| {
+            EnumerateError::SplitDeepMove { name, cell }
+        })?;
+        params.split_deep_moves = Some(cells.into_iter().collect());
     }
     if !opts.split_deep_replies.is_empty() {
-        let mut cells = Vec::new();
-        for m in &opts.split_deep_replies {
-            match game.board().parse_cell(m, crate::board::Notation::Letters) {
-                Ok(c) if game.carrier().contains(c) => cells.push(c),
-                _ => {
-                    return Err(EnumerateError::SplitDeepReply {
-                        name: s.name.clone(),
-                        cell: m.clone(),
-                    })
-                }
-            }
-        }
+        let cells = carrier_cells(&opts.split_deep_replies, |name, cell| {
+            EnumerateError::SplitDeepReply { name, cell }
+        })?;
         params.split_deep_replies =
             NamedReplies::new(&cells).ok_or(EnumerateError::SplitDeepReplies {
                 count: cells.len(),

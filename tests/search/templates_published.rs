@@ -197,6 +197,7 @@ fn import_options(engine: Engine, local_nodes: u64, fitting: bool) -> ImportOpti
         split_deep_first: false,
         split_moves: Vec::new(),
         split_deep_replies: Vec::new(),
+        split_deep_moves: Vec::new(),
     }
 }
 
@@ -555,6 +556,18 @@ fn an_unfinished_rebuild_keeps_its_sub_trees_and_re_checks_them() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The error `import_one` gives for `opts` (which must fail), as text.
+fn import_error(
+    s: &hexproof::enumerate::published::Source,
+    library: &[hexproof::templates::library::Record],
+    opts: &ImportOptions,
+) -> String {
+    match import_one(s, library, opts) {
+        Err(e) => e.to_string(),
+        Ok(im) => panic!("no error: {}", im.entry.tried),
+    }
+}
+
 /// `--split-moves` (issue 28, session 35): only the named White first moves are tried; every
 /// other stays open, so the template is undecided and says which moves were not tried (a
 /// restricted run never claims more than it proved). A name that is not a carrier cell is an
@@ -572,10 +585,8 @@ fn split_moves_restricts_the_moves_tried() {
         split_moves: vec!["z99".into()],
         ..base.clone()
     };
-    let Err(e) = import_one(&s, &library, &bad) else {
-        panic!("z99 is not a carrier cell")
-    };
-    assert!(e.to_string().contains("--split-moves \"z99\""), "{e}");
+    let e = import_error(&s, &library, &bad);
+    assert!(e.contains("--split-moves \"z99\""), "{e}");
     // Every move's name, from a run whose moves all run out of time at once.
     let starved = ImportOptions {
         split_option_seconds: Some(1e-9),
@@ -680,7 +691,9 @@ fn deep_replies_begin_with_the_named_cells() {
 /// try it first: its second split's parts are stored under `white-…-black-<b>/`, `w`'s
 /// certificate (first move `b`) is kept, and the entry is undecided (the other moves were
 /// not tried) — the named reply changes only what is tried. A cell that is not a carrier
-/// cell is an error naming it; more than `NamedReplies::MAX` cells are an error.
+/// cell is an error naming it; more than `NamedReplies::MAX` cells are an error. With
+/// `--split-deep-moves x` the second split tries White's second move x only: its folder
+/// holds x's part alone.
 #[test]
 fn split_deep_replies_are_tried_first() {
     use hexproof::board::Notation;
@@ -706,10 +719,8 @@ fn split_deep_replies_are_tried_first() {
             split_deep_replies: cells,
             ..base.clone()
         };
-        let Err(e) = import_one(&s, &library, &bad) else {
-            panic!("{says}")
-        };
-        assert!(e.to_string().contains(says), "{e}");
+        let e = import_error(&s, &library, &bad);
+        assert!(e.contains(says), "{e}");
     }
     let top = dir.join("III1a");
     let listing = || -> Vec<std::path::PathBuf> {
@@ -758,4 +769,37 @@ fn split_deep_replies_are_tried_first() {
     let again = import_one(&s, &library, &named).unwrap();
     assert_eq!((again.split_loaded, again.split_rejected), (1, 0));
     std::fs::remove_dir_all(&dir).unwrap();
+
+    // `--split-deep-moves x`: the second split tries White's second move x only; the others
+    // stay open, so the deep step proves nothing (w then falls to the direct attempt) and
+    // its folder holds x's part alone.
+    let x = game.carrier().iter().find(|&c| c != w && c != b).unwrap();
+    let bad = ImportOptions {
+        split_deep_moves: vec!["z99".into()],
+        ..named.clone()
+    };
+    let e = import_error(&s, &library, &bad);
+    assert!(e.contains("--split-deep-moves \"z99\""), "{e}");
+    let only = ImportOptions {
+        split_deep_moves: vec![name(x)],
+        ..named.clone()
+    };
+    let im = import_one(&s, &library, &only).unwrap();
+    assert_eq!(im.entry.verdict, PublishedVerdict::Undecided);
+    let files: Vec<_> = listing().into_iter().filter(|p| p.is_dir()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let x_rc = at.iter().find(|(_, &c)| c == x).unwrap().0;
+    for d in &files {
+        let parts: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            parts
+                .iter()
+                .all(|p| p.starts_with(&format!("white-{}-{}.", x_rc[0], x_rc[1]))),
+            "only x's part: {parts:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -127,6 +127,27 @@ pub struct ImportPublishedArgs {
     /// the solver's root rule (`solve --top-epsilon`) off in the whole-board engine.
     #[arg(long, value_delimiter = ',', value_name = "CELLS", requires = "split")]
     split_moves: Vec<String>,
+    /// With --split-deep: Black's replies the deep step tries first, in this order, before
+    /// its usual ones (comma- or space-separated cell names as for --split-moves, e.g. `l13`;
+    /// at most 8). Only the order and choice of what is tried changes: every part is still
+    /// checked by the kernel.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "CELLS",
+        requires = "split_deep"
+    )]
+    split_deep_replies: Vec<String>,
+    /// With --split-deep: the deep step's second split tries only these White second moves
+    /// (comma-separated cell names, e.g. `m12`); its stored parts of the others are still
+    /// read. A move left out stays open (for sending one run's time to one hard part).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "CELLS",
+        requires = "split_deep"
+    )]
+    split_deep_moves: Vec<String>,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -228,6 +249,13 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
         split_deep: a.split_deep,
         split_deep_first: a.split_deep_first,
         split_moves: a.split_moves.clone(),
+        split_deep_replies: a
+            .split_deep_replies
+            .iter()
+            .flat_map(|c| c.split_whitespace())
+            .map(String::from)
+            .collect(),
+        split_deep_moves: a.split_deep_moves.clone(),
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

@@ -108,6 +108,16 @@ pub struct WholeParams {
     /// tries every White second move), and a move left out stays open: the claim holds only
     /// when every White move is answered, as without it.
     pub split_moves: Option<CellSet>,
+    /// With [`WholeParams::split_deep`]: Black's replies the deep step tries first, in this
+    /// order, before its usual ones ([`deep_replies`]; `import-published
+    /// --split-deep-replies`, issue 28 session 39). Only which replies are tried and in
+    /// what order changes: every part is still checked by the kernel as without it.
+    pub split_deep_replies: NamedReplies,
+    /// With [`WholeParams::split_deep`]: only these White second moves are tried by the deep
+    /// step's second split (its stored parts of the others are still read and joined);
+    /// `None`: every open one (`import-published --split-deep-moves`, session 39). A move
+    /// left out stays open, so the second split holds only when every move is answered.
+    pub split_deep_moves: Option<CellSet>,
     /// The solver's root rule ([`SolveParams::top_epsilon`]): (ε, plies) of the 1+ε trick
     /// near each search's root, `None` for the plain ε everywhere. Default: the solver's own
     /// ([`dfpn::DEFAULT_TOP_EPSILON`], session 34); `HEXPROOF_WHOLE_TOP=off` turns it off.
@@ -120,8 +130,38 @@ pub struct WholeParams {
 }
 
 /// How many of Black's replies a deep split ([`WholeParams::split_deep`]) tries after one
-/// White first move.
+/// White first move (besides the ones named by [`WholeParams::split_deep_replies`]).
 pub const DEEP_REPLIES: usize = 2;
+
+/// Black's replies named for the deep step ([`WholeParams::split_deep_replies`]), in order:
+/// at most [`NamedReplies::MAX`] of them (a fixed array, so that [`WholeParams`] stays
+/// `Copy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NamedReplies {
+    cells: [Option<Cell>; NamedReplies::MAX],
+}
+
+impl NamedReplies {
+    /// The most replies that can be named.
+    pub const MAX: usize = 8;
+
+    /// `cells` in order, or `None` when there are more than [`NamedReplies::MAX`].
+    pub fn new(cells: &[Cell]) -> Option<NamedReplies> {
+        if cells.len() > Self::MAX {
+            return None;
+        }
+        let mut r = NamedReplies::default();
+        for (slot, &c) in r.cells.iter_mut().zip(cells) {
+            *slot = Some(c);
+        }
+        Some(r)
+    }
+
+    /// The named replies, in order.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.cells.iter().flatten().copied()
+    }
+}
 
 /// Where the whole-board engine's solver uses the connection engine's AND rule over the cells
 /// an empty midpoint captures (`dfpn::SolveParams::vc_capture_and`, on in the solver by
@@ -195,6 +235,8 @@ impl Default for WholeParams {
             split_deep: std::env::var("HEXPROOF_WHOLE_SPLIT_DEEP").is_ok_and(|v| v == "on"),
             split_deep_first: false,
             split_moves: None,
+            split_deep_replies: NamedReplies::default(),
+            split_deep_moves: None,
             top_epsilon: match std::env::var("HEXPROOF_WHOLE_TOP").as_deref() {
                 Ok("off") => None,
                 _ => SolveParams::default().top_epsilon,
@@ -606,7 +648,14 @@ pub fn decide_split_with(
         let mut deep = None;
         if params.split_deep && params.split_deep_first && !deep_tried.contains(w) {
             deep_tried.insert(w);
-            let replies = deep_replies(&sub, w, None, &store.stored_replies(w), &options);
+            let replies = deep_replies(
+                &sub,
+                w,
+                &params.split_deep_replies,
+                None,
+                &store.stored_replies(w),
+                &options,
+            );
             if !replies.is_empty() {
                 let left = budget_left(budget, start);
                 deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
@@ -646,7 +695,14 @@ pub fn decide_split_with(
             (o, r)
         };
         if deep.is_none() && params.split_deep && o.verdict == Verdict::Undecided {
-            let replies = deep_replies(&sub, w, r.root_reply, &store.stored_replies(w), &options);
+            let replies = deep_replies(
+                &sub,
+                w,
+                &params.split_deep_replies,
+                r.root_reply,
+                &store.stored_replies(w),
+                &options,
+            );
             if !replies.is_empty() {
                 // All the time left: the second split gives each White second move its
                 // `split_option_time`.
@@ -799,7 +855,7 @@ fn decide_deep(
     let inner = WholeParams {
         split: true,
         split_deep: false,
-        split_moves: None,
+        split_moves: params.split_deep_moves,
         ..*params
     };
     for &b in replies {
@@ -870,13 +926,16 @@ fn budget_left(budget: &Budget, start: Instant) -> Budget {
 }
 
 /// Black's replies a deep step tries after White's `w` ([`WholeParams::split_deep`]):
-/// `root` (the solver's proved reply, when known), then `stored` (replies whose parts an
-/// earlier run kept, [`SplitStore::stored_replies`]), then the replies of `options` (proved
-/// so far), the most frequent first; carrier cells of `sub` only, each once, at most
-/// [`DEEP_REPLIES`].
-fn deep_replies(
+/// `named` first, in order ([`WholeParams::split_deep_replies`]), then the usual ones: `root`
+/// (the solver's proved reply, when known), then `stored` (replies whose parts an earlier run
+/// kept, [`SplitStore::stored_replies`]), then the replies of `options` (proved so far), the
+/// most frequent first, at most [`DEEP_REPLIES`] of these; carrier cells of `sub` other than
+/// `w` only, each once. Only the order and choice of what is tried: each reply's second split
+/// is checked by the kernel whatever it is.
+pub fn deep_replies(
     sub: &SubGame,
     w: Cell,
+    named: &NamedReplies,
     root: Option<Cell>,
     stored: &[Cell],
     options: &[Reply],
@@ -889,18 +948,25 @@ fn deep_replies(
         }
     }
     count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
+    let fits = |c: Cell| c != w && sub.carrier().contains(c);
     let mut v: Vec<Cell> = Vec::new();
+    for c in named.cells().filter(|&c| fits(c)) {
+        if !v.contains(&c) {
+            v.push(c);
+        }
+    }
+    let first = v.len();
     let counted = count.into_iter().map(|(_, c)| c);
     for c in root
         .into_iter()
         .chain(stored.iter().copied())
         .chain(counted)
     {
-        if c != w && sub.carrier().contains(c) && !v.contains(&c) {
+        if fits(c) && !v.contains(&c) {
             v.push(c);
         }
     }
-    v.truncate(DEEP_REPLIES);
+    v.truncate(first + DEEP_REPLIES);
     v
 }
 

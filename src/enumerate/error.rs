@@ -58,6 +58,32 @@ pub enum EnumerateError {
         /// The cell as given.
         cell: String,
     },
+    /// A `--split-deep-replies` cell that is not one of the template's carrier cells on the
+    /// board it is placed on.
+    #[error("--split-deep-replies {cell:?} is not a carrier cell of {name} (name it as the engine's trace does, e.g. l13)")]
+    SplitDeepReply {
+        /// The template.
+        name: String,
+        /// The cell as given.
+        cell: String,
+    },
+    /// A `--split-deep-moves` cell that is not one of the template's carrier cells on the
+    /// board it is placed on.
+    #[error("--split-deep-moves {cell:?} is not a carrier cell of {name} (name it as the engine's trace does, e.g. l15)")]
+    SplitDeepMove {
+        /// The template.
+        name: String,
+        /// The cell as given.
+        cell: String,
+    },
+    /// More `--split-deep-replies` cells than can be named.
+    #[error("--split-deep-replies names {count} cells, at most {most} can be named")]
+    SplitDeepReplies {
+        /// How many were named.
+        count: usize,
+        /// The most allowed.
+        most: usize,
+    },
     /// A helper stone above the goal stone's row.
     #[error("helper stone {helper:?} lies above the goal stone's row {row}")]
     HelperAbove {

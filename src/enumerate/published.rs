@@ -20,7 +20,7 @@ use crate::claim::{Claim, SubGame};
 use crate::edge_template::{EdgeTemplate, Rc};
 use crate::engine::encode::encode;
 use crate::engine::whole::{
-    decide_engine, decide_split_with, Engine, SplitStore, SubPart, WholeParams,
+    decide_engine, decide_split_with, Engine, NamedReplies, SplitStore, SubPart, WholeParams,
 };
 use crate::kernel::{self, Certificate};
 use crate::local::{Budget, Verdict};
@@ -106,6 +106,14 @@ pub struct ImportOptions {
     /// template is placed on, as the engine's trace and the undecided entry's "open" list
     /// name them; [`WholeParams::split_moves`]; `--split-moves`). Empty: every open move.
     pub split_moves: Vec<String>,
+    /// With the deep split: Black's replies its deep step tries first, in this order, before
+    /// its usual ones (cell names as for `split_moves`;
+    /// [`WholeParams::split_deep_replies`]; `--split-deep-replies`). Empty: the usual ones.
+    pub split_deep_replies: Vec<String>,
+    /// With the deep split: only these White second moves are tried by its second split
+    /// (cell names as for `split_moves`; [`WholeParams::split_deep_moves`];
+    /// `--split-deep-moves`). Empty: every open one.
+    pub split_deep_moves: Vec<String>,
 }
 
 impl ImportOptions {
@@ -209,7 +217,7 @@ pub fn parse_sources(text: &str) -> Result<Vec<Source>, serde_json::Error> {
 /// leftmost cell (holes included), or with `fitting` on Black's bottom edge of the smallest
 /// square board that holds it (`EdgeTemplate::place_fitting`'s size and offset; the 19×19
 /// placement when it does not fit): the sub-game and the board cell of each published cell.
-fn place(s: &Source, fitting: bool) -> Result<(SubGame, HashMap<Rc, Cell>), EnumerateError> {
+pub fn place(s: &Source, fitting: bool) -> Result<(SubGame, HashMap<Rc, Cell>), EnumerateError> {
     let all = || {
         s.goal_stones
             .iter()
@@ -411,22 +419,44 @@ pub fn import_one(
         ..Budget::default()
     };
     let mut params = opts.whole_params();
+    // The cells named by a flag, each a carrier cell of the placed template, else `bad`'s
+    // error naming it.
+    let carrier_cells = |names: &[String],
+                         bad: fn(String, String) -> EnumerateError|
+     -> Result<Vec<Cell>, EnumerateError> {
+        names
+            .iter()
+            .map(|m| {
+                game.board()
+                    .parse_cell(m, crate::board::Notation::Letters)
+                    .ok()
+                    .filter(|&c| game.carrier().contains(c))
+                    .ok_or_else(|| bad(s.name.clone(), m.clone()))
+            })
+            .collect()
+    };
     if !opts.split_moves.is_empty() {
-        let mut moves = CellSet::EMPTY;
-        for m in &opts.split_moves {
-            match game.board().parse_cell(m, crate::board::Notation::Letters) {
-                Ok(c) if game.carrier().contains(c) => {
-                    moves.insert(c);
-                }
-                _ => {
-                    return Err(EnumerateError::SplitMove {
-                        name: s.name.clone(),
-                        cell: m.clone(),
-                    })
-                }
-            }
-        }
-        params.split_moves = Some(moves);
+        let cells = carrier_cells(&opts.split_moves, |name, cell| EnumerateError::SplitMove {
+            name,
+            cell,
+        })?;
+        params.split_moves = Some(cells.into_iter().collect());
+    }
+    if !opts.split_deep_moves.is_empty() {
+        let cells = carrier_cells(&opts.split_deep_moves, |name, cell| {
+            EnumerateError::SplitDeepMove { name, cell }
+        })?;
+        params.split_deep_moves = Some(cells.into_iter().collect());
+    }
+    if !opts.split_deep_replies.is_empty() {
+        let cells = carrier_cells(&opts.split_deep_replies, |name, cell| {
+            EnumerateError::SplitDeepReply { name, cell }
+        })?;
+        params.split_deep_replies =
+            NamedReplies::new(&cells).ok_or(EnumerateError::SplitDeepReplies {
+                count: cells.len(),
+                most: NamedReplies::MAX,
+            })?;
     }
     let eo = match &opts.split_dir {
         Some(dir) if params.split && opts.engine == Engine::Solver && encode(&game).is_ok() => {

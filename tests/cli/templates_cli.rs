@@ -318,8 +318,9 @@ fn import_published_caps_the_certificate_nodes() {
 }
 
 /// `templates import-published --split-dir DIR` keeps the split's options for the solver
-/// engine only, and `--split-option-time` must be a positive number of seconds: anything else
-/// is bad input (exit 2, a message naming the flag), with nothing written.
+/// engine only, `--split-option-time` must be a positive number of seconds, and
+/// `--split-deep-replies` needs `--split-deep` and carrier cells: anything else is bad input
+/// (exit 2, a message naming the flag or the cell), with nothing written.
 #[test]
 fn import_published_split_flags_reject_bad_input() {
     let (fixture, out) = hexwiki_fixture_and_out("hexproof-import-published-split");
@@ -342,6 +343,20 @@ fn import_published_split_flags_reject_bad_input() {
         (
             vec!["--engine", "solver", "--split-option-time", "0"],
             "--split-option-time",
+        ),
+        (
+            vec![
+                "--engine",
+                "solver",
+                "--split-deep",
+                "--split-deep-replies",
+                "z99",
+            ],
+            "--split-deep-replies \"z99\" is not a carrier cell of III1a",
+        ),
+        (
+            vec!["--engine", "solver", "--split-deep-replies", "a1"],
+            "--split-deep",
         ),
     ] {
         let args: Vec<&str> = base.iter().copied().chain(extra).collect();

@@ -196,6 +196,8 @@ fn import_options(engine: Engine, local_nodes: u64, fitting: bool) -> ImportOpti
         split_deep: false,
         split_deep_first: false,
         split_moves: Vec::new(),
+        split_deep_replies: Vec::new(),
+        split_deep_moves: Vec::new(),
     }
 }
 
@@ -554,6 +556,18 @@ fn an_unfinished_rebuild_keeps_its_sub_trees_and_re_checks_them() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The error `import_one` gives for `opts` (which must fail), as text.
+fn import_error(
+    s: &hexproof::enumerate::published::Source,
+    library: &[hexproof::templates::library::Record],
+    opts: &ImportOptions,
+) -> String {
+    match import_one(s, library, opts) {
+        Err(e) => e.to_string(),
+        Ok(im) => panic!("no error: {}", im.entry.tried),
+    }
+}
+
 /// `--split-moves` (issue 28, session 35): only the named White first moves are tried; every
 /// other stays open, so the template is undecided and says which moves were not tried (a
 /// restricted run never claims more than it proved). A name that is not a carrier cell is an
@@ -571,10 +585,8 @@ fn split_moves_restricts_the_moves_tried() {
         split_moves: vec!["z99".into()],
         ..base.clone()
     };
-    let Err(e) = import_one(&s, &library, &bad) else {
-        panic!("z99 is not a carrier cell")
-    };
-    assert!(e.to_string().contains("--split-moves \"z99\""), "{e}");
+    let e = import_error(&s, &library, &bad);
+    assert!(e.contains("--split-moves \"z99\""), "{e}");
     // Every move's name, from a run whose moves all run out of time at once.
     let starved = ImportOptions {
         split_option_seconds: Some(1e-9),
@@ -613,4 +625,181 @@ fn split_moves_restricts_the_moves_tried() {
     // Unrestricted, the same template holds.
     let full = import_one(&s, &library, &base).unwrap();
     assert_eq!(full.entry.verdict, PublishedVerdict::Holds);
+}
+
+/// The deep step's replies (`deep_replies`, issue 28 session 39): the cells named by
+/// `--split-deep-replies` come first, in their order (White's own move, cells off the
+/// carrier and repeats left out), then the usual ones — the solver's proved reply, the
+/// stored ones, the options' most frequent — of which at most `DEEP_REPLIES`.
+#[test]
+fn deep_replies_begin_with_the_named_cells() {
+    use hexproof::board::{Board, Border, Cell, CellSet, Colour, Notation};
+    use hexproof::claim::{Claim, SubGame};
+    use hexproof::engine::whole::{deep_replies, NamedReplies, DEEP_REPLIES};
+    use hexproof::kernel::Reply;
+    use hexproof::position::Position;
+    let board = Board::square(5).unwrap();
+    let c = |n: &str| board.parse_cell(n, Notation::Letters).unwrap();
+    let p = Position::new(board, CellSet::EMPTY, CellSet::EMPTY).unwrap();
+    let carrier = p.empty_cells() - CellSet::single(c("e1"));
+    let sub = SubGame::new(
+        p,
+        carrier,
+        Claim {
+            owner: Colour::Black,
+            pairs: vec![(Cell::border(Border::Top), Cell::border(Border::Bottom))],
+            owner_first: true,
+        },
+    )
+    .unwrap();
+    let w = c("c3");
+    let options: Vec<Reply> = ["e5", "a5", "e5"]
+        .iter()
+        .map(|&n| Reply {
+            reply: c(n),
+            next: 0,
+        })
+        .collect();
+    let stored = [c("b3")];
+    let usual = deep_replies(
+        &sub,
+        w,
+        &NamedReplies::default(),
+        Some(c("b2")),
+        &stored,
+        &options,
+    );
+    assert_eq!(DEEP_REPLIES, 2);
+    assert_eq!(usual, vec![c("b2"), c("b3")]);
+    let named = NamedReplies::new(&[c("d4"), c("c3"), c("e1"), c("a1"), c("d4")]).unwrap();
+    let v = deep_replies(&sub, w, &named, Some(c("b2")), &stored, &options);
+    assert_eq!(v, vec![c("d4"), c("a1"), c("b2"), c("b3")]);
+    // With no usual reply at all (the deep step before the direct attempt, nothing proved
+    // yet), the named ones alone; a named one that is also a usual one is tried once, first.
+    let v = deep_replies(&sub, w, &named, None, &[], &[]);
+    assert_eq!(v, vec![c("d4"), c("a1")]);
+    let b2 = NamedReplies::new(&[c("b3")]).unwrap();
+    let v = deep_replies(&sub, w, &b2, Some(c("b2")), &stored, &options);
+    assert_eq!(v, vec![c("b3"), c("b2"), c("e5")]);
+    assert!(NamedReplies::new(&[c("a1"); NamedReplies::MAX + 1]).is_none());
+}
+
+/// `import-published --split-deep-replies` through `import_one` (HexWiki's III1a, the solver
+/// engine, one White move `w`, the deep step first): with no named reply and nothing proved
+/// yet the deep step has no reply to try, so `w` is proved by the direct attempt and no
+/// second split is stored; naming the direct attempt's Black reply `b` makes the deep step
+/// try it first: its second split's parts are stored under `white-…-black-<b>/`, `w`'s
+/// certificate (first move `b`) is kept, and the entry is undecided (the other moves were
+/// not tried) — the named reply changes only what is tried. A cell that is not a carrier
+/// cell is an error naming it; more than `NamedReplies::MAX` cells are an error. With
+/// `--split-deep-moves x` the second split tries White's second move x only: its folder
+/// holds x's part alone.
+#[test]
+fn split_deep_replies_are_tried_first() {
+    use hexproof::board::Notation;
+    use hexproof::engine::whole::split_order;
+    use hexproof::enumerate::published::place;
+    let (dir, library, s) = split_setting("deep-replies", "III1a");
+    let (game, at) = place(&s, true).unwrap();
+    let name = |c| game.board().cell_name(c, Notation::Letters);
+    let w = split_order(&game)[0];
+    let base = ImportOptions {
+        split: true,
+        split_dir: Some(dir.clone()),
+        split_deep: true,
+        split_deep_first: true,
+        split_moves: vec![name(w)],
+        ..import_options(Engine::Solver, 0, true)
+    };
+    for (cells, says) in [
+        (vec!["z99".to_string()], "--split-deep-replies \"z99\""),
+        (vec![name(w); 9], "at most 8"),
+    ] {
+        let bad = ImportOptions {
+            split_deep_replies: cells,
+            ..base.clone()
+        };
+        let e = import_error(&s, &library, &bad);
+        assert!(e.contains(says), "{e}");
+    }
+    let top = dir.join("III1a");
+    let listing = || -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(&top)
+            .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let plain = import_one(&s, &library, &base).unwrap();
+    assert_eq!(plain.entry.verdict, PublishedVerdict::Undecided);
+    let files = listing();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(
+        files[0].is_file(),
+        "no second split without a reply: {files:?}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    let first = v["certificate"]["first"].as_u64().unwrap() as usize;
+    let b_rc = s.carrier[first];
+    let b = at[&b_rc];
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let named = ImportOptions {
+        split_deep_replies: vec![name(b)],
+        ..base.clone()
+    };
+    let im = import_one(&s, &library, &named).unwrap();
+    assert_eq!(im.entry.verdict, PublishedVerdict::Undecided);
+    assert_eq!(im.split_rejected, 0);
+    let files = listing();
+    let deep: Vec<_> = files.iter().filter(|p| p.is_dir()).collect();
+    assert_eq!(deep.len(), 1, "{files:?}");
+    let dname = deep[0].file_name().unwrap().to_str().unwrap();
+    assert!(
+        dname.ends_with(&format!("-black-{}-{}", b_rc[0], b_rc[1])),
+        "{dname}: reply {}",
+        name(b)
+    );
+    let own = files.iter().find(|p| p.is_file()).expect("w's certificate");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(own).unwrap()).unwrap();
+    assert_eq!(v["certificate"]["first"].as_u64(), Some(first as u64));
+    // The stored parts and the joined move re-check: run again, all read, none rejected.
+    let again = import_one(&s, &library, &named).unwrap();
+    assert_eq!((again.split_loaded, again.split_rejected), (1, 0));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // `--split-deep-moves x`: the second split tries White's second move x only; the others
+    // stay open, so the deep step proves nothing (w then falls to the direct attempt) and
+    // its folder holds x's part alone.
+    let x = game.carrier().iter().find(|&c| c != w && c != b).unwrap();
+    let bad = ImportOptions {
+        split_deep_moves: vec!["z99".into()],
+        ..named.clone()
+    };
+    let e = import_error(&s, &library, &bad);
+    assert!(e.contains("--split-deep-moves \"z99\""), "{e}");
+    let only = ImportOptions {
+        split_deep_moves: vec![name(x)],
+        ..named.clone()
+    };
+    let im = import_one(&s, &library, &only).unwrap();
+    assert_eq!(im.entry.verdict, PublishedVerdict::Undecided);
+    let files: Vec<_> = listing().into_iter().filter(|p| p.is_dir()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let x_rc = at.iter().find(|(_, &c)| c == x).unwrap().0;
+    for d in &files {
+        let parts: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            parts
+                .iter()
+                .all(|p| p.starts_with(&format!("white-{}-{}.", x_rc[0], x_rc[1]))),
+            "only x's part: {parts:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -638,11 +638,6 @@ pub fn decide_split_with(
                 return finish_split(out, report, start);
             }
         };
-        let time = match (left, params.split_option_time) {
-            (Some(l), Some(t)) => Some(l.min(t)),
-            (l, t) => l.or(t),
-        };
-        let b = Budget { time, ..*budget };
         // A certificate for `w` from the deep step (before the direct attempt, or after it
         // when it is undecided).
         let mut deep = None;
@@ -661,6 +656,14 @@ pub fn decide_split_with(
                 deep = decide_deep(&sub, w, &replies, &left, params, store, &mut report);
             }
         }
+        // The direct attempt's time is what is left after the deep step (which may have run
+        // first), so the whole run's --time holds.
+        let left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
+        let time = match (left, params.split_option_time) {
+            (Some(l), Some(t)) => Some(l.min(t)),
+            (l, t) => l.or(t),
+        };
+        let b = Budget { time, ..*budget };
         let (o, r) = if deep.is_some() {
             (Outcome::undecided(), WholeReport::default())
         } else {

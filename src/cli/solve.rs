@@ -3,7 +3,7 @@
 use super::args::{exact_choice, ConductanceArg, OpeningsArg, OrderArg, PositionArgs};
 use super::{fail_input, move_list, print_json, CliError, EXIT_HOLDS, EXIT_UNDECIDED};
 use clap::Args;
-use hexproof::board::{Board, Colour, Notation};
+use hexproof::board::{Board, Cell, Colour, Notation};
 use hexproof::dfpn::{self, jobs, openings, Features, SolveOutcome, SolveParams, Winner};
 use hexproof::position::Position;
 use hexproof::prove::emit;
@@ -415,6 +415,11 @@ pub struct SolveArgs {
     /// The folder of the result files of --shard (created if missing; alone: shard 1/1).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// With --openings all --out DIR: take only these openings, in this order (cells
+    /// separated by commas or spaces), e.g. the cheap ones first in a sweep that may be
+    /// stopped: `--only d4,e2,f2`. --shard then splits this list.
+    #[arg(long, value_name = "CELLS", requires = "out")]
+    only: Option<String>,
     /// Assemble the openings table of --board from the result files in DIR (repeatable),
     /// re-checking each file (checksum, board, opening, a possible winning move) and the
     /// files against each other (duplicates and 180° images agree); exit 2 naming the bad
@@ -654,10 +659,20 @@ pub fn run_solve(a: SolveArgs) -> u8 {
     if a.openings.is_some() {
         if let Some(out) = &a.out {
             let shard = a.shard.unwrap_or(jobs::Shard::ALL);
+            let only = match a
+                .only
+                .as_deref()
+                .map(|l| only_openings(s.position.board(), l, s.notation))
+            {
+                None => None,
+                Some(Ok(cells)) => Some(cells),
+                Some(Err(e)) => return fail_input(e),
+            };
             return super::solve_jobs::run_job(
                 &s.params,
                 s.position.board(),
                 shard,
+                only.as_deref(),
                 out,
                 s.notation,
                 a.json,
@@ -801,6 +816,34 @@ fn capital(c: Colour) -> &'static str {
         Colour::Black => "Black",
         Colour::White => "White",
     }
+}
+
+/// The cells of `--only`: each a cell of the board, none twice.
+fn only_openings(board: &Board, list: &str, n: Notation) -> Result<Vec<Cell>, String> {
+    let mut cells: Vec<Cell> = Vec::new();
+    for name in list
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+    {
+        let cell = board
+            .parse_cell(name, n)
+            .ok()
+            .filter(|c| c.as_border().is_none())
+            .ok_or_else(|| {
+                format!(
+                    "--only: '{name}' is not a cell of the {} board",
+                    jobs::board_name(board)
+                )
+            })?;
+        if cells.contains(&cell) {
+            return Err(format!("--only: '{name}' is given twice"));
+        }
+        cells.push(cell);
+    }
+    if cells.is_empty() {
+        return Err("--only: no cell given".into());
+    }
+    Ok(cells)
 }
 
 fn run_openings(a: &SolveArgs, s: &Setup) -> u8 {

@@ -4,7 +4,7 @@
 
 use super::solve::{print_table, settings_line};
 use super::{fail_input, print_json, EXIT_HOLDS, EXIT_UNDECIDED};
-use hexproof::board::{Board, Notation};
+use hexproof::board::{Board, Cell, Notation};
 use hexproof::dfpn::frontier;
 use hexproof::dfpn::jobs::{self, Shard};
 use hexproof::dfpn::{SolveParams, Winner};
@@ -24,6 +24,7 @@ pub fn run_job(
     params: &SolveParams,
     board: &Board,
     shard: Shard,
+    only: Option<&[Cell]>,
     out: &Path,
     n: Notation,
     json_out: bool,
@@ -55,6 +56,7 @@ pub fn run_job(
         *board,
         params,
         shard,
+        only,
         out,
         &settings,
         hexproof::player::clock::thread_cpu_time,

@@ -17,17 +17,22 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs shard `i/n` of the 4×4 openings into `out`.
 fn job(out: &Path, i: usize, n: usize) -> (i32, String, String) {
-    run(&[
+    openings_job(out, &["--shard", &format!("{i}/{n}")])
+}
+
+/// Runs a job of the 4×4 openings into `out` with `extra` flags.
+fn openings_job(out: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
         "solve",
         "--board",
         "4x4",
         "--openings",
         "all",
-        "--shard",
-        &format!("{i}/{n}"),
         "--out",
         out.to_str().unwrap(),
-    ])
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
 }
 
 fn combine(dirs: &[&Path]) -> (i32, String, String) {
@@ -318,6 +323,40 @@ fn corrupted_result_files_are_rejected_for_the_right_reason() {
         "no result files",
     );
     let _ = std::fs::remove_dir_all(&good);
+}
+
+/// `--only` takes the named openings in its order, and a second run with the rest completes
+/// the same table as one process; bad lists are input errors.
+#[test]
+fn a_sweep_of_named_openings_then_the_rest_equals_one_process() {
+    let dir = scratch("only");
+    let sweep = |only: &str| openings_job(&dir, &["--only", only]);
+    let (code, _, err) = sweep("d1, a2,b3");
+    assert_eq!(code, 0, "{err}");
+    let order: Vec<&str> = err.lines().filter_map(|l| l.split(' ').next()).collect();
+    assert_eq!(order, ["d1", "a2", "b3"], "{err}");
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(files, 3);
+    let (code, _, err) = combine(&[&dir]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing"), "{err}");
+    // The rest (a1's image d4 and d1's image a4 are covered): complete it in one job.
+    let (code, _, err) = job(&dir, 1, 1);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("(already done)"), "{err}");
+    let (code, table_out, err) = combine(&[&dir]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(table(&table_out), one_process_table());
+    for (list, why) in [
+        ("a1,z9", "'z9' is not a cell"),
+        ("a1,a1", "'a1' is given twice"),
+        (" , ", "no cell given"),
+    ] {
+        let (code, _, err) = sweep(list);
+        assert_eq!(code, 2, "{list}: {err}");
+        assert!(err.contains(why), "{list}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

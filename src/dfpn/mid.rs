@@ -279,6 +279,12 @@ pub struct Dfpn<'a> {
     pub db: Option<std::sync::Arc<super::db::SolvedDb>>,
     /// Positions answered by the database.
     pub db_hits: u64,
+    /// Proof-set transpositions ([`super::transpose`]); `None`: off.
+    pub transpositions: Option<super::transpose::Transpositions>,
+    /// Positions answered by [`Dfpn::transpositions`].
+    pub transposed: u64,
+    /// Extra winner's stones a transposition may have (0–2).
+    pub transposition_extra: usize,
     /// Solved positions shared with the other searches of the run ([`super::shared`]).
     pub shared: Option<std::sync::Arc<super::shared::SharedSolved>>,
     /// Solved positions answered by [`Dfpn::shared`].
@@ -744,6 +750,12 @@ impl<'a> Dfpn<'a> {
             splits: 0,
             db: None,
             db_hits: 0,
+            transpositions: None,
+            transposed: 0,
+            transposition_extra: std::env::var("HEXPROOF_TRANSPOSE_EXTRA")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1),
             shared: None,
             shared_hits: 0,
             shared_evals: 0,
@@ -844,7 +856,10 @@ impl<'a> Dfpn<'a> {
                     self.tt.put(key, e);
                     e
                 }
-                _ => local?,
+                _ => match self.deduced(&key) {
+                    Some(e) => e,
+                    None => local?,
+                },
             },
         };
         // Threads on one tree: the latest numbers any thread published for an open position.
@@ -858,6 +873,27 @@ impl<'a> Dfpn<'a> {
             (true, Some(s)) => s.entry(e),
             _ => e,
         })
+    }
+
+    /// A solved entry for canonical `key` deduced by a proof-set transposition (stored in
+    /// the table), if any ([`super::transpose`]).
+    fn deduced(&mut self, key: &Key) -> Option<Entry> {
+        let d = self
+            .transpositions
+            .as_ref()?
+            .get(key, self.transposition_extra)?;
+        self.transposed += 1;
+        let wins = d.winner == key.to_move;
+        let e = Entry {
+            pn: if wins { 0 } else { INF },
+            dn: if wins { INF } else { 0 },
+            moves: d.proof,
+            best: d.best,
+            proof: d.proof,
+            own_untested: false,
+        };
+        self.tt.put(*key, e);
+        Some(e)
     }
 
     fn store(&mut self, pos: &Position, to_move: Colour, mut e: Entry) {
@@ -892,6 +928,18 @@ impl<'a> Dfpn<'a> {
         }
         if let Some(shared) = &self.shared {
             shared.put(key, e);
+        }
+        if let Some(t) = self
+            .transpositions
+            .as_mut()
+            .filter(|_| e.pn == 0 || e.dn == 0)
+        {
+            let winner = if e.pn == 0 {
+                key.to_move
+            } else {
+                key.to_move.opponent()
+            };
+            t.put(&key, winner, e.proof, e.best);
         }
         if let Some(t) = &self.tree {
             t.publish(key, e.pn, e.dn);

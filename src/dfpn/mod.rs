@@ -43,6 +43,7 @@ pub mod parallel;
 pub mod pg;
 pub mod proof_set;
 pub mod shared;
+pub mod transpose;
 pub mod tt;
 pub mod vc_eval;
 pub mod vulnerable;
@@ -144,6 +145,11 @@ pub struct Features {
     /// ([`dfpn`], "Strategy stealing"). Such a child has no winning move in the table, so
     /// the proof writers switch it off.
     pub strategy_stealing: bool,
+    /// Proof-set transpositions ([`transpose`], Henderson et al. 2009 §6): a position the
+    /// table does not know is answered by a solved one with the same player to move and the
+    /// same winner's stones whose proof set avoids its loser's stones. Such a position has
+    /// no subtree in the table, so the proof writers switch it off.
+    pub transpositions: bool,
 }
 
 impl Features {
@@ -165,6 +171,7 @@ impl Features {
         ice_patterns: true,
         dominated_proofs: true,
         strategy_stealing: true,
+        transpositions: true,
     };
 }
 
@@ -486,6 +493,8 @@ pub struct Profile {
     pub stolen: u64,
     /// Positions answered by the database (`--db`).
     pub db_hits: u64,
+    /// Positions answered by proof-set transpositions ([`Features::transpositions`]).
+    pub transposed: u64,
     /// Solved positions answered by the searches of other openings (`--openings all`,
     /// [`shared`]).
     pub shared_hits: u64,
@@ -548,6 +557,7 @@ impl Profile {
         self.dominated_proofs_kept += o.dominated_proofs_kept;
         self.stolen += o.stolen;
         self.db_hits += o.db_hits;
+        self.transposed += o.transposed;
         self.shared_hits += o.shared_hits;
         self.shared_evals += o.shared_evals;
         self.vulnerable_pruned += o.vulnerable_pruned;
@@ -592,6 +602,7 @@ impl Profile {
             dominated_proofs_kept: d.dominated_proofs_kept,
             stolen: d.stolen,
             db_hits: d.db_hits,
+            transposed: d.transposed,
             shared_hits: d.shared_hits,
             shared_evals: d.shared_evals,
             vulnerable_pruned: d.vulnerable_pruned,
@@ -659,6 +670,9 @@ pub fn make_search<'a>(params: &SolveParams, order: &'a dyn MoveOrder, start: In
     d.dominated = f.dominated;
     d.dominated_proofs = f.dominated_proofs;
     d.strategy_stealing = f.strategy_stealing;
+    d.transpositions = f
+        .transpositions
+        .then(|| transpose::Transpositions::new(params.tt_entries));
     d.vulnerable = f.vulnerable;
     d.decompose = f.decompose;
     d.reduction = f.reduction;

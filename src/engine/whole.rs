@@ -1032,6 +1032,9 @@ pub fn solver_params(budget: &Budget, params: &WholeParams) -> SolveParams {
         ..SolveParams::default()
     };
     sp.vc_capture_and = params.capture == Capture::On || params.capture == Capture::Root;
+    // The certificate rebuild walks the solver's table: a transposed position has no
+    // subtree there (not measured on templates yet).
+    sp.features.transpositions = false;
     if params.fill_in == Fill::Off {
         let f = &mut sp.features;
         f.dead = false;

@@ -314,6 +314,7 @@ pub fn emit_with_choices(
     // A child refuted by strategy stealing has no winning move to write.
     let mut params = params.clone();
     params.features.strategy_stealing = false;
+    params.features.transpositions = false;
     let params = &params;
     let mut d = make_search(params, params.order.order(), start);
     let filled = d.filled(pos, to_move);

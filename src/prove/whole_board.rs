@@ -183,6 +183,7 @@ pub fn refute_checked_opts(
     };
     // The export follows the table: no child refuted by strategy stealing (no winning move).
     params.features.strategy_stealing = false;
+    params.features.transpositions = false;
     let start = Instant::now();
     let mut d = dfpn::make_search(&params, params.order.order(), start);
     let out = dfpn::solve_in(&mut d, &pos, Colour::White, start);

@@ -397,6 +397,7 @@ fn solver_params(nodes: u64) -> SolveParams {
     };
     // The export follows the table: no child refuted by strategy stealing (no winning move).
     params.features.strategy_stealing = false;
+    params.features.transpositions = false;
     params
 }
 

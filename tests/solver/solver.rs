@@ -1243,3 +1243,71 @@ fn compact_layout_is_the_default_and_keeps_the_tree() {
         "{compact} of {builds} builds compact"
     );
 }
+
+/// Proof-set transpositions (issue 25, session 40; Henderson et al. 2009 §6): every fact the
+/// searches of random 5×5 positions put in the index — "the winner wins with these stones of
+/// its own, this player to move and the loser's stones anywhere outside this proof set" — is
+/// checked by the exact search on positions built from it: the winner's stones (plus up to
+/// two extra ones, as a lookup allows), random loser stones outside the proof set. The index
+/// answers each such position with that winner, and the searches agree with the exact one.
+#[test]
+fn proof_set_transpositions_agree_with_the_exact_search() {
+    let mut rng = rng::Rng(0x5eed_7040);
+    let params = SolveParams::default();
+    assert!(params.features.transpositions, "on by default");
+    let (mut facts_checked, mut hits, mut searched) = (0, 0, 0);
+    while facts_checked < 60 && searched < 40 {
+        let stones = 1 + rng.below(4) as usize;
+        let p = random_position(&mut rng, 5, stones);
+        let to_move = random_side(&mut rng);
+        if p.winner().is_some() {
+            continue;
+        }
+        let start = std::time::Instant::now();
+        let mut d = dfpn::make_search(&params, params.order.order(), start);
+        let o = dfpn::solve_in(&mut d, &p, to_move, start);
+        assert_eq!(o.winner == Winner::Black, exact_black_wins(&p, to_move));
+        hits += d.transposed;
+        searched += 1;
+        let index = d.transpositions.as_ref().expect("on");
+        let facts = index.facts();
+        for k in 0..facts.len().min(8) {
+            let (side, winner, own, proof) = facts[rng.below(facts.len() as u64) as usize];
+            let board = *p.board();
+            let mut q = Position::empty(board);
+            for c in own.iter() {
+                q.play(winner, c).unwrap();
+            }
+            let free: Vec<Cell> = (q.empty_cells() - proof).iter().collect();
+            let mut extra = 0;
+            for &c in &free {
+                match rng.below(5) {
+                    0 | 1 => q.play(winner.opponent(), c).unwrap(),
+                    2 if extra < 2 && k % 2 == 0 => {
+                        q.play(winner, c).unwrap();
+                        extra += 1;
+                    }
+                    _ => {}
+                }
+            }
+            if q.winner().is_some() {
+                continue;
+            }
+            let key = dfpn::tt::Key {
+                black: q.stones(Colour::Black),
+                white: q.stones(Colour::White),
+                to_move: side,
+            };
+            let d = index.get(&key, 2).expect("the fact decides the position");
+            assert_eq!(d.winner, winner);
+            assert_eq!(
+                exact_black_wins(&q, side),
+                winner == Colour::Black,
+                "fact: {side} to move, {winner} wins with {own:?} and proof set {proof:?}; position {q:?}"
+            );
+            facts_checked += 1;
+        }
+    }
+    eprintln!("{facts_checked} facts checked, {hits} transposition hits in {searched} searches");
+    assert!(facts_checked >= 60, "{facts_checked}");
+}

@@ -153,11 +153,12 @@ pub struct SolveArgs {
     /// with --emit-proof).
     #[arg(long)]
     no_strategy_stealing: bool,
-    /// Ablation: no proof-set transpositions (by default a position is answered by a solved
-    /// one with the same player to move and the same winner's stones whose proof set avoids
-    /// its loser's stones, Henderson et al. 2009 §6; always off with --emit-proof).
+    /// Proof-set transpositions (Henderson et al. 2009 §6; off by default): a position the
+    /// table lacks is answered by a solved one with the same player to move and the same
+    /// winner's stones (or all but one) whose proof set avoids its loser's stones. Measured:
+    /// 8×8 g2 −6 % positions, e4 +172 %, 7×7's 49 +0.5 %. Ignored with --emit-proof.
     #[arg(long)]
-    no_transpositions: bool,
+    transpositions: bool,
     /// Initial disproof number of a child not yet evaluated: 1 evaluates every child of a
     /// node before going deeper; larger values go deeper into a child with a narrow
     /// mustplay first (a search parameter only, sound for any value).
@@ -572,7 +573,7 @@ fn setup(a: &SolveArgs) -> Result<Setup, CliError> {
             // A stolen child has no winning move for the proof writer to follow.
             strategy_stealing: !a.no_strategy_stealing && a.emit_proof.is_none(),
             // A transposed position has no subtree for the proof writer to follow.
-            transpositions: !a.no_transpositions && a.emit_proof.is_none(),
+            transpositions: a.transpositions && a.emit_proof.is_none(),
         },
         child_dn: a.child_dn,
         widening_step: a.widening_step,

@@ -856,7 +856,7 @@ impl<'a> Dfpn<'a> {
                     self.tt.put(key, e);
                     e
                 }
-                _ => match self.deduced(&key) {
+                _ => match self.deduced(&key, rotated, pos) {
                     Some(e) => e,
                     None => local?,
                 },
@@ -875,16 +875,17 @@ impl<'a> Dfpn<'a> {
         })
     }
 
-    /// A solved entry for canonical `key` deduced by a proof-set transposition (stored in
-    /// the table), if any ([`super::transpose`]).
-    fn deduced(&mut self, key: &Key) -> Option<Entry> {
+    /// A solved entry for canonical `key` (of filled `pos`, the rotated key when
+    /// `rotated`) deduced by a proof-set transposition, its proof set reduced as a solved
+    /// node's, stored in the table, if any ([`super::transpose`]).
+    fn deduced(&mut self, key: &Key, rotated: bool, pos: &Position) -> Option<Entry> {
         let d = self
             .transpositions
             .as_ref()?
             .get(key, self.transposition_extra)?;
         self.transposed += 1;
         let wins = d.winner == key.to_move;
-        let e = Entry {
+        let mut e = Entry {
             pn: if wins { 0 } else { INF },
             dn: if wins { INF } else { 0 },
             moves: d.proof,
@@ -892,6 +893,12 @@ impl<'a> Dfpn<'a> {
             proof: d.proof,
             own_untested: false,
         };
+        if self.reduction {
+            let sym = self.sym.as_ref().filter(|_| rotated);
+            let here = sym.map_or(d.proof, |s| s.set(d.proof));
+            let r = super::proof_set::reduce(pos, d.winner, here);
+            e.proof = sym.map_or(r, |s| s.set(r));
+        }
         self.tt.put(*key, e);
         Some(e)
     }

@@ -148,7 +148,8 @@ pub struct Features {
     /// Proof-set transpositions ([`transpose`], Henderson et al. 2009 §6): a position the
     /// table does not know is answered by a solved one with the same player to move and the
     /// same winner's stones whose proof set avoids its loser's stones. Such a position has
-    /// no subtree in the table, so the proof writers switch it off.
+    /// no subtree in the table, so the proof writers switch it off. Off by default (not a
+    /// gain over the measured openings).
     pub transpositions: bool,
 }
 
@@ -171,7 +172,9 @@ impl Features {
         ice_patterns: true,
         dominated_proofs: true,
         strategy_stealing: true,
-        transpositions: true,
+        // Measured in session 40 (docs/journal/solver-session40.md): 8×8 g2 −6 %, f1 −2 %,
+        // a1 −3 % positions, but g1 +6 % and e4 +172 %, 7×7's 49 +0.5 %: off.
+        transpositions: false,
     };
 }
 

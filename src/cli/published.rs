@@ -148,6 +148,29 @@ pub struct ImportPublishedArgs {
         requires = "split_deep"
     )]
     split_deep_moves: Vec<String>,
+    /// With --split-deep: a third level. The deep step's second split runs a deep step of
+    /// its own, first, on each White second move it tries with no stored part: Black's
+    /// reply taken from these cells (comma- or space-separated, in order, at most 8), then a
+    /// third split by White's third move, its parts kept in
+    /// `…/white-<r>-<c>-black-<r>-<c>/white-<r>-<c>-black-<r>-<c>/` and re-checked by the
+    /// kernel when read (use with --split-deep-moves to name the hard second move).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "CELLS",
+        requires = "split_deep"
+    )]
+    split_deeper_replies: Vec<String>,
+    /// With --split-deeper-replies: the third split tries only these White third moves
+    /// (comma-separated cell names); its stored parts of the others are still read. A move
+    /// left out stays open.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "CELLS",
+        requires = "split_deeper_replies"
+    )]
+    split_deeper_moves: Vec<String>,
     /// Templates decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -256,6 +279,13 @@ pub fn run_import_published(a: ImportPublishedArgs) -> u8 {
             .map(String::from)
             .collect(),
         split_deep_moves: a.split_deep_moves.clone(),
+        split_deeper_replies: a
+            .split_deeper_replies
+            .iter()
+            .flat_map(|c| c.split_whitespace())
+            .map(String::from)
+            .collect(),
+        split_deeper_moves: a.split_deeper_moves.clone(),
     };
     // What to decide now: (source index, kept entry if not decided now).
     // The earlier entry of the same published template, decided ones first.

@@ -118,6 +118,17 @@ pub struct WholeParams {
     /// `None`: every open one (`import-published --split-deep-moves`, session 39). A move
     /// left out stays open, so the second split holds only when every move is answered.
     pub split_deep_moves: Option<CellSet>,
+    /// With [`WholeParams::split_deep`]: a third level (issue 28, session 40). Named replies
+    /// make the deep step's second split run a deep step of its own, first, on each White
+    /// second move it tries with no stored part: Black's reply taken from these (in order),
+    /// then a third split by White's third move, its parts kept in the nested store's nested
+    /// store and checked by the kernel when read, as at the second level. Empty (the
+    /// default): two levels, as before (`import-published --split-deeper-replies`).
+    pub split_deeper_replies: NamedReplies,
+    /// With [`WholeParams::split_deeper_replies`]: only these White third moves are tried by
+    /// the third split (the others' stored parts are still read and joined; a move left out
+    /// stays open); `None`: every open one (`import-published --split-deeper-moves`).
+    pub split_deeper_moves: Option<CellSet>,
     /// The solver's root rule ([`SolveParams::top_epsilon`]): (ε, plies) of the 1+ε trick
     /// near each search's root, `None` for the plain ε everywhere. Default: the solver's own
     /// ([`dfpn::DEFAULT_TOP_EPSILON`], session 34); `HEXPROOF_WHOLE_TOP=off` turns it off.
@@ -237,6 +248,8 @@ impl Default for WholeParams {
             split_moves: None,
             split_deep_replies: NamedReplies::default(),
             split_deep_moves: None,
+            split_deeper_replies: NamedReplies::default(),
+            split_deeper_moves: None,
             top_epsilon: match std::env::var("HEXPROOF_WHOLE_TOP").as_deref() {
                 Ok("off") => None,
                 _ => SolveParams::default().top_epsilon,
@@ -299,6 +312,14 @@ pub struct WholeReport {
     /// certificate's rebuild then ran out of time (the deep split's first reply,
     /// [`WholeParams::split_deep`]). Not added up by [`WholeReport::add`].
     pub root_reply: Option<Cell>,
+    /// The solver's root search said White wins (not confirmed: the verdict stays undecided
+    /// unless the exact search confirms it). Not added up by [`WholeReport::add`].
+    pub root_disproved: bool,
+    /// A split ([`decide_split_with`]): the White move after which the solver said White
+    /// wins ([`WholeReport::root_disproved`] of that move's claim); the split stops there, and
+    /// a deep step ([`decide_deep`]) goes on with its next reply (session 40). Only what is
+    /// tried changes: the claim is still undecided unless the refutation is confirmed.
+    pub refuted_by: Option<Cell>,
 }
 
 impl WholeReport {
@@ -697,7 +718,11 @@ pub fn decide_split_with(
             }
             (o, r)
         };
-        if deep.is_none() && params.split_deep && o.verdict == Verdict::Undecided {
+        if deep.is_none()
+            && params.split_deep
+            && o.verdict == Verdict::Undecided
+            && !r.root_disproved
+        {
             let replies = deep_replies(
                 &sub,
                 w,
@@ -746,6 +771,18 @@ pub fn decide_split_with(
             }
             (Verdict::Fails, _) => {
                 fails_after(&mut out, w, o.refutation);
+                return finish_split(out, report, start);
+            }
+            // The solver says White wins after `w` (not confirmed): the claim is undecided,
+            // and trying White's other moves would not decide it.
+            _ if r.root_disproved => {
+                report.refuted_by = Some(w);
+                report.failure = Some(format!(
+                    "split: White {} wins by the solver (not confirmed; {} options, {} White moves open)",
+                    name(w),
+                    options.len(),
+                    open.len()
+                ));
                 return finish_split(out, report, start);
             }
             _ => {
@@ -855,12 +892,7 @@ fn decide_deep(
 ) -> Option<Certificate> {
     let start = Instant::now();
     let name = |c: Cell| sub.board().cell_name(c, crate::board::Notation::Letters);
-    let inner = WholeParams {
-        split: true,
-        split_deep: false,
-        split_moves: params.split_deep_moves,
-        ..*params
-    };
+    let inner = deep_inner(params);
     for &b in replies {
         let left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
         if left.is_some_and(|t| t.is_zero()) {
@@ -894,8 +926,11 @@ fn decide_deep(
         }
         let c2 = match (o.verdict, o.certificate) {
             (Verdict::Holds, Some(c2)) => c2,
-            // White refutes `b` (not the template): the next reply.
+            // White refutes `b` (not the template): the next reply. So too when the solver
+            // says White wins after one of White's second moves (not confirmed, but only
+            // which reply is tried depends on it).
             (Verdict::Fails, _) => continue,
+            _ if r.refuted_by.is_some() => continue,
             // Undecided within the time: its parts are stored; another reply would only
             // take the time the next run gives this one.
             _ => return None,
@@ -918,6 +953,26 @@ fn decide_deep(
         report.split_rejected += 1;
     }
     None
+}
+
+/// The parameters of a deep step's second split ([`decide_deep`]): a split restricted to
+/// [`WholeParams::split_deep_moves`], with no deep step of its own unless
+/// [`WholeParams::split_deeper_replies`] names replies: then its deep step comes first,
+/// tries those replies and restricts the third split to
+/// [`WholeParams::split_deeper_moves`], and nests no further.
+pub fn deep_inner(params: &WholeParams) -> WholeParams {
+    let deeper = params.split_deeper_replies.cells().next().is_some();
+    WholeParams {
+        split: true,
+        split_deep: deeper,
+        split_deep_first: deeper || params.split_deep_first,
+        split_moves: params.split_deep_moves,
+        split_deep_replies: params.split_deeper_replies,
+        split_deep_moves: params.split_deeper_moves,
+        split_deeper_replies: NamedReplies::default(),
+        split_deeper_moves: None,
+        ..*params
+    }
 }
 
 /// `budget` with its time less what has passed since `start`.
@@ -971,6 +1026,76 @@ pub fn deep_replies(
     }
     v.truncate(first + DEEP_REPLIES);
     v
+}
+
+/// A transposition of the split's parts (issue 28, session 40): `cert` proves the claim after
+/// White's first move `v` (Black to move) with Black's first move `b`; the part of a deep
+/// step after White's `w`, Black's `b` and White's second move `v` is the same position
+/// (White on `w` and `v`, Black on `b`, Black to move), so it is cut out of `cert` here: the
+/// option of `cert`'s root or-node that answers White's `w` (`w` outside its reply and its
+/// next node's carrier, the kernel's condition 3), as a certificate of its own — first move
+/// that option's reply, root its next node, the nodes it reaches (in their order, so children
+/// stay before parents) with `b` taken out of every node's stones (`b` is a stone of the
+/// position there). `None` when `cert` starts with another move than `b`, its root is not an
+/// or-node or no option answers `w`. Nothing is trusted: the caller checks the result with the
+/// kernel on the claim after `w`, `b`, `v` like any stored part (their carriers avoid `w` and
+/// `v`, whose White stones then do not matter: kernel docs, 7a).
+pub fn answer_after(cert: &Certificate, b: Cell, w: Cell) -> Option<Certificate> {
+    if cert.first != Some(b) {
+        return None;
+    }
+    let NodeKind::Or(options) = &cert.nodes.get(cert.root as usize)?.kind else {
+        return None;
+    };
+    let opt = options.iter().find(|o| {
+        o.reply != w
+            && cert
+                .nodes
+                .get(o.next as usize)
+                .is_some_and(|n| !n.carrier.contains(w))
+    })?;
+    // The nodes `opt.next` reaches.
+    let mut keep = vec![false; cert.nodes.len()];
+    let mut stack = vec![opt.next];
+    while let Some(id) = stack.pop() {
+        let k = keep.get_mut(id as usize)?;
+        if std::mem::replace(k, true) {
+            continue;
+        }
+        match &cert.nodes[id as usize].kind {
+            NodeKind::Joined => {}
+            NodeKind::Or(rs) => stack.extend(rs.iter().map(|r| r.next)),
+            NodeKind::And(cs) => stack.extend(cs.iter().copied()),
+        }
+    }
+    let mut new_id = vec![NodeId::MAX; cert.nodes.len()];
+    let mut nodes = Vec::new();
+    for (i, n) in cert.nodes.iter().enumerate() {
+        if keep[i] {
+            new_id[i] = nodes.len() as NodeId;
+            nodes.push(n.clone());
+        }
+    }
+    for n in &mut nodes {
+        n.stones.remove(b);
+        n.kind = match &n.kind {
+            NodeKind::Joined => NodeKind::Joined,
+            NodeKind::Or(rs) => NodeKind::Or(
+                rs.iter()
+                    .map(|r| Reply {
+                        reply: r.reply,
+                        next: new_id[r.next as usize],
+                    })
+                    .collect(),
+            ),
+            NodeKind::And(cs) => NodeKind::And(cs.iter().map(|&c| new_id[c as usize]).collect()),
+        };
+    }
+    Some(Certificate {
+        nodes,
+        first: Some(opt.reply),
+        root: new_id[opt.next as usize],
+    })
 }
 
 /// `sub` (Black to move) after Black's move `b`: White to move, `b` out of the carrier.
@@ -1178,6 +1303,7 @@ impl Builder<'_, '_, '_> {
             let root = self.white(CellSet::EMPTY, CellSet::EMPTY)?;
             return Ok(Some((None, root)));
         }
+        self.report.root_disproved = white_wins;
         if white_wins && to_move == Colour::White {
             self.confirm_fails(&f, out);
         }

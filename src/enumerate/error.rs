@@ -84,6 +84,27 @@ pub enum EnumerateError {
         /// The most allowed.
         most: usize,
     },
+    /// A cell given to a split flag (`flag`, e.g. `--split-deeper-replies`) that is not one
+    /// of the template's carrier cells on the board it is placed on.
+    #[error("{flag} {cell:?} is not a carrier cell of {name} (name it as the engine's trace does, e.g. k13)")]
+    SplitFlagCell {
+        /// The flag.
+        flag: &'static str,
+        /// The template.
+        name: String,
+        /// The cell as given.
+        cell: String,
+    },
+    /// More cells given to a split flag than can be named.
+    #[error("{flag} names {count} cells, at most {most} can be named")]
+    SplitFlagCount {
+        /// The flag.
+        flag: &'static str,
+        /// How many were named.
+        count: usize,
+        /// The most allowed.
+        most: usize,
+    },
     /// A helper stone above the goal stone's row.
     #[error("helper stone {helper:?} lies above the goal stone's row {row}")]
     HelperAbove {

@@ -20,7 +20,8 @@ use crate::claim::{Claim, SubGame};
 use crate::edge_template::{EdgeTemplate, Rc};
 use crate::engine::encode::encode;
 use crate::engine::whole::{
-    decide_engine, decide_split_with, Engine, NamedReplies, SplitStore, SubPart, WholeParams,
+    answer_after, decide_engine, decide_split_with, Engine, NamedReplies, SplitStore, SubPart,
+    WholeParams,
 };
 use crate::kernel::{self, Certificate};
 use crate::local::{Budget, Verdict};
@@ -114,6 +115,13 @@ pub struct ImportOptions {
     /// (cell names as for `split_moves`; [`WholeParams::split_deep_moves`];
     /// `--split-deep-moves`). Empty: every open one.
     pub split_deep_moves: Vec<String>,
+    /// With the deep split: Black's replies a third-level deep step tries, inside the deep
+    /// step's second split ([`WholeParams::split_deeper_replies`]; `--split-deeper-replies`).
+    /// Empty: two levels.
+    pub split_deeper_replies: Vec<String>,
+    /// With [`ImportOptions::split_deeper_replies`]: only these White third moves are tried
+    /// ([`WholeParams::split_deeper_moves`]; `--split-deeper-moves`). Empty: every open one.
+    pub split_deeper_moves: Vec<String>,
 }
 
 impl ImportOptions {
@@ -458,6 +466,31 @@ pub fn import_one(
                 most: NamedReplies::MAX,
             })?;
     }
+    if !opts.split_deeper_moves.is_empty() {
+        let cells = carrier_cells(&opts.split_deeper_moves, |name, cell| {
+            EnumerateError::SplitFlagCell {
+                flag: "--split-deeper-moves",
+                name,
+                cell,
+            }
+        })?;
+        params.split_deeper_moves = Some(cells.into_iter().collect());
+    }
+    if !opts.split_deeper_replies.is_empty() {
+        let cells = carrier_cells(&opts.split_deeper_replies, |name, cell| {
+            EnumerateError::SplitFlagCell {
+                flag: "--split-deeper-replies",
+                name,
+                cell,
+            }
+        })?;
+        params.split_deeper_replies =
+            NamedReplies::new(&cells).ok_or(EnumerateError::SplitFlagCount {
+                flag: "--split-deeper-replies",
+                count: cells.len(),
+                most: NamedReplies::MAX,
+            })?;
+    }
     let eo = match &opts.split_dir {
         Some(dir) if params.split && opts.engine == Engine::Solver && encode(&game).is_ok() => {
             let mut files = SplitFiles::new(dir, s, opts.fitting, &game, &at);
@@ -583,6 +616,10 @@ pub struct SplitFiles {
     /// A nested store ([`SplitStore::nested`]) prints its errors on stderr at once (nobody
     /// reads its `errors`).
     echo: bool,
+    /// A nested store's parent (its folder and template key) and the sequence (White's `w`,
+    /// Black's `b`): a White second move `v` with no file of its own is read from the
+    /// parent's file of `v` when that one starts with `b` ([`answer_after`], a transposition).
+    parent: Option<(PathBuf, String, Cell, Cell)>,
 }
 
 impl SplitFiles {
@@ -625,6 +662,7 @@ impl SplitFiles {
             at: at.clone(),
             errors: Vec::new(),
             echo: false,
+            parent: None,
         }
     }
 
@@ -655,6 +693,7 @@ impl SplitFiles {
             at: self.at.clone(),
             errors: Vec::new(),
             echo: true,
+            parent: Some((self.dir.clone(), self.template.clone(), w, b)),
         })
     }
 
@@ -704,9 +743,15 @@ impl SplitFiles {
     }
 
     fn read(&self, w: Cell) -> Result<Option<Certificate>, String> {
-        let Some(path) = self.path(w) else {
+        self.read_in(&self.dir, &self.template, w)
+    }
+
+    /// The certificate of White's `w` in folder `dir` under the template key `template`.
+    fn read_in(&self, dir: &Path, template: &str, w: Cell) -> Result<Option<Certificate>, String> {
+        let Some(rc) = self.rc(w) else {
             return Ok(None);
         };
+        let path = dir.join(format!("white-{}-{}.json", rc[0], rc[1]));
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -714,8 +759,7 @@ impl SplitFiles {
         };
         let f: SplitFile =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let rc = self.at.iter().find(|(_, &c)| c == w).map(|(rc, _)| *rc);
-        if f.template != self.template || f.placement != self.placement || Some(f.white) != rc {
+        if f.template != template || f.placement != self.placement || f.white != rc {
             return Err(format!(
                 "{}: the file of another template, placement or White move",
                 path.display()
@@ -914,10 +958,32 @@ struct SplitFile {
 
 impl SplitStore for SplitFiles {
     fn load(&mut self, w: Cell) -> Option<Certificate> {
-        self.read(w).unwrap_or_else(|e| {
+        let own = self.read(w).unwrap_or_else(|e| {
             self.error(e);
             None
-        })
+        });
+        if own.is_some() {
+            return own;
+        }
+        // A transposition: the parent's certificate after White's `w` may start with this
+        // store's Black reply and answer its White move (checked by the kernel by the split,
+        // as every certificate loaded).
+        let (dir, template, pw, pb) = self.parent.clone()?;
+        let cert = self.read_in(&dir, &template, w).ok()??;
+        let cut = answer_after(&cert, pb, pw)?;
+        let rc = self.rc(w).unwrap_or_default();
+        eprintln!(
+            "{}: White {},{}: cut out of {}/white-{}-{}.json ({} of its {} certificate nodes)",
+            self.template,
+            rc[0],
+            rc[1],
+            dir.display(),
+            rc[0],
+            rc[1],
+            cut.nodes.len(),
+            cert.nodes.len()
+        );
+        Some(cut)
     }
 
     fn save(&mut self, w: Cell, cert: &Certificate) {

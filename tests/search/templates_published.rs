@@ -198,6 +198,8 @@ fn import_options(engine: Engine, local_nodes: u64, fitting: bool) -> ImportOpti
         split_moves: Vec::new(),
         split_deep_replies: Vec::new(),
         split_deep_moves: Vec::new(),
+        split_deeper_replies: Vec::new(),
+        split_deeper_moves: Vec::new(),
     }
 }
 
@@ -684,6 +686,19 @@ fn deep_replies_begin_with_the_named_cells() {
     assert!(NamedReplies::new(&[c("a1"); NamedReplies::MAX + 1]).is_none());
 }
 
+/// The solver engine, split with its folder `dir`, deep step first, White's first move `w`
+/// only.
+fn deep_first_options(dir: &Path, w: String) -> ImportOptions {
+    ImportOptions {
+        split: true,
+        split_dir: Some(dir.to_path_buf()),
+        split_deep: true,
+        split_deep_first: true,
+        split_moves: vec![w],
+        ..import_options(Engine::Solver, 0, true)
+    }
+}
+
 /// `import-published --split-deep-replies` through `import_one` (HexWiki's III1a, the solver
 /// engine, one White move `w`, the deep step first): with no named reply and nothing proved
 /// yet the deep step has no reply to try, so `w` is proved by the direct attempt and no
@@ -703,14 +718,7 @@ fn split_deep_replies_are_tried_first() {
     let (game, at) = place(&s, true).unwrap();
     let name = |c| game.board().cell_name(c, Notation::Letters);
     let w = split_order(&game)[0];
-    let base = ImportOptions {
-        split: true,
-        split_dir: Some(dir.clone()),
-        split_deep: true,
-        split_deep_first: true,
-        split_moves: vec![name(w)],
-        ..import_options(Engine::Solver, 0, true)
-    };
+    let base = deep_first_options(&dir, name(w));
     for (cells, says) in [
         (vec!["z99".to_string()], "--split-deep-replies \"z99\""),
         (vec![name(w); 9], "at most 8"),
@@ -801,5 +809,251 @@ fn split_deep_replies_are_tried_first() {
             "only x's part: {parts:?}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `import-published --split-deeper-replies` (issue 28, session 40): a third level of the
+/// deep split through `import_one` (HexWiki's IV1a: III1a's 8 cells leave Black joined after
+/// four moves, so its third split has nothing to prove; the solver engine, one White move `w`,
+/// Black's named reply `b`, one White second move `x`). A run with two levels stores `x`'s
+/// part (Black's reply `y`); with `y` named as the third level's reply (and `x`'s part
+/// removed) the second split runs a deep step of its own on `x`: the third split's parts
+/// are stored under `white-<w>-black-<b>/white-<x>-black-<y>/`, `x`'s part is stored again
+/// with first move `y`, and a re-run reads it (kernel-checked) with none rejected. A bad
+/// cell, a ninth cell, and `--split-deeper-moves` with a bad cell are errors naming the flag.
+#[test]
+fn split_deeper_replies_nest_a_third_split() {
+    use hexproof::board::Notation;
+    use hexproof::engine::whole::split_order;
+    use hexproof::enumerate::published::place;
+    let (dir, library, s) = split_setting("deeper-replies", "IV1a");
+    let (game, at) = place(&s, true).unwrap();
+    let name = |c| game.board().cell_name(c, Notation::Letters);
+    let rc = |c| *at.iter().find(|(_, &x)| x == c).unwrap().0;
+    let w = split_order(&game)[0];
+    // Black's reply to w: the direct attempt's (as in split_deep_replies_are_tried_first).
+    let plain = deep_first_options(&dir, name(w));
+    import_one(&s, &library, &plain).unwrap();
+    let top = dir.join("IV1a");
+    let first_of = |p: &std::path::Path| -> usize {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        v["certificate"]["first"].as_u64().unwrap() as usize
+    };
+    let w_rc = rc(w);
+    let b_rc = s.carrier[first_of(&top.join(format!("white-{}-{}.json", w_rc[0], w_rc[1])))];
+    let b = at[&b_rc];
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Two levels, White's second move x only: x's part names Black's reply y.
+    let x = split_order(&game)
+        .into_iter()
+        .find(|&c| c != w && c != b)
+        .unwrap();
+    let x_rc = rc(x);
+    let two = ImportOptions {
+        split_deep_replies: vec![name(b)],
+        split_deep_moves: vec![name(x)],
+        ..plain.clone()
+    };
+    import_one(&s, &library, &two).unwrap();
+    let deep = top.join(format!(
+        "white-{}-{}-black-{}-{}",
+        w_rc[0], w_rc[1], b_rc[0], b_rc[1]
+    ));
+    let x_part = deep.join(format!("white-{}-{}.json", x_rc[0], x_rc[1]));
+    let y_rc = s.carrier[first_of(&x_part)];
+    let y = at[&y_rc];
+    std::fs::remove_dir_all(&dir).unwrap();
+    let three = ImportOptions {
+        split_deeper_replies: vec![name(y)],
+        ..two.clone()
+    };
+    for (opts, says) in [
+        (
+            ImportOptions {
+                split_deeper_replies: vec!["z99".into()],
+                ..two.clone()
+            },
+            "--split-deeper-replies \"z99\"",
+        ),
+        (
+            ImportOptions {
+                split_deeper_replies: vec![name(y); 9],
+                ..two.clone()
+            },
+            "--split-deeper-replies names 9 cells",
+        ),
+        (
+            ImportOptions {
+                split_deeper_moves: vec!["z99".into()],
+                ..three.clone()
+            },
+            "--split-deeper-moves \"z99\"",
+        ),
+    ] {
+        let e = import_error(&s, &library, &opts);
+        assert!(e.contains(says), "{e}");
+    }
+    let im = import_one(&s, &library, &three).unwrap();
+    assert_eq!(im.split_rejected, 0);
+    let third = deep.join(format!(
+        "white-{}-{}-black-{}-{}",
+        x_rc[0], x_rc[1], y_rc[0], y_rc[1]
+    ));
+    let parts = std::fs::read_dir(&third)
+        .map(|d| d.count())
+        .unwrap_or_default();
+    assert!(parts > 0, "no third split under {}", third.display());
+    assert_eq!(s.carrier[first_of(&x_part)], y_rc, "x's part starts with y");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&x_part).unwrap()).unwrap();
+    assert_eq!(
+        v["template"].as_str().unwrap(),
+        format!(
+            "hexwiki:IV1a after White {},{} Black {},{}",
+            w_rc[0], w_rc[1], b_rc[0], b_rc[1]
+        )
+    );
+    // Read back: x's part and the third split's parts are accepted by the kernel.
+    let again = import_one(&s, &library, &three).unwrap();
+    assert_eq!(again.split_rejected, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `engine::whole::answer_after` (issue 28, session 40: a stored certificate after White's
+/// `v` that starts with Black's `b` holds the part after White's `w`, Black's `b`, White's
+/// `v`): the root's option that answers `w` (its reply and next node's carrier avoid `w`),
+/// cut out with the nodes it reaches, renumbered in order, `b` taken out of their stones;
+/// nothing for another first move, a root that is not an or-node, or no option answering
+/// `w`. (What it cuts is checked by the kernel when the split loads it, as any part.)
+#[test]
+fn answer_after_cuts_the_option_that_answers_w() {
+    use hexproof::board::{Board, CellSet, Notation};
+    use hexproof::engine::whole::answer_after;
+    use hexproof::kernel::{Certificate, Node, NodeKind, Reply};
+    let board = Board::square(5).unwrap();
+    let c = |n: &str| board.parse_cell(n, Notation::Letters).unwrap();
+    let set = |ns: &[&str]| ns.iter().map(|&n| c(n)).collect::<CellSet>();
+    let node = |stones: &[&str], carrier: &[&str], kind: NodeKind| Node {
+        stones: set(stones),
+        carrier: set(carrier),
+        goal: None,
+        either: Vec::new(),
+        with: Vec::new(),
+        kind,
+    };
+    let (b, w) = (c("c3"), c("d4"));
+    let cert = Certificate {
+        nodes: vec![
+            node(&["c3", "b2"], &[], NodeKind::Joined),
+            // After e5: d4 is needed (a Joined node with a carrier, enough here).
+            node(&["c3", "e5"], &["d4"], NodeKind::Joined),
+            node(&["c3", "b2", "a1"], &[], NodeKind::Joined),
+            // After b2: a1 answers anything but a1 and a2.
+            node(
+                &["c3", "b2"],
+                &["a1", "a2"],
+                NodeKind::Or(vec![Reply {
+                    reply: c("a1"),
+                    next: 2,
+                }]),
+            ),
+            node(
+                &["c3"],
+                &["b2", "d4", "e5", "a1", "a2"],
+                NodeKind::Or(vec![
+                    Reply {
+                        reply: c("e5"),
+                        next: 1,
+                    },
+                    Reply {
+                        reply: c("b2"),
+                        next: 3,
+                    },
+                ]),
+            ),
+        ],
+        first: Some(b),
+        root: 4,
+    };
+    let cut = answer_after(&cert, b, w).expect("b2's option answers d4");
+    assert_eq!(cut.first, Some(c("b2")));
+    assert_eq!(cut.nodes.len(), 2, "{cut:?}");
+    assert_eq!(cut.root, 1);
+    assert_eq!(cut.nodes[0].stones, set(&["b2", "a1"]));
+    assert_eq!(cut.nodes[1].stones, set(&["b2"]));
+    assert_eq!(
+        cut.nodes[1].kind,
+        NodeKind::Or(vec![Reply {
+            reply: c("a1"),
+            next: 0,
+        }])
+    );
+    // e5's option answers a1 too (the first that does is taken).
+    assert_eq!(
+        answer_after(&cert, b, c("a1")).unwrap().first,
+        Some(c("e5"))
+    );
+    // No option answers a1 when e5's is gone; another first move; a root that is no or-node.
+    let mut one = cert.clone();
+    one.nodes[4].kind = NodeKind::Or(vec![Reply {
+        reply: c("b2"),
+        next: 3,
+    }]);
+    assert!(answer_after(&one, b, c("a1")).is_none());
+    assert!(answer_after(&cert, c("b2"), w).is_none());
+    let leaf = Certificate {
+        root: 0,
+        ..cert.clone()
+    };
+    assert!(answer_after(&leaf, b, w).is_none());
+}
+
+/// A deep step's reply that the solver refutes ends at once (issue 28, session 40): when the
+/// solver says White wins after one of White's second moves (not confirmed, so that part is
+/// only undecided), the second split stops and the deep step tries its next reply instead of
+/// giving up. HexWiki's IV1a, White's hottest first move `w` (the last in the split's
+/// order), the deep step first with the named replies `bad` (the first cell in that order,
+/// far from `w`: the solver disproves a part after it at once) then `good` (the direct
+/// attempt's reply): `w` is proved by the deep step with `good` — its second split's folder
+/// is there and `w`'s certificate starts with `good` — where before the step gave up after
+/// `bad` and `w` fell to the direct attempt (no folder for `good`).
+#[test]
+fn deep_step_goes_on_after_a_refuted_reply() {
+    use hexproof::board::Notation;
+    use hexproof::engine::whole::split_order;
+    use hexproof::enumerate::published::place;
+    let (dir, library, s) = split_setting("refuted-reply", "IV1a");
+    let (game, at) = place(&s, true).unwrap();
+    let name = |c| game.board().cell_name(c, Notation::Letters);
+    let rc = |c| *at.iter().find(|(_, &x)| x == c).unwrap().0;
+    let order = split_order(&game);
+    let (w, bad) = (*order.last().unwrap(), order[0]);
+    let w_rc = rc(w);
+    let top = dir.join("IV1a");
+    let w_file = top.join(format!("white-{}-{}.json", w_rc[0], w_rc[1]));
+    let first_of = |p: &std::path::Path| -> [i32; 2] {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        s.carrier[v["certificate"]["first"].as_u64().unwrap() as usize]
+    };
+    let plain = deep_first_options(&dir, name(w));
+    import_one(&s, &library, &plain).unwrap();
+    let good_rc = first_of(&w_file);
+    let good = at[&good_rc];
+    assert_ne!(good, bad);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let named = ImportOptions {
+        split_deep_replies: vec![name(bad), name(good)],
+        ..plain
+    };
+    let im = import_one(&s, &library, &named).unwrap();
+    assert_eq!(im.split_rejected, 0);
+    let deep = top.join(format!(
+        "white-{}-{}-black-{}-{}",
+        w_rc[0], w_rc[1], good_rc[0], good_rc[1]
+    ));
+    assert!(deep.is_dir(), "no second split after {}", name(good));
+    assert_eq!(first_of(&w_file), good_rc);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -284,6 +284,15 @@ pub struct SolveArgs {
     /// at most the checker's budget per step (20,000,000).
     #[arg(long, value_name = "N", default_value_t = 0, hide_short_help = true)]
     emit_fill_retry: u64,
+    /// Emitted proofs: the most searched cells for --emit-fill-retry (0: no limit); a larger
+    /// search out of its first budget is not run again.
+    #[arg(
+        long,
+        value_name = "CELLS",
+        default_value_t = 0,
+        hide_short_help = true
+    )]
+    emit_fill_retry_small: usize,
     /// Emitted proofs: a precluding analysis the explainer does not derive is tried as the
     /// fill-in the checker justifies and a search in the filled position (`preclude by Z {
     /// fill … t - b on [..] by search }`), as a leaf is.
@@ -739,6 +748,7 @@ pub fn run_solve(a: SolveArgs) -> u8 {
             fill_nodes: a.emit_fill_nodes,
             fill_small: a.emit_fill_small,
             fill_retry: a.emit_fill_retry,
+            fill_retry_small: a.emit_fill_retry_small,
             fill_preclude: a.emit_fill_preclude,
             group: a.emit_group,
             group_cost: a.emit_group_cost,

@@ -115,6 +115,12 @@ pub struct EmitOptions {
     /// check` gives each step, so the checker decides every such leaf within its own budget
     /// (issue 26, session 36: most of 7×7 b3's split leaves were searches out of budget).
     pub fill_retry: u64,
+    /// The most searched cells for [`EmitOptions::fill_retry`] (0: no limit): a search of
+    /// more cells out of its first budget is not run again. Off by default: on 7×7 b3
+    /// (session 42, 2,000,000 nodes) the retries of 28–30 cells held a third to a half of
+    /// the time (every retry of at most 27 cells but a few held), so a cap trades split
+    /// leaves for the time of the failing retries (issue 26, docs/journal/prove-session42.md).
+    pub fill_retry_small: usize,
     /// A precluding analysis whose fictitious stone's VC the explainer does not derive is
     /// tried as fill-in and a search in the filled position too (the leaf form of
     /// [`EmitOptions::fill_search`] inside a White node's `preclude by Z { … }`), before the
@@ -267,6 +273,7 @@ impl Default for EmitOptions {
             fill_nodes: 0,
             fill_small: 0,
             fill_retry: 0,
+            fill_retry_small: 0,
             fill_preclude: false,
         }
     }
@@ -379,6 +386,7 @@ pub fn emit_solved_with_choices(
             .min(crate::local::oracle::DEFAULT_FIRST_NODES),
         fill_small: opts.fill_small,
         fill_retry: opts.fill_retry.min(CHECK_STEP_NODES),
+        fill_retry_small: opts.fill_retry_small,
         retried: 0,
         fill_preclude: opts.fill_preclude,
         fill_precluded: 0,
@@ -765,6 +773,8 @@ struct Emitter<'b, 'a> {
     fill_small: usize,
     /// [`EmitOptions::fill_retry`] (capped at [`CHECK_STEP_NODES`]).
     fill_retry: u64,
+    /// [`EmitOptions::fill_retry_small`].
+    fill_retry_small: usize,
     /// Retried searches that held after running out of their first budget.
     retried: usize,
     /// [`EmitOptions::fill_preclude`].
@@ -1734,10 +1744,15 @@ impl Emitter<'_, '_> {
 
     /// After a search of `carrier` in `q` ran out of its budget ([`SearchOutcome::Budget`],
     /// the last search): the same search with [`EmitOptions::fill_retry`] nodes, outside the
-    /// speculative reply tries. The checker gives each step more ([`CHECK_STEP_NODES`]), so a
-    /// leaf that holds here is decided there by the same search.
+    /// speculative reply tries, when `carrier` has at most [`EmitOptions::fill_retry_small`]
+    /// cells. The checker gives each step more ([`CHECK_STEP_NODES`]), so a leaf that holds
+    /// here is decided there by the same search.
     fn retry(&mut self, q: &Position, carrier: CellSet) -> bool {
-        if self.fill_retry == 0 || self.in_try || self.last_search != SearchOutcome::Budget {
+        if self.fill_retry == 0
+            || self.in_try
+            || self.last_search != SearchOutcome::Budget
+            || (self.fill_retry_small != 0 && carrier.len() > self.fill_retry_small)
+        {
             return false;
         }
         let pair = self.winner.borders().map(Cell::border);
@@ -1755,6 +1770,14 @@ impl Emitter<'_, '_> {
             );
             let outcome = self.last_search;
             self.diag(|| format!("retry {}: {}", carrier.len(), outcome.word()));
+            let secs = t.elapsed().as_secs_f64();
+            self.trace(|| {
+                format!(
+                    "retry: {} cells, {}, {secs:.2} s",
+                    carrier.len(),
+                    outcome.word()
+                )
+            });
         }
         if holds {
             self.retried += 1;

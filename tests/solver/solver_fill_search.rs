@@ -3,7 +3,7 @@
 //! a search in the filled position; the filled cells leave the search, so leaves whose plain
 //! search does not fit the leaf budget close instead of being split into White nodes.
 
-use crate::solver_compact::{assert_smaller_and_checked, played};
+use crate::solver_compact::{assert_smaller_and_checked, black_moves, played};
 use hexproof::dfpn::SolveParams;
 use hexproof::prove::emit::{self, EmitOptions};
 
@@ -42,6 +42,22 @@ fn retried(
     fill_preclude: bool,
     fill_retry: u64,
 ) -> String {
+    retried_small(
+        m,
+        (fill_search, leaf_nodes, fill_nodes, fill_preclude),
+        fill_retry,
+        0,
+    )
+}
+
+/// [`retried`] (the first four options as a tuple), the second budget only for searches of at
+/// most `fill_retry_small` cells (`--emit-fill-retry-small`; 0: no limit).
+fn retried_small(
+    m: &str,
+    (fill_search, leaf_nodes, fill_nodes, fill_preclude): (bool, u64, u64, bool),
+    fill_retry: u64,
+    fill_retry_small: usize,
+) -> String {
     let (p, colour) = played(6, &[m]);
     emit::emit(
         &p,
@@ -55,6 +71,7 @@ fn retried(
             fill_nodes,
             fill_preclude,
             fill_retry,
+            fill_retry_small,
             ..EmitOptions::default()
         },
     )
@@ -136,4 +153,25 @@ fn a_second_budget_for_searches_out_of_budget_closes_more_leaves() {
     assert!(new.contains("searches held only with the second budget of 200000 nodes"));
     assert!(!old.contains("searches held only with the second budget"));
     assert_smaller_and_checked(&new, &old);
+}
+
+/// The size cap of the second budget (`--emit-fill-retry-small`, session 42): a search out of
+/// its first budget is run again only when it has at most that many cells. On 6×6 b5 (as
+/// above, a second budget of 200,000 nodes; measured with the CLI's `--emit-stats` `retry:`
+/// lines): without a cap two searches of 21 cells are retried and hold (14 Black-move
+/// nodes); at a cap of 20 those two are split and below them four searches of 20 cells are
+/// retried and hold (20 nodes); at 19 nothing is retried (22 nodes, the export without the
+/// second budget). So a cap of 21 is the export without a cap, 19 the one without the
+/// second budget, 20 lies between them in Black-move nodes and passes the full check.
+#[test]
+fn the_second_budget_only_for_searches_of_at_most_k_cells() {
+    let opts = (true, 2_000, 0, false);
+    let none = retried_small("b5", opts, 0, 0);
+    let all = retried_small("b5", opts, 200_000, 0);
+    assert_eq!(retried_small("b5", opts, 200_000, 19), none);
+    assert_eq!(retried_small("b5", opts, 200_000, 21), all);
+    let twenty = retried_small("b5", opts, 200_000, 20);
+    assert!(twenty.contains("4 searches held only with the second budget"));
+    assert!(black_moves(&all) < black_moves(&twenty));
+    assert_smaller_and_checked(&twenty, &none);
 }
